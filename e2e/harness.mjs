@@ -1,0 +1,11 @@
+// A deliberately small browser-test harness: specs register tests; e2e/run.mjs runs them in order
+// against one Vite dev server and one Chromium, failing any test whose page threw an uncaught error.
+export const registry = [];
+
+/**
+ * test(name, fn, { timeout }) — fn receives { page, baseUrl, artifacts, newPage, log }.
+ * `page` is a fresh page (1280×800) whose uncaught errors fail the test.
+ */
+export function test(name, fn, options = {}) {
+  registry.push({ name, fn, timeout: options.timeout ?? 120_000, webgpu: options.webgpu ?? true });
+}

@@ -1,0 +1,82 @@
+// Runs every e2e/*.spec.mjs in real Chromium against the app served by Vite on localhost
+// (WebGPU needs a secure context, which http://localhost is). Usage: node e2e/run.mjs [filter]
+import { mkdirSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createServer } from 'vite';
+import { findBrowser, launchBrowser } from './browser.mjs';
+import { registry } from './harness.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const artifacts = join(here, 'artifacts');
+mkdirSync(artifacts, { recursive: true });
+
+try {
+  findBrowser();
+} catch (e) {
+  console.error(`\n✗ browser tests cannot run: ${e.message}\n`);
+  process.exit(1);
+}
+
+const filter = process.argv[2] ?? '';
+const specs = readdirSync(here).filter((f) => f.endsWith('.spec.mjs') && f.includes(filter)).sort();
+for (const spec of specs) {
+  const before = registry.length;
+  await import(pathToFileURL(join(here, spec)).href);
+  for (const t of registry.slice(before)) t.file = spec;
+}
+
+const server = await createServer({ root, logLevel: 'warn', server: { port: 0, host: '127.0.0.1' } });
+await server.listen();
+const address = server.httpServer.address();
+const baseUrl = `http://localhost:${address.port}`;
+
+const browsers = {};
+async function browserFor(webgpu) {
+  browsers[webgpu] ??= await launchBrowser({ webgpu });
+  return browsers[webgpu];
+}
+
+let passed = 0;
+let failed = 0;
+const started = Date.now();
+console.log(`browser tests: ${registry.length} in ${specs.length} spec file(s), app at ${baseUrl}`);
+for (const t of registry) {
+  const browser = await browserFor(t.webgpu);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const pageErrors = [];
+  const newPage = async () => {
+    const p = await context.newPage();
+    p.on('pageerror', (err) => pageErrors.push(err));
+    p.on('console', (msg) => {
+      if (msg.type() === 'error' && process.env.E2E_VERBOSE) console.log(`    [console.error] ${msg.text()}`);
+    });
+    return p;
+  };
+  const page = await newPage();
+  const t0 = Date.now();
+  let timer;
+  try {
+    await Promise.race([
+      t.fn({ page, baseUrl, artifacts, newPage, context, log: (...a) => console.log('   ', ...a) }),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timed out after ${t.timeout} ms`)), t.timeout);
+      }),
+    ]);
+    if (pageErrors.length) throw new Error(`uncaught error in page: ${pageErrors[0].stack ?? pageErrors[0]}`);
+    passed++;
+    console.log(`  ✓ ${t.file} › ${t.name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    failed++;
+    console.log(`  ✗ ${t.file} › ${t.name} (${Date.now() - t0} ms)\n      ${String(e?.stack ?? e).split('\n').slice(0, 8).join('\n      ')}`);
+  } finally {
+    clearTimeout(timer);
+    await context.close().catch(() => {});
+  }
+}
+for (const b of Object.values(browsers)) await b.close();
+await server.close();
+console.log(`\nbrowser tests finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`browser: ${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || registry.length === 0 ? 1 : 0);

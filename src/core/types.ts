@@ -1,0 +1,78 @@
+/**
+ * Shared vocabulary of the attention engine. Pure types: used by src/core (the math), src/gpu (the
+ * kernels' dispatchers), src/engine (the backend boundary) and the UI. Matrices are row-major
+ * Float32Array with an explicit shape.
+ */
+
+export interface Matrix {
+  readonly rows: number;
+  readonly cols: number;
+  /** row-major, length rows * cols */
+  readonly data: Float32Array;
+}
+
+/**
+ * Feature maps φ of linear attention. All act on the d^{-1/4}-scaled inputs x = q / d^{1/4},
+ * y = k / d^{1/4}, so that softmax attention is exp(x·y) row-normalized.
+ * - positive:       m^{-1/2} exp(Wx − ‖x‖²/2)                    (FAVOR+, m features)
+ * - hyperbolic:     (2m)^{-1/2} exp(−‖x‖²/2) [exp(Wx), exp(−Wx)]  (2m features)
+ * - trig:           m^{-1/2} exp(‖x‖²/2) [sin(Wx), cos(Wx)]        (2m features)
+ * - relu:           relu(m^{-1/2} Wx) + 0.001                      (m features)
+ * - elu1:           elu(x) + 1, no projection                      (d features)
+ * - exp:            exp(Wx), seed 000's map without ‖·‖² terms     (m features)
+ * - double-softmax: φ_q = softmax over features of x, φ_k = softmax over positions of y (d features)
+ */
+export type FeatureMapKind =
+  | 'positive'
+  | 'hyperbolic'
+  | 'trig'
+  | 'relu'
+  | 'elu1'
+  | 'exp'
+  | 'double-softmax';
+
+export const FEATURE_MAPS: readonly FeatureMapKind[] = [
+  'positive',
+  'hyperbolic',
+  'trig',
+  'relu',
+  'elu1',
+  'exp',
+  'double-softmax',
+];
+
+/** Rows of W ∈ R^{m×d}: iid N(0, I); block-orthogonal with χ-distributed row norms; block-orthogonal with norm √d. */
+export type ProjectionKind = 'orthogonal-chi' | 'orthogonal-sqrtd' | 'iid';
+export const PROJECTIONS: readonly ProjectionKind[] = ['orthogonal-chi', 'orthogonal-sqrtd', 'iid'];
+
+/** gaussian: dense attention; clustered / local: structured inputs whose exact attention is peaked. */
+export type InputKind = 'gaussian' | 'clustered' | 'local';
+export const INPUT_KINDS: readonly InputKind[] = ['gaussian', 'clustered', 'local'];
+
+/** Everything needed to regenerate one experiment deterministically. Serializable (URL, JSON export). */
+export interface AttentionParams {
+  /** sequence length */
+  n: number;
+  /** head dimension of q, k (and v: d_v = d) */
+  d: number;
+  /** number of random projections (rows of W) */
+  m: number;
+  /** seed of Q, K, V */
+  seed: number;
+  /** seed of the random projection W ("redraw features" changes only this) */
+  featureSeed: number;
+  featureMap: FeatureMapKind;
+  projection: ProjectionKind;
+  causal: boolean;
+  input: InputKind;
+  /** standard deviation of q and k entries (norm / temperature scale) */
+  scale: number;
+}
+
+/** Q, K, V (n×d) and W (m×d; 0 rows for maps without projection). */
+export interface AttentionInputs {
+  q: Matrix;
+  k: Matrix;
+  v: Matrix;
+  w: Matrix;
+}

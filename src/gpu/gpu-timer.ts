@@ -1,0 +1,74 @@
+import type { KernelTiming } from '../core/attention-job';
+
+/**
+ * Per-kernel GPU timing. With 'timestamp-query' every compute pass gets begin/end timestamps and the
+ * times are resolved after the work completes; without it the timer measures wall time from submit
+ * to `onSubmittedWorkDone` per kernel (each kernel is then submitted separately).
+ */
+export class GpuTimer {
+  private readonly capacity = 64;
+  private querySet: GPUQuerySet | null = null;
+  private resolveBuf: GPUBuffer | null = null;
+  private labels: string[] = [];
+
+  constructor(private readonly device: GPUDevice, readonly useTimestamps: boolean) {
+    if (useTimestamps) {
+      this.querySet = device.createQuerySet({ label: 'kernel-timestamps', type: 'timestamp', count: this.capacity * 2 });
+      this.resolveBuf = device.createBuffer({
+        label: 'kernel-timestamps-resolve',
+        size: this.capacity * 2 * 8,
+        usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
+      });
+    }
+  }
+
+  reset(): void {
+    this.labels = [];
+  }
+
+  /** Pass descriptor for the kernel `label` (with timestamp writes when available and capacity remains). */
+  pass(label: string): GPUComputePassDescriptor {
+    if (!this.querySet || this.labels.length >= this.capacity) return { label };
+    const i = this.labels.length;
+    this.labels.push(label);
+    return {
+      label,
+      timestampWrites: { querySet: this.querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 },
+    };
+  }
+
+  /** Resolve the timestamps written so far into `encoder`; call `read()` after submitting it. */
+  resolve(encoder: GPUCommandEncoder): void {
+    if (!this.querySet || !this.resolveBuf || this.labels.length === 0) return;
+    encoder.resolveQuerySet(this.querySet, 0, this.labels.length * 2, this.resolveBuf, 0);
+  }
+
+  async read(): Promise<KernelTiming[]> {
+    if (!this.resolveBuf || this.labels.length === 0) return [];
+    const bytes = this.labels.length * 16;
+    const staging = this.device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    try {
+      const enc = this.device.createCommandEncoder();
+      enc.copyBufferToBuffer(this.resolveBuf, 0, staging, 0, bytes);
+      this.device.queue.submit([enc.finish()]);
+      await staging.mapAsync(GPUMapMode.READ);
+      const t = new BigUint64Array(staging.getMappedRange().slice(0));
+      const out: KernelTiming[] = [];
+      // Several passes may share a label (e.g. chunks of one kernel): sum them.
+      const byLabel = new Map<string, number>();
+      this.labels.forEach((label, i) => {
+        const ns = Number(t[2 * i + 1]! - t[2 * i]!);
+        byLabel.set(label, (byLabel.get(label) ?? 0) + Math.max(0, ns) / 1e6);
+      });
+      for (const [kernel, ms] of byLabel) out.push({ kernel, ms, source: 'timestamp' });
+      return out;
+    } finally {
+      staging.destroy();
+    }
+  }
+
+  destroy(): void {
+    this.querySet?.destroy();
+    this.resolveBuf?.destroy();
+  }
+}

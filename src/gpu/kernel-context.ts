@@ -1,0 +1,18 @@
+import type { GpuAllocator } from './allocator';
+import type { GpuTimer } from './gpu-timer';
+import type { PipelineCache } from './pipelines';
+
+/**
+ * What every kernel dispatcher receives: the device, the pipeline cache, the allocator that owns
+ * every buffer, and the timer that labels compute passes. Dispatchers encode passes into the given
+ * encoder (one compute pass per kernel, created via `timer.pass(label)`) and return the buffers
+ * they produced; they never submit or read back themselves, so the backend can batch a whole job
+ * into one submission (or time kernels one by one).
+ */
+export interface KernelContext {
+  device: GPUDevice;
+  pipelines: PipelineCache;
+  alloc: GpuAllocator;
+  timer: GpuTimer;
+  limits: GPUSupportedLimits;
+}
