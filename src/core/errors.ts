@@ -11,7 +11,8 @@ export type EngineErrorCode =
   | 'non-finite-result' // the computation itself overflowed (e.g. trig features at large norms)
   | 'device-lost' // the GPU device was lost mid-computation
   | 'gpu-validation' // a WebGPU validation / out-of-memory error captured by an error scope
-  | 'cancelled'; // superseded by a newer request
+  | 'cancelled' // superseded by a newer request
+  | 'internal'; // a bug: anything unexpected, reported rather than swallowed
 
 export class EngineError extends Error {
   readonly code: EngineErrorCode;

@@ -49,6 +49,7 @@ export interface SerializedEngineError {
 
 /** Messages main → engine worker. */
 export type EngineRequestMessage =
+  | { type: 'init'; forceCpu: boolean }
   | { type: 'compute'; id: number; request: ComputeRequest }
   | { type: 'cancel'; id: number }
   | { type: 'stats'; id: number }
@@ -64,3 +65,16 @@ export type EngineResponseMessage =
   | { type: 'analysis'; id: number; value: unknown }
   | { type: 'stats'; id: number; stats: { liveBuffers: number; liveBytes: number; created: number } }
   | { type: 'error'; id: number; error: SerializedEngineError };
+
+/**
+ * What an analysis op (src/engine/analysis-ops.ts) gets from the analysis worker. Ops are async and
+ * must `await ctx.breathe()` between steps: a worker only sees a cancel message when it yields.
+ */
+export interface AnalysisContext {
+  progress(done: number, total: number, label?: string): void;
+  cancelled(): boolean;
+  breathe(): Promise<void>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnalysisOp = (payload: any, ctx: AnalysisContext) => unknown | Promise<unknown>;

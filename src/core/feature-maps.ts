@@ -1,0 +1,251 @@
+/**
+ * Feature maps φ of linear attention, exactly as in ARCHITECTURE.md (the WGSL kernels mirror this
+ * file). All maps act on the d^{-1/4}-scaled inputs x = q·d^{-1/4}, y = k·d^{-1/4}, so that
+ * softmax attention is exp(x·y) row-normalized and φ(x)·φ(y) estimates (or replaces) exp(x·y).
+ *
+ * With u_r = ω_r·x (ω_r the rows of W) and ε = FEATURE_EPS:
+ *   positive    query m^{-1/2}(exp(u_r − ‖x‖²/2 − max_r' u_r') + ε)
+ *               key   m^{-1/2}(exp(u_r − ‖y‖²/2 − M_K) + ε),  M_K = max over all keys and r of u
+ *   hyperbolic  (2m)^{-1/2}(exp(±u_r − ‖x‖²/2 − c) + ε), features [+u block | −u block],
+ *               c = max_r |u_r| per query row; for keys one global max of |u|
+ *   trig        m^{-1/2} exp(‖x‖²/2) [sin u | cos u]            (no stabilizer exists)
+ *   relu        max(m^{-1/2} u_r, 0) + RELU_EPS
+ *   elu1        elu(x_c) + 1 per coordinate                      (no projection, d features)
+ *   exp         exp(u_r − max) + ε  (query: per-row max; key: global max)
+ *   double-softmax  query softmax over the d coordinates; key softmax over the n positions
+ *
+ * Why the stabilizers are harmless: subtracting a per-query constant multiplies the whole row of
+ * φ(x_i)·φ(y_j) by one factor, and subtracting one global constant from all keys multiplies every
+ * entry by one factor — both cancel in the row normalization of Â. Only ε changes Â (slightly),
+ * and it keeps every feature strictly positive so denominators never vanish.
+ *
+ * Layout of the two-block maps (hyperbolic, trig): features 0..m−1 are the first block (exp(+u) /
+ * sin u), m..2m−1 the second (exp(−u) / cos u).
+ */
+import { EngineError } from './errors';
+import type { FeatureMapKind, Matrix } from './types';
+
+export const FEATURE_EPS = 1e-6;
+export const RELU_EPS = 0.001;
+
+/** Feature dimension m' of a map: m (positive, relu, exp), 2m (hyperbolic, trig), d (elu1, double-softmax). */
+export function featureDim(kind: FeatureMapKind, m: number, d: number): number {
+  switch (kind) {
+    case 'positive':
+    case 'relu':
+    case 'exp':
+      return m;
+    case 'hyperbolic':
+    case 'trig':
+      return 2 * m;
+    case 'elu1':
+    case 'double-softmax':
+      return d;
+  }
+}
+
+/** Whether the map uses the random projection W (elu1 and double-softmax do not). */
+export function usesProjection(kind: FeatureMapKind): boolean {
+  return kind !== 'elu1' && kind !== 'double-softmax';
+}
+
+/** x = q · d^{-1/4}, so that x·y = q·k/√d. */
+export function scaleInputs(q: Matrix): Matrix {
+  const s = Math.pow(q.cols, -0.25);
+  const out = new Float32Array(q.data.length);
+  for (let i = 0; i < out.length; i++) out[i] = q.data[i]! * s;
+  return { rows: q.rows, cols: q.cols, data: out };
+}
+
+// ---- scalar curves for the feature-map panel --------------------------------------------------
+
+/** e^x — the kernel every map is measured against. */
+export function expCurve(x: number): number {
+  return Math.exp(x);
+}
+/** elu(x) + 1: x + 1 for x > 0, e^x for x ≤ 0 (first-order Taylor expansion of e^x at 0, kept positive). */
+export function elu1(x: number): number {
+  return x > 0 ? x + 1 : Math.exp(x);
+}
+export function relu(x: number): number {
+  return x > 0 ? x : 0;
+}
+
+// ---- projections ------------------------------------------------------------------------------
+
+/** u = x Wᵀ (n×m) in f64: u[i·m + r] = ω_r·x_i. */
+export function projectRows(x: Matrix, w: Matrix): Float64Array {
+  if (w.cols !== x.cols) {
+    throw new EngineError('shape-mismatch', `W is ${w.rows}×${w.cols} but inputs have d = ${x.cols}`);
+  }
+  const { rows: n, cols: d } = x;
+  const m = w.rows;
+  const u = new Float64Array(n * m);
+  for (let i = 0; i < n; i++) {
+    for (let r = 0; r < m; r++) {
+      let s = 0;
+      for (let c = 0; c < d; c++) s += x.data[i * d + c]! * w.data[r * d + c]!;
+      u[i * m + r] = s;
+    }
+  }
+  return u;
+}
+
+function sqNorms(x: Matrix): Float64Array {
+  const out = new Float64Array(x.rows);
+  for (let i = 0; i < x.rows; i++) {
+    let s = 0;
+    for (let c = 0; c < x.cols; c++) s += x.data[i * x.cols + c]! ** 2;
+    out[i] = s;
+  }
+  return out;
+}
+
+export type FeatureSide = 'query' | 'key';
+
+/**
+ * Shared implementation. `stabilize = false` gives the textbook maps (no max subtraction, no ε):
+ * the raw estimators, used by the tests to show the stabilizers cancel.
+ */
+function features(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide, stabilize: boolean): Matrix {
+  const { rows: n, cols: d } = x;
+  const m = w.rows;
+  const mp = featureDim(kind, m, d);
+  const out = new Float32Array(n * mp);
+  const eps = stabilize ? FEATURE_EPS : 0;
+
+  if (kind === 'elu1') {
+    for (let i = 0; i < n * d; i++) out[i] = elu1(x.data[i]!);
+    return { rows: n, cols: d, data: out };
+  }
+  if (kind === 'double-softmax') {
+    if (side === 'query') {
+      // softmax over the d coordinates of each row
+      for (let i = 0; i < n; i++) {
+        let mx = -Infinity;
+        for (let c = 0; c < d; c++) mx = Math.max(mx, x.data[i * d + c]!);
+        if (!stabilize) mx = 0;
+        let sum = 0;
+        for (let c = 0; c < d; c++) sum += Math.exp(x.data[i * d + c]! - mx);
+        for (let c = 0; c < d; c++) out[i * d + c] = Math.exp(x.data[i * d + c]! - mx) / sum;
+      }
+    } else {
+      // softmax over the n positions of each coordinate (all positions, also in causal mode)
+      for (let c = 0; c < d; c++) {
+        let mx = -Infinity;
+        for (let i = 0; i < n; i++) mx = Math.max(mx, x.data[i * d + c]!);
+        if (!stabilize) mx = 0;
+        let sum = 0;
+        for (let i = 0; i < n; i++) sum += Math.exp(x.data[i * d + c]! - mx);
+        for (let i = 0; i < n; i++) out[i * d + c] = Math.exp(x.data[i * d + c]! - mx) / sum;
+      }
+    }
+    return { rows: n, cols: d, data: out };
+  }
+
+  const u = projectRows(x, w);
+  if (kind === 'relu') {
+    const s = 1 / Math.sqrt(m);
+    for (let i = 0; i < n * m; i++) out[i] = Math.max(s * u[i]!, 0) + RELU_EPS;
+    return { rows: n, cols: mp, data: out };
+  }
+  const norms = sqNorms(x);
+  if (kind === 'trig') {
+    const s = 1 / Math.sqrt(m);
+    for (let i = 0; i < n; i++) {
+      const amp = s * Math.exp(norms[i]! / 2);
+      for (let r = 0; r < m; r++) {
+        const ur = u[i * m + r]!;
+        out[i * mp + r] = amp * Math.sin(ur);
+        out[i * mp + m + r] = amp * Math.cos(ur);
+      }
+    }
+    return { rows: n, cols: mp, data: out };
+  }
+
+  // positive, hyperbolic, exp: exp of a shifted projection.
+  const hyper = kind === 'hyperbolic';
+  const withNorm = kind !== 'exp';
+  const ratio = kind === 'exp' ? 1 : 1 / Math.sqrt(hyper ? 2 * m : m);
+  // Offsets: per row for queries, one global value for keys (0 when unstabilized).
+  const rowMax = (i: number): number => {
+    let mx = -Infinity;
+    for (let r = 0; r < m; r++) {
+      const v = u[i * m + r]!;
+      mx = Math.max(mx, hyper ? Math.abs(v) : v);
+    }
+    return mx;
+  };
+  let globalMax = -Infinity;
+  if (stabilize && side === 'key') for (let i = 0; i < n; i++) globalMax = Math.max(globalMax, rowMax(i));
+  for (let i = 0; i < n; i++) {
+    const shift = !stabilize ? 0 : side === 'key' ? globalMax : rowMax(i);
+    const base = (withNorm ? norms[i]! / 2 : 0) + shift;
+    for (let r = 0; r < m; r++) {
+      const ur = u[i * m + r]!;
+      out[i * mp + r] = ratio * (Math.exp(ur - base) + eps);
+      if (hyper) out[i * mp + m + r] = ratio * (Math.exp(-ur - base) + eps);
+    }
+  }
+  return { rows: n, cols: mp, data: out };
+}
+
+/** φ(x_i) for every query row (x already scaled by d^{-1/4}); n × m'. */
+export function queryFeatures(kind: FeatureMapKind, x: Matrix, w: Matrix): Matrix {
+  return features(kind, x, w, 'query', true);
+}
+
+/** φ(y_j) for every key row (y already scaled by d^{-1/4}); n × m'. Stabilizers are global over keys. */
+export function keyFeatures(kind: FeatureMapKind, y: Matrix, w: Matrix): Matrix {
+  return features(kind, y, w, 'key', true);
+}
+
+/** The textbook map without max subtraction or ε (may overflow; for tests and explanations). */
+export function rawFeatures(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide): Matrix {
+  return features(kind, x, w, side, false);
+}
+
+// ---- raw single-entry estimators (f64, unstabilized) of SM(x, y) = exp(x·y) ------------------
+
+function checkPair(x: ArrayLike<number>, y: ArrayLike<number>, w: Matrix): void {
+  if (x.length !== w.cols || y.length !== w.cols) {
+    throw new EngineError('shape-mismatch', `vectors of length ${x.length}, ${y.length} vs W ${w.rows}×${w.cols}`);
+  }
+}
+function sq(x: ArrayLike<number>): number {
+  let s = 0;
+  for (let c = 0; c < x.length; c++) s += x[c]! * x[c]!;
+  return s;
+}
+function proj(w: Matrix, r: number, x: ArrayLike<number>): number {
+  let s = 0;
+  for (let c = 0; c < w.cols; c++) s += w.data[r * w.cols + c]! * x[c]!;
+  return s;
+}
+
+/** φ⁺(x)·φ⁺(y) = (1/m) Σ_r exp(ω_r·x − ‖x‖²/2) exp(ω_r·y − ‖y‖²/2); unbiased for exp(x·y) when ω_r ~ N(0, I). */
+export function positiveKernelEstimate(x: ArrayLike<number>, y: ArrayLike<number>, w: Matrix): number {
+  checkPair(x, y, w);
+  const h = (sq(x) + sq(y)) / 2;
+  let s = 0;
+  for (let r = 0; r < w.rows; r++) s += Math.exp(proj(w, r, x) + proj(w, r, y) - h);
+  return s / w.rows;
+}
+
+/** (1/m) Σ_r exp(‖x‖²/2 + ‖y‖²/2) cos(ω_r·(x − y)) — the trig map's estimate (sin·sin + cos·cos). */
+export function trigKernelEstimate(x: ArrayLike<number>, y: ArrayLike<number>, w: Matrix): number {
+  checkPair(x, y, w);
+  const h = (sq(x) + sq(y)) / 2;
+  let s = 0;
+  for (let r = 0; r < w.rows; r++) s += Math.cos(proj(w, r, x) - proj(w, r, y));
+  return (Math.exp(h) * s) / w.rows;
+}
+
+/** (1/m) Σ_r exp(−‖x‖²/2 − ‖y‖²/2) cosh(ω_r·(x + y)) — the hyperbolic map's estimate. */
+export function hyperbolicKernelEstimate(x: ArrayLike<number>, y: ArrayLike<number>, w: Matrix): number {
+  checkPair(x, y, w);
+  const h = (sq(x) + sq(y)) / 2;
+  let s = 0;
+  for (let r = 0; r < w.rows; r++) s += Math.cosh(proj(w, r, x) + proj(w, r, y));
+  return (Math.exp(-h) * s) / w.rows;
+}

@@ -1,0 +1,71 @@
+/// <reference lib="webworker" />
+/**
+ * Runs the panels' heavy analyses (sweeps over seeds and m, singular value spectra) off the main
+ * thread and away from the engine worker, so a long sweep never delays the live heatmaps.
+ * Each analysis reports progress and stops at the next step after a cancel.
+ */
+import { EngineError } from '../core/errors';
+import { ANALYSIS_OPS } from './analysis-ops';
+import type { EngineRequestMessage, EngineResponseMessage } from './protocol';
+import { serializeError } from './serialize-error';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+const cancelled = new Set<number>();
+const queue: { id: number; op: string; payload: unknown }[] = [];
+let running = false;
+
+function post(msg: EngineResponseMessage): void {
+  self.postMessage(msg);
+}
+
+/** Yield to the event loop so that cancel messages are seen between steps. */
+const yieldToEvents = () => new Promise<void>((r) => setTimeout(r, 0));
+
+async function runNext(): Promise<void> {
+  if (running) return;
+  const job = queue.shift();
+  if (!job) return;
+  running = true;
+  try {
+    if (cancelled.has(job.id)) throw new EngineError('cancelled', 'cancelled');
+    const fn = ANALYSIS_OPS[job.op];
+    if (!fn) throw new EngineError('internal', `unknown analysis "${job.op}"`);
+    let lastYield = performance.now();
+    const value = await fn(job.payload, {
+      progress: (done: number, total: number, label?: string) => post({ type: 'progress', id: job.id, done, total, label }),
+      cancelled: () => cancelled.has(job.id),
+      // Long synchronous ops call this between steps so cancel messages get through.
+      breathe: async () => {
+        if (performance.now() - lastYield > 30) {
+          await yieldToEvents();
+          lastYield = performance.now();
+        }
+      },
+    });
+    if (cancelled.has(job.id)) throw new EngineError('cancelled', 'cancelled');
+    post({ type: 'analysis', id: job.id, value });
+  } catch (e) {
+    post({ type: 'error', id: job.id, error: serializeError(e) });
+  } finally {
+    cancelled.delete(job.id);
+    running = false;
+    void runNext();
+  }
+}
+
+self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
+  const msg = ev.data;
+  if (msg.type === 'analyze') {
+    queue.push({ id: msg.id, op: msg.op, payload: msg.payload });
+    void runNext();
+  } else if (msg.type === 'cancel') {
+    cancelled.add(msg.id);
+    const i = queue.findIndex((j) => j.id === msg.id);
+    if (i >= 0) {
+      queue.splice(i, 1);
+      cancelled.delete(msg.id);
+      post({ type: 'error', id: msg.id, error: { code: 'cancelled', message: 'cancelled' } });
+    }
+  }
+};

@@ -1,0 +1,135 @@
+/// <reference lib="webworker" />
+/**
+ * The engine worker: owns the backend (WebGPU when this worker gets an adapter, the CPU twins
+ * otherwise) and runs compute requests off the main thread, latest-wins. A lost GPU device is
+ * replaced by a fresh one, or by the CPU backend if none can be had, and the page is told why.
+ */
+import type { AttentionBackend } from '../core/attention-job';
+import { EngineError } from '../core/errors';
+import { acquireGpu, type GpuContext } from '../gpu/device';
+import { createWebGpuBackend, type WebGpuBackend } from '../gpu/webgpu-backend';
+import { compute } from './compute';
+import { createCpuBackend } from './cpu-backend';
+import type { ComputeRequest, EngineRequestMessage, EngineResponseMessage } from './protocol';
+import { serializeError } from './serialize-error';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+let backend: AttentionBackend | null = null;
+let gpuBackend: WebGpuBackend | null = null;
+let gpu: GpuContext | null = null;
+let backendReady: Promise<AttentionBackend> | null = null;
+/** Only the newest compute is worth finishing. */
+let latestId = -1;
+let inFlight: { id: number; abort: AbortController } | null = null;
+let queued: { id: number; request: ComputeRequest } | null = null;
+
+function post(msg: EngineResponseMessage, transfer: Transferable[] = []): void {
+  self.postMessage(msg, transfer);
+}
+
+async function pickBackend(forceCpu: boolean, lostWhy?: string): Promise<AttentionBackend> {
+  if (forceCpu) return createCpuBackend('CPU path requested (?backend=cpu)');
+  const acq = await acquireGpu();
+  if (!acq.ok) return createCpuBackend(lostWhy ? `${lostWhy}; ${acq.reason}` : acq.reason);
+  const gb = createWebGpuBackend(acq.gpu);
+  gpuBackend = gb;
+  gpu = acq.gpu;
+  void acq.gpu.lost.then((info) => {
+    if (backend !== gb) return;
+    const why = `GPU device lost (${info.reason}${info.message ? `: ${info.message}` : ''})`;
+    gpuBackend = null;
+    gpu = null;
+    backend = null;
+    backendReady = pickBackend(false, why).then((b) => {
+      backend = b;
+      post({ type: 'backend-changed', backend: b.info, why });
+      // The interrupted request is retried on the new backend so the page is not left stale.
+      if (queued === null && lastRequest && lastRequest.id === latestId) queued = lastRequest;
+      void pump();
+      return b;
+    });
+  });
+  return gb;
+}
+
+let lastRequest: { id: number; request: ComputeRequest } | null = null;
+
+function collectTransfers(value: unknown, out: Set<ArrayBuffer>, depth = 0): void {
+  if (depth > 6 || value === null || typeof value !== 'object') return;
+  if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof ArrayBuffer) out.add(value.buffer);
+    return;
+  }
+  for (const v of Object.values(value)) collectTransfers(v, out, depth + 1);
+}
+
+async function pump(): Promise<void> {
+  if (inFlight || !queued || !backendReady) return;
+  const job = queued;
+  queued = null;
+  const abort = new AbortController();
+  inFlight = { id: job.id, abort };
+  try {
+    const b = await backendReady;
+    if (job.id !== latestId) throw new EngineError('cancelled', 'superseded by a newer request');
+    lastRequest = job;
+    const result = await compute(job.id, job.request, b, abort.signal);
+    if (job.id !== latestId) throw new EngineError('cancelled', 'superseded by a newer request');
+    const transfers = new Set<ArrayBuffer>();
+    collectTransfers(result, transfers);
+    post({ type: 'result', id: job.id, result }, [...transfers]);
+  } catch (e) {
+    post({ type: 'error', id: job.id, error: serializeError(e) });
+  } finally {
+    inFlight = null;
+    void pump();
+  }
+}
+
+self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
+  const msg = ev.data;
+  switch (msg.type) {
+    case 'init': {
+      backendReady = pickBackend(msg.forceCpu).catch((e: unknown) =>
+        createCpuBackend(`WebGPU initialisation failed: ${(e as Error).message}`),
+      );
+      void backendReady.then((b) => {
+        backend = b;
+        post({ type: 'ready', backend: b.info });
+        void pump();
+      });
+      break;
+    }
+    case 'compute': {
+      latestId = msg.id;
+      if (queued) post({ type: 'error', id: queued.id, error: { code: 'cancelled', message: 'superseded by a newer request' } });
+      queued = { id: msg.id, request: msg.request };
+      inFlight?.abort.abort();
+      void pump();
+      break;
+    }
+    case 'cancel': {
+      if (queued?.id === msg.id) {
+        queued = null;
+        post({ type: 'error', id: msg.id, error: { code: 'cancelled', message: 'cancelled' } });
+      }
+      if (inFlight?.id === msg.id) inFlight.abort.abort();
+      break;
+    }
+    case 'stats': {
+      const stats = gpuBackend ? gpuBackend.stats() : { liveBuffers: 0, liveBytes: 0, created: 0 };
+      post({ type: 'stats', id: msg.id, stats });
+      break;
+    }
+    case 'lose-device': {
+      // For robustness tests: destroying the device exercises the same path as a real loss.
+      gpu?.device.destroy();
+      post({ type: 'stats', id: msg.id, stats: gpuBackend ? gpuBackend.stats() : { liveBuffers: 0, liveBytes: 0, created: 0 } });
+      break;
+    }
+    case 'analyze':
+      post({ type: 'error', id: msg.id, error: { code: 'internal', message: 'analyses run in the analysis worker' } });
+      break;
+  }
+};
