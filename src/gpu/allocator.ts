@@ -21,9 +21,9 @@ interface Slot {
 export function bucketSize(bytes: number): number {
   const min = 256;
   if (bytes <= min) return min;
-  // next multiple of 1/8 of the next power of two: at most 12.5 % waste
-  const p = 2 ** Math.ceil(Math.log2(bytes));
-  const step = Math.max(min, p / 8);
+  // next multiple of 1/8 of the power of two just below: at most 12.5 % waste
+  const p = 2 ** Math.floor(Math.log2(bytes));
+  const step = Math.max(4, p / 8);
   return Math.ceil(bytes / step) * step;
 }
 

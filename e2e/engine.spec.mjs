@@ -1,0 +1,85 @@
+// The engine boundary in a real browser: backend choice, CPU fallback, latest-wins, typed errors,
+// device-loss recovery and buffer reuse. The kernels' numerics are in the *-kernels specs.
+import assert from 'node:assert/strict';
+import { test } from './harness.mjs';
+
+async function open(page, baseUrl, query = '') {
+  await page.goto(`${baseUrl}/e2e/pages/engine.html${query}`);
+  await page.waitForFunction(() => window.engineDriver, null, { timeout: 60_000 });
+  return page.evaluate(() => window.engineDriver.ready());
+}
+
+test('picks WebGPU on SwiftShader and computes finite outputs with metrics', async ({ page, baseUrl }) => {
+  const backend = await open(page, baseUrl);
+  assert.equal(backend.kind, 'webgpu', JSON.stringify(backend));
+  assert.match(backend.adapter, /swiftshader/i);
+  const r = await page.evaluate(() => window.engineDriver.compute({}));
+  assert.ok(r.ok, JSON.stringify(r));
+  assert.ok(r.finite);
+  assert.equal(r.viewCells, 64);
+  assert.ok(r.metrics.relErrorOut > 0 && r.metrics.relErrorOut < 1, `relErrorOut ${r.metrics.relErrorOut}`);
+  assert.ok(r.metrics.relErrorA > 0 && r.metrics.relErrorA < 1, `relErrorA ${r.metrics.relErrorA}`);
+  assert.ok(r.metrics.entropyExact > 0.9 && r.metrics.entropyExact <= 1.0001);
+});
+
+test('falls back to the CPU worker, and says why, when the browser has no WebGPU', async ({ page, baseUrl }) => {
+  const backend = await open(page, baseUrl);
+  assert.equal(backend.kind, 'cpu');
+  assert.match(backend.reason, /adapter|WebGPU/i);
+  const r = await page.evaluate(() => window.engineDriver.compute({ n: 64 }));
+  assert.ok(r.ok && r.finite, JSON.stringify(r));
+  assert.equal(r.backend.kind, 'cpu');
+}, { webgpu: false });
+
+test('latest wins: a burst of requests resolves only the newest, the rest are cancelled', async ({ page, baseUrl }) => {
+  await open(page, baseUrl);
+  const results = await page.evaluate(() => window.engineDriver.burst(12, (i) => ({ n: 32 + i, seed: i })));
+  const last = results.at(-1);
+  assert.ok(last.ok, JSON.stringify(last));
+  assert.equal(last.n, 32 + 11);
+  for (const r of results.slice(0, -1)) assert.ok(!r.ok && r.code === 'cancelled', JSON.stringify(r));
+});
+
+test('bad input gives typed errors and leaves the engine usable', async ({ page, baseUrl }) => {
+  await open(page, baseUrl);
+  const cases = await page.evaluate(async () => {
+    const d = window.engineDriver;
+    return {
+      n0: await d.compute({ n: 0 }),
+      dBig: await d.compute({ d: 100_000 }),
+      m0: await d.compute({ m: 0 }),
+      nan: await d.computeWithNaN(),
+      after: await d.compute({}),
+    };
+  });
+  assert.equal(cases.n0.code, 'invalid-size');
+  assert.equal(cases.dBig.code, 'exceeds-limit');
+  assert.equal(cases.m0.code, 'invalid-size');
+  assert.equal(cases.nan.code, 'non-finite-input');
+  assert.ok(cases.after.ok, JSON.stringify(cases.after));
+});
+
+test('recovers from GPU device loss: a new device, and the next compute succeeds', async ({ page, baseUrl }) => {
+  await open(page, baseUrl);
+  assert.ok((await page.evaluate(() => window.engineDriver.compute({}))).ok);
+  await page.evaluate(() => window.engineDriver.loseDevice());
+  await page.waitForFunction(() => window.engineDriver.backendEvents().length > 0, null, { timeout: 30_000 });
+  const events = await page.evaluate(() => window.engineDriver.backendEvents());
+  assert.match(events[0], /device lost/i);
+  const r = await page.evaluate(() => window.engineDriver.compute({ seed: 2 }));
+  assert.ok(r.ok && r.finite, JSON.stringify(r));
+});
+
+test('buffers are reused: 40 recomputes of varying size leak no GPU buffers', async ({ page, baseUrl }) => {
+  await open(page, baseUrl);
+  await page.evaluate(() => window.engineDriver.compute({ n: 96 }));
+  const before = await page.evaluate(() => window.engineDriver.stats());
+  for (let round = 0; round < 4; round++) {
+    await page.evaluate((round) => window.engineDriver.burst(10, (i) => ({ n: 64 + ((i * 7 + round) % 32), seed: i })), round);
+  }
+  await page.evaluate(() => window.engineDriver.compute({ n: 96 }));
+  const after = await page.evaluate(() => window.engineDriver.stats());
+  assert.ok(before.liveBuffers > 0);
+  assert.equal(after.liveBuffers, before.liveBuffers, `live buffers ${before.liveBuffers} → ${after.liveBuffers}`);
+  assert.ok(after.created <= before.created + 4, `created ${before.created} → ${after.created}`);
+});

@@ -1,0 +1,81 @@
+// In-page driver for e2e/engine.spec.mjs: the real engine client (workers and all), with helpers
+// that return plain JSON so the spec can assert on them.
+import { isEngineError } from '../../src/core/errors';
+import type { AttentionParams } from '../../src/core/types';
+import { createEngineClient, type EngineClient } from '../../src/engine/engine-client';
+import type { ComputeRequest } from '../../src/engine/protocol';
+
+const forceCpu = new URLSearchParams(location.search).get('backend') === 'cpu';
+let client: EngineClient = createEngineClient({ forceCpu });
+const backendEvents: string[] = [];
+client.onBackendChange((b, why) => backendEvents.push(`${b.kind}: ${why}`));
+
+export const DEFAULTS: AttentionParams = {
+  n: 128,
+  d: 16,
+  m: 64,
+  seed: 1,
+  featureSeed: 1,
+  featureMap: 'positive',
+  projection: 'orthogonal-chi',
+  causal: false,
+  input: 'gaussian',
+  scale: 0.5,
+};
+
+function request(p: Partial<AttentionParams>, extra: Partial<ComputeRequest> = {}): ComputeRequest {
+  return { params: { ...DEFAULTS, ...p }, viewCells: 64, rowStats: true, rows: [0], ...extra };
+}
+
+function outcome(e: unknown) {
+  if (isEngineError(e)) return { ok: false as const, code: e.code, message: e.message };
+  return { ok: false as const, code: 'not-an-engine-error', message: String(e) };
+}
+
+async function compute(p: Partial<AttentionParams>, extra: Partial<ComputeRequest> = {}) {
+  try {
+    const r = await client.compute(request(p, extra));
+    const finite = (a: Float32Array) => a.every(Number.isFinite);
+    return {
+      ok: true as const,
+      id: r.id,
+      n: r.params.n,
+      backend: r.backend,
+      metrics: r.metrics,
+      finite: finite(r.output.exactOut.data) && finite(r.output.approxOut.data),
+      viewCells: r.output.view?.cells ?? 0,
+      rows: r.output.rows.map((row) => row.index),
+      bytesAllocated: r.output.bytesAllocated,
+    };
+  } catch (e) {
+    return outcome(e);
+  }
+}
+
+const driver = {
+  ready: () => client.ready,
+  backendEvents: () => backendEvents,
+  compute,
+  /** Fire `count` computes without awaiting; report how each ended. */
+  async burst(count: number, vary: (i: number) => Partial<AttentionParams>) {
+    const all = Array.from({ length: count }, (_, i) => compute(vary(i)));
+    return Promise.all(all);
+  },
+  async computeWithNaN() {
+    const n = DEFAULTS.n;
+    const d = DEFAULTS.d;
+    const q = new Float32Array(n * d).fill(0.1);
+    q[5] = Number.NaN;
+    const k = new Float32Array(n * d).fill(0.1);
+    return compute({}, { external: { q: { rows: n, cols: d, data: q }, k: { rows: n, cols: d, data: k } } });
+  },
+  stats: () => client.stats(),
+  loseDevice: () => client.loseDevice(),
+  restart() {
+    client.dispose();
+    client = createEngineClient({ forceCpu });
+    return client.ready;
+  },
+};
+
+(window as unknown as { engineDriver: typeof driver }).engineDriver = driver;

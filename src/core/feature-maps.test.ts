@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import {
+  elu1,
+  expCurve,
+  FEATURE_EPS,
+  featureDim,
+  hyperbolicKernelEstimate,
+  keyFeatures,
+  positiveKernelEstimate,
+  queryFeatures,
+  rawFeatures,
+  relu,
+  RELU_EPS,
+  scaleInputs,
+  trigKernelEstimate,
+  usesProjection,
+} from './feature-maps';
+import { linearAttentionMatrix } from './linear-attention';
+import { matrix } from './matrix';
+import { randomProjection } from './projections';
+import { createRng } from './rng';
+import { positiveMse } from './theory';
+import { FEATURE_MAPS, type FeatureMapKind, type Matrix } from './types';
+
+const X = matrix(2, 2, [0.5, -0.2, 0.1, 0.3]); // two "queries" (already scaled)
+const W = matrix(3, 2, [1, 0, 0, 1, 1, 1]); // m = 3
+const u = (i: number, r: number): number => X.data[i * 2]! * W.data[r * 2]! + X.data[i * 2 + 1]! * W.data[r * 2 + 1]!;
+const nrm2 = (i: number): number => X.data[i * 2]! ** 2 + X.data[i * 2 + 1]! ** 2;
+
+function gaussian(rows: number, cols: number, std: number, seed: number): Matrix {
+  return matrix(rows, cols, createRng(seed).fillNormal(new Float32Array(rows * cols), std));
+}
+
+describe('feature dimension and projection use', () => {
+  it("m' = m (positive, relu, exp), 2m (hyperbolic, trig), d (elu1, double-softmax)", () => {
+    expect(FEATURE_MAPS.map((k) => featureDim(k, 5, 3))).toEqual([5, 10, 10, 5, 3, 5, 3]);
+    expect(FEATURE_MAPS.filter((k) => !usesProjection(k))).toEqual(['elu1', 'double-softmax']);
+  });
+
+  it('every map returns an n × m′ matrix of finite values (n = 1, d = 1, m = 1 included)', () => {
+    for (const kind of FEATURE_MAPS) {
+      for (const [n, d, m] of [
+        [4, 3, 5],
+        [1, 1, 1],
+        [3, 4, 6],
+      ] as const) {
+        const x = gaussian(n, d, 0.5, 1);
+        const w = usesProjection(kind) ? randomProjection('orthogonal-chi', m, d, createRng(2)) : matrix(0, d);
+        for (const f of [queryFeatures(kind, x, w), keyFeatures(kind, x, w)]) {
+          expect([f.rows, f.cols]).toEqual([n, featureDim(kind, m, d)]);
+          expect(f.data.every(Number.isFinite)).toBe(true);
+        }
+      }
+    }
+  });
+});
+
+describe('scaleInputs', () => {
+  it('multiplies by d^{-1/4} so that x·y = q·k/√d', () => {
+    const q = matrix(1, 16, new Float32Array(16).fill(2));
+    expect(scaleInputs(q).data[0]).toBeCloseTo(1, 7);
+  });
+});
+
+describe('the maps, entry by entry (ARCHITECTURE.md formulas)', () => {
+  it('positive query: m^{-1/2}(exp(u_r − ‖x‖²/2 − max_r u) + ε)', () => {
+    const f = queryFeatures('positive', X, W);
+    for (let i = 0; i < 2; i++) {
+      const mx = Math.max(u(i, 0), u(i, 1), u(i, 2));
+      for (let r = 0; r < 3; r++) {
+        expect(f.data[i * 3 + r]).toBeCloseTo((Math.exp(u(i, r) - nrm2(i) / 2 - mx) + FEATURE_EPS) / Math.sqrt(3), 6);
+      }
+    }
+  });
+
+  it('positive key: one max over all keys and features', () => {
+    const f = keyFeatures('positive', X, W);
+    let mk = -Infinity;
+    for (let i = 0; i < 2; i++) for (let r = 0; r < 3; r++) mk = Math.max(mk, u(i, r));
+    for (let i = 0; i < 2; i++) {
+      for (let r = 0; r < 3; r++) {
+        expect(f.data[i * 3 + r]).toBeCloseTo((Math.exp(u(i, r) - nrm2(i) / 2 - mk) + FEATURE_EPS) / Math.sqrt(3), 6);
+      }
+    }
+  });
+
+  it('hyperbolic: [exp(+u − ‖x‖²/2 − c) | exp(−u − ‖x‖²/2 − c)] (2m)^{-1/2}, c = max |u| (query: per row; key: global)', () => {
+    const fq = queryFeatures('hyperbolic', X, W);
+    const fk = keyFeatures('hyperbolic', X, W);
+    let ck = 0;
+    for (let i = 0; i < 2; i++) for (let r = 0; r < 3; r++) ck = Math.max(ck, Math.abs(u(i, r)));
+    for (let i = 0; i < 2; i++) {
+      const cq = Math.max(...[0, 1, 2].map((r) => Math.abs(u(i, r))));
+      for (let r = 0; r < 3; r++) {
+        for (const [f, c] of [
+          [fq, cq],
+          [fk, ck],
+        ] as const) {
+          expect(f.data[i * 6 + r]).toBeCloseTo((Math.exp(u(i, r) - nrm2(i) / 2 - c) + FEATURE_EPS) / Math.sqrt(6), 6);
+          expect(f.data[i * 6 + 3 + r]).toBeCloseTo((Math.exp(-u(i, r) - nrm2(i) / 2 - c) + FEATURE_EPS) / Math.sqrt(6), 6);
+        }
+      }
+    }
+  });
+
+  it('trig: m^{-1/2} exp(‖x‖²/2) [sin u | cos u], identical for queries and keys', () => {
+    const f = queryFeatures('trig', X, W);
+    expect(Array.from(keyFeatures('trig', X, W).data)).toEqual(Array.from(f.data));
+    for (let i = 0; i < 2; i++) {
+      const a = Math.exp(nrm2(i) / 2) / Math.sqrt(3);
+      for (let r = 0; r < 3; r++) {
+        expect(f.data[i * 6 + r]).toBeCloseTo(a * Math.sin(u(i, r)), 6);
+        expect(f.data[i * 6 + 3 + r]).toBeCloseTo(a * Math.cos(u(i, r)), 6);
+      }
+    }
+  });
+
+  it('relu: max(m^{-1/2} u, 0) + 0.001', () => {
+    const f = queryFeatures('relu', X, W);
+    for (let i = 0; i < 2; i++) {
+      for (let r = 0; r < 3; r++) expect(f.data[i * 3 + r]).toBeCloseTo(Math.max(u(i, r) / Math.sqrt(3), 0) + RELU_EPS, 6);
+    }
+  });
+
+  it('exp: exp(u − max) + ε, no norms and no m^{-1/2}', () => {
+    const f = queryFeatures('exp', X, W);
+    const mx = Math.max(u(0, 0), u(0, 1), u(0, 2));
+    expect(f.data[1]).toBeCloseTo(Math.exp(u(0, 1) - mx) + FEATURE_EPS, 6);
+  });
+
+  it('elu1: elu(x) + 1 per coordinate, ignoring W', () => {
+    const f = queryFeatures('elu1', X, matrix(0, 2));
+    expect(Array.from(f.data).map((v) => +v.toFixed(6))).toEqual([1.5, +Math.exp(-0.2).toFixed(6), 1.1, 1.3]);
+  });
+
+  it('double-softmax: queries softmax over coordinates, keys softmax over positions', () => {
+    const fq = queryFeatures('double-softmax', X, matrix(0, 2));
+    const fk = keyFeatures('double-softmax', X, matrix(0, 2));
+    expect(fq.data[0]! + fq.data[1]!).toBeCloseTo(1, 6);
+    expect(fq.data[0]).toBeCloseTo(Math.exp(0.5) / (Math.exp(0.5) + Math.exp(-0.2)), 6);
+    expect(fk.data[0]! + fk.data[2]!).toBeCloseTo(1, 6); // column 0 over the two positions
+    expect(fk.data[1]).toBeCloseTo(Math.exp(-0.2) / (Math.exp(-0.2) + Math.exp(0.3)), 6);
+  });
+
+  it('stabilized features never overflow where the raw map would', () => {
+    const big = matrix(1, 2, [30, 30]);
+    const w = matrix(1, 2, [20, 20]);
+    expect(rawFeatures('exp', big, w, 'query').data[0]).toBe(Infinity);
+    expect(queryFeatures('exp', big, w).data[0]).toBeCloseTo(1 + FEATURE_EPS, 6);
+    expect(keyFeatures('positive', big, w).data.every(Number.isFinite)).toBe(true);
+  });
+});
+
+describe('stabilizers cancel: stabilized and raw features give the same Â (up to ε)', () => {
+  const n = 12;
+  const d = 4;
+  const m = 16;
+  const q = scaleInputs(gaussian(n, d, 0.7, 10));
+  const k = scaleInputs(gaussian(n, d, 0.7, 11));
+  const w = randomProjection('orthogonal-chi', m, d, createRng(12));
+  for (const kind of ['positive', 'hyperbolic', 'exp', 'double-softmax'] as FeatureMapKind[]) {
+    for (const causal of [false, true]) {
+      it(`${kind}, causal=${causal}`, () => {
+        const ww = usesProjection(kind) ? w : matrix(0, d);
+        const stab = linearAttentionMatrix(queryFeatures(kind, q, ww), keyFeatures(kind, k, ww), causal);
+        const raw = linearAttentionMatrix(rawFeatures(kind, q, ww, 'query'), rawFeatures(kind, k, ww, 'key'), causal);
+        for (let i = 0; i < raw.data.length; i++) {
+          expect(Math.abs(stab.data[i]! - raw.data[i]!)).toBeLessThan(1e-4 * Math.max(raw.data[i]!, 1 / n));
+        }
+      });
+    }
+  }
+});
+
+describe('scalar curves for the feature-map panel', () => {
+  it('expCurve, elu1 (= first-order Taylor of e^x for x > 0, e^x below), relu', () => {
+    expect(expCurve(1)).toBeCloseTo(Math.E, 12);
+    expect(elu1(0.5)).toBe(1.5);
+    expect(elu1(-1)).toBeCloseTo(Math.exp(-1), 12);
+    expect(elu1(0)).toBe(1);
+    expect(relu(-2)).toBe(0);
+    expect(relu(2)).toBe(2);
+  });
+});
+
+describe('raw estimators of SM(x, y) = exp(x·y)', () => {
+  const x = [0.3, -0.2, 0.4, 0.1];
+  const y = [0.2, 0.1, -0.3, 0.5];
+  const sm = Math.exp(x.reduce((s, xi, i) => s + xi * y[i]!, 0));
+
+  it('positive: the mean over many independent W (iid, m = 8) is within 4 standard errors of exp(x·y)', () => {
+    const draws = 3000;
+    const m = 8;
+    const rng = createRng(20);
+    let s = 0;
+    for (let t = 0; t < draws; t++) s += positiveKernelEstimate(x, y, randomProjection('iid', m, 4, rng));
+    const se = Math.sqrt(positiveMse(x, y, m) / draws); // Lemma 2 gives the variance of one estimate
+    expect(Math.abs(s / draws - sm)).toBeLessThan(4 * se);
+  });
+
+  it('positive with orthogonal-chi rows is unbiased too (rows are marginally Gaussian)', () => {
+    const draws = 3000;
+    const rng = createRng(21);
+    const vals: number[] = [];
+    for (let t = 0; t < draws; t++) vals.push(positiveKernelEstimate(x, y, randomProjection('orthogonal-chi', 8, 4, rng)));
+    const mean = vals.reduce((a, b) => a + b, 0) / draws;
+    const sd = Math.sqrt(vals.reduce((a, b) => a + (b - mean) ** 2, 0) / (draws - 1));
+    expect(Math.abs(mean - sm)).toBeLessThan((4 * sd) / Math.sqrt(draws));
+  });
+
+  it('trig and hyperbolic estimators are unbiased', () => {
+    const draws = 3000;
+    const rng = createRng(22);
+    for (const est of [trigKernelEstimate, hyperbolicKernelEstimate]) {
+      const vals: number[] = [];
+      for (let t = 0; t < draws; t++) vals.push(est(x, y, randomProjection('iid', 8, 4, rng)));
+      const mean = vals.reduce((a, b) => a + b, 0) / draws;
+      const sd = Math.sqrt(vals.reduce((a, b) => a + (b - mean) ** 2, 0) / (draws - 1));
+      expect(Math.abs(mean - sm)).toBeLessThan((4 * sd) / Math.sqrt(draws));
+    }
+  });
+
+  it('agrees with the features: φ(x)·φ(y) of rawFeatures equals positiveKernelEstimate', () => {
+    const w = randomProjection('iid', 6, 4, createRng(23));
+    const fx = rawFeatures('positive', matrix(1, 4, x), w, 'query').data;
+    const fy = rawFeatures('positive', matrix(1, 4, y), w, 'key').data;
+    let dot = 0;
+    for (let r = 0; r < 6; r++) dot += fx[r]! * fy[r]!;
+    expect(dot).toBeCloseTo(positiveKernelEstimate(x, y, w), 5);
+  });
+});

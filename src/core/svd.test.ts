@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { orthonormalGaussianBlock } from './projections';
+import { createRng } from './rng';
+import { singularValues, singularValuesSteps } from './svd';
+
+/** U diag(σ) Vᵀ with Haar-random orthogonal U (r×r) and V (c×c), row-major f64. */
+function withSpectrum(r: number, c: number, sigma: number[], seed: number): Float64Array {
+  const rng = createRng(seed);
+  const u = orthonormalGaussianBlock(r, rng);
+  const v = orthonormalGaussianBlock(c, rng);
+  const a = new Float64Array(r * c);
+  for (let i = 0; i < r; i++) {
+    for (let j = 0; j < c; j++) {
+      let s = 0;
+      for (let k = 0; k < sigma.length; k++) s += u[i * r + k]! * sigma[k]! * v[j * c + k]!;
+      a[i * c + j] = s;
+    }
+  }
+  return a;
+}
+
+describe('singularValues', () => {
+  it('returns |diagonal entries|, sorted descending, for a diagonal matrix', () => {
+    const a = new Float64Array([0, 0, 0, 0, -3, 0, 0, 0, 0.5]);
+    a[0] = 2;
+    expect(Array.from(singularValues({ rows: 3, cols: 3, data: a }))).toEqual([3, 2, 0.5].map((x) => expect.closeTo(x, 14)));
+  });
+
+  it('solves a 2×2 by hand: [[3, 0], [4, 5]] has AᵀA eigenvalues 45 and 5', () => {
+    const s = singularValues({ rows: 2, cols: 2, data: [3, 0, 4, 5] });
+    expect(s[0]).toBeCloseTo(Math.sqrt(45), 13);
+    expect(s[1]).toBeCloseTo(Math.sqrt(5), 13);
+  });
+
+  it('recovers a prescribed spectrum spanning 12 decades to high relative accuracy', () => {
+    const sigma = Array.from({ length: 40 }, (_, k) => 10 ** (-12 * (k / 39)));
+    const s = singularValues({ rows: 40, cols: 40, data: withSpectrum(40, 40, sigma, 7) });
+    for (let k = 0; k < 40; k++) {
+      // down to 1e-7 relative the error is far below 1e-6 of each σ; below that it is ≲ 1e-13 of σ₁
+      const tol = Math.max(1e-6 * sigma[k]!, 1e-13);
+      expect(Math.abs(s[k]! - sigma[k]!)).toBeLessThan(tol);
+    }
+  });
+
+  it('treats tall and wide matrices alike: σ(A) = σ(Aᵀ), min(rows, cols) values', () => {
+    const sigma = [5, 2, 1, 0.25];
+    const a = withSpectrum(9, 4, sigma, 3);
+    const at = new Float64Array(36);
+    for (let i = 0; i < 9; i++) for (let j = 0; j < 4; j++) at[j * 9 + i] = a[i * 4 + j]!;
+    const tall = singularValues({ rows: 9, cols: 4, data: a });
+    const wide = singularValues({ rows: 4, cols: 9, data: at });
+    expect(tall.length).toBe(4);
+    expect(wide.length).toBe(4);
+    for (let k = 0; k < 4; k++) {
+      expect(tall[k]).toBeCloseTo(sigma[k]!, 12);
+      expect(wide[k]).toBeCloseTo(sigma[k]!, 12);
+    }
+  });
+
+  it('sees that a product B·C of inner dimension r has only r nonzero singular values', () => {
+    const rng = createRng(11);
+    const n = 60;
+    const r = 7;
+    const b = rng.fillNormal(new Float32Array(n * r));
+    const c = rng.fillNormal(new Float32Array(r * n));
+    const a = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let k = 0; k < r; k++) s += b[i * r + k]! * c[k * n + j]!;
+      a[i * n + j] = s;
+    }
+    const s = singularValues({ rows: n, cols: n, data: a });
+    expect(s[r - 1]! / s[0]!).toBeGreaterThan(1e-3);
+    for (let k = r; k < n; k++) expect(s[k]! / s[0]!).toBeLessThan(1e-13);
+  });
+
+  it('preserves the Frobenius norm: Σσ² = Σ a_ij²', () => {
+    const rng = createRng(5);
+    const a = rng.fillNormal(new Float32Array(30 * 17));
+    const s = singularValues({ rows: 30, cols: 17, data: a });
+    let f = 0;
+    for (const x of a) f += x * x;
+    let g = 0;
+    for (const x of s) g += x * x;
+    expect(g / f).toBeCloseTo(1, 12);
+  });
+
+  it('handles the zero matrix, 1×1 and empty inputs, and rejects a bad shape', () => {
+    expect(Array.from(singularValues({ rows: 3, cols: 2, data: new Float64Array(6) }))).toEqual([0, 0]);
+    expect(Array.from(singularValues({ rows: 1, cols: 1, data: [-4] }))).toEqual([4]);
+    expect(singularValues({ rows: 0, cols: 5, data: [] }).length).toBe(0);
+    expect(() => singularValues({ rows: 2, cols: 2, data: [1, 2, 3] })).toThrow(RangeError);
+  });
+
+  it('reports progress step by step through the generator form', () => {
+    const steps: number[] = [];
+    const it = singularValuesSteps({ rows: 5, cols: 5, data: withSpectrum(5, 5, [1, 1, 1, 1, 1], 2) });
+    let step = it.next();
+    while (!step.done) {
+      steps.push(step.value.done);
+      expect(step.value.total).toBe(6);
+      step = it.next();
+    }
+    expect(steps).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const s of step.value) expect(s).toBeCloseTo(1, 12);
+  });
+});

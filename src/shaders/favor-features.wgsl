@@ -1,0 +1,181 @@
+// favor-features.wgsl — stabilizer statistics and materialized feature matrices φ(Q), φ(K).
+// Prepended at dispatch time by feature-map-common.wgsl (bindings 0–5, fm_* helpers; read that
+// header for the feature formulas). CPU twin: src/core/feature-maps.ts queryFeatures/keyFeatures.
+// Every entry point runs 256 invocations per workgroup. Workgroup ids are linearised as
+// wid = id.x + id.y · num_workgroups.x (the dispatcher splits large 1-D grids over x and y).
+//
+// Entry points (FmParams fields beyond n, d, nu, mp, scale, ratio in brackets):
+//   row_stats        [a0 = side] per row of X (Q or K): (max_r u_r, 0), or (max_r |u_r|, 0) for
+//                    hyperbolic, over all nu u columns (u computed by fm_project, same bits as φ).
+//                    Writes st_out[row]. Dispatch: ceil(n / 16) workgroups (16 rows each).
+//   ds_row_stats     double-softmax query rows: (max_c x_c, Σ_c exp(x_c − max)), c in order.
+//                    Writes st_out[row]. Dispatch: ceil(n / 256).
+//   global_max       [a1 = count] st_out[0] = (max_i st_in[i].x, 0) — exact (max is order-free).
+//                    Dispatch: 1 workgroup.
+//   ds_col_partials  double-softmax keys, per chunk p of `chunk` rows and column c: (m_pc, s_pc) =
+//                    (max_{j∈p} y_jc, Σ_{j∈p} exp(y_jc − m_pc)), j in order → st_out[p·d + c].
+//                    Dispatch: ceil(nchunks·d / 256).
+//   ds_col_combine   per column c: M = max_p m_pc, S = Σ_{p = 0, 1, …} s_pc·exp(m_pc − M) in fixed
+//                    order → st_out[c] = (M, S). Dispatch: ceil(d / 256).
+//   features         [a0 = side] φ rows row0..+16, u columns u0..+64/FM_NB → feat_out (n × m',
+//                    row-major). Dispatch: ceil(n / 16) · ceil(nu / (64 / FM_NB)) workgroups.
+//
+// Extra bindings: 6 st_out (rw vec2), 7 st_in (read vec2), 8 feat_out (rw f32).
+
+@group(0) @binding(6) var<storage, read_write> st_out: array<vec2<f32>>;
+@group(0) @binding(7) var<storage, read> st_in: array<vec2<f32>>;
+@group(0) @binding(8) var<storage, read_write> feat_out: array<f32>;
+
+const ST_ROWS: u32 = 16u;
+const ST_COLS: u32 = 64u;
+
+fn wg_linear(id: vec3<u32>, nwg: vec3<u32>) -> u32 {
+  return id.x + id.y * nwg.x;
+}
+
+@compute @workgroup_size(256)
+fn row_stats(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+             @builtin(local_invocation_index) lid: u32) {
+  let wid = wg_linear(id, nwg);
+  let row0 = wid * ST_ROWS;
+  if (row0 >= fm.n) {
+    return;
+  }
+  let side = fm.a0;
+  var best = FM_LOWEST;
+  for (var u0 = 0u; u0 < fm.nu; u0 += ST_COLS) {
+    let u = fm_project(side, row0, u0, ST_ROWS, ST_COLS, lid);
+    for (var t = 0u; t < 4u; t++) {
+      let e = lid + t * FM_WG;
+      var v = u[t];
+      if (FM_KIND == FM_HYPERBOLIC) {
+        v = abs(v);
+      }
+      if (u0 + e % ST_COLS >= fm.nu) {
+        v = FM_LOWEST;
+      }
+      fm_phi[e] = v;
+    }
+    workgroupBarrier();
+    if (lid < ST_ROWS) {
+      for (var c = 0u; c < ST_COLS; c++) {
+        best = max(best, fm_phi[lid * ST_COLS + c]);
+      }
+    }
+    // The next fm_project starts with a barrier before anything is overwritten.
+  }
+  let row = row0 + lid;
+  if (lid < ST_ROWS && row < fm.n) {
+    st_out[row] = vec2<f32>(best, 0.0);
+  }
+}
+
+@compute @workgroup_size(256)
+fn ds_row_stats(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+  let row = wg_linear(id, nwg) * FM_WG + lid;
+  if (row >= fm.n) {
+    return;
+  }
+  let d = fm.d;
+  var mx = FM_LOWEST;
+  for (var c = 0u; c < d; c++) {
+    mx = max(mx, fm_input(FM_QUERY, row * d + c));
+  }
+  var s = 0.0;
+  for (var c = 0u; c < d; c++) {
+    s = s + exp(fm_input(FM_QUERY, row * d + c) - mx);
+  }
+  st_out[row] = vec2<f32>(mx, s);
+}
+
+var<workgroup> gm_red: array<f32, 256>;
+
+@compute @workgroup_size(256)
+fn global_max(@builtin(local_invocation_index) lid: u32) {
+  var best = FM_LOWEST;
+  for (var i = lid; i < fm.a1; i += FM_WG) {
+    best = max(best, st_in[i].x);
+  }
+  gm_red[lid] = best;
+  workgroupBarrier();
+  for (var s = 128u; s > 0u; s >>= 1u) {
+    if (lid < s) {
+      gm_red[lid] = max(gm_red[lid], gm_red[lid + s]);
+    }
+    workgroupBarrier();
+  }
+  if (lid == 0u) {
+    st_out[0] = vec2<f32>(gm_red[0], 0.0);
+  }
+}
+
+@compute @workgroup_size(256)
+fn ds_col_partials(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                   @builtin(local_invocation_index) lid: u32) {
+  let idx = wg_linear(id, nwg) * FM_WG + lid;
+  let d = fm.d;
+  if (idx >= fm.nchunks * d) {
+    return;
+  }
+  let p = idx / d;
+  let c = idx % d;
+  let j0 = p * fm.chunk;
+  let j1 = min(fm.n, j0 + fm.chunk);
+  var mx = FM_LOWEST;
+  for (var j = j0; j < j1; j++) {
+    mx = max(mx, fm_input(FM_KEY, j * d + c));
+  }
+  var s = 0.0;
+  for (var j = j0; j < j1; j++) {
+    s = s + exp(fm_input(FM_KEY, j * d + c) - mx);
+  }
+  st_out[idx] = vec2<f32>(mx, s);
+}
+
+@compute @workgroup_size(256)
+fn ds_col_combine(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                  @builtin(local_invocation_index) lid: u32) {
+  let c = wg_linear(id, nwg) * FM_WG + lid;
+  let d = fm.d;
+  if (c >= d) {
+    return;
+  }
+  var mx = FM_LOWEST;
+  for (var p = 0u; p < fm.nchunks; p++) {
+    mx = max(mx, st_in[p * d + c].x);
+  }
+  var s = 0.0;
+  for (var p = 0u; p < fm.nchunks; p++) {
+    let part = st_in[p * d + c];
+    s = s + part.y * exp(part.x - mx);
+  }
+  st_out[c] = vec2<f32>(mx, s);
+}
+
+@compute @workgroup_size(256)
+fn features(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) lid: u32) {
+  let C = ST_COLS / FM_NB;
+  let ctiles = (fm.nu + C - 1u) / C;
+  let wid = wg_linear(id, nwg);
+  let rt = wid / ctiles;
+  let row0 = rt * ST_ROWS;
+  if (row0 >= fm.n) {
+    return;
+  }
+  let u0 = (wid % ctiles) * C;
+  let w = FM_NB * C;
+  fm_phi_tile(fm.a0, row0, u0, ST_ROWS, C, lid, 0u, w);
+  workgroupBarrier();
+  for (var e = lid; e < ST_ROWS * w; e += FM_WG) {
+    let r = e / w;
+    let l = e % w;
+    let b = l / C;
+    let col = u0 + l % C;
+    let row = row0 + r;
+    if (row < fm.n && col < fm.nu) {
+      feat_out[row * fm.mp + b * fm.nu + col] = fm_phi[e];
+    }
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * Connects the store to the engine. It watches the parameters (and the pinned row) and keeps at
+ * most one compute in flight: a change while one runs marks the state dirty, and the newest
+ * parameters are sent the moment the running one answers. Dragging a slider therefore shows a
+ * stream of results as fast as the backend can produce them, never queues stale work, and never
+ * blocks the main thread (all maths is in the workers). The engine client is latest-wins as well,
+ * so a superseded request only ever rejects with 'cancelled', which is ignored here.
+ *
+ * Analyses (sweeps, spectra) are keyed by the parameters they depend on: a panel asks for
+ * (id, op, payload, key) and the run is skipped when that key is already running or done.
+ */
+import type { BackendInfo } from '../core/attention-job';
+import { isEngineError } from '../core/errors';
+import type { EngineClient } from '../engine/engine-client';
+import type { ComputeRequest } from '../engine/protocol';
+import { LIMITS } from '../core/limits';
+import { createActions, defaultRow, type AnalysisEntry, type AppState, type AppStore } from './store';
+
+export type EngineLike = Pick<EngineClient, 'ready' | 'backend' | 'onBackendChange' | 'compute' | 'analyze'>;
+
+/**
+ * Largest n for which the matrix view and per-row statistics (both O(n²(d + m')) work) are
+ * requested. Above it the panels show outputs only and say why.
+ */
+export const VIEW_LIMITS = { webgpu: 4_096, cpu: 1_024 } as const;
+
+export function viewLimit(backend: BackendInfo | null): number {
+  return backend?.kind === 'webgpu' ? VIEW_LIMITS.webgpu : VIEW_LIMITS.cpu;
+}
+
+/** The compute request for the current state. */
+export function buildRequest(state: Pick<AppState, 'params' | 'ui' | 'backend'>): ComputeRequest {
+  const { params, ui } = state;
+  const withView = params.n <= viewLimit(state.backend.info);
+  return {
+    params,
+    viewCells: withView ? Math.min(params.n, LIMITS.viewCellsMax) : 0,
+    rowStats: withView,
+    rows: [ui.pinnedRow ?? defaultRow(params.n)],
+  };
+}
+
+function errorInfo(e: unknown): { code: string; message: string } {
+  if (isEngineError(e)) return { code: e.code, message: e.message };
+  return { code: 'internal', message: e instanceof Error ? e.message : String(e) };
+}
+
+export interface Controller {
+  /** Ask for an analysis; no-op if `key` is already running or done for `id` (unless `force`). */
+  requestAnalysis(id: string, op: string, payload: unknown, key: string, force?: boolean): void;
+  cancelAnalysis(id: string): void;
+  /** Recompute now (e.g. after an error). */
+  recompute(): void;
+  dispose(): void;
+}
+
+export function createController(store: AppStore, engine: EngineLike): Controller {
+  const actions = createActions(store);
+  let disposed = false;
+  let ready = false;
+  let inFlight = false;
+  let dirty = false;
+
+  function run(): void {
+    if (disposed) return;
+    if (!ready || inFlight) {
+      dirty = true;
+      return;
+    }
+    dirty = false;
+    inFlight = true;
+    const state = store.getState();
+    const request = buildRequest(state);
+    const t0 = performance.now();
+    store.setState({ compute: { ...state.compute, status: 'computing' } });
+    engine.compute(request).then(
+      (result) => {
+        inFlight = false;
+        if (disposed) return;
+        store.setState({
+          compute: { status: dirty ? 'computing' : 'ok', error: null, result, latencyMs: performance.now() - t0 },
+        });
+        if (dirty) run();
+      },
+      (e: unknown) => {
+        inFlight = false;
+        if (disposed) return;
+        if (isEngineError(e) && e.code === 'cancelled') {
+          if (dirty) run();
+          else store.setState((s) => ({ compute: { ...s.compute, status: s.compute.error ? 'error' : 'ok' } }));
+          return;
+        }
+        store.setState((s) => ({ compute: { ...s.compute, status: dirty ? 'computing' : 'error', error: errorInfo(e) } }));
+        if (dirty) run();
+      },
+    );
+  }
+
+  const unsubscribe = store.subscribe((s, prev) => {
+    if (s.params !== prev.params || s.ui.pinnedRow !== prev.ui.pinnedRow) run();
+  });
+
+  const setBackend = (info: BackendInfo, why: string | null) => {
+    const before = store.getState().backend.info;
+    store.setState({ backend: { info, why } });
+    return viewLimit(before) !== viewLimit(info);
+  };
+  void engine.ready.then((info) => {
+    if (disposed) return;
+    setBackend(info, null);
+    ready = true;
+    run();
+  });
+  const offBackend = engine.onBackendChange((info, why) => {
+    if (disposed) return;
+    setBackend(info, why);
+    actions.notify({ level: 'warning', code: 'backend-changed', why });
+    run();
+  });
+
+  // ---- analyses ----
+  const runs = new Map<string, { key: string; abort: AbortController; token: number }>();
+  let token = 0;
+
+  function patch(id: string, f: (e: AnalysisEntry | undefined) => AnalysisEntry): void {
+    store.setState((s) => ({ analyses: { ...s.analyses, [id]: f(s.analyses[id]) } }));
+  }
+
+  function requestAnalysis(id: string, op: string, payload: unknown, key: string, force = false): void {
+    if (disposed) return;
+    const entry = store.getState().analyses[id];
+    if (!force && entry && entry.key === key && entry.op === op && entry.status !== 'error') return;
+    runs.get(id)?.abort.abort();
+    const abort = new AbortController();
+    const my = ++token;
+    runs.set(id, { key, abort, token: my });
+    const t0 = performance.now();
+    patch(id, (e) => ({
+      op,
+      key,
+      status: 'running',
+      progress: null,
+      value: e?.value ?? null,
+      valueKey: e?.valueKey ?? null,
+      error: null,
+      elapsedMs: null,
+    }));
+    let lastProgress = 0;
+    engine
+      .analyze<unknown>(op, payload, {
+        signal: abort.signal,
+        onProgress: (done, total, label) => {
+          const now = performance.now();
+          if (runs.get(id)?.token !== my || (now - lastProgress < 80 && done < total)) return;
+          lastProgress = now;
+          patch(id, (e) => ({ ...(e as AnalysisEntry), progress: { done, total, label } }));
+        },
+      })
+      .then(
+        (value) => {
+          if (runs.get(id)?.token !== my || disposed) return;
+          runs.delete(id);
+          patch(id, (e) => ({ ...(e as AnalysisEntry), status: 'done', value, valueKey: key, progress: null, elapsedMs: performance.now() - t0 }));
+        },
+        (e: unknown) => {
+          const r = runs.get(id);
+          if (r?.token !== my || disposed) return;
+          runs.delete(id);
+          const cancelled = isEngineError(e) && e.code === 'cancelled';
+          patch(id, (old) => ({
+            ...(old as AnalysisEntry),
+            status: cancelled ? 'cancelled' : 'error',
+            progress: null,
+            error: cancelled ? null : errorInfo(e),
+          }));
+        },
+      );
+  }
+
+  function cancelAnalysis(id: string): void {
+    runs.get(id)?.abort.abort();
+  }
+
+  return {
+    requestAnalysis,
+    cancelAnalysis,
+    recompute: run,
+    dispose() {
+      disposed = true;
+      unsubscribe();
+      offBackend();
+      for (const r of runs.values()) r.abort.abort();
+      runs.clear();
+    },
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * The one store: a zustand vanilla store holding only plain, structured-cloneable data (parameters,
+ * UI state, the latest engine result, analysis results, notices), so it can be exported, restored,
+ * put in a URL or shared with an embedded panel. Actions live beside it (`createActions`), not in
+ * it. Nothing here knows about React or the DOM; src/store/react.tsx is the thin binding.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { BackendInfo } from '../core/attention-job';
+import type { EngineErrorCode } from '../core/errors';
+import type { AttentionParams } from '../core/types';
+import type { ComputeResult } from '../engine/protocol';
+import { DEFAULT_RANK_TOL, RANK_TOLERANCES } from '../core/rank';
+import { coerceParam, DEFAULT_PARAMS, type ParamKey, type RejectReason } from './params';
+
+export const LANGS = ['en'] as const;
+export type Lang = (typeof LANGS)[number];
+export const THEMES = ['auto', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+export type ColorScale = 'linear' | 'log';
+
+/** Panels that can be shown alone (`?embed=<panel>`) or hidden (`?hide=a,b`). */
+export const PANEL_IDS = ['main', 'error', 'sparsity', 'rank', 'feature-maps'] as const;
+export type PanelId = (typeof PANEL_IDS)[number];
+
+export interface UiState {
+  /** query row whose full attention row is requested and charted (null: the default row) */
+  pinnedRow: number | null;
+  /** row under the pointer in a heatmap (not part of the compute request) */
+  hoveredRow: number | null;
+  lang: Lang;
+  theme: Theme;
+  colorScale: ColorScale;
+  /** relative tolerance of the numerical rank */
+  rankTol: number;
+  embed: PanelId | null;
+  hidden: PanelId[];
+}
+
+export interface EngineErrorInfo {
+  code: EngineErrorCode | string;
+  message: string;
+}
+
+export interface ComputeState {
+  status: 'idle' | 'computing' | 'ok' | 'error';
+  /** last error; the previous result stays on screen */
+  error: EngineErrorInfo | null;
+  result: ComputeResult | null;
+  /** ms from the request that produced `result` to its arrival on the main thread */
+  latencyMs: number | null;
+}
+
+export interface AnalysisEntry<T = unknown> {
+  op: string;
+  /** dependency key of the run in progress (or last finished) */
+  key: string;
+  status: 'running' | 'done' | 'error' | 'cancelled';
+  progress: { done: number; total: number; label?: string } | null;
+  /** latest finished value and the key it was computed for (kept while a newer run is going) */
+  value: T | null;
+  valueKey: string | null;
+  error: EngineErrorInfo | null;
+  elapsedMs: number | null;
+}
+
+export type Notice =
+  | { id: number; level: 'error'; code: 'param-rejected'; source: 'url' | 'control'; key: string; raw: string; reason: RejectReason }
+  | { id: number; level: 'warning'; code: 'param-clamped'; key: ParamKey; raw: string; to: number }
+  | { id: number; level: 'warning'; code: 'backend-changed'; why: string };
+
+export type NoticeInput = Notice extends infer N ? (N extends Notice ? Omit<N, 'id'> : never) : never;
+
+export interface AppState {
+  params: AttentionParams;
+  ui: UiState;
+  compute: ComputeState;
+  backend: { info: BackendInfo | null; why: string | null };
+  analyses: Record<string, AnalysisEntry>;
+  notices: Notice[];
+}
+
+export type AppStore = StoreApi<AppState>;
+
+export function initialState(params: Partial<AttentionParams> = {}, ui: Partial<UiState> = {}): AppState {
+  return {
+    params: { ...DEFAULT_PARAMS, ...params },
+    ui: {
+      pinnedRow: null,
+      hoveredRow: null,
+      lang: 'en',
+      theme: 'auto',
+      colorScale: 'linear',
+      rankTol: DEFAULT_RANK_TOL,
+      embed: null,
+      hidden: [],
+      ...ui,
+    },
+    compute: { status: 'idle', error: null, result: null, latencyMs: null },
+    backend: { info: null, why: null },
+    analyses: {},
+    notices: [],
+  };
+}
+
+export function createAppStore(init: AppState = initialState()): AppStore {
+  return createStore<AppState>()(() => init);
+}
+
+/** The query row the main comparison charts when none is pinned. */
+export function defaultRow(n: number): number {
+  return Math.max(0, Math.floor(n / 2));
+}
+
+let noticeId = 1;
+const MAX_NOTICES = 6;
+
+export interface Actions {
+  /** Validated/clamped update of one parameter; returns false (and posts a notice) if rejected. */
+  setParam<K extends ParamKey>(key: K, value: unknown): boolean;
+  /** Several parameters at once (all validated; rejected ones are skipped with a notice). */
+  setParams(values: Partial<Record<ParamKey, unknown>>): void;
+  /** New random projection W: featureSeed + 1. */
+  redrawFeatures(): void;
+  resetParams(): void;
+  pinRow(row: number | null): void;
+  hoverRow(row: number | null): void;
+  setUi<K extends 'lang' | 'theme' | 'colorScale' | 'rankTol'>(key: K, value: UiState[K]): void;
+  notify(n: NoticeInput): void;
+  dismissNotice(id: number): void;
+  clearNotices(): void;
+}
+
+export function createActions(store: AppStore): Actions {
+  const notify = (n: NoticeInput): void => {
+    const notice = { ...n, id: noticeId++ } as Notice;
+    store.setState((s) => ({ notices: [...s.notices, notice].slice(-MAX_NOTICES) }));
+  };
+
+  function apply(values: Partial<Record<ParamKey, unknown>>): Partial<AttentionParams> {
+    const next: Partial<AttentionParams> = {};
+    for (const key of Object.keys(values) as ParamKey[]) {
+      const raw = values[key];
+      const r = coerceParam(key, raw);
+      if (!r.ok) {
+        notify({ level: 'error', code: 'param-rejected', source: 'control', key, raw: String(raw).slice(0, 40), reason: r.reason });
+        continue;
+      }
+      if (r.clampedFrom !== undefined) {
+        notify({ level: 'warning', code: 'param-clamped', key, raw: String(raw).slice(0, 40), to: r.value as number });
+      }
+      (next as Record<string, unknown>)[key] = r.value;
+    }
+    return next;
+  }
+
+  function commit(next: Partial<AttentionParams>): void {
+    const s = store.getState();
+    const changed = (Object.keys(next) as ParamKey[]).some((k) => next[k] !== s.params[k]);
+    if (!changed) return;
+    const params = { ...s.params, ...next };
+    const ui = { ...s.ui };
+    if (ui.pinnedRow !== null && ui.pinnedRow >= params.n) ui.pinnedRow = null;
+    if (ui.hoveredRow !== null && ui.hoveredRow >= params.n) ui.hoveredRow = null;
+    store.setState({ params, ui });
+  }
+
+  return {
+    setParam(key, value) {
+      const next = apply({ [key]: value } as Partial<Record<ParamKey, unknown>>);
+      commit(next);
+      return key in next;
+    },
+    setParams(values) {
+      commit(apply(values));
+    },
+    redrawFeatures() {
+      const { featureSeed } = store.getState().params;
+      commit({ featureSeed: featureSeed >= 4_294_967_295 ? 0 : featureSeed + 1 });
+    },
+    resetParams() {
+      commit({ ...DEFAULT_PARAMS });
+    },
+    pinRow(row) {
+      const { params, ui } = store.getState();
+      const v = row === null || !Number.isInteger(row) || row < 0 || row >= params.n ? null : row;
+      if (v !== ui.pinnedRow) store.setState({ ui: { ...ui, pinnedRow: v } });
+    },
+    hoverRow(row) {
+      const { ui } = store.getState();
+      if (row !== ui.hoveredRow) store.setState({ ui: { ...ui, hoveredRow: row } });
+    },
+    setUi(key, value) {
+      const { ui } = store.getState();
+      if (key === 'rankTol' && !(RANK_TOLERANCES as readonly number[]).includes(value as number)) return;
+      if (ui[key] !== value) store.setState({ ui: { ...ui, [key]: value } });
+    },
+    notify,
+    dismissNotice(id) {
+      store.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
+    },
+    clearNotices() {
+      store.setState({ notices: [] });
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Two-way URL sync for the browser: `loadFromUrl` applies a validated query string to the store
+ * (rejections become notices), `startUrlSync` writes the parameters back with history.replaceState
+ * (coalesced, so dragging a slider does not hammer the history API).
+ */
+import { readUrl, writeUrl } from './url';
+import type { Actions, AppStore } from './store';
+
+export function loadFromUrl(store: AppStore, actions: Actions, search: string): void {
+  const { params, ui, notices } = readUrl(search);
+  const s = store.getState();
+  store.setState({ params: { ...s.params, ...params }, ui: { ...s.ui, ...ui } });
+  for (const n of notices) actions.notify(n);
+}
+
+export function startUrlSync(store: AppStore, win: Pick<Window, 'location' | 'history'> = window, delayMs = 150): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const write = () => {
+    timer = null;
+    const next = writeUrl(store.getState(), win.location.search);
+    if (next !== win.location.search) {
+      try {
+        win.history.replaceState(win.history.state, '', `${win.location.pathname}${next}${win.location.hash}`);
+      } catch {
+        // replaceState can throw (e.g. too many calls in a sandboxed iframe); the URL is a convenience
+      }
+    }
+  };
+  write();
+  const off = store.subscribe((s, prev) => {
+    if (s.params === prev.params && s.ui === prev.ui) return;
+    if (timer === null) timer = setTimeout(write, delayMs);
+  });
+  return () => {
+    off();
+    if (timer !== null) clearTimeout(timer);
+  };
+}

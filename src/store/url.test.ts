@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PARAMS } from './params';
+import { initialState } from './store';
+import { readUrl, writeUrl } from './url';
+
+describe('readUrl', () => {
+  it('reads every parameter', () => {
+    const r = readUrl('?n=1024&d=32&m=128&seed=7&fseed=9&map=trig&proj=iid&causal=1&input=local&scale=0.75&row=3&lang=en&theme=dark');
+    expect(r.notices).toEqual([]);
+    expect(r.params).toEqual({ n: 1024, d: 32, m: 128, seed: 7, featureSeed: 9, featureMap: 'trig', projection: 'iid', causal: true, input: 'local', scale: 0.75 });
+    expect(r.ui).toEqual({ pinnedRow: 3, lang: 'en', theme: 'dark' });
+  });
+
+  it('rejects hostile and garbage values one by one, keeping the valid ones', () => {
+    const r = readUrl('?n=-1&d=abc&m=1e9&map=%3Cimg%20src%3Dx%3E&scale=NaN&causal=perhaps&row=99999999&theme=__proto__&embed=x&seed=12');
+    expect(r.params).toEqual({ seed: 12 });
+    const keys = r.notices.map((n) => (n.code === 'param-rejected' ? n.key : ''));
+    expect(keys).toEqual(['n', 'd', 'm', 'map', 'causal', 'scale', 'theme', 'row', 'embed']);
+    expect(r.notices.every((n) => n.level === 'error')).toBe(true);
+  });
+
+  it('survives absurd input', () => {
+    expect(readUrl('?' + 'x'.repeat(10_000)).params).toEqual({});
+    expect(readUrl('%%%').params).toEqual({});
+    expect(readUrl('?n=16&n=32').params).toEqual({ n: 16 });
+  });
+
+  it('checks the pinned row against n', () => {
+    expect(readUrl('?n=64&row=63').ui.pinnedRow).toBe(63);
+    expect(readUrl('?n=64&row=64').ui.pinnedRow).toBeUndefined();
+  });
+});
+
+describe('writeUrl', () => {
+  it('round-trips through readUrl and keeps keys it does not own', () => {
+    const s = initialState({ n: 512, featureMap: 'hyperbolic', causal: true, scale: 1.25 }, { pinnedRow: 5, theme: 'light' });
+    const q = writeUrl(s, '?backend=cpu&n=3');
+    expect(q).toContain('backend=cpu');
+    const back = readUrl(q);
+    expect(back.notices).toEqual([]);
+    expect(back.params).toEqual({ ...DEFAULT_PARAMS, n: 512, featureMap: 'hyperbolic', causal: true, scale: 1.25 });
+    expect(back.ui.pinnedRow).toBe(5);
+    expect(back.ui.theme).toBe('light');
+  });
+});

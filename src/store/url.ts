@@ -1,0 +1,113 @@
+/**
+ * The URL as a view of the store: `?n=…&d=…&m=…&seed=…&fseed=…&map=…&proj=…&causal=…&input=…&scale=…`
+ * plus `lang`, `theme`, `row` (pinned row), `embed=<panel>` and `hide=a,b`. Reading is strict: a
+ * value that does not parse exactly is ignored with a notice (the default stays); nothing in a URL
+ * can crash the page or reach the engine unvalidated. Writing keeps keys we do not own (`backend`).
+ */
+import type { AttentionParams } from '../core/types';
+import { RANK_TOLERANCES } from '../core/rank';
+import { DEFAULT_PARAMS, parseParam, type ParamKey } from './params';
+import { LANGS, PANEL_IDS, THEMES, type AppState, type NoticeInput, type PanelId, type UiState } from './store';
+
+/** URL key of each parameter. */
+export const URL_KEYS: { readonly [K in ParamKey]: string } = {
+  n: 'n',
+  d: 'd',
+  m: 'm',
+  seed: 'seed',
+  featureSeed: 'fseed',
+  featureMap: 'map',
+  projection: 'proj',
+  causal: 'causal',
+  input: 'input',
+  scale: 'scale',
+};
+
+const MAX_QUERY_LENGTH = 2_000;
+
+export interface UrlState {
+  params: Partial<AttentionParams>;
+  ui: Partial<UiState>;
+  notices: NoticeInput[];
+}
+
+function reject(key: string, raw: string, reason: 'not-an-option' | 'out-of-range' | 'too-long' | 'not-an-integer' | 'not-a-number'): NoticeInput {
+  return { level: 'error', code: 'param-rejected', source: 'url', key, raw: raw.slice(0, 40), reason };
+}
+
+export function readUrl(search: string): UrlState {
+  const out: UrlState = { params: {}, ui: {}, notices: [] };
+  if (search.length > MAX_QUERY_LENGTH) {
+    out.notices.push(reject('query', search.slice(0, 40), 'too-long'));
+    return out;
+  }
+  let q: URLSearchParams;
+  try {
+    q = new URLSearchParams(search);
+  } catch {
+    return out;
+  }
+  for (const key of Object.keys(URL_KEYS) as ParamKey[]) {
+    const raw = q.get(URL_KEYS[key]);
+    if (raw === null) continue;
+    const r = parseParam(key, raw);
+    if (r.ok) (out.params as Record<string, unknown>)[key] = r.value;
+    else out.notices.push({ level: 'error', code: 'param-rejected', source: 'url', key: URL_KEYS[key], raw: raw.slice(0, 40), reason: r.reason });
+  }
+  const lang = q.get('lang');
+  if (lang !== null) {
+    if ((LANGS as readonly string[]).includes(lang)) out.ui.lang = lang as UiState['lang'];
+    else out.notices.push(reject('lang', lang, 'not-an-option'));
+  }
+  const theme = q.get('theme');
+  if (theme !== null) {
+    if ((THEMES as readonly string[]).includes(theme)) out.ui.theme = theme as UiState['theme'];
+    else out.notices.push(reject('theme', theme, 'not-an-option'));
+  }
+  const row = q.get('row');
+  if (row !== null) {
+    const n = out.params.n ?? DEFAULT_PARAMS.n;
+    if (!/^\d{1,6}$/.test(row)) out.notices.push(reject('row', row, 'not-an-integer'));
+    else if (Number(row) >= n) out.notices.push(reject('row', row, 'out-of-range'));
+    else out.ui.pinnedRow = Number(row);
+  }
+  const tol = q.get('tol');
+  if (tol !== null) {
+    const v = Number(tol);
+    if ((RANK_TOLERANCES as readonly number[]).includes(v) && /^[0-9.e-]{1,8}$/i.test(tol)) out.ui.rankTol = v;
+    else out.notices.push(reject('tol', tol, 'not-an-option'));
+  }
+  const embed = q.get('embed');
+  if (embed !== null) {
+    if ((PANEL_IDS as readonly string[]).includes(embed)) out.ui.embed = embed as PanelId;
+    else out.notices.push(reject('embed', embed, 'not-an-option'));
+  }
+  const hide = q.get('hide');
+  if (hide !== null) {
+    const ids = hide.split(',').filter(Boolean);
+    const ok = ids.filter((id): id is PanelId => (PANEL_IDS as readonly string[]).includes(id));
+    if (ok.length !== ids.length) out.notices.push(reject('hide', hide, 'not-an-option'));
+    out.ui.hidden = [...new Set(ok)];
+  }
+  return out;
+}
+
+/** The query string for `state`, keeping any keys of `current` that the store does not own. */
+export function writeUrl(state: Pick<AppState, 'params' | 'ui'>, current = ''): string {
+  const q = new URLSearchParams(current.length <= MAX_QUERY_LENGTH ? current : '');
+  const p = state.params;
+  for (const key of Object.keys(URL_KEYS) as ParamKey[]) {
+    const v = p[key];
+    q.set(URL_KEYS[key], typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
+  }
+  const ui = state.ui;
+  const setOrDelete = (k: string, v: string | null) => (v === null ? q.delete(k) : q.set(k, v));
+  setOrDelete('lang', ui.lang === 'en' ? null : ui.lang);
+  setOrDelete('theme', ui.theme === 'auto' ? null : ui.theme);
+  setOrDelete('row', ui.pinnedRow === null ? null : String(ui.pinnedRow));
+  setOrDelete('tol', ui.rankTol === 1e-6 ? null : String(ui.rankTol));
+  setOrDelete('embed', ui.embed);
+  setOrDelete('hide', ui.hidden.length ? ui.hidden.join(',') : null);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
