@@ -17,8 +17,8 @@
 //                    Dispatch: ceil(nchunks·d / 256).
 //   ds_col_combine   per column c: M = max_p m_pc, S = Σ_{p = 0, 1, …} s_pc·exp(m_pc − M) in fixed
 //                    order → st_out[c] = (M, S). Dispatch: ceil(d / 256).
-//   features         [a0 = side] φ rows row0..+16, u columns u0..+64/FM_NB → feat_out (n × m',
-//                    row-major). Dispatch: ceil(n / 16) · ceil(nu / (64 / FM_NB)) workgroups.
+//   features         [a0 = side] φ rows row0..+16, u columns u0..+64/fm.nb → feat_out (n × m',
+//                    row-major). Dispatch: ceil(n / 16) · ceil(nu / (64 / fm.nb)) workgroups.
 //
 // Extra bindings: 6 st_out (rw vec2), 7 st_in (read vec2), 8 feat_out (rw f32).
 
@@ -48,7 +48,7 @@ fn row_stats(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg:
     for (var t = 0u; t < 4u; t++) {
       let e = lid + t * FM_WG;
       var v = u[t];
-      if (FM_KIND == FM_HYPERBOLIC) {
+      if (fm.kind == FM_HYPERBOLIC) {
         v = abs(v);
       }
       if (u0 + e % ST_COLS >= fm.nu) {
@@ -156,7 +156,7 @@ fn ds_col_combine(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups)
 @compute @workgroup_size(256)
 fn features(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
-  let C = ST_COLS / FM_NB;
+  let C = ST_COLS / fm.nb;
   let ctiles = (fm.nu + C - 1u) / C;
   let wid = wg_linear(id, nwg);
   let rt = wid / ctiles;
@@ -165,7 +165,7 @@ fn features(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: 
     return;
   }
   let u0 = (wid % ctiles) * C;
-  let w = FM_NB * C;
+  let w = fm.nb * C;
   fm_phi_tile(fm.a0, row0, u0, ST_ROWS, C, lid, 0u, w);
   workgroupBarrier();
   for (var e = lid; e < ST_ROWS * w; e += FM_WG) {

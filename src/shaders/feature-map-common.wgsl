@@ -19,7 +19,7 @@
 //               fm_kstats[c]    = (max_j y_jc, Σ_j exp(y_jc − max))  for double-softmax (per column)
 // Maps without a stabilizer (trig, relu, elu1) never read the stats buffers.
 //
-// Feature layout: m' = FM_NB·nu features, nu = m (projection maps) or d; the two-block maps
+// Feature layout: m' = nb·nu features, nu = m (projection maps) or d; the two-block maps
 // (hyperbolic, trig) put block b ∈ {0, 1} at features b·nu + r.
 //
 // Bindings owned by this snippet (group 0): 0 uniform FmParams, 1 Q (n×d), 2 K (n×d), 3 W (m×d),
@@ -49,27 +49,32 @@ const FM_EPS: f32 = 1e-6;
 const FM_RELU_EPS: f32 = 0.001;
 const FM_QUERY: u32 = 0u;
 const FM_KEY: u32 = 1u;
-const FM_LOWEST: f32 = -3.40282347e38;
+const FM_LOWEST: f32 = -0x1.fffffep+127f;
 
-override FM_KIND: u32 = 0u;
-override FM_NB: u32 = select(1u, 2u, FM_KIND == FM_HYPERBOLIC || FM_KIND == FM_TRIG);
-override FM_USES_W: bool = FM_KIND != FM_ELU1 && FM_KIND != FM_DSOFTMAX;
-override FM_HAS_STATS: bool = FM_KIND == FM_POSITIVE || FM_KIND == FM_HYPERBOLIC || FM_KIND == FM_EXP || FM_KIND == FM_DSOFTMAX;
-override FM_USES_NORM: bool = FM_KIND == FM_POSITIVE || FM_KIND == FM_HYPERBOLIC || FM_KIND == FM_TRIG;
 
 struct FmParams {
   n: u32,        // rows of Q, K, V
   d: u32,        // head dimension
   nu: u32,       // u columns: m for projection maps, d otherwise
-  mp: u32,       // feature dimension m' = FM_NB · nu
+  mp: u32,       // feature dimension m' = nb · nu
   scale: f32,    // d^{-1/4}
   ratio: f32,    // m^{-1/2}, (2m)^{-1/2} or 1 (see above)
+  kind: u32,     // feature map code 0–6 (uniform, so one pipeline serves every map)
+  nb: u32,       // blocks per u column: 2 (hyperbolic, trig) or 1
   chunk: u32,    // kernel-specific: rows per chunk
   nchunks: u32,  // kernel-specific: number of chunks
   a0: u32,       // kernel-specific
   a1: u32,
-  a2: u32,
-  a3: u32,
+}
+
+fn fm_uses_w() -> bool {
+  return fm.kind != FM_ELU1 && fm.kind != FM_DSOFTMAX;
+}
+fn fm_has_stats() -> bool {
+  return fm.kind == FM_POSITIVE || fm.kind == FM_HYPERBOLIC || fm.kind == FM_EXP || fm.kind == FM_DSOFTMAX;
+}
+fn fm_uses_norm() -> bool {
+  return fm.kind == FM_POSITIVE || fm.kind == FM_HYPERBOLIC || fm.kind == FM_TRIG;
 }
 
 @group(0) @binding(0) var<uniform> fm: FmParams;
@@ -100,7 +105,7 @@ fn fm_project(side: u32, row0: u32, u0: u32, R: u32, C: u32, lid: u32) -> array<
   var acc = array<f32, 4>(0.0, 0.0, 0.0, 0.0);
   let n = fm.n;
   let d = fm.d;
-  if (FM_USES_W) {
+  if (fm_uses_w()) {
     var nrm = 0.0;
     let nslab = (d + FM_TC - 1u) / FM_TC;
     for (var s = 0u; s < nslab; s++) {
@@ -168,16 +173,28 @@ fn fm_project(side: u32, row0: u32, u0: u32, R: u32, C: u32, lid: u32) -> array<
   return acc;
 }
 
-/// sin/cos after an explicit reduction of u to [−π, π] (2π split into an exactly representable
-/// head 6.28125 and a tail), so the accuracy does not depend on how a GPU reduces large arguments.
-fn fm_reduce_angle(u: f32) -> f32 {
-  let k = round(u * 0.15915494309189535);
-  return (u - k * 6.28125) - k * 0.0019353071795864769;
+/// (sin u, cos u) to ~1 ulp on any GPU: the builtins' accuracy is only specified on [−π, π] and
+/// is coarse on some implementations (≈ 1e-4 on SwiftShader), which the trig map would amplify.
+/// Cody–Waite reduction u = j·π/2 + s (π/2 split in three parts; exact products for |j| < 2^12),
+/// |s| ≤ π/4, then the Cephes single-precision minimax polynomials and the quadrant of j.
+fn fm_sincos(u: f32) -> vec2<f32> {
+  let j = round(u * 0.63661977236758134);
+  let s = ((u - j * 1.5703125) - j * 4.837512969970703125e-4) - j * 7.54978995489188216e-8;
+  let z = s * s;
+  let sn = ((-1.9515295891e-4 * z + 8.3321608736e-3) * z - 1.6666654611e-1) * z * s + s;
+  let cs = ((2.443315711809948e-5 * z - 1.388731625493765e-3) * z + 4.166664568298827e-2) * z * z - 0.5 * z + 1.0;
+  let q = i32(j) & 3;
+  switch (q) {
+    case 0: { return vec2<f32>(sn, cs); }
+    case 1: { return vec2<f32>(cs, -sn); }
+    case 2: { return vec2<f32>(-sn, -cs); }
+    default: { return vec2<f32>(-cs, sn); }
+  }
 }
 
 /// φ value of block b for projection u (or coordinate x_c), half squared norm hn, stabilizers.
 fn fm_feature(u: f32, b: u32, hn: f32, shift: f32, aux: f32) -> f32 {
-  switch (FM_KIND) {
+  switch (fm.kind) {
     case 0u: { // positive
       return fm.ratio * (exp(u - (hn + shift)) + FM_EPS);
     }
@@ -186,9 +203,8 @@ fn fm_feature(u: f32, b: u32, hn: f32, shift: f32, aux: f32) -> f32 {
       return fm.ratio * (exp(s - (hn + shift)) + FM_EPS);
     }
     case 2u: { // trig
-      let amp = fm.ratio * exp(hn);
-      let r = fm_reduce_angle(u);
-      return amp * select(sin(r), cos(r), b == 1u);
+      let sc = fm_sincos(u);
+      return fm.ratio * exp(hn) * select(sc.x, sc.y, b == 1u);
     }
     case 3u: { // relu
       return max(fm.ratio * u, 0.0) + FM_RELU_EPS;
@@ -207,19 +223,19 @@ fn fm_feature(u: f32, b: u32, hn: f32, shift: f32, aux: f32) -> f32 {
 
 /// (shift, aux) stabilizers for a valid (row, u column).
 fn fm_stats(side: u32, row: u32, col: u32) -> vec2<f32> {
-  if (!FM_HAS_STATS) {
+  if (!fm_has_stats()) {
     return vec2<f32>(0.0, 1.0);
   }
   if (side == FM_QUERY) {
     return fm_qstats[row];
   }
-  if (FM_KIND == FM_DSOFTMAX) {
+  if (fm.kind == FM_DSOFTMAX) {
     return fm_kstats[col];
   }
   return fm_kstats[0];
 }
 
-/// φ tile: rows row0..row0+R−1 (of Q or K by `side`), u columns u0..u0+C−1, i.e. the FM_NB·C
+/// φ tile: rows row0..row0+R−1 (of Q or K by `side`), u columns u0..u0+C−1, i.e. the nb·C
 /// features b·nu + u0 + cl. Writes fm_phi[dst + r·stride + b·C + cl]; entries outside the matrix
 /// (row ≥ n or u0 + cl ≥ nu) are written as exactly 0, so they add nothing to any sum.
 /// Starts with a barrier (the caller may still have been reading fm_phi / fm_a) and leaves only
@@ -238,12 +254,12 @@ fn fm_phi_tile(side: u32, row0: u32, u0: u32, R: u32, C: u32, lid: u32, dst: u32
       var hn = 0.0;
       var st = vec2<f32>(0.0, 1.0);
       if (valid) {
-        if (FM_USES_NORM) {
+        if (fm_uses_norm()) {
           hn = fm_hn[r];
         }
         st = fm_stats(side, row, col);
       }
-      for (var b = 0u; b < FM_NB; b++) {
+      for (var b = 0u; b < fm.nb; b++) {
         var v = 0.0;
         if (valid) {
           v = fm_feature(u[t], b, hn, st.x, st.y);

@@ -1,0 +1,317 @@
+/**
+ * In-page driver of e2e/performer-kernels.spec.mjs: runs the feature-map, bidirectional and causal
+ * Performer kernels on the GPU and their CPU twins (src/core) on the same inputs, and returns the
+ * errors. Exposes `window.performerKernels`.
+ *
+ * Error measures (all returned, the spec asserts on `norm`):
+ * - features: maxAbs, rel = maxAbs / max|φ_cpu|, norm = max over entries of |Δ| / (|φ_cpu| + 1e-3·max|φ_cpu|).
+ * - outputs:  maxAbs, rel = maxAbs / max|out_cpu| (error relative to the output scale), and
+ *             norm = max_i max_c |Δ_ic| / (κ_i · (max|V| + max_c |out_cpu,ic|)), where
+ *             κ_i = Σ_f |φ_if| Σ_j |φ_jf| / |Σ_f φ_if Σ_j φ_jf| (j over the allowed keys) is the
+ *             condition number of row i's normalizer. κ_i = 1 for maps with positive features;
+ *             trig features have both signs, so the normalizer cancels and κ_i can be large.
+ */
+import { acquireGpu } from '../../src/gpu/device';
+import { GpuAllocator } from '../../src/gpu/allocator';
+import { PipelineCache } from '../../src/gpu/pipelines';
+import { GpuTimer } from '../../src/gpu/gpu-timer';
+import { readFloats } from '../../src/gpu/readback';
+import { withErrorScopes } from '../../src/gpu/error-scope';
+import type { KernelContext } from '../../src/gpu/kernel-context';
+import { encodeFavorFeatures, encodeFavorStats, type FavorProblem } from '../../src/gpu/favor-features';
+import { encodePerformerBidirectional, performerTiles } from '../../src/gpu/performer-bidirectional';
+import { causalPlan, encodePerformerCausal } from '../../src/gpu/performer-causal';
+import { generateInputs } from '../../src/core/inputs';
+import { featureDim } from '../../src/core/feature-maps';
+import { linearAttentionOutput, performerFeatures } from '../../src/core/linear-attention';
+import type { AttentionInputs, FeatureMapKind, InputKind, Matrix, ProjectionKind } from '../../src/core/types';
+
+export interface Case {
+  n: number;
+  d: number;
+  m: number;
+  map: FeatureMapKind;
+  seed?: number;
+  scale?: number;
+  input?: InputKind;
+  projection?: ProjectionKind;
+}
+
+let ctxP: Promise<KernelContext & { adapter: string }> | null = null;
+function ctx(): Promise<KernelContext & { adapter: string }> {
+  ctxP ??= (async () => {
+    const a = await acquireGpu();
+    if (!a.ok) throw new Error(a.reason);
+    const device = a.gpu.device;
+    return {
+      device,
+      pipelines: new PipelineCache(device),
+      alloc: new GpuAllocator(device),
+      timer: new GpuTimer(device, false),
+      limits: device.limits,
+      adapter: a.gpu.adapterName,
+    };
+  })();
+  return ctxP;
+}
+
+function inputsOf(c: Case): AttentionInputs {
+  return generateInputs({
+    n: c.n,
+    d: c.d,
+    m: c.m,
+    seed: c.seed ?? 1,
+    featureSeed: (c.seed ?? 1) + 100,
+    featureMap: c.map,
+    projection: c.projection ?? 'orthogonal-chi',
+    causal: false,
+    input: c.input ?? 'gaussian',
+    scale: c.scale ?? 0.5,
+  });
+}
+
+function upload(k: KernelContext, inp: AttentionInputs, c: Case): FavorProblem & { v: GPUBuffer } {
+  return {
+    n: c.n,
+    d: c.d,
+    m: c.m,
+    featureMap: c.map,
+    q: k.alloc.upload('t.q', inp.q.data),
+    k: k.alloc.upload('t.k', inp.k.data),
+    v: k.alloc.upload('t.v', inp.v.data),
+    w: k.alloc.upload('t.w', inp.w.data),
+  };
+}
+
+function maxAbsOf(a: Float32Array): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]!));
+  return m;
+}
+
+function featureErrors(got: Float32Array, ref: Float32Array) {
+  const scale = maxAbsOf(ref);
+  let maxAbs = 0;
+  let norm = 0;
+  let finite = true;
+  for (let i = 0; i < ref.length; i++) {
+    const g = got[i]!;
+    if (!Number.isFinite(g)) finite = false;
+    const e = Math.abs(g - ref[i]!);
+    maxAbs = Math.max(maxAbs, e);
+    norm = Math.max(norm, e / (Math.abs(ref[i]!) + 1e-3 * scale));
+  }
+  return { maxAbs, rel: scale > 0 ? maxAbs / scale : maxAbs, norm, finite: finite && got.length === ref.length };
+}
+
+/** κ_i of every row (see the header), from the CPU features. */
+function conditionNumbers(qf: Matrix, kf: Matrix, causal: boolean): Float64Array {
+  const n = qf.rows;
+  const mp = qf.cols;
+  const z = new Float64Array(mp);
+  const za = new Float64Array(mp);
+  const kappa = new Float64Array(n);
+  const add = (j: number) => {
+    for (let f = 0; f < mp; f++) {
+      const v = kf.data[j * mp + f]!;
+      z[f]! += v;
+      za[f]! += Math.abs(v);
+    }
+  };
+  const row = (i: number) => {
+    let num = 0;
+    let den = 0;
+    for (let f = 0; f < mp; f++) {
+      const v = qf.data[i * mp + f]!;
+      num += Math.abs(v) * za[f]!;
+      den += v * z[f]!;
+    }
+    kappa[i] = num / Math.abs(den);
+  };
+  if (causal) {
+    for (let i = 0; i < n; i++) {
+      add(i);
+      row(i);
+    }
+  } else {
+    for (let j = 0; j < kf.rows; j++) add(j);
+    for (let i = 0; i < n; i++) row(i);
+  }
+  return kappa;
+}
+
+function outputErrors(got: Float32Array, ref: Matrix, v: Matrix, kappa: Float64Array, rows?: number[]) {
+  const d = ref.cols;
+  const vmax = maxAbsOf(v.data);
+  let maxAbs = 0;
+  let scale = 0;
+  let norm = 0;
+  let kappaMax = 0;
+  let finite = true;
+  const list = rows ?? Array.from({ length: ref.rows }, (_, i) => i);
+  for (const i of list) {
+    let rmax = 0;
+    let emax = 0;
+    for (let c = 0; c < d; c++) {
+      const g = got[i * d + c]!;
+      if (!Number.isFinite(g)) finite = false;
+      rmax = Math.max(rmax, Math.abs(ref.data[i * d + c]!));
+      emax = Math.max(emax, Math.abs(g - ref.data[i * d + c]!));
+    }
+    scale = Math.max(scale, rmax);
+    maxAbs = Math.max(maxAbs, emax);
+    kappaMax = Math.max(kappaMax, kappa[i]!);
+    norm = Math.max(norm, emax / (kappa[i]! * (vmax + rmax)));
+  }
+  return { maxAbs, rel: scale > 0 ? maxAbs / scale : maxAbs, norm, kappaMax, finite, rowsCompared: list.length };
+}
+
+async function submitAndRead(k: KernelContext, label: string, encode: (enc: GPUCommandEncoder) => GPUBuffer[], floats: number[]) {
+  return withErrorScopes(k.device, label, async () => {
+    const enc = k.device.createCommandEncoder({ label });
+    const bufs = encode(enc);
+    const t0 = performance.now();
+    k.device.queue.submit([enc.finish()]);
+    await k.device.queue.onSubmittedWorkDone();
+    const ms = performance.now() - t0;
+    const data = await Promise.all(bufs.map((b, i) => readFloats(k.device, b, floats[i]!)));
+    return { data, ms };
+  });
+}
+
+/** φ(Q), φ(K) materialized on the GPU vs core queryFeatures / keyFeatures. */
+async function features(c: Case) {
+  const k = await ctx();
+  const inp = inputsOf(c);
+  const p = upload(k, inp, c);
+  const mp = featureDim(c.map, c.m, c.d);
+  const { data, ms } = await submitAndRead(
+    k,
+    'features',
+    (enc) => {
+      const f = encodeFavorFeatures(k, enc, p);
+      return [f.qf, f.kf];
+    },
+    [c.n * mp, c.n * mp],
+  );
+  const ref = performerFeatures(inp, c.map);
+  const q = featureErrors(data[0]!, ref.qf.data);
+  const kk = featureErrors(data[1]!, ref.kf.data);
+  return {
+    mp,
+    ms,
+    q,
+    k: kk,
+    maxAbs: Math.max(q.maxAbs, kk.maxAbs),
+    rel: Math.max(q.rel, kk.rel),
+    norm: Math.max(q.norm, kk.norm),
+    finite: q.finite && kk.finite,
+  };
+}
+
+/** Performer output (bidirectional or causal chunked scan) on the GPU vs core linearAttentionOutput. */
+async function output(c: Case, causal: boolean, opts: { chunk?: number; sampleRows?: number } = {}) {
+  const k = await ctx();
+  const inp = inputsOf(c);
+  const p = upload(k, inp, c);
+  const { data, ms } = await submitAndRead(
+    k,
+    causal ? 'causal' : 'bidirectional',
+    (enc) => [causal ? encodePerformerCausal(k, enc, { ...p, chunk: opts.chunk }) : encodePerformerBidirectional(k, enc, p)],
+    [c.n * c.d],
+  );
+  const t1 = performance.now();
+  const f = performerFeatures(inp, c.map);
+  const ref = linearAttentionOutput(f.qf, f.kf, inp.v, causal);
+  const kappa = conditionNumbers(f.qf, f.kf, causal);
+  const cpuMs = performance.now() - t1;
+  let rows: number[] | undefined;
+  if (opts.sampleRows) {
+    const set = new Set<number>([0, 1, c.n - 1]);
+    for (let t = 0; set.size < Math.min(c.n, opts.sampleRows); t++) set.add((t * 7919 + 13) % c.n);
+    for (let b = 64; b < c.n; b *= 2) set.add(b - 1).add(b);
+    rows = [...set].filter((i) => i < c.n).sort((a, b) => a - b);
+  }
+  const plan = causal ? causalPlan(c.n, c.d, featureDim(c.map, c.m, c.d), Math.min(k.limits.maxStorageBufferBindingSize, k.limits.maxBufferSize), opts.chunk) : null;
+  return { ...outputErrors(data[0]!, ref, inp.v, kappa, rows), ms, cpuMs, chunk: plan?.chunk ?? null };
+}
+
+/** Runs the same job twice and reports whether the outputs (and materialized features) are bit-identical. */
+async function determinism(c: Case, causal: boolean) {
+  const k = await ctx();
+  const inp = inputsOf(c);
+  const p = upload(k, inp, c);
+  const mp = featureDim(c.map, c.m, c.d);
+  const run = () =>
+    submitAndRead(
+      k,
+      'determinism',
+      (enc) => {
+        const stats = encodeFavorStats(k, enc, p);
+        const f = encodeFavorFeatures(k, enc, p, stats);
+        const out = causal ? encodePerformerCausal(k, enc, { ...p, stats }) : encodePerformerBidirectional(k, enc, { ...p, stats });
+        return [out, f.qf, f.kf];
+      },
+      [c.n * c.d, c.n * mp, c.n * mp],
+    );
+  const a = await run();
+  const b = await run();
+  const same = a.data.every((x, i) => {
+    const y = b.data[i]!;
+    const xu = new Uint32Array(x.buffer, x.byteOffset, x.length);
+    const yu = new Uint32Array(y.buffer, y.byteOffset, y.length);
+    return xu.length === yu.length && xu.every((v, t) => v === yu[t]);
+  });
+  return { same };
+}
+
+async function info() {
+  const k = await ctx();
+  return {
+    adapter: k.adapter,
+    maxComputeWorkgroupStorageSize: k.limits.maxComputeWorkgroupStorageSize,
+    maxStorageBuffersPerShaderStage: k.limits.maxStorageBuffersPerShaderStage,
+    maxStorageBufferBindingSize: k.limits.maxStorageBufferBindingSize,
+    tiles: [1, 64, 65, 128, 129, 256].map((d) => ({ d, ...performerTiles(d) })),
+  };
+}
+
+/** Features, bidirectional and causal output of one case (one page round trip). */
+async function runCase(c: Case, opts: { chunk?: number } = {}) {
+  const t0 = performance.now();
+  const f = await features(c);
+  const b = await output(c, false);
+  const ca = await output(c, true, opts);
+  return { features: f, bidirectional: b, causal: ca, ms: performance.now() - t0 };
+}
+
+async function allocatorStats() {
+  const k = await ctx();
+  return k.alloc.stats();
+}
+
+(window as unknown as { performerKernels: unknown }).performerKernels = { info, features, output, runCase, determinism, allocatorStats };
+
+
+async function profile(c: Case, causal: boolean) {
+  const k = await ctx();
+  const inp = inputsOf(c);
+  const p = upload(k, inp, c);
+  const time = async (f: (enc: GPUCommandEncoder) => void) => {
+    const enc = k.device.createCommandEncoder();
+    f(enc);
+    const t0 = performance.now();
+    k.device.queue.submit([enc.finish()]);
+    await k.device.queue.onSubmittedWorkDone();
+    return performance.now() - t0;
+  };
+  let stats: ReturnType<typeof encodeFavorStats> | undefined;
+  const out: Record<string, number> = {};
+  for (let rep = 0; rep < 2; rep++) {
+    out.stats = await time((enc) => { stats = encodeFavorStats(k, enc, p); });
+    out.features = await time((enc) => { encodeFavorFeatures(k, enc, p, stats); });
+    out.main = await time((enc) => { if (causal) encodePerformerCausal(k, enc, { ...p, stats }); else encodePerformerBidirectional(k, enc, { ...p, stats }); });
+  }
+  return out;
+}
+(window as unknown as { profile: unknown }).profile = profile;

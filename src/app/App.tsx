@@ -1,0 +1,167 @@
+/**
+ * Page layout: header (title, backend badge, theme), messages, controls beside the main comparison,
+ * then the four concept panels. With `?embed=<panel>` only that panel is rendered (for iframes);
+ * `?hide=a,b` leaves panels out.
+ */
+import { useEffect, type ReactNode } from 'react';
+import { Controls } from '../controls/Controls';
+import { fmtMs } from '../charts/format';
+import { ErrorPanel } from '../panels/ErrorPanel';
+import { FeatureMapPanel } from '../panels/FeatureMapPanel';
+import { MainComparison } from '../panels/MainComparison';
+import { RankPanel } from '../panels/RankPanel';
+import { SparsityPanel } from '../panels/SparsityPanel';
+import { useActions, useController, useStore } from '../store/react';
+import { THEMES, type Notice, type PanelId } from '../store/store';
+import { useStrings } from './strings';
+
+const PANELS: Record<PanelId, () => ReactNode> = {
+  main: () => <MainComparison />,
+  error: () => <ErrorPanel />,
+  sparsity: () => <SparsityPanel />,
+  rank: () => <RankPanel />,
+  'feature-maps': () => <FeatureMapPanel />,
+};
+
+function BackendBadge() {
+  const t = useStrings().app;
+  const info = useStore((s) => s.backend.info);
+  const text = !info ? t.backendPending : info.kind === 'webgpu' ? t.backendWebgpu(info.adapter) : t.backendCpu(info.reason);
+  return (
+    <div className={`badge backend-${info?.kind ?? 'pending'}`} data-metric="backend" data-value={info?.kind ?? ''} title={t.backendLabel} role="status">
+      {text}
+    </div>
+  );
+}
+
+function ThemeSwitch() {
+  const t = useStrings().app;
+  const theme = useStore((s) => s.ui.theme);
+  const actions = useActions();
+  return (
+    <label className="theme-switch">
+      {t.theme}{' '}
+      <select value={theme} onChange={(e) => actions.setUi('theme', e.target.value as (typeof THEMES)[number])}>
+        {THEMES.map((th) => (
+          <option key={th} value={th}>
+            {t.themes[th]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function noticeText(t: ReturnType<typeof useStrings>, n: Notice): string {
+  switch (n.code) {
+    case 'param-rejected':
+      return t.notices.rejected(n.source, n.key, n.raw, n.reason);
+    case 'param-clamped':
+      return t.notices.clamped(n.key, n.raw, n.to);
+    case 'backend-changed':
+      return t.notices.backendChanged(n.why);
+  }
+}
+
+function Notices() {
+  const t = useStrings();
+  const notices = useStore((s) => s.notices);
+  const actions = useActions();
+  if (!notices.length) return null;
+  return (
+    <div className="notices" role="alert" aria-label={t.app.notices}>
+      {notices.map((n) => (
+        <div key={n.id} className={`notice notice-${n.level}`} data-notice={n.code}>
+          <span>{noticeText(t, n)}</span>
+          <button type="button" className="small" aria-label={t.app.dismiss} onClick={() => actions.dismissNotice(n.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function ComputeStatus() {
+  const t = useStrings();
+  const c = useStore((s) => s.compute);
+  const controller = useController();
+  return (
+    <div className="compute-status" data-status={c.status} aria-live="polite">
+      {c.status === 'computing' && <span className="spinner" aria-hidden="true" />}
+      {c.status === 'computing' ? t.app.computing : c.latencyMs !== null ? t.app.computedIn(fmtMs(c.latencyMs)) : ''}
+      {c.error && (
+        <div className="engine-error" role="alert" data-error-code={c.error.code}>
+          <strong>{t.errors.title}</strong> {t.errors.codes[c.error.code] ?? t.errors.codes.internal} <span className="detail">({c.error.message})</span>{' '}
+          <button type="button" className="small" onClick={() => controller.recompute()}>
+            {t.errors.retry}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function useThemeAttribute() {
+  const theme = useStore((s) => s.ui.theme);
+  const lang = useStore((s) => s.ui.lang);
+  useEffect(() => {
+    const root = document.documentElement;
+    if (theme === 'auto') root.removeAttribute('data-theme');
+    else root.setAttribute('data-theme', theme);
+    root.lang = lang;
+  }, [theme, lang]);
+}
+
+export function App() {
+  const t = useStrings();
+  const embed = useStore((s) => s.ui.embed);
+  const hidden = useStore((s) => s.ui.hidden);
+  useThemeAttribute();
+
+  if (embed) {
+    return (
+      <div className="app embed" data-embed={embed}>
+        <Notices />
+        {PANELS[embed]?.() ?? <p>{t.app.embedUnknown}</p>}
+        <p className="embed-credit note">
+          {t.embed.poweredBy} · <BackendBadge />
+        </p>
+      </div>
+    );
+  }
+
+  const show = (id: PanelId) => !hidden.includes(id);
+  return (
+    <div className="app">
+      <a className="skip" href="#panel-main">
+        {t.app.skip}
+      </a>
+      <header className="app-header">
+        <div>
+          <h1>{t.app.title}</h1>
+          <p className="subtitle">{t.app.subtitle}</p>
+        </div>
+        <div className="header-side">
+          <BackendBadge />
+          <ThemeSwitch />
+        </div>
+      </header>
+      <Notices />
+      <div className="layout">
+        <aside className="sidebar">
+          <Controls />
+          <ComputeStatus />
+        </aside>
+        <main className="content">
+          {show('main') && <MainComparison />}
+          {show('error') && <ErrorPanel />}
+          {show('sparsity') && <SparsityPanel />}
+          {show('rank') && <RankPanel />}
+          {show('feature-maps') && <FeatureMapPanel />}
+        </main>
+      </div>
+      <footer className="app-footer note">{t.app.footer}</footer>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * Entry point: one store, read from the URL (validated), one engine client (WebGPU or CPU in a
+ * worker; `?backend=cpu` forces the CPU path), one controller between them, and the React tree.
+ */
+import 'katex/dist/katex.min.css';
+import './styles.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createEngineClient } from '../engine/engine-client';
+import { createController } from '../store/controller';
+import { StoreProvider } from '../store/react';
+import { createActions, createAppStore } from '../store/store';
+import { loadFromUrl, startUrlSync } from '../store/url-sync';
+import { App } from './App';
+
+const store = createAppStore();
+const actions = createActions(store);
+loadFromUrl(store, actions, window.location.search);
+const forceCpu = new URLSearchParams(window.location.search).get('backend') === 'cpu';
+const engine = createEngineClient({ forceCpu });
+const controller = createController(store, engine);
+startUrlSync(store);
+
+// Read-only handle for debugging and the browser tests (state is plain data).
+(window as unknown as { __performer: { getState: typeof store.getState } }).__performer = { getState: store.getState };
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <StoreProvider value={{ store, actions, controller }}>
+      <App />
+    </StoreProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,47 @@
+import { useEffect, useRef } from 'react';
+import { fmt } from './format';
+import { NEGATIVE_COLOR, type HeatScale } from './palette';
+
+/** Horizontal colour bar of a heat scale with labelled ticks (and the colour for negatives, if any). */
+export function ColorLegend({ scale, label, negativeLabel, width = 260 }: { scale: HeatScale; label: string; negativeLabel?: string; width?: number }) {
+  const ref = useRef<HTMLCanvasElement>(null);
+  useEffect(() => {
+    const c = ref.current;
+    const ctx = c?.getContext('2d');
+    if (!c || !ctx) return;
+    const img = ctx.createImageData(256, 1);
+    for (let i = 0; i < 256; i++) {
+      img.data[i * 4] = scale.lut[i * 3]!;
+      img.data[i * 4 + 1] = scale.lut[i * 3 + 1]!;
+      img.data[i * 4 + 2] = scale.lut[i * 3 + 2]!;
+      img.data[i * 4 + 3] = 255;
+    }
+    ctx.putImageData(img, 0, 0);
+  }, [scale]);
+  const ticks =
+    scale.mode === 'log'
+      ? Array.from({ length: 5 }, (_, k) => scale.lo * (scale.hi / scale.lo) ** (k / 4))
+      : Array.from({ length: 5 }, (_, k) => (scale.hi * k) / 4);
+  return (
+    <figure className="color-legend" style={{ width }}>
+      <figcaption>{label}</figcaption>
+      <canvas ref={ref} width={256} height={1} style={{ width, height: 12 }} aria-hidden="true" />
+      <div className="color-ticks" aria-hidden="true">
+        {ticks.map((t, k) => (
+          <span key={k} style={{ left: `${(k / 4) * 100}%` }}>
+            {k === 0 && scale.mode === 'log' ? '≤' : ''}
+            {fmt(t, 2)}
+          </span>
+        ))}
+      </div>
+      <span className="sr-only">
+        {label}: {fmt(scale.lo)} – {fmt(scale.hi)} ({scale.mode})
+      </span>
+      {negativeLabel && (
+        <div className="neg-key">
+          <span className="swatch-dot" style={{ background: NEGATIVE_COLOR }} /> {negativeLabel}
+        </div>
+      )}
+    </figure>
+  );
+}

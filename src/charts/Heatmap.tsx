@@ -1,0 +1,196 @@
+/**
+ * An attention matrix as a canvas heatmap: one canvas pixel per view cell, scaled up without
+ * smoothing, coloured through a shared HeatScale. Rows are queries i (top to bottom), columns keys j.
+ * Pointer or arrow keys move the highlighted query row; click / Enter pins it. The data table
+ * alternative lists the matrix further averaged to at most 16×16 blocks.
+ */
+import { axisBottom, axisLeft, scaleLinear, select } from 'd3';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useStrings } from '../app/strings';
+import { DataTable } from './DataTable';
+import { fmt, fmtInt } from './format';
+import { NEGATIVE_COLOR, type HeatScale } from './palette';
+
+export interface HeatmapProps {
+  title: string;
+  data: Float32Array;
+  cells: number;
+  block: number;
+  n: number;
+  scale: HeatScale;
+  size: number;
+  /** rows to outline (token indices) */
+  pinnedRow: number | null;
+  hoveredRow: number | null;
+  onHoverRow?: (row: number | null) => void;
+  onPickRow?: (row: number) => void;
+  /** changes whenever the data is a new result (for tests: data-result-id) */
+  resultId: number | string;
+  metric?: string;
+}
+
+const M = { top: 4, right: 6, bottom: 30, left: 40 };
+
+export function Heatmap(props: HeatmapProps) {
+  const { data, cells, block, n, scale, size, title } = props;
+  const t = useStrings().charts;
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const xAxis = useRef<SVGGElement>(null);
+  const yAxis = useRef<SVGGElement>(null);
+  const [tip, setTip] = useState<{ x: number; y: number; I: number; J: number } | null>(null);
+  const [drawnId, setDrawnId] = useState<number | string | null>(null);
+
+  useEffect(() => {
+    const c = canvasRef.current;
+    const ctx = c?.getContext('2d');
+    if (!c || !ctx) return;
+    if (c.width !== cells) c.width = cells;
+    if (c.height !== cells) c.height = cells;
+    const img = ctx.createImageData(cells, cells);
+    const px = img.data;
+    const lut = scale.lut;
+    const neg = [parseInt(NEGATIVE_COLOR.slice(1, 3), 16), parseInt(NEGATIVE_COLOR.slice(3, 5), 16), parseInt(NEGATIVE_COLOR.slice(5, 7), 16)];
+    for (let k = 0; k < cells * cells; k++) {
+      const v = data[k]!;
+      const i = Number.isNaN(v) ? -1 : scale.index(v);
+      const o = k * 4;
+      if (i < 0) {
+        px[o] = neg[0]!;
+        px[o + 1] = neg[1]!;
+        px[o + 2] = neg[2]!;
+      } else {
+        px[o] = lut[i * 3]!;
+        px[o + 1] = lut[i * 3 + 1]!;
+        px[o + 2] = lut[i * 3 + 2]!;
+      }
+      px[o + 3] = 255;
+    }
+    ctx.putImageData(img, 0, 0);
+    setDrawnId(props.resultId);
+  }, [data, cells, scale, props.resultId]);
+
+  const pos = useMemo(() => scaleLinear().domain([0, n]).range([0, size]), [n, size]);
+  useEffect(() => {
+    if (!xAxis.current || !yAxis.current) return;
+    const ticks = size < 220 ? 3 : 5;
+    select(xAxis.current).call(axisBottom(pos).ticks(ticks).tickFormat((v) => fmtInt(v as number)));
+    select(yAxis.current).call(axisLeft(pos).ticks(ticks).tickFormat((v) => fmtInt(v as number)));
+  }, [pos, size]);
+
+  const cellAt = (e: PointerEvent<HTMLElement>) => {
+    const r = e.currentTarget.getBoundingClientRect();
+    const J = Math.floor(((e.clientX - r.left) / r.width) * cells);
+    const I = Math.floor(((e.clientY - r.top) / r.height) * cells);
+    if (I < 0 || J < 0 || I >= cells || J >= cells) return null;
+    return { I, J, x: e.clientX - r.left, y: e.clientY - r.top };
+  };
+
+  const onMove = (e: PointerEvent<HTMLElement>) => {
+    const c = cellAt(e);
+    setTip(c);
+    props.onHoverRow?.(c ? Math.min(n - 1, c.I * block) : null);
+  };
+
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const cur = props.hoveredRow ?? props.pinnedRow ?? 0;
+    const stepRows = Math.max(1, block);
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const next = Math.max(0, Math.min(n - 1, cur + (e.key === 'ArrowDown' ? stepRows : -stepRows)));
+      props.onHoverRow?.(next);
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      props.onPickRow?.(cur);
+    } else if (e.key === 'Escape') props.onHoverRow?.(null);
+  };
+
+  const rowBand = (row: number | null, cls: string) => {
+    if (row === null || row >= n) return null;
+    const I = Math.floor(row / block);
+    const h = size / cells;
+    return <rect className={cls} x={0} y={I * h} width={size} height={Math.max(h, 1.5)} />;
+  };
+
+  const tipValue = tip ? data[tip.I * cells + tip.J]! : 0;
+  const range = (I: number) => {
+    const a = I * block;
+    const b = Math.min(n, (I + 1) * block) - 1;
+    return a === b ? fmtInt(a) : `${fmtInt(a)}–${fmtInt(b)}`;
+  };
+
+  return (
+    <figure className="heatmap" data-metric={props.metric} data-result-id={drawnId ?? ''}>
+      <figcaption>{title}</figcaption>
+      <div className="heatmap-frame" style={{ width: size + M.left + M.right, height: size + M.top + M.bottom }}>
+        <svg className="heatmap-axes" width={size + M.left + M.right} height={size + M.top + M.bottom} aria-hidden="true">
+          <g transform={`translate(${M.left},${M.top})`}>
+            <g className="axis" ref={xAxis} transform={`translate(0,${size})`} />
+            <g className="axis" ref={yAxis} />
+            <text className="axis-label" x={size / 2} y={size + 27} textAnchor="middle">
+              {t.keyAxis}
+            </text>
+            <text className="axis-label" transform={`translate(-32,${size / 2}) rotate(-90)`} textAnchor="middle">
+              {t.queryAxis}
+            </text>
+          </g>
+        </svg>
+        <div
+          className="heatmap-canvas"
+          style={{ left: M.left, top: M.top, width: size, height: size }}
+          tabIndex={0}
+          role="img"
+          aria-label={t.heatmapAria(title, n, cells, block)}
+          onPointerMove={onMove}
+          onPointerLeave={() => {
+            setTip(null);
+            props.onHoverRow?.(null);
+          }}
+          onClick={(e) => {
+            const c = cellAt(e as unknown as PointerEvent<HTMLElement>);
+            if (c) props.onPickRow?.(Math.min(n - 1, c.I * block));
+          }}
+          onKeyDown={onKey}
+        >
+          <canvas ref={canvasRef} style={{ width: size, height: size }} />
+          <svg className="heatmap-overlay" width={size} height={size} aria-hidden="true">
+            {rowBand(props.pinnedRow, 'row-pinned')}
+            {rowBand(props.hoveredRow, 'row-hover')}
+          </svg>
+          {tip && (
+            <div className="tooltip" style={{ left: Math.min(size - 150, tip.x + 10), top: tip.y + 12 }}>
+              <div>
+                i {range(tip.I)}, j {range(tip.J)}
+              </div>
+              <div>
+                <strong>{fmt(tipValue)}</strong> {block > 1 ? t.blockMean(block) : ''}
+              </div>
+            </div>
+          )}
+        </div>
+      </div>
+      <DataTable
+        caption={t.heatmapTable(title)}
+        columns={[t.queryRows, t.keyCols, t.meanValue]}
+        rows={() => {
+          const g = Math.min(16, cells);
+          const per = Math.ceil(cells / g);
+          const out: (string | number)[][] = [];
+          for (let a = 0; a < cells; a += per) {
+            for (let b = 0; b < cells; b += per) {
+              let s = 0;
+              let cnt = 0;
+              for (let I = a; I < Math.min(cells, a + per); I++) for (let J = b; J < Math.min(cells, b + per); J++) {
+                s += data[I * cells + J]!;
+                cnt++;
+              }
+              const r0 = a * block;
+              const c0 = b * block;
+              out.push([`${r0}–${Math.min(n, (a + per) * block) - 1}`, `${c0}–${Math.min(n, (b + per) * block) - 1}`, s / cnt]);
+            }
+          }
+          return out;
+        }}
+      />
+    </figure>
+  );
+}

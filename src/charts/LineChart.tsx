@@ -1,0 +1,345 @@
+/**
+ * Line / log-log chart with optional spread bands, point markers, vertical reference lines, a
+ * hover read-out of every series at the nearest x, a legend (colour + dash, never colour alone) and
+ * a data-table alternative. React renders the SVG; d3 supplies scales, shapes and axes.
+ */
+import { area, axisBottom, axisLeft, line, scaleLinear, scaleLog, select, type ScaleContinuousNumeric } from 'd3';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useStrings } from '../app/strings';
+import { DataTable } from './DataTable';
+import { fmt } from './format';
+import { useWidth } from './useWidth';
+
+export interface Series {
+  id: string;
+  label: string;
+  color: string;
+  dash?: string;
+  width?: number;
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
+  band?: { lo: ArrayLike<number>; hi: ArrayLike<number> };
+  /** draw a dot at every point */
+  points?: boolean;
+  /** draw no line (points only) */
+  noLine?: boolean;
+  /** left out of the hover read-out and the table (e.g. a reference curve) */
+  quiet?: boolean;
+}
+
+export interface Marker {
+  x: number;
+  label: string;
+  color?: string;
+}
+
+export interface Dot {
+  x: number;
+  y: number;
+  label: string;
+  color: string;
+}
+
+export interface LineChartProps {
+  series: Series[];
+  xLabel: string;
+  yLabel: string;
+  ariaLabel: string;
+  xScale?: 'linear' | 'log';
+  yScale?: 'linear' | 'log';
+  xDomain?: [number, number];
+  yDomain?: [number, number];
+  markers?: Marker[];
+  hLines?: { y: number; label: string; color?: string }[];
+  dots?: Dot[];
+  height?: number;
+  tableCaption: string;
+  /** x values are integers (token indices, m, n) */
+  integerX?: boolean;
+  /** hide the legend (e.g. when the panel shows its own) */
+  noLegend?: boolean;
+  /** extra content under the chart (notes) */
+  children?: ReactNode;
+  dimmed?: boolean;
+}
+
+const M = { top: 14, right: 16, bottom: 42, left: 58 };
+
+type Scale = ScaleContinuousNumeric<number, number>;
+
+function extent(values: Iterable<number>, log: boolean): [number, number] | null {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    if (!Number.isFinite(v) || (log && v <= 0)) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return lo <= hi ? [lo, hi] : null;
+}
+
+function* allY(series: Series[]): Iterable<number> {
+  for (const s of series) {
+    for (let i = 0; i < s.y.length; i++) yield s.y[i]!;
+    if (s.band) {
+      for (let i = 0; i < s.band.lo.length; i++) yield s.band.lo[i]!;
+      for (let i = 0; i < s.band.hi.length; i++) yield s.band.hi[i]!;
+    }
+  }
+}
+function* allX(series: Series[]): Iterable<number> {
+  for (const s of series) for (let i = 0; i < s.x.length; i++) yield s.x[i]!;
+}
+
+function makeScale(kind: 'linear' | 'log', domain: [number, number], range: [number, number], pad: boolean): Scale {
+  if (kind === 'log') {
+    let [a, b] = domain;
+    if (a === b) {
+      a /= 2;
+      b *= 2;
+    }
+    return scaleLog().domain([a, b]).range(range).clamp(true);
+  }
+  let [a, b] = domain;
+  if (a === b) {
+    a -= Math.abs(a) * 0.1 || 1;
+    b += Math.abs(b) * 0.1 || 1;
+  }
+  const s = scaleLinear().domain([a, b]).range(range);
+  return pad ? s.nice() : s;
+}
+
+function nearestIndex(xs: ArrayLike<number>, x: number, log: boolean): number {
+  let best = -1;
+  let dist = Infinity;
+  const tx = log ? Math.log(x) : x;
+  for (let i = 0; i < xs.length; i++) {
+    const v = xs[i]!;
+    if (!Number.isFinite(v) || (log && v <= 0)) continue;
+    const dd = Math.abs((log ? Math.log(v) : v) - tx);
+    if (dd < dist) {
+      dist = dd;
+      best = i;
+    }
+  }
+  return best;
+}
+
+export function LineChart(props: LineChartProps) {
+  const { series, xLabel, yLabel, ariaLabel, xScale = 'linear', yScale = 'linear', height = 240, markers = [], hLines = [], dots = [] } = props;
+  const [wrapRef, width] = useWidth<HTMLDivElement>();
+  const xAxisRef = useRef<SVGGElement>(null);
+  const yAxisRef = useRef<SVGGElement>(null);
+  const [hover, setHover] = useState<{ px: number; x: number } | null>(null);
+  const clipId = `clip${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
+  const t = useStrings().charts;
+
+  const innerW = Math.max(40, width - M.left - M.right);
+  const innerH = Math.max(40, height - M.top - M.bottom);
+  const xLog = xScale === 'log';
+  const yLog = yScale === 'log';
+
+  const { xs, ys } = useMemo(() => {
+    const xd = props.xDomain ?? extent([...allX(series), ...markers.map((m) => m.x), ...dots.map((d) => d.x)], xLog) ?? [1, 2];
+    const yd = props.yDomain ?? extent([...allY(series), ...dots.map((d) => d.y), ...hLines.map((h) => h.y)], yLog) ?? [0, 1];
+    return {
+      xs: makeScale(xScale, xd, [0, innerW], false),
+      ys: makeScale(yScale, yd, [innerH, 0], true),
+    };
+  }, [series, markers, dots, hLines, props.xDomain, props.yDomain, xScale, yScale, xLog, yLog, innerW, innerH]);
+
+  useEffect(() => {
+    if (!xAxisRef.current || !yAxisRef.current) return;
+    const ticksX = Math.max(2, Math.min(8, Math.floor(innerW / 70)));
+    const xa = axisBottom(xs).ticks(ticksX, xLog ? '~g' : props.integerX ? '~d' : '~g');
+    if (xLog) {
+      const tv = xs.ticks(ticksX).filter((t) => Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9 || xs.ticks(ticksX).length <= 8);
+      xa.tickValues(tv.length >= 2 ? tv : xs.ticks(ticksX)).tickFormat((v) => fmt(v as number));
+    }
+    select(xAxisRef.current).call(xa);
+    const ticksY = Math.max(2, Math.min(7, Math.floor(innerH / 40)));
+    const ya = axisLeft(ys);
+    if (yLog) {
+      const all = ys.ticks(ticksY);
+      const decades = all.filter((t) => Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9);
+      const step = Math.max(1, Math.ceil(decades.length / ticksY));
+      ya.tickValues((decades.length >= 2 ? decades : all).filter((_, i) => i % step === 0)).tickFormat((v) => fmt(v as number, 2));
+    } else ya.ticks(ticksY).tickFormat((v) => fmt(v as number));
+    select(yAxisRef.current).call(ya);
+  }, [xs, ys, innerW, innerH, xLog, yLog, props.integerX]);
+
+  const okX = (v: number) => Number.isFinite(v) && (!xLog || v > 0);
+  const okY = (v: number) => Number.isFinite(v) && (!yLog || v > 0);
+
+  const paths = useMemo(
+    () =>
+      series.map((s) => {
+        const idx = Array.from({ length: Math.min(s.x.length, s.y.length) }, (_, i) => i);
+        const ln = line<number>()
+          .defined((i) => okX(s.x[i]!) && okY(s.y[i]!))
+          .x((i) => xs(s.x[i]!))
+          .y((i) => ys(s.y[i]!));
+        const band = s.band
+          ? area<number>()
+              .defined((i) => okX(s.x[i]!) && okY(s.band!.lo[i]!) && okY(s.band!.hi[i]!))
+              .x((i) => xs(s.x[i]!))
+              .y0((i) => ys(s.band!.lo[i]!))
+              .y1((i) => ys(s.band!.hi[i]!))(idx)
+          : null;
+        const pts = s.points ? idx.filter((i) => okX(s.x[i]!) && okY(s.y[i]!)) : [];
+        return { s, d: s.noLine ? null : ln(idx), band, pts };
+      }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [series, xs, ys],
+  );
+
+  const onMove = (e: React.PointerEvent<SVGRectElement>) => {
+    const r = e.currentTarget.getBoundingClientRect();
+    const px = Math.max(0, Math.min(innerW, e.clientX - r.left));
+    setHover({ px, x: xs.invert(px) });
+  };
+
+  const readout = hover
+    ? series
+        .filter((s) => !s.quiet)
+        .map((s) => {
+          const i = nearestIndex(s.x, hover.x, xLog);
+          return i < 0 ? null : { s, i, x: s.x[i]!, y: s.y[i]! };
+        })
+        .filter((v): v is { s: Series; i: number; x: number; y: number } => v !== null)
+    : [];
+
+  return (
+    <div className={`chart${props.dimmed ? ' dimmed' : ''}`} ref={wrapRef}>
+      <svg width={width} height={height} role="img" aria-label={ariaLabel}>
+        <g transform={`translate(${M.left},${M.top})`}>
+          <g className="axis" ref={xAxisRef} transform={`translate(0,${innerH})`} />
+          <g className="axis" ref={yAxisRef} />
+          <text className="axis-label" x={innerW / 2} y={innerH + 34} textAnchor="middle">
+            {xLabel}
+          </text>
+          <text className="axis-label" transform={`translate(${-46},${innerH / 2}) rotate(-90)`} textAnchor="middle">
+            {yLabel}
+          </text>
+          <defs>
+            <clipPath id={clipId}>
+              <rect width={innerW} height={innerH} />
+            </clipPath>
+          </defs>
+          <g clipPath={`url(#${clipId})`}>
+            {hLines.map((h) =>
+              okY(h.y) ? (
+                <g key={`h-${h.label}`}>
+                  <line x1={0} x2={innerW} y1={ys(h.y)} y2={ys(h.y)} stroke={h.color ?? 'var(--muted)'} strokeDasharray="4 3" />
+                  <text x={innerW - 4} y={ys(h.y) - 4} textAnchor="end" className="marker-label" fill={h.color ?? 'var(--muted)'}>
+                    {h.label}
+                  </text>
+                </g>
+              ) : null,
+            )}
+            {paths.map(({ s, band }) => (band ? <path key={`b-${s.id}`} d={band} fill={s.color} opacity={0.16} stroke="none" /> : null))}
+            {paths.map(({ s, d }) =>
+              d ? <path key={`l-${s.id}`} d={d} fill="none" stroke={s.color} strokeWidth={s.width ?? 1.8} strokeDasharray={s.dash} /> : null,
+            )}
+            {paths.map(({ s, pts }) =>
+              pts.map((i) => <circle key={`p-${s.id}-${i}`} cx={xs(s.x[i]!)} cy={ys(s.y[i]!)} r={2.6} fill={s.color} />),
+            )}
+            {dots.map((d) =>
+              okX(d.x) && okY(d.y) ? (
+                <g key={`d-${d.label}`}>
+                  <circle cx={xs(d.x)} cy={ys(d.y)} r={5} fill="none" stroke={d.color} strokeWidth={2} />
+                  <circle cx={xs(d.x)} cy={ys(d.y)} r={2} fill={d.color} />
+                </g>
+              ) : null,
+            )}
+          </g>
+          {markers.map((mk) =>
+            okX(mk.x) ? (
+              <g key={`m-${mk.label}`}>
+                <line x1={xs(mk.x)} x2={xs(mk.x)} y1={0} y2={innerH} stroke={mk.color ?? 'var(--muted)'} strokeDasharray="3 3" />
+                <text x={xs(mk.x) + 3} y={10} className="marker-label" fill={mk.color ?? 'var(--muted)'}>
+                  {mk.label}
+                </text>
+              </g>
+            ) : null,
+          )}
+          {hover && (
+            <g pointerEvents="none">
+              <line x1={hover.px} x2={hover.px} y1={0} y2={innerH} stroke="var(--muted)" strokeWidth={0.8} />
+              {readout.map((r) => (okY(r.y) ? <circle key={r.s.id} cx={xs(r.x)} cy={ys(r.y)} r={3.5} fill={r.s.color} stroke="var(--bg)" /> : null))}
+            </g>
+          )}
+          <rect
+            width={innerW}
+            height={innerH}
+            fill="transparent"
+            onPointerMove={onMove}
+            onPointerDown={onMove}
+            onPointerLeave={() => setHover(null)}
+          />
+        </g>
+      </svg>
+      {hover && readout.length > 0 && (
+        <div className="tooltip" style={{ left: Math.min(width - 180, M.left + hover.px + 12), top: M.top }} role="status">
+          <div className="tooltip-x">
+            {xLabel}: {fmt(readout[0]!.x)}
+          </div>
+          {readout.map((r) => (
+            <div key={r.s.id}>
+              <span className="swatch-dot" style={{ background: r.s.color }} /> {r.s.label}: {fmt(r.y)}
+              {r.s.band ? ` [${fmt(r.s.band.lo[r.i])}, ${fmt(r.s.band.hi[r.i])}]` : ''}
+            </div>
+          ))}
+        </div>
+      )}
+      {!props.noLegend && <Legend items={series.map((s) => ({ id: s.id, label: s.label, color: s.color, dash: s.dash, band: !!s.band, points: s.noLine }))} />}
+      {props.children}
+      <DataTable
+        caption={props.tableCaption}
+        columns={[t.series, xLabel, yLabel, t.low, t.high]}
+        rows={() =>
+          series
+            .filter((s) => !s.quiet)
+            .flatMap((s) =>
+              Array.from({ length: Math.min(s.x.length, s.y.length) }, (_, i) => [
+                s.label,
+                s.x[i]!,
+                s.y[i]!,
+                s.band ? s.band.lo[i]! : null,
+                s.band ? s.band.hi[i]! : null,
+              ]),
+            )
+        }
+      />
+    </div>
+  );
+}
+
+export interface LegendItem {
+  id: string;
+  label: string;
+  color: string;
+  dash?: string;
+  band?: boolean;
+  points?: boolean;
+}
+
+export function Legend({ items }: { items: LegendItem[] }) {
+  return (
+    <ul className="legend">
+      {items.map((it) => (
+        <li key={it.id}>
+          <svg width={28} height={12} aria-hidden="true">
+            {it.band && <rect x={0} y={2} width={28} height={8} fill={it.color} opacity={0.16} />}
+            {it.points ? (
+              <circle cx={14} cy={6} r={3} fill={it.color} />
+            ) : (
+              <line x1={0} x2={28} y1={6} y2={6} stroke={it.color} strokeWidth={2} strokeDasharray={it.dash} />
+            )}
+          </svg>
+          {it.label}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * Colours. Series use the Okabe–Ito palette (distinguishable with the common colour-vision
+ * deficiencies) plus line dashes, so no series is told apart by hue alone. Heatmaps use viridis
+ * (perceptually uniform, monotone in lightness, colour-blind safe) through a 256-entry lookup table.
+ */
+import { color as d3color, interpolateViridis } from 'd3';
+import type { FeatureMapKind } from '../core/types';
+
+export const OKABE_ITO = {
+  black: '#000000',
+  orange: '#E69F00',
+  sky: '#56B4E9',
+  green: '#009E73',
+  yellow: '#F0E442',
+  blue: '#0072B2',
+  vermillion: '#D55E00',
+  purple: '#CC79A7',
+  grey: '#7a7a7a',
+} as const;
+
+/** "exact" is drawn in the text colour (var(--fg)), so it stays visible in both themes. */
+export const EXACT_COLOR = 'var(--fg)';
+
+export const MAP_COLORS: Record<FeatureMapKind, string> = {
+  positive: OKABE_ITO.blue,
+  hyperbolic: OKABE_ITO.green,
+  trig: OKABE_ITO.vermillion,
+  relu: OKABE_ITO.purple,
+  elu1: OKABE_ITO.orange,
+  exp: OKABE_ITO.sky,
+  'double-softmax': OKABE_ITO.grey,
+};
+
+export const MAP_DASH: Record<FeatureMapKind, string | undefined> = {
+  positive: undefined,
+  hyperbolic: '6 3',
+  trig: '2 2',
+  relu: '8 3 2 3',
+  elu1: '4 4',
+  exp: '1 3',
+  'double-softmax': '10 4',
+};
+
+/** Colour of negative entries (trig features can make Â negative): outside viridis, clearly "other". */
+export const NEGATIVE_COLOR = '#ff00aa';
+
+export interface HeatScale {
+  mode: 'linear' | 'log';
+  lo: number;
+  hi: number;
+  /** RGB lookup, 256 entries */
+  lut: Uint8ClampedArray;
+  /** index 0 … 255 of a value (values ≤ lo → 0, ≥ hi → 255), −1 for negatives */
+  index(v: number): number;
+  css(v: number): string;
+}
+
+const LUT = (() => {
+  const lut = new Uint8ClampedArray(256 * 3);
+  for (let i = 0; i < 256; i++) {
+    const c = d3color(interpolateViridis(i / 255))!.rgb();
+    lut[i * 3] = c.r;
+    lut[i * 3 + 1] = c.g;
+    lut[i * 3 + 2] = c.b;
+  }
+  return lut;
+})();
+
+/** Log scales span four decades below the maximum. */
+export const LOG_DECADES = 4;
+
+export function heatScale(max: number, mode: 'linear' | 'log'): HeatScale {
+  const hi = max > 0 && Number.isFinite(max) ? max : 1;
+  const lo = mode === 'log' ? hi * 10 ** -LOG_DECADES : 0;
+  const logLo = Math.log(lo);
+  const span = mode === 'log' ? Math.log(hi) - logLo : hi;
+  const index = (v: number): number => {
+    if (v < 0) return -1;
+    const t = mode === 'log' ? (v <= lo ? 0 : (Math.log(v) - logLo) / span) : v / span;
+    return Math.max(0, Math.min(255, Math.round(t * 255)));
+  };
+  const css = (v: number): string => {
+    const i = index(v);
+    if (i < 0) return NEGATIVE_COLOR;
+    return `rgb(${LUT[i * 3]},${LUT[i * 3 + 1]},${LUT[i * 3 + 2]})`;
+  };
+  return { mode, lo, hi, lut: LUT, index, css };
+}

@@ -1,0 +1,143 @@
+/**
+ * The experiment's controls. Sliders move over snapped stops (log scale for n, d, m); every number
+ * also has a text box that accepts any valid value (validated and clamped by the store, with a
+ * message when it is not). Changes go straight to the store; the controller coalesces them into at
+ * most one engine request in flight, so dragging never queues work on the main thread.
+ */
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useStrings } from '../app/strings';
+import { featureDim, usesProjection } from '../core/feature-maps';
+import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS, type AttentionParams } from '../core/types';
+import { fmtInt } from '../charts/format';
+import { D_STOPS, M_STOPS, N_STOPS, nearestStop, type ParamKey } from '../store/params';
+import { useActions, useStore } from '../store/react';
+
+function TypedNumber({ param, value, label, width = 7, id }: { param: ParamKey; value: number; label: string; width?: number; id?: string }) {
+  const actions = useActions();
+  const [text, setText] = useState(String(value));
+  useEffect(() => setText(String(value)), [value]);
+  const commit = () => {
+    if (text.trim() === String(value)) return;
+    if (!actions.setParam(param, text)) setText(String(value));
+  };
+  return (
+    <input
+      id={id}
+      className="typed"
+      type="text"
+      inputMode="decimal"
+      size={width}
+      aria-label={label}
+      data-param-input={param}
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') commit();
+        if (e.key === 'Escape') setText(String(value));
+      }}
+    />
+  );
+}
+
+function Row({ label, htmlFor, help, children }: { label: ReactNode; htmlFor: string; help?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="control">
+      <label htmlFor={htmlFor}>{label}</label>
+      <div className="control-input">{children}</div>
+      {help && <div className="help">{help}</div>}
+    </div>
+  );
+}
+
+/** Slider over a list of stops plus a typed entry; the slider shows the stop nearest to the value. */
+function StopSlider({ param, label, help, stops }: { param: 'n' | 'd' | 'm'; label: string; help?: ReactNode; stops: readonly number[] }) {
+  const id = useId();
+  const t = useStrings().controls;
+  const value = useStore((s) => s.params[param]);
+  const actions = useActions();
+  const idx = nearestStop(stops, value);
+  return (
+    <Row label={label} htmlFor={id} help={help}>
+      <input
+        id={id}
+        type="range"
+        min={0}
+        max={stops.length - 1}
+        step={1}
+        value={idx}
+        data-param={param}
+        aria-valuetext={`${label} = ${fmtInt(value)}`}
+        onChange={(e) => actions.setParam(param, stops[Number(e.target.value)]!)}
+      />
+      <TypedNumber param={param} value={value} label={t.typed(label)} />
+    </Row>
+  );
+}
+
+function Select<K extends 'featureMap' | 'projection' | 'input'>({ param, label, options, names, disabled }: { param: K; label: string; options: readonly AttentionParams[K][]; names: Record<string, string>; disabled?: boolean }) {
+  const id = useId();
+  const value = useStore((s) => s.params[param]);
+  const actions = useActions();
+  return (
+    <Row label={label} htmlFor={id}>
+      <select id={id} value={value as string} data-param={param} disabled={disabled} onChange={(e) => actions.setParam(param, e.target.value)}>
+        {options.map((o) => (
+          <option key={o as string} value={o as string}>
+            {names[o as string]}
+          </option>
+        ))}
+      </select>
+    </Row>
+  );
+}
+
+export function Controls() {
+  const t = useStrings().controls;
+  const actions = useActions();
+  const p = useStore((s) => s.params);
+  const scaleId = useId();
+  const causalId = useId();
+  const seedId = useId();
+  const mp = featureDim(p.featureMap, p.m, p.d);
+  const proj = usesProjection(p.featureMap);
+  return (
+    <form className="controls" aria-label={t.heading} onSubmit={(e) => e.preventDefault()}>
+      <h2 className="controls-title">{t.heading}</h2>
+      <StopSlider param="n" label={t.n} help={t.nHelp} stops={N_STOPS} />
+      <StopSlider param="d" label={t.d} stops={D_STOPS} />
+      <StopSlider param="m" label={t.m} help={proj ? t.mHelp(fmtInt(mp)) : t.noProjection} stops={M_STOPS} />
+      <Select param="featureMap" label={t.featureMap} options={FEATURE_MAPS} names={t.mapNames} />
+      <Select param="projection" label={t.projection} options={PROJECTIONS} names={t.projNames} disabled={!proj} />
+      <Select param="input" label={t.input} options={INPUT_KINDS} names={t.inputNames} />
+      <Row label={t.scale} htmlFor={scaleId} help={t.scaleHelp}>
+        <input
+          id={scaleId}
+          type="range"
+          min={0.05}
+          max={2}
+          step={0.05}
+          value={Math.min(2, Math.max(0.05, p.scale))}
+          data-param="scale"
+          aria-valuetext={`${t.scale} = ${p.scale}`}
+          onChange={(e) => actions.setParam('scale', Number(e.target.value))}
+        />
+        <TypedNumber param="scale" value={p.scale} label={t.typed(t.scale)} width={5} />
+      </Row>
+      <div className="control control-inline">
+        <input id={causalId} type="checkbox" checked={p.causal} data-param="causal" onChange={(e) => actions.setParam('causal', e.target.checked)} />
+        <label htmlFor={causalId}>{t.causal}</label>
+      </div>
+      <Row label={t.seed} htmlFor={seedId}>
+        <TypedNumber id={seedId} param="seed" value={p.seed} label={t.seed} width={6} />
+        <button type="button" onClick={() => actions.redrawFeatures()} title={t.redrawHelp} disabled={!proj} data-action="redraw">
+          {t.redraw}
+        </button>
+        <span className="help">{t.featureSeed(p.featureSeed)}</span>
+      </Row>
+      <button type="button" className="reset" onClick={() => actions.resetParams()}>
+        {t.reset}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { exactAttentionMatrix } from './exact-attention';
+import { localTruncationCurve, truncateToWindow, windowGrid } from './local-window';
+import { linearAttentionMatrix, performerFeatures } from './linear-attention';
+import { relFrobeniusError } from './matrix';
+import { generateInputs } from './inputs';
+import { DEFAULT_PARAMS } from '../store/params';
+
+const M = (n: number, data: number[]) => ({ rows: n, cols: n, data: Float32Array.from(data) });
+
+describe('truncateToWindow', () => {
+  it('keeps |i − j| ≤ w and renormalizes each row to sum 1', () => {
+    const a = M(3, [0.2, 0.3, 0.5, 0.1, 0.1, 0.8, 0.25, 0.25, 0.5]);
+    const t = truncateToWindow(a, 1).matrix.data;
+    expect(Array.from(t)).toEqual([0.4, 0.6, 0, 0.1, 0.1, 0.8, 0, 1 / 3, 2 / 3].map((x) => expect.closeTo(x, 6)));
+  });
+
+  it('w = 0 gives the identity (each token attends to itself: full rank), w = n − 1 changes nothing', () => {
+    const a = M(3, [0.2, 0.3, 0.5, 0.1, 0.1, 0.8, 0.25, 0.25, 0.5]);
+    expect(Array.from(truncateToWindow(a, 0).matrix.data)).toEqual([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+    expect(relFrobeniusError(truncateToWindow(a, 2).matrix, a)).toBeLessThan(1e-7);
+  });
+
+  it('leaves rows with a non-positive window sum (trig features) as zeros and counts them', () => {
+    const a = M(2, [-0.5, 1.5, 0.5, 0.5]);
+    const t = truncateToWindow(a, 0);
+    expect(t.degenerateRows).toBe(1);
+    expect(Array.from(t.matrix.data)).toEqual([0, 0, 0, 1]);
+  });
+
+  it('rejects non-square matrices and bad windows', () => {
+    expect(() => truncateToWindow({ rows: 1, cols: 2, data: new Float32Array(2) }, 1)).toThrow(RangeError);
+    expect(() => truncateToWindow(M(1, [1]), -1)).toThrow(RangeError);
+    expect(() => truncateToWindow(M(1, [1]), 0.5)).toThrow(RangeError);
+  });
+});
+
+describe('windowGrid', () => {
+  it('doubles from 1 and ends with the full matrix', () => {
+    expect(windowGrid(16)).toEqual([0, 1, 2, 4, 8, 15]);
+    expect(windowGrid(1)).toEqual([0]);
+  });
+});
+
+describe('localTruncationCurve (Su: truncated linear attention is closer to softmax when softmax is local)', () => {
+  const p = { ...DEFAULT_PARAMS, n: 128, input: 'local' as const, scale: 1.5, featureMap: 'elu1' as const };
+  const inputs = generateInputs(p);
+  const A = exactAttentionMatrix(inputs.q, inputs.k, false);
+  const { qf, kf } = performerFeatures(inputs, 'elu1');
+  const Ahat = linearAttentionMatrix(qf, kf, false);
+  const curve = localTruncationCurve(A, Ahat, windowGrid(128), inputs.v);
+
+  it('the full window reproduces the plain errors', () => {
+    const full = curve.at(-1)!;
+    expect(full.errorExact).toBeLessThan(1e-6);
+    expect(full.errorApprox).toBeCloseTo(relFrobeniusError(Ahat, A), 5);
+  });
+
+  it('some finite window beats the full 1+elu matrix on local inputs', () => {
+    const best = Math.min(...curve.slice(0, -1).map((c) => c.errorApprox));
+    expect(best).toBeLessThan(curve.at(-1)!.errorApprox);
+    expect(curve.every((c) => c.errorOutApprox !== null && Number.isFinite(c.errorOutApprox))).toBe(true);
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { keyFeatures, queryFeatures, scaleInputs } from './feature-maps';
+import { generateInputs } from './inputs';
+import { linearAttentionRow } from './linear-attention';
+import { topKMass } from './metrics';
+import { randomProjection } from './projections';
+import { createRng } from './rng';
+import { approxRowsOf, estimatorTheory, evenRows, exactRowsOf, pairRho, powersOfTwo, predictedRelError, relErrorOverRows, spread, subRows, topMassCurve } from './sweeps';
+import { hyperbolicRelativeMse, positiveRelativeMse, trigRelativeMse } from './theory';
+import { DEFAULT_PARAMS } from '../store/params';
+
+describe('row subsets', () => {
+  it('evenRows spreads distinct rows over 0 … n−1', () => {
+    expect(evenRows(8, 4)).toEqual([1, 3, 5, 7]);
+    expect(evenRows(3, 10)).toEqual([0, 1, 2]);
+  });
+
+  it('approxRowsOf on a subset equals the full linear-attention rows, causal or not', () => {
+    const inputs = generateInputs({ ...DEFAULT_PARAMS, n: 40 });
+    const x = scaleInputs(inputs.q);
+    const y = scaleInputs(inputs.k);
+    const qf = queryFeatures('positive', x, inputs.w);
+    const kf = keyFeatures('positive', y, inputs.w);
+    const rows = [0, 7, 39];
+    for (const causal of [false, true]) {
+      const sub = approxRowsOf(queryFeatures('positive', subRows(x, rows), inputs.w), kf, rows, causal);
+      rows.forEach((i, t) => {
+        const ref = linearAttentionRow(qf, kf, i, causal, new Float32Array(40));
+        for (let j = 0; j < 40; j++) expect(sub[t]![j]).toBeCloseTo(ref[j]!, 7);
+      });
+    }
+  });
+
+  it('relErrorOverRows is 0 for identical rows and scale-free', () => {
+    const a = [Float32Array.from([0.5, 0.5])];
+    expect(relErrorOverRows(a, a)).toBe(0);
+    expect(relErrorOverRows([Float32Array.from([1, 0])], a)).toBeCloseTo(1, 6);
+  });
+});
+
+describe('spread and grids', () => {
+  it('summarizes runs over seeds', () => {
+    expect(spread([1, 2, 3])).toEqual({ mean: 2, std: 1, lo: 1, hi: 3 });
+    expect(powersOfTwo(4, 40)).toEqual([4, 8, 16, 32]);
+  });
+  it('topMassCurve gives topKMass for every k at once', () => {
+    const row = [0.1, 0.4, 0.2, 0.3];
+    const cum = topMassCurve(row);
+    for (let k = 1; k <= 4; k++) expect(cum[k - 1]).toBeCloseTo(topKMass(row, k), 12);
+  });
+});
+
+describe('estimator theory (Lemma 2 and its normalized form)', () => {
+  it('the pair factor on the diagonal is Lemma 2’s relative MSE at m = 1', () => {
+    const rng = createRng(4);
+    const x = rng.fillNormal(new Float32Array(6), 0.4);
+    const y = rng.fillNormal(new Float32Array(6), 0.4);
+    let xx = 0;
+    let yy = 0;
+    let xy = 0;
+    for (let c = 0; c < 6; c++) {
+      xx += x[c]! * x[c]!;
+      yy += y[c]! * y[c]!;
+      xy += x[c]! * y[c]!;
+    }
+    expect(pairRho('positive', xx, xy, xy, yy)).toBeCloseTo(positiveRelativeMse(x, y, 1), 12);
+    expect(pairRho('hyperbolic', xx, xy, xy, yy)).toBeCloseTo(hyperbolicRelativeMse(x, y, 1), 12);
+    expect(pairRho('trig', xx, xy, xy, yy)).toBeCloseTo(trigRelativeMse(x, y, 1), 10);
+  });
+
+  it('predicts the measured error of iid positive features within 30% (mean over seeds)', () => {
+    const p = { ...DEFAULT_PARAMS, n: 128, d: 8, m: 128, scale: 0.5 };
+    const inputs = generateInputs(p);
+    const x = scaleInputs(inputs.q);
+    const y = scaleInputs(inputs.k);
+    const rows = evenRows(128, 24);
+    const exact = exactRowsOf(inputs.q, inputs.k, rows, false);
+    const errs: number[] = [];
+    for (let s = 0; s < 12; s++) {
+      const w = randomProjection('iid', p.m, p.d, createRng(1000 + s));
+      const approx = approxRowsOf(queryFeatures('positive', subRows(x, rows), w), keyFeatures('positive', y, w), rows, false);
+      errs.push(relErrorOverRows(approx, exact) ** 2);
+    }
+    const measured = Math.sqrt(errs.reduce((a, b) => a + b) / errs.length);
+    const t = estimatorTheory('positive', x, y, rows, false);
+    const predicted = predictedRelError(t, p.m);
+    expect(predicted / measured).toBeGreaterThan(0.7);
+    expect(predicted / measured).toBeLessThan(1.3);
+    // ignoring the normalizer overstates the error: the common factor of a row cancels
+    expect(predictedRelError(t, p.m, 'perEntry')).toBeGreaterThan(predicted);
+  });
+
+  it('is an RMS over draws: at large norms heavy tails put it far above the typical measured error', () => {
+    // positive features at s = 1, d = 16: the second moment e^{‖x+y‖²} is dominated by rare ω, so
+    // the RMS prediction explodes while a typical draw (and a probability row) stays near error 1.
+    const p = { ...DEFAULT_PARAMS, n: 64, d: 16, m: 64, scale: 1 };
+    const inputs = generateInputs(p);
+    const x = scaleInputs(inputs.q);
+    const y = scaleInputs(inputs.k);
+    const rows = evenRows(64, 8);
+    const exact = exactRowsOf(inputs.q, inputs.k, rows, false);
+    const w = randomProjection('iid', p.m, p.d, createRng(9));
+    const measured = relErrorOverRows(approxRowsOf(queryFeatures('positive', subRows(x, rows), w), keyFeatures('positive', y, w), rows, false), exact);
+    expect(predictedRelError(estimatorTheory('positive', x, y, rows, false), p.m)).toBeGreaterThan(10 * measured);
+  });
+
+  it('measured: trig features blow up at large norms where positive ones stay bounded', () => {
+    const p = { ...DEFAULT_PARAMS, n: 128, d: 16, m: 64, scale: 1 };
+    const inputs = generateInputs(p);
+    const x = scaleInputs(inputs.q);
+    const y = scaleInputs(inputs.k);
+    const rows = evenRows(128, 16);
+    const exact = exactRowsOf(inputs.q, inputs.k, rows, false);
+    const err = (kind: 'positive' | 'trig') => {
+      const w = randomProjection('orthogonal-chi', p.m, p.d, createRng(3));
+      return relErrorOverRows(approxRowsOf(queryFeatures(kind, subRows(x, rows), w), keyFeatures(kind, y, w), rows, false), exact);
+    };
+    expect(err('positive')).toBeLessThan(2);
+    expect(err('trig')).toBeGreaterThan(3 * err('positive'));
+  });
+});

@@ -1,0 +1,231 @@
+/**
+ * Building blocks of the panels' sweeps (error vs m, vs norm scale, vs d; entropy vs n): attention
+ * rows on a subset of query rows, errors and entropies over those rows, spreads over seeds, and the
+ * second-moment theory of the random-feature estimators.
+ *
+ * Row subsets. Errors and entropies are averages over rows, so a few dozen evenly spaced query rows
+ * (against all keys) estimate them well at a fraction of the O(n²) cost; every sweep states how many
+ * rows it used.
+ *
+ * Theory (iid ω ~ N(0, I_d), m projections). Write K_j = exp(x·y_j) for one query x, K̂_j its
+ * estimate, A_j = K_j / Σ_l K_l. The second moments are closed-form (Performer paper, Lemma 2, and
+ * the same Gaussian integrals for pairs of keys sharing the ω's):
+ *   Cov(K̂_j, K̂_l) = K_j K_l ρ_jl / m,  with t_jl = ‖x‖² + x·y_j + x·y_l + y_j·y_l and
+ *     positive    ρ = e^{t} − 1
+ *     hyperbolic  ρ = cosh t − 1
+ *     trig        ρ = cosh(‖x‖² + y_j·y_l − x·y_j − x·y_l) − 1
+ *   (ρ_jj reproduces Lemma 2: e^{‖x+y‖²} − 1, cosh‖x+y‖² − 1, cosh‖x−y‖² − 1, all over m.)
+ * "Per entry" ignores the normalizer: Σ_j A_j² ρ_jj / m — Lemma 2 applied to every entry of A.
+ * "Normalized" adds the normalizer to first order (delta method): δÂ_j ≈ (δK̂_j − A_j δẐ)/Z, so
+ *   Σ_j Var Â_j ≈ (1/m)[Σ_j A_j² ρ_jj − 2 Σ_j A_j² u_j + (Σ_j A_j²)(Σ_j A_j u_j)],  u_j = Σ_l A_l ρ_jl.
+ * Both shrink like 1/√m in relative Frobenius error; neither applies to orthogonal features (lower).
+ */
+import { exactAttentionRow } from './exact-attention';
+import { normalizedEntropy, rowEntropy } from './metrics';
+import type { Matrix } from './types';
+
+/** `count` query rows spread evenly over 0 … n−1 (all rows if count ≥ n). */
+export function evenRows(n: number, count: number): number[] {
+  if (count >= n) return Array.from({ length: n }, (_, i) => i);
+  const out: number[] = [];
+  for (let t = 0; t < count; t++) out.push(Math.min(n - 1, Math.floor(((t + 0.5) * n) / count)));
+  return [...new Set(out)];
+}
+
+/** The given rows of `m` as a new matrix (features are per row, so φ(subRows(x)) = subRows(φ(x))). */
+export function subRows(m: Matrix, rows: readonly number[]): Matrix {
+  const out = new Float32Array(rows.length * m.cols);
+  rows.forEach((i, t) => out.set(m.data.subarray(i * m.cols, (i + 1) * m.cols), t * m.cols));
+  return { rows: rows.length, cols: m.cols, data: out };
+}
+
+/** The first n rows of m (inputs of a shorter sequence). */
+export function firstRows(m: Matrix, n: number): Matrix {
+  return { rows: Math.min(n, m.rows), cols: m.cols, data: m.data.subarray(0, Math.min(n, m.rows) * m.cols) };
+}
+
+/** Exact attention rows A_i (each length n_k) for the given query rows. */
+export function exactRowsOf(q: Matrix, k: Matrix, rows: readonly number[], causal: boolean): Float32Array[] {
+  const scratch = new Float64Array(k.rows);
+  return rows.map((i) => exactAttentionRow(q, k, i, causal, new Float32Array(k.rows), scratch));
+}
+
+/**
+ * Linear-attention rows Â_i for the given query rows, from query features of those rows only
+ * (`qfRows` row t belongs to query rows[t]) and the key features of all keys.
+ */
+export function approxRowsOf(qfRows: Matrix, kf: Matrix, rows: readonly number[], causal: boolean): Float32Array[] {
+  const p = qfRows.cols;
+  const n = kf.rows;
+  return rows.map((i, t) => {
+    const out = new Float32Array(n);
+    const last = causal ? Math.min(i, n - 1) : n - 1;
+    let den = 0;
+    const num = new Float64Array(last + 1);
+    for (let j = 0; j <= last; j++) {
+      let s = 0;
+      for (let r = 0; r < p; r++) s += qfRows.data[t * p + r]! * kf.data[j * p + r]!;
+      num[j] = s;
+      den += s;
+    }
+    for (let j = 0; j <= last; j++) out[j] = num[j]! / den;
+    return out;
+  });
+}
+
+/** ‖Â − A‖_F / ‖A‖_F over the given rows. */
+export function relErrorOverRows(approx: readonly Float32Array[], exact: readonly Float32Array[]): number {
+  let num = 0;
+  let den = 0;
+  for (let t = 0; t < exact.length; t++) {
+    const a = approx[t]!;
+    const e = exact[t]!;
+    for (let j = 0; j < e.length; j++) {
+      num += (a[j]! - e[j]!) ** 2;
+      den += e[j]! * e[j]!;
+    }
+  }
+  if (!Number.isFinite(num)) return Infinity;
+  return den === 0 ? (num === 0 ? 0 : Infinity) : Math.sqrt(num / den);
+}
+
+/** Normalized entropy H(row)/log(#allowed keys) of each row. */
+export function normEntropies(rowsData: readonly Float32Array[], rows: readonly number[], causal: boolean): number[] {
+  return rowsData.map((r, t) => normalizedEntropy(rowEntropy(r), causal ? rows[t]! + 1 : r.length));
+}
+
+export function mean(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  let s = 0;
+  for (const v of values) s += v;
+  return s / values.length;
+}
+
+/** Mean, standard deviation and range of a set of runs (over seeds). Non-finite runs make it non-finite. */
+export interface Spread {
+  mean: number;
+  std: number;
+  lo: number;
+  hi: number;
+}
+
+export function spread(values: readonly number[]): Spread {
+  const mu = mean(values);
+  let v = 0;
+  for (const x of values) v += (x - mu) ** 2;
+  return {
+    mean: mu,
+    std: values.length > 1 ? Math.sqrt(v / (values.length - 1)) : 0,
+    lo: values.length ? Math.min(...values) : NaN,
+    hi: values.length ? Math.max(...values) : NaN,
+  };
+}
+
+/** from, 2·from, 4·from, … ≤ to. */
+export function powersOfTwo(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let v = from; v <= to; v *= 2) out.push(v);
+  return out;
+}
+
+/**
+ * The row sorted descending and accumulated: cum[k−1] is the mass of the top-k keys (the same
+ * quantity as metrics.topKMass for every k at once).
+ */
+export function topMassCurve(row: ArrayLike<number>): Float64Array {
+  const sorted = Float64Array.from(row as ArrayLike<number>).sort().reverse();
+  const cum = new Float64Array(sorted.length);
+  let s = 0;
+  for (let t = 0; t < sorted.length; t++) {
+    s += sorted[t]!;
+    cum[t] = s;
+  }
+  return cum;
+}
+
+export type EstimatorKind = 'positive' | 'hyperbolic' | 'trig';
+
+export interface EstimatorTheory {
+  /** Σ over the rows of Σ_j A_ij² ρ_jj (per-entry Lemma 2, normalizer exact), at m = 1 */
+  perEntry: number;
+  /** Σ over the rows of the delta-method variance of the normalized rows, at m = 1 */
+  normalized: number;
+  /** Σ over the rows of Σ_j A_ij² */
+  exactSq: number;
+}
+
+/** Pair factor ρ_jl of the estimator (see the file comment). */
+export function pairRho(kind: EstimatorKind, xx: number, sj: number, sl: number, gjl: number): number {
+  if (kind === 'trig') return Math.cosh(xx + gjl - sj - sl) - 1;
+  const t = xx + sj + sl + gjl;
+  return kind === 'positive' ? Math.expm1(t) : Math.cosh(t) - 1;
+}
+
+/**
+ * Second-moment theory over the given query rows for inputs already scaled by d^{-1/4} (x = q·d^{-1/4},
+ * y = k·d^{-1/4}). O(rows · n² + n² d) time, O(n²) memory for the key Gram matrix.
+ */
+export function estimatorTheory(kind: EstimatorKind, x: Matrix, y: Matrix, rows: readonly number[], causal: boolean): EstimatorTheory {
+  const n = y.rows;
+  const d = y.cols;
+  const gram = new Float64Array(n * n);
+  for (let j = 0; j < n; j++) {
+    for (let l = j; l < n; l++) {
+      let g = 0;
+      for (let c = 0; c < d; c++) g += y.data[j * d + c]! * y.data[l * d + c]!;
+      gram[j * n + l] = g;
+      gram[l * n + j] = g;
+    }
+  }
+  const s = new Float64Array(n);
+  const a = new Float64Array(n);
+  const u = new Float64Array(n);
+  let perEntry = 0;
+  let normalized = 0;
+  let exactSq = 0;
+  for (const i of rows) {
+    const last = causal ? Math.min(i, n - 1) : n - 1;
+    let xx = 0;
+    for (let c = 0; c < d; c++) xx += x.data[i * d + c]! ** 2;
+    let mx = -Infinity;
+    for (let j = 0; j <= last; j++) {
+      let t = 0;
+      for (let c = 0; c < d; c++) t += x.data[i * d + c]! * y.data[j * d + c]!;
+      s[j] = t;
+      mx = Math.max(mx, t);
+    }
+    let z = 0;
+    for (let j = 0; j <= last; j++) {
+      a[j] = Math.exp(s[j]! - mx);
+      z += a[j]!;
+    }
+    let a2 = 0;
+    for (let j = 0; j <= last; j++) {
+      a[j]! /= z;
+      a2 += a[j]! * a[j]!;
+    }
+    let diag = 0;
+    let cross = 0;
+    let total = 0;
+    for (let j = 0; j <= last; j++) {
+      let uj = 0;
+      for (let l = 0; l <= last; l++) uj += a[l]! * pairRho(kind, xx, s[j]!, s[l]!, gram[j * n + l]!);
+      u[j] = uj;
+      diag += a[j]! * a[j]! * pairRho(kind, xx, s[j]!, s[j]!, gram[j * n + j]!);
+      cross += a[j]! * a[j]! * uj;
+      total += a[j]! * uj;
+    }
+    perEntry += diag;
+    normalized += Math.max(0, diag - 2 * cross + a2 * total);
+    exactSq += a2;
+  }
+  if (!Number.isFinite(perEntry)) perEntry = Infinity;
+  if (!Number.isFinite(normalized)) normalized = Infinity;
+  return { perEntry, normalized, exactSq };
+}
+
+/** Predicted relative Frobenius error of A at m projections from `estimatorTheory`. */
+export function predictedRelError(t: EstimatorTheory, m: number, which: 'perEntry' | 'normalized' = 'normalized'): number {
+  if (t.exactSq === 0) return NaN;
+  return Math.sqrt(t[which] / t.exactSq / m);
+}

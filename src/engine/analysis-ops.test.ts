@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { isEngineError } from '../core/errors';
+import { numericalRank } from '../core/rank';
+import { DEFAULT_PARAMS } from '../store/params';
+import {
+  ANALYSIS_OPS,
+  type EntropyVsNResult,
+  type EntryErrorsResult,
+  type ErrorVsDResult,
+  type ErrorVsMResult,
+  type LocalTruncationResult,
+  type MapRowsResult,
+  type NormSweepResult,
+  type RowEntropiesResult,
+  type SpectraResult,
+} from './analysis-ops';
+
+const ctx = () => {
+  const progress: [number, number][] = [];
+  return { progress, ctx: { progress: (d: number, t: number) => progress.push([d, t]), cancelled: () => false } };
+};
+const run = async <T,>(op: string, payload: unknown) => {
+  const c = ctx();
+  const value = (await ANALYSIS_OPS[op]!(payload, c.ctx)) as T;
+  return { value, progress: c.progress };
+};
+const params = { ...DEFAULT_PARAMS, n: 128 };
+
+describe('analysis ops', () => {
+  it('errorVsM: ≥ 8 seeds, six series, error falls as m grows, progress reaches the total', async () => {
+    const { value: r, progress } = await run<ErrorVsMResult>('errorVsM', { params, mGrid: [4, 16, 64, 256] });
+    expect(r.seeds).toBeGreaterThanOrEqual(8);
+    expect(r.series).toHaveLength(6);
+    for (const s of r.series) {
+      expect(s.mean[3]!).toBeLessThan(s.mean[0]!);
+      s.mean.forEach((m, i) => expect(s.lo[i]! <= m && m <= s.hi[i]!).toBe(true));
+    }
+    for (const t of r.theory) expect(t.values[3]! / t.values[0]!).toBeCloseTo(0.125, 6); // ∝ 1/√m
+    expect(progress.at(-1)).toEqual([progress.at(-1)![1], progress.at(-1)![1]]);
+  });
+
+  it('normSweep: entropy falls and trig error overtakes positive as the norm grows', async () => {
+    const { value: r } = await run<NormSweepResult>('normSweep', { params, scales: [0.25, 1.25], seeds: 2 });
+    expect(r.entropyExact[1]!).toBeLessThan(r.entropyExact[0]!);
+    const pos = r.error.find((e) => e.map === 'positive')!;
+    const trig = r.error.find((e) => e.map === 'trig')!;
+    expect(trig.mean[1]!).toBeGreaterThan(pos.mean[1]!);
+  });
+
+  it('errorVsD: positive-feature error grows with d at a fixed norm scale', async () => {
+    const { value: r } = await run<ErrorVsDResult>('errorVsD', { params, dGrid: [4, 64], seeds: 2 });
+    expect(r.mean[1]!).toBeGreaterThan(r.mean[0]!);
+  });
+
+  it('entryErrors: trig relative error is largest where exact entries are tiny', async () => {
+    const { value: r } = await run<EntryErrorsResult>('entryErrors', { params: { ...params, scale: 1 }, bins: 8 });
+    const first = r.trig.median.findIndex((v) => Number.isFinite(v));
+    expect(r.trig.median[first]!).toBeGreaterThan(r.positive.median[first]!);
+  });
+
+  it('rowEntropies and entropyVsN: linear attention is flatter than softmax', async () => {
+    const { value: r } = await run<RowEntropiesResult>('rowEntropies', { params: { ...params, scale: 1 } });
+    const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
+    expect(mean(r.elu1)).toBeGreaterThan(mean(r.exact));
+    expect(r.topK.exact[0]!).toBeGreaterThan(r.topK.elu1[0]!);
+    const { value: e } = await run<EntropyVsNResult>('entropyVsN', { params: { ...params, scale: 1 }, nGrid: [32, 256] });
+    expect(e.elu1[1]!).toBeGreaterThan(e.exact[1]!);
+  });
+
+  it('localTruncation: full window = plain error; refuses n beyond its limit', async () => {
+    const { value: r } = await run<LocalTruncationResult>('localTruncation', { params: { ...params, n: 64, input: 'local' } });
+    expect(r.windows.at(-1)).toBe(63);
+    expect(r.errorExact.at(-1)!).toBeLessThan(1e-6);
+    await expect(run('localTruncation', { params: { ...params, n: 4096 } })).rejects.toMatchObject({ code: 'exceeds-limit' });
+  });
+
+  it('spectra: rank(Â) ≤ m′, rank(QKᵀ) ≤ d, exact rank > m when n ≫ m; causal A is triangular with a positive diagonal', async () => {
+    const p = { ...params, n: 192, m: 16 };
+    const { value: r } = await run<SpectraResult>('spectra', { params: p });
+    expect(r.exact.length).toBe(192);
+    expect(numericalRank(r.approx, 1e-9)).toBeLessThanOrEqual(r.mPrime);
+    expect(numericalRank(r.scores, 1e-9)).toBeLessThanOrEqual(p.d);
+    expect(numericalRank(r.exact, 1e-6)).toBeGreaterThan(p.m);
+    const { value: c } = await run<SpectraResult>('spectra', { params: { ...p, causal: true } });
+    expect(c.minDiagExact!).toBeGreaterThan(0);
+    expect(numericalRank(c.exact, 1e-12)).toBe(192);
+  });
+
+  it('mapRows: one row under every map; λ-invariance holds to rounding', async () => {
+    const { value: r } = await run<MapRowsResult>('mapRows', { params, row: 5 });
+    expect(r.maps.map((m) => m.map)).toContain('elu1');
+    expect(r.lambda.queryNormDropped).toBeLessThan(1e-4);
+    for (const m of r.maps) expect(m.values.length).toBe(128);
+  });
+
+  it('stops with a cancelled EngineError when asked to', async () => {
+    let calls = 0;
+    const c = { progress: () => {}, cancelled: () => ++calls > 3 };
+    try {
+      await ANALYSIS_OPS.errorVsM!({ params }, c);
+      expect.unreachable();
+    } catch (e) {
+      expect(isEngineError(e) && e.code).toBe('cancelled');
+    }
+  });
+
+  it('rejects a payload without valid params', async () => {
+    await expect(run('spectra', {})).rejects.toMatchObject({ code: 'invalid-size' });
+    await expect(run('spectra', { params: { ...params, n: -1 } })).rejects.toMatchObject({ code: 'invalid-size' });
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * Dispatchers of the dense attention statistics (cost O(n²(d + m')), memory O(n)):
+ * src/shaders/attention-row-stats.wgsl (row normalizers, per-row statistics, full rows) and
+ * src/shaders/attention-matrix-view.wgsl (block-mean heatmaps), both with the shared tile code
+ * src/shaders/attention-tile.wgsl prepended. CPU twins: core/exact-attention.ts
+ * (exactRowNormalizers, exactAttentionRow), core/linear-attention.ts (linearAttentionRow),
+ * core/matrix-view.ts (matrixView, writeRowStats).
+ *
+ * Inputs are vec4-padded rows (see pack-vec4.ts): Q, K (n × ⌈d/4⌉ vec4) and φ(Q), φ(K)
+ * (n × ⌈m'/4⌉ vec4). `encodeRowNormalizers` must run first; its buffer feeds the others.
+ */
+import tileCode from '../shaders/attention-tile.wgsl?raw';
+import statsCode from '../shaders/attention-row-stats.wgsl?raw';
+import viewCode from '../shaders/attention-matrix-view.wgsl?raw';
+import { viewGeometry } from '../core/matrix-view';
+import type { KernelContext } from './kernel-context';
+import { dispatchGrid } from './pipelines';
+
+export interface DenseProblem {
+  n: number;
+  d: number;
+  /** feature dimension m' */
+  mp: number;
+  causal: boolean;
+  q4: GPUBuffer;
+  k4: GPUBuffer;
+  qf4: GPUBuffer;
+  kf4: GPUBuffer;
+}
+
+const WG = 64;
+const BR = 32;
+const RN = 4;
+/** keys per tile: RN · WG / (BR / 4) */
+const BC = 32;
+
+/** Workgroup bytes of the view kernel (the largest of the dense kernels) for chunk width c4. */
+function viewBytes(c4: number): number {
+  return 4 * (BR + 4 * c4 * (BR + BC) + 2 * BR * BC + 4 * BR);
+}
+
+/** Override constants: tile shapes only (widths are uniforms), so one pipeline serves every d and m'. */
+function constants(ctx: KernelContext): Record<string, number> {
+  const c4 = viewBytes(8) <= ctx.limits.maxComputeWorkgroupStorageSize ? 8 : 4;
+  return { WG, BR, RN, C4: c4 };
+}
+
+function params(p: DenseProblem, gridX: number, extra: { rowCount?: number; cells?: number; block?: number; gc?: number } = {}): Uint8Array {
+  const buf = new ArrayBuffer(48);
+  const u = new Uint32Array(buf);
+  u[0] = p.n;
+  u[1] = p.causal ? 1 : 0;
+  u[2] = gridX;
+  u[3] = extra.rowCount ?? 0;
+  new Float32Array(buf)[4] = 1 / Math.sqrt(p.d);
+  u[5] = extra.cells ?? 0;
+  u[6] = extra.block ?? 0;
+  u[7] = extra.gc ?? 0;
+  u[8] = Math.ceil(p.d / 4);
+  u[9] = Math.ceil(p.mp / 4);
+  return new Uint8Array(buf);
+}
+
+function bind(ctx: KernelContext, pipeline: GPUComputePipeline, entries: Record<number, GPUBuffer>, label: string): GPUBindGroup {
+  return ctx.device.createBindGroup({
+    label,
+    layout: pipeline.getBindGroupLayout(0),
+    entries: Object.entries(entries).map(([b, buffer]) => ({ binding: Number(b), resource: { buffer } })),
+  });
+}
+
+function run(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  label: string,
+  pipeline: GPUComputePipeline,
+  entries: Record<number, GPUBuffer>,
+  grid: [number, number],
+): void {
+  const pass = encoder.beginComputePass(ctx.timer.pass(label));
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, bind(ctx, pipeline, entries, label));
+  pass.dispatchWorkgroups(grid[0], grid[1]);
+  pass.end();
+}
+
+function statsPipeline(ctx: KernelContext, entry: string): GPUComputePipeline {
+  return ctx.pipelines.pipeline('attention-row-stats', `${tileCode}\n${statsCode}`, entry, constants(ctx));
+}
+
+function inputs(p: DenseProblem): Record<number, GPUBuffer> {
+  return { 1: p.q4, 2: p.k4, 3: p.qf4, 4: p.kf4 };
+}
+
+/** Per row (M_i, S_i, D_i, 0): exact row max and Σ exp, linear-attention denominator (n vec4f, role 'stats.norms'). */
+export function encodeRowNormalizers(ctx: KernelContext, encoder: GPUCommandEncoder, p: DenseProblem): GPUBuffer {
+  const norms = ctx.alloc.storage('stats.norms', p.n * 16);
+  const grid = dispatchGrid(Math.ceil(p.n / BR), ctx.limits.maxComputeWorkgroupsPerDimension);
+  const u = ctx.alloc.uniform('stats.u.norms', params(p, grid[0]));
+  run(ctx, encoder, 'row-normalizers', statsPipeline(ctx, 'normalizers'), { 0: u, ...inputs(p), 5: norms }, grid);
+  return norms;
+}
+
+/** Row statistics, 5 planes of n floats: exactEntropy, approxEntropy, sqErr, exactSq, kl (role 'stats.rowstats'). */
+export function encodeRowStats(ctx: KernelContext, encoder: GPUCommandEncoder, p: DenseProblem, norms: GPUBuffer): GPUBuffer {
+  const out = ctx.alloc.storage('stats.rowstats', 5 * p.n * 4);
+  const grid = dispatchGrid(Math.ceil(p.n / BR), ctx.limits.maxComputeWorkgroupsPerDimension);
+  const u = ctx.alloc.uniform('stats.u.rowstats', params(p, grid[0]));
+  run(ctx, encoder, 'row-stats', statsPipeline(ctx, 'rowStats'), { 0: u, ...inputs(p), 5: norms, 6: out }, grid);
+  return out;
+}
+
+/**
+ * Full rows A_{r,·} and Â_{r,·} for the requested rows: 2·R planes of n floats, exact rows first
+ * (role 'stats.fullrows').
+ */
+export function encodeFullRows(ctx: KernelContext, encoder: GPUCommandEncoder, p: DenseProblem, norms: GPUBuffer, rows: readonly number[]): GPUBuffer {
+  const R = rows.length;
+  const out = ctx.alloc.storage('stats.fullrows', 2 * R * p.n * 4);
+  const list = ctx.alloc.upload('stats.rowlist', new Uint32Array(rows));
+  const grid: [number, number] = [Math.ceil(p.n / BC), Math.ceil(R / BR)];
+  const u = ctx.alloc.uniform('stats.u.fullrows', params(p, grid[0], { rowCount: R }));
+  run(ctx, encoder, 'attention-rows', statsPipeline(ctx, 'fullRows'), { 0: u, ...inputs(p), 5: norms, 6: out, 7: list }, grid);
+  return out;
+}
+
+export interface ViewPlan {
+  cells: number;
+  block: number;
+  /** cells per side of one workgroup's cell group */
+  gc: number;
+}
+
+export function viewPlan(n: number, maxCells: number): ViewPlan {
+  const { cells, block } = viewGeometry(n, maxCells);
+  return { cells, block, gc: block <= BR ? Math.floor(BR / block) : 1 };
+}
+
+/** Block means of A, Â, |A − Â|: 3 planes of cells² floats (role 'stats.view'). */
+export function encodeMatrixView(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  p: DenseProblem,
+  norms: GPUBuffer,
+  maxCells: number,
+): { buffer: GPUBuffer; plan: ViewPlan } {
+  const plan = viewPlan(p.n, maxCells);
+  const out = ctx.alloc.storage('stats.view', 3 * plan.cells * plan.cells * 4);
+  const groups = Math.ceil(plan.cells / plan.gc);
+  const u = ctx.alloc.uniform('stats.u.view', params(p, groups, plan));
+  const pipeline = ctx.pipelines.pipeline('attention-matrix-view', `${tileCode}\n${viewCode}`, 'main', constants(ctx));
+  run(ctx, encoder, 'matrix-view', pipeline, { 0: u, ...inputs(p), 5: norms, 6: out }, [groups, groups]);
+  return { buffer: out, plan };
+}

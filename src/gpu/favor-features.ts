@@ -1,0 +1,237 @@
+/**
+ * Dispatcher of the feature maps (src/shaders/favor-features.wgsl, with the shared snippet
+ * src/shaders/feature-map-common.wgsl prepended): the stabilizer statistics (query row maxima, the
+ * key global max, double-softmax row / column softmax sums) and the materialized feature matrices
+ * φ(Q), φ(K) (n × m', row-major). CPU twin: src/core/feature-maps.ts (queryFeatures, keyFeatures).
+ *
+ * The statistics are reductions in a fixed order (maxima are exact; the double-softmax column sums
+ * are per-chunk partial sums combined in chunk order), so every run gives the same bits. The same
+ * statistics buffers feed the fused Performer kernels, which compute φ on the fly with the same
+ * snippet code: on-the-fly features equal the materialized ones bit for bit.
+ *
+ * Also exports the pieces the Performer dispatchers share (`favorSource`, `favorParams`,
+ * `bindAt`, `encodeDispatch`).
+ */
+import common from '../shaders/feature-map-common.wgsl?raw';
+import code from '../shaders/favor-features.wgsl?raw';
+import { EngineError } from '../core/errors';
+import { featureDim, usesProjection } from '../core/feature-maps';
+import type { FeatureMapKind } from '../core/types';
+import type { KernelContext } from './kernel-context';
+import { dispatchGrid } from './pipelines';
+
+/** Feature-map codes of the WGSL override constant FM_KIND. */
+export const FEATURE_MAP_CODE: Record<FeatureMapKind, number> = {
+  positive: 0,
+  hyperbolic: 1,
+  trig: 2,
+  relu: 3,
+  elu1: 4,
+  exp: 5,
+  'double-softmax': 6,
+};
+
+/** The inputs every feature-map kernel reads. */
+export interface FavorProblem {
+  n: number;
+  d: number;
+  /** rows of W (ignored by elu1 / double-softmax, whose W has 0 rows) */
+  m: number;
+  featureMap: FeatureMapKind;
+  /** n×d row-major f32, unscaled (the kernels apply d^{-1/4}) */
+  q: GPUBuffer;
+  k: GPUBuffer;
+  /** m×d row-major f32; any non-empty buffer when the map uses no projection */
+  w: GPUBuffer;
+}
+
+/** Stabilizer statistics (see feature-map-common.wgsl): query rows (n × vec2) and keys (1 or d × vec2). */
+export interface FavorStats {
+  qStats: GPUBuffer;
+  kStats: GPUBuffer;
+}
+
+export interface FavorFeatures {
+  /** φ(Q): n × m' row-major f32 */
+  qf: GPUBuffer;
+  /** φ(K): n × m' row-major f32 */
+  kf: GPUBuffer;
+  /** feature dimension m' */
+  mp: number;
+  stats: FavorStats;
+}
+
+/** The WGSL source of a feature-using kernel: the shared snippet followed by the kernel. */
+export function favorSource(kernel: string): string {
+  return `${common}\n${kernel}`;
+}
+
+/** u columns of the map: m with a projection, d without. */
+export function uColumns(kind: FeatureMapKind, m: number, d: number): number {
+  return usesProjection(kind) ? m : d;
+}
+
+/** The ratio factor of the map (m^{-1/2}, (2m)^{-1/2} or 1). */
+export function featureRatio(kind: FeatureMapKind, m: number): number {
+  switch (kind) {
+    case 'positive':
+    case 'trig':
+    case 'relu':
+      return 1 / Math.sqrt(m);
+    case 'hyperbolic':
+      return 1 / Math.sqrt(2 * m);
+    default:
+      return 1;
+  }
+}
+
+/** Kernel-specific FmParams fields. */
+export interface FmExtra {
+  chunk?: number;
+  nchunks?: number;
+  a0?: number;
+  a1?: number;
+}
+
+/** The FmParams uniform (48 bytes) of feature-map-common.wgsl. */
+export function favorParams(p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featureMap'>, extra: FmExtra = {}): ArrayBuffer {
+  const buf = new ArrayBuffer(48);
+  const u = new Uint32Array(buf);
+  const f = new Float32Array(buf);
+  const nu = uColumns(p.featureMap, p.m, p.d);
+  u[0] = p.n;
+  u[1] = p.d;
+  u[2] = nu;
+  u[3] = featureDim(p.featureMap, p.m, p.d);
+  f[4] = Math.pow(p.d, -0.25);
+  f[5] = featureRatio(p.featureMap, p.m);
+  u[6] = FEATURE_MAP_CODE[p.featureMap];
+  u[7] = u[3]! / nu;
+  u[8] = extra.chunk ?? 0;
+  u[9] = extra.nchunks ?? 0;
+  u[10] = extra.a0 ?? 0;
+  u[11] = extra.a1 ?? 0;
+  return buf;
+}
+
+/** A bind group with buffers at explicit binding numbers (the kernels' bindings are sparse). */
+export function bindAt(device: GPUDevice, pipeline: GPUComputePipeline, entries: Record<number, GPUBuffer>, label?: string): GPUBindGroup {
+  return device.createBindGroup({
+    label,
+    layout: pipeline.getBindGroupLayout(0),
+    entries: Object.entries(entries).map(([binding, buffer]) => ({ binding: Number(binding), resource: { buffer } })),
+  });
+}
+
+/** Records one dispatch of `groups` workgroups (split over x and y past the per-dimension limit). */
+export function encodeDispatch(
+  ctx: KernelContext,
+  pass: GPUComputePassEncoder,
+  pipeline: GPUComputePipeline,
+  entries: Record<number, GPUBuffer>,
+  groups: number,
+  label?: string,
+): void {
+  if (groups <= 0) return;
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, bindAt(ctx.device, pipeline, entries, label));
+  const [x, y] = dispatchGrid(groups, ctx.limits.maxComputeWorkgroupsPerDimension);
+  pass.dispatchWorkgroups(x, y);
+}
+
+/** Throws 'exceeds-limit' when one storage binding of `bytes` does not fit the device. */
+export function checkBinding(ctx: KernelContext, what: string, bytes: number): void {
+  const max = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
+  if (bytes > max) {
+    throw new EngineError('exceeds-limit', `${what} needs ${(bytes / 2 ** 20).toFixed(1)} MiB, the device allows ${(max / 2 ** 20).toFixed(0)} MiB per buffer`, {
+      bytes,
+      max,
+    });
+  }
+}
+
+/** Rows per chunk of the double-softmax column partial sums. */
+const DS_CHUNK = 256;
+const ST_ROWS = 16;
+const ST_COLS = 64;
+const MODULE = 'favor-features';
+
+/** One pipeline per entry point serves every feature map (the map is a uniform). */
+function pipe(ctx: KernelContext, entry: string): GPUComputePipeline {
+  return ctx.pipelines.pipeline(MODULE, favorSource(code), entry);
+}
+
+function checkProblem(ctx: KernelContext, p: FavorProblem): void {
+  const { n, d, m } = p;
+  for (const [name, v] of [['n', n], ['d', d]] as const) {
+    if (!Number.isInteger(v) || v < 1) throw new EngineError('invalid-size', `${name} = ${v}`);
+  }
+  if (usesProjection(p.featureMap) && (!Number.isInteger(m) || m < 1)) throw new EngineError('invalid-size', `m = ${m}`);
+  if (d > 256) throw new EngineError('exceeds-limit', `the Performer kernels support d ≤ 256 (got ${d})`);
+  checkBinding(ctx, 'Q', n * d * 4);
+}
+
+/**
+ * Encodes the stabilizer statistics of φ for this problem into one compute pass ('favor.stats').
+ * Maps without stabilizers (trig, relu, elu1) get small placeholder buffers and no pass.
+ */
+export function encodeFavorStats(ctx: KernelContext, encoder: GPUCommandEncoder, p: FavorProblem): FavorStats {
+  checkProblem(ctx, p);
+  const { n, d, featureMap: kind } = p;
+  const a = ctx.alloc;
+  const needs = kind === 'positive' || kind === 'hyperbolic' || kind === 'exp' || kind === 'double-softmax';
+  if (!needs) {
+    return { qStats: a.storage('favor.qstats', 16), kStats: a.storage('favor.kstats', 16) };
+  }
+  const qStats = a.storage('favor.qstats', n * 8);
+  const pass = encoder.beginComputePass(ctx.timer.pass('favor.stats'));
+  const base = { 1: p.q, 2: p.k };
+  if (kind === 'double-softmax') {
+    const kStats = a.storage('favor.kstats', d * 8);
+    const chunks = Math.ceil(n / DS_CHUNK);
+    const scratch = a.storage('favor.kscratch', chunks * d * 8);
+    const u = a.uniform('favor.u.dsstats', new Uint32Array(favorParams(p, { chunk: DS_CHUNK, nchunks: chunks })));
+    encodeDispatch(ctx, pass, pipe(ctx, 'ds_row_stats'), { 0: u, ...base, 6: qStats }, Math.ceil(n / 256));
+    encodeDispatch(ctx, pass, pipe(ctx, 'ds_col_partials'), { 0: u, ...base, 6: scratch }, Math.ceil((chunks * d) / 256));
+    encodeDispatch(ctx, pass, pipe(ctx, 'ds_col_combine'), { 0: u, 6: kStats, 7: scratch }, Math.ceil(d / 256));
+    pass.end();
+    return { qStats, kStats };
+  }
+  const kStats = a.storage('favor.kstats', 16);
+  const scratch = a.storage('favor.kscratch', n * 8);
+  const uq = a.uniform('favor.u.qstats', new Uint32Array(favorParams(p, { a0: 0 })));
+  const uk = a.uniform('favor.u.kstats', new Uint32Array(favorParams(p, { a0: 1, a1: n })));
+  const rows = pipe(ctx, 'row_stats');
+  const groups = Math.ceil(n / ST_ROWS);
+  encodeDispatch(ctx, pass, rows, { 0: uq, ...base, 3: p.w, 6: qStats }, groups);
+  encodeDispatch(ctx, pass, rows, { 0: uk, ...base, 3: p.w, 6: scratch }, groups);
+  encodeDispatch(ctx, pass, pipe(ctx, 'global_max'), { 0: uk, 6: kStats, 7: scratch }, 1);
+  pass.end();
+  return { qStats, kStats };
+}
+
+/**
+ * Encodes φ(Q) and φ(K) as n × m' row-major buffers (roles 'favor.qf', 'favor.kf') in one pass
+ * ('favor.features'), after the statistics (encoded here unless `stats` from an earlier
+ * `encodeFavorStats` of the same problem is passed). Memory: 2·n·m'·4 bytes.
+ */
+export function encodeFavorFeatures(ctx: KernelContext, encoder: GPUCommandEncoder, p: FavorProblem, stats?: FavorStats): FavorFeatures {
+  const st = stats ?? encodeFavorStats(ctx, encoder, p);
+  const { n, d, m, featureMap: kind } = p;
+  const mp = featureDim(kind, m, d);
+  checkBinding(ctx, 'the feature matrix φ(Q)', n * mp * 4);
+  const qf = ctx.alloc.storage('favor.qf', n * mp * 4);
+  const kf = ctx.alloc.storage('favor.kf', n * mp * 4);
+  const nu = uColumns(kind, m, d);
+  const nb = mp / nu;
+  const groups = Math.ceil(n / ST_ROWS) * Math.ceil(nu / (ST_COLS / nb));
+  const uq = ctx.alloc.uniform('favor.u.feat.q', new Uint32Array(favorParams(p, { a0: 0 })));
+  const uk = ctx.alloc.uniform('favor.u.feat.k', new Uint32Array(favorParams(p, { a0: 1 })));
+  const pipeline = pipe(ctx, 'features');
+  const pass = encoder.beginComputePass(ctx.timer.pass('favor.features'));
+  const base = { 1: p.q, 2: p.k, 3: p.w, 4: st.qStats, 5: st.kStats };
+  encodeDispatch(ctx, pass, pipeline, { 0: uq, ...base, 8: qf }, groups);
+  encodeDispatch(ctx, pass, pipeline, { 0: uk, ...base, 8: kf }, groups);
+  pass.end();
+  return { qf, kf, mp, stats: st };
+}

@@ -1,0 +1,112 @@
+/**
+ * Timing hook of the benchmark (`npm run bench`, the speed panel): runs one kernel family on
+ * random inputs of a given shape several times and reports the median GPU time — from timestamp
+ * queries when the device has them (sum of the family's compute passes), else wall time from
+ * submit to `onSubmittedWorkDone` — plus the bytes of the buffers that family allocates.
+ */
+import { createRng } from '../core/rng';
+import { randomProjection } from '../core/projections';
+import type { FeatureMapKind } from '../core/types';
+import { encodeDummyAttention } from './dummy-attention';
+import { encodeExactAttention } from './exact-attention';
+import type { KernelContext } from './kernel-context';
+import { JobAllocator } from './job-plan';
+import { encodePerformerBidirectional } from './performer-bidirectional';
+import { encodePerformerCausal } from './performer-causal';
+
+export type BenchKernel = 'exact' | 'exact-causal' | 'performer-bidirectional' | 'performer-causal' | 'dummy';
+export const BENCH_KERNELS: readonly BenchKernel[] = ['exact', 'exact-causal', 'performer-bidirectional', 'performer-causal', 'dummy'];
+
+export interface KernelBenchOptions {
+  kernel: BenchKernel;
+  n: number;
+  d: number;
+  /** random features (default 256) */
+  m?: number;
+  featureMap?: FeatureMapKind;
+  /** timed runs after one untimed warm-up run (default 5) */
+  repeats?: number;
+  seed?: number;
+}
+
+export interface KernelBenchResult {
+  kernel: BenchKernel;
+  n: number;
+  d: number;
+  m: number;
+  medianMs: number;
+  samples: number[];
+  source: 'timestamp' | 'wall';
+  /** bytes of the GPU buffers this kernel family used (inputs included) */
+  bytes: number;
+}
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+}
+
+export async function timeKernel(ctx: KernelContext, o: KernelBenchOptions): Promise<KernelBenchResult> {
+  const { device, alloc, timer } = ctx;
+  const { kernel, n, d } = o;
+  const m = o.m ?? 256;
+  const featureMap = o.featureMap ?? 'positive';
+  const repeats = Math.max(1, o.repeats ?? 5);
+  const rng = createRng(o.seed ?? 1);
+  const tracking = alloc instanceof JobAllocator ? alloc : null;
+  tracking?.beginJob();
+
+  const q = alloc.upload('bench.q', rng.fillNormal(new Float32Array(n * d), 0.5));
+  const k = alloc.upload('bench.k', rng.fillNormal(new Float32Array(n * d), 0.5));
+  const v = alloc.upload('bench.v', rng.fillNormal(new Float32Array(n * d), 1));
+  const w = alloc.upload('bench.w', randomProjection('orthogonal-chi', m, d, rng).data);
+
+  const encode = (enc: GPUCommandEncoder): void => {
+    const performer = { n, d, m, featureMap, q, k, w, v };
+    switch (kernel) {
+      case 'exact':
+      case 'exact-causal':
+        encodeExactAttention(ctx, enc, { n, d, causal: kernel === 'exact-causal', q, k, v });
+        break;
+      case 'performer-bidirectional':
+        encodePerformerBidirectional(ctx, enc, performer);
+        break;
+      case 'performer-causal':
+        encodePerformerCausal(ctx, enc, performer);
+        break;
+      case 'dummy':
+        encodeDummyAttention(ctx, enc, { n, d, q, k, v });
+        break;
+    }
+  };
+
+  const once = async (): Promise<number> => {
+    timer.reset();
+    const enc = device.createCommandEncoder({ label: `bench:${kernel}` });
+    encode(enc);
+    timer.resolve(enc);
+    const t0 = performance.now();
+    device.queue.submit([enc.finish()]);
+    await device.queue.onSubmittedWorkDone();
+    const wall = performance.now() - t0;
+    if (!timer.useTimestamps) return wall;
+    const timings = await timer.read();
+    return timings.reduce((s, t) => s + t.ms, 0);
+  };
+
+  await once(); // compiles pipelines, creates buffers
+  const samples: number[] = [];
+  for (let r = 0; r < repeats; r++) samples.push(await once());
+  const bytes = tracking ? tracking.jobBytes() : alloc.stats().liveBytes;
+  return {
+    kernel,
+    n,
+    d,
+    m,
+    medianMs: median(samples),
+    samples,
+    source: timer.useTimestamps ? 'timestamp' : 'wall',
+    bytes,
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * Dispatcher of bidirectional Performer attention (src/shaders/performer-bidirectional.wgsl):
+ * out = D^{-1} φ(Q) (φ(K)ᵀ V), D = diag(φ(Q) φ(K)ᵀ 1), without materializing φ(Q) or φ(K).
+ * CPU twin: src/core/linear-attention.ts linearAttentionOutput(qf, kf, v, false).
+ *
+ * Passes (all in the caller's encoder):
+ *   'favor.stats'      stabilizers (skipped when the caller passes `stats`)
+ *   'performer.kv'     kv_partials: per key chunk and feature tile, Σ_j φ(k_j) v_jᵀ and Σ_j φ(k_j)
+ *                      (φ(k_j) on the fly), then kv_reduce: the chunk partials summed in chunk order
+ *   'performer.out'    bidir_out: φ(q_i) on the fly against the m'×(d+1) state, normalized
+ * The key chunking depends only on (n, m', d) and the device's buffer limit, and every sum has a
+ * fixed order, so repeated runs give identical bits.
+ */
+import code from '../shaders/performer-bidirectional.wgsl?raw';
+import { EngineError } from '../core/errors';
+import { featureDim } from '../core/feature-maps';
+import type { KernelContext } from './kernel-context';
+import {
+  checkBinding,
+  encodeDispatch,
+  encodeFavorStats,
+  favorParams,
+  favorSource,
+  uColumns,
+  type FavorProblem,
+  type FavorStats,
+} from './favor-features';
+
+export interface PerformerArgs extends FavorProblem {
+  /** n×d row-major f32 */
+  v: GPUBuffer;
+  /** statistics from `encodeFavorStats` of the same problem, encoded earlier; computed here if absent */
+  stats?: FavorStats;
+  /** output buffer role (default 'bidir.out' / 'causal.out') */
+  role?: string;
+}
+
+/** Tile shapes of the Performer kernels for head dimension d (≤ 256). */
+export interface PerformerTiles {
+  /** output columns per workgroup (≥ d) */
+  DT: number;
+  /** features per state tile = query rows per output tile = 4096 / DT */
+  TILE: number;
+  /** key rows per sub-tile */
+  TJ: number;
+  /** features per step of the output kernels */
+  FQ: number;
+}
+
+export function performerTiles(d: number): PerformerTiles {
+  if (d > 256) throw new EngineError('exceeds-limit', `the Performer kernels support d ≤ 256 (got ${d})`);
+  const DT = d <= 64 ? 64 : d <= 128 ? 128 : 256;
+  return { DT, TILE: 4096 / DT, TJ: DT === 256 ? 8 : 16, FQ: DT === 256 ? 8 : 16 };
+}
+
+const MODULE = 'performer-bidirectional';
+/** Chunk partials of the bidirectional reduction stay under this many bytes. */
+const PARTIALS_BUDGET = 64 * 2 ** 20;
+/** Aim for at least this many workgroups in the key pass. */
+const TARGET_GROUPS = 512;
+
+/** Pipelines are specialised on the tile shape (3 classes of d) only; the feature map is a uniform. */
+export function performerPipeline(ctx: KernelContext, d: number, entry: string): GPUComputePipeline {
+  const t = performerTiles(d);
+  return ctx.pipelines.pipeline(MODULE, favorSource(code), entry, {
+    DT: t.DT,
+    TILE: t.TILE,
+    TJ: t.TJ,
+    FQ: t.FQ,
+  });
+}
+
+/** Keys per chunk of the bidirectional key pass: enough chunks for parallelism, partials within budget. */
+export function bidirectionalChunk(n: number, d: number, mp: number, ftiles: number, maxBinding: number): { chunk: number; chunks: number } {
+  const entryBytes = mp * (d + 1) * 4;
+  const maxChunks = Math.max(1, Math.floor(Math.min(PARTIALS_BUDGET, maxBinding) / entryBytes));
+  const wanted = Math.max(1, Math.ceil(TARGET_GROUPS / ftiles));
+  const chunks = Math.max(1, Math.min(wanted, maxChunks, Math.ceil(n / 64)));
+  const chunk = Math.ceil(n / chunks / 64) * 64;
+  return { chunk, chunks: Math.ceil(n / chunk) };
+}
+
+/**
+ * Encodes the per-chunk key/value states part[p] = (Σ_{j∈p} φ(k_j) v_jᵀ, Σ_{j∈p} φ(k_j)), each
+ * m'·(d+1) floats, for chunks of `chunk` keys (a multiple of 64), into `part` (≥ chunks·m'·(d+1)·4
+ * bytes). Shared with the causal scan. Records into an open compute pass.
+ */
+export function encodeKeyValueChunks(
+  ctx: KernelContext,
+  pass: GPUComputePassEncoder,
+  args: PerformerArgs & { stats: FavorStats },
+  chunk: number,
+  part: GPUBuffer,
+  uniformRole: string,
+): void {
+  const { n, d, m, featureMap: kind } = args;
+  if (chunk % 64 !== 0) throw new RangeError(`key chunk ${chunk} is not a multiple of 64`);
+  const t = performerTiles(d);
+  const mp = featureDim(kind, m, d);
+  const nu = uColumns(kind, m, d);
+  const ftiles = Math.ceil(nu / (t.TILE / (mp / nu)));
+  const chunks = Math.ceil(n / chunk);
+  const u = ctx.alloc.uniform(uniformRole, new Uint32Array(favorParams(args, { chunk, nchunks: chunks })));
+  encodeDispatch(
+    ctx,
+    pass,
+    performerPipeline(ctx, d, 'kv_partials'),
+    { 0: u, 1: args.q, 2: args.k, 3: args.w, 4: args.stats.qStats, 5: args.stats.kStats, 6: args.v, 7: part },
+    chunks * ftiles,
+  );
+}
+
+/**
+ * Bidirectional Performer output (n×d, role `args.role ?? 'bidir.out'`). Workspace: the chunk
+ * partials ('bidir.partials', ≤ 64 MiB) and the m'×(d+1) state ('bidir.state').
+ */
+export function encodePerformerBidirectional(ctx: KernelContext, encoder: GPUCommandEncoder, args: PerformerArgs): GPUBuffer {
+  const stats = args.stats ?? encodeFavorStats(ctx, encoder, args);
+  const { n, d, m, featureMap: kind } = args;
+  const t = performerTiles(d);
+  const mp = featureDim(kind, m, d);
+  const nu = uColumns(kind, m, d);
+  const E = mp * (d + 1);
+  checkBinding(ctx, 'the key/value state', E * 4);
+  const ftiles = Math.ceil(nu / (t.TILE / (mp / nu)));
+  const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
+  const { chunk, chunks } = bidirectionalChunk(n, d, mp, ftiles, maxBinding);
+
+  const part = ctx.alloc.storage('bidir.partials', chunks * E * 4);
+  const state = ctx.alloc.storage('bidir.state', E * 4);
+  const out = ctx.alloc.storage(args.role ?? 'bidir.out', n * d * 4);
+  const full = { ...args, stats };
+
+  const kv = encoder.beginComputePass(ctx.timer.pass('performer.kv'));
+  encodeKeyValueChunks(ctx, kv, full, chunk, part, 'bidir.u.kv');
+  const ur = ctx.alloc.uniform('bidir.u.reduce', new Uint32Array(favorParams(args, { chunk, nchunks: chunks })));
+  encodeDispatch(ctx, kv, performerPipeline(ctx, d, 'kv_reduce'), { 0: ur, 8: part, 9: state }, Math.ceil(E / 256));
+  kv.end();
+
+  const uo = ctx.alloc.uniform('bidir.u.out', new Uint32Array(favorParams(args)));
+  const po = encoder.beginComputePass(ctx.timer.pass('performer.out'));
+  encodeDispatch(
+    ctx,
+    po,
+    performerPipeline(ctx, d, 'bidir_out'),
+    { 0: uo, 1: args.q, 2: args.k, 3: args.w, 4: stats.qStats, 5: stats.kStats, 10: state, 11: out },
+    Math.ceil(n / t.TILE),
+  );
+  po.end();
+  return out;
+}

@@ -1,0 +1,224 @@
+/**
+ * The WebGPU implementation of `AttentionBackend`: one AttentionJob → exact fused attention,
+ * Performer attention with the job's feature map, and (when asked) the dense statistics — the
+ * matrix view, per-row statistics and full rows — all computed by WGSL kernels and checked against
+ * the CPU twins (core/cpu-attention.ts `runAttentionJob` defines every field).
+ *
+ * A run validates the job (core validateJob), checks every planned buffer against the device's
+ * limits before allocating, uploads into allocator roles that are reused across runs (no per-run
+ * buffer churn), encodes the kernels inside validation / out-of-memory error scopes, reads back,
+ * rejects non-finite results, honours the AbortSignal between stages and maps a lost device to
+ * 'device-lost' (after which the backend refuses further runs; the engine makes a new one).
+ */
+import type { AttentionJob, AttentionOutput, AttentionRowPair, KernelTiming, MatrixView, RowStats } from '../core/attention-job';
+import { EngineError, isEngineError } from '../core/errors';
+import type { Matrix } from '../core/types';
+import { validateJob } from '../core/validate';
+import type { AllocatorStats } from './allocator';
+import { encodeFullRows, encodeMatrixView, encodeRowNormalizers, encodeRowStats, type DenseProblem } from './attention-stats';
+import type { GpuContext } from './device';
+import { withErrorScopes } from './error-scope';
+import { encodeExactAttention } from './exact-attention';
+import { encodeFavorFeatures, encodeFavorStats, type FavorProblem } from './favor-features';
+import { GpuTimer } from './gpu-timer';
+import { checkJobLimits, JobAllocator, jobShape } from './job-plan';
+import { timeKernel, type KernelBenchOptions, type KernelBenchResult } from './kernel-bench';
+import type { KernelContext } from './kernel-context';
+import { encodeVec4Rows } from './pack-vec4';
+import { encodePerformerBidirectional } from './performer-bidirectional';
+import { encodePerformerCausal } from './performer-causal';
+import { PipelineCache } from './pipelines';
+import { readFloats } from './readback';
+
+export interface WebGpuBackend {
+  readonly info: { kind: 'webgpu'; adapter: string; features: string[] };
+  run(job: AttentionJob, signal?: AbortSignal): Promise<AttentionOutput>;
+  dispose(): void;
+  /** live buffers / bytes and buffers ever created by this backend's allocator */
+  stats(): AllocatorStats;
+  /** median GPU time of one kernel family on random inputs (the benchmark's hook) */
+  timeKernel(options: KernelBenchOptions): Promise<KernelBenchResult>;
+  /** the kernel context (device, pipelines, allocator, timer) — for tests and the benchmark */
+  readonly context: KernelContext;
+}
+
+export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
+  const device = gpu.device;
+  const alloc = new JobAllocator(device);
+  const timer = new GpuTimer(device, gpu.hasTimestamps);
+  const ctx: KernelContext = { device, pipelines: new PipelineCache(device), alloc, timer, limits: device.limits };
+  let lostInfo: GPUDeviceLostInfo | null = null;
+  let disposed = false;
+  let busy: Promise<unknown> = Promise.resolve();
+
+  void gpu.lost.then((info) => {
+    lostInfo = info;
+  });
+
+  const lostError = (): EngineError =>
+    new EngineError('device-lost', `the GPU device was lost (${lostInfo?.reason ?? 'unknown'}${lostInfo?.message ? `: ${lostInfo.message}` : ''})`, {
+      reason: lostInfo?.reason,
+    });
+
+  function checkAlive(signal?: AbortSignal): void {
+    if (lostInfo) throw lostError();
+    if (disposed) throw new EngineError('device-lost', 'this WebGPU backend has been disposed');
+    if (signal?.aborted) throw new EngineError('cancelled', 'superseded by a newer request');
+  }
+
+  /** Maps an unexpected failure to 'device-lost' when the device went away meanwhile. */
+  async function translate(e: unknown): Promise<never> {
+    if (!lostInfo) await Promise.race([gpu.lost, new Promise((r) => setTimeout(r, 100))]);
+    if (lostInfo) throw lostError();
+    if (isEngineError(e)) throw e;
+    throw new EngineError('gpu-validation', `WebGPU failure: ${(e as Error)?.message ?? String(e)}`);
+  }
+
+  async function execute(job: AttentionJob, signal?: AbortSignal): Promise<AttentionOutput> {
+    checkAlive(signal);
+    validateJob(job);
+    checkJobLimits(job, device.limits);
+    const s = jobShape(job);
+    const { n, d } = s;
+    const { q, k, v, w } = job.inputs;
+
+    alloc.beginJob();
+    timer.reset();
+    const wallTimings: KernelTiming[] = [];
+    const encoder = device.createCommandEncoder({ label: 'attention-job' });
+    /** One stage: encoded into the shared encoder (timestamps), or submitted alone and wall-timed. */
+    async function stage<T>(label: string, encode: (enc: GPUCommandEncoder) => T): Promise<T> {
+      checkAlive(signal);
+      if (timer.useTimestamps) return encode(encoder);
+      const enc = device.createCommandEncoder({ label });
+      const result = encode(enc);
+      const t0 = performance.now();
+      device.queue.submit([enc.finish()]);
+      await device.queue.onSubmittedWorkDone();
+      wallTimings.push({ kernel: label, ms: performance.now() - t0, source: 'wall' });
+      return result;
+    }
+
+    return withErrorScopes(device, 'attention job', async () => {
+      const qb = alloc.upload('in.q', q.data);
+      const kb = alloc.upload('in.k', k.data);
+      const vb = alloc.upload('in.v', v.data);
+      const wb = alloc.upload('in.w', w.data.length > 0 ? w.data : new Float32Array(4));
+      const problem: FavorProblem = { n, d, m: Math.max(s.m, 1), featureMap: job.featureMap, q: qb, k: kb, w: wb };
+
+      const exact = await stage('exact-attention', (enc) => {
+        const q4 = encodeVec4Rows(ctx, enc, qb, n, d, 'exact.q4');
+        const k4 = encodeVec4Rows(ctx, enc, kb, n, d, 'exact.k4');
+        const v4 = encodeVec4Rows(ctx, enc, vb, n, d, 'exact.v4');
+        const out = encodeExactAttention(ctx, enc, { n, d, causal: s.causal, q: q4, k: k4, v: v4, vec4Inputs: true });
+        return { q4, k4, out };
+      });
+      const performer = await stage('performer', (enc) => {
+        const stats = encodeFavorStats(ctx, enc, problem);
+        const args = { ...problem, v: vb, stats };
+        return { stats, out: s.causal ? encodePerformerCausal(ctx, enc, args) : encodePerformerBidirectional(ctx, enc, args) };
+      });
+
+      let rowStatsBuf: GPUBuffer | null = null;
+      let rowsBuf: GPUBuffer | null = null;
+      let viewRes: ReturnType<typeof encodeMatrixView> | null = null;
+      if (s.dense) {
+        const dp = await stage('features', (enc): DenseProblem => {
+          const f = encodeFavorFeatures(ctx, enc, problem, performer.stats);
+          const qf4 = encodeVec4Rows(ctx, enc, f.qf, n, f.mp, 'stats.qf4');
+          const kf4 = encodeVec4Rows(ctx, enc, f.kf, n, f.mp, 'stats.kf4');
+          return { n, d, mp: f.mp, causal: s.causal, q4: exact.q4, k4: exact.k4, qf4, kf4 };
+        });
+        const norms = await stage('row-normalizers', (enc) => encodeRowNormalizers(ctx, enc, dp));
+        if (job.rowStats) rowStatsBuf = await stage('row-stats', (enc) => encodeRowStats(ctx, enc, dp, norms));
+        if (job.viewCells > 0) viewRes = await stage('matrix-view', (enc) => encodeMatrixView(ctx, enc, dp, norms, job.viewCells));
+        if (job.rows.length > 0) rowsBuf = await stage('attention-rows', (enc) => encodeFullRows(ctx, enc, dp, norms, job.rows));
+      }
+      timer.resolve(encoder);
+      device.queue.submit([encoder.finish()]);
+      checkAlive(signal);
+
+      const exactOut = mat(n, d, await readFloats(device, exact.out, n * d));
+      assertFinite('exact output', exactOut.data, d);
+      const approxOut = mat(n, d, await readFloats(device, performer.out, n * d));
+      assertFinite(`approximate output (${job.featureMap} features)`, approxOut.data, d);
+      checkAlive(signal);
+
+      let view: MatrixView | null = null;
+      const vr = viewRes as ReturnType<typeof encodeMatrixView> | null;
+      if (vr) {
+        const { cells, block } = vr.plan;
+        const all = await readFloats(device, vr.buffer, 3 * cells * cells);
+        const plane = cells * cells;
+        view = { cells, block, aggregation: 'mean', exact: all.slice(0, plane), approx: all.slice(plane, 2 * plane), absDiff: all.slice(2 * plane) };
+        assertFinite('matrix view', all, cells);
+      }
+      let rowStats: RowStats | null = null;
+      if (rowStatsBuf) {
+        const all = await readFloats(device, rowStatsBuf, 5 * n);
+        assertFinite('row statistics', all, n);
+        const part = (i: number): Float32Array => all.slice(i * n, (i + 1) * n);
+        rowStats = { exactEntropy: part(0), approxEntropy: part(1), sqErr: part(2), exactSq: part(3), kl: part(4) };
+      }
+      const rows: AttentionRowPair[] = [];
+      if (rowsBuf) {
+        const R = job.rows.length;
+        const all = await readFloats(device, rowsBuf, 2 * R * n);
+        assertFinite('attention rows', all, n);
+        job.rows.forEach((index, r) => {
+          rows.push({ index, exact: all.slice(r * n, (r + 1) * n), approx: all.slice((R + r) * n, (R + r + 1) * n) });
+        });
+      }
+      const timings = timer.useTimestamps ? await timer.read() : wallTimings;
+      checkAlive(signal);
+      return { exactOut, approxOut, view, rowStats, rows, timings, bytesAllocated: alloc.jobBytes() };
+    });
+  }
+
+  async function run(job: AttentionJob, signal?: AbortSignal): Promise<AttentionOutput> {
+    // One job at a time: roles (buffers) are shared between runs.
+    const previous = busy;
+    let release!: () => void;
+    busy = new Promise<void>((r) => (release = r));
+    try {
+      await previous.catch(() => undefined);
+      return await execute(job, signal);
+    } catch (e) {
+      return translate(e);
+    } finally {
+      release();
+    }
+  }
+
+  return {
+    info: { kind: 'webgpu', adapter: gpu.adapterName, features: [...gpu.features].sort() },
+    run,
+    dispose(): void {
+      if (disposed) return;
+      disposed = true;
+      alloc.releaseAll();
+      timer.destroy();
+    },
+    stats: () => alloc.stats(),
+    timeKernel: async (options) => {
+      checkAlive();
+      return timeKernel(ctx, options).catch(translate);
+    },
+    context: ctx,
+  };
+}
+
+function mat(rows: number, cols: number, data: Float32Array): Matrix {
+  return { rows, cols, data };
+}
+
+/** 'non-finite-result' naming the stage and the first bad entry. */
+function assertFinite(what: string, data: Float32Array, cols: number): void {
+  for (let i = 0; i < data.length; i++) {
+    const x = data[i]!;
+    if (!Number.isFinite(x)) {
+      const row = Math.floor(i / Math.max(cols, 1));
+      throw new EngineError('non-finite-result', `${what} overflowed: entry [${row}, ${i - row * cols}] is ${x}`, { stage: what, index: i });
+    }
+  }
+}

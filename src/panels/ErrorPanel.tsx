@@ -1,0 +1,3 @@
+export function ErrorPanel() {
+  return null;
+}

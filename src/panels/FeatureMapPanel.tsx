@@ -1,0 +1,3 @@
+export function FeatureMapPanel() {
+  return null;
+}

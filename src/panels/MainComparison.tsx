@@ -1,0 +1,225 @@
+/**
+ * The main comparison: exact A, Performer Â and |A − Â| as heatmaps on one shared colour scale,
+ * headline error numbers, and the attention row of one query (hovered, pinned or the default).
+ */
+import { useMemo } from 'react';
+import { useStrings } from '../app/strings';
+import { ColorLegend } from '../charts/ColorLegend';
+import { fmtInt, fmtMs } from '../charts/format';
+import { Heatmap } from '../charts/Heatmap';
+import { LineChart, type Series } from '../charts/LineChart';
+import { EXACT_COLOR, heatScale, MAP_COLORS } from '../charts/palette';
+import { useWidth } from '../charts/useWidth';
+import { viewLimit } from '../store/controller';
+import { useActions, useStore } from '../store/react';
+import { defaultRow } from '../store/store';
+import { Metric, Panel } from './common';
+
+/** At most this many points are drawn for one row; longer rows are reduced to per-bucket maxima. */
+const MAX_ROW_POINTS = 1_024;
+
+function decimateMax(values: ArrayLike<number>, buckets: number): { x: Float64Array; y: Float64Array; per: number } {
+  const n = values.length;
+  if (n <= buckets * 2) {
+    const x = new Float64Array(n);
+    const y = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      x[i] = i;
+      y[i] = values[i]!;
+    }
+    return { x, y, per: 1 };
+  }
+  const per = Math.ceil(n / buckets);
+  const b = Math.ceil(n / per);
+  const x = new Float64Array(b);
+  const y = new Float64Array(b);
+  for (let k = 0; k < b; k++) {
+    let mx = -Infinity;
+    let at = k * per;
+    for (let i = k * per; i < Math.min(n, (k + 1) * per); i++) {
+      if (values[i]! > mx) {
+        mx = values[i]!;
+        at = i;
+      }
+    }
+    x[k] = at;
+    y[k] = mx;
+  }
+  return { x, y, per };
+}
+
+export function MainComparison() {
+  const t = useStrings();
+  const s = t.main;
+  const actions = useActions();
+  const result = useStore((st) => st.compute.result);
+  const latency = useStore((st) => st.compute.latencyMs);
+  const backend = useStore((st) => st.backend.info);
+  const colorMode = useStore((st) => st.ui.colorScale);
+  const pinned = useStore((st) => st.ui.pinnedRow);
+  const hovered = useStore((st) => st.ui.hoveredRow);
+  const [gridRef, width] = useWidth<HTMLDivElement>(900);
+
+  const view = result?.output.view ?? null;
+  const n = result?.params.n ?? 0;
+  const mapName = result ? t.names.maps[result.params.featureMap] : '';
+
+  const scale = useMemo(() => {
+    let mx = 0;
+    if (view) {
+      for (const arr of [view.exact, view.approx]) for (let i = 0; i < arr.length; i++) if (arr[i]! > mx && Number.isFinite(arr[i]!)) mx = arr[i]!;
+    }
+    return heatScale(mx, colorMode);
+  }, [view, colorMode]);
+
+  const hasNegative = useMemo(() => {
+    if (!view) return false;
+    for (let i = 0; i < view.approx.length; i++) if (view.approx[i]! < 0) return true;
+    return false;
+  }, [view]);
+
+  // three across when they fit at ≥ 180 px, otherwise one per row
+  const frame = 46 + 16;
+  const across = width >= 3 * (180 + frame) ? 3 : 1;
+  const size = Math.max(140, Math.min(across === 3 ? 300 : 360, Math.floor(width / across) - frame));
+
+  const shownRow = hovered ?? pinned ?? (result ? defaultRow(n) : 0);
+  const rowPair = result?.output.rows.find((r) => r.index === (pinned ?? defaultRow(n))) ?? null;
+
+  const rowSeries = useMemo((): { series: Series[]; per: number; title: string; hoverNote: string | null } | null => {
+    if (!result) return null;
+    const approxLabel = s.rowApprox(mapName);
+    const approxColor = MAP_COLORS[result.params.featureMap];
+    // hovering: read the row from the view (exact when block = 1, block means otherwise)
+    if (hovered !== null && view && hovered < n) {
+      const I = Math.floor(hovered / view.block);
+      const cells = view.cells;
+      const xs = Float64Array.from({ length: cells }, (_, J) => Math.min(n - 1, J * view.block + (view.block - 1) / 2));
+      return {
+        series: [
+          { id: 'exact', label: s.rowExact, color: EXACT_COLOR, x: xs, y: view.exact.subarray(I * cells, (I + 1) * cells) },
+          { id: 'approx', label: approxLabel, color: approxColor, dash: '5 3', x: xs, y: view.approx.subarray(I * cells, (I + 1) * cells) },
+        ],
+        per: 1,
+        title: s.rowTitle(I * view.block, false),
+        hoverNote: view.block > 1 ? s.rowHover(I * view.block, view.block) : null,
+      };
+    }
+    if (!rowPair) return null;
+    const e = decimateMax(rowPair.exact, MAX_ROW_POINTS);
+    const a = decimateMax(rowPair.approx, MAX_ROW_POINTS);
+    return {
+      series: [
+        { id: 'exact', label: s.rowExact, color: EXACT_COLOR, x: e.x, y: e.y },
+        { id: 'approx', label: approxLabel, color: approxColor, dash: '5 3', x: a.x, y: a.y },
+      ],
+      per: e.per,
+      title: s.rowTitle(rowPair.index, pinned === rowPair.index),
+      hoverNote: null,
+    };
+  }, [result, hovered, view, n, rowPair, pinned, s, mapName]);
+
+  const pick = (row: number) => actions.pinRow(row === pinned ? null : row);
+  const m = result?.metrics;
+  const limit = fmtInt(viewLimit(backend));
+
+  return (
+    <Panel id="main" title={s.title} lead={s.lead} formula={s.formula}>
+      <div ref={gridRef} className="panel-body">
+      {!result ? (
+        <p className="note">{s.waiting}</p>
+      ) : (
+        <>
+          <p className="result-params note" data-result-params="">
+            n = {fmtInt(result.params.n)}, d = {result.params.d}, m = {result.params.m}, φ = {t.controls.mapNames[result.params.featureMap]}, s ={' '}
+            {result.params.scale}
+            {result.params.causal ? ', causal' : ''}
+          </p>
+          <div className="metrics">
+            <Metric name="rel-error-A" label={t.metrics.relErrorA} hint={t.metrics.relErrorAHint} value={m?.relErrorA} />
+            <Metric name="rel-error-out" label={t.metrics.relErrorOut} hint={t.metrics.relErrorOutHint} value={m?.relErrorOut} />
+            <Metric name="mean-kl" label={t.metrics.meanKL} hint={t.metrics.meanKLHint} value={m?.meanKL} />
+            <Metric name="entropy-exact" label={t.metrics.entropyExact} hint={t.metrics.entropyHint} value={m?.entropyExact} />
+            <Metric name="entropy-performer" label={t.metrics.entropyPerformer} hint={t.metrics.entropyHint} value={m?.entropyApprox} />
+            <Metric name="compute-ms" label={t.metrics.time} value={latency} format={fmtMs} />
+          </div>
+          {view ? (
+            <>
+              <div className="heatmap-toolbar">
+                <ColorLegend scale={scale} label={s.colour} negativeLabel={hasNegative ? s.colourNegative : undefined} width={Math.min(280, width - 20)} />
+                <div className="segmented" role="group" aria-label={s.colour}>
+                  <button type="button" aria-pressed={colorMode === 'linear'} onClick={() => actions.setUi('colorScale', 'linear')}>
+                    {s.scaleLinear}
+                  </button>
+                  <button type="button" aria-pressed={colorMode === 'log'} onClick={() => actions.setUi('colorScale', 'log')}>
+                    {s.scaleLog}
+                  </button>
+                </div>
+              </div>
+              <p className="note" data-block={view.block}>
+                {view.block > 1 ? s.blockNote(view.block, view.cells) : s.fullRes}
+              </p>
+              <div className={`heatmaps across-${across}`}>
+                {(
+                  [
+                    ['exact', s.exact, view.exact],
+                    ['approx', s.approx(mapName), view.approx],
+                    ['diff', s.diff, view.absDiff],
+                  ] as const
+                ).map(([key, title, data]) => (
+                  <Heatmap
+                    key={key}
+                    metric={`heatmap-${key}`}
+                    title={title}
+                    data={data}
+                    cells={view.cells}
+                    block={view.block}
+                    n={n}
+                    scale={scale}
+                    size={size}
+                    pinnedRow={pinned}
+                    hoveredRow={hovered}
+                    onHoverRow={actions.hoverRow}
+                    onPickRow={pick}
+                    resultId={result.id}
+                  />
+                ))}
+              </div>
+            </>
+          ) : (
+            <p className="note warn" data-no-view="">
+              {s.noView(limit, backend?.kind === 'webgpu' ? 'WebGPU' : 'the CPU fallback')}
+            </p>
+          )}
+          {rowSeries && (
+            <div className="row-chart">
+              <h3>
+                {rowSeries.title}
+                {pinned !== null && (
+                  <button type="button" className="small" onClick={() => actions.pinRow(null)}>
+                    {s.unpin}
+                  </button>
+                )}
+              </h3>
+              <LineChart
+                series={rowSeries.series}
+                xLabel={s.rowX}
+                yLabel={s.rowY}
+                ariaLabel={rowSeries.title}
+                tableCaption={s.rowTable(shownRow)}
+                xDomain={[0, Math.max(1, n - 1)]}
+                integerX
+                height={210}
+              >
+                {rowSeries.hoverNote && <p className="note">{rowSeries.hoverNote}</p>}
+                {rowSeries.per > 1 && <p className="note">{s.rowDecimated(rowSeries.per)}</p>}
+                <p className="note">{s.rowHint}</p>
+              </LineChart>
+            </div>
+          )}
+        </>
+      )}
+      </div>
+    </Panel>
+  );
+}

@@ -1,0 +1,3 @@
+export function RankPanel() {
+  return null;
+}

@@ -1,0 +1,118 @@
+/**
+ * What every panel shares: the frame (title, formula, explanation, error boundary), headline
+ * numbers with data-metric attributes, and the status line of an analysis run in the worker.
+ */
+import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
+import { useStrings } from '../app/strings';
+import { fmt, fmtMs } from '../charts/format';
+import { useController, useStore } from '../store/react';
+import type { AnalysisEntry, PanelId } from '../store/store';
+import { Formula } from './Formula';
+
+export function Panel(props: { id: PanelId; title: string; lead: ReactNode; formula?: string; formulaNote?: string; children: ReactNode }) {
+  return (
+    <section className="panel" id={`panel-${props.id}`} data-panel={props.id} aria-labelledby={`h-${props.id}`}>
+      <h2 id={`h-${props.id}`}>{props.title}</h2>
+      <p className="lead">{props.lead}</p>
+      {props.formula && <Formula tex={props.formula} />}
+      {props.formulaNote && <p className="note">{props.formulaNote}</p>}
+      <PanelBoundary name={props.title}>{props.children}</PanelBoundary>
+    </section>
+  );
+}
+
+interface BoundaryState {
+  error: Error | null;
+}
+
+/** A render error in one panel shows a message in that panel only; the rest of the page keeps working. */
+export class PanelBoundary extends Component<{ name: string; children: ReactNode }, BoundaryState> {
+  override state: BoundaryState = { error: null };
+  static getDerivedStateFromError(error: Error): BoundaryState {
+    return { error };
+  }
+  override componentDidCatch(error: Error, info: ErrorInfo): void {
+    console.error(`panel "${this.props.name}" failed`, error, info.componentStack);
+  }
+  override render() {
+    if (this.state.error) return <BoundaryMessage name={this.props.name} error={this.state.error} onRetry={() => this.setState({ error: null })} />;
+    return this.props.children;
+  }
+}
+
+function BoundaryMessage({ name, error, onRetry }: { name: string; error: Error; onRetry: () => void }) {
+  const t = useStrings().errors;
+  return (
+    <div className="panel-error" role="alert" data-panel-error="">
+      <p>{t.panelCrashed(name)}</p>
+      <pre>{error.message}</pre>
+      <button type="button" onClick={onRetry}>
+        {t.retry}
+      </button>
+    </div>
+  );
+}
+
+export function Metric(props: { name: string; label: string; value: number | null | undefined; hint?: string; format?: (v: number) => string; text?: string }) {
+  const v = props.value;
+  const shown = props.text ?? (v === null || v === undefined ? '—' : (props.format ?? fmt)(v));
+  return (
+    <div className="metric" data-metric={props.name} data-value={v === null || v === undefined ? '' : String(v)} title={props.hint}>
+      <div className="metric-value">{shown}</div>
+      <div className="metric-label">{props.label}</div>
+    </div>
+  );
+}
+
+/** Requests analysis `op` whenever `key` changes (and `enabled`); returns its store entry. */
+export function useAnalysis<T>(id: string, op: string, payload: unknown, key: string, enabled = true): AnalysisEntry<T> | undefined {
+  const controller = useController();
+  useEffect(() => {
+    if (enabled) controller.requestAnalysis(id, op, payload, key);
+    // payload is derived from key; re-running on payload identity would re-request every render
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [controller, id, op, key, enabled]);
+  return useStore((s) => s.analyses[id]) as AnalysisEntry<T> | undefined;
+}
+
+/** Progress bar + cancel while running; messages when cancelled, failed or stale. */
+export function AnalysisStatus({ id, entry, op, payload, currentKey }: { id: string; entry: AnalysisEntry | undefined; op: string; payload: unknown; currentKey: string }) {
+  const t = useStrings();
+  const controller = useController();
+  if (!entry) return <p className="analysis-status note">{t.analysis.waiting}</p>;
+  const stale = entry.valueKey !== null && entry.valueKey !== currentKey;
+  const p = entry.progress;
+  return (
+    <div className="analysis-status" data-analysis={id} data-status={entry.status} aria-live="polite">
+      {entry.status === 'running' && (
+        <div className="progress-row">
+          <progress max={p?.total ?? 1} value={p?.done ?? 0} aria-label={t.analysis.running(p?.label)} />
+          <span className="note">{t.analysis.running(p?.label)}</span>
+          <button type="button" className="small" onClick={() => controller.cancelAnalysis(id)} data-action="cancel">
+            {t.analysis.cancel}
+          </button>
+        </div>
+      )}
+      {entry.status === 'cancelled' && (
+        <div className="progress-row">
+          <span className="note">{t.analysis.cancelled}</span>
+          <button type="button" className="small" onClick={() => controller.requestAnalysis(id, op, payload, currentKey, true)} data-action="run">
+            {t.analysis.rerun}
+          </button>
+        </div>
+      )}
+      {entry.status === 'error' && (
+        <div className="progress-row" role="alert">
+          <span className="warn">
+            {t.errors.analysisFailed} {entry.error?.message}
+          </span>
+          <button type="button" className="small" onClick={() => controller.requestAnalysis(id, op, payload, currentKey, true)}>
+            {t.analysis.rerun}
+          </button>
+        </div>
+      )}
+      {entry.status === 'running' && stale && <p className="note">{t.analysis.stale}</p>}
+      {entry.status === 'done' && entry.elapsedMs !== null && <span className="note took">{t.analysis.took(fmtMs(entry.elapsedMs))}</span>}
+    </div>
+  );
+}

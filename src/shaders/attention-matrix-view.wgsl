@@ -1,0 +1,116 @@
+// Matrix view: block means of the exact attention matrix A, the linear-attention matrix Â and
+// |A − Â| (ARCHITECTURE.md "Matrix view"; CPU twin core/matrix-view.ts). The tile code and
+// bindings 0–4 come from attention-tile.wgsl, which the dispatcher prepends.
+//
+//   A_ij = exp(s_ij − M_i)/S_i,  Â_ij = g_ij / D_i  (0 where masked; norms from the
+//   normalizers kernel of attention-row-stats.wgsl)
+//   view[I, J] = (1 / (e_I e_J)) Σ_{i ∈ block I, j ∈ block J} (A_ij, Â_ij, |A_ij − Â_ij|),
+//   blocks of b = p.block rows/columns, e_I = min(b, n − I·b) (partial last block).
+//
+// A workgroup owns a gc × gc group of cells (gc = ⌊BR/b⌋ when b ≤ BR, else 1), i.e. a square of
+// span = gc·b rows × keys, computed in BR × BC tiles (BR = BC). gc > 1: the span is one tile and one
+// thread per cell sums its b × b entries; gc = 1: thread r sums tile row r over all tiles of the
+// cell, then the BR row partials are added in order. Deterministic.
+//
+// Bindings: 0 params, 1 Q, 2 K, 3 φ(Q), 4 φ(K) (vec4 rows), 5 norms (n vec4f: M, S, D),
+// 6 view (3·cells² f32: exact, approx, absDiff planes, row-major).
+// Dispatch: (⌈cells/gc⌉, ⌈cells/gc⌉) workgroups, x = cell-group column, y = cell-group row.
+
+@group(0) @binding(5) var<storage, read> norms: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> view: array<f32>;
+
+var<workgroup> ent: array<vec2f, BR * BC>; // (A, Â) of the current tile, 0 outside / masked
+var<workgroup> partial: array<vec4f, BR>;
+
+fn extent(I: u32) -> u32 {
+  return min(p.block, p.n - I * p.block);
+}
+
+fn writeCell(I: u32, J: u32, sums: vec3f) {
+  if (I >= p.cells || J >= p.cells) { return; }
+  let mean = sums / f32(extent(I) * extent(J));
+  let c = I * p.cells + J;
+  let plane = p.cells * p.cells;
+  view[c] = mean.x;
+  view[plane + c] = mean.y;
+  view[2u * plane + c] = mean.z;
+}
+
+@compute @workgroup_size(WG)
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
+  let b = p.block;
+  let gc = p.gc;
+  let span = gc * b;
+  let rowBase = wid.y * span;
+  let keyBase = wid.x * span;
+  if (rowBase >= p.n || keyBase >= p.n) { return; }
+  let rowsAll = min(span, p.n - rowBase);
+  let keysAll = min(span, p.n - keyBase);
+  let gr = t / TG;
+  let u = t - gr * TG;
+  let last = p.n - 1u;
+
+  var part = vec3f(0.0);
+  for (var rs = 0u; rs < rowsAll; rs += BR) {
+    for (var ks = 0u; ks < keysAll; ks += BC) {
+      workgroupBarrier(); // previous tile's entries and rows are no longer read
+      if (t < BR) { tileRows[t] = min(rowBase + rs + t, last); }
+      let mt = microTile(keyBase + ks, t);
+
+      let rl = vec4u(4u * gr) + vec4u(0u, 1u, 2u, 3u); // tile-local rows
+      let ir = vec4u(rowBase + rs) + rl;
+      let rowOk = (vec4u(rs) + rl) < vec4u(rowsAll);
+      let n0 = norms[min(ir.x, last)];
+      let n1 = norms[min(ir.y, last)];
+      let n2 = norms[min(ir.z, last)];
+      let n3 = norms[min(ir.w, last)];
+      let m = vec4f(n0.x, n1.x, n2.x, n3.x);
+      let s = vec4f(n0.y, n1.y, n2.y, n3.y);
+      let d = vec4f(n0.z, n1.z, n2.z, n3.z);
+      for (var x = 0u; x < RN; x++) {
+        let jj = u + x * TG;
+        let j = keyBase + ks + jj;
+        var ok = rowOk & vec4<bool>(ks + jj < keysAll);
+        if (p.causal != 0u) { ok = ok & (vec4u(j) <= ir); }
+        let a = select(vec4f(0.0), exp(mt.s[x] - m) / s, ok);
+        let ah = select(vec4f(0.0), mt.g[x] / d, ok);
+        for (var r = 0u; r < 4u; r++) { ent[rl[r] * BC + jj] = vec2f(a[r], ah[r]); }
+      }
+      workgroupBarrier();
+
+      if (gc > 1u) {
+        // One tile holds all gc × gc cells: a thread per cell.
+        for (var c = t; c < gc * gc; c += WG) {
+          let gi = c / gc;
+          let gj = c - gi * gc;
+          var sums = vec3f(0.0);
+          for (var r = gi * b; r < min(gi * b + b, rowsAll); r++) {
+            for (var jj = gj * b; jj < min(gj * b + b, keysAll); jj++) {
+              let e = ent[r * BC + jj];
+              sums += vec3f(e.x, e.y, abs(e.x - e.y));
+            }
+          }
+          if (gi * b < rowsAll && gj * b < keysAll) {
+            writeCell(wid.y * gc + gi, wid.x * gc + gj, sums);
+          }
+        }
+      } else if (t < BR) {
+        for (var jj = 0u; jj < BC; jj++) {
+          let e = ent[t * BC + jj];
+          part += vec3f(e.x, e.y, abs(e.x - e.y));
+        }
+      }
+    }
+  }
+
+  if (gc == 1u) {
+    workgroupBarrier();
+    if (t < BR) { partial[t] = vec4f(part, 0.0); }
+    workgroupBarrier();
+    if (t == 0u) {
+      var sums = vec3f(0.0);
+      for (var r = 0u; r < BR; r++) { sums += partial[r].xyz; }
+      writeCell(wid.y, wid.x, sums);
+    }
+  }
+}

@@ -1,0 +1,212 @@
+// Dense statistics over full attention rows (cost O(n²(d + m')), memory O(n)); the tile code and
+// bindings 0–4 come from attention-tile.wgsl, which the dispatcher prepends.
+//
+// With s_ij = q_i·k_j/√d, g_ij = φ(q_i)·φ(k_j), allowed keys j < n (causal: j ≤ i):
+//   normalizers  norms_i = (M_i, S_i, D_i, 0):  M_i = max_j s_ij,  S_i = Σ_j exp(s_ij − M_i),
+//                D_i = Σ_j g_ij — exact softmax and linear-attention row normalizers.
+//                Online over key tiles (max rescaling as in the fused kernel); per-thread partials
+//                combined across the TG threads of a row in a fixed order.
+//   rowStats     with A_ij = exp(s_ij − M_i)/S_i, Â_ij = g_ij / D_i (log A_ij = s_ij − M_i − log S_i):
+//                H(A_i) = −Σ_{A>0} A log A, H(Â_i) = −Σ_{Â>0} Â log Â, Σ (A − Â)², Σ A²,
+//                KL_i = Σ_{A>0} A (log A − log max(Â, 1e-30))          (core/matrix-view.ts)
+//                → stats[k·n + i], k = 0 … 4 in that order.
+//   fullRows     rows[s·n + j] = A_{r_s, j},  rows[(R + s)·n + j] = Â_{r_s, j}  for the R requested
+//                rows r_s (masked entries 0).
+//
+// Bindings: 0 params, 1 Q, 2 K, 3 φ(Q), 4 φ(K) (vec4 rows), 5 norms (n vec4f; written by
+// normalizers, read by the others), 6 stats (5n f32) / rows (2Rn f32), 7 row list (R u32).
+// Dispatch: normalizers, rowStats — ⌈n/BR⌉ workgroups over (x, y), index x + y·gridX;
+//           fullRows — (⌈n/BC⌉ key tiles, ⌈R/BR⌉ row tiles).
+
+@group(0) @binding(5) var<storage, read_write> norms: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> outBuf: array<f32>;
+@group(0) @binding(7) var<storage, read> rowList: array<u32>;
+
+var<workgroup> lanesA: array<vec4f, WG>;
+var<workgroup> lanesB: array<vec4f, WG>;
+var<workgroup> lanesC: array<vec4f, WG>;
+var<workgroup> lanesD: array<vec4f, WG>;
+var<workgroup> lanesE: array<vec4f, WG>;
+
+// Which of the 4 rows `ir` may attend to key j.
+fn allowed(ir: vec4u, j: u32) -> vec4<bool> {
+  let inRange = vec4<bool>(j < p.n);
+  if (p.causal != 0u) { return inRange & (vec4u(j) <= ir); }
+  return inRange;
+}
+
+fn rowTileStart(wid: vec3u) -> u32 {
+  return (wid.x + wid.y * p.gridX) * BR;
+}
+
+fn keyEnd(i0: u32) -> u32 {
+  if (p.causal != 0u) { return min(p.n, i0 + BR); }
+  return p.n;
+}
+
+@compute @workgroup_size(WG)
+fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
+  let i0 = rowTileStart(wid);
+  if (i0 >= p.n) { return; }
+  if (t < BR) { tileRows[t] = min(i0 + t, p.n - 1u); }
+  let gr = t / TG;
+  let u = t - gr * TG;
+  let ir = vec4u(i0 + 4u * gr) + vec4u(0u, 1u, 2u, 3u);
+
+  var mRun = vec4f(NEG);
+  var lRun = vec4f(0.0);
+  var dRun = vec4f(0.0);
+  let kEnd = keyEnd(i0);
+  for (var j0 = 0u; j0 < kEnd; j0 += BC) {
+    let mt = microTile(j0, t);
+    var tmax = vec4f(NEG);
+    for (var x = 0u; x < RN; x++) {
+      tmax = max(tmax, select(vec4f(NEG), mt.s[x], allowed(ir, j0 + u + x * TG)));
+    }
+    let mNew = max(mRun, tmax);
+    lRun *= exp(mRun - mNew);
+    mRun = mNew;
+    for (var x = 0u; x < RN; x++) {
+      let ok = allowed(ir, j0 + u + x * TG);
+      lRun += select(vec4f(0.0), exp(mt.s[x] - mNew), ok);
+      dRun += select(vec4f(0.0), mt.g[x], ok);
+    }
+  }
+
+  lanesA[t] = mRun;
+  lanesB[t] = lRun;
+  lanesC[t] = dRun;
+  workgroupBarrier();
+  if (u == 0u) {
+    var mAll = vec4f(NEG);
+    for (var w = 0u; w < TG; w++) { mAll = max(mAll, lanesA[t + w]); }
+    var sAll = vec4f(0.0);
+    var dAll = vec4f(0.0);
+    for (var w = 0u; w < TG; w++) {
+      sAll += lanesB[t + w] * exp(lanesA[t + w] - mAll);
+      dAll += lanesC[t + w];
+    }
+    for (var r = 0u; r < 4u; r++) {
+      if (ir[r] < p.n) { norms[ir[r]] = vec4f(mAll[r], sAll[r], dAll[r], 0.0); }
+    }
+  }
+}
+
+struct RowNorms {
+  m: vec4f,
+  s: vec4f,
+  logS: vec4f,
+  d: vec4f,
+}
+
+fn rowNorms(ir: vec4u) -> RowNorms {
+  let last = p.n - 1u;
+  let n0 = norms[min(ir.x, last)];
+  let n1 = norms[min(ir.y, last)];
+  let n2 = norms[min(ir.z, last)];
+  let n3 = norms[min(ir.w, last)];
+  var r: RowNorms;
+  r.m = vec4f(n0.x, n1.x, n2.x, n3.x);
+  r.s = vec4f(n0.y, n1.y, n2.y, n3.y);
+  r.logS = log(r.s);
+  r.d = vec4f(n0.z, n1.z, n2.z, n3.z);
+  return r;
+}
+
+@compute @workgroup_size(WG)
+fn rowStats(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
+  let i0 = rowTileStart(wid);
+  if (i0 >= p.n) { return; }
+  if (t < BR) { tileRows[t] = min(i0 + t, p.n - 1u); }
+  let gr = t / TG;
+  let u = t - gr * TG;
+  let ir = vec4u(i0 + 4u * gr) + vec4u(0u, 1u, 2u, 3u);
+  let nr = rowNorms(ir);
+
+  var hA = vec4f(0.0);
+  var hB = vec4f(0.0);
+  var sq = vec4f(0.0);
+  var ex = vec4f(0.0);
+  var kl = vec4f(0.0);
+  let kEnd = keyEnd(i0);
+  for (var j0 = 0u; j0 < kEnd; j0 += BC) {
+    let mt = microTile(j0, t);
+    for (var x = 0u; x < RN; x++) {
+      let ok = allowed(ir, j0 + u + x * TG);
+      let la = mt.s[x] - nr.m - nr.logS;
+      let a = select(vec4f(0.0), exp(mt.s[x] - nr.m) / nr.s, ok);
+      let b = select(vec4f(0.0), mt.g[x] / nr.d, ok);
+      let aPos = a > vec4f(0.0);
+      hA -= select(vec4f(0.0), a * la, aPos);
+      kl += select(vec4f(0.0), a * (la - log(max(b, vec4f(KL_FLOOR)))), aPos);
+      hB -= select(vec4f(0.0), b * log(max(b, vec4f(KL_FLOOR))), b > vec4f(0.0));
+      sq += (a - b) * (a - b);
+      ex += a * a;
+    }
+  }
+
+  lanesA[t] = hA;
+  lanesB[t] = hB;
+  lanesC[t] = sq;
+  lanesD[t] = ex;
+  lanesE[t] = kl;
+  workgroupBarrier();
+  if (u == 0u) {
+    var s0 = vec4f(0.0);
+    var s1 = vec4f(0.0);
+    var s2 = vec4f(0.0);
+    var s3 = vec4f(0.0);
+    var s4 = vec4f(0.0);
+    for (var w = 0u; w < TG; w++) {
+      s0 += lanesA[t + w];
+      s1 += lanesB[t + w];
+      s2 += lanesC[t + w];
+      s3 += lanesD[t + w];
+      s4 += lanesE[t + w];
+    }
+    for (var r = 0u; r < 4u; r++) {
+      let i = ir[r];
+      if (i < p.n) {
+        outBuf[i] = s0[r];
+        outBuf[p.n + i] = s1[r];
+        outBuf[2u * p.n + i] = s2[r];
+        outBuf[3u * p.n + i] = s3[r];
+        outBuf[4u * p.n + i] = s4[r];
+      }
+    }
+  }
+}
+
+@compute @workgroup_size(WG)
+fn fullRows(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
+  let j0 = wid.x * BC;
+  let slot0 = wid.y * BR;
+  if (j0 >= p.n || slot0 >= p.rowCount) { return; }
+  if (t < BR) { tileRows[t] = rowList[min(slot0 + t, p.rowCount - 1u)]; }
+  let gr = t / TG;
+  let u = t - gr * TG;
+  let slots = vec4u(slot0 + 4u * gr) + vec4u(0u, 1u, 2u, 3u);
+  let ir = vec4u(
+    rowList[min(slots.x, p.rowCount - 1u)],
+    rowList[min(slots.y, p.rowCount - 1u)],
+    rowList[min(slots.z, p.rowCount - 1u)],
+    rowList[min(slots.w, p.rowCount - 1u)],
+  );
+  let nr = rowNorms(ir);
+  let mt = microTile(j0, t);
+  let planeB = p.rowCount * p.n;
+  for (var x = 0u; x < RN; x++) {
+    let j = j0 + u + x * TG;
+    if (j < p.n) {
+      let ok = allowed(ir, j);
+      let a = select(vec4f(0.0), exp(mt.s[x] - nr.m) / nr.s, ok);
+      let b = select(vec4f(0.0), mt.g[x] / nr.d, ok);
+      for (var r = 0u; r < 4u; r++) {
+        if (slots[r] < p.rowCount) {
+          outBuf[slots[r] * p.n + j] = a[r];
+          outBuf[planeB + slots[r] * p.n + j] = b[r];
+        }
+      }
+    }
+  }
+}
