@@ -27,7 +27,7 @@ for (const spec of specs) {
   for (const t of registry.slice(before)) t.file = spec;
 }
 
-const server = await createServer({ root, logLevel: 'warn', server: { port: 0, host: '127.0.0.1' } });
+const server = await createServer({ root, logLevel: 'warn', server: { port: 0, host: '127.0.0.1', hmr: false, watch: null } });
 await server.listen();
 const address = server.httpServer.address();
 const baseUrl = `http://localhost:${address.port}`;

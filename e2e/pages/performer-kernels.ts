@@ -18,7 +18,10 @@ import { GpuTimer } from '../../src/gpu/gpu-timer';
 import { readFloats } from '../../src/gpu/readback';
 import { withErrorScopes } from '../../src/gpu/error-scope';
 import type { KernelContext } from '../../src/gpu/kernel-context';
-import { encodeFavorFeatures, encodeFavorStats, type FavorProblem } from '../../src/gpu/favor-features';
+import { encodeFavorFeatures, encodeFavorStats, favorSource, type FavorProblem, type FavorStats } from '../../src/gpu/favor-features';
+import featuresCode from '../../src/shaders/favor-features.wgsl?raw';
+import bidirectionalCode from '../../src/shaders/performer-bidirectional.wgsl?raw';
+import causalCode from '../../src/shaders/performer-causal.wgsl?raw';
 import { encodePerformerBidirectional, performerTiles } from '../../src/gpu/performer-bidirectional';
 import { causalPlan, encodePerformerCausal } from '../../src/gpu/performer-causal';
 import { generateInputs } from '../../src/core/inputs';
@@ -209,15 +212,24 @@ async function features(c: Case) {
   };
 }
 
-/** Performer output (bidirectional or causal chunked scan) on the GPU vs core linearAttentionOutput. */
+/**
+ * Performer output (bidirectional or causal chunked scan) on the GPU vs core linearAttentionOutput.
+ * The stabilizer statistics are submitted first, on their own (as the backend may do), so no
+ * single submission runs for too long on SwiftShader.
+ */
 async function output(c: Case, causal: boolean, opts: { chunk?: number; sampleRows?: number } = {}) {
   const k = await ctx();
   const inp = inputsOf(c);
   const p = upload(k, inp, c);
+  let stats: FavorStats | undefined;
+  const first = await submitAndRead(k, 'stats', (enc) => {
+    stats = encodeFavorStats(k, enc, p);
+    return [];
+  }, []);
   const { data, ms } = await submitAndRead(
     k,
     causal ? 'causal' : 'bidirectional',
-    (enc) => [causal ? encodePerformerCausal(k, enc, { ...p, chunk: opts.chunk }) : encodePerformerBidirectional(k, enc, p)],
+    (enc) => [causal ? encodePerformerCausal(k, enc, { ...p, stats, chunk: opts.chunk }) : encodePerformerBidirectional(k, enc, { ...p, stats })],
     [c.n * c.d],
   );
   const t1 = performance.now();
@@ -228,12 +240,59 @@ async function output(c: Case, causal: boolean, opts: { chunk?: number; sampleRo
   let rows: number[] | undefined;
   if (opts.sampleRows) {
     const set = new Set<number>([0, 1, c.n - 1]);
-    for (let t = 0; set.size < Math.min(c.n, opts.sampleRows); t++) set.add((t * 7919 + 13) % c.n);
     for (let b = 64; b < c.n; b *= 2) set.add(b - 1).add(b);
+    for (let t = 0; set.size < Math.min(c.n, opts.sampleRows); t++) set.add((t * 7919 + 13) % c.n);
     rows = [...set].filter((i) => i < c.n).sort((a, b) => a - b);
   }
-  const plan = causal ? causalPlan(c.n, c.d, featureDim(c.map, c.m, c.d), Math.min(k.limits.maxStorageBufferBindingSize, k.limits.maxBufferSize), opts.chunk) : null;
-  return { ...outputErrors(data[0]!, ref, inp.v, kappa, rows), ms, cpuMs, chunk: plan?.chunk ?? null };
+  const mp = featureDim(c.map, c.m, c.d);
+  const plan = causal ? causalPlan(c.n, c.d, mp, Math.min(k.limits.maxStorageBufferBindingSize, k.limits.maxBufferSize), opts.chunk) : null;
+  return { ...outputErrors(data[0]!, ref, inp.v, kappa, rows), ms: first.ms + ms, cpuMs, chunk: plan?.chunk ?? null };
+}
+
+/**
+ * On-the-fly key features vs materialized ones, bit for bit: with V = [I_n | 0] (n ≤ d) the
+ * bidirectional key/value state is S_fc = Σ_j φ(k_j)_f δ_jc = φ(k_c)_f exactly (one nonzero term),
+ * so 'bidir.state' holds φ(K)ᵀ as computed inside kv_partials.
+ */
+async function keyFeatureBits(c: Case) {
+  const k = await ctx();
+  if (c.n > c.d) throw new Error('keyFeatureBits needs n ≤ d');
+  const inp = inputsOf(c);
+  const v = new Float32Array(c.n * c.d);
+  for (let j = 0; j < c.n; j++) v[j * c.d + j] = 1;
+  const p = { ...upload(k, inp, c), v: k.alloc.upload('t.v', v) };
+  const mp = featureDim(c.map, c.m, c.d);
+  const { data } = await submitAndRead(
+    k,
+    'key feature bits',
+    (enc) => {
+      const stats = encodeFavorStats(k, enc, p);
+      const f = encodeFavorFeatures(k, enc, p, stats);
+      encodePerformerBidirectional(k, enc, { ...p, stats });
+      // the dispatcher's state buffer (same role, large enough, same usage → the same buffer)
+      const state = k.alloc.storage('bidir.state', mp * (c.d + 1) * 4);
+      return [f.kf, state];
+    },
+    [c.n * mp, mp * (c.d + 1)],
+  );
+  const kf = new Uint32Array(data[0]!.buffer);
+  const st = new Uint32Array(data[1]!.buffer);
+  let mismatches = 0;
+  for (let j = 0; j < c.n; j++) for (let f = 0; f < mp; f++) if (kf[j * mp + f] !== st[f * c.d + j]) mismatches++;
+  return { compared: c.n * mp, mismatches };
+}
+
+/** The dispatchers' typed errors for shapes they cannot run. */
+async function rejects(c: Case) {
+  const k = await ctx();
+  const inp = inputsOf({ ...c, d: Math.min(c.d, 256) });
+  const p = { ...upload(k, inp, c), d: c.d };
+  try {
+    encodePerformerBidirectional(k, k.device.createCommandEncoder(), p);
+    return { code: null };
+  } catch (e) {
+    return { code: (e as { code?: string }).code ?? String(e) };
+  }
 }
 
 /** Runs the same job twice and reports whether the outputs (and materialized features) are bit-identical. */
@@ -285,33 +344,53 @@ async function runCase(c: Case, opts: { chunk?: number } = {}) {
   return { features: f, bidirectional: b, causal: ca, ms: performance.now() - t0 };
 }
 
+/** WGSL compilation messages (errors and warnings) of the three shader sources. */
+async function shaderMessages() {
+  const k = await ctx();
+  const out: Record<string, string[]> = {};
+  for (const [name, src] of Object.entries({ features: featuresCode, bidirectional: bidirectionalCode, causal: causalCode })) {
+    const info = await k.device.createShaderModule({ code: favorSource(src) }).getCompilationInfo();
+    out[name] = info.messages.map((m) => `${m.type} ${m.lineNum}:${m.linePos} ${m.message}`);
+  }
+  return out;
+}
+
+/** Wall time of the stats, features and main passes, each submitted alone (second of two runs). */
+async function profile(c: Case, causal: boolean) {
+  const k = await ctx();
+  const p = upload(k, inputsOf(c), c);
+  let stats: FavorStats | undefined;
+  const out: Record<string, number> = {};
+  for (let rep = 0; rep < 2; rep++) {
+    out.stats = (await submitAndRead(k, 'stats', (enc) => ((stats = encodeFavorStats(k, enc, p)), []), [])).ms;
+    out.features = (await submitAndRead(k, 'features', (enc) => (encodeFavorFeatures(k, enc, p, stats), []), [])).ms;
+    out.main = (
+      await submitAndRead(
+        k,
+        'main',
+        (enc) => (causal ? encodePerformerCausal(k, enc, { ...p, stats }) : encodePerformerBidirectional(k, enc, { ...p, stats }), []),
+        [],
+      )
+    ).ms;
+  }
+  return out;
+}
+
 async function allocatorStats() {
   const k = await ctx();
   return k.alloc.stats();
 }
 
-(window as unknown as { performerKernels: unknown }).performerKernels = { info, features, output, runCase, determinism, allocatorStats };
+(window as unknown as { performerKernels: unknown }).performerKernels = {
+  info,
+  shaderMessages,
+  features,
+  output,
+  runCase,
+  determinism,
+  keyFeatureBits,
+  rejects,
+  profile,
+  allocatorStats,
+};
 
-
-async function profile(c: Case, causal: boolean) {
-  const k = await ctx();
-  const inp = inputsOf(c);
-  const p = upload(k, inp, c);
-  const time = async (f: (enc: GPUCommandEncoder) => void) => {
-    const enc = k.device.createCommandEncoder();
-    f(enc);
-    const t0 = performance.now();
-    k.device.queue.submit([enc.finish()]);
-    await k.device.queue.onSubmittedWorkDone();
-    return performance.now() - t0;
-  };
-  let stats: ReturnType<typeof encodeFavorStats> | undefined;
-  const out: Record<string, number> = {};
-  for (let rep = 0; rep < 2; rep++) {
-    out.stats = await time((enc) => { stats = encodeFavorStats(k, enc, p); });
-    out.features = await time((enc) => { encodeFavorFeatures(k, enc, p, stats); });
-    out.main = await time((enc) => { if (causal) encodePerformerCausal(k, enc, { ...p, stats }); else encodePerformerBidirectional(k, enc, { ...p, stats }); });
-  }
-  return out;
-}
-(window as unknown as { profile: unknown }).profile = profile;

@@ -7,7 +7,8 @@
 import type { RejectReason } from '../store/params';
 import { PARAM_RULES, type ParamKey } from '../store/params';
 import type { FeatureMapKind, InputKind, ProjectionKind } from '../core/types';
-import type { Lang } from '../store/store';
+import { LANGS, PANEL_IDS, THEMES, type Lang } from '../store/store';
+import { RANK_TOLERANCES } from '../core/rank';
 import { useStore } from '../store/react';
 import { URL_KEYS } from '../store/url';
 import { fmt, fmtInt } from '../charts/format';
@@ -25,9 +26,19 @@ const PARAM_NAMES: Record<ParamKey, string> = {
   scale: 'norm scale',
 };
 
+const OTHER_RULES: Record<string, string> = {
+  row: 'must be a query row index below n',
+  lang: `must be one of ${LANGS.join(', ')}`,
+  theme: `must be one of ${THEMES.join(', ')}`,
+  tol: `must be one of ${RANK_TOLERANCES.map((x) => x.toExponential(0)).join(', ')}`,
+  embed: `must be one of ${PANEL_IDS.join(', ')}`,
+  hide: `must be a comma-separated list of ${PANEL_IDS.join(', ')}`,
+  query: 'the query string is too long',
+};
+
 function ruleText(key: string): string {
   const pk = (Object.keys(URL_KEYS) as ParamKey[]).find((k) => k === key || URL_KEYS[k] === key);
-  if (!pk) return 'not a recognised value';
+  if (!pk) return OTHER_RULES[key] ?? 'not a recognised setting';
   const r = PARAM_RULES[pk];
   switch (r.kind) {
     case 'int':
@@ -121,14 +132,14 @@ export const en = {
   notices: {
     rejected: (source: 'url' | 'control', key: string, raw: string, reason: RejectReason) =>
       `${source === 'url' ? 'Ignored URL parameter' : 'Ignored value for'} ${key} = “${raw}”: ${REASONS[reason]} — ${ruleText(key)}. The previous value is kept.`,
-    clamped: (key: ParamKey, raw: string, to: number) => `${PARAM_NAMES[key]} = ${raw} is outside the allowed range; using ${fmt(to)}.`,
+    clamped: (key: ParamKey, raw: string, to: number) => `${PARAM_NAMES[key]} = ${raw} is outside the allowed range (${ruleText(key).replace(/^must be /, '')}); using ${fmt(to)}.`,
     backendChanged: (why: string) => `The compute backend changed: ${why}.`,
   },
   errors: {
     title: 'The last computation failed; the previous result stays on screen.',
     codes: {
       'non-finite-result':
-        'The computation overflowed to non-finite values — typical of trigonometric features at large norms (e^{‖x‖²/2} explodes, row sums can reach 0).',
+        'The computation overflowed to non-finite values — typical of trigonometric features at large norms (exp(‖x‖²/2) explodes, row sums can reach 0).',
       'exceeds-limit': 'Too large for this device or backend.',
       'invalid-size': 'Invalid size.',
       'non-finite-input': 'The inputs contain NaN or infinity.',
@@ -215,6 +226,7 @@ export const en = {
     approx: (map: string) => `Â (${map})`,
     diff: '|A − Â|',
     colour: 'attention weight (shared scale)',
+    colourClipped: 'attention weight (shared scale; top 0.5% drawn in the top colour)',
     colourNegative: 'negative entry (trig features)',
     scaleLinear: 'linear colours',
     scaleLog: 'log colours (4 decades)',
@@ -236,13 +248,17 @@ export const en = {
   },
   error: {
     title: '1 · How large is the error, and what drives it?',
-    lead: 'FAVOR+ is unbiased for every entry of e^{QKᵀ/√d}, but its variance grows like e^{‖x+y‖²}: with the norms of q and k, and hence with d for Gaussian inputs — not with n. Orthogonal projections lower it; trig features, whose weights can be negative, blow up where the exact entries are tiny.',
+    lead: 'FAVOR+ is unbiased for every entry of exp(QKᵀ/√d), but its variance grows like exp(‖x+y‖²): with the norms of q and k, and hence with d for Gaussian inputs — not with n. Orthogonal projections lower it; trig features, whose weights can be negative, blow up where the exact entries are tiny.',
     formula: String.raw`\operatorname{MSE}_{+}=\tfrac1m\,e^{\|x+y\|^2}\,\mathrm{SM}^2(x,y)\big(1-e^{-\|x+y\|^2}\big),\qquad \operatorname{MSE}_{\mathrm{trig}}=\tfrac{1}{2m}\,e^{\|x+y\|^2}\,\mathrm{SM}^{-2}(x,y)\big(1-e^{-\|x-y\|^2}\big)^2`,
-    formulaNote: 'Lemma 2 of the Performer paper, for one entry SM(x, y) = e^{x·y} with iid ω and x = q/d^{1/4}, y = k/d^{1/4}.',
+    formulaNote: 'Lemma 2 of the Performer paper, for one entry SM(x, y) = exp(x·y), with iid ω ~ N(0, I) and inputs x = q/⁴√d, y = k/⁴√d.',
     sweepTitle: 'Error of A vs number of features m',
     sweepNote: (seeds: number, rows: number, n: number) =>
-      `Mean over ${seeds} feature seeds (band: min–max), ${rows} query rows against n′ = ${fmtInt(n)} keys. Dashed: Lemma 2’s second moments carried through the row normalization to first order (iid features) — an RMS over draws, so heavy tails keep it above the typical run when errors are large. Ring: the current computation.`,
+      `Mean over ${seeds} feature seeds (band: min–max), ${rows} query rows against n′ = ${fmtInt(n)} keys; dashed lines are iid projections. Dotted: Lemma 2’s second moments carried through the row normalization to first order (iid features) — an RMS over draws, so heavy tails keep it above the typical run when errors are large. Ring: the current computation.`,
     xM: 'random features m',
+    show: 'Show',
+    showBoth: 'both',
+    showOrth: 'orthogonal',
+    showIid: 'iid',
     yErr: 'rel. Frobenius error of A',
     current: 'current',
     theory: (map: string) => `${map}, theory (iid)`,
@@ -260,6 +276,7 @@ export const en = {
     xD: 'head dimension d',
     blowTitle: 'Per-entry relative error vs the exact entry',
     blowNote: 'Median (band 10–90%) of |Â_ij − A_ij| / A_ij in bins of A_ij. Positive features keep the relative error bounded as A_ij → 0; trig features do not.',
+    blowSmallest: (trig: string, pos: string) => `At the smallest exact entries the median relative error is ${trig} for trig features and ${pos} for positive ones.`,
     xEntry: 'exact entry A_ij',
     yRel: '|Â_ij − A_ij| / A_ij',
     tableSweep: 'error vs m, mean and range over seeds',
@@ -270,10 +287,11 @@ export const en = {
   },
   sparsity: {
     title: '2 · Sparsity: softmax can focus, linear attention spreads out',
-    lead: 'e^x stretches score gaps, so softmax rows can concentrate on a few keys. A kernel φ(q)·φ(k) without that amplification gives dense rows that approach average pooling as n grows (seed 000). Normalized entropy H/log(#keys) measures it: 1 is average pooling, 0 a single key.',
+    lead: 'eˣ stretches score gaps, so softmax rows can concentrate on a few keys. A kernel φ(q)·φ(k) without that amplification gives dense rows that approach average pooling as n grows (seed 000). Normalized entropy H/log(#keys) measures it: 1 is average pooling, 0 a single key.',
     formula: String.raw`\bar H=\frac1n\sum_i\frac{-\sum_j A_{ij}\log A_{ij}}{\log(\#\text{keys of } i)},\qquad \text{top-}k\text{ mass}_i=\sum_{j\in\text{top }k}A_{ij}`,
     histTitle: 'Row entropy distribution',
     histNote: (rows: number, n: number) => `${fmtInt(rows)} evenly spaced query rows of n = ${fmtInt(n)}.`,
+    histZoom: (lo: number) => `The axis starts at ${lo}: every row is at least that flat.`,
     xEntropy: 'normalized row entropy',
     yShare: 'share of rows',
     topTitle: 'Top-k mass (mean over rows)',
@@ -285,7 +303,7 @@ export const en = {
     localTitle: 'Su’s experiment: truncate linear attention to a local window',
     localNote: (map: string) =>
       `Keep only |i − j| ≤ w of Â (${map}), renormalize each row, compare with exact A. Truncation makes it sparse — no longer linear-time, a demonstration only. The dotted curve truncates the exact A itself: what the window alone discards. Truncation helps when softmax is local (try Inputs: Local, s ≥ 1); on dense Gaussian inputs it can only hurt.`,
-    xW: 'window half-width w',
+    xW: 'keys in the window: 2w + 1 (causal: w + 1)',
     yErrA: 'rel. error vs exact A',
     truncApprox: (map: string) => `truncated ${map} Â`,
     truncExact: 'truncated exact A',
@@ -324,30 +342,32 @@ export const en = {
       `Causal: A and Â are lower triangular with smallest diagonal entries ${a} and ${b} > 0, so both are invertible (full rank) in exact arithmetic; their smallest singular values can still fall below τ.`,
     limit: (limit: string, n: string) =>
       `Spectra need an n×n singular value decomposition (O(n³), computed in f64 in the analysis worker); they are offered up to n = ${limit}. Current n = ${n}: lower n to see them.`,
-    sizeNote: (n: number) => `Computed in f64 on the full ${fmtInt(n)}×${fmtInt(n)} matrices (Â and QKᵀ through their low-rank factors).`,
+    sizeNote: (n: number) =>
+      `Computed in f64 on the full ${fmtInt(n)}×${fmtInt(n)} matrices (Â and QKᵀ through their low-rank factors). Singular values that are exactly zero — beyond m′ for Â, beyond d for QKᵀ — cannot appear on a log axis; values below 10⁻¹⁷ (f64 rounding) are drawn at 10⁻¹⁷.`,
     causalToggle: 'Causal mask (same switch as in the controls)',
     tableSpectra: 'singular values',
   },
   features: {
-    title: '4 · Feature maps: why e^x, and what the Performer really adds',
-    lead: 'Linear attention replaces e^{q·k} by φ(q)·φ(k). 1 + elu(x) is e^x’s first-order Taylor expansion at 0 (kept positive), ReLU is a different kernel altogether, and FAVOR+ is an unbiased random-feature estimate of e^{q·k} itself.',
+    title: '4 · Feature maps: why eˣ, and what the Performer really adds',
+    lead: 'Linear attention replaces exp(q·k) by φ(q)·φ(k). 1 + elu(x) is eˣ’s first-order Taylor expansion at 0 (kept positive), ReLU is a different kernel altogether, and FAVOR+ is an unbiased random-feature estimate of exp(q·k) itself.',
     curvesTitle: 'The scalar curves',
     xX: 'x',
     yF: 'f(x)',
     tangent: 'tangent of eˣ at 0: 1 + x',
     rowsTitle: (i: number) => `Query row i = ${fmtInt(i)} under every map, against softmax`,
     rowsNote: (m: number, proj: string) => `Same Q, K and the same W (m = ${m}, ${proj}) for every map that uses a projection.`,
+    mapLegend: 'the map’s Â_i (colour of the map)',
     rowStats: (err: string, kl: string, h: string) => `error ${err} · KL ${kl} · entropy ${h}`,
     lambdaTitle: 'λ-invariance: a per-query factor cancels',
     lambdaText:
-      'Multiplying φ(q_i) by any λ(q_i) > 0 leaves Â unchanged, because the same factor appears in the numerator and the row sum. So FAVOR+’s e^{−‖q‖²/2} can be dropped for queries — exactly. The e^{−‖k‖²/2} of keys only drops approximately, when key norms barely vary.',
+      'Multiplying φ(q_i) by any λ(q_i) > 0 leaves Â unchanged, because the same factor appears in the numerator and the row sum. So FAVOR+’s factor exp(−‖q‖²/2) can be dropped for queries — exactly. The exp(−‖k‖²/2) of keys only drops approximately, when key norms barely vary.',
     lambdaFormula: String.raw`\hat A_{ij}=\frac{\big(\lambda(q_i)\,\phi(q_i)\big)^{\!\top}\phi(k_j)}{\sum_l\big(\lambda(q_i)\,\phi(q_i)\big)^{\!\top}\phi(k_l)}=\frac{\phi(q_i)^\top\phi(k_j)}{\sum_l\phi(q_i)^\top\phi(k_l)}`,
     lambdaMeasured: (q: string, both: string, spread: string) =>
       `Measured on this row: dropping the query factor changes Â_i by ${q} (rounding); dropping both factors (the eˣ map) changes it by ${both}, with key norms ‖y_j‖² varying by ${spread} (coefficient of variation).`,
     foldTitle: 'Folding W into the projection',
     foldText:
-      'With the query factor gone, φ(q) = e^{Wq}: a d→m linear map followed by the activation e^x. The q, k projections of a transformer are linear layers already, so W can be folded into them — widen the key size from d to m and use e^x as the activation. Then W is learned rather than random: a larger space than the Performer’s, with the same rank limit m.',
-    foldFormula: String.raw`\tilde q=e^{W W_q h}=e^{W' h},\quad \tilde k=e^{W W_k h}=e^{W'' h},\qquad W',W''\in\mathbb R^{m\times d_{\text{model}}}`,
+      'With the query factor gone, φ(q) = exp(Wq): a d→m linear map followed by the activation eˣ. The q, k projections of a transformer are linear layers already, so W can be folded into them — widen the key size from d to m and use eˣ as the activation. Then W is learned rather than random: a larger space than the Performer’s, with the same rank limit m.',
+    foldFormula: String.raw`\tilde q=e^{W\,W_q h}=e^{W' h},\qquad W'=W\,W_q\in\mathbb R^{m\times d_{\text{model}}}`,
     tableCurves: 'scalar curves',
     tableRows: 'attention rows by map',
   },

@@ -29,7 +29,7 @@ export interface HeatmapProps {
   metric?: string;
 }
 
-const M = { top: 4, right: 6, bottom: 30, left: 40 };
+const M = { top: 4, right: 16, bottom: 30, left: 40 };
 
 export function Heatmap(props: HeatmapProps) {
   const { data, cells, block, n, scale, size, title } = props;
@@ -119,7 +119,7 @@ export function Heatmap(props: HeatmapProps) {
   };
 
   return (
-    <figure className="heatmap" data-metric={props.metric} data-result-id={drawnId ?? ''}>
+    <figure className="heatmap" data-metric={props.metric} data-result-id={drawnId ?? ''} style={{ width: size + M.left + M.right }}>
       <figcaption>{title}</figcaption>
       <div className="heatmap-frame" style={{ width: size + M.left + M.right, height: size + M.top + M.bottom }}>
         <svg className="heatmap-axes" width={size + M.left + M.right} height={size + M.top + M.bottom} aria-hidden="true">

@@ -98,7 +98,7 @@ function makeScale(kind: 'linear' | 'log', domain: [number, number], range: [num
       a /= 2;
       b *= 2;
     }
-    return scaleLog().domain([a, b]).range(range).clamp(true);
+    return scaleLog().domain([a, b]).range(range);
   }
   let [a, b] = domain;
   if (a === b) {
@@ -107,6 +107,17 @@ function makeScale(kind: 'linear' | 'log', domain: [number, number], range: [num
   }
   const s = scaleLinear().domain([a, b]).range(range);
   return pad ? s.nice() : s;
+}
+
+/** Tick values of a log axis: powers of ten when at least two are in range, else 1-2-5 values; at most `max`. */
+function logTicks(scale: Scale, max: number): number[] {
+  const all = scale.ticks(max);
+  const mant = (t: number) => t / 10 ** Math.floor(Math.log10(t) + 1e-9);
+  const decades = all.filter((t) => Math.abs(mant(t) - 1) < 1e-6);
+  let pick = decades.length >= 2 ? decades : all.filter((t) => [1, 2, 5].some((m) => Math.abs(mant(t) - m) < 1e-6));
+  if (pick.length < 2) pick = all;
+  const step = Math.max(1, Math.ceil(pick.length / max));
+  return pick.filter((_, i) => i % step === 0);
 }
 
 function nearestIndex(xs: ArrayLike<number>, x: number, log: boolean): number {
@@ -151,20 +162,14 @@ export function LineChart(props: LineChartProps) {
   useEffect(() => {
     if (!xAxisRef.current || !yAxisRef.current) return;
     const ticksX = Math.max(2, Math.min(8, Math.floor(innerW / 70)));
-    const xa = axisBottom(xs).ticks(ticksX, xLog ? '~g' : props.integerX ? '~d' : '~g');
-    if (xLog) {
-      const tv = xs.ticks(ticksX).filter((t) => Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9 || xs.ticks(ticksX).length <= 8);
-      xa.tickValues(tv.length >= 2 ? tv : xs.ticks(ticksX)).tickFormat((v) => fmt(v as number));
-    }
+    const xa = axisBottom(xs);
+    if (xLog) xa.tickValues(logTicks(xs, ticksX)).tickFormat((v) => fmt(v as number));
+    else xa.ticks(ticksX, props.integerX ? '~d' : '~g');
     select(xAxisRef.current).call(xa);
     const ticksY = Math.max(2, Math.min(7, Math.floor(innerH / 40)));
     const ya = axisLeft(ys);
-    if (yLog) {
-      const all = ys.ticks(ticksY);
-      const decades = all.filter((t) => Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9);
-      const step = Math.max(1, Math.ceil(decades.length / ticksY));
-      ya.tickValues((decades.length >= 2 ? decades : all).filter((_, i) => i % step === 0)).tickFormat((v) => fmt(v as number, 2));
-    } else ya.ticks(ticksY).tickFormat((v) => fmt(v as number));
+    if (yLog) ya.tickValues(logTicks(ys, ticksY)).tickFormat((v) => fmt(v as number, 2));
+    else ya.ticks(ticksY).tickFormat((v) => fmt(v as number));
     select(yAxisRef.current).call(ya);
   }, [xs, ys, innerW, innerH, xLog, yLog, props.integerX]);
 

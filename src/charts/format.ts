@@ -11,7 +11,8 @@ export function fmt(v: number | null | undefined, digits: 2 | 3 = 3): string {
   if (v === null || v === undefined || Number.isNaN(v)) return '—';
   if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
   const a = Math.abs(v);
-  if (a !== 0 && (a < 1e-3 || a >= 1e5)) return exp(v).replace('-', '−');
+  if (a !== 0 && (a < 1e-3 || a >= 1e6)) return exp(v).replace('-', '−');
+  if (a >= 1000) return int(Math.round(v)).replace('-', '−');
   return (digits === 2 ? f2 : f3)(v).replace('-', '−');
 }
 

@@ -69,6 +69,36 @@ const LUT = (() => {
 /** Log scales span four decades below the maximum. */
 export const LOG_DECADES = 4;
 
+/**
+ * Robust top of a linear colour scale: the q-quantile of the finite non-negative values of the
+ * arrays (one pass for the max, one for a 2,048-bin histogram), so a few spikes do not flatten the
+ * picture; larger values are drawn in the top colour. Also returns the true max.
+ */
+export function robustMax(arrays: ArrayLike<number>[], q = 0.995): { top: number; max: number } {
+  let max = 0;
+  let count = 0;
+  for (const a of arrays) for (let i = 0; i < a.length; i++) {
+    const v = a[i]!;
+    if (v > max && Number.isFinite(v)) max = v;
+  }
+  if (!(max > 0)) return { top: 1, max: 0 };
+  const bins = 2048;
+  const hist = new Uint32Array(bins);
+  for (const a of arrays) for (let i = 0; i < a.length; i++) {
+    const v = a[i]!;
+    if (!(v >= 0) || !Number.isFinite(v)) continue;
+    hist[Math.min(bins - 1, Math.floor((v / max) * bins))]!++;
+    count++;
+  }
+  const target = q * count;
+  let acc = 0;
+  for (let b = 0; b < bins; b++) {
+    acc += hist[b]!;
+    if (acc >= target) return { top: Math.max(((b + 1) / bins) * max, max * 1e-6), max };
+  }
+  return { top: max, max };
+}
+
 export function heatScale(max: number, mode: 'linear' | 'log'): HeatScale {
   const hi = max > 0 && Number.isFinite(max) ? max : 1;
   const lo = mode === 'log' ? hi * 10 ** -LOG_DECADES : 0;

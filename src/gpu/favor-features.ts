@@ -155,6 +155,8 @@ const DS_CHUNK = 256;
 const ST_ROWS = 16;
 const ST_COLS = 64;
 const MODULE = 'favor-features';
+/** Target workgroup count of the feature materialization. */
+const FEATURE_GROUPS = 256;
 
 /** One pipeline per entry point serves every feature map (the map is a uniform). */
 function pipe(ctx: KernelContext, entry: string): GPUComputePipeline {
@@ -224,9 +226,13 @@ export function encodeFavorFeatures(ctx: KernelContext, encoder: GPUCommandEncod
   const kf = ctx.alloc.storage('favor.kf', n * mp * 4);
   const nu = uColumns(kind, m, d);
   const nb = mp / nu;
-  const groups = Math.ceil(n / ST_ROWS) * Math.ceil(nu / (ST_COLS / nb));
-  const uq = ctx.alloc.uniform('favor.u.feat.q', new Uint32Array(favorParams(p, { a0: 0 })));
-  const uk = ctx.alloc.uniform('favor.u.feat.k', new Uint32Array(favorParams(p, { a0: 1 })));
+  const rowTiles = Math.ceil(n / ST_ROWS);
+  const colTiles = Math.ceil(nu / (ST_COLS / nb));
+  // Enough workgroups to fill a GPU, but not thousands of tiny ones (each costs a fixed overhead).
+  const perGroup = Math.max(1, Math.min(colTiles, Math.floor((rowTiles * colTiles) / FEATURE_GROUPS)));
+  const groups = rowTiles * Math.ceil(colTiles / perGroup);
+  const uq = ctx.alloc.uniform('favor.u.feat.q', new Uint32Array(favorParams(p, { a0: 0, a1: perGroup })));
+  const uk = ctx.alloc.uniform('favor.u.feat.k', new Uint32Array(favorParams(p, { a0: 1, a1: perGroup })));
   const pipeline = pipe(ctx, 'features');
   const pass = encoder.beginComputePass(ctx.timer.pass('favor.features'));
   const base = { 1: p.q, 2: p.k, 3: p.w, 4: st.qStats, 5: st.kStats };

@@ -57,7 +57,7 @@ const MODULE = 'performer-bidirectional';
 /** Chunk partials of the bidirectional reduction stay under this many bytes. */
 const PARTIALS_BUDGET = 64 * 2 ** 20;
 /** Aim for at least this many workgroups in the key pass. */
-const TARGET_GROUPS = 512;
+const TARGET_GROUPS = 256;
 
 /** Pipelines are specialised on the tile shape (3 classes of d) only; the feature map is a uniform. */
 export function performerPipeline(ctx: KernelContext, d: number, entry: string): GPUComputePipeline {
@@ -126,18 +126,19 @@ export function encodePerformerBidirectional(ctx: KernelContext, encoder: GPUCom
   const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
   const { chunk, chunks } = bidirectionalChunk(n, d, mp, ftiles, maxBinding);
 
+  const role = args.role ?? 'bidir.out';
   const part = ctx.alloc.storage('bidir.partials', chunks * E * 4);
   const state = ctx.alloc.storage('bidir.state', E * 4);
-  const out = ctx.alloc.storage(args.role ?? 'bidir.out', n * d * 4);
+  const out = ctx.alloc.storage(role, n * d * 4);
   const full = { ...args, stats };
 
   const kv = encoder.beginComputePass(ctx.timer.pass('performer.kv'));
-  encodeKeyValueChunks(ctx, kv, full, chunk, part, 'bidir.u.kv');
-  const ur = ctx.alloc.uniform('bidir.u.reduce', new Uint32Array(favorParams(args, { chunk, nchunks: chunks })));
+  encodeKeyValueChunks(ctx, kv, full, chunk, part, `${role}.u.kv`);
+  const ur = ctx.alloc.uniform(`${role}.u.reduce`, new Uint32Array(favorParams(args, { chunk, nchunks: chunks })));
   encodeDispatch(ctx, kv, performerPipeline(ctx, d, 'kv_reduce'), { 0: ur, 8: part, 9: state }, Math.ceil(E / 256));
   kv.end();
 
-  const uo = ctx.alloc.uniform('bidir.u.out', new Uint32Array(favorParams(args)));
+  const uo = ctx.alloc.uniform(`${role}.u.out`, new Uint32Array(favorParams(args)));
   const po = encoder.beginComputePass(ctx.timer.pass('performer.out'));
   encodeDispatch(
     ctx,

@@ -76,13 +76,14 @@ export function encodePerformerCausal(ctx: KernelContext, encoder: GPUCommandEnc
   const plan = causalPlan(n, d, mp, maxBinding, args.chunk);
   const { chunk, nchunks, stateFloats: E, gOffset } = plan;
 
+  const role = args.role ?? 'causal.out';
   const work = ctx.alloc.storage('causal.work', plan.bytes);
-  const out = ctx.alloc.storage(args.role ?? 'causal.out', n * d * 4);
-  const u = ctx.alloc.uniform('causal.u', new Uint32Array(favorParams(args, { chunk, nchunks, a0: gOffset })));
+  const out = ctx.alloc.storage(role, n * d * 4);
+  const u = ctx.alloc.uniform(`${role}.u`, new Uint32Array(favorParams(args, { chunk, nchunks, a0: gOffset })));
   const inputs = { 1: args.q, 2: args.k, 3: args.w, 4: stats.qStats, 5: stats.kStats };
 
   const scan = encoder.beginComputePass(ctx.timer.pass('causal.scan'));
-  encodeKeyValueChunks(ctx, scan, { ...args, stats }, chunk, work, 'causal.u.kv');
+  encodeKeyValueChunks(ctx, scan, { ...args, stats }, chunk, work, `${role}.u.kv`);
   encodeDispatch(ctx, scan, pipe(ctx, args, 'causal_prefix'), { 0: u, 12: work }, Math.ceil(E / 256));
   scan.end();
 

@@ -1,3 +1,121 @@
+/**
+ * Panel 4 — feature maps: the scalar curves e^x, 1 + elu(x), relu(x) and the tangent of e^x at 0;
+ * one query's attention row under every map against softmax; and seed 000's two arguments — the
+ * λ-invariance (measured on the same row) and folding W into the q/k projections.
+ */
+import { useMemo } from 'react';
+import { useStrings } from '../app/strings';
+import { decimateMax } from '../charts/decimate';
+import { fmt } from '../charts/format';
+import { Legend, LineChart, type Series } from '../charts/LineChart';
+import { EXACT_COLOR, MAP_COLORS, MAP_DASH, OKABE_ITO } from '../charts/palette';
+import { elu1, expCurve, relu } from '../core/feature-maps';
+import { mapRowsRequest, type MapRowsResult } from '../store/analyses';
+import { useStore } from '../store/react';
+import { defaultRow } from '../store/store';
+import { AnalysisStatus, Panel, useAnalysisRequest } from './common';
+import { Formula } from './Formula';
+
+const CURVE_X = Array.from({ length: 221 }, (_, i) => -3 + i * 0.025);
+
 export function FeatureMapPanel() {
-  return null;
+  const t = useStrings();
+  const s = t.features;
+  const params = useStore((st) => st.params);
+  const pinned = useStore((st) => st.ui.pinnedRow);
+  const row = pinned ?? defaultRow(params.n);
+  const rows = useAnalysisRequest<MapRowsResult>(mapRowsRequest(params, row));
+  const v = rows.value;
+
+  const curves: Series[] = useMemo(
+    () => [
+      { id: 'exp', label: 'eˣ', color: EXACT_COLOR, x: CURVE_X, y: CURVE_X.map(expCurve) },
+      { id: 'elu', label: '1 + elu(x)', color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, x: CURVE_X, y: CURVE_X.map(elu1) },
+      { id: 'relu', label: 'relu(x)', color: MAP_COLORS.relu, dash: MAP_DASH.relu, x: CURVE_X, y: CURVE_X.map(relu) },
+      { id: 'tangent', label: s.tangent, color: OKABE_ITO.grey, dash: '2 3', width: 1.2, x: CURVE_X, y: CURVE_X.map((x) => 1 + x) },
+    ],
+    [s.tangent],
+  );
+
+  const multiples = useMemo(() => {
+    if (!v) return [];
+    const ex = decimateMax(v.exact);
+    let yMax = 0;
+    for (const m of v.maps) for (const x of m.values) if (Number.isFinite(x)) yMax = Math.max(yMax, x);
+    for (const x of v.exact) yMax = Math.max(yMax, x);
+    return v.maps.map((m) => {
+      const ap = decimateMax(m.values);
+      let yMin = 0;
+      for (const x of m.values) if (Number.isFinite(x) && x < yMin) yMin = x;
+      return {
+        m,
+        per: ap.per,
+        yMax,
+        yMin,
+        series: [
+          { id: 'exact', label: t.names.exact, color: EXACT_COLOR, width: 1, x: ex.x, y: ex.y },
+          { id: m.map, label: t.names.maps[m.map], color: MAP_COLORS[m.map], dash: '5 3', width: 2, x: ap.x, y: ap.y },
+        ] as Series[],
+      };
+    });
+  }, [v, t.names]);
+
+  return (
+    <Panel id="feature-maps" title={s.title} lead={s.lead} formula={t.names.mapTex[params.featureMap]}>
+      <div className="grid-2">
+        <div className="sub">
+          <h3>{s.curvesTitle}</h3>
+          <LineChart series={curves} xLabel={s.xX} yLabel={s.yF} ariaLabel={s.curvesTitle} tableCaption={s.tableCurves} yDomain={[-0.5, 4]} height={240} />
+        </div>
+        <div className="sub">
+          <h3>{s.lambdaTitle}</h3>
+          <p>{s.lambdaText}</p>
+          <Formula tex={s.lambdaFormula} />
+          {v && (
+            <p className="note" data-lambda-query={v.lambda.queryNormDropped} data-lambda-both={v.lambda.bothNormsDropped}>
+              {s.lambdaMeasured(fmt(v.lambda.queryNormDropped), fmt(v.lambda.bothNormsDropped), fmt(v.lambda.keyNormSpread))}
+            </p>
+          )}
+          <h3>{s.foldTitle}</h3>
+          <p>{s.foldText}</p>
+          <Formula tex={s.foldFormula} />
+        </div>
+      </div>
+
+      <h3>{s.rowsTitle(row)}</h3>
+      <AnalysisStatus req={rows.req} entry={rows.entry} />
+      {v && <p className="note">{s.rowsNote(params.m, t.names.projections[params.projection])}</p>}
+      {v && (
+        <Legend
+          items={[
+            { id: 'exact', label: t.names.exact, color: EXACT_COLOR },
+            { id: 'map', label: s.mapLegend, color: OKABE_ITO.grey, dash: '5 3' },
+          ]}
+        />
+      )}
+      <div className="small-multiples">
+        {multiples.map(({ m, series, yMax, yMin, per }) => (
+          <div key={m.map} className="sub" data-map-row={m.map}>
+            <h4>{t.controls.mapNames[m.map]}</h4>
+            <p className="stat-line">{s.rowStats(fmt(m.relError), fmt(m.kl), fmt(m.entropy))}</p>
+            <LineChart
+              series={series}
+              xLabel={t.main.rowX}
+              yLabel={t.main.rowY}
+              ariaLabel={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v!.row)}`}
+              tableCaption={`${s.tableRows}: ${t.names.maps[m.map]}`}
+              xDomain={[0, Math.max(1, v!.n - 1)]}
+              yDomain={[yMin, yMax * 1.05 || 1]}
+              integerX
+              height={160}
+              noLegend
+              dimmed={rows.stale}
+            >
+              {per > 1 && <p className="note">{t.main.rowDecimated(per)}</p>}
+            </LineChart>
+          </div>
+        ))}
+      </div>
+    </Panel>
+  );
 }

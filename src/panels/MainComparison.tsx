@@ -8,45 +8,13 @@ import { ColorLegend } from '../charts/ColorLegend';
 import { fmtInt, fmtMs } from '../charts/format';
 import { Heatmap } from '../charts/Heatmap';
 import { LineChart, type Series } from '../charts/LineChart';
-import { EXACT_COLOR, heatScale, MAP_COLORS } from '../charts/palette';
+import { EXACT_COLOR, heatScale, MAP_COLORS, robustMax } from '../charts/palette';
 import { useWidth } from '../charts/useWidth';
+import { decimateMax } from '../charts/decimate';
 import { viewLimit } from '../store/controller';
 import { useActions, useStore } from '../store/react';
 import { defaultRow } from '../store/store';
 import { Metric, Panel } from './common';
-
-/** At most this many points are drawn for one row; longer rows are reduced to per-bucket maxima. */
-const MAX_ROW_POINTS = 1_024;
-
-function decimateMax(values: ArrayLike<number>, buckets: number): { x: Float64Array; y: Float64Array; per: number } {
-  const n = values.length;
-  if (n <= buckets * 2) {
-    const x = new Float64Array(n);
-    const y = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      x[i] = i;
-      y[i] = values[i]!;
-    }
-    return { x, y, per: 1 };
-  }
-  const per = Math.ceil(n / buckets);
-  const b = Math.ceil(n / per);
-  const x = new Float64Array(b);
-  const y = new Float64Array(b);
-  for (let k = 0; k < b; k++) {
-    let mx = -Infinity;
-    let at = k * per;
-    for (let i = k * per; i < Math.min(n, (k + 1) * per); i++) {
-      if (values[i]! > mx) {
-        mx = values[i]!;
-        at = i;
-      }
-    }
-    x[k] = at;
-    y[k] = mx;
-  }
-  return { x, y, per };
-}
 
 export function MainComparison() {
   const t = useStrings();
@@ -64,12 +32,11 @@ export function MainComparison() {
   const n = result?.params.n ?? 0;
   const mapName = result ? t.names.maps[result.params.featureMap] : '';
 
-  const scale = useMemo(() => {
-    let mx = 0;
-    if (view) {
-      for (const arr of [view.exact, view.approx]) for (let i = 0; i < arr.length; i++) if (arr[i]! > mx && Number.isFinite(arr[i]!)) mx = arr[i]!;
-    }
-    return heatScale(mx, colorMode);
+  // linear: top of the scale at the 99.5th percentile of A and Â (spikes clip to the top colour); log: the true max
+  const { scale, clipped } = useMemo(() => {
+    const r = view ? robustMax([view.exact, view.approx]) : { top: 1, max: 1 };
+    const top = colorMode === 'log' ? r.max : r.top;
+    return { scale: heatScale(top, colorMode), clipped: colorMode === 'linear' && r.max > r.top * 1.0001 };
   }, [view, colorMode]);
 
   const hasNegative = useMemo(() => {
@@ -101,13 +68,13 @@ export function MainComparison() {
           { id: 'approx', label: approxLabel, color: approxColor, dash: '5 3', x: xs, y: view.approx.subarray(I * cells, (I + 1) * cells) },
         ],
         per: 1,
-        title: s.rowTitle(I * view.block, false),
+        title: s.rowTitle(I * view.block, pinned === I * view.block),
         hoverNote: view.block > 1 ? s.rowHover(I * view.block, view.block) : null,
       };
     }
     if (!rowPair) return null;
-    const e = decimateMax(rowPair.exact, MAX_ROW_POINTS);
-    const a = decimateMax(rowPair.approx, MAX_ROW_POINTS);
+    const e = decimateMax(rowPair.exact);
+    const a = decimateMax(rowPair.approx);
     return {
       series: [
         { id: 'exact', label: s.rowExact, color: EXACT_COLOR, x: e.x, y: e.y },
@@ -146,7 +113,12 @@ export function MainComparison() {
           {view ? (
             <>
               <div className="heatmap-toolbar">
-                <ColorLegend scale={scale} label={s.colour} negativeLabel={hasNegative ? s.colourNegative : undefined} width={Math.min(280, width - 20)} />
+                <ColorLegend
+                  scale={scale}
+                  label={clipped ? s.colourClipped : s.colour}
+                  negativeLabel={hasNegative ? s.colourNegative : undefined}
+                  width={Math.min(280, width - 20)}
+                />
                 <div className="segmented" role="group" aria-label={s.colour}>
                   <button type="button" aria-pressed={colorMode === 'linear'} onClick={() => actions.setUi('colorScale', 'linear')}>
                     {s.scaleLinear}

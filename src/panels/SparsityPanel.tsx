@@ -1,3 +1,176 @@
+/**
+ * Panel 2 — sparsity: how peaked the rows are (normalized entropy histogram and top-k mass for
+ * softmax, the current linear map and 1 + elu), how that evolves with n, and Su's local-truncation
+ * experiment.
+ */
+import { useStrings } from '../app/strings';
+import { fmtInt } from '../charts/format';
+import { Histogram } from '../charts/Histogram';
+import { LineChart, type Series } from '../charts/LineChart';
+import { EXACT_COLOR, MAP_COLORS, MAP_DASH } from '../charts/palette';
+import {
+  DENSE_ANALYSIS_MAX_N,
+  entropyVsNRequest,
+  localTruncationRequest,
+  rowEntropiesRequest,
+  type EntropyVsNResult,
+  type LocalTruncationResult,
+  type RowEntropiesResult,
+} from '../store/analyses';
+import { useStore } from '../store/react';
+import { mean } from '../core/sweeps';
+import { AnalysisStatus, Metric, Panel, useAnalysisRequest } from './common';
+
+const TOP_K_SHOWN = 8;
+
 export function SparsityPanel() {
-  return null;
+  const t = useStrings();
+  const s = t.sparsity;
+  const params = useStore((st) => st.params);
+  const mapName = t.names.maps[params.featureMap];
+  const perfColor = MAP_COLORS[params.featureMap];
+
+  const rowsA = useAnalysisRequest<RowEntropiesResult>(rowEntropiesRequest(params));
+  const nA = useAnalysisRequest<EntropyVsNResult>(entropyVsNRequest(params));
+  const denseOk = params.n <= DENSE_ANALYSIS_MAX_N;
+  const localA = useAnalysisRequest<LocalTruncationResult>(localTruncationRequest(params), denseOk);
+
+  const rv = rowsA.value;
+  // zoom the entropy axis onto the data (at small norm scales every row sits just below 1)
+  const histLo = rv ? Math.max(0, Math.min(0.95, Math.floor(Math.min(...rv.exact, ...rv.performer, ...rv.elu1) * 20) / 20)) : 0;
+  const rvMap = rv ? t.names.maps[rv.map] : mapName;
+  const topIdx = rv ? rv.topK.k.findIndex((k) => k >= TOP_K_SHOWN) : -1;
+
+  const topSeries: Series[] = rv
+    ? [
+        { id: 'exact', label: s.exact, color: EXACT_COLOR, x: rv.topK.k, y: rv.topK.exact, points: true },
+        { id: 'perf', label: s.perf(rvMap), color: MAP_COLORS[rv.map], dash: MAP_DASH[rv.map] ?? '5 3', x: rv.topK.k, y: rv.topK.performer, points: true },
+        { id: 'elu', label: s.elu, color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, x: rv.topK.k, y: rv.topK.elu1, points: true },
+      ]
+    : [];
+
+  const nv = nA.value;
+  const nLo = nv ? Math.max(0, Math.floor(Math.min(...nv.exact, ...nv.performer, ...nv.elu1) * 20) / 20 - 0.05) : 0;
+  const nSeries: Series[] = nv
+    ? [
+        { id: 'exact', label: s.exact, color: EXACT_COLOR, x: nv.nGrid, y: nv.exact, points: true },
+        { id: 'perf', label: s.perf(t.names.maps[nv.map]), color: MAP_COLORS[nv.map], dash: MAP_DASH[nv.map] ?? '5 3', x: nv.nGrid, y: nv.performer, points: true },
+        { id: 'elu', label: s.elu, color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, x: nv.nGrid, y: nv.elu1, points: true },
+      ]
+    : [];
+
+  const lv = localA.value;
+  const keysIn = (w: number) => (params.causal ? w + 1 : 2 * w + 1);
+  const lvMap = lv ? t.names.maps[lv.map] : mapName;
+  const localX = lv ? lv.windows.map((w) => Math.min(keysIn(w), lv.n)) : [];
+  const localSeries: Series[] = lv
+    ? [
+        { id: 'approx', label: s.truncApprox(lvMap), color: MAP_COLORS[lv.map], x: localX, y: lv.errorApprox, points: true },
+        { id: 'out', label: s.truncOut(lvMap), color: MAP_COLORS[lv.map], dash: '5 3', x: localX, y: lv.errorOut },
+        { id: 'exact', label: s.truncExact, color: EXACT_COLOR, dash: '2 3', x: localX, y: lv.errorExact },
+      ]
+    : [];
+
+  return (
+    <Panel id="sparsity" title={s.title} lead={s.lead} formula={s.formula}>
+      {rv && (
+        <div className="metrics">
+          <Metric name="sparsity-entropy-exact" label={t.metrics.entropyExact} hint={t.metrics.entropyHint} value={mean(rv.exact)} />
+          <Metric name="sparsity-entropy-performer" label={`${t.metrics.entropyPerformer} (${rvMap})`} hint={t.metrics.entropyHint} value={mean(rv.performer)} />
+          <Metric name="entropy-elu1" label={s.entropyElu} hint={t.metrics.entropyHint} value={mean(rv.elu1)} />
+          {topIdx >= 0 && (
+            <>
+              <Metric name="top8-exact" label={`top-${rv.topK.k[topIdx]} mass, softmax`} value={rv.topK.exact[topIdx]} />
+              <Metric name="top8-performer" label={`top-${rv.topK.k[topIdx]} mass, ${rvMap}`} value={rv.topK.performer[topIdx]} />
+            </>
+          )}
+        </div>
+      )}
+      <div className="grid-2">
+        <div className="sub">
+          <h3>{s.histTitle}</h3>
+          <AnalysisStatus req={rowsA.req} entry={rowsA.entry} />
+          {rv && (
+            <Histogram
+              series={[
+                { id: 'exact', label: s.exact, color: EXACT_COLOR, values: rv.exact },
+                { id: 'perf', label: s.perf(rvMap), color: MAP_COLORS[rv.map], dash: MAP_DASH[rv.map] ?? '5 3', values: rv.performer },
+                { id: 'elu', label: s.elu, color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, values: rv.elu1 },
+              ]}
+              domain={[histLo, 1]}
+              bins={25}
+              xLabel={s.xEntropy}
+              yLabel={s.yShare}
+              ariaLabel={s.histTitle}
+              tableCaption={s.tableHist}
+              dimmed={rowsA.stale}
+            />
+          )}
+          {rv && <p className="note">{s.histNote(rv.rows.length, rv.n)}{histLo > 0 ? ` ${s.histZoom(histLo)}` : ''}</p>}
+        </div>
+        <div className="sub">
+          <h3>{s.topTitle}</h3>
+          {rv && (
+            <LineChart
+              series={topSeries}
+              xLabel={s.xK}
+              yLabel={s.yMass}
+              xScale="log"
+              yDomain={[0, 1]}
+              integerX
+              ariaLabel={s.topTitle}
+              tableCaption={s.tableTop}
+              dimmed={rowsA.stale}
+            />
+          )}
+        </div>
+      </div>
+
+      <h3>{s.nTitle}</h3>
+      <AnalysisStatus req={nA.req} entry={nA.entry} />
+      {nv && (
+        <LineChart
+          series={nSeries}
+          xLabel={s.xN}
+          yLabel={t.error.yEntropy}
+          xScale="log"
+          yDomain={[nLo, 1]}
+          integerX
+          ariaLabel={s.nTitle}
+          tableCaption={s.tableN}
+          markers={[{ x: params.n, label: `n = ${fmtInt(params.n)}` }]}
+          dimmed={nA.stale}
+        >
+          <p className="note">{s.nNote(nv.rows)}</p>
+        </LineChart>
+      )}
+
+      <h3>{s.localTitle}</h3>
+      <p className="note">{s.localNote(lvMap)}</p>
+      {!denseOk ? (
+        <p className="note warn" data-limit="local">
+          {s.localLimit(fmtInt(DENSE_ANALYSIS_MAX_N))}
+        </p>
+      ) : (
+        <>
+          <AnalysisStatus req={localA.req} entry={localA.entry} />
+          {lv && (
+            <LineChart
+              series={localSeries}
+              xLabel={s.xW}
+              yLabel={s.yErrA}
+              xScale="log"
+              yScale="log"
+              integerX
+              ariaLabel={s.localTitle}
+              tableCaption={s.tableLocal}
+              hLines={[{ y: lv.errorApprox.at(-1)!, label: s.fullLine, color: perfColor }]}
+              markers={params.input === 'local' ? [{ x: Math.round(lv.inputBand), label: '√n' }] : []}
+              dimmed={localA.stale}
+            />
+          )}
+        </>
+      )}
+    </Panel>
+  );
 }

@@ -6,6 +6,7 @@ import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
 import { useStrings } from '../app/strings';
 import { fmt, fmtMs } from '../charts/format';
 import { useController, useStore } from '../store/react';
+import type { AnalysisRequest } from '../store/analyses';
 import type { AnalysisEntry, PanelId } from '../store/store';
 import { Formula } from './Formula';
 
@@ -64,19 +65,31 @@ export function Metric(props: { name: string; label: string; value: number | nul
   );
 }
 
-/** Requests analysis `op` whenever `key` changes (and `enabled`); returns its store entry. */
+/** Quiet time after the last parameter change before analyses start (a drag does not start 9 sweeps per step). */
+export const ANALYSIS_DEBOUNCE_MS = 250;
+
+/** Requests analysis `op` once `key` has been stable for a moment (and `enabled`); returns its store entry. */
 export function useAnalysis<T>(id: string, op: string, payload: unknown, key: string, enabled = true): AnalysisEntry<T> | undefined {
   const controller = useController();
   useEffect(() => {
-    if (enabled) controller.requestAnalysis(id, op, payload, key);
+    if (!enabled) return;
+    const timer = setTimeout(() => controller.requestAnalysis(id, op, payload, key), ANALYSIS_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
     // payload is derived from key; re-running on payload identity would re-request every render
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [controller, id, op, key, enabled]);
   return useStore((s) => s.analyses[id]) as AnalysisEntry<T> | undefined;
 }
 
+/** `useAnalysis` for a request built in src/store/analyses.ts; `stale` when the shown value is for other parameters. */
+export function useAnalysisRequest<T>(req: AnalysisRequest, enabled = true) {
+  const entry = useAnalysis<T>(req.id, req.op, req.payload, req.key, enabled);
+  return { entry, value: entry?.value ?? null, stale: !!entry && entry.valueKey !== req.key, req };
+}
+
 /** Progress bar + cancel while running; messages when cancelled, failed or stale. */
-export function AnalysisStatus({ id, entry, op, payload, currentKey }: { id: string; entry: AnalysisEntry | undefined; op: string; payload: unknown; currentKey: string }) {
+export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: AnalysisEntry | undefined }) {
+  const { id, op, payload, key: currentKey } = req;
   const t = useStrings();
   const controller = useController();
   if (!entry) return <p className="analysis-status note">{t.analysis.waiting}</p>;

@@ -17,8 +17,9 @@
 //                    Dispatch: ceil(nchunks·d / 256).
 //   ds_col_combine   per column c: M = max_p m_pc, S = Σ_{p = 0, 1, …} s_pc·exp(m_pc − M) in fixed
 //                    order → st_out[c] = (M, S). Dispatch: ceil(d / 256).
-//   features         [a0 = side] φ rows row0..+16, u columns u0..+64/fm.nb → feat_out (n × m',
-//                    row-major). Dispatch: ceil(n / 16) · ceil(nu / (64 / fm.nb)) workgroups.
+//   features         [a0 = side, a1 = u tiles per workgroup] φ of rows row0..+16 for a1 consecutive
+//                    tiles of 64/nb u columns → feat_out (n × m', row-major).
+//                    Dispatch: ceil(n / 16) · ceil(ceil(nu / (64 / nb)) / a1) workgroups.
 //
 // Extra bindings: 6 st_out (rw vec2), 7 st_in (read vec2), 8 feat_out (rw f32).
 
@@ -44,17 +45,17 @@ fn row_stats(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg:
   let side = fm.a0;
   var best = FM_LOWEST;
   for (var u0 = 0u; u0 < fm.nu; u0 += ST_COLS) {
-    let u = fm_project(side, row0, u0, ST_ROWS, ST_COLS, lid);
+    let u = fm_project(fm_rows(side, row0), u0, ST_ROWS, ST_COLS, lid);
     for (var t = 0u; t < 4u; t++) {
-      let e = lid + t * FM_WG;
+      let sl = fm_slot(lid, t, ST_ROWS, ST_COLS);   // all 256 invocations active for 16 × 64
       var v = u[t];
       if (fm.kind == FM_HYPERBOLIC) {
         v = abs(v);
       }
-      if (u0 + e % ST_COLS >= fm.nu) {
+      if (u0 + sl.y >= fm.nu) {
         v = FM_LOWEST;
       }
-      fm_phi[e] = v;
+      fm_phi[sl.x * ST_COLS + sl.y] = v;
     }
     workgroupBarrier();
     if (lid < ST_ROWS) {
@@ -158,24 +159,29 @@ fn features(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: 
             @builtin(local_invocation_index) lid: u32) {
   let C = ST_COLS / fm.nb;
   let ctiles = (fm.nu + C - 1u) / C;
+  let per = fm.a1;                                   // u tiles per workgroup
+  let groups = (ctiles + per - 1u) / per;
   let wid = wg_linear(id, nwg);
-  let rt = wid / ctiles;
-  let row0 = rt * ST_ROWS;
+  let row0 = (wid / groups) * ST_ROWS;
   if (row0 >= fm.n) {
     return;
   }
-  let u0 = (wid % ctiles) * C;
+  let t0 = (wid % groups) * per;
+  let t1 = min(ctiles, t0 + per);
   let w = fm.nb * C;
-  fm_phi_tile(fm.a0, row0, u0, ST_ROWS, C, lid, 0u, w);
-  workgroupBarrier();
-  for (var e = lid; e < ST_ROWS * w; e += FM_WG) {
-    let r = e / w;
-    let l = e % w;
-    let b = l / C;
-    let col = u0 + l % C;
-    let row = row0 + r;
-    if (row < fm.n && col < fm.nu) {
-      feat_out[row * fm.mp + b * fm.nu + col] = fm_phi[e];
+  for (var t = t0; t < t1; t++) {
+    let u0 = t * C;
+    fm_phi_tile(fm.a0, row0, u0, ST_ROWS, C, lid, 0u, w);
+    workgroupBarrier();
+    for (var e = lid; e < ST_ROWS * w; e += FM_WG) {
+      let r = e / w;
+      let l = e % w;
+      let b = l / C;
+      let col = u0 + l % C;
+      let row = row0 + r;
+      if (row < fm.n && col < fm.nu) {
+        feat_out[row * fm.mp + b * fm.nu + col] = fm_phi[e];
+      }
     }
   }
 }

@@ -2,7 +2,9 @@
 // needs features (favor-features.wgsl materializes them; performer-bidirectional.wgsl and
 // performer-causal.wgsl compute them on the fly). The dispatcher prepends this file to each of
 // those sources, so a feature computed on the fly is produced by exactly the same code (same
-// projection loop, same summation order, same formula) as a materialized one: bit for bit equal.
+// projection loop, same summation order, same formula) as a materialized one: bit for bit equal
+// (e2e/performer-kernels.spec.mjs checks it for the key side of the fused bidirectional kernel).
+// The map is selected by the uniform fm.kind, so one pipeline per entry point serves all maps.
 //
 // Formulas (ARCHITECTURE.md; CPU twin src/core/feature-maps.ts). Inputs are scaled in-kernel:
 // x = q·d^{-1/4}, y = k·d^{-1/4}. u_r = ω_r·x (ω_r = row r of W, m×d), hn = ‖x‖²/2, ε = 1e-6:
@@ -27,15 +29,21 @@
 // Workgroup memory owned by this snippet: fm_a (scratch for the projection slabs; free for the
 // caller between calls), fm_phi (the φ tile), fm_hn (half squared norms of the tile's rows).
 // Every kernel using it runs FM_WG = 256 invocations per workgroup.
+//
+// Projection tiling (fm_project): a tile of R rows × C u columns; d is walked in slabs of 16
+// coordinates, X and W slabs staged in fm_a as vec4 rows (two barriers per slab); each invocation
+// owns a 2×2 block of u (4 vec4 loads per 16 FMAs) and adds one coordinate at a time in increasing
+// order. Tile rows may come from Q and K at once (FmRows), which causal_gram uses to build φ(Q)
+// and φ(K) of a chunk in one pass.
 
 const FM_WG: u32 = 256u;
-const FM_TC: u32 = 16u;          // coordinates per projection slab
-const FM_XS: u32 = 17u;          // padded row stride of the slabs in fm_a
-const FM_W_OFF: u32 = 1088u;     // W slab offset in fm_a (64 rows × FM_XS)
-const FM_A_SIZE: u32 = 2304u;
+const FM_TC: u32 = 16u;          // coordinates per projection slab (4 vec4)
+const FM_W_OFF: u32 = 4u;        // W slab offset in fm_a: FM_W_OFF·R (vec4 units; X slab R × 4 vec4)
+const FM_WS: u32 = 5u;           // padded W slab row stride (vec4 units)
+const FM_A_VEC4: u32 = 576u;     // fm_a size: 2304 floats
 const FM_PHI_SIZE: u32 = 1152u;
-const FM_MAX_ROWS: u32 = 64u;    // rows per φ tile
-const FM_MAX_COLS: u32 = 64u;    // u columns per φ tile; rows·cols ≤ 1024
+const FM_MAX_ROWS: u32 = 128u;   // rows per φ tile: R ≤ 128, even; C ≤ 64 u columns, even;
+                                 // (R/2)·(C/2) ≤ 256; R·4 + C·5 ≤ 576 (slabs in fm_a)
 
 const FM_POSITIVE: u32 = 0u;
 const FM_HYPERBOLIC: u32 = 1u;
@@ -84,7 +92,7 @@ fn fm_uses_norm() -> bool {
 @group(0) @binding(4) var<storage, read> fm_qstats: array<vec2<f32>>;
 @group(0) @binding(5) var<storage, read> fm_kstats: array<vec2<f32>>;
 
-var<workgroup> fm_a: array<f32, FM_A_SIZE>;
+var<workgroup> fm_a: array<vec4<f32>, FM_A_VEC4>;
 var<workgroup> fm_phi: array<f32, FM_PHI_SIZE>;
 var<workgroup> fm_hn: array<f32, FM_MAX_ROWS>;
 
@@ -96,58 +104,110 @@ fn fm_input(side: u32, idx: u32) -> f32 {
   return fm_k[idx] * fm.scale;
 }
 
-/// u values of the R×C tile (rows row0.., u columns u0..) for this invocation's entries
-/// e = lid + t·FM_WG (t = 0..3; entry e is row e / C, column e % C); R ≤ 64, C ≤ 64, R·C ≤ 1024.
-/// u = Σ_c x_c·w_c accumulated over c = 0, 1, …, d−1 in order (slabs of FM_TC coordinates; the
-/// zero padding past d adds exact zeros). Also leaves hn = ‖x‖²/2 of the tile rows in fm_hn.
-/// Must be called in uniform control flow; ends with a barrier (fm_a is then free).
-fn fm_project(side: u32, row0: u32, u0: u32, R: u32, C: u32, lid: u32) -> array<f32, 4> {
-  var acc = array<f32, 4>(0.0, 0.0, 0.0, 0.0);
+/// Tile rows: rows r < split are rows row0 + r of side0's matrix, rows r ≥ split are rows
+/// row1 + (r − split) of side1's (so one tile can hold query and key rows: causal_gram).
+struct FmRows {
+  side0: u32,
+  row0: u32,
+  split: u32,
+  side1: u32,
+  row1: u32,
+}
+
+fn fm_rows(side: u32, row0: u32) -> FmRows {
+  return FmRows(side, row0, 0xffffffffu, side, row0);
+}
+
+/// (side, matrix row) of tile row r.
+fn fm_row_of(t: FmRows, r: u32) -> vec2<u32> {
+  if (r < t.split) {
+    return vec2<u32>(t.side0, t.row0 + r);
+  }
+  return vec2<u32>(t.side1, t.row1 + (r - t.split));
+}
+
+/// Which entry of the R×C tile slot t ∈ 0..3 of invocation lid holds: invocation lid < (R/2)·(C/2)
+/// owns the 2×2 block rows {br, br + R/2} × columns {bc, bc + C/2}, br = lid / (C/2),
+/// bc = lid % (C/2); slot t = 2·(row half) + (column half). Returns (row, column, valid).
+fn fm_slot(lid: u32, t: u32, R: u32, C: u32) -> vec3<u32> {
+  let c2 = C / 2u;
+  let r2 = R / 2u;
+  let br = lid / c2;
+  let bc = lid % c2;
+  return vec3<u32>(br + (t / 2u) * r2, bc + (t % 2u) * c2, select(0u, 1u, lid < r2 * c2));
+}
+
+/// u values of the R×C tile (tile rows `rows`, u columns u0..) in this invocation's four slots (see
+/// fm_slot). u = Σ_c x_c·w_c accumulated one coordinate at a time over c = 0, 1, …, d−1 (slabs of
+/// FM_TC coordinates held as vec4 in fm_a; the zero padding past d adds exact zeros), so every
+/// kernel computes the same bits for the same entry. Also leaves hn = ‖x‖²/2 of the tile rows in
+/// fm_hn. Must be called in uniform control flow; ends with a barrier (fm_a is then free).
+fn fm_project(rows: FmRows, u0: u32, R: u32, C: u32, lid: u32) -> vec4<f32> {
+  var acc = vec4<f32>(0.0);
   let n = fm.n;
   let d = fm.d;
+  let c2 = C / 2u;
+  let r2 = R / 2u;
+  let owns_block = lid < r2 * c2;
+  let ra = lid / c2;
+  let rb = ra + r2;
+  let ca = lid % c2;
+  let cb = ca + c2;
+  let woff = FM_W_OFF * R;
   if (fm_uses_w()) {
     var nrm = 0.0;
     let nslab = (d + FM_TC - 1u) / FM_TC;
     for (var s = 0u; s < nslab; s++) {
       let c0 = s * FM_TC;
       workgroupBarrier();
-      for (var e = lid; e < R * FM_TC; e += FM_WG) {
-        let r = e / FM_TC;
-        let c = c0 + e % FM_TC;
-        let row = row0 + r;
-        var v = 0.0;
-        if (row < n && c < d) {
-          v = fm_input(side, row * d + c);
+      for (var e = lid; e < R * 4u; e += FM_WG) {  // X slab: tile row e / 4, coordinates c0 + 4·(e % 4) ..
+        let sr = fm_row_of(rows, e / 4u);
+        let c = c0 + 4u * (e % 4u);
+        var v = vec4<f32>(0.0);
+        if (sr.y < n) {
+          let o = sr.y * d;
+          if (c < d) { v.x = fm_input(sr.x, o + c); }
+          if (c + 1u < d) { v.y = fm_input(sr.x, o + c + 1u); }
+          if (c + 2u < d) { v.z = fm_input(sr.x, o + c + 2u); }
+          if (c + 3u < d) { v.w = fm_input(sr.x, o + c + 3u); }
         }
-        fm_a[r * FM_XS + e % FM_TC] = v;
+        fm_a[e] = v;
       }
-      for (var e = lid; e < C * FM_TC; e += FM_WG) {
-        let r = e / FM_TC;
-        let c = c0 + e % FM_TC;
-        let ur = u0 + r;
-        var v = 0.0;
-        if (ur < fm.nu && c < d) {
-          v = fm_w[ur * d + c];
+      if (lid < C * 4u) {                        // W slab: u column lid / 4
+        let ur = u0 + lid / 4u;
+        let c = c0 + 4u * (lid % 4u);
+        var v = vec4<f32>(0.0);
+        if (ur < fm.nu) {
+          let o = ur * d;
+          if (c < d) { v.x = fm_w[o + c]; }
+          if (c + 1u < d) { v.y = fm_w[o + c + 1u]; }
+          if (c + 2u < d) { v.z = fm_w[o + c + 2u]; }
+          if (c + 3u < d) { v.w = fm_w[o + c + 3u]; }
         }
-        fm_a[FM_W_OFF + r * FM_XS + e % FM_TC] = v;
+        fm_a[woff + (lid / 4u) * FM_WS + lid % 4u] = v;
       }
       workgroupBarrier();
-      for (var t = 0u; t < 4u; t++) {
-        let e = lid + t * FM_WG;
-        if (e < R * C) {
-          let xo = (e / C) * FM_XS;
-          let wo = FM_W_OFF + (e % C) * FM_XS;
-          var a = acc[t];
-          for (var cc = 0u; cc < FM_TC; cc++) {
-            a = a + fm_a[xo + cc] * fm_a[wo + cc];
-          }
-          acc[t] = a;
+      if (owns_block) {
+        var u00 = acc.x;
+        var u01 = acc.y;
+        var u10 = acc.z;
+        var u11 = acc.w;
+        for (var q = 0u; q < 4u; q++) {
+          let xa = fm_a[ra * 4u + q];
+          let xb = fm_a[rb * 4u + q];
+          let wa = fm_a[woff + ca * FM_WS + q];
+          let wb = fm_a[woff + cb * FM_WS + q];
+          u00 = u00 + xa.x * wa.x; u00 = u00 + xa.y * wa.y; u00 = u00 + xa.z * wa.z; u00 = u00 + xa.w * wa.w;
+          u01 = u01 + xa.x * wb.x; u01 = u01 + xa.y * wb.y; u01 = u01 + xa.z * wb.z; u01 = u01 + xa.w * wb.w;
+          u10 = u10 + xb.x * wa.x; u10 = u10 + xb.y * wa.y; u10 = u10 + xb.z * wa.z; u10 = u10 + xb.w * wa.w;
+          u11 = u11 + xb.x * wb.x; u11 = u11 + xb.y * wb.y; u11 = u11 + xb.z * wb.z; u11 = u11 + xb.w * wb.w;
         }
+        acc = vec4<f32>(u00, u01, u10, u11);
       }
       if (lid < R) {
-        for (var cc = 0u; cc < FM_TC; cc++) {
-          let x = fm_a[lid * FM_XS + cc];
-          nrm = nrm + x * x;
+        for (var q = 0u; q < 4u; q++) {
+          let x = fm_a[lid * 4u + q];
+          nrm = nrm + x.x * x.x; nrm = nrm + x.y * x.y; nrm = nrm + x.z * x.z; nrm = nrm + x.w * x.w;
         }
       }
     }
@@ -158,13 +218,12 @@ fn fm_project(side: u32, row0: u32, u0: u32, R: u32, C: u32, lid: u32) -> array<
     workgroupBarrier();
   } else {
     // No projection: u_c = x_c.
-    for (var t = 0u; t < 4u; t++) {
-      let e = lid + t * FM_WG;
-      if (e < R * C) {
-        let row = row0 + e / C;
-        let col = u0 + e % C;
-        if (row < n && col < d) {
-          acc[t] = fm_input(side, row * d + col);
+    if (owns_block) {
+      for (var t = 0u; t < 4u; t++) {
+        let sr = fm_row_of(rows, select(ra, rb, t >= 2u));
+        let col = u0 + select(ca, cb, (t & 1u) == 1u);
+        if (sr.y < n && col < d) {
+          acc[t] = fm_input(sr.x, sr.y * d + col);
         }
       }
     }
@@ -235,29 +294,30 @@ fn fm_stats(side: u32, row: u32, col: u32) -> vec2<f32> {
   return fm_kstats[0];
 }
 
-/// φ tile: rows row0..row0+R−1 (of Q or K by `side`), u columns u0..u0+C−1, i.e. the nb·C
-/// features b·nu + u0 + cl. Writes fm_phi[dst + r·stride + b·C + cl]; entries outside the matrix
-/// (row ≥ n or u0 + cl ≥ nu) are written as exactly 0, so they add nothing to any sum.
-/// Starts with a barrier (the caller may still have been reading fm_phi / fm_a) and leaves only
-/// this invocation's own entries visible: the caller must barrier before reading fm_phi.
-fn fm_phi_tile(side: u32, row0: u32, u0: u32, R: u32, C: u32, lid: u32, dst: u32, stride: u32) {
+/// φ tile: tile rows `rows` (see FmRows; fm_rows(side, row0) for R rows of one matrix), u columns
+/// u0..u0+C−1, i.e. the nb·C features b·nu + u0 + cl. Writes fm_phi[dst + r·stride + b·C + cl];
+/// entries outside the matrix (row ≥ n or u0 + cl ≥ nu) are written as exactly 0, so they add
+/// nothing to any sum. Starts with a barrier (the caller may still have been reading fm_phi /
+/// fm_a) and leaves only this invocation's own entries visible: the caller must barrier before
+/// reading fm_phi.
+fn fm_phi_tile2(rows: FmRows, u0: u32, R: u32, C: u32, lid: u32, dst: u32, stride: u32) {
   workgroupBarrier();
-  let u = fm_project(side, row0, u0, R, C, lid);
+  let u = fm_project(rows, u0, R, C, lid);
   for (var t = 0u; t < 4u; t++) {
-    let e = lid + t * FM_WG;
-    if (e < R * C) {
-      let r = e / C;
-      let cl = e % C;
-      let row = row0 + r;
+    let sl = fm_slot(lid, t, R, C);
+    if (sl.z == 1u) {
+      let r = sl.x;
+      let cl = sl.y;
+      let sr = fm_row_of(rows, r);
       let col = u0 + cl;
-      let valid = row < fm.n && col < fm.nu;
+      let valid = sr.y < fm.n && col < fm.nu;
       var hn = 0.0;
       var st = vec2<f32>(0.0, 1.0);
       if (valid) {
         if (fm_uses_norm()) {
           hn = fm_hn[r];
         }
-        st = fm_stats(side, row, col);
+        st = fm_stats(sr.x, sr.y, col);
       }
       for (var b = 0u; b < fm.nb; b++) {
         var v = 0.0;
@@ -268,4 +328,9 @@ fn fm_phi_tile(side: u32, row0: u32, u0: u32, R: u32, C: u32, lid: u32, dst: u32
       }
     }
   }
+}
+
+/// fm_phi_tile2 for rows row0..row0+R−1 of one matrix (Q for FM_QUERY, K for FM_KEY).
+fn fm_phi_tile(side: u32, row0: u32, u0: u32, R: u32, C: u32, lid: u32, dst: u32, stride: u32) {
+  fm_phi_tile2(fm_rows(side, row0), u0, R, C, lid, dst, stride);
 }

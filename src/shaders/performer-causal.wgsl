@@ -12,8 +12,9 @@
 // CPU twin: src/core/linear-attention.ts linearAttentionOutput(qf, kf, v, true).
 // Every entry point runs 256 invocations; workgroup ids are linearised id.x + id.y·num_workgroups.x.
 // Tiling of causal_out as bidir_out (DT, TILE = 4096/DT query rows, FQ features per step, TJ keys
-// per sub-tile of the intra-chunk part, 4×4 register blocks); causal_gram uses 64×64 G tiles
-// (4×4 per invocation) and 8 features per step.
+// per sub-tile of the intra-chunk part; 4×4 register blocks: rows ti + a·TILE/4 × columns
+// 4·td .. 4·td+3, V / state tiles as vec4 rows in workgroup memory); causal_gram uses 64×64 G
+// tiles (4×4 per invocation: rows ti + 16x, keys tj + 16y) and 8 features per step.
 //
 // FmParams: chunk = C, nchunks, a0 = goff (float offset of G in `work`).
 // Entry points and bindings:
@@ -36,7 +37,7 @@ var<workgroup> pc_z: array<f32, 64>;
 const GT: u32 = 64u;       // G tile side
 const GF: u32 = 8u;        // features per step of causal_gram
 const GS: u32 = 9u;        // padded φ row stride in causal_gram
-const GK_OFF: u32 = 576u;  // φ(K) tile offset in fm_phi (64 × GS)
+const GK_OFF: u32 = 576u;  // φ(K) rows start at tile row 64: offset 64 × GS in fm_phi
 
 fn pc_linear(id: vec3<u32>, nwg: vec3<u32>) -> u32 {
   return id.x + id.y * nwg.x;
@@ -89,8 +90,8 @@ fn causal_gram(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nw
   let tj = lid % 16u;
   var acc: array<f32, 16>;
   for (var u0 = 0u; u0 < fm.nu; u0 += C) {
-    fm_phi_tile(FM_QUERY, i0, u0, GT, C, lid, 0u, GS);
-    fm_phi_tile(FM_KEY, j0, u0, GT, C, lid, GK_OFF, GS);
+    // one 128-row tile: query rows i0.. (tile rows 0..63), key rows j0.. (tile rows 64..127)
+    fm_phi_tile2(FmRows(FM_QUERY, i0, GT, FM_KEY, j0), u0, 2u * GT, C, lid, 0u, GS);
     workgroupBarrier();
     for (var l = 0u; l < GF; l++) {
       var kv: array<f32, 4>;
@@ -118,6 +119,36 @@ fn causal_gram(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nw
   }
 }
 
+fn pc_v4(j: u32, c4: u32) -> vec4<f32> {
+  let d = fm.d;
+  let c = 4u * c4;
+  let o = j * d + c;
+  var v = vec4<f32>(0.0);
+  if (c < d) { v.x = pc_v[o]; }
+  if (c + 1u < d) { v.y = pc_v[o + 1u]; }
+  if (c + 2u < d) { v.z = pc_v[o + 2u]; }
+  if (c + 3u < d) { v.w = pc_v[o + 3u]; }
+  return v;
+}
+
+fn pc_s4(o: u32, c: u32) -> vec4<f32> {
+  let d = fm.d;
+  var v = vec4<f32>(0.0);
+  if (c < d) { v.x = pc_work_in[o]; }
+  if (c + 1u < d) { v.y = pc_work_in[o + 1u]; }
+  if (c + 2u < d) { v.z = pc_work_in[o + 2u]; }
+  if (c + 3u < d) { v.w = pc_work_in[o + 3u]; }
+  return v;
+}
+
+fn pc_store_out(o: u32, c: u32, v: vec4<f32>) {
+  let d = fm.d;
+  if (c < d) { pc_out[o] = v.x; }
+  if (c + 1u < d) { pc_out[o + 1u] = v.y; }
+  if (c + 2u < d) { pc_out[o + 2u] = v.z; }
+  if (c + 3u < d) { pc_out[o + 3u] = v.w; }
+}
+
 @compute @workgroup_size(256)
 fn causal_out(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
@@ -129,26 +160,29 @@ fn causal_out(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg
   let d = fm.d;
   let qd = DT / 4u;
   let qr = TILE / 4u;
-  let ti = lid / qd;
-  let td = lid % qd;
+  let ti = lid / qd;                       // rows ti + a·qr
+  let td = lid % qd;                       // columns 4·td .. 4·td + 3
   let p = i0 / fm.chunk;
   let cs = p * fm.chunk;
   let E = fm.mp * (d + 1u);
   let soff = p * E;
   let zoff = soff + fm.mp * d;
 
-  var acc: array<f32, 16>;
-  var den = array<f32, 4>(0.0, 0.0, 0.0, 0.0);
+  var acc0 = vec4<f32>(0.0);
+  var acc1 = vec4<f32>(0.0);
+  var acc2 = vec4<f32>(0.0);
+  var acc3 = vec4<f32>(0.0);
+  var den = vec4<f32>(0.0);
   // Inter-chunk part: φ(q_i) against the exclusive prefix state of chunk p.
   for (var u0 = 0u; u0 < fm.nu; u0 += C) {
     fm_phi_tile(FM_QUERY, i0, u0, TILE, C, lid, 0u, FQ);    // fm_phi[il·FQ + l]
-    for (var e = lid; e < FQ * DT; e += FM_WG) {
-      let l = e / DT;
-      let c = e % DT;
+    for (var e = lid; e < FQ * qd; e += FM_WG) {             // prefix state tile → fm_a[l·qd + c4]
+      let l = e / qd;
       let col = u0 + l % C;
-      var v = 0.0;
-      if (col < fm.nu && c < d) {
-        v = pc_work_in[soff + ((l / C) * fm.nu + col) * d + c];
+      var v = vec4<f32>(0.0);
+      if (col < fm.nu) {
+        let c = 4u * (e % qd);
+        v = pc_s4(soff + ((l / C) * fm.nu + col) * d + c, c);
       }
       fm_a[e] = v;
     }
@@ -162,14 +196,14 @@ fn causal_out(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg
     }
     workgroupBarrier();
     for (var l = 0u; l < FQ; l++) {
-      let zl = pc_z[l];
-      for (var a = 0u; a < 4u; a++) {
-        let ph = fm_phi[(ti + a * qr) * FQ + l];
-        den[a] = den[a] + ph * zl;
-        for (var b = 0u; b < 4u; b++) {
-          acc[a * 4u + b] = acc[a * 4u + b] + ph * fm_a[l * DT + td + b * qd];
-        }
-      }
+      let s4 = fm_a[l * qd + td];
+      let o = ti * FQ + l;
+      let ph = vec4<f32>(fm_phi[o], fm_phi[o + qr * FQ], fm_phi[o + 2u * qr * FQ], fm_phi[o + 3u * qr * FQ]);
+      den = den + ph * pc_z[l];
+      acc0 = acc0 + ph.x * s4;
+      acc1 = acc1 + ph.y * s4;
+      acc2 = acc2 + ph.z * s4;
+      acc3 = acc3 + ph.w * s4;
     }
   }
 
@@ -187,37 +221,31 @@ fn causal_out(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg
       }
       fm_phi[e] = g;
     }
-    for (var e = lid; e < TJ * DT; e += FM_WG) {             // V sub-tile → fm_a[jl·DT + c]
-      let j = js + e / DT;
-      let c = e % DT;
-      var v = 0.0;
-      if (j < fm.n && c < d) {
-        v = pc_v[j * d + c];
+    for (var e = lid; e < TJ * qd; e += FM_WG) {             // V sub-tile → fm_a[jl·qd + c4]
+      let j = js + e / qd;
+      var v = vec4<f32>(0.0);
+      if (j < fm.n) {
+        v = pc_v4(j, e % qd);
       }
       fm_a[e] = v;
     }
     workgroupBarrier();
     for (var jl = 0u; jl < TJ; jl++) {
-      for (var a = 0u; a < 4u; a++) {
-        let g = fm_phi[(ti + a * qr) * TJ + jl];
-        den[a] = den[a] + g;
-        for (var b = 0u; b < 4u; b++) {
-          acc[a * 4u + b] = acc[a * 4u + b] + g * fm_a[jl * DT + td + b * qd];
-        }
-      }
+      let v4 = fm_a[jl * qd + td];
+      let o = ti * TJ + jl;
+      let g = vec4<f32>(fm_phi[o], fm_phi[o + qr * TJ], fm_phi[o + 2u * qr * TJ], fm_phi[o + 3u * qr * TJ]);
+      den = den + g;
+      acc0 = acc0 + g.x * v4;
+      acc1 = acc1 + g.y * v4;
+      acc2 = acc2 + g.z * v4;
+      acc3 = acc3 + g.w * v4;
     }
   }
 
-  for (var a = 0u; a < 4u; a++) {
-    let row = i0 + ti + a * qr;
-    if (row >= fm.n) {
-      continue;
-    }
-    for (var b = 0u; b < 4u; b++) {
-      let c = td + b * qd;
-      if (c < d) {
-        pc_out[row * d + c] = acc[a * 4u + b] / den[a];
-      }
-    }
-  }
+  let c = 4u * td;
+  let r0 = i0 + ti;
+  if (r0 < fm.n) { pc_store_out(r0 * d + c, c, acc0 / den.x); }
+  if (r0 + qr < fm.n) { pc_store_out((r0 + qr) * d + c, c, acc1 / den.y); }
+  if (r0 + 2u * qr < fm.n) { pc_store_out((r0 + 2u * qr) * d + c, c, acc2 / den.z); }
+  if (r0 + 3u * qr < fm.n) { pc_store_out((r0 + 3u * qr) * d + c, c, acc3 / den.w); }
 }

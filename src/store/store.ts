@@ -112,7 +112,7 @@ export function defaultRow(n: number): number {
 }
 
 let noticeId = 1;
-const MAX_NOTICES = 6;
+const MAX_NOTICES = 12;
 
 export interface Actions {
   /** Validated/clamped update of one parameter; returns false (and posts a notice) if rejected. */

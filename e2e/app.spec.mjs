@@ -1,0 +1,304 @@
+// The explainer end to end in Chromium: controls drive the engine and the analysis worker, and the
+// numbers on screen respond the way the theory says. WebGPU on SwiftShader pays ~15 s of pipeline
+// compilation per page load, so the WebGPU test does everything that needs the GPU path on one page
+// (backend badge, latency, controls → heatmaps); the analysis checks run on the CPU path
+// (`?backend=cpu`), which computes the same numbers faster. Run: node e2e/run.mjs app
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from './harness.mjs';
+
+const PANELS = ['main', 'error', 'sparsity', 'rank', 'feature-maps'];
+
+function shotsDir(artifacts) {
+  const dir = join(artifacts, 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+async function metric(page, name) {
+  const v = await page.getAttribute(`[data-metric="${name}"]`, 'data-value');
+  assert.ok(v !== null && v !== '', `metric ${name} has no value`);
+  return Number(v);
+}
+
+async function resultId(page) {
+  return page.getAttribute('[data-metric="heatmap-exact"]', 'data-result-id');
+}
+
+/** Waits until the heatmaps show a result newer than `before` and the compute is idle. */
+async function waitForResult(page, before, timeout = 60_000) {
+  await page.waitForFunction(
+    (b) => {
+      const fig = document.querySelector('[data-metric="heatmap-exact"]');
+      const status = document.querySelector('.compute-status')?.getAttribute('data-status');
+      return fig && fig.getAttribute('data-result-id') && fig.getAttribute('data-result-id') !== b && status !== 'computing';
+    },
+    before,
+    { timeout },
+  );
+}
+
+/** Waits until the compute is idle and its shown result has the given n (works without heatmaps). */
+async function waitForParams(page, text, timeout = 60_000) {
+  await page.waitForFunction(
+    (t) => {
+      const p = document.querySelector('[data-result-params]')?.textContent ?? '';
+      const status = document.querySelector('.compute-status')?.getAttribute('data-status');
+      return p.includes(t) && status !== 'computing';
+    },
+    text,
+    { timeout },
+  );
+}
+
+async function waitForAnalysis(page, id, timeout = 90_000) {
+  await page.waitForSelector(`[data-analysis="${id}"][data-status="done"]`, { timeout });
+}
+
+async function waitForAllAnalyses(page, timeout = 120_000) {
+  for (const id of ['errorVsM', 'normSweep', 'errorVsD', 'entryErrors', 'rowEntropies', 'entropyVsN', 'localTruncation', 'spectra', 'mapRows']) {
+    await waitForAnalysis(page, id, timeout);
+  }
+}
+
+async function typeParam(page, param, value) {
+  const input = page.locator(`[data-param-input="${param}"]`);
+  await input.fill(String(value));
+  await input.press('Enter');
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const k = Math.floor(s.length / 2);
+  return s.length % 2 ? s[k] : (s[k - 1] + s[k]) / 2;
+};
+
+test('WebGPU: badge, heatmaps respond to m, d, n, map and causal; slider → heatmap latency', async ({ page, baseUrl, artifacts, log }) => {
+  await page.goto(`${baseUrl}/`);
+  await page.waitForSelector('[data-metric="backend"][data-value="webgpu"]', { timeout: 60_000 });
+  const badge = await page.textContent('[data-metric="backend"]');
+  assert.match(badge, /^WebGPU: /);
+  await waitForResult(page, null, 90_000);
+  const dir = shotsDir(artifacts);
+  await page.screenshot({ path: join(dir, 'webgpu-1280-top.png') });
+
+  // defaults: FAVOR+ approximates well, softmax is nearly uniform (performer-facts.md table)
+  const err64 = await metric(page, 'rel-error-A');
+  assert.ok(err64 > 0.05 && err64 < 0.6, `rel-error-A at defaults ${err64}`);
+  assert.ok((await metric(page, 'entropy-exact')) > 0.97);
+
+  // latency: a keyboard step of the m slider to the redrawn heatmap, median of 20
+  const slider = page.locator('[data-param="m"]');
+  await slider.focus();
+  await page.evaluate(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  });
+  const samples = [];
+  for (let k = 0; k < 20; k++) {
+    await page.evaluate(() => {
+      const fig = document.querySelector('[data-metric="heatmap-exact"]');
+      const before = fig.getAttribute('data-result-id');
+      window.__latency = new Promise((resolve) => {
+        let t0 = 0;
+        document.addEventListener('keydown', () => (t0 = performance.now()), { once: true, capture: true });
+        const mo = new MutationObserver(() => {
+          if (t0 && fig.getAttribute('data-result-id') !== before) {
+            mo.disconnect();
+            resolve(performance.now() - t0);
+          }
+        });
+        mo.observe(fig, { attributes: true, attributeFilter: ['data-result-id'] });
+      });
+    });
+    await page.keyboard.press(k % 2 === 0 ? 'ArrowRight' : 'ArrowLeft');
+    samples.push(await page.evaluate(() => window.__latency));
+    await page.waitForFunction(() => document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing');
+  }
+  const med = median(samples);
+  log(`latency slider → heatmaps (WebGPU/SwiftShader, n = 256, d = 16, m 64↔96): median ${med.toFixed(0)} ms over ${samples.length}, min ${Math.min(...samples).toFixed(0)}, max ${Math.max(...samples).toFixed(0)}`);
+  assert.ok(med < 10_000);
+  const longTasks = await page.evaluate(() => window.__longTasks);
+  log(`main-thread long tasks (> 50 ms) during the 20 steps: ${longTasks.length}, longest ${Math.max(0, ...longTasks).toFixed(0)} ms`);
+
+  // m: more features, smaller error (same W seed family; 16 → 512 is a 32× budget)
+  let before = await resultId(page);
+  await typeParam(page, 'm', 16);
+  await waitForResult(page, before);
+  const err16 = await metric(page, 'rel-error-A');
+  before = await resultId(page);
+  await typeParam(page, 'm', 512);
+  await waitForResult(page, before);
+  const err512 = await metric(page, 'rel-error-A');
+  log(`rel. error of A: m = 16 → ${err16.toFixed(3)}, m = 512 → ${err512.toFixed(3)}`);
+  assert.ok(err512 < err16 / 2, `error should fall with m: ${err16} → ${err512}`);
+
+  // d: at a fixed entry scale ‖x+y‖² grows like √d, and the error with it
+  before = await resultId(page);
+  await typeParam(page, 'm', 64);
+  await waitForResult(page, before);
+  before = await resultId(page);
+  await typeParam(page, 'd', 4);
+  await waitForResult(page, before);
+  const errD4 = await metric(page, 'rel-error-A');
+  before = await resultId(page);
+  await typeParam(page, 'd', 64);
+  await waitForResult(page, before);
+  const errD64 = await metric(page, 'rel-error-A');
+  log(`rel. error of A: d = 4 → ${errD4.toFixed(3)}, d = 64 → ${errD64.toFixed(3)}`);
+  assert.ok(errD64 > errD4, `error should grow with d: ${errD4} → ${errD64}`);
+  before = await resultId(page);
+  await typeParam(page, 'd', 16);
+  await waitForResult(page, before);
+
+  // map: trig vs positive at a large norm scale
+  before = await resultId(page);
+  await typeParam(page, 'scale', 1.25);
+  await waitForResult(page, before);
+  const errPos = await metric(page, 'rel-error-A');
+  before = await resultId(page);
+  await page.selectOption('[data-param="featureMap"]', 'trig');
+  await waitForResult(page, before);
+  const errTrig = await metric(page, 'rel-error-A');
+  log(`s = 1.25: rel. error of A, positive ${errPos.toFixed(3)}, trig ${errTrig.toFixed(3)}`);
+  assert.ok(errTrig > errPos, `trig ${errTrig} should exceed positive ${errPos} at s = 1.25`);
+  await page.selectOption('[data-param="featureMap"]', 'positive');
+  await typeParam(page, 'scale', 0.5);
+  await waitForParams(page, 'm = 64, φ = Positive (FAVOR+), s = 0.5');
+
+  // causal: the upper triangle of A is masked
+  await page.check('[data-param="causal"]');
+  await waitForParams(page, 's = 0.5, causal');
+
+  // n: above 512 the heatmaps show block means and say so
+  await typeParam(page, 'n', 1024);
+  await waitForParams(page, 'n = 1,024');
+  await page.waitForSelector('[data-block="2"]');
+  assert.equal(await page.getAttribute('[data-block]', 'data-block'), '2');
+  assert.match(await page.textContent('[data-block]'), /block means/);
+  await page.screenshot({ path: join(dir, 'webgpu-1280-n1024-causal.png') });
+}, { timeout: 200_000 });
+
+test('CPU fallback is announced when the browser has no WebGPU', async ({ page, baseUrl }) => {
+  await page.goto(`${baseUrl}/`);
+  await page.waitForSelector('[data-metric="backend"][data-value="cpu"]', { timeout: 60_000 });
+  assert.match(await page.textContent('[data-metric="backend"]'), /^CPU fallback: .+/);
+  await waitForResult(page, null);
+  assert.ok((await metric(page, 'rel-error-out')) > 0);
+}, { webgpu: false, timeout: 60_000 });
+
+test('analyses: sweeps, rank and entropy behave as the theory says; panels at both sizes', async ({ page, baseUrl, artifacts, log }) => {
+  const dir = shotsDir(artifacts);
+  await page.goto(`${baseUrl}/?backend=cpu`);
+  await waitForResult(page, null);
+  await waitForAllAnalyses(page);
+
+  // error vs m: falls as m grows (positive, orthogonal, mean over ≥ 8 seeds)
+  const first = await metric(page, 'sweep-error-first');
+  const last = await metric(page, 'sweep-error-last');
+  log(`sweep (positive, orthogonal): m = 4 → ${first.toFixed(3)}, m = 512 → ${last.toFixed(3)}`);
+  assert.ok(last < first / 3, `sweep error should fall with m: ${first} → ${last}`);
+
+  // norm sweep: trig overtakes positive at the largest scale
+  const pos = await metric(page, 'norm-error-positive');
+  const trig = await metric(page, 'norm-error-trig');
+  log(`norm sweep at s = 2: positive ${pos.toFixed(3)}, trig ${trig.toFixed(3)}`);
+  assert.ok(trig > pos, `trig ${trig} should exceed positive ${pos} at large norm scale`);
+
+  // rank at defaults (n = 256 ≫ m = 64, Gaussian inputs, τ = 1e-6)
+  const mPrime = Number(await page.getAttribute('[data-rank-mprime]', 'data-rank-mprime'));
+  const rankA = await metric(page, 'rank-exact');
+  const rankP = await metric(page, 'rank-performer');
+  log(`rank at τ = 1e-6: exact ${rankA}, performer ${rankP} (m′ = ${mPrime}), scores ${await metric(page, 'rank-scores')}`);
+  assert.ok(rankP <= mPrime, `rank(Â) ${rankP} > m′ ${mPrime}`);
+  assert.ok(rankA > mPrime, `rank(A) ${rankA} should exceed m′ ${mPrime}`);
+  assert.ok((await metric(page, 'rank-scores')) <= 16);
+
+  // screenshots of every panel at 1280×800
+  for (const id of PANELS) await page.locator(`[data-panel="${id}"]`).screenshot({ path: join(dir, `${id}-1280.png`) });
+  await page.screenshot({ path: join(dir, 'app-1280-top.png') });
+
+  // … and at 390×844 (panels stack)
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(400);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `page scrolls sideways by ${overflow}px at 390 wide`);
+  for (const id of PANELS) await page.locator(`[data-panel="${id}"]`).screenshot({ path: join(dir, `${id}-390.png`) });
+  await page.screenshot({ path: join(dir, 'app-390-top.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // click a heatmap row: it is pinned and its full row is charted
+  const canvas = page.locator('[data-metric="heatmap-exact"] .heatmap-canvas');
+  const box = await canvas.boundingBox();
+  await canvas.click({ position: { x: box.width / 2, y: box.height * 0.25 } });
+  await page.waitForFunction(() => document.querySelector('.row-chart h3')?.textContent?.includes('(pinned)'));
+  const pinnedTitle = await page.textContent('.row-chart h3');
+  log(`clicked heatmap → ${pinnedTitle.replace(/Unpin$/, '').trim()}`);
+  assert.match(pinnedTitle, /i = 6[0-9] \(pinned\)/);
+  await page.click('.row-chart h3 button');
+
+  // smaller m: Performer rank follows m′, exact rank does not
+  let before = await resultId(page);
+  await typeParam(page, 'm', 16);
+  await waitForResult(page, before);
+  await page.waitForSelector('[data-rank-mprime="16"]', { timeout: 60_000 });
+  await waitForAnalysis(page, 'spectra');
+  assert.ok((await metric(page, 'rank-performer')) <= 16);
+  assert.ok((await metric(page, 'rank-exact')) > 16);
+
+  // causal: A is lower triangular with a positive diagonal → full rank (τ = 1e-12, f64 spectra)
+  await page.selectOption('[data-ui="rankTol"]', '1e-12');
+  before = await resultId(page);
+  await page.check('[data-param="causal"]');
+  await waitForResult(page, before);
+  await page.waitForSelector('[data-rank-causal="true"]', { timeout: 60_000 });
+  await waitForAnalysis(page, 'spectra');
+  const n = Number(await page.getAttribute('[data-rank-n]', 'data-rank-n'));
+  const rankCausal = await metric(page, 'rank-exact');
+  log(`causal, τ = 1e-12: rank(A) = ${rankCausal} of n = ${n}; rank(Â) = ${await metric(page, 'rank-performer')}`);
+  assert.equal(rankCausal, n);
+  assert.ok(await page.isVisible('[data-triangular]'));
+  await page.uncheck('[data-param="causal"]');
+
+  // linear attention (1 + elu) is flatter than softmax at n = 1,024
+  await typeParam(page, 'n', 1024);
+  await page.selectOption('[data-param="featureMap"]', 'elu1');
+  await waitForParams(page, 'n = 1,024');
+  await waitForParams(page, '1 + elu');
+  const hExact = await metric(page, 'entropy-exact');
+  const hLin = await metric(page, 'entropy-performer');
+  log(`n = 1,024, mean normalized entropy: softmax ${hExact.toFixed(4)}, 1+elu ${hLin.toFixed(4)}`);
+  assert.ok(hLin > hExact, `linear entropy ${hLin} should exceed exact ${hExact}`);
+}, { timeout: 240_000 });
+
+test('long analyses show progress and can be cancelled and re-run', async ({ page, baseUrl }) => {
+  await page.goto(`${baseUrl}/?backend=cpu&d=32`);
+  await page.waitForSelector('[data-analysis="errorVsM"][data-status="running"]', { timeout: 60_000 });
+  await page.click('[data-analysis="errorVsM"] [data-action="cancel"]');
+  await page.waitForSelector('[data-analysis="errorVsM"][data-status="cancelled"]', { timeout: 30_000 });
+  await page.click('[data-analysis="errorVsM"] [data-action="run"]');
+  await page.waitForSelector('[data-analysis="errorVsM"][data-status="running"]', { timeout: 30_000 });
+  await waitForAnalysis(page, 'errorVsM');
+}, { timeout: 120_000 });
+
+test('bad URL parameters are rejected with a message; the page keeps working', async ({ page, baseUrl, artifacts }) => {
+  const q = '?backend=cpu&n=abc&m=999999&d=-3&map=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&scale=NaN&causal=maybe&row=1e9&theme=__proto__';
+  await page.goto(`${baseUrl}/${q}`);
+  await page.waitForSelector('[data-notice="param-rejected"]', { timeout: 30_000 });
+  const text = await page.textContent('.notices');
+  for (const key of ['n', 'm', 'd', 'map', 'scale', 'causal', 'row', 'theme']) assert.ok(text.includes(` ${key} = “`), `no message for ${key}: ${text}`);
+  assert.equal(await page.$('img[src="x"]'), null);
+  await waitForResult(page, null);
+  assert.match(await page.textContent('[data-result-params]'), /n = 256, d = 16, m = 64/);
+  await page.screenshot({ path: join(shotsDir(artifacts), 'bad-url-1280.png') });
+
+  // a bad typed value is refused with a message and the previous value stays
+  await typeParam(page, 'n', 'lots');
+  await page.waitForFunction(() => document.querySelector('.notices')?.textContent?.includes('“lots”'));
+  assert.equal(await page.inputValue('[data-param-input="n"]'), '256');
+  // an out-of-range one is clamped, with a message
+  await typeParam(page, 'm', 5000);
+  await page.waitForFunction(() => document.querySelector('.notices')?.textContent?.includes('using 1,024'));
+  assert.equal(await page.inputValue('[data-param-input="m"]'), '1024');
+}, { timeout: 90_000 });
