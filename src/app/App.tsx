@@ -124,9 +124,9 @@ export function App() {
       <div className="app embed" data-embed={embed}>
         <Notices />
         {PANELS[embed]?.() ?? <p>{t.app.embedUnknown}</p>}
-        <p className="embed-credit note">
+        <div className="embed-credit note">
           {t.embed.poweredBy} · <BackendBadge />
-        </p>
+        </div>
       </div>
     );
   }

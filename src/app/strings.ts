@@ -245,11 +245,15 @@ export const en = {
     rowTable: (i: number) => `attention row ${i}`,
     rowDecimated: (k: number) => `Long row: each point is the maximum of ${fmtInt(k)} consecutive keys.`,
     waiting: 'Waiting for the engine…',
+    onWebgpu: 'WebGPU',
+    onCpu: 'the CPU fallback',
+    resultParams: (n: number, d: number, m: number, map: string, s: number, causal: boolean) =>
+      `n = ${fmtInt(n)}, d = ${d}, m = ${m}, φ = ${map}, s = ${s}${causal ? ', causal' : ''}`,
   },
   error: {
     title: '1 · How large is the error, and what drives it?',
     lead: 'FAVOR+ is unbiased for every entry of exp(QKᵀ/√d), but its variance grows like exp(‖x+y‖²): with the norms of q and k, and hence with d for Gaussian inputs — not with n. Orthogonal projections lower it; trig features, whose weights can be negative, blow up where the exact entries are tiny.',
-    formula: String.raw`\operatorname{MSE}_{+}=\tfrac1m\,e^{\|x+y\|^2}\,\mathrm{SM}^2(x,y)\big(1-e^{-\|x+y\|^2}\big),\qquad \operatorname{MSE}_{\mathrm{trig}}=\tfrac{1}{2m}\,e^{\|x+y\|^2}\,\mathrm{SM}^{-2}(x,y)\big(1-e^{-\|x-y\|^2}\big)^2`,
+    formula: String.raw`\begin{gathered}\operatorname{MSE}_{+}=\tfrac1m\,e^{\|x+y\|^2}\,\mathrm{SM}^2(x,y)\big(1-e^{-\|x+y\|^2}\big) \\ \operatorname{MSE}_{\mathrm{trig}}=\tfrac{1}{2m}\,e^{\|x+y\|^2}\,\mathrm{SM}^{-2}(x,y)\big(1-e^{-\|x-y\|^2}\big)^2\end{gathered}`,
     formulaNote: 'Lemma 2 of the Performer paper, for one entry SM(x, y) = exp(x·y), with iid ω ~ N(0, I) and inputs x = q/⁴√d, y = k/⁴√d.',
     sweepTitle: 'Error of A vs number of features m',
     sweepNote: (seeds: number, rows: number, n: number) =>
@@ -315,6 +319,9 @@ export const en = {
     tableN: 'entropy vs n',
     tableLocal: 'error vs window',
     exact: 'softmax (exact)',
+    topMass: (k: number, who: string) => `top-${k} mass, ${who}`,
+    trigNote:
+      'Trig features make Â partly negative, so its rows are not probability distributions: “entropy” counts only positive entries and top-k mass can exceed 1. That instability is the point of the comparison.',
     perf: (map: string) => `${map} (current)`,
     elu: '1+elu',
     entropyElu: 'entropy, 1+elu',
@@ -322,7 +329,7 @@ export const en = {
   rank: {
     title: '3 · Rank: what a low-rank factorization cannot hold',
     lead: 'QKᵀ has rank ≤ d, yet exponentiating it entrywise can raise the rank of A up to n. Â = D⁻¹φ(Q)φ(K)ᵀ has rank ≤ m′ whatever n is — so linear attention needs m′ larger than d (Performer used m = 4d). Causal masking changes the picture: a lower-triangular matrix with a nonzero diagonal is invertible, for A and Â alike.',
-    formula: String.raw`\operatorname{rank}(QK^\top)\le d,\qquad \operatorname{rank}\big(e^{QK^\top/\sqrt d}\big)\le n,\qquad \operatorname{rank}(\hat A)=\operatorname{rank}\big(D^{-1}\phi(Q)\phi(K)^\top\big)\le m',\qquad r_{\text{eff}}=\exp\Big(-\sum_i p_i\log p_i\Big),\ p_i=\frac{\sigma_i}{\sum_j\sigma_j}`,
+    formula: String.raw`\begin{gathered}\operatorname{rank}(QK^\top)\le d,\qquad \operatorname{rank}\big(e^{QK^\top/\sqrt d}\big)\le n,\qquad \operatorname{rank}(\hat A)=\operatorname{rank}\big(D^{-1}\phi(Q)\phi(K)^\top\big)\le m' \\ r_{\text{eff}}=\exp\Big(-\sum_i p_i\log p_i\Big),\quad p_i=\frac{\sigma_i}{\sum_j\sigma_j}\end{gathered}`,
     spectrumTitle: 'Singular values (normalized by σ₁)',
     xIndex: 'index i',
     ySigma: 'σ_i / σ₁',

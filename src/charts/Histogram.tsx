@@ -3,7 +3,8 @@
  * series with its own colour and dash; hover shows every series' share of the bin.
  */
 import { axisBottom, axisLeft, scaleLinear, select } from 'd3';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { similarProps } from './similar';
 import { useStrings } from '../app/strings';
 import { DataTable } from './DataTable';
 import { fmt, fmtPct } from './format';
@@ -32,7 +33,7 @@ export interface HistogramProps {
 
 const M = { top: 12, right: 16, bottom: 42, left: 58 };
 
-export function Histogram({ series, domain, bins = 20, xLabel, yLabel, ariaLabel, tableCaption, height = 220, dimmed }: HistogramProps) {
+function HistogramImpl({ series, domain, bins = 20, xLabel, yLabel, ariaLabel, tableCaption, height = 220, dimmed }: HistogramProps) {
   const t = useStrings().charts;
   const [ref, width] = useWidth<HTMLDivElement>();
   const xRef = useRef<SVGGElement>(null);
@@ -125,3 +126,5 @@ export function Histogram({ series, domain, bins = 20, xLabel, yLabel, ariaLabel
     </div>
   );
 }
+
+export const Histogram = memo(HistogramImpl, similarProps);

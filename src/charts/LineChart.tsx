@@ -4,7 +4,8 @@
  * a data-table alternative. React renders the SVG; d3 supplies scales, shapes and axes.
  */
 import { area, axisBottom, axisLeft, line, scaleLinear, scaleLog, select, type ScaleContinuousNumeric } from 'd3';
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { similarProps } from './similar';
 import { useStrings } from '../app/strings';
 import { DataTable } from './DataTable';
 import { fmt } from './format';
@@ -58,8 +59,8 @@ export interface LineChartProps {
   integerX?: boolean;
   /** hide the legend (e.g. when the panel shows its own) */
   noLegend?: boolean;
-  /** extra content under the chart (notes) */
-  children?: ReactNode;
+  /** notes printed under the chart (null entries are skipped) */
+  notes?: (string | null | undefined)[];
   dimmed?: boolean;
 }
 
@@ -136,7 +137,7 @@ function nearestIndex(xs: ArrayLike<number>, x: number, log: boolean): number {
   return best;
 }
 
-export function LineChart(props: LineChartProps) {
+function LineChartImpl(props: LineChartProps) {
   const { series, xLabel, yLabel, ariaLabel, xScale = 'linear', yScale = 'linear', height = 240, markers = [], hLines = [], dots = [] } = props;
   const [wrapRef, width] = useWidth<HTMLDivElement>();
   const xAxisRef = useRef<SVGGElement>(null);
@@ -298,7 +299,13 @@ export function LineChart(props: LineChartProps) {
         </div>
       )}
       {!props.noLegend && <Legend items={series.map((s) => ({ id: s.id, label: s.label, color: s.color, dash: s.dash, band: !!s.band, points: s.noLine }))} />}
-      {props.children}
+      {props.notes?.map((note, i) =>
+        note ? (
+          <p key={i} className="note">
+            {note}
+          </p>
+        ) : null,
+      )}
       <DataTable
         caption={props.tableCaption}
         columns={[t.series, xLabel, yLabel, t.low, t.high]}
@@ -319,6 +326,13 @@ export function LineChart(props: LineChartProps) {
     </div>
   );
 }
+
+/**
+ * Panels rebuild their series/marker arrays on every render (cheaply, from the same typed arrays);
+ * comparing props structurally keeps charts whose data did not change from re-rendering while a
+ * slider is dragged.
+ */
+export const LineChart = memo(LineChartImpl, similarProps);
 
 export interface LegendItem {
   id: string;

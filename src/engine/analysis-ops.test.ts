@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isEngineError } from '../core/errors';
 import { numericalRank } from '../core/rank';
-import { DEFAULT_PARAMS } from '../store/params';
 import {
   ANALYSIS_OPS,
   type EntropyVsNResult,
@@ -14,6 +13,21 @@ import {
   type RowEntropiesResult,
   type SpectraResult,
 } from './analysis-ops';
+import type { AttentionParams } from '../core/types';
+
+/** The app's defaults (src/store/params.ts), restated so this layer's tests import nothing above it. */
+const DEFAULT_PARAMS: AttentionParams = {
+  n: 256,
+  d: 16,
+  m: 64,
+  seed: 1,
+  featureSeed: 1,
+  featureMap: 'positive',
+  projection: 'orthogonal-chi',
+  causal: false,
+  input: 'gaussian',
+  scale: 0.5,
+};
 
 const ctx = () => {
   const progress: [number, number][] = [];

@@ -159,9 +159,8 @@ export function ErrorPanel() {
           integerX
           height={300}
           dimmed={sweep.stale}
-        >
-          <p className="note">{s.sweepNote(sv.seeds, sv.rows, sv.n)}</p>
-        </LineChart>
+          notes={[s.sweepNote(sv.seeds, sv.rows, sv.n)]}
+        />
       )}
 
       <div className="grid-2">
@@ -223,9 +222,8 @@ export function ErrorPanel() {
               tableCaption={s.tableD}
               markers={[{ x: params.d, label: `d = ${params.d}` }]}
               dimmed={dDep.stale}
-            >
-              <p className="note">{s.dNote(params.scale, params.m)}</p>
-            </LineChart>
+              notes={[s.dNote(params.scale, params.m)]}
+            />
           )}
         </div>
         <div className="sub">
@@ -241,10 +239,8 @@ export function ErrorPanel() {
               ariaLabel={s.blowTitle}
               tableCaption={s.tableBlow}
               dimmed={blow.stale}
-            >
-              <p className="note">{s.blowNote}</p>
-              <p className="note">{s.blowSmallest(fmt(bv.trig.median.find((v) => Number.isFinite(v))), fmt(bv.positive.median.find((v) => Number.isFinite(v))))}</p>
-            </LineChart>
+              notes={[s.blowNote, s.blowSmallest(fmt(bv.trig.median.find((v) => Number.isFinite(v))), fmt(bv.positive.median.find((v) => Number.isFinite(v))))]}
+            />
           )}
         </div>
       </div>

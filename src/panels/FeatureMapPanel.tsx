@@ -110,9 +110,8 @@ export function FeatureMapPanel() {
               height={160}
               noLegend
               dimmed={rows.stale}
-            >
-              {per > 1 && <p className="note">{t.main.rowDecimated(per)}</p>}
-            </LineChart>
+              notes={[per > 1 ? t.main.rowDecimated(per) : null]}
+            />
           </div>
         ))}
       </div>

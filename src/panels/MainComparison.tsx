@@ -86,6 +86,7 @@ export function MainComparison() {
     };
   }, [result, hovered, view, n, rowPair, pinned, s, mapName]);
 
+  const rowDomain = useMemo((): [number, number] => [0, Math.max(1, n - 1)], [n]);
   const pick = (row: number) => actions.pinRow(row === pinned ? null : row);
   const m = result?.metrics;
   const limit = fmtInt(viewLimit(backend));
@@ -98,9 +99,7 @@ export function MainComparison() {
       ) : (
         <>
           <p className="result-params note" data-result-params="">
-            n = {fmtInt(result.params.n)}, d = {result.params.d}, m = {result.params.m}, φ = {t.controls.mapNames[result.params.featureMap]}, s ={' '}
-            {result.params.scale}
-            {result.params.causal ? ', causal' : ''}
+            {s.resultParams(result.params.n, result.params.d, result.params.m, t.controls.mapNames[result.params.featureMap], result.params.scale, result.params.causal)}
           </p>
           <div className="metrics">
             <Metric name="rel-error-A" label={t.metrics.relErrorA} hint={t.metrics.relErrorAHint} value={m?.relErrorA} />
@@ -160,7 +159,7 @@ export function MainComparison() {
             </>
           ) : (
             <p className="note warn" data-no-view="">
-              {s.noView(limit, backend?.kind === 'webgpu' ? 'WebGPU' : 'the CPU fallback')}
+              {s.noView(limit, backend?.kind === 'webgpu' ? s.onWebgpu : s.onCpu)}
             </p>
           )}
           {rowSeries && (
@@ -179,14 +178,11 @@ export function MainComparison() {
                 yLabel={s.rowY}
                 ariaLabel={rowSeries.title}
                 tableCaption={s.rowTable(shownRow)}
-                xDomain={[0, Math.max(1, n - 1)]}
+                xDomain={rowDomain}
                 integerX
                 height={210}
-              >
-                {rowSeries.hoverNote && <p className="note">{rowSeries.hoverNote}</p>}
-                {rowSeries.per > 1 && <p className="note">{s.rowDecimated(rowSeries.per)}</p>}
-                <p className="note">{s.rowHint}</p>
-              </LineChart>
+                notes={[rowSeries.hoverNote, rowSeries.per > 1 ? s.rowDecimated(rowSeries.per) : null, s.rowHint]}
+              />
             </div>
           )}
         </>

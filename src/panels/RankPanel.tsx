@@ -108,14 +108,13 @@ export function RankPanel() {
                 hLines={[{ y: tol, label: `τ = ${tol.toExponential(0)}` }]}
                 height={300}
                 dimmed={spec.stale}
-              >
-                <p className="note">{s.sizeNote(v.n)}</p>
-                {v.causal && v.minDiagExact !== null && v.minDiagApprox !== null && (
-                  <p className="note" data-triangular="">
-                    {s.triangular(fmt(v.minDiagExact), fmt(v.minDiagApprox))}
-                  </p>
-                )}
-              </LineChart>
+                notes={[s.sizeNote(v.n)]}
+              />
+              {v.causal && v.minDiagExact !== null && v.minDiagApprox !== null && (
+                <p className="note" data-triangular="">
+                  {s.triangular(fmt(v.minDiagExact), fmt(v.minDiagApprox))}
+                </p>
+              )}
             </>
           )}
         </>

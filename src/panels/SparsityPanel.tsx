@@ -73,6 +73,7 @@ export function SparsityPanel() {
 
   return (
     <Panel id="sparsity" title={s.title} lead={s.lead} formula={s.formula}>
+      {rv && rv.map === 'trig' && <p className="note warn">{s.trigNote}</p>}
       {rv && (
         <div className="metrics">
           <Metric name="sparsity-entropy-exact" label={t.metrics.entropyExact} hint={t.metrics.entropyHint} value={mean(rv.exact)} />
@@ -80,8 +81,8 @@ export function SparsityPanel() {
           <Metric name="entropy-elu1" label={s.entropyElu} hint={t.metrics.entropyHint} value={mean(rv.elu1)} />
           {topIdx >= 0 && (
             <>
-              <Metric name="top8-exact" label={`top-${rv.topK.k[topIdx]} mass, softmax`} value={rv.topK.exact[topIdx]} />
-              <Metric name="top8-performer" label={`top-${rv.topK.k[topIdx]} mass, ${rvMap}`} value={rv.topK.performer[topIdx]} />
+              <Metric name="top8-exact" label={s.topMass(rv.topK.k[topIdx]!, s.exact)} value={rv.topK.exact[topIdx]} />
+              <Metric name="top8-performer" label={s.topMass(rv.topK.k[topIdx]!, rvMap)} value={rv.topK.performer[topIdx]} />
             </>
           )}
         </div>
@@ -140,9 +141,8 @@ export function SparsityPanel() {
           tableCaption={s.tableN}
           markers={[{ x: params.n, label: `n = ${fmtInt(params.n)}` }]}
           dimmed={nA.stale}
-        >
-          <p className="note">{s.nNote(nv.rows)}</p>
-        </LineChart>
+          notes={[s.nNote(nv.rows)]}
+        />
       )}
 
       <h3>{s.localTitle}</h3>
