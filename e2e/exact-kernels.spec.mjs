@@ -39,7 +39,7 @@ const EXACT_CASES = [
   { n: 257, d: 64, causal: true },
   { n: 257, d: 3, causal: false },
   { n: 1000, d: 16, causal: true },
-  { n: 1000, d: 128, causal: false, sampleRows: [0, 1, 499, 998, 999] },
+  { n: 1000, d: 128, causal: false },
   { n: 100, d: 256, causal: true },
   { n: 333, d: 200, causal: false, storage: 16384 },
   { n: 257, d: 64, causal: false, storage: 16384 },

@@ -96,13 +96,17 @@ export function checkJobLimits(job: AttentionJob, limits: GPUSupportedLimits): v
   }
 }
 
-/** A GpuAllocator that records the buffers (roles) requested since `beginJob()`. */
+/**
+ * A GpuAllocator that records the buffers (roles) requested since `beginJob()` with the size the
+ * request needs (rounded as the allocator rounds), so a job's bytes do not depend on how large a
+ * reused buffer happens to be from an earlier, larger job.
+ */
 export class JobAllocator extends GpuAllocator {
   private touched = new Map<string, number>();
 
   override buffer(role: string, bytes: number, usage: number): GPUBuffer {
     const b = super.buffer(role, bytes, usage);
-    this.touched.set(role, b.size);
+    this.touched.set(role, bucketSize(Math.max(4, Math.ceil(bytes / 4) * 4)));
     return b;
   }
 

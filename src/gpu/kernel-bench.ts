@@ -60,10 +60,11 @@ export async function timeKernel(ctx: KernelContext, o: KernelBenchOptions): Pro
   const q = alloc.upload('bench.q', rng.fillNormal(new Float32Array(n * d), 0.5));
   const k = alloc.upload('bench.k', rng.fillNormal(new Float32Array(n * d), 0.5));
   const v = alloc.upload('bench.v', rng.fillNormal(new Float32Array(n * d), 1));
-  const w = alloc.upload('bench.w', randomProjection('orthogonal-chi', m, d, rng).data);
+  const usesW = kernel.startsWith('performer');
+  const w = usesW ? alloc.upload('bench.w', randomProjection('orthogonal-chi', m, d, rng).data) : null;
 
   const encode = (enc: GPUCommandEncoder): void => {
-    const performer = { n, d, m, featureMap, q, k, w, v };
+    const performer = { n, d, m, featureMap, q, k, w: w!, v };
     switch (kernel) {
       case 'exact':
       case 'exact-causal':

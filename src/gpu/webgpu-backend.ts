@@ -66,9 +66,10 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
     if (signal?.aborted) throw new EngineError('cancelled', 'superseded by a newer request');
   }
 
-  /** Maps an unexpected failure to 'device-lost' when the device went away meanwhile. */
+  /** Maps a GPU failure to 'device-lost' when the device went away meanwhile; typed input errors pass through. */
   async function translate(e: unknown): Promise<never> {
-    if (!lostInfo) await Promise.race([gpu.lost, new Promise((r) => setTimeout(r, 100))]);
+    const gpuFailure = !isEngineError(e) || e.code === 'gpu-validation' || e.code === 'non-finite-result';
+    if (!lostInfo && gpuFailure) await Promise.race([gpu.lost, new Promise((r) => setTimeout(r, 100))]);
     if (lostInfo) throw lostError();
     if (isEngineError(e)) throw e;
     throw new EngineError('gpu-validation', `WebGPU failure: ${(e as Error)?.message ?? String(e)}`);

@@ -3,9 +3,8 @@
 //
 //   out[e] = v[e] + z · (q[e] + k[e]),   z = params.zero (a uniform the host sets to 0)
 //
-// z is a runtime value, so the compiler cannot drop the loads of Q and K; with z = 0 the result is V
-// exactly (inputs are finite, so 0·(q + k) = 0 unless q + k overflows, which validation's finite
-// inputs of |x| < 1.7e38 make impossible for sums of two values below the f32 maximum).
+// z is a runtime value, so the compiler cannot drop the loads of Q and K; with z = 0 the result is
+// V exactly (for any finite inputs whose sum q + k does not overflow f32).
 //
 // Bindings: 0 params (uniform: count = n·d, gridX, zero), 1 Q, 2 K, 3 V (f32), 4 out (f32).
 // Dispatch: ⌈n·d / 256⌉ workgroups of 256 over (x, y), one invocation per element.

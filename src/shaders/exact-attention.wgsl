@@ -4,13 +4,14 @@
 //   out_i = Σ_j exp(s_ij − M_i) v_j / Σ_j exp(s_ij − M_i),   M_i = max_j s_ij
 //
 // The n×n matrix is never formed. A workgroup owns BR consecutive query rows and streams the keys
-// in tiles of BC rows through workgroup memory, keeping per row the running max m, the running sum
+// in tiles of BC keys through workgroup memory, keeping per row the running max m, the running sum
 // ℓ and the running weighted sum acc of values; when the max grows, ℓ and acc are rescaled by
 // e^{m_old − m_new} — the recurrence of core/exact-attention.ts `exactAttentionOutput`.
 // Causal: the key loop stops at the workgroup's last row, so fully masked key tiles are skipped;
 // only the diagonal tile (and the ragged last tile) evaluate the mask.
 //
-// Inputs are rows padded to D4 = ⌈d/4⌉ vec4s (see pack-vec4.wgsl; no copy when 4 | d).
+// Inputs are rows padded to D4 = ⌈d/4⌉ vec4s (see pack-vec4.wgsl; no copy when 4 | d). Rows past
+// n are read as row n−1 (never written; as keys they are masked), so loads need no row branch.
 // Threads: WG = RG·TG. Row group g = t / TG holds rows 4g … 4g+3 of the tile; its TG threads
 // (u = t % TG) split the work:
 //   scores   thread u computes the 4 × RN micro-tile of rows 4g..4g+3 × keys u + TG·x (x < RN),
@@ -65,19 +66,28 @@ var<workgroup> kv: array<vec4f, BC * DC4>;  // chunk of the K tile, then of the 
 var<workgroup> pt: array<vec4f, BC * RG>;   // probabilities, pt[j·RG + g] = rows 4g..4g+3 of key j
 var<workgroup> lanes: array<vec4f, WG>;     // per-thread partial row maxima, at the end partial ℓ
 
-// Chunk `ch` (vec4 columns ch·DC4 …) of key rows j0 … j0+BC−1 of K (which = 0) or V into kv;
-// rows ≥ n and columns ≥ D4 read as 0. Consecutive invocations read consecutive vec4s of a row.
-fn loadChunk(which: u32, j0: u32, ch: u32, t: u32) {
+// Chunk `ch` (vec4 columns ch·DC4 …) of key rows j0 … j0+BC−1 of K into kv. Rows ≥ n repeat row
+// n−1 (their scores are masked, their probabilities 0); columns ≥ D4 read as 0. Consecutive
+// invocations read consecutive vec4s; no divergent branch around the load.
+fn loadK(j0: u32, ch: u32, t: u32) {
   let c0 = ch * DC4;
+  let last = p.n - 1u;
   for (var idx = t; idx < BC * DC4; idx += WG) {
     let jj = idx / DC4;
-    let c4 = idx - jj * DC4;
-    let j = j0 + jj;
-    var x = vec4f(0.0);
-    if (j < p.n && c0 + c4 < D4) {
-      if (which == 0u) { x = k[j * D4 + c0 + c4]; } else { x = v[j * D4 + c0 + c4]; }
-    }
-    kv[idx] = x;
+    let c = c0 + idx - jj * DC4;
+    let x = k[min(j0 + jj, last) * D4 + min(c, D4 - 1u)];
+    kv[idx] = select(vec4f(0.0), x, c < D4);
+  }
+}
+
+fn loadV(j0: u32, ch: u32, t: u32) {
+  let c0 = ch * DC4;
+  let last = p.n - 1u;
+  for (var idx = t; idx < BC * DC4; idx += WG) {
+    let jj = idx / DC4;
+    let c = c0 + idx - jj * DC4;
+    let x = v[min(j0 + jj, last) * D4 + min(c, D4 - 1u)];
+    kv[idx] = select(vec4f(0.0), x, c < D4);
   }
 }
 
@@ -130,7 +140,7 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u
     var s3 = vec4f(0.0);
     for (var ch = 0u; ch < NCH; ch++) {
       workgroupBarrier();
-      loadChunk(0u, j0, ch, t);
+      loadK(j0, ch, t);
       workgroupBarrier();
       let c0 = ch * DC4;
       let cEnd = min(DC4, D4 - c0);
@@ -194,7 +204,7 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u
     // ---- acc += P · V, chunk by chunk
     for (var ch = 0u; ch < NCH; ch++) {
       workgroupBarrier();
-      loadChunk(1u, j0, ch, t);
+      loadV(j0, ch, t);
       workgroupBarrier();
       for (var x = 0u; x < CPT; x++) {
         let c4 = u + x * TG;

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { AttentionJob } from '../core/attention-job';
+import { EngineError } from '../core/errors';
+import { checkJobLimits, plannedBuffers } from './job-plan';
+
+function job(n: number, d: number, m: number, extra: Partial<AttentionJob> = {}): AttentionJob {
+  const z = (r: number, c: number) => ({ rows: r, cols: c, data: new Float32Array(r * c) });
+  return { inputs: { q: z(n, d), k: z(n, d), v: z(n, d), w: z(m, d) }, featureMap: 'hyperbolic', causal: false, viewCells: 0, rowStats: false, rows: [], ...extra };
+}
+
+const limits = (bytes: number) => ({ maxStorageBufferBindingSize: bytes, maxBufferSize: 2 ** 32 }) as unknown as GPUSupportedLimits;
+
+describe('checkJobLimits', () => {
+  it('accepts the largest product shape without dense statistics on a 128 MiB device', () => {
+    expect(() => checkJobLimits(job(65_536, 64, 1024), limits(2 ** 27))).not.toThrow();
+  });
+  it('rejects a φ(Q) past the binding limit with exceeds-limit naming the buffer and its size', () => {
+    let err: unknown;
+    try {
+      checkJobLimits(job(65_536, 1, 1024, { rows: [0] }), limits(2 ** 27));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(EngineError);
+    expect((err as EngineError).code).toBe('exceeds-limit');
+    expect((err as EngineError).message).toMatch(/φ\(Q\) needs 512\.0 MiB/);
+  });
+  it('plans the dense buffers only when the job asks for them', () => {
+    const names = (j: AttentionJob) => plannedBuffers(j, 2 ** 30).map(([n]) => n);
+    expect(names(job(100, 8, 8))).not.toContain('the row normalizers');
+    expect(names(job(100, 8, 8, { viewCells: 64, rowStats: true, rows: [1, 2] }))).toEqual(
+      expect.arrayContaining(['the row normalizers', 'the row statistics', '2 full attention rows', 'the matrix view']),
+    );
+  });
+});
