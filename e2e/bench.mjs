@@ -1,4 +1,4 @@
-// npm run bench [-- --budget 20 --d 64 --m 256 --min-n 256 --max-n 65536 --repeats 5]
+// npm run bench [-- --budget 20 --d 64 --m 256 --min-n 256 --max-n 65536 --repeats 5 --only exact,dummy --no-warmup]
 //
 // Times the attention kernels in headless Chromium (WebGPU; SwiftShader unless CHROME_PATH points
 // at a browser with a real GPU) for n = min-n, 2·min-n, …, max-n at head dimension d with m random
@@ -21,10 +21,18 @@ function parseArgs(argv) {
   const names = { '--budget': 'budget', '--d': 'd', '--m': 'm', '--min-n': 'minN', '--max-n': 'maxN', '--repeats': 'repeats' };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=');
+    if (flag === '--no-warmup') {
+      opts.warmup = false;
+      continue;
+    }
+    if (flag === '--only') {
+      opts.only = (inline ?? argv[++i] ?? '').split(',').filter(Boolean);
+      continue;
+    }
     const key = names[flag];
     if (!key) {
       if (flag === '--help' || flag === '-h') {
-        console.log('usage: npm run bench -- [--budget seconds] [--d 64] [--m 256] [--min-n 256] [--max-n 65536] [--repeats 5]');
+        console.log('usage: npm run bench -- [--budget seconds] [--d 64] [--m 256] [--min-n 256] [--max-n 65536] [--repeats 5] [--only exact,performer-bidirectional,performer-causal,dummy] [--no-warmup]');
         process.exit(0);
       }
       throw new Error(`unknown flag ${flag}`);
@@ -36,7 +44,7 @@ function parseArgs(argv) {
   return opts;
 }
 
-const METHODS = [
+const ALL_METHODS = [
   { kernel: 'exact', label: 'exact fused', power: 2 },
   { kernel: 'performer-bidirectional', label: 'Performer bidir', power: 1 },
   { kernel: 'performer-causal', label: 'Performer causal', power: 1 },
@@ -47,6 +55,11 @@ const fmtMs = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `
 const fmtBytes = (b) => (b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(1)} MiB` : `${(b / 1024).toFixed(0)} KiB`);
 
 const opts = parseArgs(process.argv.slice(2));
+const METHODS = ALL_METHODS.filter((m) => !opts.only || opts.only.includes(m.kernel));
+if (METHODS.length === 0) {
+  console.error(`--only matched no method; choose from ${ALL_METHODS.map((m) => m.kernel).join(', ')}`);
+  process.exit(1);
+}
 try {
   findBrowser();
 } catch (e) {
@@ -94,7 +107,7 @@ try {
         // Fewer timed runs for slow points: a point then costs at most about twice the budget.
         repeats = Math.max(1, Math.min(opts.repeats, Math.floor((opts.budget * 1000) / predicted)));
       }
-      const r = await page.evaluate((o) => window.bench.time(o), { kernel: method.kernel, n, d: opts.d, m: opts.m, repeats });
+      const r = await page.evaluate((o) => window.bench.time(o), { kernel: method.kernel, n, d: opts.d, m: opts.m, repeats, warmup: opts.warmup });
       if (!r.ok) {
         stopped = r.code;
         row[n] = { skip: r.code, message: r.message };
@@ -113,15 +126,15 @@ try {
   console.log(`\nmedian GPU time per call (d = ${opts.d}, m = ${opts.m})`);
   console.log(['n'.padStart(7), ...METHODS.map((m) => m.label.padStart(w)), 'exact/Performer'.padStart(16)].join(' '));
   for (const n of ns) {
-    const e = results.exact[n];
-    const p = results['performer-bidirectional'][n];
+    const e = results.exact?.[n];
+    const p = results['performer-bidirectional']?.[n];
     const ratio = e && p && 'ms' in e && 'ms' in p ? `${(e.ms / p.ms).toFixed(2)}×` : '';
     console.log([String(n).padStart(7), ...METHODS.map((m) => cell(results[m.kernel][n]).padStart(w)), ratio.padStart(16)].join(' '));
   }
 
   const cross = ns.find((n) => {
-    const e = results.exact[n];
-    const p = results['performer-bidirectional'][n];
+    const e = results.exact?.[n];
+    const p = results['performer-bidirectional']?.[n];
     return e && p && 'ms' in e && 'ms' in p && p.ms < e.ms;
   });
   if (cross !== undefined) {
@@ -129,7 +142,7 @@ try {
     const p = results['performer-bidirectional'][cross].ms;
     console.log(`\ncrossover: Performer (bidirectional) is faster than exact fused attention from n = ${cross} (${fmtMs(p)} vs ${fmtMs(e)})`);
   } else {
-    const lastExact = ns.filter((n) => 'ms' in (results.exact[n] ?? {})).at(-1);
+    const lastExact = ns.filter((n) => 'ms' in (results.exact?.[n] ?? {})).at(-1);
     console.log(`\ncrossover: not reached where both were measured (exact measured up to n = ${lastExact ?? '—'})`);
   }
 

@@ -26,6 +26,8 @@ export interface KernelBenchOptions {
   featureMap?: FeatureMapKind;
   /** timed runs after one untimed warm-up run (default 5) */
   repeats?: number;
+  /** false skips the warm-up: for points so slow that compilation is noise and one run is all we can afford */
+  warmup?: boolean;
   seed?: number;
 }
 
@@ -96,7 +98,7 @@ export async function timeKernel(ctx: KernelContext, o: KernelBenchOptions): Pro
     return timings.reduce((s, t) => s + t.ms, 0);
   };
 
-  await once(); // compiles pipelines, creates buffers
+  if (o.warmup !== false) await once(); // compiles pipelines, creates buffers
   const samples: number[] = [];
   for (let r = 0; r < repeats; r++) samples.push(await once());
   const bytes = tracking ? tracking.jobBytes() : alloc.stats().liveBytes;
