@@ -74,8 +74,8 @@ const median = (xs) => {
   return s.length % 2 ? s[k] : (s[k - 1] + s[k]) / 2;
 };
 
-test('WebGPU: badge, heatmaps respond to m, d, n, map and causal; slider → heatmap latency', async ({ page, baseUrl, artifacts, log }) => {
-  await page.goto(`${baseUrl}/`);
+test('WebGPU: badge, heatmaps respond to m, d, n, map and causal; slider → heatmap latency', async ({ page, appUrl, artifacts, log }) => {
+  await page.goto(`${appUrl}/`);
   await page.waitForSelector('[data-metric="backend"][data-value="webgpu"]', { timeout: 60_000 });
   const badge = await page.textContent('[data-metric="backend"]');
   assert.match(badge, /^WebGPU: /);
@@ -180,17 +180,17 @@ test('WebGPU: badge, heatmaps respond to m, d, n, map and causal; slider → hea
   await page.screenshot({ path: join(dir, 'webgpu-1280-n1024-causal.png') });
 }, { timeout: 200_000 });
 
-test('CPU fallback is announced when the browser has no WebGPU', async ({ page, baseUrl }) => {
-  await page.goto(`${baseUrl}/`);
+test('CPU fallback is announced when the browser has no WebGPU', async ({ page, appUrl }) => {
+  await page.goto(`${appUrl}/`);
   await page.waitForSelector('[data-metric="backend"][data-value="cpu"]', { timeout: 60_000 });
   assert.match(await page.textContent('[data-metric="backend"]'), /^CPU fallback: .+/);
   await waitForResult(page, null);
   assert.ok((await metric(page, 'rel-error-out')) > 0);
 }, { webgpu: false, timeout: 60_000 });
 
-test('analyses: sweeps, rank and entropy behave as the theory says; panels at both sizes', async ({ page, baseUrl, artifacts, log }) => {
+test('analyses: sweeps, rank and entropy behave as the theory says; panels at both sizes', async ({ page, appUrl, artifacts, log }) => {
   const dir = shotsDir(artifacts);
-  await page.goto(`${baseUrl}/?backend=cpu`);
+  await page.goto(`${appUrl}/?backend=cpu`);
   await waitForResult(page, null);
   await waitForAllAnalyses(page);
 
@@ -272,8 +272,8 @@ test('analyses: sweeps, rank and entropy behave as the theory says; panels at bo
   assert.ok(hLin > hExact, `linear entropy ${hLin} should exceed exact ${hExact}`);
 }, { timeout: 240_000 });
 
-test('long analyses show progress and can be cancelled and re-run', async ({ page, baseUrl }) => {
-  await page.goto(`${baseUrl}/?backend=cpu&d=32`);
+test('long analyses show progress and can be cancelled and re-run', async ({ page, appUrl }) => {
+  await page.goto(`${appUrl}/?backend=cpu&d=32`);
   await page.waitForSelector('[data-analysis="errorVsM"][data-status="running"]', { timeout: 60_000 });
   await page.click('[data-analysis="errorVsM"] [data-action="cancel"]');
   await page.waitForSelector('[data-analysis="errorVsM"][data-status="cancelled"]', { timeout: 30_000 });
@@ -282,9 +282,9 @@ test('long analyses show progress and can be cancelled and re-run', async ({ pag
   await waitForAnalysis(page, 'errorVsM');
 }, { timeout: 120_000 });
 
-test('bad URL parameters are rejected with a message; the page keeps working', async ({ page, baseUrl, artifacts }) => {
+test('bad URL parameters are rejected with a message; the page keeps working', async ({ page, appUrl, artifacts }) => {
   const q = '?backend=cpu&n=abc&m=999999&d=-3&map=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&scale=NaN&causal=maybe&row=1e9&theme=__proto__';
-  await page.goto(`${baseUrl}/${q}`);
+  await page.goto(`${appUrl}/${q}`);
   await page.waitForSelector('[data-notice="param-rejected"]', { timeout: 30_000 });
   const text = await page.textContent('.notices');
   for (const key of ['n', 'm', 'd', 'map', 'scale', 'causal', 'row', 'theme']) assert.ok(text.includes(` ${key} = “`), `no message for ${key}: ${text}`);

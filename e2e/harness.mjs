@@ -3,7 +3,8 @@
 export const registry = [];
 
 /**
- * test(name, fn, { timeout }) — fn receives { page, baseUrl, artifacts, newPage, log }.
+ * test(name, fn, { timeout, webgpu }) — fn receives { page, baseUrl, appUrl, artifacts, newPage, log }:
+ * baseUrl serves the repo (dev server, for e2e/pages/*), appUrl the production build of the app.
  * `page` is a fresh page (1280×800) whose uncaught errors fail the test.
  */
 export function test(name, fn, options = {}) {

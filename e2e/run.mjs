@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createServer } from 'vite';
+import { build, createServer, preview } from 'vite';
 import { findBrowser, launchBrowser } from './browser.mjs';
 import { registry } from './harness.mjs';
 
@@ -27,10 +27,16 @@ for (const spec of specs) {
   for (const t of registry.slice(before)) t.file = spec;
 }
 
+// Test pages (e2e/pages/*.html) come from the dev server; the app itself is tested as shipped:
+// a production build served statically, so a broken build or worker bundling fails the tests.
+// The build runs first: a dev server sets NODE_ENV=development, which would ship React's dev build.
+const distDir = join(artifacts, 'dist');
+await build({ root, mode: 'production', logLevel: 'error', build: { outDir: distDir, emptyOutDir: true } });
 const server = await createServer({ root, logLevel: 'warn', server: { port: 0, host: '127.0.0.1', hmr: false, watch: null } });
 await server.listen();
-const address = server.httpServer.address();
-const baseUrl = `http://localhost:${address.port}`;
+const baseUrl = `http://localhost:${server.httpServer.address().port}`;
+const appServer = await preview({ root, logLevel: 'warn', build: { outDir: distDir }, preview: { port: 0, host: '127.0.0.1' } });
+const appUrl = `http://localhost:${appServer.httpServer.address().port}`;
 
 const browsers = {};
 async function browserFor(webgpu) {
@@ -41,7 +47,7 @@ async function browserFor(webgpu) {
 let passed = 0;
 let failed = 0;
 const started = Date.now();
-console.log(`browser tests: ${registry.length} in ${specs.length} spec file(s), app at ${baseUrl}`);
+console.log(`browser tests: ${registry.length} in ${specs.length} spec file(s); test pages at ${baseUrl}, production build at ${appUrl}`);
 for (const t of registry) {
   const browser = await browserFor(t.webgpu);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -59,7 +65,7 @@ for (const t of registry) {
   let timer;
   try {
     await Promise.race([
-      t.fn({ page, baseUrl, artifacts, newPage, context, log: (...a) => console.log('   ', ...a) }),
+      t.fn({ page, baseUrl, appUrl, artifacts, newPage, context, log: (...a) => console.log('   ', ...a) }),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error(`timed out after ${t.timeout} ms`)), t.timeout);
       }),
@@ -77,6 +83,7 @@ for (const t of registry) {
 }
 for (const b of Object.values(browsers)) await b.close();
 await server.close();
+await new Promise((r) => appServer.httpServer.close(r));
 console.log(`\nbrowser tests finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`browser: ${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || registry.length === 0 ? 1 : 0);
