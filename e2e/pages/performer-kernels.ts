@@ -22,7 +22,7 @@ import { encodeFavorFeatures, encodeFavorStats, favorSource, type FavorProblem, 
 import featuresCode from '../../src/shaders/favor-features.wgsl?raw';
 import bidirectionalCode from '../../src/shaders/performer-bidirectional.wgsl?raw';
 import causalCode from '../../src/shaders/performer-causal.wgsl?raw';
-import { encodePerformerBidirectional, performerTiles } from '../../src/gpu/performer-bidirectional';
+import { encodePerformerBidirectional, performerSource, performerTiles } from '../../src/gpu/performer-bidirectional';
 import { causalPlan, encodePerformerCausal } from '../../src/gpu/performer-causal';
 import { generateInputs } from '../../src/core/inputs';
 import { featureDim } from '../../src/core/feature-maps';
@@ -349,7 +349,8 @@ async function shaderMessages() {
   const k = await ctx();
   const out: Record<string, string[]> = {};
   for (const [name, src] of Object.entries({ features: featuresCode, bidirectional: bidirectionalCode, causal: causalCode })) {
-    const info = await k.device.createShaderModule({ code: favorSource(src) }).getCompilationInfo();
+    const code = name === 'features' ? favorSource(src) : performerSource(src);
+    const info = await k.device.createShaderModule({ code }).getCompilationInfo();
     out[name] = info.messages.map((m) => `${m.type} ${m.lineNum}:${m.linePos} ${m.message}`);
   }
   return out;

@@ -11,6 +11,7 @@
  * The key chunking depends only on (n, m', d) and the device's buffer limit, and every sum has a
  * fixed order, so repeated runs give identical bits.
  */
+import tile from '../shaders/linear-attention-tile.wgsl?raw';
 import code from '../shaders/performer-bidirectional.wgsl?raw';
 import { EngineError } from '../core/errors';
 import { featureDim } from '../core/feature-maps';
@@ -59,10 +60,18 @@ const PARTIALS_BUDGET = 64 * 2 ** 20;
 /** Aim for at least this many workgroups in the key pass. */
 const TARGET_GROUPS = 256;
 
+/**
+ * The WGSL source of a Performer kernel: feature-map-common.wgsl, then the register-block tile
+ * helpers shared with the causal kernel (linear-attention-tile.wgsl), then `kernel`.
+ */
+export function performerSource(kernel: string): string {
+  return favorSource(`${tile}\n${kernel}`);
+}
+
 /** Pipelines are specialised on the tile shape (3 classes of d) only; the feature map is a uniform. */
 export function performerPipeline(ctx: KernelContext, d: number, entry: string): GPUComputePipeline {
   const t = performerTiles(d);
-  return ctx.pipelines.pipeline(MODULE, favorSource(code), entry, {
+  return ctx.pipelines.pipeline(MODULE, performerSource(code), entry, {
     DT: t.DT,
     TILE: t.TILE,
     TJ: t.TJ,

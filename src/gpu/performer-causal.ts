@@ -13,8 +13,8 @@ import code from '../shaders/performer-causal.wgsl?raw';
 import { EngineError } from '../core/errors';
 import { featureDim } from '../core/feature-maps';
 import type { KernelContext } from './kernel-context';
-import { encodeDispatch, encodeFavorStats, favorParams, favorSource } from './favor-features';
-import { encodeKeyValueChunks, performerTiles, type PerformerArgs } from './performer-bidirectional';
+import { encodeDispatch, encodeFavorStats, favorParams } from './favor-features';
+import { encodeKeyValueChunks, performerSource, performerTiles, type PerformerArgs } from './performer-bidirectional';
 
 /** The causal workspace stays under this many bytes (and under the device's binding limit). */
 export const CAUSAL_BUDGET = 512 * 2 ** 20;
@@ -58,7 +58,7 @@ const MODULE = 'performer-causal';
 
 function pipe(ctx: KernelContext, args: PerformerArgs, entry: string): GPUComputePipeline {
   const t = performerTiles(args.d);
-  return ctx.pipelines.pipeline(MODULE, favorSource(code), entry, {
+  return ctx.pipelines.pipeline(MODULE, performerSource(code), entry, {
     DT: t.DT,
     TILE: t.TILE,
     TJ: t.TJ,
@@ -93,7 +93,7 @@ export function encodePerformerCausal(ctx: KernelContext, encoder: GPUCommandEnc
   gram.end();
 
   const po = encoder.beginComputePass(ctx.timer.pass('causal.out'));
-  encodeDispatch(ctx, po, pipe(ctx, args, 'causal_out'), { 0: u, ...inputs, 6: args.v, 13: work, 14: out }, Math.ceil(n / t.TILE));
+  encodeDispatch(ctx, po, pipe(ctx, args, 'causal_out'), { 0: u, ...inputs, 6: args.v, 10: work, 11: out }, Math.ceil(n / t.TILE));
   po.end();
   return out;
 }

@@ -8,7 +8,9 @@
 //       `work` at goff + i·C + (j − pC) for global row i; entries j > i are 0.
 //   (4) causal_out     out_i = [φ(q_i)ᵀ S_prefix(p) + Σ_{pC ≤ j ≤ i} G_ij v_j]
 //                            / [φ(q_i)·z_prefix(p) + Σ_{pC ≤ j ≤ i} G_ij].
-// Prepended at dispatch time by feature-map-common.wgsl (bindings 0–5, φ tiles on the fly).
+// Prepended at dispatch time by feature-map-common.wgsl (bindings 0–5, φ tiles on the fly), then
+// linear-attention-tile.wgsl (override constants DT, TILE, TJ, FQ; bindings 6 V, 10 read view of
+// `work`, 11 out; register-block helpers and the φ(q)·state loop shared with bidir_out).
 // CPU twin: src/core/linear-attention.ts linearAttentionOutput(qf, kf, v, true).
 // Every entry point runs 256 invocations; workgroup ids are linearised id.x + id.y·num_workgroups.x.
 // Tiling of causal_out as bidir_out (DT, TILE = 4096/DT query rows, FQ features per step, TJ keys
@@ -20,33 +22,19 @@
 // Entry points and bindings:
 //   causal_prefix  Dispatch ceil(E / 256).                           0, 12 work (rw)
 //   causal_gram    Dispatch nchunks · T(T+1)/2, T = C / 64.          0–5, 12 work (rw)
-//   causal_out     Dispatch ceil(n / TILE).                          0–5, 6 V, 13 work (read), 14 out
+//   causal_out     Dispatch ceil(n / TILE).                          0–5, 6 V, 10 work (read), 11 out
 
-override DT: u32 = 64u;
-override TILE: u32 = 64u;
-override TJ: u32 = 16u;
-override FQ: u32 = 16u;
-
-@group(0) @binding(6) var<storage, read> pc_v: array<f32>;
 @group(0) @binding(12) var<storage, read_write> pc_work: array<f32>;
-@group(0) @binding(13) var<storage, read> pc_work_in: array<f32>;
-@group(0) @binding(14) var<storage, read_write> pc_out: array<f32>;
-
-var<workgroup> pc_z: array<f32, 64>;
 
 const GT: u32 = 64u;       // G tile side
 const GF: u32 = 8u;        // features per step of causal_gram
 const GS: u32 = 9u;        // padded φ row stride in causal_gram
 const GK_OFF: u32 = 576u;  // φ(K) rows start at tile row 64: offset 64 × GS in fm_phi
 
-fn pc_linear(id: vec3<u32>, nwg: vec3<u32>) -> u32 {
-  return id.x + id.y * nwg.x;
-}
-
 @compute @workgroup_size(256)
 fn causal_prefix(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) lid: u32) {
-  let e = pc_linear(id, nwg) * FM_WG + lid;
+  let e = lt_linear(id, nwg) * FM_WG + lid;
   let E = fm.mp * (fm.d + 1u);
   if (e >= E) {
     return;
@@ -64,7 +52,7 @@ fn causal_gram(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nw
                @builtin(local_invocation_index) lid: u32) {
   let T = fm.chunk / GT;
   let pairs = T * (T + 1u) / 2u;
-  let wid = pc_linear(id, nwg);
+  let wid = lt_linear(id, nwg);
   let p = wid / pairs;
   if (p >= fm.nchunks) {
     return;
@@ -119,44 +107,13 @@ fn causal_gram(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nw
   }
 }
 
-fn pc_v4(j: u32, c4: u32) -> vec4<f32> {
-  let d = fm.d;
-  let c = 4u * c4;
-  let o = j * d + c;
-  var v = vec4<f32>(0.0);
-  if (c < d) { v.x = pc_v[o]; }
-  if (c + 1u < d) { v.y = pc_v[o + 1u]; }
-  if (c + 2u < d) { v.z = pc_v[o + 2u]; }
-  if (c + 3u < d) { v.w = pc_v[o + 3u]; }
-  return v;
-}
-
-fn pc_s4(o: u32, c: u32) -> vec4<f32> {
-  let d = fm.d;
-  var v = vec4<f32>(0.0);
-  if (c < d) { v.x = pc_work_in[o]; }
-  if (c + 1u < d) { v.y = pc_work_in[o + 1u]; }
-  if (c + 2u < d) { v.z = pc_work_in[o + 2u]; }
-  if (c + 3u < d) { v.w = pc_work_in[o + 3u]; }
-  return v;
-}
-
-fn pc_store_out(o: u32, c: u32, v: vec4<f32>) {
-  let d = fm.d;
-  if (c < d) { pc_out[o] = v.x; }
-  if (c + 1u < d) { pc_out[o + 1u] = v.y; }
-  if (c + 2u < d) { pc_out[o + 2u] = v.z; }
-  if (c + 3u < d) { pc_out[o + 3u] = v.w; }
-}
-
 @compute @workgroup_size(256)
 fn causal_out(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
-  let i0 = pc_linear(id, nwg) * TILE;
+  let i0 = lt_linear(id, nwg) * TILE;
   if (i0 >= fm.n) {
     return;
   }
-  let C = FQ / fm.nb;
   let d = fm.d;
   let qd = DT / 4u;
   let qr = TILE / 4u;
@@ -164,48 +121,9 @@ fn causal_out(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg
   let td = lid % qd;                       // columns 4·td .. 4·td + 3
   let p = i0 / fm.chunk;
   let cs = p * fm.chunk;
-  let E = fm.mp * (d + 1u);
-  let soff = p * E;
-  let zoff = soff + fm.mp * d;
 
-  var acc0 = vec4<f32>(0.0);
-  var acc1 = vec4<f32>(0.0);
-  var acc2 = vec4<f32>(0.0);
-  var acc3 = vec4<f32>(0.0);
-  var den = vec4<f32>(0.0);
   // Inter-chunk part: φ(q_i) against the exclusive prefix state of chunk p.
-  for (var u0 = 0u; u0 < fm.nu; u0 += C) {
-    fm_phi_tile(FM_QUERY, i0, u0, TILE, C, lid, 0u, FQ);    // fm_phi[il·FQ + l]
-    for (var e = lid; e < FQ * qd; e += FM_WG) {             // prefix state tile → fm_a[l·qd + c4]
-      let l = e / qd;
-      let col = u0 + l % C;
-      var v = vec4<f32>(0.0);
-      if (col < fm.nu) {
-        let c = 4u * (e % qd);
-        v = pc_s4(soff + ((l / C) * fm.nu + col) * d + c, c);
-      }
-      fm_a[e] = v;
-    }
-    if (lid < FQ) {
-      let col = u0 + lid % C;
-      var v = 0.0;
-      if (col < fm.nu) {
-        v = pc_work_in[zoff + (lid / C) * fm.nu + col];
-      }
-      pc_z[lid] = v;
-    }
-    workgroupBarrier();
-    for (var l = 0u; l < FQ; l++) {
-      let s4 = fm_a[l * qd + td];
-      let o = ti * FQ + l;
-      let ph = vec4<f32>(fm_phi[o], fm_phi[o + qr * FQ], fm_phi[o + 2u * qr * FQ], fm_phi[o + 3u * qr * FQ]);
-      den = den + ph * pc_z[l];
-      acc0 = acc0 + ph.x * s4;
-      acc1 = acc1 + ph.y * s4;
-      acc2 = acc2 + ph.z * s4;
-      acc3 = acc3 + ph.w * s4;
-    }
-  }
+  var b = lt_query_state(i0, p * fm.mp * (d + 1u), lid);
 
   // Intra-chunk part: Σ_{cs ≤ j ≤ i} G_ij v_j, key sub-tiles up to the tile's last row.
   let goff = fm.a0;
@@ -217,35 +135,18 @@ fn causal_out(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg
       let j = js + e % TJ;
       var g = 0.0;
       if (i < fm.n && j <= i) {
-        g = pc_work_in[goff + i * fm.chunk + (j - cs)];
+        g = lt_state_in[goff + i * fm.chunk + (j - cs)];
       }
       fm_phi[e] = g;
     }
-    for (var e = lid; e < TJ * qd; e += FM_WG) {             // V sub-tile → fm_a[jl·qd + c4]
-      let j = js + e / qd;
-      var v = vec4<f32>(0.0);
-      if (j < fm.n) {
-        v = pc_v4(j, e % qd);
-      }
-      fm_a[e] = v;
-    }
+    lt_load_v_tile(js, fm.n, lid);                           // V sub-tile → fm_a[jl·qd + c4]
     workgroupBarrier();
     for (var jl = 0u; jl < TJ; jl++) {
-      let v4 = fm_a[jl * qd + td];
-      let o = ti * TJ + jl;
-      let g = vec4<f32>(fm_phi[o], fm_phi[o + qr * TJ], fm_phi[o + 2u * qr * TJ], fm_phi[o + 3u * qr * TJ]);
-      den = den + g;
-      acc0 = acc0 + g.x * v4;
-      acc1 = acc1 + g.y * v4;
-      acc2 = acc2 + g.z * v4;
-      acc3 = acc3 + g.w * v4;
+      let g = lt_phi4(ti * TJ + jl, qr * TJ);
+      b.den = b.den + g;
+      lt_fma(&b, g, fm_a[jl * qd + td]);
     }
   }
 
-  let c = 4u * td;
-  let r0 = i0 + ti;
-  if (r0 < fm.n) { pc_store_out(r0 * d + c, c, acc0 / den.x); }
-  if (r0 + qr < fm.n) { pc_store_out((r0 + qr) * d + c, c, acc1 / den.y); }
-  if (r0 + 2u * qr < fm.n) { pc_store_out((r0 + 2u * qr) * d + c, c, acc2 / den.z); }
-  if (r0 + 3u * qr < fm.n) { pc_store_out((r0 + 3u * qr) * d + c, c, acc3 / den.w); }
+  lt_store_block(i0, lid, b);
 }
