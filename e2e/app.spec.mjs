@@ -302,3 +302,18 @@ test('bad URL parameters are rejected with a message; the page keeps working', a
   await page.waitForFunction(() => document.querySelector('.notices')?.textContent?.includes('using 1,024'));
   assert.equal(await page.inputValue('[data-param-input="m"]'), '1024');
 }, { timeout: 90_000 });
+
+test('structured inputs: the hint offers a scale at which their attention is peaked, and it is', async ({ page, appUrl }) => {
+  await page.goto(`${appUrl}/?backend=cpu&input=clustered`);
+  await waitForResult(page, null);
+  const uniform = await metric(page, 'entropy-exact');
+  const hint = page.locator('[data-action="structured-scale"]');
+  await hint.waitFor();
+  const before = await resultId(page);
+  await hint.click();
+  await waitForResult(page, before);
+  assert.equal(await page.inputValue('[data-param-input="scale"]'), '1.5');
+  const peaked = await metric(page, 'entropy-exact');
+  assert.ok(peaked < uniform - 0.1, `normalized entropy ${uniform} → ${peaked}: clustered inputs should concentrate`);
+  assert.equal(await hint.count(), 0, 'the hint goes away once the scale is large enough');
+}, { timeout: 60_000 });

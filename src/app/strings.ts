@@ -171,6 +171,8 @@ export const en = {
     input: 'Inputs',
     scale: 'q/k norm scale s',
     scaleHelp: 'std of q, k entries; large s concentrates softmax and breaks FAVOR+',
+    structuredHint: (s: number) => `clustered and local inputs only give peaked attention once s is large enough (about ${s}); below that they look as uniform as Gaussian ones`,
+    structuredAction: (s: number) => `use s = ${s}`,
     reset: 'Reset all',
     mapNames: MAP_NAMES,
     projNames: PROJ_NAMES,
