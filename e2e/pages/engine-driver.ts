@@ -1,5 +1,6 @@
 // In-page driver for e2e/engine.spec.mjs: the real engine client (workers and all), with helpers
 // that return plain JSON so the spec can assert on them.
+import { DEFAULT_PARAMS } from '../../src/core/default-params';
 import { isEngineError } from '../../src/core/errors';
 import type { AttentionParams } from '../../src/core/types';
 import { createEngineClient, type EngineClient } from '../../src/engine/engine-client';
@@ -10,18 +11,8 @@ let client: EngineClient = createEngineClient({ forceCpu });
 const backendEvents: string[] = [];
 client.onBackendChange((b, why) => backendEvents.push(`${b.kind}: ${why}`));
 
-export const DEFAULTS: AttentionParams = {
-  n: 128,
-  d: 16,
-  m: 64,
-  seed: 1,
-  featureSeed: 1,
-  featureMap: 'positive',
-  projection: 'orthogonal-chi',
-  causal: false,
-  input: 'gaussian',
-  scale: 0.5,
-};
+/** The app's reference experiment at a size SwiftShader computes quickly. */
+export const DEFAULTS: AttentionParams = { ...DEFAULT_PARAMS, n: 128 };
 
 function request(p: Partial<AttentionParams>, extra: Partial<ComputeRequest> = {}): ComputeRequest {
   return { params: { ...DEFAULTS, ...p }, viewCells: 64, rowStats: true, rows: [0], ...extra };

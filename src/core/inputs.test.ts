@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { exactAttentionMatrix } from './exact-attention';
 import { EngineError } from './errors';
-import { clusterLabels, generateInputs, positionCodes } from './inputs';
+import { clusterLabels, generateInputs, positionCodes, projectionFor, valuesFor } from './inputs';
 import { matrix } from './matrix';
 import type { AttentionParams, Matrix } from './types';
+import { DEFAULT_PARAMS } from './default-params';
 
 const base: AttentionParams = {
   n: 64,
@@ -116,5 +117,15 @@ describe('structured inputs produce the attention patterns they promise', () => 
     expect(dotAt(10, 10)).toBeCloseTo(8, 9);
     for (const j of [0, 5, 9, 11, 20, 31]) expect(dotAt(10, j)).toBeLessThan(dotAt(10, 10));
     expect(matrix(32, 8, pe).data.length).toBe(256);
+  });
+});
+
+describe('projectionFor and valuesFor (what bring-your-own Q/K still needs)', () => {
+  it('draw exactly the W and V that generateInputs draws', () => {
+    const p = { ...DEFAULT_PARAMS, n: 33, d: 5, m: 7 };
+    const all = generateInputs(p);
+    expect(projectionFor(p)).toEqual(all.w);
+    expect(valuesFor(p)).toEqual(all.v);
+    expect(projectionFor({ ...p, featureMap: 'elu1' }).rows).toBe(0);
   });
 });

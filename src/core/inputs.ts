@@ -103,10 +103,9 @@ export function positionCodes(n: number, d: number): Float64Array {
 
 export function generateInputs(p: AttentionParams): AttentionInputs {
   validateParams(p);
-  const { n, d, m, seed, scale } = p;
+  const { n, d, seed, scale } = p;
   const qRng = createRng(deriveSeed(seed, 'q'));
   const kRng = createRng(deriveSeed(seed, 'k'));
-  const vRng = createRng(deriveSeed(seed, 'v'));
 
   let q: Matrix;
   let k: Matrix;
@@ -118,9 +117,17 @@ export function generateInputs(p: AttentionParams): AttentionInputs {
     q = mixWithNoise(signal, n, d, scale, qRng);
     k = mixWithNoise(signal, n, d, scale, kRng);
   }
-  const v = gaussianMatrix(n, d, 1, vRng);
-  const w = usesProjection(p.featureMap)
-    ? randomProjection(p.projection, m, d, createRng(deriveSeed(p.featureSeed, 'w')))
-    : { rows: 0, cols: d, data: new Float32Array(0) };
-  return { q, k, v, w };
+  return { q, k, v: valuesFor(p), w: projectionFor(p) };
+}
+
+/** W alone (from `featureSeed`): all that bring-your-own Q/K still needs generated. 0×d without a projection. */
+export function projectionFor(p: AttentionParams): Matrix {
+  return usesProjection(p.featureMap)
+    ? randomProjection(p.projection, p.m, p.d, createRng(deriveSeed(p.featureSeed, 'w')))
+    : { rows: 0, cols: p.d, data: new Float32Array(0) };
+}
+
+/** V alone (from `seed`), identical to the V that `generateInputs` draws. */
+export function valuesFor(p: AttentionParams): Matrix {
+  return gaussianMatrix(p.n, p.d, 1, createRng(deriveSeed(p.seed, 'v')));
 }

@@ -4,21 +4,8 @@ import { localTruncationCurve, truncateToWindow, windowGrid } from './local-wind
 import { linearAttentionMatrix, performerFeatures } from './linear-attention';
 import { relFrobeniusError } from './matrix';
 import { generateInputs } from './inputs';
-import type { AttentionParams } from './types';
+import { DEFAULT_PARAMS } from './default-params';
 
-/** The app's defaults (src/store/params.ts), restated so this layer's tests import nothing above it. */
-const DEFAULT_PARAMS: AttentionParams = {
-  n: 256,
-  d: 16,
-  m: 64,
-  seed: 1,
-  featureSeed: 1,
-  featureMap: 'positive',
-  projection: 'orthogonal-chi',
-  causal: false,
-  input: 'gaussian',
-  scale: 0.5,
-};
 
 const M = (n: number, data: number[]) => ({ rows: n, cols: n, data: Float32Array.from(data) });
 

@@ -7,21 +7,8 @@ import { numericalRank } from './rank';
 import { createRng } from './rng';
 import { causalLinearAttentionF64, exactAttentionF64, householderR, lowRankProductCore, normalizedQueryFeatures } from './spectra';
 import { singularValues } from './svd';
-import type { AttentionParams } from './types';
+import { DEFAULT_PARAMS } from './default-params';
 
-/** The app's defaults (src/store/params.ts), restated so this layer's tests import nothing above it. */
-const DEFAULT_PARAMS: AttentionParams = {
-  n: 256,
-  d: 16,
-  m: 64,
-  seed: 1,
-  featureSeed: 1,
-  featureMap: 'positive',
-  projection: 'orthogonal-chi',
-  causal: false,
-  input: 'gaussian',
-  scale: 0.5,
-};
 
 const params = { ...DEFAULT_PARAMS, n: 96, d: 8, m: 12 };
 const inputs = generateInputs(params);

@@ -7,21 +7,8 @@ import { randomProjection } from './projections';
 import { createRng } from './rng';
 import { approxRowsOf, estimatorTheory, evenRows, exactRowsOf, pairRho, powersOfTwo, predictedRelError, relErrorOverRows, spread, subRows, topMassCurve } from './sweeps';
 import { hyperbolicRelativeMse, positiveRelativeMse, trigRelativeMse } from './theory';
-import type { AttentionParams } from './types';
+import { DEFAULT_PARAMS } from './default-params';
 
-/** The app's defaults (src/store/params.ts), restated so this layer's tests import nothing above it. */
-const DEFAULT_PARAMS: AttentionParams = {
-  n: 256,
-  d: 16,
-  m: 64,
-  seed: 1,
-  featureSeed: 1,
-  featureMap: 'positive',
-  projection: 'orthogonal-chi',
-  causal: false,
-  input: 'gaussian',
-  scale: 0.5,
-};
 
 describe('row subsets', () => {
   it('evenRows spreads distinct rows over 0 … n−1', () => {

@@ -13,21 +13,8 @@ import {
   type RowEntropiesResult,
   type SpectraResult,
 } from './analysis-ops';
-import type { AttentionParams } from '../core/types';
+import { DEFAULT_PARAMS } from '../core/default-params';
 
-/** The app's defaults (src/store/params.ts), restated so this layer's tests import nothing above it. */
-const DEFAULT_PARAMS: AttentionParams = {
-  n: 256,
-  d: 16,
-  m: 64,
-  seed: 1,
-  featureSeed: 1,
-  featureMap: 'positive',
-  projection: 'orthogonal-chi',
-  causal: false,
-  input: 'gaussian',
-  scale: 0.5,
-};
 
 const ctx = () => {
   const progress: [number, number][] = [];

@@ -5,7 +5,7 @@
  */
 import type { AttentionBackend, AttentionJob } from '../core/attention-job';
 import { EngineError } from '../core/errors';
-import { generateInputs } from '../core/inputs';
+import { generateInputs, projectionFor, valuesFor } from '../core/inputs';
 import { relFrobeniusError } from '../core/matrix';
 import { summarizeRowStats } from '../core/metrics';
 import type { AttentionInputs } from '../core/types';
@@ -14,16 +14,16 @@ import type { AttentionMetrics, ComputeRequest, ComputeResult } from './protocol
 
 export function prepareInputs(request: ComputeRequest): AttentionInputs {
   validateParams(request.params);
-  const generated = generateInputs(request.params);
   const ext = request.external;
-  if (!ext) return generated;
+  if (!ext) return generateInputs(request.params);
   const { n, d } = request.params;
   for (const [name, m] of [['Q', ext.q], ['K', ext.k], ['V', ext.v]] as const) {
     if (m && (m.rows !== n || m.cols !== d)) {
       throw new EngineError('shape-mismatch', `${name} is ${m.rows}×${m.cols} but n×d is ${n}×${d}`);
     }
   }
-  return { q: ext.q, k: ext.k, v: ext.v ?? generated.v, w: generated.w };
+  // Only what the user did not bring is generated.
+  return { q: ext.q, k: ext.k, v: ext.v ?? valuesFor(request.params), w: projectionFor(request.params) };
 }
 
 export function jobFor(request: ComputeRequest, inputs: AttentionInputs): AttentionJob {

@@ -23,6 +23,8 @@ let backendReady: Promise<AttentionBackend> | null = null;
 let latestId = -1;
 let inFlight: { id: number; abort: AbortController } | null = null;
 let queued: { id: number; request: ComputeRequest } | null = null;
+/** Retried on a new backend when the device is lost mid-request. */
+let lastRequest: { id: number; request: ComputeRequest } | null = null;
 
 function post(msg: EngineResponseMessage, transfer: Transferable[] = []): void {
   self.postMessage(msg, transfer);
@@ -53,7 +55,6 @@ async function pickBackend(forceCpu: boolean, lostWhy?: string): Promise<Attenti
   return gb;
 }
 
-let lastRequest: { id: number; request: ComputeRequest } | null = null;
 
 function collectTransfers(value: unknown, out: Set<ArrayBuffer>, depth = 0): void {
   if (depth > 6 || value === null || typeof value !== 'object') return;

@@ -30,89 +30,48 @@ export interface AnalysisRequest {
 /** Keys used and query rows sampled by the error sweeps (the error does not depend on n). */
 export const SWEEP_BUDGET = { nCap: 256, rows: 32, seeds: 8, normSeeds: 4 } as const;
 
-const key = (...parts: unknown[]) => parts.map(String).join('|');
+const PARAM_KEYS: readonly (keyof AttentionParams)[] = [
+  'n', 'd', 'm', 'seed', 'featureSeed', 'featureMap', 'projection', 'input', 'scale', 'causal',
+];
 
-export function errorVsMRequest(p: AttentionParams): AnalysisRequest {
-  const n = Math.min(p.n, SWEEP_BUDGET.nCap);
-  return {
-    id: 'errorVsM',
-    op: 'errorVsM',
-    payload: { params: p, seeds: SWEEP_BUDGET.seeds, rows: SWEEP_BUDGET.rows, nCap: SWEEP_BUDGET.nCap },
-    key: key(n, p.d, p.seed, p.featureSeed, p.input, p.scale, p.causal),
-  };
+/**
+ * One request. Its key holds every parameter except those in `ignores` (the ones the analysis
+ * sweeps itself, or does not use); sweeps that sample at most `nCap` keys see n only up to it.
+ */
+function request(
+  op: string,
+  p: AttentionParams,
+  payload: Record<string, unknown>,
+  ignores: readonly (keyof AttentionParams)[],
+  options: { capN?: boolean; extra?: unknown[] } = {},
+): AnalysisRequest {
+  const seen = { ...p, n: options.capN ? Math.min(p.n, SWEEP_BUDGET.nCap) : p.n };
+  const parts = PARAM_KEYS.filter((k) => !ignores.includes(k)).map((k) => seen[k]);
+  return { id: op, op, payload: { params: p, ...payload }, key: [...parts, ...(options.extra ?? [])].map(String).join('|') };
 }
 
-export function normSweepRequest(p: AttentionParams): AnalysisRequest {
-  const n = Math.min(p.n, SWEEP_BUDGET.nCap);
-  return {
-    id: 'normSweep',
-    op: 'normSweep',
-    payload: { params: p, seeds: SWEEP_BUDGET.normSeeds, rows: SWEEP_BUDGET.rows, nCap: SWEEP_BUDGET.nCap },
-    key: key(n, p.d, p.m, p.seed, p.featureSeed, p.projection, p.input, p.causal),
-  };
-}
+const SWEEP = { rows: SWEEP_BUDGET.rows, nCap: SWEEP_BUDGET.nCap };
 
-export function errorVsDRequest(p: AttentionParams): AnalysisRequest {
-  const n = Math.min(p.n, SWEEP_BUDGET.nCap);
-  return {
-    id: 'errorVsD',
-    op: 'errorVsD',
-    payload: { params: p, seeds: SWEEP_BUDGET.normSeeds, rows: SWEEP_BUDGET.rows, nCap: SWEEP_BUDGET.nCap },
-    key: key(n, p.m, p.seed, p.featureSeed, p.projection, p.input, p.scale, p.causal),
-  };
-}
+export const errorVsMRequest = (p: AttentionParams) =>
+  request('errorVsM', p, { ...SWEEP, seeds: SWEEP_BUDGET.seeds }, ['m', 'featureMap', 'projection'], { capN: true });
 
-export function entryErrorsRequest(p: AttentionParams): AnalysisRequest {
-  const n = Math.min(p.n, SWEEP_BUDGET.nCap);
-  return {
-    id: 'entryErrors',
-    op: 'entryErrors',
-    payload: { params: p, rows: SWEEP_BUDGET.rows, nCap: SWEEP_BUDGET.nCap },
-    key: key(n, p.d, p.m, p.seed, p.featureSeed, p.projection, p.input, p.scale, p.causal),
-  };
-}
+export const normSweepRequest = (p: AttentionParams) =>
+  request('normSweep', p, { ...SWEEP, seeds: SWEEP_BUDGET.normSeeds }, ['scale', 'featureMap'], { capN: true });
 
-export function rowEntropiesRequest(p: AttentionParams): AnalysisRequest {
-  return {
-    id: 'rowEntropies',
-    op: 'rowEntropies',
-    payload: { params: p },
-    key: key(p.n, p.d, p.m, p.seed, p.featureSeed, p.featureMap, p.projection, p.input, p.scale, p.causal),
-  };
-}
+export const errorVsDRequest = (p: AttentionParams) =>
+  request('errorVsD', p, { ...SWEEP, seeds: SWEEP_BUDGET.normSeeds }, ['d', 'featureMap'], { capN: true });
 
-export function entropyVsNRequest(p: AttentionParams): AnalysisRequest {
-  return {
-    id: 'entropyVsN',
-    op: 'entropyVsN',
-    payload: { params: p, rows: SWEEP_BUDGET.rows },
-    key: key(p.d, p.m, p.seed, p.featureSeed, p.featureMap, p.projection, p.input, p.scale, p.causal),
-  };
-}
+export const entryErrorsRequest = (p: AttentionParams) =>
+  request('entryErrors', p, SWEEP, ['featureMap'], { capN: true });
 
-export function localTruncationRequest(p: AttentionParams): AnalysisRequest {
-  return {
-    id: 'localTruncation',
-    op: 'localTruncation',
-    payload: { params: p, nMax: DENSE_ANALYSIS_MAX_N },
-    key: key(p.n, p.d, p.m, p.seed, p.featureSeed, p.featureMap, p.projection, p.input, p.scale, p.causal),
-  };
-}
+export const rowEntropiesRequest = (p: AttentionParams) => request('rowEntropies', p, {}, []);
 
-export function spectraRequest(p: AttentionParams): AnalysisRequest {
-  return {
-    id: 'spectra',
-    op: 'spectra',
-    payload: { params: p, nMax: DENSE_ANALYSIS_MAX_N },
-    key: key(p.n, p.d, p.m, p.seed, p.featureSeed, p.featureMap, p.projection, p.input, p.scale, p.causal),
-  };
-}
+export const entropyVsNRequest = (p: AttentionParams) => request('entropyVsN', p, { rows: SWEEP_BUDGET.rows }, ['n']);
 
-export function mapRowsRequest(p: AttentionParams, row: number): AnalysisRequest {
-  return {
-    id: 'mapRows',
-    op: 'mapRows',
-    payload: { params: p, row },
-    key: key(p.n, p.d, p.m, p.seed, p.featureSeed, p.projection, p.input, p.scale, p.causal, row),
-  };
-}
+export const localTruncationRequest = (p: AttentionParams) =>
+  request('localTruncation', p, { nMax: DENSE_ANALYSIS_MAX_N }, []);
+
+export const spectraRequest = (p: AttentionParams) => request('spectra', p, { nMax: DENSE_ANALYSIS_MAX_N }, []);
+
+export const mapRowsRequest = (p: AttentionParams, row: number) =>
+  request('mapRows', p, { row }, ['featureMap'], { extra: [row] });

@@ -13,25 +13,11 @@ import {
   type InputKind,
   type ProjectionKind,
 } from '../core/types';
+import { DEFAULT_PARAMS } from '../core/default-params';
 
 export type ParamKey = keyof AttentionParams;
 
-/**
- * Defaults sit where FAVOR+ approximates well (performer-facts.md: s = 0.5, d = 16, m = 64 gives
- * ≈ 0.3 relative error of A) and every backend answers within a frame or two; the user pushes from here.
- */
-export const DEFAULT_PARAMS: Readonly<AttentionParams> = Object.freeze({
-  n: 256,
-  d: 16,
-  m: 64,
-  seed: 1,
-  featureSeed: 1,
-  featureMap: 'positive',
-  projection: 'orthogonal-chi',
-  causal: false,
-  input: 'gaussian',
-  scale: 0.5,
-});
+export { DEFAULT_PARAMS };
 
 /** Largest seed (seeds are 32-bit unsigned integers in the generator). */
 export const SEED_MAX = 4_294_967_295;
