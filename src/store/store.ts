@@ -12,7 +12,7 @@ import type { ComputeResult } from '../engine/protocol';
 import { DEFAULT_RANK_TOL, RANK_TOLERANCES } from '../core/rank';
 import { coerceParam, DEFAULT_PARAMS, type ParamKey, type RejectReason } from './params';
 
-export const LANGS = ['en'] as const;
+export const LANGS = ['en', 'zh'] as const;
 export type Lang = (typeof LANGS)[number];
 export const THEMES = ['auto', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
