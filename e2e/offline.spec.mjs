@@ -3,7 +3,7 @@
 // build (npm run build:single) computes opened from file:// with no network; the normal build opened
 // from file:// explains what to do instead of showing a blank page. Run: node e2e/run.mjs offline
 import assert from 'node:assert/strict';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
@@ -93,8 +93,8 @@ test('served build: strict CSP meta, CPU path computes, KaTeX and both workers r
 test('WebGPU computes under the CSP (WGSL needs no eval) served, and from file:// in the single-file build', async ({ page, context, appUrl, artifacts }) => {
   const w = await watch(page, context);
   await page.goto(`${appUrl}/`);
-  await page.waitForSelector('[data-metric="backend"][data-value="webgpu"]', { timeout: 60_000 });
-  await waitForComputed(page, 120_000);
+  await page.waitForSelector('[data-metric="backend"][data-value="webgpu"]', { timeout: 120_000 });
+  await waitForComputed(page, 180_000);
   assert.match(await page.textContent('[data-metric="backend"]'), /^WebGPU: /);
   assert.deepEqual(await w.csp(), [], 'no CSP violation (served)');
   assert.deepEqual(w.consoleErrors.filter((t) => /Content Security Policy|Refused to/i.test(t)), [], 'no CSP console error');
@@ -103,11 +103,11 @@ test('WebGPU computes under the CSP (WGSL needs no eval) served, and from file:/
   const outDir = await buildSingle(artifacts);
   const errorsBefore = w.consoleErrors.length;
   await page.goto(pathToFileURL(join(outDir, 'index.html')).href);
-  await page.waitForSelector('[data-metric="backend"][data-value="webgpu"]', { timeout: 60_000 });
-  await waitForComputed(page, 120_000);
+  await page.waitForSelector('[data-metric="backend"][data-value="webgpu"]', { timeout: 120_000 });
+  await waitForComputed(page, 180_000);
   assert.deepEqual(await w.csp(), [], 'no CSP violation (single file)');
   assert.deepEqual(w.consoleErrors.slice(errorsBefore), [], 'no console error (single file)');
-}, { webgpu: true, timeout: 240_000 });
+}, { webgpu: true, timeout: 480_000 });
 
 test('single-file build: one index.html that computes from file:// with no network, says which backend, no console error', async ({ page, context, artifacts, log }) => {
   const outDir = await buildSingle(artifacts);
@@ -145,3 +145,24 @@ test('normal build opened from file:// shows how to serve it (English and Chines
   assert.match(text, /npm run build:single/);
   assert.match(text, /本地文件/);
 }, { webgpu: false, timeout: 60_000 });
+
+test('the build ships the icons and a 1200×630 social preview (< 300 KB) that the Open Graph / Twitter meta point at', async ({ artifacts }) => {
+  const dist = join(artifacts, 'dist');
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const ref = (re) => {
+    const m = re.exec(html);
+    assert.ok(m, `index.html has ${re}`);
+    assert.ok(statSync(join(dist, m[1].replace(/^\.\//, ''))).size > 0, `${m[1]} is in the build`);
+    return m[1];
+  };
+  ref(/<link rel="icon" type="image\/svg\+xml" href="([^"]+)"/);
+  ref(/<link rel="apple-touch-icon" href="([^"]+)"/);
+  const image = ref(/<meta property="og:image" content="([^"]+)"/);
+  assert.match(html, new RegExp(`<meta name="twitter:image" content="${image}"`));
+  assert.match(html, /<meta name="twitter:card" content="summary_large_image"/);
+  assert.match(html, /<meta property="og:title" content="[^"]+"/);
+  const png = readFileSync(join(dist, image));
+  assert.equal(png.toString('latin1', 1, 4), 'PNG');
+  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1200, 630], 'IHDR width × height');
+  assert.ok(png.length < 300 * 1024, `social preview is ${png.length} bytes`);
+}, { webgpu: false, timeout: 10_000 });
