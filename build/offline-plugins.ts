@@ -7,8 +7,9 @@
  *   allowed by its sha256 hash, never by 'unsafe-inline', so the single-file build (whose whole app
  *   is inline) gets a policy as strict as the served one.
  * - `singleFileExtras()`: what `vite-plugin-singlefile` does not do for `npm run build:single`:
- *   the two module workers become Blob workers (`?worker&inline`) because a page opened from
- *   file:// cannot load a worker by URL; KaTeX's fonts are reduced to woff2 (every browser that
+ *   the two workers become Blob workers (`?worker&inline`; vite.config.ts bundles them as IIFE
+ *   in this mode, since Chrome refuses module workers from a file:// page's opaque origin) because
+ *   a page opened from file:// cannot load a worker by URL; KaTeX's fonts are reduced to woff2 (every browser that
  *   runs this app reads woff2; the woff/ttf fallbacks would triple the inlined size); the icons
  *   become data: URLs; the "serve this folder" notice for file:// is dropped (this file works there).
  */
