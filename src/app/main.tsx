@@ -19,6 +19,8 @@ loadFromUrl(store, actions, window.location.search);
 const forceCpu = new URLSearchParams(window.location.search).get('backend') === 'cpu';
 const engine = createEngineClient({ forceCpu });
 const controller = createController(store, engine);
+// an embed starts paused and computes once it is on screen (src/embed/bridge.ts)
+if (store.getState().ui.embed) controller.setActive(false);
 startUrlSync(store);
 
 // Read-only handle for debugging and the browser tests (state is plain data).
