@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readUrl, writeUrl } from '../store/url';
 import { initialState } from '../store/store';
@@ -78,5 +79,18 @@ describe('embed snippet', () => {
 
   it('links the credit to the full app with the same state', () => {
     expect(fullAppHref('https://h.org/app/?n=64&embed=rank&controls=m&embedId=f&m=8#top')).toBe('https://h.org/app/?n=64&m=8');
+  });
+});
+
+describe('public/embed-example.html', () => {
+  const html = readFileSync(new URL('../../public/embed-example.html', import.meta.url), 'utf8');
+  it('uses the same sizing script as the snippet, once', () => {
+    const body = SNIPPET_SCRIPT.replace(/^<script>\n/, '').replace(/\n<\/script>$/, '');
+    expect(html.split(body).length).toBe(2);
+  });
+  it('holds two lazy embeds, each with its own id in src and data-performer-embed', () => {
+    const frames = [...html.matchAll(/<iframe src="([^"]+)" data-performer-embed="([^"]+)"[^>]*loading="lazy"/g)];
+    expect(frames.length).toBe(2);
+    for (const [, src, id] of frames) expect(new URLSearchParams(src!.split('?')[1]!).get('embedId')).toBe(id);
   });
 });
