@@ -94,3 +94,10 @@ describe('public/embed-example.html', () => {
     for (const [, src, id] of frames) expect(new URLSearchParams(src!.split('?')[1]!).get('embedId')).toBe(id);
   });
 });
+
+describe('README', () => {
+  it('documents the same snippet script', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(SNIPPET_SCRIPT);
+  });
+});
