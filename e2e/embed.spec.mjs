@@ -264,19 +264,19 @@ test(
 );
 
 test(
-  'four embeds on one page: only the frame on screen computes (the others wait until scrolled to), figures vs one embed',
+  'four embeds on one page: only the frame on screen starts its engine and computes (the others wait until scrolled to), figures vs one embed',
   async ({ page, appUrl, log }) => {
     const frameTag = (i) =>
       `<iframe src="${appUrl}/index.html?embed=main&n=256&d=16&m=64&controls=none&embedId=f${i}" data-performer-embed="f${i}" title="figure ${i}" scrolling="no" width="100%" height="900" style="display:block;width:100%;height:900px;border:0"></iframe>`;
     const post = (k) =>
       `<!doctype html><html lang="en"><head><title>${k} embeds</title></head><body><main><h1>${k} embeds</h1>${Array.from({ length: k }, (_, i) => `${frameTag(i + 1)}<div style="height:2500px"></div>`).join('')}</main></body></html>`;
     const site = await foreignSite({ '/one.html': post(1), '/four.html': post(4) });
-    const figures = {};
     try {
-      for (const k of [1, 4]) {
+      // a first, unmeasured load warms the HTTP cache so that 1 and 4 are compared alike
+      for (const k of [0, 1, 4]) {
         await page.goto('about:blank');
         const t0 = Date.now();
-        await page.goto(`${site.url}/${k === 1 ? 'one' : 'four'}.html`);
+        await page.goto(`${site.url}/${k === 4 ? 'four' : 'one'}.html`);
         await page.evaluate(() => {
           window.__long = [];
           new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask', buffered: true });
@@ -291,7 +291,7 @@ test(
         await sleep(1_500); // let the other frames start (they are loaded eagerly: the worst case)
         const longFrame = await f1.evaluate(() => window.__long);
         const longPage = await page.evaluate(() => window.__long);
-        figures[k] = { firstResult, longFrame, longPage };
+        if (k === 0) continue;
         const sum = (xs) => Math.round(xs.reduce((a, b) => a + b, 0));
         log(
           `${k} embed(s): first result of the visible one after ${firstResult} ms; long tasks in it ${longFrame.length} (total ${sum(longFrame)} ms, max ${Math.round(Math.max(0, ...longFrame))} ms), in the post ${longPage.length} (total ${sum(longPage)} ms)`,
@@ -301,6 +301,8 @@ test(
             const f = await frameFor(page, id);
             const s = await f.$eval('main.embed-main', (m) => ({ active: m.dataset.active, result: m.dataset.hasResult }));
             assert.deepEqual(s, { active: '0', result: '0' }, `off-screen frame ${id} computed`);
+            // its engine has not even started (no backend chosen: no workers, no pipelines)
+            assert.equal(await f.getAttribute('[data-metric="backend"]', 'data-value'), '', `off-screen frame ${id} started its engine`);
           }
           // scroll to the last one: it computes, and the first one pauses
           await page.locator('iframe[data-performer-embed="f4"]').scrollIntoViewIfNeeded();
