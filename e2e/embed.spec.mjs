@@ -162,16 +162,16 @@ test(
 );
 
 test(
-  'axe: no violations in any embedded panel, nor in the unknown-panel message',
+  'axe: no violations in any embedded panel, nor in the unknown-panel message (light and dark)',
   async ({ page, appUrl, log }) => {
-    for (const id of [...PANELS, 'bogus']) {
-      await page.goto(`${appUrl}/?embed=${id}&${SMALL}&embedId=a11y`);
+    for (const [id, extra] of [...PANELS.map((p) => [p, '']), ['bogus', ''], ['error', '&theme=dark'], ['bogus', '&theme=dark']]) {
+      await page.goto(`${appUrl}/?embed=${id}&${SMALL}&embedId=a11y${extra}`);
       await page.waitForSelector('main.embed-main');
       if (id !== 'bogus') await settled(page);
       await page.addScriptTag({ path: AXE });
       const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id} (${v.nodes.length})`));
-      log(`axe, embed=${id}: ${violations.length} violations ${violations.join(', ')}`);
-      assert.deepEqual(violations, [], `embed=${id}`);
+      log(`axe, embed=${id}${extra}: ${violations.length} violations ${violations.join(', ')}`);
+      assert.deepEqual(violations, [], `embed=${id}${extra}`);
     }
   },
   { timeout: 300_000, webgpu: false },
