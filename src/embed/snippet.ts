@@ -42,12 +42,12 @@ export function embedSrc(spec: EmbedSpec): string {
   return url.toString();
 }
 
-/** Height before the first resize message arrives (roughly the panel's height at 700 px width). */
+/** Height before the first resize message arrives (about the panel's height in a 700 px column). */
 export const INITIAL_HEIGHT: { readonly [P in PanelId]: number } = {
-  main: 1000,
-  error: 1900,
-  sparsity: 1700,
-  rank: 1000,
+  main: 2200,
+  error: 2700,
+  sparsity: 2300,
+  rank: 1200,
   'feature-maps': 1500,
 };
 
