@@ -1,7 +1,7 @@
 /**
  * Page layout: header (title, backend badge, theme), messages, controls beside the main comparison,
- * then the four concept panels. With `?embed=<panel>` only that panel is rendered (for iframes);
- * `?hide=a,b` leaves panels out.
+ * then the four concept panels. With `?embed=<panel>` only that panel is rendered (for iframes,
+ * see ./Embed.tsx); `?hide=a,b` leaves panels out.
  */
 import { useEffect, type ReactNode } from 'react';
 import { Controls } from '../controls/Controls';
@@ -12,7 +12,9 @@ import { MainComparison } from '../panels/MainComparison';
 import { RankPanel } from '../panels/RankPanel';
 import { SparsityPanel } from '../panels/SparsityPanel';
 import { useActions, useController, useStore } from '../store/react';
-import { THEMES, type Notice, type PanelId } from '../store/store';
+import { PANEL_IDS, THEMES, type Notice, type PanelId } from '../store/store';
+import { AllPanelsHidden, Embed } from './Embed';
+import { EmbedButton } from './EmbedDialog';
 import { useStrings } from './strings';
 
 const PANELS: Record<PanelId, () => ReactNode> = {
@@ -117,19 +119,10 @@ export function App() {
   const t = useStrings();
   const embed = useStore((s) => s.ui.embed);
   const hidden = useStore((s) => s.ui.hidden);
+  const embedUnknown = useStore((s) => s.ui.embedUnknown);
   useThemeAttribute();
 
-  if (embed) {
-    return (
-      <div className="app embed" data-embed={embed}>
-        <Notices />
-        {PANELS[embed]?.() ?? <p>{t.app.embedUnknown}</p>}
-        <div className="embed-credit note">
-          {t.embed.poweredBy} · <BackendBadge />
-        </div>
-      </div>
-    );
-  }
+  if (embed || embedUnknown !== null) return <Embed panels={PANELS} notices={<Notices />} badge={<BackendBadge />} />;
 
   const show = (id: PanelId) => !hidden.includes(id);
   return (
@@ -145,6 +138,7 @@ export function App() {
         <div className="header-side">
           <BackendBadge />
           <ThemeSwitch />
+          <EmbedButton />
         </div>
       </header>
       <Notices />
@@ -159,6 +153,7 @@ export function App() {
           {show('sparsity') && <SparsityPanel />}
           {show('rank') && <RankPanel />}
           {show('feature-maps') && <FeatureMapPanel />}
+          {PANEL_IDS.every((id) => !show(id)) && <AllPanelsHidden />}
         </main>
       </div>
       <footer className="app-footer note">{t.app.footer}</footer>

@@ -7,6 +7,7 @@ import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createEngineClient } from '../engine/engine-client';
+import { createLazyEngine, onFirstOnScreen } from '../embed/lazy-engine';
 import { createController } from '../store/controller';
 import { StoreProvider } from '../store/react';
 import { createActions, createAppStore } from '../store/store';
@@ -17,8 +18,14 @@ const store = createAppStore();
 const actions = createActions(store);
 loadFromUrl(store, actions, window.location.search);
 const forceCpu = new URLSearchParams(window.location.search).get('backend') === 'cpu';
-const engine = createEngineClient({ forceCpu });
+// an embed starts its engine the first time it is on screen, and computes only while it is (src/embed)
+const lazy = store.getState().ui.embed ? createLazyEngine(() => createEngineClient({ forceCpu })) : null;
+const engine = lazy ?? createEngineClient({ forceCpu });
 const controller = createController(store, engine);
+if (lazy) {
+  controller.setActive(false);
+  onFirstOnScreen(document.documentElement, lazy.start);
+}
 startUrlSync(store);
 
 // Read-only handle for debugging and the browser tests (state is plain data).

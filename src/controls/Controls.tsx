@@ -12,7 +12,7 @@ import { fmtInt } from '../charts/format';
 import { D_STOPS, M_STOPS, N_STOPS, nearestStop, type ParamKey } from '../store/params';
 import { useActions, useStore } from '../store/react';
 
-function TypedNumber({ param, value, label, width = 7, id }: { param: ParamKey; value: number; label: string; width?: number; id?: string }) {
+export function TypedNumber({ param, value, label, width = 7, id }: { param: ParamKey; value: number; label: string; width?: number; id?: string }) {
   const actions = useActions();
   const [text, setText] = useState(String(value));
   useEffect(() => setText(String(value)), [value]);
@@ -40,7 +40,7 @@ function TypedNumber({ param, value, label, width = 7, id }: { param: ParamKey; 
   );
 }
 
-function Row({ label, htmlFor, help, children }: { label: ReactNode; htmlFor: string; help?: ReactNode; children: ReactNode }) {
+export function Row({ label, htmlFor, help, children }: { label: ReactNode; htmlFor: string; help?: ReactNode; children: ReactNode }) {
   return (
     <div className="control">
       <label htmlFor={htmlFor}>{label}</label>
@@ -51,7 +51,7 @@ function Row({ label, htmlFor, help, children }: { label: ReactNode; htmlFor: st
 }
 
 /** Slider over a list of stops plus a typed entry; the slider shows the stop nearest to the value. */
-function StopSlider({ param, label, help, stops }: { param: 'n' | 'd' | 'm'; label: string; help?: ReactNode; stops: readonly number[] }) {
+export function StopSlider({ param, label, help, stops }: { param: 'n' | 'd' | 'm'; label: string; help?: ReactNode; stops: readonly number[] }) {
   const id = useId();
   const t = useStrings().controls;
   const value = useStore((s) => s.params[param]);
@@ -75,7 +75,7 @@ function StopSlider({ param, label, help, stops }: { param: 'n' | 'd' | 'm'; lab
   );
 }
 
-function Select<K extends 'featureMap' | 'projection' | 'input'>({ param, label, options, names, disabled }: { param: K; label: string; options: readonly AttentionParams[K][]; names: Record<string, string>; disabled?: boolean }) {
+export function Select<K extends 'featureMap' | 'projection' | 'input'>({ param, label, options, names, disabled }: { param: K; label: string; options: readonly AttentionParams[K][]; names: Record<string, string>; disabled?: boolean }) {
   const id = useId();
   const value = useStore((s) => s.params[param]);
   const actions = useActions();

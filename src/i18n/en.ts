@@ -9,6 +9,7 @@ import type { FeatureMapKind, InputKind, ProjectionKind } from '../core/types';
 import { LANGS, PANEL_IDS, THEMES } from '../store/store';
 import { RANK_TOLERANCES } from '../core/rank';
 import { URL_KEYS } from '../store/url';
+import { EMBED_CONTROL_IDS } from '../store/embed';
 import { fmt, fmtInt } from '../charts/format';
 
 const PARAM_NAMES: Record<ParamKey, string> = {
@@ -31,6 +32,8 @@ const OTHER_RULES: Record<string, string> = {
   tol: `must be one of ${RANK_TOLERANCES.map((x) => x.toExponential(0)).join(', ')}`,
   embed: `must be one of ${PANEL_IDS.join(', ')}`,
   hide: `must be a comma-separated list of ${PANEL_IDS.join(', ')}`,
+  controls: `must be none or a comma-separated list of ${EMBED_CONTROL_IDS.join(', ')}`,
+  embedId: 'must be 1–64 letters, digits, - or _',
   query: 'the query string is too long',
 };
 
@@ -380,6 +383,56 @@ export const en = {
   },
   embed: {
     poweredBy: 'Performer, up close',
+  },
+  embedding: {
+    open: 'Embed',
+    openHint: (panel: string) => `Embed “${panel}” in a web page`,
+    openHintAll: 'Embed a figure of this page in a web page',
+    dialogTitle: 'Embed a figure in your page',
+    dialogLead:
+      'Paste this HTML into your page. The frame loads when a reader scrolls near it, computes only while it is on screen, and sizes itself to its content; the script accepts size messages only from the explainer’s origin. The figure starts with the settings you see now.',
+    panel: 'Figure',
+    controls: 'Controls shown with the figure',
+    controlsHint: 'none ticked: the figure alone',
+    frameId: 'Frame id',
+    frameIdHint: 'names the frame in its messages; 1–64 letters, digits, - or _',
+    frameIdInvalid: 'A frame id is 1–64 letters, digits, - or _; the snippet below still uses the last valid one.',
+    snippet: 'HTML to paste',
+    copy: 'Copy',
+    copied: 'Copied to the clipboard.',
+    copyFallback: 'The snippet is selected: press Ctrl+C (⌘C on a Mac) to copy it.',
+    preview: 'Open this embed on its own',
+    close: 'Close',
+    controlNames: {
+      n: 'sequence length n',
+      d: 'head dimension d',
+      m: 'random features m',
+      scale: 'norm scale s',
+      map: 'feature map φ',
+      proj: 'projection W',
+      input: 'inputs',
+      causal: 'causal mask',
+      seed: 'input seed',
+    } as Record<string, string>,
+    panelNames: {
+      main: 'Exact vs linear attention',
+      error: 'Approximation error',
+      sparsity: 'Sparsity',
+      rank: 'Rank',
+      'feature-maps': 'Feature maps',
+    } as Record<string, string>,
+    frameTitle: (panel: string) => `Performer, up close: ${panel} (interactive figure)`,
+    strip: 'Figure controls',
+    scaleShort: 's',
+    credit: 'Performer, up close',
+    openFull: 'open the full explainer with these settings',
+    paused: 'Paused while off screen.',
+    computing: 'computing…',
+    unknownTitle: 'No such figure',
+    unknown: (raw: string, valid: string) => `There is no panel “${raw}” to embed. The panels are: ${valid}.`,
+    unknownPick: 'Show one of them:',
+    allHidden: (list: string) => `Every panel is hidden by the address (hide=${list}), so there is nothing to show.`,
+    showAll: 'Show all panels',
   },
 };
 

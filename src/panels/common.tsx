@@ -3,6 +3,7 @@
  * numbers with data-metric attributes, and the status line of an analysis run in the worker.
  */
 import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
+import { EmbedButton } from '../app/EmbedDialog';
 import { useStrings } from '../app/strings';
 import { fmt, fmtMs } from '../charts/format';
 import { useController, useStore } from '../store/react';
@@ -13,6 +14,7 @@ import { Formula } from './Formula';
 export function Panel(props: { id: PanelId; title: string; lead: ReactNode; formula?: string; formulaNote?: string; children: ReactNode }) {
   return (
     <section className="panel" id={`panel-${props.id}`} data-panel={props.id} aria-labelledby={`h-${props.id}`}>
+      <EmbedButton panel={props.id} />
       <h2 id={`h-${props.id}`}>{props.title}</h2>
       <p className="lead">{props.lead}</p>
       {props.formula && <Formula tex={props.formula} />}

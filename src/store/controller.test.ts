@@ -118,3 +118,53 @@ describe('controller', () => {
     expect(store.getState().analyses.sweep).toMatchObject({ status: 'cancelled', value: [1, 2, 3], valueKey: 'k1', key: 'k2' });
   });
 });
+
+describe('controller.setActive (embeds compute only while on screen)', () => {
+  it('sends nothing while paused and the newest parameters on resume', async () => {
+    const store = createAppStore();
+    const actions = createActions(store);
+    const { engine, calls } = fakeEngine();
+    const c = createController(store, engine);
+    c.setActive(false);
+    await tick();
+    expect(calls.length).toBe(0); // engine ready, but paused: the first compute waits
+    actions.setParam('m', 8);
+    actions.setParam('m', 32);
+    expect(calls.length).toBe(0);
+    c.setActive(true);
+    expect(calls.length).toBe(1);
+    expect(calls[0]!.req.params.m).toBe(32);
+  });
+
+  it('stops running analyses on pause without marking them cancelled, and re-runs them on resume', async () => {
+    const store = createAppStore();
+    const { engine, analyses } = fakeEngine();
+    const c = createController(store, engine);
+    c.requestAnalysis('sweep', 'errorVsM', { a: 1 }, 'k1');
+    expect(analyses.length).toBe(1);
+    c.setActive(false);
+    expect(analyses[0]!.signal?.aborted).toBe(true);
+    await tick();
+    expect(store.getState().analyses.sweep?.status).toBe('running');
+    c.requestAnalysis('other', 'spectra', {}, 'k9'); // asked for while paused: deferred
+    expect(analyses.length).toBe(1);
+    c.setActive(true);
+    expect(analyses.map((a) => a.op)).toEqual(['errorVsM', 'errorVsM', 'spectra']);
+    analyses[1]!.resolve('v');
+    await tick();
+    expect(store.getState().analyses.sweep).toMatchObject({ status: 'done', value: 'v', valueKey: 'k1' });
+  });
+
+  it('does not redo finished analyses after a pause', async () => {
+    const store = createAppStore();
+    const { engine, analyses } = fakeEngine();
+    const c = createController(store, engine);
+    c.requestAnalysis('sweep', 'errorVsM', {}, 'k1');
+    analyses[0]!.resolve(1);
+    await tick();
+    c.setActive(false);
+    c.requestAnalysis('sweep', 'errorVsM', {}, 'k1');
+    c.setActive(true);
+    expect(analyses.length).toBe(1);
+  });
+});

@@ -51,6 +51,12 @@ export interface Controller {
   cancelAnalysis(id: string): void;
   /** Recompute now (e.g. after an error). */
   recompute(): void;
+  /**
+   * Pause (false) or resume (true) all work: while paused, parameter changes and analysis requests
+   * are remembered but nothing is sent, and running analyses are stopped and re-run on resume
+   * (an embed off screen computes nothing). Active by default.
+   */
+  setActive(active: boolean): void;
   dispose(): void;
 }
 
@@ -60,10 +66,11 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
   let ready = false;
   let inFlight = false;
   let dirty = false;
+  let active = true;
 
   function run(): void {
     if (disposed) return;
-    if (!ready || inFlight) {
+    if (!ready || inFlight || !active) {
       dirty = true;
       return;
     }
@@ -119,7 +126,9 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
   });
 
   // ---- analyses ----
-  const runs = new Map<string, { key: string; abort: AbortController; token: number }>();
+  const runs = new Map<string, { key: string; abort: AbortController; token: number; op: string; payload: unknown }>();
+  /** analyses asked for (or stopped) while paused, latest per id */
+  const paused = new Map<string, { op: string; payload: unknown; key: string; force: boolean }>();
   let token = 0;
 
   function patch(id: string, f: (e: AnalysisEntry | undefined) => AnalysisEntry): void {
@@ -130,10 +139,14 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     if (disposed) return;
     const entry = store.getState().analyses[id];
     if (!force && entry && entry.key === key && entry.op === op && entry.status !== 'error') return;
+    if (!active) {
+      paused.set(id, { op, payload, key, force });
+      return;
+    }
     runs.get(id)?.abort.abort();
     const abort = new AbortController();
     const my = ++token;
-    runs.set(id, { key, abort, token: my });
+    runs.set(id, { key, abort, token: my, op, payload });
     const t0 = performance.now();
     patch(id, (e) => ({
       op,
@@ -181,10 +194,30 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     runs.get(id)?.abort.abort();
   }
 
+  function setActive(next: boolean): void {
+    if (disposed || next === active) return;
+    active = next;
+    if (!active) {
+      // stop running analyses without marking them cancelled: they resume when active again
+      for (const [id, r] of runs) paused.set(id, { op: r.op, payload: r.payload, key: r.key, force: true });
+      const stopped = [...runs.values()];
+      runs.clear();
+      for (const r of stopped) r.abort.abort();
+      return;
+    }
+    const pending = [...paused];
+    paused.clear();
+    // an entry left 'running' was stopped by the pause: run it again even though its key is unchanged
+    const entries = store.getState().analyses;
+    for (const [id, p] of pending) requestAnalysis(id, p.op, p.payload, p.key, p.force || entries[id]?.status === 'running');
+    if (dirty) run();
+  }
+
   return {
     requestAnalysis,
     cancelAnalysis,
     recompute: run,
+    setActive,
     dispose() {
       disposed = true;
       unsubscribe();

@@ -11,6 +11,7 @@ import type { AttentionParams } from '../core/types';
 import type { ComputeResult } from '../engine/protocol';
 import { DEFAULT_RANK_TOL, RANK_TOLERANCES } from '../core/rank';
 import { coerceParam, DEFAULT_PARAMS, type ParamKey, type RejectReason } from './params';
+import type { EmbedControlId } from './embed';
 
 export const LANGS = ['en', 'zh'] as const;
 export type Lang = (typeof LANGS)[number];
@@ -34,6 +35,12 @@ export interface UiState {
   rankTol: number;
   embed: PanelId | null;
   hidden: PanelId[];
+  /** embed: controls shown in the strip (`controls=`; null: the panel's defaults, []: none) */
+  embedControls: EmbedControlId[] | null;
+  /** embed: the frame's name in its messages (`embedId=`) */
+  embedId: string | null;
+  /** `embed=` named no panel: the raw value, so the page can say so instead of falling back */
+  embedUnknown: string | null;
 }
 
 export interface EngineErrorInfo {
@@ -93,6 +100,9 @@ export function initialState(params: Partial<AttentionParams> = {}, ui: Partial<
       rankTol: DEFAULT_RANK_TOL,
       embed: null,
       hidden: [],
+      embedControls: null,
+      embedId: null,
+      embedUnknown: null,
       ...ui,
     },
     compute: { status: 'idle', error: null, result: null, latencyMs: null },

@@ -15,8 +15,11 @@ describe('readUrl', () => {
     const r = readUrl('?n=-1&d=abc&m=1e9&map=%3Cimg%20src%3Dx%3E&scale=NaN&causal=perhaps&row=99999999&theme=__proto__&embed=x&seed=12');
     expect(r.params).toEqual({ seed: 12 });
     const keys = r.notices.map((n) => (n.code === 'param-rejected' ? n.key : ''));
-    expect(keys).toEqual(['n', 'd', 'm', 'map', 'causal', 'scale', 'theme', 'row', 'embed']);
+    expect(keys).toEqual(['n', 'd', 'm', 'map', 'causal', 'scale', 'theme', 'row']);
     expect(r.notices.every((n) => n.level === 'error')).toBe(true);
+    // an unknown embed panel is kept so the embed can say which panels exist (no silent fallback)
+    expect(r.ui.embed).toBeUndefined();
+    expect(r.ui.embedUnknown).toBe('x');
   });
 
   it('survives absurd input', () => {

@@ -1,12 +1,14 @@
 /**
  * The URL as a view of the store: `?n=…&d=…&m=…&seed=…&fseed=…&map=…&proj=…&causal=…&input=…&scale=…`
- * plus `lang`, `theme`, `row` (pinned row), `embed=<panel>` and `hide=a,b`. Reading is strict: a
+ * plus `lang`, `theme`, `row` (pinned row), `embed=<panel>` and `hide=a,b` (and for embeds `controls=`,
+ * `embedId=`; see ./embed.ts). Reading is strict: a
  * value that does not parse exactly is ignored with a notice (the default stays); nothing in a URL
  * can crash the page or reach the engine unvalidated. Writing keeps keys we do not own (`backend`).
  */
 import type { AttentionParams } from '../core/types';
 import { RANK_TOLERANCES } from '../core/rank';
 import { DEFAULT_PARAMS, parseParam, type ParamKey } from './params';
+import { isEmbedId, parseEmbedControls, writeEmbedControls } from './embed';
 import { LANGS, PANEL_IDS, THEMES, type AppState, type NoticeInput, type PanelId, type UiState } from './store';
 
 /** URL key of each parameter. */
@@ -80,7 +82,18 @@ export function readUrl(search: string): UrlState {
   const embed = q.get('embed');
   if (embed !== null) {
     if ((PANEL_IDS as readonly string[]).includes(embed)) out.ui.embed = embed as PanelId;
-    else out.notices.push(reject('embed', embed, 'not-an-option'));
+    else out.ui.embedUnknown = embed.slice(0, 40); // the embed shell names the valid panels
+  }
+  const controls = q.get('controls');
+  if (controls !== null) {
+    const ids = parseEmbedControls(controls);
+    if (ids) out.ui.embedControls = ids;
+    else out.notices.push(reject('controls', controls, 'not-an-option'));
+  }
+  const embedId = q.get('embedId');
+  if (embedId !== null) {
+    if (isEmbedId(embedId)) out.ui.embedId = embedId;
+    else out.notices.push(reject('embedId', embedId, 'not-an-option'));
   }
   const hide = q.get('hide');
   if (hide !== null) {
@@ -106,7 +119,9 @@ export function writeUrl(state: Pick<AppState, 'params' | 'ui'>, current = ''): 
   setOrDelete('theme', ui.theme === 'auto' ? null : ui.theme);
   setOrDelete('row', ui.pinnedRow === null ? null : String(ui.pinnedRow));
   setOrDelete('tol', ui.rankTol === 1e-6 ? null : String(ui.rankTol));
-  setOrDelete('embed', ui.embed);
+  setOrDelete('embed', ui.embed ?? ui.embedUnknown);
+  setOrDelete('controls', ui.embedControls === null ? null : writeEmbedControls(ui.embedControls));
+  setOrDelete('embedId', ui.embedId);
   setOrDelete('hide', ui.hidden.length ? ui.hidden.join(',') : null);
   const s = q.toString();
   return s ? `?${s}` : '';

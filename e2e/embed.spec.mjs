@@ -1,0 +1,323 @@
+// Embeds as a blogger uses them: public/embed-example.html served from ANOTHER origin
+// (http://127.0.0.1:<port>, while the app is http://localhost:<port>) with its iframes pointing at the
+// production build; frames size themselves, take only well-formed messages, compute only on screen,
+// pass axe, and the Embed dialog's snippet works when pasted into a foreign page. CPU fallback
+// throughout (webgpu: false): nothing here is about the GPU path. Run: node e2e/run.mjs embed
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from './harness.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const PANELS = ['main', 'error', 'sparsity', 'rank', 'feature-maps'];
+const SMALL = 'n=64&d=8&m=16';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A second static server on 127.0.0.1 (another origin than the app's localhost): path → html. */
+async function foreignSite(pages) {
+  const server = createServer((req, res) => {
+    const body = pages[new URL(req.url, 'http://x').pathname];
+    res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(body ?? 'not found');
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  return { url, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** The example post with its relative iframe sources pointed at the app (as if it sat on another host). */
+function examplePost(appUrl) {
+  return readFileSync(join(here, '..', 'public', 'embed-example.html'), 'utf8').replaceAll('src="./index.html?', `src="${appUrl}/index.html?`);
+}
+
+async function frameFor(page, id, timeout = 60_000) {
+  const t0 = Date.now();
+  for (;;) {
+    const f = page.frames().find((fr) => fr.url().includes(`embedId=${id}`));
+    if (f && (await f.$('main.embed-main').catch(() => null))) return f;
+    if (Date.now() - t0 > timeout) throw new Error(`frame ${id} never loaded`);
+    await sleep(200);
+  }
+}
+
+/** Compute finished and every analysis of the panel done. */
+async function settled(frameOrPage, timeout = 120_000) {
+  await frameOrPage.waitForFunction(
+    () => {
+      const main = document.querySelector('main.embed-main');
+      if (!main || main.dataset.hasResult !== '1' || main.dataset.status === 'computing') return false;
+      return [...document.querySelectorAll('.analysis-status')].every((e) => e.getAttribute('data-status') === 'done');
+    },
+    null,
+    { timeout, polling: 250 },
+  );
+}
+
+/** Frame height seen by the parent vs the document's height inside the frame. */
+async function heights(page, frame, id) {
+  const frameHeight = await page.evaluate((i) => document.querySelector(`iframe[data-performer-embed="${i}"]`).getBoundingClientRect().height, id);
+  const inner = await frame.evaluate(() => ({ scrollHeight: document.documentElement.scrollHeight, clientHeight: document.documentElement.clientHeight }));
+  return { frameHeight, ...inner };
+}
+
+async function waitSized(page, frame, id, timeout = 20_000) {
+  const t0 = Date.now();
+  let h;
+  for (;;) {
+    h = await heights(page, frame, id);
+    if (Math.abs(h.frameHeight - h.scrollHeight) <= 2 && h.scrollHeight <= h.clientHeight + 1) return h;
+    if (Date.now() - t0 > timeout) throw new Error(`frame ${id} not sized to its content: ${JSON.stringify(h)}`);
+    await sleep(250);
+  }
+}
+
+const param = (frame, key) => frame.evaluate((k) => window.__performer.getState().params[k], key);
+
+test(
+  'example post on another origin: both frames end as tall as their content, take only well-formed messages, never capture scrolling',
+  async ({ page, appUrl, artifacts, log }) => {
+    const site = await foreignSite({ '/post.html': examplePost(appUrl) });
+    try {
+      assert.notEqual(new URL(site.url).origin, new URL(appUrl).origin);
+      await page.goto(`${site.url}/post.html`);
+      const lazy = await page.$$eval('iframe[data-performer-embed]', (fs) => fs.map((f) => f.getAttribute('loading')));
+      assert.deepEqual(lazy, ['lazy', 'lazy'], 'the snippet loads frames lazily');
+
+      const results = {};
+      for (const id of ['fig-error', 'fig-rank']) {
+        await page.locator(`iframe[data-performer-embed="${id}"]`).scrollIntoViewIfNeeded();
+        const frame = await frameFor(page, id);
+        await settled(frame);
+        const h = await waitSized(page, frame, id);
+        const width = await page.evaluate((i) => document.querySelector(`iframe[data-performer-embed="${i}"]`).getBoundingClientRect().width, id);
+        assert.ok(h.scrollHeight > 300, `frame ${id} shows its panel (content ${h.scrollHeight} px)`);
+        // no inner scroll areas: nothing inside the frame scrolls vertically
+        const scrollers = await frame.evaluate(() =>
+          [...document.querySelectorAll('*')]
+            .filter((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowY) && el.scrollHeight > el.clientHeight + 1)
+            .map((el) => el.className || el.tagName),
+        );
+        assert.deepEqual(scrollers, [], `frame ${id} has inner scroll areas`);
+        results[id] = { frame, ...h, width };
+        log(`${id}: width ${width} px, frame height ${h.frameHeight} px, content scrollHeight ${h.scrollHeight} px`);
+      }
+      assert.notEqual(results['fig-error'].width, results['fig-rank'].width, 'the two embeds have different widths');
+      mkdirSync(join(artifacts, 'screenshots'), { recursive: true });
+      await page.screenshot({ path: join(artifacts, 'screenshots', 'embed-example.png'), fullPage: true });
+
+      // the credit opens the full app with the same state in a new tab
+      const credit = await results['fig-error'].frame.$eval('a[data-embed-credit]', (a) => ({ href: a.href, target: a.target, rel: a.rel }));
+      assert.equal(credit.target, '_blank');
+      assert.match(credit.rel, /noopener/);
+      const cq = new URL(credit.href).searchParams;
+      assert.equal(cq.get('embed'), null);
+      assert.equal(cq.get('controls'), null);
+      assert.equal(cq.get('embedId'), null);
+      assert.equal(cq.get('m'), '32');
+      assert.equal(cq.get('scale'), '0.8');
+
+      // wheel over a frame scrolls the post, not the frame
+      const fig = 'iframe[data-performer-embed="fig-error"]';
+      await page.locator(fig).scrollIntoViewIfNeeded();
+      const box = await page.locator(fig).boundingBox();
+      const before = await page.evaluate(() => window.scrollY);
+      await page.mouse.move(box.x + box.width / 2, Math.max(box.y, 0) + 200);
+      await page.mouse.wheel(0, 500);
+      await page.waitForFunction((b) => window.scrollY > b + 100, before, { timeout: 5_000 });
+
+      // parent side: a resize message from the wrong window / origin is ignored
+      const errFrame = results['fig-error'].frame;
+      const h0 = results['fig-error'].frameHeight;
+      await page.evaluate(() => window.postMessage({ type: 'performer-explainer:resize', id: 'fig-error', height: 123 }, '*'));
+      await sleep(400);
+      assert.ok(Math.abs((await heights(page, errFrame, 'fig-error')).frameHeight - h0) <= 2, 'a forged resize message changed the frame');
+
+      // frame side: malformed set messages are ignored, the documented one is applied
+      const post = (msg) => page.evaluate(([m]) => document.querySelector('iframe[data-performer-embed="fig-error"]').contentWindow.postMessage(m, '*'), [msg]);
+      for (const bad of [
+        { type: 'performer-explainer:set', id: 'fig-error', params: { m: 'lots' } },
+        { type: 'performer-explainer:set', id: 'fig-rank', params: { m: 8 } },
+        { type: 'performer-explainer:set', id: 'fig-error', params: { m: 8 }, extra: true },
+        { type: 'set', id: 'fig-error', params: { m: 8 } },
+        'performer-explainer:set m=8',
+      ])
+        await post(bad);
+      await sleep(400);
+      assert.equal(await param(errFrame, 'm'), 32, 'a malformed message changed m');
+      await post({ type: 'performer-explainer:set', id: 'fig-error', params: { m: 8 } });
+      await errFrame.waitForFunction(() => window.__performer.getState().params.m === 8, null, { timeout: 5_000 });
+      // and the frame re-sizes itself after the change
+      await settled(errFrame);
+      const after = await waitSized(page, errFrame, 'fig-error');
+      log(`fig-error after m = 8: frame ${after.frameHeight} px, content ${after.scrollHeight} px`);
+    } finally {
+      await site.close();
+    }
+  },
+  { timeout: 300_000, webgpu: false },
+);
+
+test(
+  'axe: no violations in any embedded panel, nor in the unknown-panel message (light and dark)',
+  async ({ page, appUrl, log }) => {
+    for (const [id, extra] of [...PANELS.map((p) => [p, '']), ['bogus', ''], ['error', '&theme=dark'], ['bogus', '&theme=dark']]) {
+      await page.goto(`${appUrl}/?embed=${id}&${SMALL}&embedId=a11y${extra}`);
+      await page.waitForSelector('main.embed-main');
+      if (id !== 'bogus') await settled(page);
+      await page.addScriptTag({ path: AXE });
+      const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id} (${v.nodes.length})`));
+      log(`axe, embed=${id}${extra}: ${violations.length} violations ${violations.join(', ')}`);
+      assert.deepEqual(violations, [], `embed=${id}${extra}`);
+    }
+  },
+  { timeout: 300_000, webgpu: false },
+);
+
+test(
+  'hide= of every panel and embed=<unknown> say so instead of an empty page or a silent fallback; bad controls= gets a notice',
+  async ({ page, appUrl }) => {
+    await page.goto(`${appUrl}/?${SMALL}&hide=${PANELS.join(',')}`);
+    const msg = page.locator('[data-all-hidden]');
+    await msg.waitFor();
+    assert.match(await msg.textContent(), /hide=main,error,sparsity,rank,feature-maps/);
+    await msg.locator('a').click();
+    await page.waitForSelector('[data-panel="main"]');
+    assert.equal(new URL(page.url()).searchParams.get('hide'), null);
+    assert.equal(await page.locator('[data-all-hidden]').count(), 0);
+
+    await page.goto(`${appUrl}/?embed=bogus&${SMALL}`);
+    const unknown = page.locator('[data-embed-unknown="bogus"]');
+    await unknown.waitFor();
+    const text = await unknown.textContent();
+    for (const p of PANELS) assert.ok(text.includes(p), `the message names panel ${p}`);
+    assert.equal(await page.locator('[data-panel]').count(), 0, 'no silent fallback to the full page');
+    await unknown.locator('a', { hasText: 'rank' }).first().click();
+    await page.waitForSelector('[data-embed="rank"] [data-panel="rank"]');
+
+    await page.goto(`${appUrl}/?embed=error&controls=m,bogus&${SMALL}`);
+    await page.waitForSelector('[data-notice="param-rejected"]');
+    assert.match(await page.textContent('[data-notice="param-rejected"]'), /controls/);
+    assert.equal(await page.getAttribute('[data-embed-controls]', 'data-embed-controls'), 'm,scale,d,map', 'the panel defaults stay');
+    await page.goto(`${appUrl}/?embed=error&controls=none&${SMALL}`);
+    await page.waitForSelector('main.embed-main');
+    assert.equal(await page.locator('[data-embed-controls]').count(), 0);
+  },
+  { timeout: 120_000, webgpu: false },
+);
+
+test(
+  'Embed dialog: snippet for the current state, copy, keyboard; pasted into a foreign page it sizes itself',
+  async ({ page, appUrl, context, log }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: appUrl });
+    await page.goto(`${appUrl}/?${SMALL}&scale=1.2`);
+    // from a panel: that panel is preselected
+    const rankButton = page.locator('[data-action="open-embed"][data-embed-for="rank"]');
+    await rankButton.click();
+    const dialog = page.locator('dialog[data-embed-dialog]');
+    await dialog.waitFor();
+    assert.equal(await dialog.locator('[data-embed-panel]').inputValue(), 'rank');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-embed-for')), 'rank', 'focus returns to the button');
+
+    // from the header
+    await page.click('header [data-action="open-embed"]');
+    await dialog.waitFor();
+    assert.equal(await page.evaluate(() => !!document.activeElement?.closest('dialog')), true, 'focus moves into the dialog');
+    await dialog.locator('[data-embed-panel]').selectOption('feature-maps');
+    for (const c of ['scale', 'map']) await dialog.locator(`[data-embed-control="${c}"]`).uncheck();
+    await dialog.locator('[data-embed-frame-id]').fill('bad id!');
+    await dialog.locator('[role="alert"]').waitFor();
+    await dialog.locator('[data-embed-frame-id]').fill('my-fig');
+    const snippet = await dialog.locator('[data-embed-snippet]').inputValue();
+    const src = new URL(snippet.match(/src="([^"]+)"/)[1].replaceAll('&amp;', '&'));
+    assert.equal(src.origin, new URL(appUrl).origin);
+    for (const [k, v] of Object.entries({ embed: 'feature-maps', controls: 'm', embedId: 'my-fig', n: '64', m: '16', scale: '1.2' }))
+      assert.equal(src.searchParams.get(k), v, k);
+    assert.ok(snippet.split('<script>')[1].split('\n').length <= 15, 'script of at most 15 lines');
+    await dialog.locator('[data-action="copy-snippet"]').click();
+    await page.waitForSelector('[data-copy-state="copied"], [data-copy-state="selected"]');
+    const state = await page.getAttribute('[data-copy-state]', 'data-copy-state');
+    if (state === 'copied') assert.equal(await page.evaluate(() => navigator.clipboard.readText()), snippet);
+    else assert.equal(await page.evaluate(() => window.getSelection()?.toString() || document.activeElement.value.slice(document.activeElement.selectionStart, document.activeElement.selectionEnd)), snippet);
+    log(`copy: ${state}`);
+
+    const site = await foreignSite({ '/pasted.html': `<!doctype html><html lang="en"><head><title>pasted</title></head><body><h1>A post</h1>${snippet}</body></html>` });
+    try {
+      const p2 = await context.newPage();
+      await p2.goto(`${site.url}/pasted.html`);
+      const frame = await frameFor(p2, 'my-fig');
+      assert.equal(await frame.getAttribute('[data-embed-controls]', 'data-embed-controls'), 'm');
+      await settled(frame);
+      const h = await waitSized(p2, frame, 'my-fig');
+      log(`pasted snippet: frame ${h.frameHeight} px, content ${h.scrollHeight} px`);
+      await p2.close();
+    } finally {
+      await site.close();
+    }
+  },
+  { timeout: 180_000, webgpu: false },
+);
+
+test(
+  'four embeds on one page: only the frame on screen starts its engine and computes (the others wait until scrolled to), figures vs one embed',
+  async ({ page, appUrl, log }) => {
+    const frameTag = (i) =>
+      `<iframe src="${appUrl}/index.html?embed=main&n=256&d=16&m=64&controls=none&embedId=f${i}" data-performer-embed="f${i}" title="figure ${i}" scrolling="no" width="100%" height="900" style="display:block;width:100%;height:900px;border:0"></iframe>`;
+    const post = (k) =>
+      `<!doctype html><html lang="en"><head><title>${k} embeds</title></head><body><main><h1>${k} embeds</h1>${Array.from({ length: k }, (_, i) => `${frameTag(i + 1)}<div style="height:2500px"></div>`).join('')}</main></body></html>`;
+    const site = await foreignSite({ '/one.html': post(1), '/four.html': post(4) });
+    try {
+      // a first, unmeasured load warms the HTTP cache so that 1 and 4 are compared alike
+      for (const k of [0, 1, 4]) {
+        await page.goto('about:blank');
+        const t0 = Date.now();
+        await page.goto(`${site.url}/${k === 4 ? 'four' : 'one'}.html`);
+        await page.evaluate(() => {
+          window.__long = [];
+          new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask', buffered: true });
+        });
+        const f1 = await frameFor(page, 'f1');
+        await f1.evaluate(() => {
+          window.__long = [];
+          new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask', buffered: true });
+        });
+        await f1.waitForSelector('main[data-has-result="1"]', { timeout: 60_000 });
+        const firstResult = Date.now() - t0;
+        await sleep(1_500); // let the other frames start (they are loaded eagerly: the worst case)
+        const longFrame = await f1.evaluate(() => window.__long);
+        const longPage = await page.evaluate(() => window.__long);
+        if (k === 0) continue;
+        const sum = (xs) => Math.round(xs.reduce((a, b) => a + b, 0));
+        log(
+          `${k} embed(s): first result of the visible one after ${firstResult} ms; long tasks in it ${longFrame.length} (total ${sum(longFrame)} ms, max ${Math.round(Math.max(0, ...longFrame))} ms), in the post ${longPage.length} (total ${sum(longPage)} ms)`,
+        );
+        if (k === 4) {
+          for (const id of ['f2', 'f3', 'f4']) {
+            const f = await frameFor(page, id);
+            const s = await f.$eval('main.embed-main', (m) => ({ active: m.dataset.active, result: m.dataset.hasResult }));
+            assert.deepEqual(s, { active: '0', result: '0' }, `off-screen frame ${id} computed`);
+            // its engine has not even started (no backend chosen: no workers, no pipelines)
+            assert.equal(await f.getAttribute('[data-metric="backend"]', 'data-value'), '', `off-screen frame ${id} started its engine`);
+          }
+          // scroll to the last one: it computes, and the first one pauses
+          await page.locator('iframe[data-performer-embed="f4"]').scrollIntoViewIfNeeded();
+          const f4 = await frameFor(page, 'f4');
+          const t1 = Date.now();
+          await f4.waitForSelector('main[data-active="1"][data-has-result="1"]', { timeout: 60_000 });
+          log(`4 embeds: f4 shows its first result ${Date.now() - t1} ms after it is scrolled into view`);
+          await f1.waitForSelector('main[data-active="0"]', { timeout: 10_000 });
+          const f2 = await frameFor(page, 'f2');
+          assert.equal(await f2.getAttribute('main.embed-main', 'data-has-result'), '0', 'a frame scrolled past without stopping');
+        }
+      }
+    } finally {
+      await site.close();
+    }
+  },
+  { timeout: 240_000, webgpu: false },
+);

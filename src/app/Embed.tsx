@@ -1,0 +1,137 @@
+/**
+ * The page as an embedded figure (`?embed=<panel>`): one panel inside a <main> landmark with an h1,
+ * a compact control strip, a status line and a credit linking to the full app with the same state.
+ * It sizes its frame and listens to its parent through src/embed/bridge.ts, and computes only while
+ * on screen (controller.setActive). `embed=<unknown>` names the valid panels instead of falling back;
+ * `AllPanelsHidden` is the full page's counterpart for `hide=` listing every panel.
+ */
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { startEmbedBridge } from '../embed/bridge';
+import { fullAppHref } from '../embed/snippet';
+import { embedControlsFor } from '../store/embed';
+import { useActions, useController, useStore } from '../store/react';
+import { PANEL_IDS, type PanelId } from '../store/store';
+import { writeUrl } from '../store/url';
+import { EmbedControls } from './EmbedControls';
+import { useStrings } from './strings';
+
+function hrefWith(change: (q: URLSearchParams) => void): string {
+  const url = new URL(window.location.href);
+  change(url.searchParams);
+  return url.toString();
+}
+
+/** Sizes the frame, takes validated messages from the parent, pauses the controller off screen. */
+function useEmbedBridge(): boolean {
+  const id = useStore((s) => s.ui.embedId);
+  const actions = useActions();
+  const controller = useController();
+  const [visible, setVisible] = useState(true);
+  useEffect(
+    () =>
+      startEmbedBridge({
+        win: window,
+        root: document.documentElement,
+        id,
+        onSet: (params) => actions.setParams(params),
+        onVisible: (v) => {
+          controller.setActive(v);
+          setVisible(v);
+        },
+      }),
+    [id, actions, controller],
+  );
+  return visible;
+}
+
+function Credit({ badge }: { badge: ReactNode }) {
+  const t = useStrings().embedding;
+  const params = useStore((s) => s.params);
+  const ui = useStore((s) => s.ui);
+  const href = useMemo(() => fullAppHref(new URL(writeUrl({ params, ui }, window.location.search), window.location.href).toString()), [params, ui]);
+  return (
+    <footer className="embed-credit note">
+      <a href={href} target="_blank" rel="noopener" data-embed-credit="">
+        {t.credit} — {t.openFull}
+      </a>
+      {badge}
+    </footer>
+  );
+}
+
+function EmbedStatus({ visible }: { visible: boolean }) {
+  const t = useStrings();
+  const c = useStore((s) => s.compute);
+  const text = !visible ? t.embedding.paused : c.status === 'computing' ? t.embedding.computing : '';
+  return (
+    <p className="embed-status note" aria-live="polite">
+      {c.status === 'computing' && visible && <span className="spinner" aria-hidden="true" />}
+      {text}
+      {c.error && (
+        <span className="warn" role="alert" data-error-code={c.error.code}>
+          {' '}
+          {t.errors.title} {t.errors.codes[c.error.code] ?? t.errors.codes.internal}
+        </span>
+      )}
+    </p>
+  );
+}
+
+function UnknownPanel({ raw }: { raw: string }) {
+  const t = useStrings().embedding;
+  return (
+    <section className="embed-unknown" aria-labelledby="embed-unknown-title" data-embed-unknown={raw}>
+      <h2 id="embed-unknown-title">{t.unknownTitle}</h2>
+      <p role="alert">{t.unknown(raw, PANEL_IDS.join(', '))}</p>
+      <p>{t.unknownPick}</p>
+      <ul>
+        {PANEL_IDS.map((id) => (
+          <li key={id}>
+            <a href={hrefWith((q) => q.set('embed', id))}>
+              {id} — {t.panelNames[id]}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function Embed({ panels, notices, badge }: { panels: Record<PanelId, () => ReactNode>; notices: ReactNode; badge: ReactNode }) {
+  const t = useStrings();
+  const ui = useStore((s) => s.ui);
+  const status = useStore((s) => s.compute.status);
+  const hasResult = useStore((s) => s.compute.result !== null);
+  const visible = useEmbedBridge();
+  const panel = ui.embed;
+  return (
+    <div className="app embed" data-embed={panel ?? ''}>
+      <main className="embed-main" data-active={visible ? '1' : '0'} data-status={status} data-has-result={hasResult ? '1' : '0'}>
+        <h1 className="sr-only">{panel ? `${t.app.title}: ${t.embedding.panelNames[panel]}` : t.app.title}</h1>
+        {notices}
+        {panel ? (
+          <>
+            <EmbedControls ids={embedControlsFor(panel, ui.embedControls)} />
+            <EmbedStatus visible={visible} />
+            {panels[panel]()}
+          </>
+        ) : (
+          <UnknownPanel raw={ui.embedUnknown ?? ''} />
+        )}
+      </main>
+      <Credit badge={badge} />
+    </div>
+  );
+}
+
+/** Shown in place of the panels when `hide=` lists every one of them. */
+export function AllPanelsHidden() {
+  const t = useStrings().embedding;
+  const hidden = useStore((s) => s.ui.hidden);
+  return (
+    <section className="panel all-hidden" role="status" data-all-hidden="">
+      <p>{t.allHidden(hidden.join(','))}</p>
+      <a href={hrefWith((q) => q.delete('hide'))}>{t.showAll}</a>
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * The compact strip of controls under an embedded figure (`controls=`; the panel's defaults when
+ * absent). It reuses the app's slider, select and typed-number controls; the scale slider and the
+ * causal switch are the compact forms of the sidebar's. Range inputs and selects do not react to
+ * the mouse wheel, so the strip never captures the page's scrolling.
+ */
+import { useId } from 'react';
+import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS } from '../core/types';
+import { Row, Select, StopSlider, TypedNumber } from '../controls/Controls';
+import type { EmbedControlId } from '../store/embed';
+import { D_STOPS, M_STOPS, N_STOPS, SCALE_RANGE } from '../store/params';
+import { useActions, useStore } from '../store/react';
+import { useStrings } from './strings';
+
+/** The slider covers the scales worth dragging through; the typed entry takes the full range. */
+const SCALE_SLIDER = { min: 0.05, max: 3, step: 0.05 } as const;
+
+function ScaleControl() {
+  const t = useStrings();
+  const id = useId();
+  const scale = useStore((s) => s.params.scale);
+  const actions = useActions();
+  return (
+    <Row label={t.controls.scale} htmlFor={id}>
+      <input
+        id={id}
+        type="range"
+        min={SCALE_SLIDER.min}
+        max={SCALE_SLIDER.max}
+        step={SCALE_SLIDER.step}
+        value={Math.min(SCALE_SLIDER.max, Math.max(SCALE_SLIDER.min, scale))}
+        data-param="scale"
+        aria-valuetext={`${t.controls.scale} = ${scale}`}
+        onChange={(e) => actions.setParam('scale', Number(e.target.value))}
+      />
+      <TypedNumber param="scale" value={scale} label={t.controls.typed(`${t.controls.scale} (${SCALE_RANGE.min}–${SCALE_RANGE.max})`)} width={5} />
+    </Row>
+  );
+}
+
+function CausalControl() {
+  const t = useStrings().controls;
+  const id = useId();
+  const causal = useStore((s) => s.params.causal);
+  const actions = useActions();
+  return (
+    <div className="control control-inline">
+      <input id={id} type="checkbox" checked={causal} data-param="causal" onChange={(e) => actions.setParam('causal', e.target.checked)} />
+      <label htmlFor={id}>{t.causal}</label>
+    </div>
+  );
+}
+
+function SeedControl() {
+  const t = useStrings().controls;
+  const id = useId();
+  const seed = useStore((s) => s.params.seed);
+  return (
+    <Row label={t.seed} htmlFor={id}>
+      <TypedNumber id={id} param="seed" value={seed} label={t.seed} width={6} />
+    </Row>
+  );
+}
+
+function EmbedControl({ id }: { id: EmbedControlId }) {
+  const t = useStrings().controls;
+  switch (id) {
+    case 'n':
+      return <StopSlider param="n" label={t.n} stops={N_STOPS} />;
+    case 'd':
+      return <StopSlider param="d" label={t.d} stops={D_STOPS} />;
+    case 'm':
+      return <StopSlider param="m" label={t.m} stops={M_STOPS} />;
+    case 'scale':
+      return <ScaleControl />;
+    case 'map':
+      return <Select param="featureMap" label={t.featureMap} options={FEATURE_MAPS} names={t.mapNames} />;
+    case 'proj':
+      return <Select param="projection" label={t.projection} options={PROJECTIONS} names={t.projNames} />;
+    case 'input':
+      return <Select param="input" label={t.input} options={INPUT_KINDS} names={t.inputNames} />;
+    case 'causal':
+      return <CausalControl />;
+    case 'seed':
+      return <SeedControl />;
+  }
+}
+
+export function EmbedControls({ ids }: { ids: readonly EmbedControlId[] }) {
+  const t = useStrings().embedding;
+  if (!ids.length) return null;
+  return (
+    <form className="embed-controls" aria-label={t.strip} data-embed-controls={ids.join(',')} onSubmit={(e) => e.preventDefault()}>
+      {ids.map((id) => (
+        <EmbedControl key={id} id={id} />
+      ))}
+    </form>
+  );
+}

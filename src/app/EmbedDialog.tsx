@@ -1,0 +1,165 @@
+/**
+ * "Embed" button and its dialog: pick a figure, the controls shown with it and a frame id, and get
+ * the <iframe> + sizing script for the current state (src/embed/snippet.ts), with a copy button
+ * (navigator.clipboard, else the snippet is selected for Ctrl+C). A native modal <dialog>: focus
+ * moves into it, Esc closes it, focus returns to the button.
+ */
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { buildSnippet, embedSrc } from '../embed/snippet';
+import { DEFAULT_EMBED_CONTROLS, EMBED_CONTROL_IDS, isEmbedId, type EmbedControlId } from '../store/embed';
+import { useStore } from '../store/react';
+import { PANEL_IDS, type PanelId } from '../store/store';
+import { writeUrl } from '../store/url';
+import { useStrings } from './strings';
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function EmbedDialog({ initialPanel, onClose }: { initialPanel: PanelId; onClose: () => void }) {
+  const t = useStrings().embedding;
+  const ref = useRef<HTMLDialogElement>(null);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const uid = useId();
+  const params = useStore((s) => s.params);
+  const ui = useStore((s) => s.ui);
+  const [panel, setPanel] = useState<PanelId>(initialPanel);
+  const [controls, setControls] = useState<readonly EmbedControlId[]>(DEFAULT_EMBED_CONTROLS[initialPanel]);
+  const [idText, setIdText] = useState(`performer-${initialPanel}`);
+  const [lastValidId, setLastValidId] = useState(idText);
+  const [copyState, setCopyState] = useState<'' | 'copied' | 'selected'>('');
+
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+
+  const idOk = isEmbedId(idText);
+  useEffect(() => {
+    if (idOk) setLastValidId(idText);
+  }, [idOk, idText]);
+
+  const spec = useMemo(
+    () => ({
+      pageHref: window.location.href,
+      stateSearch: writeUrl({ params, ui }, window.location.search),
+      panel,
+      controls: sameList(controls, DEFAULT_EMBED_CONTROLS[panel]) ? null : controls,
+      id: lastValidId,
+    }),
+    [params, ui, panel, controls, lastValidId],
+  );
+  const snippet = buildSnippet(spec, t.frameTitle(t.panelNames[panel] ?? panel));
+  useEffect(() => setCopyState(''), [snippet]);
+
+  const choosePanel = (p: PanelId) => {
+    setPanel(p);
+    setControls(DEFAULT_EMBED_CONTROLS[p]);
+    if (idText === `performer-${panel}`) setIdText(`performer-${p}`);
+  };
+  const toggle = (c: EmbedControlId, on: boolean) =>
+    setControls((cur) => EMBED_CONTROL_IDS.filter((x) => (x === c ? on : cur.includes(x))));
+
+  const selectAll = () => {
+    area.current?.focus();
+    area.current?.select();
+    setCopyState('selected');
+  };
+  const copy = () => {
+    if (!navigator.clipboard?.writeText) return selectAll();
+    navigator.clipboard.writeText(snippet).then(() => setCopyState('copied'), selectAll);
+  };
+
+  return (
+    <dialog ref={ref} className="embed-dialog" aria-labelledby={`${uid}-title`} onClose={onClose} data-embed-dialog="">
+      <h2 id={`${uid}-title`}>{t.dialogTitle}</h2>
+      <p className="note">{t.dialogLead}</p>
+      <div className="embed-dialog-grid">
+        <label htmlFor={`${uid}-panel`}>{t.panel}</label>
+        <select id={`${uid}-panel`} value={panel} data-embed-panel="" onChange={(e) => choosePanel(e.target.value as PanelId)}>
+          {PANEL_IDS.map((p) => (
+            <option key={p} value={p}>
+              {t.panelNames[p]}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${uid}-id`}>{t.frameId}</label>
+        <div>
+          <input
+            id={`${uid}-id`}
+            type="text"
+            value={idText}
+            aria-invalid={!idOk}
+            aria-describedby={`${uid}-id-help`}
+            data-embed-frame-id=""
+            onChange={(e) => setIdText(e.target.value)}
+          />
+          <div id={`${uid}-id-help`} className={idOk ? 'note' : 'note warn'} role={idOk ? undefined : 'alert'}>
+            {idOk ? t.frameIdHint : t.frameIdInvalid}
+          </div>
+        </div>
+      </div>
+      <fieldset className="embed-dialog-controls">
+        <legend>{t.controls}</legend>
+        {EMBED_CONTROL_IDS.map((c) => (
+          <label key={c} className="check">
+            <input type="checkbox" checked={controls.includes(c)} data-embed-control={c} onChange={(e) => toggle(c, e.target.checked)} /> {t.controlNames[c]}
+          </label>
+        ))}
+        <span className="note">{t.controlsHint}</span>
+      </fieldset>
+      <label htmlFor={`${uid}-code`}>{t.snippet}</label>
+      <textarea id={`${uid}-code`} ref={area} className="embed-snippet" readOnly rows={14} value={snippet} data-embed-snippet="" spellCheck={false} />
+      <div className="embed-dialog-actions">
+        <button type="button" onClick={copy} data-action="copy-snippet">
+          {t.copy}
+        </button>
+        <span className="note" aria-live="polite" data-copy-state={copyState}>
+          {copyState === 'copied' ? t.copied : copyState === 'selected' ? t.copyFallback : ''}
+        </span>
+        <a href={embedSrc(spec)} target="_blank" rel="noopener">
+          {t.preview}
+        </a>
+        <button type="button" onClick={() => ref.current?.close()} data-action="close-dialog">
+          {t.close}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+/** Opens the embed dialog for `panel` (the page header's button: the main comparison). Hidden inside embeds. */
+export function EmbedButton({ panel }: { panel?: PanelId }) {
+  const t = useStrings().embedding;
+  const inEmbed = useStore((s) => s.ui.embed !== null || s.ui.embedUnknown !== null);
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  if (inEmbed) return null;
+  const hint = panel ? t.openHint(t.panelNames[panel] ?? panel) : t.openHintAll;
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        className={panel ? 'small embed-open' : 'embed-open'}
+        aria-haspopup="dialog"
+        title={hint}
+        aria-label={panel ? hint : undefined}
+        data-action="open-embed"
+        data-embed-for={panel ?? ''}
+        onClick={() => setOpen(true)}
+      >
+        {t.open}
+      </button>
+      {open && (
+        <EmbedDialog
+          initialPanel={panel ?? 'main'}
+          onClose={() => {
+            setOpen(false);
+            button.current?.focus();
+          }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * An engine that starts its workers only when asked to (`start()`), for embeds: a post with four
+ * figures should not spin up four engines — and, on the WebGPU path, compile four sets of pipelines —
+ * for figures nobody has scrolled to yet. Until started, `ready` stays pending, so the controller
+ * sends nothing; afterwards every call goes to the real client.
+ */
+import type { BackendInfo } from '../core/attention-job';
+import type { EngineClient } from '../engine/engine-client';
+import type { EngineLike } from '../store/controller';
+
+export interface LazyEngine extends EngineLike {
+  start(): void;
+  started(): boolean;
+}
+
+export function createLazyEngine(create: () => EngineLike): LazyEngine {
+  let real: EngineLike | null = null;
+  let resolveReady!: (b: BackendInfo) => void;
+  const ready = new Promise<BackendInfo>((r) => (resolveReady = r));
+  const listeners = new Set<(b: BackendInfo, why: string) => void>();
+
+  function start(): EngineLike {
+    if (!real) {
+      real = create();
+      real.onBackendChange((b, why) => listeners.forEach((cb) => cb(b, why)));
+      void real.ready.then(resolveReady);
+    }
+    return real;
+  }
+
+  return {
+    ready,
+    start: () => void start(),
+    started: () => real !== null,
+    backend: () => real?.backend() ?? null,
+    onBackendChange(cb) {
+      listeners.add(cb);
+      return () => listeners.delete(cb);
+    },
+    compute: (req) => start().compute(req),
+    analyze: <T,>(op: string, payload: unknown, opts?: Parameters<EngineClient['analyze']>[2]) => start().analyze<T>(op, payload, opts),
+  };
+}
+
+/** Calls `cb` once, the first time `el` intersects the viewport (at once where IntersectionObserver is missing). */
+export function onFirstOnScreen(el: Element, cb: () => void): void {
+  if (typeof IntersectionObserver === 'undefined') return cb();
+  const io = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    io.disconnect();
+    cb();
+  });
+  io.observe(el);
+}

@@ -1,0 +1,122 @@
+/**
+ * The embed contract, as plain data and pure functions (no DOM): which controls an embedded panel
+ * can show (`controls=`), how a frame is named (`embedId=`), and the two postMessage formats.
+ *
+ * Frame → parent, on load and on every size change:
+ *   { type: 'performer-explainer:resize', id, height }   (id: the embedId or null; height: CSS px)
+ * Parent → frame, to change parameters (accepted only from window.parent, only when the frame has an
+ * embedId, and only in exactly this shape; anything else is ignored):
+ *   { type: 'performer-explainer:set', id, params }       (params: URL keys → values, e.g. { m: 64, scale: '1.5' })
+ * Every value goes through the same strict rules as the URL (`parseParam`); one bad key or value
+ * rejects the whole message, so a message never half-applies.
+ */
+import type { AttentionParams } from '../core/types';
+import { parseParam, type ParamKey } from './params';
+import type { PanelId } from './store';
+
+export const RESIZE_MESSAGE = 'performer-explainer:resize';
+export const SET_MESSAGE = 'performer-explainer:set';
+
+/** Controls an embed can show, named by their URL keys. */
+export const EMBED_CONTROL_IDS = ['n', 'd', 'm', 'scale', 'map', 'proj', 'input', 'causal', 'seed'] as const;
+export type EmbedControlId = (typeof EMBED_CONTROL_IDS)[number];
+
+/** Parameter behind each control. */
+export const EMBED_CONTROL_PARAM: { readonly [K in EmbedControlId]: ParamKey } = {
+  n: 'n',
+  d: 'd',
+  m: 'm',
+  scale: 'scale',
+  map: 'featureMap',
+  proj: 'projection',
+  input: 'input',
+  causal: 'causal',
+  seed: 'seed',
+};
+
+/** The controls that matter for each panel, shown when the URL has no `controls=`. */
+export const DEFAULT_EMBED_CONTROLS: { readonly [P in PanelId]: readonly EmbedControlId[] } = {
+  main: ['n', 'm', 'scale', 'map'],
+  error: ['m', 'scale', 'd', 'map'],
+  sparsity: ['n', 'scale', 'input', 'map'],
+  rank: ['n', 'm', 'scale', 'causal'],
+  'feature-maps': ['m', 'scale', 'map'],
+};
+
+export function embedControlsFor(panel: PanelId, chosen: readonly EmbedControlId[] | null): readonly EmbedControlId[] {
+  return chosen ?? DEFAULT_EMBED_CONTROLS[panel];
+}
+
+/** `controls=none` → []; `controls=m,scale` → ['m', 'scale'] (deduplicated, in the given order); else null. */
+export function parseEmbedControls(raw: string): EmbedControlId[] | null {
+  if (raw === 'none') return [];
+  const ids = raw.split(',');
+  if (ids.length > EMBED_CONTROL_IDS.length * 2 || !ids.every((id) => (EMBED_CONTROL_IDS as readonly string[]).includes(id))) return null;
+  return [...new Set(ids as EmbedControlId[])];
+}
+
+export function writeEmbedControls(ids: readonly EmbedControlId[]): string {
+  return ids.length ? ids.join(',') : 'none';
+}
+
+/** 1–64 letters, digits, '-' or '_' (safe in attributes, selectors and logs). */
+const EMBED_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+export function isEmbedId(raw: unknown): raw is string {
+  return typeof raw === 'string' && EMBED_ID_RE.test(raw);
+}
+
+export interface ResizeMessage {
+  type: typeof RESIZE_MESSAGE;
+  id: string | null;
+  height: number;
+}
+
+export function resizeMessage(id: string | null, height: number): ResizeMessage {
+  return { type: RESIZE_MESSAGE, id, height: Math.max(0, Math.ceil(height)) };
+}
+
+/** URL key → parameter, for the keys a set message may carry (the same keys as the URL). */
+const SETTABLE: Readonly<Record<string, ParamKey>> = {
+  n: 'n',
+  d: 'd',
+  m: 'm',
+  seed: 'seed',
+  fseed: 'featureSeed',
+  map: 'featureMap',
+  proj: 'projection',
+  causal: 'causal',
+  input: 'input',
+  scale: 'scale',
+};
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
+  const proto = Object.getPrototypeOf(x) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function hasExactly(o: Record<string, unknown>, keys: readonly string[]): boolean {
+  const own = Object.keys(o);
+  return own.length === keys.length && keys.every((k) => Object.prototype.hasOwnProperty.call(o, k));
+}
+
+/**
+ * Validates a received message for the frame named `frameId`. Returns the parameters to apply, or
+ * null when the message is not exactly a set message for this frame with valid values.
+ */
+export function parseSetMessage(data: unknown, frameId: string | null): Partial<AttentionParams> | null {
+  if (frameId === null || !isPlainObject(data) || !hasExactly(data, ['type', 'id', 'params'])) return null;
+  if (data.type !== SET_MESSAGE || data.id !== frameId || !isPlainObject(data.params)) return null;
+  const entries = Object.entries(data.params);
+  if (entries.length === 0 || entries.length > Object.keys(SETTABLE).length) return null;
+  const out: Partial<AttentionParams> = {};
+  for (const [urlKey, value] of entries) {
+    if (!Object.prototype.hasOwnProperty.call(SETTABLE, urlKey)) return null;
+    if (typeof value !== 'string' && typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))) return null;
+    const key = SETTABLE[urlKey]!;
+    const r = parseParam(key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+    if (!r.ok) return null;
+    (out as Record<string, unknown>)[key] = r.value;
+  }
+  return out;
+}
