@@ -194,6 +194,7 @@ export const en = {
     heatmapAria: (title: string, n: number, cells: number, block: number) =>
       `${title}: ${fmtInt(n)}×${fmtInt(n)} attention matrix shown as ${cells}×${cells} cells${block > 1 ? `, each the mean of ${block}×${block} entries` : ''}. Arrow keys move the highlighted query row, Enter pins it.`,
     heatmapTable: (title: string) => `${title}, block means (at most 16×16)`,
+    scaleModes: { linear: 'linear scale', log: 'log scale' },
   },
   analysis: {
     running: (label?: string) => `Computing${label ? ` (${label})` : ''}…`,
