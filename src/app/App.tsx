@@ -13,6 +13,8 @@ import { RankPanel } from '../panels/RankPanel';
 import { SparsityPanel } from '../panels/SparsityPanel';
 import { useActions, useController, useStore } from '../store/react';
 import { THEMES, type Notice, type PanelId } from '../store/store';
+import { LanguageSwitch, useDocumentLanguage } from './LanguageSwitch';
+import { SiteFooter } from './SiteFooter';
 import { useStrings } from './strings';
 
 const PANELS: Record<PanelId, () => ReactNode> = {
@@ -104,13 +106,11 @@ function ComputeStatus() {
 
 function useThemeAttribute() {
   const theme = useStore((s) => s.ui.theme);
-  const lang = useStore((s) => s.ui.lang);
   useEffect(() => {
     const root = document.documentElement;
     if (theme === 'auto') root.removeAttribute('data-theme');
     else root.setAttribute('data-theme', theme);
-    root.lang = lang;
-  }, [theme, lang]);
+  }, [theme]);
 }
 
 export function App() {
@@ -118,6 +118,7 @@ export function App() {
   const embed = useStore((s) => s.ui.embed);
   const hidden = useStore((s) => s.ui.hidden);
   useThemeAttribute();
+  useDocumentLanguage();
 
   if (embed) {
     return (
@@ -144,6 +145,7 @@ export function App() {
         </div>
         <div className="header-side">
           <BackendBadge />
+          <LanguageSwitch />
           <ThemeSwitch />
         </div>
       </header>
@@ -161,7 +163,7 @@ export function App() {
           {show('feature-maps') && <FeatureMapPanel />}
         </main>
       </div>
-      <footer className="app-footer note">{t.app.footer}</footer>
+      <SiteFooter />
     </div>
   );
 }
