@@ -92,6 +92,12 @@ describe('zh strings', () => {
     expect(zh.notices.clamped('m', '5000', 1024)).toBe('m = 5000 超出允许范围（1 到 1,024 之间的整数），改用 1,024。');
   });
 
+  it('no stray space between two Han characters where a name is interpolated', () => {
+    expect(zh.sparsity.truncApprox(zh.names.maps.positive)).toBe('截断后的正值 Â');
+    expect(zh.sparsity.truncApprox(zh.names.maps.relu)).toBe('截断后的 ReLU Â');
+    expect(zh.main.noView('1,024', zh.main.onCpu)).toContain('在 CPU 后备路径上');
+  });
+
   it('known backend reasons are translated, browser details kept', () => {
     expect(zh.app.backendCpu('this browser exposes no WebGPU (navigator.gpu is missing)')).toBe('CPU 后备路径：此浏览器未提供 WebGPU（navigator.gpu 不存在）');
     expect(zh.app.backendCpu('GPU device lost (destroyed: gone); WebGPU is present but no GPU adapter is available')).toBe(

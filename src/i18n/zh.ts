@@ -80,6 +80,11 @@ const BACKEND_REASONS: [RegExp, (...m: string[]) => string][] = [
   [/^GPU device lost \((.*)\)$/s, (d) => `GPU 设备丢失（${d}）`],
 ];
 
+/** Drops the space a template leaves between two Han characters ("截断后的 正值" → "截断后的正值"); Latin keeps its spaces. */
+function tight(s: string): string {
+  return s.replace(/([\u4e00-\u9fff]) (?=[\u4e00-\u9fff])/g, '$1');
+}
+
 function backendReason(why: string): string {
   return why
     .split('; ')
@@ -299,7 +304,7 @@ export const zh: Strings = {
     blockNote: (b: number, cells: number) => `n 大于 512：${cells}×${cells} 个单元中，每个单元显示一个 ${b}×${b} 元素块的均值（块均值）。`,
     fullRes: '全分辨率：每个元素占一个单元。',
     noView: (limit: string, backend: string) =>
-      `热力图和逐行统计需要完整的 n×n 矩阵，在 ${backend} 上只在 n ≤ ${limit} 时请求。超过这个规模只比较输出（线性时间）；下方的行图仍显示完整的一行。`,
+      tight(`热力图和逐行统计需要完整的 n×n 矩阵，在 ${backend} 上只在 n ≤ ${limit} 时请求。超过这个规模只比较输出（线性时间）；下方的行图仍显示完整的一行。`),
     rowTitle: (i: number, pinned: boolean) => `查询行 i = ${fmtInt(i)}${pinned ? '（已固定）' : ''}`,
     rowHint: '鼠标悬停在热力图的某一行上即可预览；单击固定（键盘用回车键）。再次单击已固定的行即可取消固定。',
     rowHover: (i: number, b: number) => `正在预览第 ${fmtInt(i)}–${fmtInt(i + b - 1)} 行（块均值）；单击即可固定并获取完整的一行。`,
@@ -375,9 +380,9 @@ export const zh: Strings = {
       `只保留 Â（${map}）中 |i − j| ≤ w 的元素，逐行重新归一化，再与精确 A 比较。截断使矩阵变得稀疏——不再是线性时间，仅作演示。点线截断的是精确 A 本身：即窗口本身丢掉的部分。softmax 本身是局部的时候（试试“输入：局部”，s ≥ 1），截断有帮助；对稠密的高斯输入，它只会更差。`,
     xW: '窗口内的键数：2w + 1（因果：w + 1）',
     yErrA: '相对精确 A 的误差',
-    truncApprox: (map: string) => `截断后的 ${map} Â`,
+    truncApprox: (map: string) => tight(`截断后的 ${map} Â`),
     truncExact: '截断后的精确 A',
-    truncOut: (map: string) => `输出误差，截断后的 ${map}`,
+    truncOut: (map: string) => tight(`输出误差，截断后的 ${map}`),
     fullLine: '不截断',
     localLimit: (limit: string) => `局部截断实验需要稠密的 n×n 矩阵：n ≤ ${limit}。`,
     tableHist: '归一化熵直方图',
