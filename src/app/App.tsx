@@ -94,7 +94,7 @@ function ComputeStatus() {
       {c.status === 'computing' ? t.app.computing : c.latencyMs !== null ? t.app.computedIn(fmtMs(c.latencyMs)) : ''}
       {c.error && (
         <div className="engine-error" role="alert" data-error-code={c.error.code}>
-          <strong>{t.errors.title}</strong> {t.errors.codes[c.error.code] ?? t.errors.codes.internal} <span className="detail">({c.error.message})</span>{' '}
+          <strong>{t.errors.title}</strong> {t.errors.codes[c.error.code] ?? t.errors.codes.internal} <span className="detail" lang="en">({c.error.message})</span>{' '}
           <button type="button" className="small" onClick={() => controller.recompute()}>
             {t.errors.retry}
           </button>
