@@ -1,10 +1,11 @@
 // 中文 end to end, on the CPU path (the text does not depend on the backend): with ?lang=zh every
 // text users see or hear — text nodes, aria-label, title, placeholder, alt, aria-valuetext, <option>
 // — of the whole page (header, controls, every panel once its analyses have finished, footer) holds
-// no untranslated English sentence; the same for every presentation slide (?present, → until the
-// step stops changing) and every dialog opened by a [data-open-dialog] button, where the app has
-// them. Also: the header select switches the language and <html lang>, lang=xx gives a notice, and a
-// browser whose language is Chinese gets Chinese by default. Run: node e2e/run.mjs i18n
+// no untranslated English sentence; the same for each panel embedded alone (?embed=<panel>), every
+// presentation slide (?present, → until the step stops changing) and every dialog opened by a
+// [data-open-dialog] button, where the app has them. Also: the header select switches the language
+// and <html lang>, lang=xx gives a notice, and a browser whose language is Chinese gets Chinese by
+// default. Run: node e2e/run.mjs i18n
 import assert from 'node:assert/strict';
 import { test } from './harness.mjs';
 
@@ -120,7 +121,7 @@ function report(label, found) {
   return `${found.length} untranslated English sentence(s) ${label}:\n  ${found.join('\n  ')}`;
 }
 
-test('zh: no untranslated English sentence on the page, in any panel, slide or dialog', async ({ page, appUrl, log }) => {
+test('zh: no untranslated English sentence on the page, in any panel, embed, slide or dialog', async ({ page, appUrl, log }) => {
   await page.goto(`${appUrl}/?lang=zh&backend=cpu`);
   await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   // every panel is there and has finished its analyses
@@ -162,6 +163,17 @@ test('zh: no untranslated English sentence on the page, in any panel, slide or d
   }
   log(`dialogs walked: ${dialogButtons.length}`);
   assert.deepEqual(found, [], report('on the page', found));
+
+  // each panel embedded alone (?embed=<panel>): the embed's own frame, controls and credit
+  const embeds = [];
+  for (const id of panels) {
+    await page.goto(`${appUrl}/?lang=zh&backend=cpu&embed=${id}`);
+    await page.waitForSelector(`[data-embed="${id}"]`, { timeout: 30_000 });
+    await settle(page);
+    for (const f of await findEnglish(page)) embeds.push(`[embed ${id}] ${f}`);
+  }
+  log(`embeds walked: ${panels.length}`);
+  assert.deepEqual(embeds, [], report('in the embeds', embeds));
 
   // presentation slides: ?present, then → until the step stops changing
   await page.goto(`${appUrl}/?lang=zh&backend=cpu&present`);
