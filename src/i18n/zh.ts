@@ -328,7 +328,7 @@ export const zh: Strings = {
     formulaNote: 'Performer 论文的引理 2，针对单个元素 SM(x, y) = exp(x·y)，其中 ω ~ N(0, I) 独立同分布，输入 x = q/⁴√d，y = k/⁴√d。',
     sweepTitle: 'A 的误差随随机特征数 m 的变化',
     sweepNote: (seeds: number, rows: number, n: number) =>
-      `对 ${seeds} 个特征种子取平均（阴影带：最小值–最大值），${rows} 个查询行对 n′ = ${fmtInt(n)} 个键；虚线为独立同分布投影。点线：引理 2 的二阶矩经行归一化按一阶传递后的结果（独立同分布特征）——它是多次抽样的均方根，所以在误差较大时，重尾会让它高于典型的单次结果。圆圈：当前这次计算。`,
+      `对 ${seeds} 个特征种子取平均（阴影带：最小值–最大值），${rows} 个查询行对 n′ = ${fmtInt(n)} 个键；虚线为独立同分布投影。点线：把引理 2 的二阶矩按一阶近似传递过行归一化得到的理论值（独立同分布特征）——它是对多次抽样取的均方根，所以在误差较大时，重尾会让它高于典型的单次结果。圆圈：当前这次计算。`,
     xM: '随机特征数 m',
     show: '显示',
     showBoth: '两者',
@@ -440,7 +440,7 @@ export const zh: Strings = {
       '把 φ(q_i) 乘以任意 λ(q_i) > 0 都不会改变 Â，因为同一个因子同时出现在分子和行和里。所以对查询而言，FAVOR+ 的因子 exp(−‖q‖²/2) 可以精确地去掉。键的因子 exp(−‖k‖²/2) 只有在键范数变化很小时才能近似地去掉。',
     lambdaFormula: en.features.lambdaFormula,
     lambdaMeasured: (q: string, both: string, spread: string) =>
-      `在这一行上实测：去掉查询因子使 Â_i 改变 ${q}（舍入误差）；去掉两个因子（即 eˣ 映射）使它改变 ${both}，此时键范数 ‖y_j‖² 的变异系数为 ${spread}。`,
+      `在这一行上实测：去掉查询因子使 Â_i 改变 ${q}（仅为舍入误差）；去掉两个因子（即 eˣ 映射）使它改变 ${both}，此时键范数 ‖y_j‖² 的变异系数为 ${spread}。`,
     foldTitle: '把 W 并入投影',
     foldText:
       '去掉查询因子后，φ(q) = exp(Wq)：先做一个 d→m 的线性映射，再接激活函数 eˣ。Transformer 中 q、k 的投影本来就是线性层，所以 W 可以并入其中——把键的维度从 d 扩大到 m，再以 eˣ 为激活函数。这样 W 是学出来的而不是随机的：空间比 Performer 的更大，秩的上限同样是 m。',
