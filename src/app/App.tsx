@@ -15,6 +15,8 @@ import { useActions, useController, useStore } from '../store/react';
 import { PANEL_IDS, THEMES, type Notice, type PanelId } from '../store/store';
 import { AllPanelsHidden, Embed } from './Embed';
 import { EmbedButton } from './EmbedDialog';
+import { LanguageSwitch, useDocumentLanguage } from './LanguageSwitch';
+import { SiteFooter } from './SiteFooter';
 import { useStrings } from './strings';
 
 const PANELS: Record<PanelId, () => ReactNode> = {
@@ -94,7 +96,7 @@ function ComputeStatus() {
       {c.status === 'computing' ? t.app.computing : c.latencyMs !== null ? t.app.computedIn(fmtMs(c.latencyMs)) : ''}
       {c.error && (
         <div className="engine-error" role="alert" data-error-code={c.error.code}>
-          <strong>{t.errors.title}</strong> {t.errors.codes[c.error.code] ?? t.errors.codes.internal} <span className="detail">({c.error.message})</span>{' '}
+          <strong>{t.errors.title}</strong> {t.errors.codes[c.error.code] ?? t.errors.codes.internal} <span className="detail" lang="en">({c.error.message})</span>{' '}
           <button type="button" className="small" onClick={() => controller.recompute()}>
             {t.errors.retry}
           </button>
@@ -106,13 +108,11 @@ function ComputeStatus() {
 
 function useThemeAttribute() {
   const theme = useStore((s) => s.ui.theme);
-  const lang = useStore((s) => s.ui.lang);
   useEffect(() => {
     const root = document.documentElement;
     if (theme === 'auto') root.removeAttribute('data-theme');
     else root.setAttribute('data-theme', theme);
-    root.lang = lang;
-  }, [theme, lang]);
+  }, [theme]);
 }
 
 export function App() {
@@ -121,6 +121,7 @@ export function App() {
   const hidden = useStore((s) => s.ui.hidden);
   const embedUnknown = useStore((s) => s.ui.embedUnknown);
   useThemeAttribute();
+  useDocumentLanguage();
 
   if (embed || embedUnknown !== null) return <Embed panels={PANELS} notices={<Notices />} badge={<BackendBadge />} />;
 
@@ -137,6 +138,7 @@ export function App() {
         </div>
         <div className="header-side">
           <BackendBadge />
+          <LanguageSwitch />
           <ThemeSwitch />
           <EmbedButton />
         </div>
@@ -156,7 +158,7 @@ export function App() {
           {PANEL_IDS.every((id) => !show(id)) && <AllPanelsHidden />}
         </main>
       </div>
-      <footer className="app-footer note">{t.app.footer}</footer>
+      <SiteFooter />
     </div>
   );
 }

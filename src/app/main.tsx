@@ -10,11 +10,14 @@ import { createEngineClient } from '../engine/engine-client';
 import { createLazyEngine, onFirstOnScreen } from '../embed/lazy-engine';
 import { createController } from '../store/controller';
 import { StoreProvider } from '../store/react';
-import { createActions, createAppStore } from '../store/store';
+import { createActions, createAppStore, initialState } from '../store/store';
+import { browserLang } from '../store/url';
 import { loadFromUrl, startUrlSync } from '../store/url-sync';
 import { App } from './App';
 
-const store = createAppStore();
+// Language: `?lang=` if given, else the browser's (navigator.languages: zh* → zh, else en).
+const defaultLang = browserLang(navigator.languages?.length ? navigator.languages : [navigator.language ?? 'en']);
+const store = createAppStore(initialState({}, { lang: defaultLang }));
 const actions = createActions(store);
 loadFromUrl(store, actions, window.location.search);
 const forceCpu = new URLSearchParams(window.location.search).get('backend') === 'cpu';
@@ -26,7 +29,7 @@ if (lazy) {
   controller.setActive(false);
   onFirstOnScreen(document.documentElement, lazy.start);
 }
-startUrlSync(store);
+startUrlSync(store, window, undefined, defaultLang);
 
 // Read-only handle for debugging and the browser tests (state is plain data).
 (window as unknown as { __performer: { getState: typeof store.getState } }).__performer = { getState: store.getState };

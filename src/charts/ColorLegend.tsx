@@ -2,8 +2,25 @@ import { useEffect, useRef } from 'react';
 import { fmt } from './format';
 import { NEGATIVE_COLOR, type HeatScale } from './palette';
 
+/** Words the legend writes itself (the scale's mode, for screen readers). */
+export interface ColorLegendLabels {
+  scaleModes: Record<HeatScale['mode'], string>;
+}
+
 /** Horizontal colour bar of a heat scale with labelled ticks (and the colour for negatives, if any). */
-export function ColorLegend({ scale, label, negativeLabel, width = 260 }: { scale: HeatScale; label: string; negativeLabel?: string; width?: number }) {
+export function ColorLegend({
+  scale,
+  label,
+  negativeLabel,
+  width = 260,
+  labels,
+}: {
+  scale: HeatScale;
+  label: string;
+  negativeLabel?: string;
+  width?: number;
+  labels: ColorLegendLabels;
+}) {
   const ref = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     const c = ref.current;
@@ -35,7 +52,7 @@ export function ColorLegend({ scale, label, negativeLabel, width = 260 }: { scal
         ))}
       </div>
       <span className="sr-only">
-        {label}: {fmt(scale.lo)} – {fmt(scale.hi)} ({scale.mode})
+        {label}: {fmt(scale.lo)} – {fmt(scale.hi)} ({labels.scaleModes[scale.mode]})
       </span>
       {negativeLabel && (
         <div className="neg-key">

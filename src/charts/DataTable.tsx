@@ -1,6 +1,12 @@
 import { useState } from 'react';
-import { useStrings } from '../app/strings';
 import { fmt } from './format';
+
+/** The table's own words (passed in: charts are leaves and import no strings). */
+export interface DataTableLabels {
+  /** text of the <summary> that opens the table */
+  tableSummary: (caption: string) => string;
+  tableTruncated: (shown: number, total: number) => string;
+}
 
 export interface DataTableProps {
   /** what the table lists (also the summary text's subject) */
@@ -9,14 +15,14 @@ export interface DataTableProps {
   /** built only when the table is opened */
   rows: () => (string | number | null)[][];
   maxRows?: number;
+  labels: DataTableLabels;
 }
 
 /**
  * The accessible alternative of every chart: a collapsed <details> with a real <table>. The rows
  * are only built when it is opened, so a hidden table costs nothing per update.
  */
-export function DataTable({ caption, columns, rows, maxRows = 1_000 }: DataTableProps) {
-  const t = useStrings().charts;
+export function DataTable({ caption, columns, rows, maxRows = 1_000, labels: t }: DataTableProps) {
   const [open, setOpen] = useState(false);
   const data = open ? rows() : [];
   const shown = data.slice(0, maxRows);

@@ -6,10 +6,21 @@
  */
 import { axisBottom, axisLeft, scaleLinear, select } from 'd3';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { useStrings } from '../app/strings';
-import { DataTable } from './DataTable';
+import { DataTable, type DataTableLabels } from './DataTable';
 import { fmt, fmtInt } from './format';
 import { NEGATIVE_COLOR, type HeatScale } from './palette';
+
+/** Words the heatmap draws itself: axis names, tooltip, accessible description, table. */
+export interface HeatmapLabels extends DataTableLabels {
+  keyAxis: string;
+  queryAxis: string;
+  queryRows: string;
+  keyCols: string;
+  meanValue: string;
+  blockMean: (block: number) => string;
+  heatmapAria: (title: string, n: number, cells: number, block: number) => string;
+  heatmapTable: (title: string) => string;
+}
 
 export interface HeatmapProps {
   title: string;
@@ -27,13 +38,14 @@ export interface HeatmapProps {
   /** changes whenever the data is a new result (for tests: data-result-id) */
   resultId: number | string;
   metric?: string;
+  labels: HeatmapLabels;
 }
 
 const M = { top: 4, right: 16, bottom: 30, left: 40 };
 
 export function Heatmap(props: HeatmapProps) {
   const { data, cells, block, n, scale, size, title } = props;
-  const t = useStrings().charts;
+  const t = props.labels;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const xAxis = useRef<SVGGElement>(null);
   const yAxis = useRef<SVGGElement>(null);
@@ -170,6 +182,7 @@ export function Heatmap(props: HeatmapProps) {
       </div>
       <DataTable
         caption={t.heatmapTable(title)}
+        labels={t}
         columns={[t.queryRows, t.keyCols, t.meanValue]}
         rows={() => {
           const g = Math.min(16, cells);

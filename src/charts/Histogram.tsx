@@ -5,8 +5,7 @@
 import { axisBottom, axisLeft, scaleLinear, select } from 'd3';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { similarProps } from './similar';
-import { useStrings } from '../app/strings';
-import { DataTable } from './DataTable';
+import { DataTable, type DataTableLabels } from './DataTable';
 import { fmt, fmtPct } from './format';
 import { Legend } from './LineChart';
 import { useWidth } from './useWidth';
@@ -19,6 +18,11 @@ export interface HistSeries {
   values: ArrayLike<number>;
 }
 
+/** Words the chart draws itself (column head of its data table). */
+export interface HistogramLabels extends DataTableLabels {
+  bin: string;
+}
+
 export interface HistogramProps {
   series: HistSeries[];
   domain: [number, number];
@@ -29,12 +33,12 @@ export interface HistogramProps {
   tableCaption: string;
   height?: number;
   dimmed?: boolean;
+  labels: HistogramLabels;
 }
 
 const M = { top: 12, right: 16, bottom: 42, left: 58 };
 
-function HistogramImpl({ series, domain, bins = 20, xLabel, yLabel, ariaLabel, tableCaption, height = 220, dimmed }: HistogramProps) {
-  const t = useStrings().charts;
+function HistogramImpl({ series, domain, bins = 20, xLabel, yLabel, ariaLabel, tableCaption, height = 220, dimmed, labels: t }: HistogramProps) {
   const [ref, width] = useWidth<HTMLDivElement>();
   const xRef = useRef<SVGGElement>(null);
   const yRef = useRef<SVGGElement>(null);
@@ -120,6 +124,7 @@ function HistogramImpl({ series, domain, bins = 20, xLabel, yLabel, ariaLabel, t
       <Legend items={series.map((s) => ({ id: s.id, label: s.label, color: s.color, dash: s.dash, band: true }))} />
       <DataTable
         caption={tableCaption}
+        labels={t}
         columns={[t.bin, ...series.map((s) => s.label)]}
         rows={() => Array.from({ length: bins }, (_, b) => [`${fmt(lo + b * binW)}–${fmt(lo + (b + 1) * binW)}`, ...counts.map((c) => fmtPct(c[b]))])}
       />

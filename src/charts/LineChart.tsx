@@ -6,8 +6,7 @@
 import { area, axisBottom, axisLeft, line, scaleLinear, scaleLog, select, type ScaleContinuousNumeric } from 'd3';
 import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { similarProps } from './similar';
-import { useStrings } from '../app/strings';
-import { DataTable } from './DataTable';
+import { DataTable, type DataTableLabels } from './DataTable';
 import { fmt } from './format';
 import { useWidth } from './useWidth';
 
@@ -41,6 +40,13 @@ export interface Dot {
   color: string;
 }
 
+/** Words the chart draws itself (column heads of its data table). */
+export interface LineChartLabels extends DataTableLabels {
+  series: string;
+  low: string;
+  high: string;
+}
+
 export interface LineChartProps {
   series: Series[];
   xLabel: string;
@@ -62,6 +68,7 @@ export interface LineChartProps {
   /** notes printed under the chart (null entries are skipped) */
   notes?: (string | null | undefined)[];
   dimmed?: boolean;
+  labels: LineChartLabels;
 }
 
 const M = { top: 14, right: 16, bottom: 42, left: 58 };
@@ -144,7 +151,7 @@ function LineChartImpl(props: LineChartProps) {
   const yAxisRef = useRef<SVGGElement>(null);
   const [hover, setHover] = useState<{ px: number; x: number } | null>(null);
   const clipId = `clip${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
-  const t = useStrings().charts;
+  const t = props.labels;
 
   const innerW = Math.max(40, width - M.left - M.right);
   const innerH = Math.max(40, height - M.top - M.bottom);
@@ -308,6 +315,7 @@ function LineChartImpl(props: LineChartProps) {
       )}
       <DataTable
         caption={props.tableCaption}
+        labels={t}
         columns={[t.series, xLabel, yLabel, t.low, t.high]}
         rows={() =>
           series

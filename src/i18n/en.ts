@@ -68,7 +68,7 @@ const MAP_NAMES: Record<FeatureMapKind, string> = {
   trig: 'Trigonometric (sin, cos)',
   relu: 'ReLU (Performer-ReLU)',
   elu1: '1 + elu (linear transformer)',
-  exp: 'eˣ without norm terms (seed 000)',
+  exp: 'eˣ without norm terms (Su Jianlin)',
   'double-softmax': 'Double softmax (efficient attention)',
 };
 
@@ -126,9 +126,44 @@ export const en = {
     notices: 'Messages',
     dismiss: 'Dismiss',
     skip: 'Skip to the comparison',
-    footer:
-      'Math follows Choromanski et al., “Rethinking Attention with Performers” (ICLR 2021) and Su Jianlin’s notes on Performer (seed 000). Everything runs locally; nothing is sent anywhere.',
+    footer: 'Everything is computed locally in your browser; nothing is sent anywhere.',
+    language: 'Language',
+    documentTitle: 'Performer, up close — softmax vs FAVOR+ linear attention',
     embedUnknown: 'Unknown panel.',
+  },
+  cite: {
+    heading: 'Sources',
+    intro: 'The math and the experiments follow these texts:',
+    sep: ', ',
+    aboutSep: ' — ',
+    end: '.',
+    items: {
+      su: {
+        who: 'Su Jianlin (苏剑林)',
+        where: 'Scientific Spaces (科学空间)',
+        about: 'on Performer and linear attention: eˣ vs 1 + elu, low rank, sparsity, the local-truncation experiment',
+      },
+      blog: {
+        who: 'Krzysztof Choromanski and Lucy Colwell',
+        where: 'Google AI Blog, October 2020',
+        about: 'the FAVOR+ mechanism, positive orthogonal random features, prefix sums for causal attention',
+      },
+      paper: {
+        who: 'Krzysztof Choromanski et al.',
+        where: 'ICLR 2021',
+        about: 'the paper; Lemma 2 gives the error of positive and trigonometric features',
+      },
+      katharopoulos: {
+        who: 'Angelos Katharopoulos et al.',
+        where: 'ICML 2020',
+        about: 'linear attention with the 1 + elu feature map',
+      },
+      shen: {
+        who: 'Zhuoran Shen et al.',
+        where: 'WACV 2021',
+        about: 'efficient attention, the double softmax',
+      },
+    },
   },
   notices: {
     rejected: (source: 'url' | 'control', key: string, raw: string, reason: RejectReason) =>
@@ -197,6 +232,7 @@ export const en = {
     heatmapAria: (title: string, n: number, cells: number, block: number) =>
       `${title}: ${fmtInt(n)}×${fmtInt(n)} attention matrix shown as ${cells}×${cells} cells${block > 1 ? `, each the mean of ${block}×${block} entries` : ''}. Arrow keys move the highlighted query row, Enter pins it.`,
     heatmapTable: (title: string) => `${title}, block means (at most 16×16)`,
+    scaleModes: { linear: 'linear scale', log: 'log scale' },
   },
   analysis: {
     running: (label?: string) => `Computing${label ? ` (${label})` : ''}…`,
@@ -294,7 +330,7 @@ export const en = {
   },
   sparsity: {
     title: '2 · Sparsity: softmax can focus, linear attention spreads out',
-    lead: 'eˣ stretches score gaps, so softmax rows can concentrate on a few keys. A kernel φ(q)·φ(k) without that amplification gives dense rows that approach average pooling as n grows (seed 000). Normalized entropy H/log(#keys) measures it: 1 is average pooling, 0 a single key.',
+    lead: 'eˣ stretches score gaps, so softmax rows can concentrate on a few keys. A kernel φ(q)·φ(k) without that amplification gives dense rows that approach average pooling as n grows (Su Jianlin). Normalized entropy H/log(#keys) measures it: 1 is average pooling, 0 a single key.',
     formula: String.raw`\bar H=\frac1n\sum_i\frac{-\sum_j A_{ij}\log A_{ij}}{\log(\#\text{keys of } i)},\qquad \text{top-}k\text{ mass}_i=\sum_{j\in\text{top }k}A_{ij}`,
     histTitle: 'Row entropy distribution',
     histNote: (rows: number, n: number) => `${fmtInt(rows)} evenly spaced query rows of n = ${fmtInt(n)}.`,

@@ -1,11 +1,459 @@
 /**
- * Every user-visible Simplified Chinese string, same shape as en.ts. Math, units and proper names
- * stay as they are.
+ * Every user-visible Simplified Chinese string, same shape as en.ts (a plain object literal typed
+ * `Strings`: TypeScript lists any key that is missing or has another type). Math, units and proper
+ * names (Performer, FAVOR+, WebGPU, softmax, ReLU, elu) stay as they are; formulas translate only
+ * their \text{…} words.
  */
+import type { RejectReason } from '../store/params';
+import { PARAM_RULES, type ParamKey } from '../store/params';
+import type { FeatureMapKind, InputKind, ProjectionKind } from '../core/types';
+import { LANGS, PANEL_IDS, THEMES } from '../store/store';
+import { RANK_TOLERANCES } from '../core/rank';
+import { URL_KEYS } from '../store/url';
+import { EMBED_CONTROL_IDS } from '../store/embed';
+import { fmt, fmtInt } from '../charts/format';
 import { en, type Strings } from './en';
 
+const PARAM_NAMES: Record<ParamKey, string> = {
+  n: 'n',
+  d: 'd',
+  m: 'm',
+  seed: '输入种子',
+  featureSeed: '特征种子',
+  featureMap: '特征映射',
+  projection: '投影',
+  causal: '因果掩码',
+  input: '输入',
+  scale: '范数尺度',
+};
+
+const OTHER_RULES: Record<string, string> = {
+  row: '必须是小于 n 的查询行号',
+  lang: `必须是 ${LANGS.join('、')} 之一`,
+  theme: `必须是 ${THEMES.join('、')} 之一`,
+  tol: `必须是 ${RANK_TOLERANCES.map((x) => x.toExponential(0)).join('、')} 之一`,
+  embed: `必须是 ${PANEL_IDS.join('、')} 之一`,
+  hide: `必须是由 ${PANEL_IDS.join('、')} 组成的逗号分隔列表`,
+  controls: `必须是 none，或由 ${EMBED_CONTROL_IDS.join('、')} 组成的逗号分隔列表`,
+  embedId: '必须是 1–64 个字母、数字、- 或 _',
+  query: '查询字符串过长',
+};
+
+/** The allowed values of a parameter, as a noun phrase ("1 到 65,536 之间的整数"). */
+function allowed(key: ParamKey): string {
+  const r = PARAM_RULES[key];
+  switch (r.kind) {
+    case 'int':
+      return `${fmtInt(r.min)} 到 ${fmtInt(r.max)} 之间的整数`;
+    case 'real':
+      return `${r.min} 到 ${r.max} 之间的数`;
+    case 'enum':
+      return `${r.options.join('、')} 之一`;
+    case 'bool':
+      return '1/0 或 true/false';
+  }
+}
+
+function ruleText(key: string): string {
+  const pk = (Object.keys(URL_KEYS) as ParamKey[]).find((k) => k === key || URL_KEYS[k] === key);
+  if (!pk) return OTHER_RULES[key] ?? '不是可识别的设置';
+  return `必须是${allowed(pk)}`;
+}
+
+const REASONS: Record<RejectReason, string> = {
+  'not-a-number': '不是数字',
+  'not-an-integer': '不是整数',
+  'out-of-range': '超出范围',
+  'not-an-option': '不是可选值之一',
+  'not-a-boolean': '不是“是/否”值',
+  'too-long': '过长',
+};
+
+/**
+ * Why the engine runs where it runs: the engine and GPU layers word it in English (they know no
+ * languages); the known phrases are translated here, browser-supplied details are kept verbatim.
+ */
+const BACKEND_REASONS: [RegExp, (...m: string[]) => string][] = [
+  [/^this browser exposes no WebGPU \(navigator\.gpu is missing\)$/, () => '此浏览器未提供 WebGPU（navigator.gpu 不存在）'],
+  [/^WebGPU is present but no GPU adapter is available$/, () => '浏览器支持 WebGPU，但没有可用的 GPU 适配器'],
+  [/^requestAdapter failed: (.*)$/s, (d) => `requestAdapter 失败：${d}`],
+  [/^requestDevice failed: (.*)$/s, (d) => `requestDevice 失败：${d}`],
+  [/^CPU path requested \(\?backend=cpu\)$/, () => '已按要求使用 CPU 路径（?backend=cpu）'],
+  [/^WebGPU initialisation failed: (.*)$/s, (d) => `WebGPU 初始化失败：${d}`],
+  [/^GPU device lost \((.*)\)$/s, (d) => `GPU 设备丢失（${d}）`],
+];
+
+/** Drops the space a template leaves between two Han characters ("截断后的 正值" → "截断后的正值"); Latin keeps its spaces. */
+function tight(s: string): string {
+  return s.replace(/([\u4e00-\u9fff]) (?=[\u4e00-\u9fff])/g, '$1');
+}
+
+function backendReason(why: string): string {
+  return why
+    .split('; ')
+    .map((part) => {
+      for (const [re, say] of BACKEND_REASONS) {
+        const m = re.exec(part);
+        if (m) return say(...m.slice(1));
+      }
+      return part;
+    })
+    .join('；');
+}
+
+const MAP_NAMES: Record<FeatureMapKind, string> = {
+  positive: '正随机特征（FAVOR+）',
+  hyperbolic: '双曲正随机特征',
+  trig: '三角函数特征（sin, cos）',
+  relu: 'ReLU（Performer-ReLU）',
+  elu1: '1 + elu（线性 Transformer）',
+  exp: 'eˣ，不含范数项（苏剑林）',
+  'double-softmax': '双重 softmax（高效注意力）',
+};
+
+const MAP_SHORT: Record<FeatureMapKind, string> = {
+  positive: '正值',
+  hyperbolic: '双曲',
+  trig: '三角',
+  relu: 'ReLU',
+  elu1: '1+elu',
+  exp: 'eˣ',
+  'double-softmax': '双重 softmax',
+};
+
+const PROJ_NAMES: Record<ProjectionKind, string> = {
+  'orthogonal-chi': '正交，范数服从 χ 分布（论文默认）',
+  'orthogonal-sqrtd': '正交，范数取 √d（正则化）',
+  iid: '独立同分布高斯',
+};
+
+const PROJ_SHORT: Record<ProjectionKind, string> = {
+  'orthogonal-chi': '正交',
+  'orthogonal-sqrtd': '正交 √d',
+  iid: '独立同分布',
+};
+
+const INPUT_NAMES: Record<InputKind, string> = {
+  gaussian: '高斯（稠密注意力）',
+  clustered: '聚类（主题）',
+  local: '局部（位置带状）',
+};
+
+/** LaTeX of φ for each map: the formulas of en.ts, with their \text{…} words in Chinese. */
+const MAP_TEX: Record<FeatureMapKind, string> = {
+  ...en.names.mapTex,
+  elu1: String.raw`\phi(x)=\operatorname{elu}(x)+1\quad(\text{无投影，}d\text{ 个特征})`,
+  exp: String.raw`\phi(x)=e^{Wx}\quad(\text{不含 }\|x\|^2\text{ 项})`,
+  'double-softmax': String.raw`\phi_q(q)=\operatorname{softmax}_{\text{特征}}(q),\ \ \phi_k(k)=\operatorname{softmax}_{\text{位置}}(k)`,
+};
+
 export const zh: Strings = {
-  ...en,
+  app: {
+    title: '细看 Performer',
+    subtitle: '精确 softmax 注意力与 Performer（FAVOR+）线性注意力并排对照，在你的浏览器中实时计算。',
+    backendPending: '正在启动计算引擎…',
+    backendWebgpu: (adapter: string) => `WebGPU：${adapter}`,
+    backendCpu: (reason: string) => `CPU 后备路径：${backendReason(reason)}`,
+    backendLabel: '计算后端',
+    computing: '计算中…',
+    computedIn: (ms: string) => `已更新，用时 ${ms}`,
+    theme: '主题',
+    themes: { auto: '跟随系统', light: '浅色', dark: '深色' },
+    notices: '消息',
+    dismiss: '关闭',
+    skip: '跳到对照图',
+    footer: '所有计算都在你的浏览器本地完成，不会向任何地方发送数据。',
+    language: '语言',
+    documentTitle: '细看 Performer —— softmax 与 FAVOR+ 线性注意力',
+    embedUnknown: '未知的面板。',
+  },
+  cite: {
+    heading: '参考文献',
+    intro: '本页的数学推导与实验依据以下文献：',
+    sep: '，',
+    aboutSep: '——',
+    end: '。',
+    items: {
+      su: {
+        who: '苏剑林',
+        where: '科学空间（Scientific Spaces）',
+        about: '关于 Performer 与线性注意力：eˣ 与 1 + elu、低秩问题、稀疏性、局部截断实验',
+      },
+      blog: {
+        who: 'Krzysztof Choromanski、Lucy Colwell',
+        where: 'Google AI 博客，2020 年 10 月',
+        about: 'FAVOR+ 机制、正交正随机特征、因果注意力的前缀和',
+      },
+      paper: {
+        who: 'Krzysztof Choromanski 等',
+        where: 'ICLR 2021',
+        about: '原论文；引理 2 给出正值特征与三角函数特征的误差',
+      },
+      katharopoulos: {
+        who: 'Angelos Katharopoulos 等',
+        where: 'ICML 2020',
+        about: '以 1 + elu 为特征映射的线性注意力',
+      },
+      shen: {
+        who: 'Zhuoran Shen 等',
+        where: 'WACV 2021',
+        about: '高效注意力，即双重 softmax',
+      },
+    },
+  },
+  notices: {
+    rejected: (source: 'url' | 'control', key: string, raw: string, reason: RejectReason) =>
+      `${source === 'url' ? '已忽略 URL 参数' : '已忽略输入值'} ${key} = “${raw}”：${REASONS[reason]}——${ruleText(key)}。保留原来的值。`,
+    clamped: (key: ParamKey, raw: string, to: number) => `${PARAM_NAMES[key]} = ${raw} 超出允许范围（${allowed(key)}），改用 ${fmt(to)}。`,
+    backendChanged: (why: string) => `计算后端已切换：${backendReason(why)}。`,
+  },
+  errors: {
+    title: '上一次计算失败，屏幕上保留的是之前的结果。',
+    codes: {
+      'non-finite-result': '计算结果溢出为非有限值——这是三角函数特征在范数较大时的典型表现（exp(‖x‖²/2) 爆炸，行和可能为 0）。',
+      'exceeds-limit': '规模超出了此设备或后端的上限。',
+      'invalid-size': '尺寸无效。',
+      'non-finite-input': '输入中含有 NaN 或无穷大。',
+      'shape-mismatch': '矩阵形状不匹配。',
+      'device-lost': 'GPU 设备丢失，引擎正在恢复。',
+      'gpu-validation': 'GPU 拒绝了这项计算（验证错误或显存不足）。',
+      cancelled: '已取消。',
+      internal: '引擎发生意外故障。',
+    } as Record<string, string>,
+    retry: '重试',
+    panelCrashed: (panel: string) => `“${panel}”面板在绘制时出错。页面的其余部分仍可正常使用。`,
+    analysisFailed: '此项分析失败：',
+  },
+  controls: {
+    heading: '实验设置',
+    n: '序列长度 n',
+    nHelp: '对数刻度；可直接输入 1 到 65,536 之间的任意 n',
+    d: '头维度 d',
+    m: '随机特征数 m',
+    mHelp: (mp: string) => `特征维度 m′ = ${mp}`,
+    typed: (what: string) => `${what}（输入数值）`,
+    featureMap: '特征映射 φ',
+    projection: '投影 W',
+    causal: '因果（解码器）掩码',
+    seed: '输入种子',
+    featureSeed: (s: number) => `特征种子 ${s}`,
+    redraw: '重新抽取特征',
+    redrawHelp: '重新抽取随机投影 W；Q、K、V 保持不变',
+    input: '输入',
+    scale: 'q/k 范数尺度 s',
+    scaleHelp: 'q、k 各元素的标准差；s 越大，softmax 越集中，FAVOR+ 也越容易失效',
+    structuredHint: (s: number) => `聚类输入和局部输入要在 s 足够大（约 ${s}）时才会产生集中的注意力；低于这个值，它们看起来和高斯输入一样均匀`,
+    structuredAction: (s: number) => `改用 s = ${s}`,
+    reset: '全部重置',
+    mapNames: MAP_NAMES,
+    projNames: PROJ_NAMES,
+    inputNames: INPUT_NAMES,
+    noProjection: '此映射不使用投影',
+  },
+  names: { maps: MAP_SHORT, projections: PROJ_SHORT, exact: 'softmax（精确）', mapTex: MAP_TEX },
+  charts: {
+    tableSummary: (what: string) => `数据表：${what}`,
+    tableTruncated: (shown: number, total: number) => `共 ${fmtInt(total)} 行，显示前 ${fmtInt(shown)} 行。`,
+    series: '曲线',
+    low: '下界',
+    high: '上界',
+    bin: '区间',
+    keyAxis: '键 j',
+    queryAxis: '查询 i',
+    queryRows: '查询行 i',
+    keyCols: '键列 j',
+    meanValue: '平均值',
+    blockMean: (b: number) => `（${b}×${b} 块的均值）`,
+    heatmapAria: (title: string, n: number, cells: number, block: number) =>
+      `${title}：${fmtInt(n)}×${fmtInt(n)} 的注意力矩阵，显示为 ${cells}×${cells} 个单元${block > 1 ? `，每个单元是 ${block}×${block} 个元素的均值` : ''}。方向键移动高亮的查询行，回车键固定该行。`,
+    heatmapTable: (title: string) => `${title}，块均值（至多 16×16）`,
+    scaleModes: { linear: '线性刻度', log: '对数刻度' },
+  },
+  analysis: {
+    running: (label?: string) => `计算中${label ? `（${label}）` : ''}…`,
+    cancel: '取消',
+    run: '运行',
+    rerun: '重新运行',
+    cancelled: '已取消。图中显示的是最近一次完成的结果（如果有）。',
+    stale: '参数已更改；新结果算完之前，先显示之前的结果。',
+    waiting: '等待第一个结果…',
+    took: (ms: string) => `用时 ${ms}`,
+  },
+  metrics: {
+    relErrorA: 'A 的误差',
+    relErrorAHint: '‖Â − A‖_F / ‖A‖_F',
+    relErrorOut: '输出的误差',
+    relErrorOutHint: '‖out − out_exact‖ / ‖out_exact‖',
+    meanKL: '平均行 KL',
+    meanKLHint: '各行 KL(A_i ‖ Â_i) 的平均值，单位为 nat',
+    entropyExact: '熵，softmax',
+    entropyPerformer: '熵，线性注意力',
+    entropyHint: '行归一化熵 H/log(键数) 的平均值；1 即平均池化',
+    backend: '后端',
+    time: '计算用时',
+  },
+  main: {
+    title: '精确 softmax 注意力与它的线性近似',
+    lead: '两个矩阵由同一组 Q、K、V 算出。Performer 从不显式构造 Â：它以 O(n·m′·d) 的代价计算 φ(Q)(φ(K)ᵀV)。这里显式构造 Â，只是为了把它画出来。',
+    formula: en.main.formula,
+    exact: '精确 A（softmax）',
+    approx: (map: string) => `Â（${map}）`,
+    diff: '|A − Â|',
+    colour: '注意力权重（统一色标）',
+    colourClipped: '注意力权重（统一色标；最大的 0.5% 用色标顶端的颜色绘制）',
+    colourNegative: '负值元素（三角函数特征）',
+    scaleLinear: '线性色标',
+    scaleLog: '对数色标（4 个数量级）',
+    blockNote: (b: number, cells: number) => `n 大于 512：${cells}×${cells} 个单元中，每个单元显示一个 ${b}×${b} 元素块的均值（块均值）。`,
+    fullRes: '全分辨率：每个元素占一个单元。',
+    noView: (limit: string, backend: string) =>
+      tight(`热力图和逐行统计需要完整的 n×n 矩阵，在 ${backend} 上只在 n ≤ ${limit} 时请求。超过这个规模只比较输出（线性时间）；下方的行图仍显示完整的一行。`),
+    rowTitle: (i: number, pinned: boolean) => `查询行 i = ${fmtInt(i)}${pinned ? '（已固定）' : ''}`,
+    rowHint: '鼠标悬停在热力图的某一行上即可预览；单击固定（键盘用回车键）。再次单击已固定的行即可取消固定。',
+    rowHover: (i: number, b: number) => `正在预览第 ${fmtInt(i)}–${fmtInt(i + b - 1)} 行（块均值）；单击即可固定并获取完整的一行。`,
+    unpin: '取消固定',
+    rowX: '键 j',
+    rowY: '注意力权重',
+    rowExact: 'softmax A_i',
+    rowApprox: (map: string) => `${map} Â_i`,
+    rowTable: (i: number) => `第 ${i} 行的注意力`,
+    rowDecimated: (k: number) => `这一行很长：每个点取相邻 ${fmtInt(k)} 个键中的最大值。`,
+    waiting: '等待计算引擎…',
+    onWebgpu: 'WebGPU',
+    onCpu: 'CPU 后备路径',
+    resultParams: (n: number, d: number, m: number, map: string, s: number, causal: boolean) =>
+      `n = ${fmtInt(n)}，d = ${d}，m = ${m}，φ = ${map}，s = ${s}${causal ? '，因果' : ''}`,
+  },
+  error: {
+    title: '1 · 误差有多大，由什么决定？',
+    lead: 'FAVOR+ 对 exp(QKᵀ/√d) 的每个元素都是无偏的，但它的方差按 exp(‖x+y‖²) 增长：随 q、k 的范数增长，对高斯输入而言也就是随 d 增长——而不是随 n 增长。正交投影能降低方差；三角函数特征的权重可能为负，在精确值很小的地方误差会爆炸。',
+    formula: en.error.formula,
+    formulaNote: 'Performer 论文的引理 2，针对单个元素 SM(x, y) = exp(x·y)，其中 ω ~ N(0, I) 独立同分布，输入 x = q/⁴√d，y = k/⁴√d。',
+    sweepTitle: 'A 的误差随随机特征数 m 的变化',
+    sweepNote: (seeds: number, rows: number, n: number) =>
+      `对 ${seeds} 个特征种子取平均（阴影带：最小值–最大值），${rows} 个查询行对 n′ = ${fmtInt(n)} 个键；虚线为独立同分布投影。点线：把引理 2 的二阶矩按一阶近似传递过行归一化得到的理论值（独立同分布特征）——它是对多次抽样取的均方根，所以在误差较大时，重尾会让它高于典型的单次结果。圆圈：当前这次计算。`,
+    xM: '随机特征数 m',
+    show: '显示',
+    showBoth: '两者',
+    showOrth: '正交',
+    showIid: '独立同分布',
+    yErr: 'A 的相对 Frobenius 误差',
+    current: '当前',
+    theory: (map: string) => `${map}，理论值（独立同分布）`,
+    series: (map: string, proj: string) => `${map}，${proj}`,
+    normTitle: '误差随范数尺度 s 的变化',
+    normEntropyTitle: 'softmax 熵随范数尺度 s 的变化',
+    normNote: (m: number, seeds: number) =>
+      `m = ${m}，${seeds} 个种子，当前投影。在 FAVOR+ 准确的区域（s 较小），softmax 几乎是均匀的；一旦 softmax 变得集中，估计量的相对误差就会爆炸。随着 s 增大，三角函数特征反超正值特征。`,
+    xScale: '范数尺度 s（q、k 元素的标准差）',
+    yEntropy: '平均行归一化熵',
+    entropyExact: 'softmax A',
+    entropyPerf: '正值 Â',
+    dTitle: '误差随头维度 d 的变化',
+    dNote: (s: number, m: number) => `正值特征，s = ${s}，m = ${m}：元素尺度固定时，‖x+y‖² ≈ 2√d·s² 随 d 增长，误差也随之增长。`,
+    xD: '头维度 d',
+    blowTitle: '逐元素相对误差与精确元素值的关系',
+    blowNote: '按 A_ij 分箱后 |Â_ij − A_ij| / A_ij 的中位数（阴影带：10%–90%）。A_ij → 0 时，正值特征的相对误差保持有界，三角函数特征则不然。',
+    blowSmallest: (trig: string, pos: string) => `在最小的精确元素处，三角函数特征的相对误差中位数为 ${trig}，正值特征为 ${pos}。`,
+    xEntry: '精确元素 A_ij',
+    yRel: '|Â_ij − A_ij| / A_ij',
+    tableSweep: '误差随 m 的变化：各种子的均值与范围',
+    tableNorm: '误差随范数尺度的变化',
+    tableEntropy: '熵随范数尺度的变化',
+    tableD: '误差随 d 的变化',
+    tableBlow: '按精确元素大小分组的相对误差',
+  },
+  sparsity: {
+    title: '2 · 稀疏性：softmax 能聚焦，线性注意力会摊平',
+    lead: 'eˣ 会拉大分数之间的差距，所以 softmax 的行可以集中在少数几个键上。没有这种放大作用的核 φ(q)·φ(k) 给出的是稠密的行，随 n 增大趋于平均池化（苏剑林）。归一化熵 H/log(键数) 衡量的就是这一点：1 表示平均池化，0 表示只关注单个键。',
+    formula: String.raw`\bar H=\frac1n\sum_i\frac{-\sum_j A_{ij}\log A_{ij}}{\log(\text{行 }i\text{ 的键数})},\qquad \text{top-}k\text{ 质量}_i=\sum_{j\in\text{top-}k}A_{ij}`,
+    histTitle: '行熵的分布',
+    histNote: (rows: number, n: number) => `在 n = ${fmtInt(n)} 中均匀间隔地选取 ${fmtInt(rows)} 个查询行。`,
+    histZoom: (lo: number) => `横轴从 ${lo} 开始：每一行都至少这么平坦。`,
+    xEntropy: '行归一化熵',
+    yShare: '行的占比',
+    topTitle: 'top-k 质量（各行平均）',
+    xK: '键数 k',
+    yMass: '前 k 个键上的注意力质量',
+    nTitle: '平均归一化熵随 n 的变化',
+    nNote: (rows: number) => `每个 n 取 ${rows} 个查询行（种子相同；高斯输入是同一次抽样的前缀）。已标出当前的 n。`,
+    xN: '序列长度 n',
+    localTitle: '苏剑林的实验：把线性注意力截断到局部窗口',
+    localNote: (map: string) =>
+      `只保留 Â（${map}）中 |i − j| ≤ w 的元素，逐行重新归一化，再与精确 A 比较。截断使矩阵变得稀疏——不再是线性时间，仅作演示。点线截断的是精确 A 本身：即窗口本身丢掉的部分。softmax 本身是局部的时候（试试“输入：局部”，s ≥ 1），截断有帮助；对稠密的高斯输入，它只会更差。`,
+    xW: '窗口内的键数：2w + 1（因果：w + 1）',
+    yErrA: '相对精确 A 的误差',
+    truncApprox: (map: string) => tight(`截断后的 ${map} Â`),
+    truncExact: '截断后的精确 A',
+    truncOut: (map: string) => tight(`输出误差，截断后的 ${map}`),
+    fullLine: '不截断',
+    localLimit: (limit: string) => `局部截断实验需要稠密的 n×n 矩阵：n ≤ ${limit}。`,
+    tableHist: '归一化熵直方图',
+    tableTop: 'top-k 质量',
+    tableN: '熵随 n 的变化',
+    tableLocal: '误差随窗口的变化',
+    exact: 'softmax（精确）',
+    topMass: (k: number, who: string) => `top-${k} 质量，${who}`,
+    trigNote: '三角函数特征会让 Â 出现负值，因此它的行不是概率分布：“熵”只计入正元素，top-k 质量也可能超过 1。这种不稳定性正是这组对比要说明的。',
+    perf: (map: string) => `${map}（当前）`,
+    elu: '1+elu',
+    entropyElu: '熵，1+elu',
+  },
+  rank: {
+    title: '3 · 秩：低秩分解装不下的东西',
+    lead: 'QKᵀ 的秩 ≤ d，但逐元素取指数之后，A 的秩最高可达 n。而 Â = D⁻¹φ(Q)φ(K)ᵀ 的秩无论 n 多大都 ≤ m′——所以线性注意力需要 m′ 大于 d（Performer 取 m = 4d）。因果掩码会改变这一局面：对角元非零的下三角矩阵是可逆的，A 与 Â 都是如此。',
+    formula: en.rank.formula,
+    spectrumTitle: '奇异值（除以 σ₁ 归一化）',
+    xIndex: '序号 i',
+    ySigma: 'σ_i / σ₁',
+    exact: '精确 A',
+    approx: (map: string) => `Â（${map}）`,
+    scores: 'QKᵀ/√d（无掩码）',
+    lineD: (d: number) => `d = ${d}`,
+    lineM: (m: number) => `m′ = ${m}`,
+    tol: '容差 τ',
+    tolHelp: '数值秩 = #{σ_i > τ·σ₁}；f32 能分辨约 6·10⁻⁸，f64 约 10⁻¹⁶',
+    rankExact: 'A 的数值秩',
+    rankApprox: 'Â 的数值秩',
+    rankScores: 'QKᵀ 的数值秩',
+    effExact: 'A 的有效秩',
+    effApprox: 'Â 的有效秩',
+    triangular: (a: string, b: string) =>
+      `因果：A 与 Â 都是下三角矩阵，最小对角元分别为 ${a} 和 ${b} > 0，因此在精确算术下二者都可逆（满秩）；但它们最小的奇异值仍可能低于 τ。`,
+    limit: (limit: string, n: string) =>
+      `奇异值谱需要对 n×n 矩阵做奇异值分解（O(n³)，在分析线程中以 f64 计算），只在 n ≤ ${limit} 时提供。当前 n = ${n}：减小 n 即可看到。`,
+    sizeNote: (n: number) =>
+      `在完整的 ${fmtInt(n)}×${fmtInt(n)} 矩阵上以 f64 计算（Â 与 QKᵀ 经由其低秩因子计算）。恰好为零的奇异值——Â 中超出 m′ 的、QKᵀ 中超出 d 的——无法画在对数轴上；小于 10⁻¹⁷（f64 舍入误差）的值画在 10⁻¹⁷ 处。`,
+    causalToggle: '因果掩码（与实验设置中的开关相同）',
+    tableSpectra: '奇异值',
+  },
+  features: {
+    title: '4 · 特征映射：为什么是 eˣ，Performer 真正多做了什么',
+    lead: '线性注意力用 φ(q)·φ(k) 代替 exp(q·k)。1 + elu(x) 是 eˣ 在 0 处的一阶泰勒展开（并保持为正），ReLU 则完全是另一个核，而 FAVOR+ 是对 exp(q·k) 本身的无偏随机特征估计。',
+    curvesTitle: '标量曲线',
+    xX: 'x',
+    yF: 'f(x)',
+    tangent: 'eˣ 在 0 处的切线：1 + x',
+    rowsTitle: (i: number) => `查询行 i = ${fmtInt(i)} 在各个映射下的结果，与 softmax 对照`,
+    rowsNote: (m: number, proj: string) => `所有使用投影的映射都用同一组 Q、K 和同一个 W（m = ${m}，${proj}）。`,
+    mapLegend: '该映射的 Â_i（映射对应的颜色）',
+    rowStats: (err: string, kl: string, h: string) => `误差 ${err} · KL ${kl} · 熵 ${h}`,
+    lambdaTitle: 'λ 不变性：逐查询的因子会被消去',
+    lambdaText:
+      '把 φ(q_i) 乘以任意 λ(q_i) > 0 都不会改变 Â，因为同一个因子同时出现在分子和行和里。所以对查询而言，FAVOR+ 的因子 exp(−‖q‖²/2) 可以精确地去掉。键的因子 exp(−‖k‖²/2) 只有在键范数变化很小时才能近似地去掉。',
+    lambdaFormula: en.features.lambdaFormula,
+    lambdaMeasured: (q: string, both: string, spread: string) =>
+      `在这一行上实测：去掉查询因子使 Â_i 改变 ${q}（仅为舍入误差）；去掉两个因子（即 eˣ 映射）使它改变 ${both}，此时键范数 ‖y_j‖² 的变异系数为 ${spread}。`,
+    foldTitle: '把 W 并入投影',
+    foldText:
+      '去掉查询因子后，φ(q) = exp(Wq)：先做一个 d→m 的线性映射，再接激活函数 eˣ。Transformer 中 q、k 的投影本来就是线性层，所以 W 可以并入其中——把键的维度从 d 扩大到 m，再以 eˣ 为激活函数。这样 W 是学出来的而不是随机的：空间比 Performer 的更大，秩的上限同样是 m。',
+    foldFormula: en.features.foldFormula,
+    tableCurves: '标量曲线',
+    tableRows: '各映射下的注意力行',
+  },
+  embed: {
+    poweredBy: '细看 Performer',
+  },
   embedding: {
     open: '嵌入',
     openHint: (panel: string) => `把“${panel}”嵌入网页`,

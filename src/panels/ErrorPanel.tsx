@@ -147,6 +147,7 @@ export function ErrorPanel() {
       </div>
       {sv && (
         <LineChart
+          labels={t.charts}
           series={sweepSeries}
           xLabel={s.xM}
           yLabel={s.yErr}
@@ -175,6 +176,7 @@ export function ErrorPanel() {
                 ))}
               </div>
               <LineChart
+                labels={t.charts}
                 series={normSeries}
                 xLabel={s.xScale}
                 yLabel={s.yErr}
@@ -192,6 +194,7 @@ export function ErrorPanel() {
           <h3>{s.normEntropyTitle}</h3>
           {nv && (
             <LineChart
+              labels={t.charts}
               series={entropySeries}
               xLabel={s.xScale}
               yLabel={s.yEntropy}
@@ -212,6 +215,7 @@ export function ErrorPanel() {
           <AnalysisStatus req={dDep.req} entry={dDep.entry} />
           {dv && (
             <LineChart
+              labels={t.charts}
               series={dSeries}
               xLabel={s.xD}
               yLabel={s.yErr}
@@ -231,6 +235,7 @@ export function ErrorPanel() {
           <AnalysisStatus req={blow.req} entry={blow.entry} />
           {bv && (
             <LineChart
+              labels={t.charts}
               series={blowSeries}
               xLabel={s.xEntry}
               yLabel={s.yRel}

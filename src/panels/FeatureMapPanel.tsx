@@ -65,7 +65,7 @@ export function FeatureMapPanel() {
       <div className="grid-2">
         <div className="sub">
           <h3>{s.curvesTitle}</h3>
-          <LineChart series={curves} xLabel={s.xX} yLabel={s.yF} ariaLabel={s.curvesTitle} tableCaption={s.tableCurves} yDomain={[-0.5, 4]} height={240} />
+          <LineChart labels={t.charts} series={curves} xLabel={s.xX} yLabel={s.yF} ariaLabel={s.curvesTitle} tableCaption={s.tableCurves} yDomain={[-0.5, 4]} height={240} />
         </div>
         <div className="sub">
           <h3>{s.lambdaTitle}</h3>
@@ -99,6 +99,7 @@ export function FeatureMapPanel() {
             <h4>{t.controls.mapNames[m.map]}</h4>
             <p className="stat-line">{s.rowStats(fmt(m.relError), fmt(m.kl), fmt(m.entropy))}</p>
             <LineChart
+              labels={t.charts}
               series={series}
               xLabel={t.main.rowX}
               yLabel={t.main.rowY}

@@ -113,6 +113,7 @@ export function MainComparison() {
             <>
               <div className="heatmap-toolbar">
                 <ColorLegend
+                  labels={t.charts}
                   scale={scale}
                   label={clipped ? s.colourClipped : s.colour}
                   negativeLabel={hasNegative ? s.colourNegative : undefined}
@@ -139,6 +140,7 @@ export function MainComparison() {
                   ] as const
                 ).map(([key, title, data]) => (
                   <Heatmap
+                    labels={t.charts}
                     key={key}
                     metric={`heatmap-${key}`}
                     title={title}
@@ -173,6 +175,7 @@ export function MainComparison() {
                 )}
               </h3>
               <LineChart
+                labels={t.charts}
                 series={rowSeries.series}
                 xLabel={s.rowX}
                 yLabel={s.rowY}

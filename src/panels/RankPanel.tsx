@@ -92,6 +92,7 @@ export function RankPanel() {
               </div>
               <h3>{s.spectrumTitle}</h3>
               <LineChart
+                labels={t.charts}
                 series={derived.series}
                 xLabel={s.xIndex}
                 yLabel={s.ySigma}

@@ -93,6 +93,7 @@ export function SparsityPanel() {
           <AnalysisStatus req={rowsA.req} entry={rowsA.entry} />
           {rv && (
             <Histogram
+              labels={t.charts}
               series={[
                 { id: 'exact', label: s.exact, color: EXACT_COLOR, values: rv.exact },
                 { id: 'perf', label: s.perf(rvMap), color: MAP_COLORS[rv.map], dash: MAP_DASH[rv.map] ?? '5 3', values: rv.performer },
@@ -113,6 +114,7 @@ export function SparsityPanel() {
           <h3>{s.topTitle}</h3>
           {rv && (
             <LineChart
+              labels={t.charts}
               series={topSeries}
               xLabel={s.xK}
               yLabel={s.yMass}
@@ -131,6 +133,7 @@ export function SparsityPanel() {
       <AnalysisStatus req={nA.req} entry={nA.entry} />
       {nv && (
         <LineChart
+          labels={t.charts}
           series={nSeries}
           xLabel={s.xN}
           yLabel={t.error.yEntropy}
@@ -156,6 +159,7 @@ export function SparsityPanel() {
           <AnalysisStatus req={localA.req} entry={localA.entry} />
           {lv && (
             <LineChart
+              labels={t.charts}
               series={localSeries}
               xLabel={s.xW}
               yLabel={s.yErrA}

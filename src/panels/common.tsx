@@ -119,7 +119,7 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
       {entry.status === 'error' && (
         <div className="progress-row" role="alert">
           <span className="warn">
-            {t.errors.analysisFailed} {entry.error?.message}
+            {t.errors.analysisFailed} <span lang="en">{entry.error?.message}</span>
           </span>
           <button type="button" className="small" onClick={() => controller.requestAnalysis(id, op, payload, currentKey, true)}>
             {t.analysis.rerun}

@@ -4,7 +4,7 @@
  * (coalesced, so dragging a slider does not hammer the history API).
  */
 import { readUrl, writeUrl } from './url';
-import type { Actions, AppStore } from './store';
+import type { Actions, AppStore, Lang } from './store';
 
 export function loadFromUrl(store: AppStore, actions: Actions, search: string): void {
   const { params, ui, notices } = readUrl(search);
@@ -13,11 +13,12 @@ export function loadFromUrl(store: AppStore, actions: Actions, search: string): 
   for (const n of notices) actions.notify(n);
 }
 
-export function startUrlSync(store: AppStore, win: Pick<Window, 'location' | 'history'> = window, delayMs = 150): () => void {
+/** `defaultLang`: the browser's language, left out of the URL unless chosen explicitly (see writeUrl). */
+export function startUrlSync(store: AppStore, win: Pick<Window, 'location' | 'history'> = window, delayMs = 150, defaultLang: Lang = 'en'): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
   const write = () => {
     timer = null;
-    const next = writeUrl(store.getState(), win.location.search);
+    const next = writeUrl(store.getState(), win.location.search, defaultLang);
     if (next !== win.location.search) {
       try {
         win.history.replaceState(win.history.state, '', `${win.location.pathname}${next}${win.location.hash}`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMS } from './params';
 import { initialState } from './store';
-import { readUrl, writeUrl } from './url';
+import { browserLang, readUrl, writeUrl } from './url';
 
 describe('readUrl', () => {
   it('reads every parameter', () => {
@@ -44,5 +44,36 @@ describe('writeUrl', () => {
     expect(back.params).toEqual({ ...DEFAULT_PARAMS, n: 512, featureMap: 'hyperbolic', causal: true, scale: 1.25 });
     expect(back.ui.pinnedRow).toBe(5);
     expect(back.ui.theme).toBe('light');
+  });
+});
+
+describe('language in the URL', () => {
+  it('browserLang: the first supported language of navigator.languages, zh* → zh, else en', () => {
+    expect(browserLang(['zh-CN', 'en-US'])).toBe('zh');
+    expect(browserLang(['zh-Hans-CN'])).toBe('zh');
+    expect(browserLang(['zh_TW'])).toBe('zh');
+    expect(browserLang(['fr-FR', 'zh'])).toBe('zh');
+    expect(browserLang(['en-GB', 'zh-CN'])).toBe('en');
+    expect(browserLang(['de', 'fr'])).toBe('en');
+    expect(browserLang([])).toBe('en');
+  });
+
+  it('lang=xx is rejected with a notice and leaves the language alone', () => {
+    const r = readUrl('?lang=xx');
+    expect(r.ui.lang).toBeUndefined();
+    expect(r.notices).toEqual([{ level: 'error', code: 'param-rejected', source: 'url', key: 'lang', raw: 'xx', reason: 'not-an-option' }]);
+    expect(readUrl('?lang=zh').ui.lang).toBe('zh');
+  });
+
+  it('writes lang only when it differs from the browser default or the URL already names one', () => {
+    const zh = initialState({}, { lang: 'zh' });
+    const en = initialState({}, { lang: 'en' });
+    expect(new URLSearchParams(writeUrl(zh, '', 'zh')).has('lang')).toBe(false);
+    expect(new URLSearchParams(writeUrl(zh, '', 'en')).get('lang')).toBe('zh');
+    expect(new URLSearchParams(writeUrl(en, '', 'zh')).get('lang')).toBe('en');
+    expect(new URLSearchParams(writeUrl(en, '', 'en')).has('lang')).toBe(false);
+    // given explicitly: kept (and follows the current choice), even when it equals the default
+    expect(new URLSearchParams(writeUrl(en, '?lang=en', 'en')).get('lang')).toBe('en');
+    expect(new URLSearchParams(writeUrl(zh, '?lang=en', 'zh')).get('lang')).toBe('zh');
   });
 });

@@ -9,7 +9,7 @@ import type { AttentionParams } from '../core/types';
 import { RANK_TOLERANCES } from '../core/rank';
 import { DEFAULT_PARAMS, parseParam, type ParamKey } from './params';
 import { isEmbedId, parseEmbedControls, writeEmbedControls } from './embed';
-import { LANGS, PANEL_IDS, THEMES, type AppState, type NoticeInput, type PanelId, type UiState } from './store';
+import { LANGS, PANEL_IDS, THEMES, type AppState, type Lang, type NoticeInput, type PanelId, type UiState } from './store';
 
 /** URL key of each parameter. */
 export const URL_KEYS: { readonly [K in ParamKey]: string } = {
@@ -105,8 +105,13 @@ export function readUrl(search: string): UrlState {
   return out;
 }
 
-/** The query string for `state`, keeping any keys of `current` that the store does not own. */
-export function writeUrl(state: Pick<AppState, 'params' | 'ui'>, current = ''): string {
+/**
+ * The query string for `state`, keeping any keys of `current` that the store does not own.
+ * `lang` is written only when it differs from `defaultLang` (the browser's language) or `current`
+ * already names one (given explicitly): a link without `lang` opens in each reader's language, a link
+ * that names one keeps it.
+ */
+export function writeUrl(state: Pick<AppState, 'params' | 'ui'>, current = '', defaultLang: Lang = 'en'): string {
   const q = new URLSearchParams(current.length <= MAX_QUERY_LENGTH ? current : '');
   const p = state.params;
   for (const key of Object.keys(URL_KEYS) as ParamKey[]) {
@@ -115,7 +120,7 @@ export function writeUrl(state: Pick<AppState, 'params' | 'ui'>, current = ''): 
   }
   const ui = state.ui;
   const setOrDelete = (k: string, v: string | null) => (v === null ? q.delete(k) : q.set(k, v));
-  setOrDelete('lang', ui.lang === 'en' ? null : ui.lang);
+  setOrDelete('lang', ui.lang === defaultLang && !q.has('lang') ? null : ui.lang);
   setOrDelete('theme', ui.theme === 'auto' ? null : ui.theme);
   setOrDelete('row', ui.pinnedRow === null ? null : String(ui.pinnedRow));
   setOrDelete('tol', ui.rankTol === 1e-6 ? null : String(ui.rankTol));
@@ -125,4 +130,17 @@ export function writeUrl(state: Pick<AppState, 'params' | 'ui'>, current = ''): 
   setOrDelete('hide', ui.hidden.length ? ui.hidden.join(',') : null);
   const s = q.toString();
   return s ? `?${s}` : '';
+}
+
+/**
+ * The app language for a browser's preferred languages (`navigator.languages`, best first): the first
+ * one we have — any zh* (zh-CN, zh-Hans, zh-TW, …) gives zh, any en* gives en — else English.
+ */
+export function browserLang(languages: readonly string[]): Lang {
+  for (const tag of languages) {
+    const primary = tag.toLowerCase().split(/[-_]/)[0];
+    if (primary === 'zh') return 'zh';
+    if (primary === 'en') return 'en';
+  }
+  return 'en';
 }

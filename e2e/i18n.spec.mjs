@@ -1,0 +1,264 @@
+// 中文 end to end, on the CPU path (the text does not depend on the backend): with ?lang=zh every
+// text users see or hear — text nodes, aria-label, title, placeholder, alt, aria-valuetext, <option>
+// — of the whole page (header, controls, every panel once its analyses have finished, footer) holds
+// no untranslated English sentence; the same for each panel embedded alone (?embed=<panel>), every
+// presentation slide (?present, → until the step stops changing) and every dialog opened by a
+// [data-open-dialog] button, where the app has them. Also: the header select switches the language
+// and <html lang>, lang=xx gives a notice, and a browser whose language is Chinese gets Chinese by
+// default. Run: node e2e/run.mjs i18n
+import assert from 'node:assert/strict';
+import { test } from './harness.mjs';
+
+/**
+ * An "English sentence" is a run of ≥ 3 English words with nothing between them but spaces, ASCII
+ * punctuation, digits and typographic quotes/dashes — a CJK character (or CJK punctuation, or any
+ * other non-ASCII symbol such as =, ×, ‖ in math: φ, ≤) ends the run. A word is ≥ 2 Latin letters
+ * (apostrophes inside allowed); single letters are symbols (n, d, m, i, j). Words on ALLOWED (math
+ * tokens, units, proper names, identifiers) neither count nor end a run. Not walked: KaTeX output
+ * (.katex), code/pre/kbd/samp/textarea (code is not prose), and elements marked as deliberately
+ * untranslated — translate="no" (authors' names) or lang="en…" (English titles of cited papers).
+ */
+const ALLOWED = [
+  // methods, products, proper names
+  'performer', 'performers', 'favor', 'webgpu', 'softmax', 'relu', 'elu', 'gelu', 'transformer', 'transformers',
+  'swiftshader', 'katex', 'google', 'ai', 'arxiv', 'iclr', 'icml', 'wacv', 'kexue', 'fm', 'scientific', 'spaces',
+  'su', 'jianlin', 'krzysztof', 'choromanski', 'lucy', 'colwell', 'angelos', 'katharopoulos', 'zhuoran', 'shen',
+  'chromium', 'chrome', 'vulkan', 'navigator', 'requestadapter', 'requestdevice',
+  // math and statistics tokens
+  'exp', 'log', 'ln', 'max', 'min', 'sin', 'cos', 'tanh', 'kl', 'mse', 'rms', 'svd', 'iid', 'top', 'nan', 'inf',
+  'sm', 'trig', 'eff', 'rank', 'frobenius', 'std', 'qk',
+  // units, formats, identifiers that appear in URLs and file names
+  'nats', 'nat', 'ms', 'px', 'gpu', 'cpu', 'fps', 'png', 'svg', 'csv', 'json', 'npy', 'html', 'iframe', 'url', 'id',
+  'api', 'backend', 'lang', 'en', 'zh', 'true', 'false', 'float', 'f32', 'f64',
+];
+const SKIP_SELECTOR = '.katex, script, style, noscript, template, code, pre, kbd, samp, textarea, [translate="no"], [lang^="en"]';
+const ATTRIBUTES = ['aria-label', 'title', 'placeholder', 'alt', 'aria-valuetext', 'aria-description', 'aria-roledescription'];
+
+/** Runs in the page: every English sentence under `rootSelector` (document body by default). */
+function findEnglishInPage({ allowed, skip, attributes, rootSelector }) {
+  const allow = new Set(allowed);
+  const NEUTRAL = /[\s\x21-\x40\x5b-\x60\x7b-\x7e\u00a0\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00b7]/;
+  const runs = (text) => {
+    const out = [];
+    let run = [];
+    let start = -1;
+    let end = -1;
+    const flush = () => {
+      if (run.length >= 3) out.push(text.slice(start, end));
+      run = [];
+      start = -1;
+    };
+    const re = /[A-Za-z]+(?:['’][A-Za-z]+)*/g;
+    let last = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const between = text.slice(last, m.index);
+      if ([...between].some((c) => !NEUTRAL.test(c))) flush();
+      const w = m[0];
+      if (w.length >= 2 && !allow.has(w.toLowerCase())) {
+        if (start < 0) start = m.index;
+        run.push(w);
+        end = m.index + w.length;
+      }
+      last = m.index + w.length;
+    }
+    if ([...text.slice(last)].some((c) => !NEUTRAL.test(c))) flush();
+    flush();
+    return out;
+  };
+  const where = (el) => {
+    const panel = el.closest('[data-panel]')?.getAttribute('data-panel');
+    const tag = el.tagName.toLowerCase();
+    const cls = typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+    return `${panel ? `[panel ${panel}] ` : ''}<${tag}${cls}>`;
+  };
+  const found = [];
+  const root = rootSelector ? document.querySelector(rootSelector) : document.body;
+  if (!root) return found;
+  const visit = (el) => {
+    if (el.matches(skip)) return;
+    const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.nodeValue).join('');
+    for (const r of runs(own)) found.push(`${where(el)} text: “${r}” in “${own.trim().slice(0, 160)}”`);
+    for (const a of attributes) {
+      const v = el.getAttribute(a);
+      if (v) for (const r of runs(v)) found.push(`${where(el)} @${a}: “${r}” in “${v.slice(0, 160)}”`);
+    }
+    if ((el.tagName === 'INPUT' && /^(button|submit|reset)$/i.test(el.type)) && el.value) for (const r of runs(el.value)) found.push(`${where(el)} value: “${r}”`);
+    for (const c of el.children) visit(c);
+  };
+  visit(root);
+  return [...new Set(found)];
+}
+
+async function findEnglish(page, rootSelector) {
+  return page.evaluate(findEnglishInPage, { allowed: ALLOWED, skip: SKIP_SELECTOR, attributes: ATTRIBUTES, rootSelector });
+}
+
+/**
+ * Waits until the page has settled: no analysis running or waiting, no compute in flight, and the
+ * page text unchanged for 1.5 s (panels mount analyses only after the first result arrives).
+ */
+async function settle(page, timeout = 150_000) {
+  const t0 = Date.now();
+  let lastSig = '';
+  let stableSince = Date.now();
+  while (Date.now() - t0 < timeout) {
+    const { busy, sig } = await page.evaluate(() => {
+      const pending = [...document.querySelectorAll('.analysis-status')].filter((e) => !['done', 'error', 'cancelled'].includes(e.getAttribute('data-status') ?? ''));
+      const computing = document.querySelector('.compute-status[data-status="computing"]');
+      const text = document.body.innerText;
+      return { busy: pending.length > 0 || !!computing, sig: `${text.length}:${text.slice(0, 200)}:${document.querySelectorAll('[data-status]').length}` };
+    });
+    if (busy || sig !== lastSig) {
+      lastSig = sig;
+      stableSince = Date.now();
+    } else if (Date.now() - stableSince > 1_500 && Date.now() - t0 > 1_000) return;
+    await page.waitForTimeout(300);
+  }
+  throw new Error(`page did not settle within ${timeout} ms`);
+}
+
+function report(label, found) {
+  return `${found.length} untranslated English sentence(s) ${label}:\n  ${found.join('\n  ')}`;
+}
+
+test('zh: no untranslated English sentence on the page, in any panel, embed, slide or dialog', async ({ page, appUrl, log }) => {
+  await page.goto(`${appUrl}/?lang=zh&backend=cpu`);
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  // every panel is there and has finished its analyses
+  await page.waitForFunction(() => document.querySelectorAll('[data-panel]').length >= 5 && document.querySelector('[data-result-params]'), null, { timeout: 60_000 });
+  await settle(page);
+  const analyses = await page.$$eval('[data-analysis]', (els) => els.map((e) => `${e.getAttribute('data-analysis')}=${e.getAttribute('data-status')}`));
+  log(`analyses: ${analyses.join(', ')}`);
+  assert.ok(analyses.length >= 9, `expected every panel's analyses on the page, found ${analyses.length}`);
+  assert.ok(analyses.every((a) => a.endsWith('=done')), `every analysis finished: ${analyses.join(', ')}`);
+  // the walker itself is sound: it finds English where there is some
+  await page.evaluate(() => {
+    const p = document.createElement('p');
+    p.id = 'i18n-probe';
+    p.textContent = '注意力 the error of A grows with d';
+    p.title = 'Exact softmax attention vs its linear approximation';
+    document.body.append(p);
+  });
+  const probed = await findEnglish(page, '#i18n-probe');
+  assert.equal(probed.length, 2, `the walker flags a planted sentence in text and in an attribute: ${probed.join(' | ')}`);
+  await page.evaluate(() => document.getElementById('i18n-probe')?.remove());
+
+  const found = await findEnglish(page);
+  const panels = await page.$$eval('[data-panel]', (els) => els.map((e) => e.getAttribute('data-panel')));
+  log(`walked the page: header, controls, ${panels.length} panels (${panels.join(', ')}), footer`);
+
+  // dialogs opened by [data-open-dialog] buttons (built by other parts of the app)
+  const dialogButtons = await page.$$('[data-open-dialog]');
+  for (const [k, button] of dialogButtons.entries()) {
+    const name = (await button.getAttribute('data-open-dialog')) || `#${k}`;
+    await button.click();
+    const dialog = await page.waitForSelector('dialog[open], [role="dialog"]:not([hidden]), [role="alertdialog"]:not([hidden])', { timeout: 10_000 });
+    await page.waitForTimeout(300);
+    await dialog.evaluate((el) => el.setAttribute('data-i18n-walk', ''));
+    for (const f of await findEnglish(page, '[data-i18n-walk]')) found.push(`[dialog ${name}] ${f}`);
+    await dialog.evaluate((el) => el.removeAttribute('data-i18n-walk'));
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(300);
+    await page.evaluate(() => document.querySelectorAll('dialog[open]').forEach((d) => d.close()));
+  }
+  log(`dialogs walked: ${dialogButtons.length}`);
+  assert.deepEqual(found, [], report('on the page', found));
+
+  // each panel embedded alone (?embed=<panel>): the embed's own frame, controls and credit
+  const embeds = [];
+  for (const id of panels) {
+    await page.goto(`${appUrl}/?lang=zh&backend=cpu&embed=${id}`);
+    await page.waitForSelector(`[data-embed="${id}"]`, { timeout: 30_000 });
+    await settle(page);
+    for (const f of await findEnglish(page)) embeds.push(`[embed ${id}] ${f}`);
+  }
+  log(`embeds walked: ${panels.length}`);
+  assert.deepEqual(embeds, [], report('in the embeds', embeds));
+
+  // presentation slides: ?present, then → until the step stops changing
+  await page.goto(`${appUrl}/?lang=zh&backend=cpu&present`);
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  await settle(page);
+  // the step is in the URL (step=N) where the app has slides; without one, fall back to the text
+  const state = () =>
+    page.evaluate(() => new URL(location.href).searchParams.get('step') ?? `text:${document.body.innerText.slice(0, 400)}`);
+  const slides = [];
+  let before = await state();
+  for (let step = 0; step < 60; step++) {
+    for (const f of await findEnglish(page)) slides.push(`[slide ${before.startsWith('text:') ? step : before}] ${f}`);
+    await page.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined));
+    await page.keyboard.press('ArrowRight');
+    await page.waitForTimeout(600);
+    await settle(page);
+    const after = await state();
+    if (after === before) {
+      log(step === 0 ? 'no presentation mode in this build (→ changes nothing)' : `walked ${step + 1} slides`);
+      break;
+    }
+    before = after;
+  }
+  assert.deepEqual(slides, [], report('on the slides', [...new Set(slides)]));
+}, { timeout: 420_000, webgpu: false });
+
+test('the header select switches the language: text, <html lang> and the URL follow', async ({ page, appUrl }) => {
+  await page.goto(`${appUrl}/?backend=cpu`);
+  await page.waitForSelector('h1');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+  assert.equal(await page.textContent('h1'), 'Performer, up close');
+  assert.equal(await page.textContent('#h-error'), '1 · How large is the error, and what drives it?');
+  const select = page.locator('.app-header select[data-setting="lang"]');
+  assert.deepEqual(await select.locator('option').allTextContents(), ['English', '中文']);
+
+  await select.selectOption('zh');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  assert.equal(await page.textContent('h1'), '细看 Performer');
+  assert.equal(await page.textContent('#h-error'), '1 · 误差有多大，由什么决定？');
+  assert.equal(await page.evaluate(() => document.title), '细看 Performer —— softmax 与 FAVOR+ 线性注意力');
+  assert.match(await page.textContent('.app-footer'), /苏剑林.*科学空间/s);
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('lang') === 'zh');
+
+  await select.selectOption('en');
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  assert.equal(await page.textContent('h1'), 'Performer, up close');
+  // chosen explicitly: the URL keeps naming it, so a copied link opens in English for everyone
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('lang') === 'en');
+  const links = await page.$$eval('.app-footer a', (as) => as.map((a) => a.getAttribute('href')));
+  for (const href of ['https://kexue.fm/archives/8338', 'https://arxiv.org/abs/2009.14794', 'https://research.google/blog/rethinking-attention-with-performers/']) {
+    assert.ok(links.includes(href), `the footer links ${href}: ${links.join(', ')}`);
+  }
+  assert.ok(!/seed 00\d/i.test(await page.textContent('body')), 'no "seed 000/001" anywhere on the page');
+}, { timeout: 60_000, webgpu: false });
+
+test('lang=xx gives a notice naming the parameter, and the page stays in the default language', async ({ page, appUrl }) => {
+  await page.goto(`${appUrl}/?lang=xx&backend=cpu`);
+  await page.waitForSelector('[data-notice="param-rejected"]', { timeout: 30_000 });
+  const text = await page.textContent('.notices');
+  assert.match(text, /lang = “xx”/);
+  assert.match(text, /en, zh/);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+  assert.equal(await page.textContent('h1'), 'Performer, up close');
+}, { timeout: 60_000, webgpu: false });
+
+test('a browser whose language is Chinese (locale zh-CN) gets Chinese without lang= in the URL', async ({ context, appUrl }) => {
+  const zhContext = await context.browser().newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  try {
+    const page = await zhContext.newPage();
+    page.on('pageerror', (e) => errors.push(e));
+    await page.goto(`${appUrl}/?backend=cpu`);
+    assert.equal(await page.evaluate(() => navigator.languages[0]), 'zh-CN');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    assert.equal(await page.textContent('h1'), '细看 Performer');
+    assert.equal(await page.inputValue('.app-header select[data-setting="lang"]'), 'zh');
+    // the browser default is not written into the URL (a shared link opens in each reader's language)
+    await page.waitForFunction(() => new URL(location.href).searchParams.has('n'));
+    assert.equal(await page.evaluate(() => new URL(location.href).searchParams.get('lang')), null);
+    // an explicit lang= still wins
+    await page.goto(`${appUrl}/?lang=en&backend=cpu`);
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    assert.equal(await page.textContent('h1'), 'Performer, up close');
+    assert.deepEqual(errors, []);
+  } finally {
+    await zhContext.close();
+  }
+}, { timeout: 60_000, webgpu: false });

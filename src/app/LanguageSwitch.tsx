@@ -1,0 +1,42 @@
+/**
+ * The header's language select (beside the theme switch) and the document-level effects of the
+ * language: `<html lang>` and the tab title follow it. Each language is named in itself
+ * ("English", "中文") so a reader who cannot read the current one still finds theirs.
+ */
+import { useEffect } from 'react';
+import { useActions, useStore } from '../store/react';
+import { LANGS, type Lang } from '../store/store';
+import { useStrings } from './strings';
+
+/** BCP 47 tag for `<html lang>` (zh is Simplified Chinese as written in mainland China). */
+export const HTML_LANG: Record<Lang, string> = { en: 'en', zh: 'zh-CN' };
+
+const ENDONYMS: Record<Lang, string> = { en: 'English', zh: '中文' };
+
+export function LanguageSwitch() {
+  const t = useStrings().app;
+  const lang = useStore((s) => s.ui.lang);
+  const actions = useActions();
+  return (
+    <label className="theme-switch lang-switch">
+      {t.language}{' '}
+      <select value={lang} data-setting="lang" onChange={(e) => actions.setUi('lang', e.target.value as Lang)}>
+        {LANGS.map((l) => (
+          <option key={l} value={l} lang={HTML_LANG[l]}>
+            {ENDONYMS[l]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Keeps `<html lang>` and `document.title` in the current language. */
+export function useDocumentLanguage(): void {
+  const lang = useStore((s) => s.ui.lang);
+  const title = useStrings().app.documentTitle;
+  useEffect(() => {
+    document.documentElement.lang = HTML_LANG[lang];
+    document.title = title;
+  }, [lang, title]);
+}
