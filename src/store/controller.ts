@@ -16,7 +16,7 @@ import type { ComputeRequest } from '../engine/protocol';
 import { LIMITS } from '../core/limits';
 import { createActions, defaultRow, type AnalysisEntry, type AppState, type AppStore } from './store';
 
-export type EngineLike = Pick<EngineClient, 'ready' | 'backend' | 'onBackendChange' | 'compute' | 'analyze'>;
+export type EngineLike = Pick<EngineClient, 'ready' | 'backend' | 'onBackendChange' | 'compute' | 'analyze'> & Partial<Pick<EngineClient, 'exportState'>>;
 
 /**
  * Largest n for which the matrix view and per-row statistics (both O(n²(d + m')) work) are
@@ -51,6 +51,11 @@ export interface Controller {
   cancelAnalysis(id: string): void;
   /** Recompute now (e.g. after an error). */
   recompute(): void;
+  /**
+   * The experiment on screen (the shown result's parameters and inputs, not a newer request still
+   * in flight) as JSON text, with `metrics` (the headline numbers as shown) and the backend added.
+   */
+  exportState(metrics: Record<string, number | null>): Promise<string>;
   dispose(): void;
 }
 
@@ -181,10 +186,19 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     runs.get(id)?.abort.abort();
   }
 
+  function exportState(metrics: Record<string, number | null>): Promise<string> {
+    const state = store.getState();
+    const result = state.compute.result;
+    if (!result) return Promise.reject(new Error('no result to export yet'));
+    if (!engine.exportState) return Promise.reject(new Error('this engine cannot export'));
+    return engine.exportState({ ...buildRequest(state), params: result.params }, { backend: result.backend, metrics });
+  }
+
   return {
     requestAnalysis,
     cancelAnalysis,
     recompute: run,
+    exportState,
     dispose() {
       disposed = true;
       unsubscribe();
