@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useStrings } from '../app/strings';
+import { useExportTable } from './ExportFigure';
 import { fmt } from './format';
 
 export interface DataTableProps {
@@ -17,6 +18,7 @@ export interface DataTableProps {
  */
 export function DataTable({ caption, columns, rows, maxRows = 1_000 }: DataTableProps) {
   const t = useStrings().charts;
+  useExportTable({ columns, rows });
   const [open, setOpen] = useState(false);
   const data = open ? rows() : [];
   const shown = data.slice(0, maxRows);

@@ -14,6 +14,7 @@ import { mapRowsRequest, type MapRowsResult } from '../store/analyses';
 import { useStore } from '../store/react';
 import { defaultRow } from '../store/store';
 import { AnalysisStatus, Panel, useAnalysisRequest } from './common';
+import { Figure } from './Figure';
 import { Formula } from './Formula';
 
 const CURVE_X = Array.from({ length: 221 }, (_, i) => -3 + i * 0.025);
@@ -65,7 +66,9 @@ export function FeatureMapPanel() {
       <div className="grid-2">
         <div className="sub">
           <h3>{s.curvesTitle}</h3>
+          <Figure name="feature-map-curves" title={s.curvesTitle}>
           <LineChart series={curves} xLabel={s.xX} yLabel={s.yF} ariaLabel={s.curvesTitle} tableCaption={s.tableCurves} yDomain={[-0.5, 4]} height={240} />
+          </Figure>
         </div>
         <div className="sub">
           <h3>{s.lambdaTitle}</h3>
@@ -98,6 +101,7 @@ export function FeatureMapPanel() {
           <div key={m.map} className="sub" data-map-row={m.map}>
             <h4>{t.controls.mapNames[m.map]}</h4>
             <p className="stat-line">{s.rowStats(fmt(m.relError), fmt(m.kl), fmt(m.entropy))}</p>
+            <Figure name={`row-${v!.row}-${m.map}`} title={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v!.row)}`}>
             <LineChart
               series={series}
               xLabel={t.main.rowX}
@@ -112,6 +116,7 @@ export function FeatureMapPanel() {
               dimmed={rows.stale}
               notes={[per > 1 ? t.main.rowDecimated(per) : null]}
             />
+            </Figure>
           </div>
         ))}
       </div>
