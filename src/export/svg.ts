@@ -78,25 +78,61 @@ function canvasImage(c: HTMLCanvasElement, boxW: number, boxH: number): string {
   return up.toDataURL('image/png');
 }
 
-function textOf(el: Element, dx: number, dy: number): string[] {
-  const out: string[] = [];
-  const cs = getComputedStyle(el);
-  for (const node of el.childNodes) {
-    if (node.nodeType !== Node.TEXT_NODE || !node.textContent?.trim()) continue;
-    const range = document.createRange();
-    range.selectNodeContents(node);
+/** Union of client rectangles: the part of the page a block actually draws on. */
+class Box {
+  left = Infinity;
+  top = Infinity;
+  right = -Infinity;
+  bottom = -Infinity;
+  add(l: number, t: number, w: number, h: number): void {
+    this.left = Math.min(this.left, l);
+    this.top = Math.min(this.top, t);
+    this.right = Math.max(this.right, l + w);
+    this.bottom = Math.max(this.bottom, t + h);
+  }
+  get empty(): boolean {
+    return !(this.right > this.left && this.bottom > this.top);
+  }
+}
+
+/** Lines of a text node as laid out on the page (wrapped text gives one line per line box). */
+function lineRuns(node: Text): { text: string; left: number; top: number; width: number; height: number }[] {
+  const src = node.data;
+  const lines: { start: number; end: number; left: number; top: number; right: number; bottom: number }[] = [];
+  const range = document.createRange();
+  for (const m of src.matchAll(/\S+/g)) {
+    range.setStart(node, m.index);
+    range.setEnd(node, m.index + m[0].length);
     const r = range.getBoundingClientRect();
     if (r.width <= 0) continue;
-    const style = `font-family:${cs.fontFamily};font-size:${cs.fontSize};font-weight:${cs.fontWeight};fill:${cs.color}`;
-    out.push(
-      `<text x="${(r.left + dx).toFixed(1)}" y="${(r.top + r.height / 2 + dy).toFixed(1)}" dominant-baseline="central" style="${escapeXml(style)}">${escapeXml(node.textContent.trim())}</text>`,
-    );
+    const last = lines.at(-1);
+    if (last && Math.abs(r.top - last.top) < r.height / 2) {
+      last.end = m.index + m[0].length;
+      last.right = Math.max(last.right, r.right);
+      last.bottom = Math.max(last.bottom, r.bottom);
+    } else lines.push({ start: m.index, end: m.index + m[0].length, left: r.left, top: r.top, right: r.right, bottom: r.bottom });
+  }
+  return lines.map((l) => ({ text: src.slice(l.start, l.end), left: l.left, top: l.top, width: l.right - l.left, height: l.bottom - l.top }));
+}
+
+function textOf(el: Element, box: Box): string[] {
+  const out: string[] = [];
+  const cs = getComputedStyle(el);
+  const style = escapeXml(`font-family:${cs.fontFamily};font-size:${cs.fontSize};font-weight:${cs.fontWeight};fill:${cs.color}`);
+  for (const node of el.childNodes) {
+    if (!(node instanceof Text) || !node.data.trim()) continue;
+    for (const line of lineRuns(node)) {
+      box.add(line.left, line.top, line.width, line.height);
+      out.push(
+        `<text x="${line.left.toFixed(1)}" y="${(line.top + line.height / 2).toFixed(1)}" dominant-baseline="central" style="${style}">${escapeXml(line.text)}</text>`,
+      );
+    }
   }
   return out;
 }
 
-/** The layers of one block (the figure, or an extra such as the shared colour bar), offset by (dx, dy) from client coordinates. */
-function layers(root: Element, dx: number, dy: number): string[] {
+/** The layers of one block (the figure, or an extra such as the shared colour bar) in client coordinates, and the box they cover. */
+function layers(root: Element, box: Box): string[] {
   const out: string[] = [];
   const serializer = new XMLSerializer();
   const all = root.querySelectorAll('svg, canvas, .swatch-dot, ' + TEXT);
@@ -105,17 +141,21 @@ function layers(root: Element, dx: number, dy: number): string[] {
     if (el.tagName.toLowerCase() === 'svg' && el.parentElement?.closest('svg')) continue; // nested: part of its root svg
     const r = el.getBoundingClientRect();
     if (el.matches(TEXT)) {
-      if (visible(el, r)) out.push(...textOf(el, dx, dy));
+      if (visible(el, r)) out.push(...textOf(el, box));
       continue;
     }
     if (!visible(el, r)) continue;
-    const x = (r.left + dx).toFixed(1);
-    const y = (r.top + dy).toFixed(1);
+    box.add(r.left, r.top, r.width, r.height);
+    const x = r.left.toFixed(1);
+    const y = r.top.toFixed(1);
     if (el instanceof HTMLCanvasElement) {
       out.push(
         `<image x="${x}" y="${y}" width="${r.width.toFixed(1)}" height="${r.height.toFixed(1)}" preserveAspectRatio="none" style="image-rendering:pixelated" href="${canvasImage(el, r.width, r.height)}"/>`,
       );
     } else if (el instanceof SVGSVGElement) {
+      // labels may overflow the <svg> box (overflow: visible); the export keeps them
+      const bb = el.getBBox();
+      if (bb.width > 0 && bb.height > 0) box.add(r.left + bb.x, r.top + bb.y, bb.width, bb.height);
       const clone = el.cloneNode(true) as SVGSVGElement;
       inlineStyles(el, clone);
       for (const attr of ['role', 'aria-label', 'aria-hidden', 'tabindex']) clone.removeAttribute(attr);
@@ -128,7 +168,7 @@ function layers(root: Element, dx: number, dy: number): string[] {
     } else {
       // .swatch-dot: an HTML colour dot in a legend
       const bg = getComputedStyle(el).backgroundColor;
-      out.push(`<circle cx="${(r.left + r.width / 2 + dx).toFixed(1)}" cy="${(r.top + r.height / 2 + dy).toFixed(1)}" r="${(r.width / 2).toFixed(1)}" fill="${escapeXml(bg)}"/>`);
+      out.push(`<circle cx="${(r.left + r.width / 2).toFixed(1)}" cy="${(r.top + r.height / 2).toFixed(1)}" r="${(r.width / 2).toFixed(1)}" fill="${escapeXml(bg)}"/>`);
     }
   }
   return out;
@@ -163,13 +203,15 @@ export function composeFigureSvg(root: Element, title: string, extras: readonly 
   let y = top;
   let width = textWidth(title, titleFont);
   for (const block of [root, ...extras]) {
-    const r = block.getBoundingClientRect();
-    parts.push(...layers(block, PAD - r.left, y - r.top));
-    y += r.height + 8;
-    width = Math.max(width, r.width);
+    const box = new Box();
+    const drawn = layers(block, box);
+    if (box.empty) continue;
+    parts.push(`<g transform="translate(${(PAD - box.left).toFixed(1)},${(y - box.top).toFixed(1)})">${drawn.join('')}</g>`);
+    y += box.bottom - box.top + 12;
+    width = Math.max(width, box.right - box.left);
   }
   width = Math.ceil(width + 2 * PAD);
-  const height = Math.ceil(y - 8 + PAD);
+  const height = Math.ceil(y - 12 + PAD);
   const svg =
     `<svg xmlns="${SVG_NS}" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
     `<title>${escapeXml(title)}</title>` +
