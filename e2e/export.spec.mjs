@@ -96,6 +96,8 @@ test('every figure has PNG and SVG buttons (and CSV for its table); the files ho
     assert.ok(b.labels.includes(`Download PNG of ${b.title}`) && b.labels.includes(`Download SVG of ${b.title}`), `${b.title}: accessible labels ${b.labels}`);
   }
 
+  await page.locator('#panel-main').screenshot({ path: join(keepDir, 'page-main-panel.png') });
+
   // ---- heatmap: PNG at 2×, SVG with the canvas embedded as an image, CSV of the block table ----
   const exact = page.locator('.export-figure', { has: page.locator('[data-metric="heatmap-exact"]') });
   const hmSvg = await download(page, exact.locator('[data-export="svg"]'));
