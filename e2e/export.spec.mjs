@@ -256,3 +256,28 @@ test('state JSON: shapes consistent; exact A, its error and A·V recomputed from
   const why = await page.textContent('.state-export .note');
   assert.match(why, /n ≤ 1,024/);
 });
+
+test('under a strict Content-Security-Policy (no eval, images only from data:) PNG, SVG and JSON still export', async ({ page, appUrl, log }) => {
+  const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self'; connect-src 'self'";
+  await page.route((url) => url.pathname === '/' || url.pathname.endsWith('/index.html'), async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': csp } });
+  });
+  await page.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await page.goto(`${appUrl}/${QUERY}`);
+  await page.waitForSelector('[data-metric="heatmap-exact"][data-result-id]:not([data-result-id=""])', { timeout: 60_000 });
+  const fig = page.locator('.export-figure', { has: page.locator('[data-metric="heatmap-approx"]') });
+  const png = await download(page, fig.locator('[data-export="png"]'));
+  assert.ok(pngSize(png.bytes).width > 400 && png.bytes.length > 2_000, 'PNG rendered through a data: image');
+  const svg = await inspectSvg(page, (await download(page, fig.locator('[data-export="svg"]'))).bytes.toString('utf8'));
+  assert.equal(svg.error, null);
+  await page.waitForFunction(() => document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing');
+  const json = JSON.parse((await download(page, '[data-export="json"]')).bytes.toString('utf8'));
+  assert.equal(json.A_approx.length, PARAMS.n * PARAMS.n);
+  const violations = await page.evaluate(() => window.__violations);
+  log(`CSP violations while exporting: ${violations.length ? violations.join('; ') : 'none'} (blob: images refused → data: fallback)`);
+  assert.deepEqual(violations.filter((v) => !v.startsWith('img-src blob')), [], 'no other CSP violation');
+});
