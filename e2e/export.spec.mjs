@@ -82,13 +82,9 @@ test('every figure has PNG and SVG buttons (and CSV for its table); the files ho
   log(`figures with export buttons: ${census.figures} (${Object.entries(census.perPanel).map(([k, v]) => `${k} ${v}`).join(', ')}); charts on the page: ${census.charts}`);
   assert.deepEqual(census.unwrapped, [], 'every chart and heatmap sits in an export figure');
   assert.equal(census.figures, census.charts);
-  for (const p of ['main', 'error', 'sparsity', 'rank', 'feature-maps']) assert.ok(census.perPanel[p] >= 1, `panel ${p} has figures`);
-  // main: 3 heatmaps + the row chart; error 5; sparsity 4; rank 1; feature maps: curves + one per map
-  assert.equal(census.perPanel.main, 4);
-  assert.equal(census.perPanel.error, 5);
-  assert.equal(census.perPanel.sparsity, 4);
-  assert.equal(census.perPanel.rank, 1);
-  assert.ok(census.perPanel['feature-maps'] >= 6);
+  // at least: main 3 heatmaps + the row chart; error 5; sparsity 4; rank 1; feature maps: curves + one per map
+  const least = { main: 4, error: 5, sparsity: 4, rank: 1, 'feature-maps': 6 };
+  for (const [p, k] of Object.entries(least)) assert.ok(census.perPanel[p] >= k, `panel ${p}: ${census.perPanel[p]} figures, expected ≥ ${k}`);
   for (const b of census.buttons) {
     assert.equal(b.png, 1, `${b.title}: one PNG button`);
     assert.equal(b.svg, 1, `${b.title}: one SVG button`);
