@@ -64,13 +64,14 @@ function inlineStyles(src: Element, dst: Element): void {
   for (let i = 0; i < a.length && i < b.length; i++) inlineStyles(a[i]!, b[i]!);
 }
 
-/** A canvas as a PNG data URL, upscaled by an integer factor (nearest neighbour) to at least 2× its box. */
+/** A canvas as a PNG data URL, each axis upscaled by an integer factor (nearest neighbour) to at least 2× its box. */
 function canvasImage(c: HTMLCanvasElement, boxW: number, boxH: number): string {
-  const k = Math.max(1, Math.ceil((2 * Math.max(boxW / Math.max(1, c.width), boxH / Math.max(1, c.height)))));
-  if (k === 1) return c.toDataURL('image/png');
+  const kx = Math.max(1, Math.ceil((2 * boxW) / Math.max(1, c.width)));
+  const ky = Math.max(1, Math.ceil((2 * boxH) / Math.max(1, c.height)));
+  if (kx === 1 && ky === 1) return c.toDataURL('image/png');
   const up = document.createElement('canvas');
-  up.width = c.width * k;
-  up.height = c.height * k;
+  up.width = c.width * kx;
+  up.height = c.height * ky;
   const ctx = up.getContext('2d');
   if (!ctx) return c.toDataURL('image/png');
   ctx.imageSmoothingEnabled = false;
