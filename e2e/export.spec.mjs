@@ -35,12 +35,27 @@ async function inspectSvg(page, text) {
       error: doc.querySelector('parsererror')?.textContent ?? null,
       root: root.localName,
       width: Number(root.getAttribute('width')),
-      images: [...doc.querySelectorAll('image')].map((i) => (i.getAttribute('href') ?? '').slice(0, 22)),
+      images: [...doc.querySelectorAll('image')].map((i) => (i.getAttribute('href') ?? i.getAttribute('xlink:href') ?? '').slice(0, 22)),
       strokedPaths: [...doc.querySelectorAll('path')].filter((p) => /stroke:\s*rgb/.test(p.getAttribute('style') ?? '') && (p.getAttribute('d') ?? '').length > 20).length,
       texts,
       external: /(?:href|src)="(?!data:|#)/.test(src),
     };
   }, text);
+}
+
+/** Distinct colours in the middle third of a PNG, decoded by the browser (a drawn heatmap has many). */
+async function pngColours(page, bytes) {
+  return page.evaluate(async (b64) => {
+    const blob = await (await fetch(`data:image/png;base64,${b64}`)).blob();
+    const bmp = await createImageBitmap(blob);
+    const c = new OffscreenCanvas(bmp.width, bmp.height);
+    const ctx = c.getContext('2d');
+    ctx.drawImage(bmp, 0, 0);
+    const { data } = ctx.getImageData(Math.floor(bmp.width / 3), Math.floor(bmp.height / 3), Math.floor(bmp.width / 3), Math.floor(bmp.height / 3));
+    const set = new Set();
+    for (let i = 0; i < data.length; i += 4) set.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+    return set.size;
+  }, bytes.toString('base64'));
 }
 
 function pngSize(bytes) {
@@ -108,7 +123,8 @@ test('every figure has PNG and SVG buttons (and CSV for its table); the files ho
   assert.match(hmPng.name, /\.png$/);
   const size = pngSize(hmPng.bytes);
   assert.equal(size.width, 2 * hm.width, `PNG is drawn at 2× the figure (${size.width} vs SVG ${hm.width})`);
-  assert.ok(hmPng.bytes.length > 2_000, `PNG has content (${hmPng.bytes.length} bytes)`);
+  const colours = await pngColours(page, hmPng.bytes);
+  assert.ok(colours >= 30, `the heatmap is drawn in the PNG (${colours} distinct colours in its middle)`);
   const hmCsv = (await download(page, exact.locator('[data-export="csv"]'))).bytes.toString('utf8');
   await exact.locator('.data-table summary').click();
   const hmTable = await exact.locator('.data-table').evaluate((t) => ({
@@ -119,7 +135,7 @@ test('every figure has PNG and SVG buttons (and CSV for its table); the files ho
   assert.equal(hmLines[0], hmTable.head.join(','), 'CSV header = table header');
   assert.equal(hmLines.length - 1, hmTable.rows.length, 'CSV has the table’s rows');
   assert.equal(hmLines[1].split(',').slice(0, 2).join(','), hmTable.rows[0].slice(0, 2).join(','));
-  log(`heatmap: SVG ${hmSvg.bytes.length} B (${hm.images.length} images), PNG ${size.width}×${size.height} ${hmPng.bytes.length} B, CSV ${hmLines.length - 1} rows`);
+  log(`heatmap: SVG ${hmSvg.bytes.length} B (${hm.images.length} images), PNG ${size.width}×${size.height} ${hmPng.bytes.length} B (${colours} colours mid-image), CSV ${hmLines.length - 1} rows`);
 
   // ---- line chart (error vs m): SVG holds every series' path and the legend; CSV = table ----
   const sweep = page.locator('#panel-error .export-figure').first();

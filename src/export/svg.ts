@@ -151,7 +151,7 @@ function layers(root: Element, box: Box): string[] {
     const y = r.top.toFixed(1);
     if (el instanceof HTMLCanvasElement) {
       out.push(
-        `<image x="${x}" y="${y}" width="${r.width.toFixed(1)}" height="${r.height.toFixed(1)}" preserveAspectRatio="none" style="image-rendering:pixelated" href="${canvasImage(el, r.width, r.height)}"/>`,
+        `<image x="${x}" y="${y}" width="${r.width.toFixed(1)}" height="${r.height.toFixed(1)}" preserveAspectRatio="none" style="image-rendering:pixelated" xlink:href="${canvasImage(el, r.width, r.height)}"/>`,
       );
     } else if (el instanceof SVGSVGElement) {
       // labels may overflow the <svg> box (overflow: visible); the export keeps them
