@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useExportTable } from './ExportFigure';
 import { fmt } from './format';
 
 /** The table's own words (passed in: charts are leaves and import no strings). */
@@ -23,6 +24,7 @@ export interface DataTableProps {
  * are only built when it is opened, so a hidden table costs nothing per update.
  */
 export function DataTable({ caption, columns, rows, maxRows = 1_000, labels: t }: DataTableProps) {
+  useExportTable({ columns, rows });
   const [open, setOpen] = useState(false);
   const data = open ? rows() : [];
   const shown = data.slice(0, maxRows);

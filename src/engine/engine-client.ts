@@ -6,6 +6,7 @@
  */
 import type { BackendInfo } from '../core/attention-job';
 import { EngineError } from '../core/errors';
+import type { ExportMeta } from './export-state';
 import type { ComputeRequest, ComputeResult, EngineRequestMessage, EngineResponseMessage } from './protocol';
 import { deserializeError } from './serialize-error';
 
@@ -27,6 +28,8 @@ export interface EngineClient {
   compute(req: ComputeRequest): Promise<ComputeResult>;
   analyze<T>(op: string, payload: unknown, opts?: AnalyzeOptions): Promise<T>;
   stats(): Promise<EngineStats>;
+  /** The experiment of `req` (n ≤ EXPORT_MAX_N) as JSON text: dense matrices from the CPU twins plus `meta`. */
+  exportState(req: ComputeRequest, meta: ExportMeta): Promise<string>;
   /** Test hook: destroy the GPU device to exercise device-loss recovery. */
   loseDevice(): Promise<void>;
   dispose(): void;
@@ -72,6 +75,7 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
         else if (msg.type === 'result') p.resolve(msg.result as never);
         else if (msg.type === 'analysis') p.resolve(msg.value as never);
         else if (msg.type === 'stats') p.resolve(msg.stats as never);
+        else if (msg.type === 'export') p.resolve(msg.json as never);
       }
     }
   };
@@ -133,6 +137,10 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
     stats() {
       const id = nextId++;
       return request<EngineStats>(engine, { type: 'stats', id });
+    },
+    exportState(req, meta) {
+      const id = nextId++;
+      return request<string>(engine, { type: 'export', id, request: req, meta });
     },
     async loseDevice() {
       const id = nextId++;

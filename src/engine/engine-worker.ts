@@ -9,6 +9,7 @@ import { EngineError } from '../core/errors';
 import { acquireGpu, type GpuContext } from '../gpu/device';
 import { createWebGpuBackend, type WebGpuBackend } from '../gpu/webgpu-backend';
 import { compute } from './compute';
+import { exportStateJson } from './export-state';
 import { createCpuBackend } from './cpu-backend';
 import type { ComputeRequest, EngineRequestMessage, EngineResponseMessage } from './protocol';
 import { serializeError } from './serialize-error';
@@ -127,6 +128,15 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
       // For robustness tests: destroying the device exercises the same path as a real loss.
       gpu?.device.destroy();
       post({ type: 'stats', id: msg.id, stats: gpuBackend ? gpuBackend.stats() : { liveBuffers: 0, liveBytes: 0, created: 0 } });
+      break;
+    }
+    case 'export': {
+      // CPU twins, independent of the backend and of the latest-wins compute queue
+      try {
+        post({ type: 'export', id: msg.id, json: exportStateJson(msg.request, msg.meta) });
+      } catch (e) {
+        post({ type: 'error', id: msg.id, error: serializeError(e) });
+      }
       break;
     }
     case 'analyze':

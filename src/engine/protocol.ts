@@ -5,6 +5,7 @@
 import type { AttentionOutput, BackendInfo } from '../core/attention-job';
 import type { EngineErrorCode } from '../core/errors';
 import type { AttentionInputs, AttentionParams, Matrix } from '../core/types';
+import type { ExportMeta } from './export-state';
 
 export interface ComputeRequest {
   params: AttentionParams;
@@ -54,7 +55,9 @@ export type EngineRequestMessage =
   | { type: 'cancel'; id: number }
   | { type: 'stats'; id: number }
   | { type: 'analyze'; id: number; op: string; payload: unknown }
-  | { type: 'lose-device'; id: number };
+  | { type: 'lose-device'; id: number }
+  /** every matrix of the experiment, dense, as JSON text (src/engine/export-state.ts) */
+  | { type: 'export'; id: number; request: ComputeRequest; meta: ExportMeta };
 
 /** Messages engine worker → main. */
 export type EngineResponseMessage =
@@ -64,7 +67,8 @@ export type EngineResponseMessage =
   | { type: 'progress'; id: number; done: number; total: number; label?: string }
   | { type: 'analysis'; id: number; value: unknown }
   | { type: 'stats'; id: number; stats: { liveBuffers: number; liveBytes: number; created: number } }
-  | { type: 'error'; id: number; error: SerializedEngineError };
+  | { type: 'error'; id: number; error: SerializedEngineError }
+  | { type: 'export'; id: number; json: string };
 
 /**
  * What an analysis op (src/engine/analysis-ops.ts) gets from the analysis worker. Ops are async and

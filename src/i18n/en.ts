@@ -470,6 +470,21 @@ export const en = {
     allHidden: (list: string) => `Every panel is hidden by the address (hide=${list}), so there is nothing to show.`,
     showAll: 'Show all panels',
   },
+  export: {
+    png: 'PNG',
+    svg: 'SVG',
+    csv: 'CSV',
+    toolbar: (title: string) => `Download ${title}`,
+    pngAria: (title: string) => `Download PNG of ${title}`,
+    svgAria: (title: string) => `Download SVG of ${title}`,
+    csvAria: (title: string) => `Download CSV of the data of ${title}`,
+    failed: (message: string) => `Export failed: ${message}`,
+    json: 'Download state (JSON)',
+    jsonBusy: 'Preparing JSON…',
+    jsonHint: 'Parameters, Q, K, V, W, exact A, Â, both outputs and the numbers above, as one JSON file.',
+    jsonWaiting: 'Available once the first result is on screen.',
+    jsonLimit: (limit: string, n: string) => `The JSON holds dense n×n matrices, so it is offered for n ≤ ${limit} (n is ${n}); lower n to export.`,
+  },
 };
 
 export type Strings = typeof en;

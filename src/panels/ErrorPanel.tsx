@@ -21,6 +21,7 @@ import {
 } from '../store/analyses';
 import { useStore } from '../store/react';
 import { AnalysisStatus, Metric, Panel, useAnalysisRequest } from './common';
+import { Figure } from './Figure';
 
 const THEORY_DASH = '2 3';
 
@@ -146,6 +147,7 @@ export function ErrorPanel() {
         </div>
       </div>
       {sv && (
+        <Figure name="error-vs-m" title={s.sweepTitle}>
         <LineChart
           labels={t.charts}
           series={sweepSeries}
@@ -162,6 +164,7 @@ export function ErrorPanel() {
           dimmed={sweep.stale}
           notes={[s.sweepNote(sv.seeds, sv.rows, sv.n)]}
         />
+        </Figure>
       )}
 
       <div className="grid-2">
@@ -175,6 +178,7 @@ export function ErrorPanel() {
                   <Metric key={e.map} name={`norm-error-${e.map}`} label={`${t.names.maps[e.map]}, s = ${nv.scales[lastScale]}`} value={e.mean[lastScale]} />
                 ))}
               </div>
+              <Figure name="error-vs-scale" title={s.normTitle}>
               <LineChart
                 labels={t.charts}
                 series={normSeries}
@@ -187,12 +191,14 @@ export function ErrorPanel() {
                 markers={[{ x: params.scale, label: `s = ${params.scale}` }]}
                 dimmed={norm.stale}
               />
+              </Figure>
             </>
           )}
         </div>
         <div className="sub">
           <h3>{s.normEntropyTitle}</h3>
           {nv && (
+            <Figure name="entropy-vs-scale" title={s.normEntropyTitle}>
             <LineChart
               labels={t.charts}
               series={entropySeries}
@@ -204,6 +210,7 @@ export function ErrorPanel() {
               markers={[{ x: params.scale, label: `s = ${params.scale}` }]}
               dimmed={norm.stale}
             />
+            </Figure>
           )}
           {nv && <p className="note">{s.normNote(nv.m, nv.seeds)}</p>}
         </div>
@@ -214,6 +221,7 @@ export function ErrorPanel() {
           <h3>{s.dTitle}</h3>
           <AnalysisStatus req={dDep.req} entry={dDep.entry} />
           {dv && (
+            <Figure name="error-vs-d" title={s.dTitle}>
             <LineChart
               labels={t.charts}
               series={dSeries}
@@ -228,12 +236,14 @@ export function ErrorPanel() {
               dimmed={dDep.stale}
               notes={[s.dNote(params.scale, params.m)]}
             />
+            </Figure>
           )}
         </div>
         <div className="sub">
           <h3>{s.blowTitle}</h3>
           <AnalysisStatus req={blow.req} entry={blow.entry} />
           {bv && (
+            <Figure name="entry-error" title={s.blowTitle}>
             <LineChart
               labels={t.charts}
               series={blowSeries}
@@ -246,6 +256,7 @@ export function ErrorPanel() {
               dimmed={blow.stale}
               notes={[s.blowNote, s.blowSmallest(fmt(bv.trig.median.find((v) => Number.isFinite(v))), fmt(bv.positive.median.find((v) => Number.isFinite(v))))]}
             />
+            </Figure>
           )}
         </div>
       </div>

@@ -3,7 +3,7 @@
  * one query's attention row under every map against softmax; and seed 000's two arguments — the
  * λ-invariance (measured on the same row) and folding W into the q/k projections.
  */
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { useStrings } from '../app/strings';
 import { decimateMax } from '../charts/decimate';
 import { fmt } from '../charts/format';
@@ -14,6 +14,7 @@ import { mapRowsRequest, type MapRowsResult } from '../store/analyses';
 import { useStore } from '../store/react';
 import { defaultRow } from '../store/store';
 import { AnalysisStatus, Panel, useAnalysisRequest } from './common';
+import { Figure } from './Figure';
 import { Formula } from './Formula';
 
 const CURVE_X = Array.from({ length: 221 }, (_, i) => -3 + i * 0.025);
@@ -26,6 +27,7 @@ export function FeatureMapPanel() {
   const row = pinned ?? defaultRow(params.n);
   const rows = useAnalysisRequest<MapRowsResult>(mapRowsRequest(params, row));
   const v = rows.value;
+  const legendRef = useRef<HTMLDivElement>(null);
 
   const curves: Series[] = useMemo(
     () => [
@@ -65,7 +67,9 @@ export function FeatureMapPanel() {
       <div className="grid-2">
         <div className="sub">
           <h3>{s.curvesTitle}</h3>
+          <Figure name="feature-map-curves" title={s.curvesTitle}>
           <LineChart labels={t.charts} series={curves} xLabel={s.xX} yLabel={s.yF} ariaLabel={s.curvesTitle} tableCaption={s.tableCurves} yDomain={[-0.5, 4]} height={240} />
+          </Figure>
         </div>
         <div className="sub">
           <h3>{s.lambdaTitle}</h3>
@@ -86,18 +90,21 @@ export function FeatureMapPanel() {
       <AnalysisStatus req={rows.req} entry={rows.entry} />
       {v && <p className="note">{s.rowsNote(params.m, t.names.projections[params.projection])}</p>}
       {v && (
+        <div ref={legendRef}>
         <Legend
           items={[
             { id: 'exact', label: t.names.exact, color: EXACT_COLOR },
             { id: 'map', label: s.mapLegend, color: OKABE_ITO.grey, dash: '5 3' },
           ]}
         />
+        </div>
       )}
       <div className="small-multiples">
         {multiples.map(({ m, series, yMax, yMin, per }) => (
           <div key={m.map} className="sub" data-map-row={m.map}>
             <h4>{t.controls.mapNames[m.map]}</h4>
             <p className="stat-line">{s.rowStats(fmt(m.relError), fmt(m.kl), fmt(m.entropy))}</p>
+            <Figure name={`row-${v!.row}-${m.map}`} title={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v!.row)}`} extras={() => [legendRef.current]}>
             <LineChart
               labels={t.charts}
               series={series}
@@ -113,6 +120,7 @@ export function FeatureMapPanel() {
               dimmed={rows.stale}
               notes={[per > 1 ? t.main.rowDecimated(per) : null]}
             />
+            </Figure>
           </div>
         ))}
       </div>

@@ -2,7 +2,7 @@
  * The main comparison: exact A, Performer Â and |A − Â| as heatmaps on one shared colour scale,
  * headline error numbers, and the attention row of one query (hovered, pinned or the default).
  */
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { useStrings } from '../app/strings';
 import { ColorLegend } from '../charts/ColorLegend';
 import { fmtInt, fmtMs } from '../charts/format';
@@ -15,6 +15,8 @@ import { viewLimit } from '../store/controller';
 import { useActions, useStore } from '../store/react';
 import { defaultRow } from '../store/store';
 import { Metric, Panel } from './common';
+import { Figure } from './Figure';
+import { StateExport } from './StateExport';
 
 export function MainComparison() {
   const t = useStrings();
@@ -27,6 +29,7 @@ export function MainComparison() {
   const pinned = useStore((st) => st.ui.pinnedRow);
   const hovered = useStore((st) => st.ui.hoveredRow);
   const [gridRef, width] = useWidth<HTMLDivElement>(900);
+  const legendRef = useRef<HTMLDivElement>(null);
 
   const view = result?.output.view ?? null;
   const n = result?.params.n ?? 0;
@@ -109,16 +112,19 @@ export function MainComparison() {
             <Metric name="entropy-performer" label={t.metrics.entropyPerformer} hint={t.metrics.entropyHint} value={m?.entropyApprox} />
             <Metric name="compute-ms" label={t.metrics.time} value={latency} format={fmtMs} />
           </div>
+          <StateExport />
           {view ? (
             <>
               <div className="heatmap-toolbar">
-                <ColorLegend
-                  labels={t.charts}
-                  scale={scale}
-                  label={clipped ? s.colourClipped : s.colour}
-                  negativeLabel={hasNegative ? s.colourNegative : undefined}
-                  width={Math.min(280, width - 20)}
-                />
+                <div ref={legendRef}>
+                  <ColorLegend
+                    labels={t.charts}
+                    scale={scale}
+                    label={clipped ? s.colourClipped : s.colour}
+                    negativeLabel={hasNegative ? s.colourNegative : undefined}
+                    width={Math.min(280, width - 20)}
+                  />
+                </div>
                 <div className="segmented" role="group" aria-label={s.colour}>
                   <button type="button" aria-pressed={colorMode === 'linear'} onClick={() => actions.setUi('colorScale', 'linear')}>
                     {s.scaleLinear}
@@ -139,9 +145,9 @@ export function MainComparison() {
                     ['diff', s.diff, view.absDiff],
                   ] as const
                 ).map(([key, title, data]) => (
+                  <Figure key={key} name={`A-${key}`} title={title} params={result.params} extras={() => [legendRef.current]}>
                   <Heatmap
                     labels={t.charts}
-                    key={key}
                     metric={`heatmap-${key}`}
                     title={title}
                     data={data}
@@ -156,6 +162,7 @@ export function MainComparison() {
                     onPickRow={pick}
                     resultId={result.id}
                   />
+                  </Figure>
                 ))}
               </div>
             </>
@@ -174,6 +181,7 @@ export function MainComparison() {
                   </button>
                 )}
               </h3>
+              <Figure name={`attention-row-${shownRow}`} title={rowSeries.title} params={result.params}>
               <LineChart
                 labels={t.charts}
                 series={rowSeries.series}
@@ -186,6 +194,7 @@ export function MainComparison() {
                 height={210}
                 notes={[rowSeries.hoverNote, rowSeries.per > 1 ? s.rowDecimated(rowSeries.per) : null, s.rowHint]}
               />
+              </Figure>
             </div>
           )}
         </>

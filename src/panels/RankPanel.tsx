@@ -12,6 +12,7 @@ import { effectiveRank, numericalRank, RANK_TOLERANCES } from '../core/rank';
 import { DENSE_ANALYSIS_MAX_N, spectraRequest, type SpectraResult } from '../store/analyses';
 import { useActions, useStore } from '../store/react';
 import { AnalysisStatus, Metric, Panel, useAnalysisRequest } from './common';
+import { Figure } from './Figure';
 
 /** σ/σ₁ below this is at the f64 rounding floor; drawn at the floor. */
 const FLOOR = 1e-17;
@@ -91,6 +92,7 @@ export function RankPanel() {
                 <Metric name="eff-rank-performer" label={s.effApprox} value={derived.effApprox} />
               </div>
               <h3>{s.spectrumTitle}</h3>
+              <Figure name="singular-values" title={s.spectrumTitle}>
               <LineChart
                 labels={t.charts}
                 series={derived.series}
@@ -111,6 +113,7 @@ export function RankPanel() {
                 dimmed={spec.stale}
                 notes={[s.sizeNote(v.n)]}
               />
+              </Figure>
               {v.causal && v.minDiagExact !== null && v.minDiagApprox !== null && (
                 <p className="note" data-triangular="">
                   {s.triangular(fmt(v.minDiagExact), fmt(v.minDiagApprox))}

@@ -20,6 +20,7 @@ import {
 import { useStore } from '../store/react';
 import { mean } from '../core/sweeps';
 import { AnalysisStatus, Metric, Panel, useAnalysisRequest } from './common';
+import { Figure } from './Figure';
 
 const TOP_K_SHOWN = 8;
 
@@ -92,6 +93,7 @@ export function SparsityPanel() {
           <h3>{s.histTitle}</h3>
           <AnalysisStatus req={rowsA.req} entry={rowsA.entry} />
           {rv && (
+            <Figure name="entropy-histogram" title={s.histTitle}>
             <Histogram
               labels={t.charts}
               series={[
@@ -107,12 +109,14 @@ export function SparsityPanel() {
               tableCaption={s.tableHist}
               dimmed={rowsA.stale}
             />
+            </Figure>
           )}
           {rv && <p className="note">{s.histNote(rv.rows.length, rv.n)}{histLo > 0 ? ` ${s.histZoom(histLo)}` : ''}</p>}
         </div>
         <div className="sub">
           <h3>{s.topTitle}</h3>
           {rv && (
+            <Figure name="top-k-mass" title={s.topTitle}>
             <LineChart
               labels={t.charts}
               series={topSeries}
@@ -125,6 +129,7 @@ export function SparsityPanel() {
               tableCaption={s.tableTop}
               dimmed={rowsA.stale}
             />
+            </Figure>
           )}
         </div>
       </div>
@@ -132,6 +137,7 @@ export function SparsityPanel() {
       <h3>{s.nTitle}</h3>
       <AnalysisStatus req={nA.req} entry={nA.entry} />
       {nv && (
+        <Figure name="entropy-vs-n" title={s.nTitle}>
         <LineChart
           labels={t.charts}
           series={nSeries}
@@ -146,6 +152,7 @@ export function SparsityPanel() {
           dimmed={nA.stale}
           notes={[s.nNote(nv.rows)]}
         />
+        </Figure>
       )}
 
       <h3>{s.localTitle}</h3>
@@ -158,6 +165,7 @@ export function SparsityPanel() {
         <>
           <AnalysisStatus req={localA.req} entry={localA.entry} />
           {lv && (
+            <Figure name="local-truncation" title={s.localTitle}>
             <LineChart
               labels={t.charts}
               series={localSeries}
@@ -172,6 +180,7 @@ export function SparsityPanel() {
               markers={params.input === 'local' ? [{ x: Math.round(lv.inputBand), label: '√n' }] : []}
               dimmed={localA.stale}
             />
+            </Figure>
           )}
         </>
       )}

@@ -16,7 +16,7 @@ import type { ComputeRequest } from '../engine/protocol';
 import { LIMITS } from '../core/limits';
 import { createActions, defaultRow, type AnalysisEntry, type AppState, type AppStore } from './store';
 
-export type EngineLike = Pick<EngineClient, 'ready' | 'backend' | 'onBackendChange' | 'compute' | 'analyze'>;
+export type EngineLike = Pick<EngineClient, 'ready' | 'backend' | 'onBackendChange' | 'compute' | 'analyze'> & Partial<Pick<EngineClient, 'exportState'>>;
 
 /**
  * Largest n for which the matrix view and per-row statistics (both O(n²(d + m')) work) are
@@ -57,6 +57,11 @@ export interface Controller {
    * (an embed off screen computes nothing). Active by default.
    */
   setActive(active: boolean): void;
+  /**
+   * The experiment on screen (the shown result's parameters and inputs, not a newer request still
+   * in flight) as JSON text, with `metrics` (the headline numbers as shown) and the backend added.
+   */
+  exportState(metrics: Record<string, number | null>): Promise<string>;
   dispose(): void;
 }
 
@@ -213,11 +218,20 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     if (dirty) run();
   }
 
+  function exportState(metrics: Record<string, number | null>): Promise<string> {
+    const state = store.getState();
+    const result = state.compute.result;
+    if (!result) return Promise.reject(new Error('no result to export yet'));
+    if (!engine.exportState) return Promise.reject(new Error('this engine cannot export'));
+    return engine.exportState({ ...buildRequest(state), params: result.params }, { backend: result.backend, metrics });
+  }
+
   return {
     requestAnalysis,
     cancelAnalysis,
     recompute: run,
     setActive,
+    exportState,
     dispose() {
       disposed = true;
       unsubscribe();

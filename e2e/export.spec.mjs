@@ -1,0 +1,310 @@
+// Export end to end on the CPU path (no WebGPU needed: the files are built from what is on screen
+// and, for the JSON, by the engine's CPU twins). Downloads are captured and checked as files:
+// PNG signature and 2× size, SVG that parses and holds the chart's marks, CSV = the data table,
+// and a JSON whose exact A and error the test recomputes itself from Q, K and V.
+// Run: node e2e/run.mjs export
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from './harness.mjs';
+
+const ANALYSES = ['errorVsM', 'normSweep', 'errorVsD', 'entryErrors', 'rowEntropies', 'entropyVsN', 'localTruncation', 'spectra', 'mapRows'];
+const PARAMS = { n: 96, d: 16, m: 48, causal: true };
+const QUERY = `?backend=cpu&n=${PARAMS.n}&d=${PARAMS.d}&m=${PARAMS.m}&causal=1&scale=1&seed=3&fseed=5&map=positive&input=gaussian&proj=orthogonal-chi`;
+
+let keepDir = null;
+
+/** Clicks `target` (a selector or a locator) and returns the file it downloads (a copy stays in e2e/artifacts/export/). */
+async function download(page, target) {
+  const button = typeof target === 'string' ? page.locator(target) : target;
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), button.click()]);
+  const failure = await dl.failure();
+  assert.equal(failure, null, `download failed: ${failure}`);
+  const file = { name: dl.suggestedFilename(), bytes: readFileSync(await dl.path()) };
+  if (keepDir) writeFileSync(join(keepDir, file.name), file.bytes);
+  return file;
+}
+
+/** Parses an SVG document in the page and returns what the checks need. */
+async function inspectSvg(page, text) {
+  return page.evaluate((src) => {
+    const doc = new DOMParser().parseFromString(src, 'image/svg+xml');
+    const root = doc.documentElement;
+    const texts = [...doc.querySelectorAll('text')].map((t) => t.textContent);
+    return {
+      error: doc.querySelector('parsererror')?.textContent ?? null,
+      root: root.localName,
+      width: Number(root.getAttribute('width')),
+      images: [...doc.querySelectorAll('image')].map((i) => (i.getAttribute('href') ?? i.getAttribute('xlink:href') ?? '').slice(0, 22)),
+      strokedPaths: [...doc.querySelectorAll('path')].filter((p) => /stroke:\s*rgb/.test(p.getAttribute('style') ?? '') && (p.getAttribute('d') ?? '').length > 20).length,
+      texts,
+      external: /(?:href|src)="(?!data:|#)/.test(src),
+    };
+  }, text);
+}
+
+/** Distinct colours in the middle third of a PNG, decoded by the browser (a drawn heatmap has many). */
+async function pngColours(page, bytes) {
+  return page.evaluate(async (b64) => {
+    const blob = await (await fetch(`data:image/png;base64,${b64}`)).blob();
+    const bmp = await createImageBitmap(blob);
+    const c = new OffscreenCanvas(bmp.width, bmp.height);
+    const ctx = c.getContext('2d');
+    ctx.drawImage(bmp, 0, 0);
+    const { data } = ctx.getImageData(Math.floor(bmp.width / 3), Math.floor(bmp.height / 3), Math.floor(bmp.width / 3), Math.floor(bmp.height / 3));
+    const set = new Set();
+    for (let i = 0; i < data.length; i += 4) set.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+    return set.size;
+  }, bytes.toString('base64'));
+}
+
+function pngSize(bytes) {
+  assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+test('every figure has PNG and SVG buttons (and CSV for its table); the files hold the figure', async ({ page, appUrl, artifacts, log }) => {
+  keepDir = join(artifacts, 'export');
+  mkdirSync(keepDir, { recursive: true });
+  await page.goto(`${appUrl}/${QUERY}`);
+  await page.waitForSelector('[data-metric="heatmap-exact"][data-result-id]:not([data-result-id=""])', { timeout: 60_000 });
+  for (const id of ANALYSES) await page.waitForSelector(`[data-analysis="${id}"][data-status="done"]`, { timeout: 120_000 });
+
+  // ---- every figure in every panel carries the buttons ----
+  const census = await page.evaluate(() => {
+    const charts = [...document.querySelectorAll('.chart, figure.heatmap')];
+    const figures = [...document.querySelectorAll('.export-figure')];
+    const perPanel = {};
+    for (const f of figures) {
+      const p = f.closest('[data-panel]')?.getAttribute('data-panel') ?? '?';
+      perPanel[p] = (perPanel[p] ?? 0) + 1;
+    }
+    return {
+      charts: charts.length,
+      unwrapped: charts.filter((c) => !c.closest('.export-figure')).map((c) => c.querySelector('[aria-label]')?.getAttribute('aria-label')),
+      figures: figures.length,
+      perPanel,
+      buttons: figures.map((f) => ({
+        png: f.querySelectorAll(':scope > .export-toolbar [data-export="png"]').length,
+        svg: f.querySelectorAll(':scope > .export-toolbar [data-export="svg"]').length,
+        csv: f.querySelectorAll(':scope > .export-toolbar [data-export="csv"]').length,
+        tables: f.querySelectorAll('.data-table').length,
+        labels: [...f.querySelectorAll(':scope > .export-toolbar [data-export]')].map((b) => b.getAttribute('aria-label')),
+        title: f.getAttribute('data-export-figure'),
+      })),
+    };
+  });
+  log(`figures with export buttons: ${census.figures} (${Object.entries(census.perPanel).map(([k, v]) => `${k} ${v}`).join(', ')}); charts on the page: ${census.charts}`);
+  assert.deepEqual(census.unwrapped, [], 'every chart and heatmap sits in an export figure');
+  assert.equal(census.figures, census.charts);
+  // at least: main 3 heatmaps + the row chart; error 5; sparsity 4; rank 1; feature maps: curves + one per map
+  const least = { main: 4, error: 5, sparsity: 4, rank: 1, 'feature-maps': 6 };
+  for (const [p, k] of Object.entries(least)) assert.ok(census.perPanel[p] >= k, `panel ${p}: ${census.perPanel[p]} figures, expected ≥ ${k}`);
+  for (const b of census.buttons) {
+    assert.equal(b.png, 1, `${b.title}: one PNG button`);
+    assert.equal(b.svg, 1, `${b.title}: one SVG button`);
+    assert.equal(b.csv, b.tables, `${b.title}: a CSV button per data table`);
+    assert.ok(b.labels.includes(`Download PNG of ${b.title}`) && b.labels.includes(`Download SVG of ${b.title}`), `${b.title}: accessible labels ${b.labels}`);
+  }
+
+  await page.locator('#panel-main').screenshot({ path: join(keepDir, 'page-main-panel.png') });
+
+  // ---- heatmap: PNG at 2×, SVG with the canvas embedded as an image, CSV of the block table ----
+  const exact = page.locator('.export-figure', { has: page.locator('[data-metric="heatmap-exact"]') });
+  const hmSvg = await download(page, exact.locator('[data-export="svg"]'));
+  assert.match(hmSvg.name, /^performer-A-exact-n96-d16-m48-positive-s1-causal\.svg$/);
+  const hm = await inspectSvg(page, hmSvg.bytes.toString('utf8'));
+  assert.equal(hm.error, null, `SVG parses: ${hm.error}`);
+  assert.equal(hm.root, 'svg');
+  assert.equal(hm.external, false, 'SVG references nothing outside itself');
+  assert.ok(hm.images.length >= 2 && hm.images.every((h) => h.startsWith('data:image/png;base64')), `heatmap and colour bar embedded as PNG images: ${hm.images}`);
+  assert.ok(hm.texts.includes('key j') && hm.texts.includes('query i'), 'axis labels are in the SVG');
+  const hmPng = await download(page, exact.locator('[data-export="png"]'));
+  assert.match(hmPng.name, /\.png$/);
+  const size = pngSize(hmPng.bytes);
+  assert.equal(size.width, 2 * hm.width, `PNG is drawn at 2× the figure (${size.width} vs SVG ${hm.width})`);
+  const colours = await pngColours(page, hmPng.bytes);
+  assert.ok(colours >= 30, `the heatmap is drawn in the PNG (${colours} distinct colours in its middle)`);
+  const hmCsv = (await download(page, exact.locator('[data-export="csv"]'))).bytes.toString('utf8');
+  await exact.locator('.data-table summary').click();
+  const hmTable = await exact.locator('.data-table').evaluate((t) => ({
+    head: [...t.querySelectorAll('th')].map((th) => th.textContent),
+    rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+  }));
+  const hmLines = hmCsv.trim().split('\n');
+  assert.equal(hmLines[0], hmTable.head.join(','), 'CSV header = table header');
+  assert.equal(hmLines.length - 1, hmTable.rows.length, 'CSV has the table’s rows');
+  assert.equal(hmLines[1].split(',').slice(0, 2).join(','), hmTable.rows[0].slice(0, 2).join(','));
+  log(`heatmap: SVG ${hmSvg.bytes.length} B (${hm.images.length} images), PNG ${size.width}×${size.height} ${hmPng.bytes.length} B (${colours} colours mid-image), CSV ${hmLines.length - 1} rows`);
+
+  // ---- line chart (error vs m): SVG holds every series' path and the legend; CSV = table ----
+  const sweep = page.locator('#panel-error .export-figure').first();
+  const sweepTitle = await sweep.getAttribute('data-export-figure');
+  const lineSvg = await download(page, sweep.locator('[data-export="svg"]'));
+  assert.match(lineSvg.name, /^performer-error-vs-m-n96-d16-m48-positive-s1-causal\.svg$/);
+  const line = await inspectSvg(page, lineSvg.bytes.toString('utf8'));
+  assert.equal(line.error, null);
+  const legend = await sweep.locator('.legend li').allTextContents();
+  const pathsOnPage = await sweep.locator('.chart > svg path[stroke]:not([stroke="none"]):not(.domain)').count();
+  assert.ok(line.strokedPaths >= pathsOnPage && pathsOnPage >= 4, `SVG has the series paths (${line.strokedPaths} ≥ ${pathsOnPage})`);
+  for (const l of legend) assert.ok(line.texts.includes(l.trim()), `legend label "${l}" in the SVG`);
+  assert.ok(line.texts.includes(sweepTitle), 'title in the SVG');
+  const linePng = await download(page, sweep.locator('[data-export="png"]'));
+  assert.ok(pngSize(linePng.bytes).width === 2 * line.width && linePng.bytes.length > 2_000);
+  const lineCsv = (await download(page, sweep.locator('[data-export="csv"]'))).bytes.toString('utf8').trim().split('\n');
+  await sweep.locator('.data-table summary').click();
+  const lineRows = await sweep.locator('.data-table tbody tr').count();
+  const lineHead = await sweep.locator('.data-table th').allTextContents();
+  assert.equal(lineCsv[0], lineHead.join(','));
+  assert.equal(lineCsv.length - 1, lineRows, `CSV rows ${lineCsv.length - 1} = table rows ${lineRows}`);
+  const firstCells = await sweep.locator('.data-table tbody tr').first().locator('td').allTextContents();
+  assert.ok(lineCsv[1].startsWith(firstCells[0].includes(',') ? `"${firstCells[0]}"` : firstCells[0]), 'first CSV row is the table’s first series');
+  log(`line chart: SVG ${lineSvg.bytes.length} B with ${line.strokedPaths} stroked paths, CSV ${lineCsv.length - 1} rows`);
+
+  // ---- histogram: SVG and CSV ----
+  const hist = page.locator('#panel-sparsity .export-figure').first();
+  const histSvg = await download(page, hist.locator('[data-export="svg"]'));
+  assert.match(histSvg.name, /^performer-entropy-histogram-/);
+  const h = await inspectSvg(page, histSvg.bytes.toString('utf8'));
+  assert.equal(h.error, null);
+  assert.ok(h.strokedPaths >= 3, `three histogram outlines (${h.strokedPaths})`);
+  const histCsv = (await download(page, hist.locator('[data-export="csv"]'))).bytes.toString('utf8').trim().split('\n');
+  await hist.locator('.data-table summary').click();
+  assert.equal(histCsv.length - 1, await hist.locator('.data-table tbody tr').count());
+});
+
+test('state JSON: shapes consistent; exact A, its error and A·V recomputed from the file agree', async ({ page, appUrl, log }) => {
+  await page.goto(`${appUrl}/${QUERY}`);
+  await page.waitForSelector('[data-metric="heatmap-exact"][data-result-id]:not([data-result-id=""])', { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing');
+  const button = page.locator('[data-export="json"]');
+  assert.equal(await button.isDisabled(), false);
+  const t0 = Date.now();
+  const file = await download(page, '[data-export="json"]');
+  log(`JSON at n = ${PARAMS.n}: ${file.bytes.length} bytes, ${Date.now() - t0} ms from click to file`);
+  assert.match(file.name, /^performer-state-n96-d16-m48-positive-s1-causal\.json$/);
+  const s = JSON.parse(file.bytes.toString('utf8'));
+  const { n, d, m } = PARAMS;
+
+  assert.equal(s.version, 1);
+  assert.equal(s.params.n, n);
+  assert.equal(s.params.causal, true);
+  assert.equal(s.backend.kind, 'cpu');
+  assert.equal(s.inputs, 'generated');
+  assert.deepEqual(s.shapes, { Q: [n, d], K: [n, d], V: [n, d], W: [m, d], A_exact: [n, n], A_approx: [n, n], out_exact: [n, d], out_approx: [n, d] });
+  for (const [key, [r, c]] of Object.entries(s.shapes)) {
+    assert.ok(Array.isArray(s[key]) && s[key].length === r * c, `${key} is a flat array of ${r}×${c}`);
+    assert.ok(s[key].every((x) => typeof x === 'number' && Number.isFinite(x)), `${key} holds finite numbers`);
+  }
+
+  // exact A from Q and K, here: softmax(Q Kᵀ / √d) with the causal mask
+  const A = new Float64Array(n * n);
+  let maxDiffA = 0;
+  for (let i = 0; i < n; i++) {
+    const last = s.params.causal ? i : n - 1;
+    let mx = -Infinity;
+    const row = new Float64Array(n);
+    for (let j = 0; j <= last; j++) {
+      let dot = 0;
+      for (let c = 0; c < d; c++) dot += s.Q[i * d + c] * s.K[j * d + c];
+      row[j] = dot / Math.sqrt(d);
+      mx = Math.max(mx, row[j]);
+    }
+    let sum = 0;
+    for (let j = 0; j <= last; j++) sum += (row[j] = Math.exp(row[j] - mx));
+    for (let j = 0; j < n; j++) {
+      A[i * n + j] = j <= last ? row[j] / sum : 0;
+      maxDiffA = Math.max(maxDiffA, Math.abs(A[i * n + j] - s.A_exact[i * n + j]));
+    }
+  }
+  assert.ok(maxDiffA < 1e-6, `A_exact = softmax(QKᵀ/√d) (causal): max |Δ| ${maxDiffA}`);
+
+  // ‖Â − A‖_F / ‖A‖_F from the file = the number on screen
+  let num = 0;
+  let den = 0;
+  for (let k = 0; k < n * n; k++) {
+    num += (s.A_approx[k] - s.A_exact[k]) ** 2;
+    den += s.A_exact[k] ** 2;
+  }
+  const relA = Math.sqrt(num / den);
+  const shownRelA = Number(await page.getAttribute('[data-metric="rel-error-A"]', 'data-value'));
+  assert.ok(Math.abs(relA - s.metrics['rel-error-A']) <= 1e-5 * relA, `rel-error-A recomputed ${relA} vs file ${s.metrics['rel-error-A']}`);
+  assert.equal(s.metrics['rel-error-A'], shownRelA, 'metrics are the numbers on screen');
+  const shown = await page.$$eval('#panel-main .metrics [data-metric]', (els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-metric'), e.getAttribute('data-value')])));
+  for (const [key, v] of Object.entries(shown)) assert.equal(s.metrics[key], v === '' ? null : Number(v), `metric ${key}`);
+
+  // Â rows of a causal map sum to 1 and vanish above the diagonal
+  for (const i of [0, n >> 1, n - 1]) {
+    let rs = 0;
+    for (let j = 0; j < n; j++) rs += s.A_approx[i * n + j];
+    assert.ok(Math.abs(rs - 1) < 1e-5, `Â row ${i} sums to 1 (${rs})`);
+    assert.equal(s.A_approx[i * n + n - 1] === 0, i < n - 1);
+  }
+
+  // out_exact = A V; and the output error on screen from out_approx
+  let maxDiffOut = 0;
+  let on = 0;
+  let od = 0;
+  for (let i = 0; i < n; i++) {
+    for (let c = 0; c < d; c++) {
+      let o = 0;
+      for (let j = 0; j < n; j++) o += A[i * n + j] * s.V[j * d + c];
+      maxDiffOut = Math.max(maxDiffOut, Math.abs(o - s.out_exact[i * d + c]));
+      on += (s.out_approx[i * d + c] - s.out_exact[i * d + c]) ** 2;
+      od += s.out_exact[i * d + c] ** 2;
+    }
+  }
+  assert.ok(maxDiffOut < 1e-5, `out_exact = A V: max |Δ| ${maxDiffOut}`);
+  const relOut = Math.sqrt(on / od);
+  assert.ok(Math.abs(relOut - s.metrics['rel-error-out']) <= 1e-4 * relOut, `rel-error-out recomputed ${relOut} vs ${s.metrics['rel-error-out']}`);
+  log(`recomputed from the file: max |ΔA| ${maxDiffA.toExponential(1)}, rel-error-A ${relA.toFixed(6)} (shown ${shownRelA.toFixed(6)}), max |Δout| ${maxDiffOut.toExponential(1)}`);
+
+  // at the limit, n = 1024, the export still works (size and time logged); above it the button is disabled and says why
+  const input = page.locator('[data-param-input="n"]');
+  const setN = async (n) => {
+    await input.fill(String(n));
+    await input.press('Enter');
+    await page.waitForFunction(
+      (txt) => (document.querySelector('[data-result-params]')?.textContent ?? '').replace(/,/g, '').includes(`n = ${txt}`) && document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing',
+      String(n),
+      { timeout: 120_000 },
+    );
+  };
+  await setN(1024);
+  const t1 = Date.now();
+  const big = await download(page, '[data-export="json"]');
+  const bigMs = Date.now() - t1;
+  const bs = JSON.parse(big.bytes.toString('utf8'));
+  assert.deepEqual(bs.shapes.A_approx, [1024, 1024]);
+  assert.equal(bs.A_exact.length, 1024 * 1024);
+  log(`JSON at n = 1024, d = ${d}, m = ${m}: ${(big.bytes.length / 1e6).toFixed(1)} MB, ${bigMs} ms from click to file (CPU path, shared machine)`);
+  await setN(2048);
+  assert.equal(await button.isDisabled(), true, 'JSON export disabled above n = 1024');
+  const why = await page.textContent('.state-export .note');
+  assert.match(why, /n ≤ 1,024/);
+});
+
+test('under a strict Content-Security-Policy (no eval, images only from data:) PNG, SVG and JSON still export', async ({ page, appUrl, log }) => {
+  const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self'; connect-src 'self'";
+  await page.route((url) => url.pathname === '/' || url.pathname.endsWith('/index.html'), async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': csp } });
+  });
+  await page.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await page.goto(`${appUrl}/${QUERY}`);
+  await page.waitForSelector('[data-metric="heatmap-exact"][data-result-id]:not([data-result-id=""])', { timeout: 60_000 });
+  const fig = page.locator('.export-figure', { has: page.locator('[data-metric="heatmap-approx"]') });
+  const png = await download(page, fig.locator('[data-export="png"]'));
+  assert.ok(pngSize(png.bytes).width > 400 && png.bytes.length > 2_000, 'PNG rendered through a data: image');
+  const svg = await inspectSvg(page, (await download(page, fig.locator('[data-export="svg"]'))).bytes.toString('utf8'));
+  assert.equal(svg.error, null);
+  await page.waitForFunction(() => document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing');
+  const json = JSON.parse((await download(page, '[data-export="json"]')).bytes.toString('utf8'));
+  assert.equal(json.A_approx.length, PARAMS.n * PARAMS.n);
+  const violations = await page.evaluate(() => window.__violations);
+  log(`CSP violations while exporting: ${violations.length ? violations.join('; ') : 'none'} (blob: images refused → data: fallback)`);
+  assert.deepEqual(violations.filter((v) => !v.startsWith('img-src blob')), [], 'no other CSP violation');
+});

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { isEngineError } from '../core/errors';
+import { generateInputs } from '../core/inputs';
+import type { AttentionParams } from '../core/types';
+import { compute } from './compute';
+import { createCpuBackend } from './cpu-backend';
+import { buildStateJson, denseState, EXPORT_MAX_N, exportStateJson, MATRIX_KEYS, shortestFloat32 } from './export-state';
+
+const params: AttentionParams = {
+  n: 24,
+  d: 8,
+  m: 16,
+  seed: 5,
+  featureSeed: 9,
+  featureMap: 'positive',
+  projection: 'orthogonal-chi',
+  causal: true,
+  input: 'gaussian',
+  scale: 0.8,
+};
+const metrics = { 'rel-error-A': 0.25, 'mean-kl': null, 'compute-ms': 3.5 };
+const backend = { kind: 'cpu' as const, reason: 'unit test' };
+
+describe('state JSON export', () => {
+  it('every matrix is a flat row-major array of numbers whose length matches its shape', () => {
+    const json = JSON.parse(exportStateJson({ params, viewCells: 0, rowStats: false, rows: [] }, { backend, metrics }));
+    const { n, d, m } = params;
+    expect(json.shapes).toEqual({
+      Q: [n, d],
+      K: [n, d],
+      V: [n, d],
+      W: [m, d],
+      A_exact: [n, n],
+      A_approx: [n, n],
+      out_exact: [n, d],
+      out_approx: [n, d],
+    });
+    for (const key of MATRIX_KEYS) {
+      expect(Array.isArray(json[key]), key).toBe(true);
+      expect(json[key].length, key).toBe(json.shapes[key][0] * json.shapes[key][1]);
+      expect(json[key].every((x: unknown) => typeof x === 'number' && Number.isFinite(x)), key).toBe(true);
+    }
+    expect(json.version).toBe(1);
+    expect(json.params).toEqual(params);
+    expect(json.backend).toEqual({ ...backend, matrices: 'cpu' });
+    expect(json.inputs).toBe('generated');
+  });
+
+  it('metrics keep their data-metric names and values; non-finite values become null', () => {
+    const json = JSON.parse(exportStateJson({ params, viewCells: 0, rowStats: false, rows: [] }, { backend, metrics: { ...metrics, bad: NaN } }));
+    expect(json.metrics).toEqual({ ...metrics, bad: null });
+  });
+
+  it('exports the compute path’s Q, exact output and error of A; A is row-major, causal and row-stochastic', async () => {
+    const req = { params, viewCells: 0, rowStats: true, rows: [] };
+    const r = await compute(1, req, createCpuBackend('unit test'));
+    const s = buildStateJson(params, denseState(req), { backend, metrics: {} }, false);
+    const inputs = generateInputs(params);
+    expect(Float32Array.from(s.Q)).toEqual(inputs.q.data);
+    // causal: A is lower triangular, its rows sum to 1
+    expect(s.A_exact[0 * params.n + 5]).toBe(0);
+    const row7 = s.A_exact.slice(7 * params.n, 8 * params.n);
+    expect(row7.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+    let num = 0;
+    let den = 0;
+    for (let i = 0; i < s.A_exact.length; i++) {
+      num += (s.A_approx[i]! - s.A_exact[i]!) ** 2;
+      den += s.A_exact[i]! ** 2;
+    }
+    expect(Math.sqrt(num / den)).toBeCloseTo(r.metrics.relErrorA!, 5);
+    expect(Float32Array.from(s.out_exact)).toEqual(r.output.exactOut.data);
+  });
+
+  it('uploaded inputs are exported as given and marked as uploaded', () => {
+    const inputs = generateInputs({ ...params, seed: 77 });
+    const json = JSON.parse(exportStateJson({ params, external: { q: inputs.q, k: inputs.k }, viewCells: 0, rowStats: false, rows: [] }, { backend, metrics }));
+    expect(json.inputs).toBe('uploaded');
+    expect(Float32Array.from(json.K)).toEqual(inputs.k.data);
+  });
+
+  it(`refuses n > ${EXPORT_MAX_N} with an exceeds-limit error`, () => {
+    let err: unknown = null;
+    try {
+      denseState({ params: { ...params, n: EXPORT_MAX_N + 1 }, viewCells: 0, rowStats: false, rows: [] });
+    } catch (e) {
+      err = e;
+    }
+    expect(isEngineError(err) && err.code === 'exceeds-limit').toBe(true);
+  });
+
+  it('numbers are written as the shortest decimal that reads back as the same float32', () => {
+    const xs = Float32Array.from([0.1, 1 / 3, -2.5e-7, 123456.789, 0, 1, 3.4e38, 1e-40]);
+    for (const x of xs) expect(Math.fround(shortestFloat32(x))).toBe(x);
+    // 20,000 float32 values over the whole exponent range (subnormals included), each in ≤ 9 significant digits
+    let seed = 12345;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 20_000; i++) {
+      const x = Math.fround((rand() - 0.5) * 10 ** Math.floor(rand() * 80 - 42));
+      const y = shortestFloat32(x);
+      expect(Math.fround(y)).toBe(x);
+      expect(y.toExponential().replace(/^-|e.*$|\./g, '').length, `${x} → ${y}`).toBeLessThanOrEqual(9);
+    }
+    expect(String(shortestFloat32(Math.fround(0.1)))).toBe('0.1');
+    expect(String(shortestFloat32(Math.fround(0.5)))).toBe('0.5');
+  });
+});
