@@ -16,6 +16,8 @@ const UNTRANSLATED_OK = new Set(
     // math operators and symbols as written in formulas
     'exp', 'log', 'max', 'min', 'sin', 'cos', 'kl', 'mse', 'sm', 'trig', 'out', 'exact', 'eff', 'rank', 'model',
     'top', 'nats', 'ms',
+    // file formats
+    'png', 'svg', 'csv', 'json', 'npy',
   ].map((w) => w.toLowerCase()),
 );
 
