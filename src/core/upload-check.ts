@@ -109,3 +109,10 @@ export function toFiniteMatrix(values: ArrayLike<number>, n: number, d: number):
   return { ok: true, matrix: { rows: n, cols: d, data } };
 }
 
+/** Root mean square of the entries of Q and K together: the uploaded data's "norm scale". */
+export function entryRms(q: Matrix, k: Matrix): number {
+  let s = 0;
+  for (const x of q.data) s += x * x;
+  for (const x of k.data) s += x * x;
+  return Math.sqrt(s / Math.max(1, q.data.length + k.data.length));
+}

@@ -45,14 +45,6 @@ export function checkSet(set: { q?: Matrix | null; k?: Matrix | null; v?: Matrix
   return null;
 }
 
-/** Root mean square of the entries of Q and K together: the uploaded data's "norm scale". */
-export function entryRms(q: Matrix, k: Matrix): number {
-  let s = 0;
-  for (const x of q.data) s += x * x;
-  for (const x of k.data) s += x * x;
-  return Math.sqrt(s / Math.max(1, q.data.length + k.data.length));
-}
-
 /** Which slot a file dropped together with others belongs to, from its name (q.npy, keys.csv, V_layer3.npy …). */
 export function slotFromName(name: string): UploadSlot | null {
   const stem = name.replace(/\.[^.]*$/, '').toLowerCase();
