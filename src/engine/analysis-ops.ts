@@ -498,12 +498,12 @@ async function entropyVsN(payload: EntropyVsNPayload, ctx: AnalysisContext): Pro
   const rowCount = clampInt(payload.rows, 4, 256, 32);
   // One draw at the largest n; shorter sequences are its prefixes (the same tokens, fewer of them).
   const nMax = nGrid.at(-1)!;
-  const big = ext ? externalInputs(p, ext) : generateInputs({ ...p, n: nMax });
+  const big = ext ? null : generateInputs({ ...p, n: nMax });
   const out: EntropyVsNResult = { nGrid, rows: rowCount, map: p.featureMap, exact: [], performer: [], elu1: [] };
   for (let t = 0; t < nGrid.length; t++) {
     const n = nGrid[t]!;
     // structured inputs depend on n (e.g. the local band ∝ √n), so those are regenerated per n
-    const inputs = ext ? externalInputs({ ...p, n }, ext, n) : p.input === 'gaussian' ? { ...big, q: firstRows(big.q, n), k: firstRows(big.k, n) } : generateInputs({ ...p, n });
+    const inputs = ext ? externalInputs({ ...p, n }, ext, n) : p.input === 'gaussian' && big ? { ...big, q: firstRows(big.q, n), k: firstRows(big.k, n) } : generateInputs({ ...p, n });
     const x = scaleInputs(inputs.q);
     const y = scaleInputs(inputs.k);
     const rows = evenRows(n, rowCount);

@@ -33,7 +33,7 @@ export interface UploadedInputs {
   /** root mean square of the Q and K entries (shown as the data's norm scale) */
   rms: number;
   /** generated-input parameters in force before the upload, restored on removal */
-  before: Pick<AttentionParams, 'n' | 'd' | 'scale'>;
+  before: Pick<AttentionParams, 'n' | 'd' | 'scale' | 'input'>;
 }
 
 export interface UploadErrorInfo {

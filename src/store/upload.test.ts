@@ -70,8 +70,9 @@ describe('upload actions', () => {
 
   it('n, d, scale and input are locked while uploaded (with a notice); other parameters still move; remove restores', () => {
     const { store, actions, upload } = setup();
-    actions.setParams({ n: 100, d: 16, scale: 0.7 });
+    actions.setParams({ n: 100, d: 16, scale: 0.7, input: 'local' });
     upload.addFiles([npyFile('q', 8, 4, 1), npyFile('k', 8, 4, 2)]);
+    expect(store.getState().params.input).toBe('gaussian'); // nothing structured is claimed of the data
     expect(actions.setParam('n', 64)).toBe(false);
     expect(actions.setParam('input', 'local')).toBe(false);
     expect(store.getState().notices.at(-1)).toMatchObject({ code: 'upload-locked', key: 'input' });
@@ -82,7 +83,7 @@ describe('upload actions', () => {
     upload.remove();
     const s = store.getState();
     expect(s.upload.active).toBeNull();
-    expect([s.params.n, s.params.d, s.params.scale]).toEqual([100, 16, 0.7]);
+    expect([s.params.n, s.params.d, s.params.scale, s.params.input]).toEqual([100, 16, 0.7, 'local']);
   });
 
   it('the scale shows the RMS of the uploaded entries', () => {

@@ -80,14 +80,16 @@ export function createUploadActions(store: AppStore): UploadActions {
         k: next.k,
         v: next.v ?? null,
         rms,
-        before: s.upload.active?.before ?? { n: s.params.n, d: s.params.d, scale: s.params.scale },
+        before: s.upload.active?.before ?? { n: s.params.n, d: s.params.d, scale: s.params.scale, input: s.params.input },
       };
       const scale = Math.min(SCALE_RANGE.max, Math.max(SCALE_RANGE.min, Number(rms.toPrecision(3))));
       const pinned = s.ui.pinnedRow !== null && s.ui.pinnedRow >= n ? null : s.ui.pinnedRow;
       const hovered = s.ui.hoveredRow !== null && s.ui.hoveredRow >= n ? null : s.ui.hoveredRow;
       store.setState({
         upload: { active, staged: {}, error: null },
-        params: { ...s.params, n, d, scale },
+        // input kind 'gaussian': nothing structured (cluster labels, a positional band) is claimed of
+        // the data, and the one sweep that cannot use it (error vs d) runs on Gaussians at its RMS
+        params: { ...s.params, n, d, scale, input: 'gaussian' },
         ui: pinned === s.ui.pinnedRow && hovered === s.ui.hoveredRow ? s.ui : { ...s.ui, pinnedRow: pinned, hoveredRow: hovered },
       });
       return { kind: 'applied', id: active.id };
