@@ -47,6 +47,7 @@ function snapshot(page) {
       error: s.compute.error,
       active: s.upload.active?.id ?? null,
       url: location.search,
+      analyses: Object.fromEntries(Object.entries(s.analyses).map(([id, a]) => [id, `${a.status} ${a.valueKey}`])),
     });
   });
 }
@@ -119,7 +120,7 @@ async function waitForAnalysesOn(page, uploadId) {
   await page.waitForFunction(
     ([ids, up]) => {
       const a = window.__performer.getState().analyses;
-      return ids.every((id) => a[id]?.status === 'done' && (id === 'errorVsD' || a[id].valueKey.includes(`upload:${up}`)));
+      return ids.every((id) => a[id]?.status === 'done' && (id === 'errorVsD' || up === null || a[id].valueKey.includes(`upload:${up}`)));
     },
     [ANALYSES, uploadId],
     { timeout: 120_000 },
@@ -131,6 +132,7 @@ test('upload: ≥ 100 bad files refused by name with the state unchanged; .npy f
   await idle(page, 64);
   await page.waitForSelector('[data-upload-input="q"]', { state: 'attached' });
   const generatedErr = (await shownExactA(page)).relErrorA;
+  await waitForAnalysesOn(page, null); // every panel's analyses finished: their state is part of what must not change
 
   // ---- bad files, one at a time, through the Q picker ----
   const corpus = [...badFiles(), { name: 'huge.npy', bytes: new Uint8Array(40 * 1024 * 1024 + 1), code: 'file-too-large' }];
@@ -158,7 +160,7 @@ test('upload: ≥ 100 bad files refused by name with the state unchanged; .npy f
   await page.click('[data-action="remove-upload"]'); // drops the staged K
   assert.equal(await snapshot(page), before);
   const total = corpus.length + pairs;
-  log(`bad files: ${total} refused (${corpus.length} single files + ${pairs} mismatched pairs), each with its problem named; params, result, inputs and URL unchanged after every one`);
+  log(`bad files: ${total} refused (${corpus.length} single files + ${pairs} mismatched pairs), each with its problem named; params, result, every analysis, inputs and URL unchanged after every one`);
   log(`  by problem: ${[...outcome].map(([c, k]) => `${c} ${k}`).join(', ')}`);
   assert.ok(total >= 100);
 

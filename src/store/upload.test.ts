@@ -5,7 +5,19 @@ import { exactAttentionMatrix } from '../core/exact-attention';
 import { compute } from '../engine/compute';
 import { createCpuBackend } from '../engine/cpu-backend';
 import { ANALYSIS_OPS, type RowEntropiesResult } from '../engine/analysis-ops';
-import { errorVsDRequest, errorVsMRequest, rowEntropiesRequest, SWEEP_BUDGET, withUpload } from './analyses';
+import {
+  entropyVsNRequest,
+  entryErrorsRequest,
+  errorVsDRequest,
+  errorVsMRequest,
+  localTruncationRequest,
+  mapRowsRequest,
+  normSweepRequest,
+  rowEntropiesRequest,
+  spectraRequest,
+  SWEEP_BUDGET,
+  withUpload,
+} from './analyses';
 import { buildRequest } from './controller';
 import { createActions, createAppStore } from './store';
 import { createUploadActions } from './upload';
@@ -155,5 +167,27 @@ describe('URL and requests with uploaded inputs', () => {
       if (p > 0) h -= p * Math.log(p);
     }
     expect(a.exact[0]).toBeCloseTo(h / Math.log(16), 4);
+  });
+});
+
+describe('every analysis runs on uploaded inputs', () => {
+  it.each([
+    [1, 1],
+    [3, 2],
+    [40, 7],
+  ])('n = %i, d = %i: all ops finish and report the uploaded n', async (n, d) => {
+    const { store, upload } = setup();
+    upload.addFiles([npyFile('q', n, d, 1), npyFile('k', n, d, 2)]);
+    const s = store.getState();
+    const ctx = { progress() {}, cancelled: () => false };
+    const requests = [errorVsMRequest, rowEntropiesRequest, normSweepRequest, entryErrorsRequest, entropyVsNRequest, spectraRequest, localTruncationRequest];
+    for (const make of requests) {
+      const req = withUpload(make(s.params), s.upload.active!);
+      const value = (await ANALYSIS_OPS[req.op]!(req.payload, ctx)) as { n?: number; nGrid?: number[] };
+      if (value.n !== undefined) expect(value.n, req.op).toBe(n);
+      if (value.nGrid) expect(value.nGrid.at(-1), req.op).toBe(n);
+    }
+    const rows = withUpload(mapRowsRequest(s.params, n - 1), s.upload.active!);
+    expect(((await ANALYSIS_OPS.mapRows!(rows.payload, ctx)) as { n: number }).n).toBe(n);
   });
 });
