@@ -169,7 +169,10 @@ test('upload: ≥ 100 bad files refused by name with the state unchanged; .npy f
   const d1 = 6;
   const q1 = gaussian(n1, d1, 11, 1.3);
   const k1 = gaussian(n1, d1, 12, 1.3);
-  assert.equal(await feed(page, 'q', 'q.npy', npy({ values: q1, shape: [n1, d1] })), null);
+  // Q through the keyboard: focus the slot's button, Enter opens the file chooser
+  await page.focus('[data-upload-slot="q"] button');
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+  await chooser.setFiles({ name: 'q.npy', mimeType: 'application/octet-stream', buffer: Buffer.from(npy({ values: q1, shape: [n1, d1] })) });
   await page.waitForSelector('[data-upload-waiting="k"]');
   assert.equal(await snapshot(page), before, 'Q alone changes nothing yet');
   assert.equal(await feed(page, 'k', 'k.npy', npy({ values: k1, shape: [n1, d1], descr: '<f8' })), null);
