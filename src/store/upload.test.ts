@@ -61,12 +61,17 @@ describe('upload actions', () => {
     expect(mid.params).toBe(before.params);
     expect(mid.upload.active).toBe(before.upload.active);
     expect(mid.upload.error?.problem.code).toBe('csv-ragged');
-    upload.addFiles([npyFile('k', 13, 5, 2)]);
+    // a K of another shape starts a new set (the set in use stays); a Q that does not fit it is refused
+    expect(upload.addFiles([npyFile('k', 13, 5, 2)])).toEqual({ kind: 'staged', waitingFor: ['q'] });
+    upload.addFiles([npyFile('q', 12, 5, 2)]);
     expect(store.getState().upload.error?.problem.code).toBe('qk-shape-mismatch');
     upload.addFiles([npyFile('v', 12, 4, 2)]);
     expect(store.getState().upload.error?.problem.code).toBe('v-shape-mismatch');
     expect(store.getState().params).toBe(before.params);
     expect(store.getState().upload.active).toBe(before.upload.active);
+    // the new set completes: it replaces the one in use
+    expect(upload.addFiles([npyFile('q', 13, 5, 3)]).kind).toBe('applied');
+    expect(store.getState().params.n).toBe(13);
   });
 
   it('replacing one file of the set in use keeps the others and gives a new upload id', () => {

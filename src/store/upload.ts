@@ -55,14 +55,22 @@ export function createUploadActions(store: AppStore): UploadActions {
         : upload.active
           ? { q: upload.active.q, k: upload.active.k, ...(upload.active.v ? { v: upload.active.v } : {}) }
           : {};
-      const next = { ...base };
+      const added: Partial<Record<UploadSlot, StagedMatrix>> = {};
       for (const f of files) {
         const r = readMatrixFile(f.name, f.buffer);
         if (!r.ok) return reject(f.slot, f.name, r.problem);
         const { matrix, format, dtype, notes } = r.value;
-        next[f.slot] = { matrix, file: { name: f.name, bytes: f.buffer.byteLength, format, dtype, notes, rows: matrix.rows, cols: matrix.cols } };
+        added[f.slot] = { matrix, file: { name: f.name, bytes: f.buffer.byteLength, format, dtype, notes, rows: matrix.rows, cols: matrix.cols } };
       }
-      const problem = checkSet({ q: next.q?.matrix, k: next.k?.matrix, v: next.v?.matrix });
+      const fits = (set: Partial<Record<UploadSlot, StagedMatrix>>) => checkSet({ q: set.q?.matrix, k: set.k?.matrix, v: set.v?.matrix });
+      let next = { ...base, ...added };
+      let problem = fits(next);
+      // Files of another shape than the set in use start a new set (the one in use stays until the
+      // new one is complete), so a different data set can be loaded one file at a time.
+      if (problem && !Object.keys(upload.staged).length && upload.active && !fits(added)) {
+        next = added;
+        problem = null;
+      }
       if (problem) return reject(files.at(-1)!.slot, files.map((f) => f.name).join(', '), problem);
       if (!next.q || !next.k) {
         patchUpload(store, (u) => ({ ...u, staged: next, error: null }));
