@@ -5,6 +5,7 @@
  */
 import { useEffect, type ReactNode } from 'react';
 import { Controls } from '../controls/Controls';
+import { UploadControls } from '../controls/UploadControls';
 import { fmtMs } from '../charts/format';
 import { ErrorPanel } from '../panels/ErrorPanel';
 import { FeatureMapPanel } from '../panels/FeatureMapPanel';
@@ -64,6 +65,10 @@ function noticeText(t: ReturnType<typeof useStrings>, n: Notice): string {
       return t.notices.clamped(n.key, n.raw, n.to);
     case 'backend-changed':
       return t.notices.backendChanged(n.why);
+    case 'upload-not-in-link':
+      return t.upload.notInLink;
+    case 'upload-locked':
+      return t.upload.locked(n.key);
   }
 }
 
@@ -147,6 +152,7 @@ export function App() {
       <div className="layout">
         <aside className="sidebar">
           <Controls />
+          <UploadControls />
           <ComputeStatus />
         </aside>
         <main className="content">

@@ -8,11 +8,12 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useStrings } from '../app/strings';
 import { featureDim, usesProjection } from '../core/feature-maps';
 import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS, type AttentionParams } from '../core/types';
-import { fmtInt } from '../charts/format';
+import { fmt, fmtInt } from '../charts/format';
+import { useUploadLocked } from './UploadControls';
 import { D_STOPS, M_STOPS, N_STOPS, nearestStop, type ParamKey } from '../store/params';
 import { useActions, useStore } from '../store/react';
 
-export function TypedNumber({ param, value, label, width = 7, id }: { param: ParamKey; value: number; label: string; width?: number; id?: string }) {
+export function TypedNumber({ param, value, label, width = 7, id, disabled }: { param: ParamKey; value: number; label: string; width?: number; id?: string; disabled?: boolean }) {
   const actions = useActions();
   const [text, setText] = useState(String(value));
   useEffect(() => setText(String(value)), [value]);
@@ -29,6 +30,7 @@ export function TypedNumber({ param, value, label, width = 7, id }: { param: Par
       size={width}
       aria-label={label}
       data-param-input={param}
+      disabled={disabled}
       value={text}
       onChange={(e) => setText(e.target.value)}
       onBlur={commit}
@@ -57,8 +59,10 @@ export function StopSlider({ param, label, help, stops }: { param: 'n' | 'd' | '
   const value = useStore((s) => s.params[param]);
   const actions = useActions();
   const idx = nearestStop(stops, value);
+  const locked = useUploadLocked(param);
+  const lockedHelp = useStrings().upload.lockedHelp;
   return (
-    <Row label={label} htmlFor={id} help={help}>
+    <Row label={label} htmlFor={id} help={locked ? lockedHelp : help}>
       <input
         id={id}
         type="range"
@@ -67,10 +71,11 @@ export function StopSlider({ param, label, help, stops }: { param: 'n' | 'd' | '
         step={1}
         value={idx}
         data-param={param}
+        disabled={locked}
         aria-valuetext={`${label} = ${fmtInt(value)}`}
         onChange={(e) => actions.setParam(param, stops[Number(e.target.value)]!)}
       />
-      <TypedNumber param={param} value={value} label={t.typed(label)} />
+      <TypedNumber param={param} value={value} label={t.typed(label)} disabled={locked} />
     </Row>
   );
 }
@@ -108,6 +113,8 @@ export function Controls() {
   const seedId = useId();
   const mp = featureDim(p.featureMap, p.m, p.d);
   const proj = usesProjection(p.featureMap);
+  const uploaded = useStore((s) => s.upload.active);
+  const tu = useStrings().upload;
   return (
     <form className="controls" aria-label={t.heading} onSubmit={(e) => e.preventDefault()}>
       <h2 className="controls-title">{t.heading}</h2>
@@ -116,12 +123,14 @@ export function Controls() {
       <StopSlider param="m" label={t.m} help={proj ? t.mHelp(fmtInt(mp)) : t.noProjection} stops={M_STOPS} />
       <Select param="featureMap" label={t.featureMap} options={FEATURE_MAPS} names={t.mapNames} />
       <Select param="projection" label={t.projection} options={PROJECTIONS} names={t.projNames} disabled={!proj} />
-      <Select param="input" label={t.input} options={INPUT_KINDS} names={t.inputNames} />
+      <Select param="input" label={t.input} options={INPUT_KINDS} names={t.inputNames} disabled={!!uploaded} />
       <Row
         label={t.scale}
         htmlFor={scaleId}
         help={
-          p.input !== 'gaussian' && p.scale < STRUCTURED_SCALE ? (
+          uploaded ? (
+            tu.scaleLocked(fmt(uploaded.rms))
+          ) : p.input !== 'gaussian' && p.scale < STRUCTURED_SCALE ? (
             <>
               {t.structuredHint(STRUCTURED_SCALE)}{' '}
               <button type="button" className="link-button" data-action="structured-scale" onClick={() => actions.setParam('scale', STRUCTURED_SCALE)}>
@@ -141,10 +150,11 @@ export function Controls() {
           step={0.05}
           value={Math.min(2, Math.max(0.05, p.scale))}
           data-param="scale"
+          disabled={!!uploaded}
           aria-valuetext={`${t.scale} = ${p.scale}`}
           onChange={(e) => actions.setParam('scale', Number(e.target.value))}
         />
-        <TypedNumber param="scale" value={p.scale} label={t.typed(t.scale)} width={5} />
+        <TypedNumber param="scale" value={p.scale} label={t.typed(t.scale)} width={5} disabled={!!uploaded} />
       </Row>
       <div className="control control-inline">
         <input id={causalId} type="checkbox" checked={p.causal} data-param="causal" onChange={(e) => actions.setParam('causal', e.target.checked)} />

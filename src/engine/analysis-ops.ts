@@ -1,7 +1,8 @@
 /**
  * The panels' heavy analyses, run by src/engine/analysis-worker.ts off the main thread (and away
  * from the live compute). Every op takes a structured-cloneable payload carrying the experiment's
- * `params` (inputs are regenerated here from the seeds, so nothing big crosses postMessage), checks
+ * `params` (inputs are regenerated here from the seeds, so nothing big crosses postMessage — unless
+ * the user uploaded Q and K: then the payload's `external` carries them, see external-inputs.ts), checks
  * `ctx.cancelled()` between steps (throwing EngineError 'cancelled'), reports progress, and returns
  * plain objects and typed arrays.
  *
@@ -42,6 +43,7 @@ import {
 import { FEATURE_MAPS, type AttentionInputs, type AttentionParams, type FeatureMapKind, type Matrix, type ProjectionKind } from '../core/types';
 import { validateParams } from '../core/validate';
 import { LIMITS } from '../core/limits';
+import { externalInputs, externalRms, readExternal, rescaledInputs, type ExternalInputs } from './external-inputs';
 
 export interface AnalysisContext {
   progress(done: number, total: number, label?: string): void;
@@ -259,6 +261,12 @@ function cleanGrid(v: unknown, lo: number, hi: number, fallback: number[], integ
   return out.length ? out : fallback;
 }
 
+/** The n grid cut to an uploaded sequence of length n (which it always ends with). */
+function uploadedGrid(grid: number[], n: number): number[] {
+  const g = grid.filter((x) => x < n);
+  return [...g, n];
+}
+
 /** W for (m, projection, featureSeed) exactly as the engine draws it (generateInputs' seed contract). */
 function projectionFor(p: AttentionParams, m: number, projection: ProjectionKind, featureSeed: number): Matrix {
   return generateInputs({ ...p, n: 1, m, projection, featureSeed, featureMap: 'positive' }).w;
@@ -269,8 +277,12 @@ function featureSeedAt(p: AttentionParams, s: number): number {
 }
 
 /** Inputs truncated to their first nUse positions, scaled for the feature maps. */
-function prepared(p: AttentionParams, nUse: number): { inputs: AttentionInputs; x: Matrix; y: Matrix } {
-  const inputs = generateInputs({ ...p, n: nUse });
+function prepared(p: AttentionParams, nUse: number, ext: ExternalInputs | null = null): { inputs: AttentionInputs; x: Matrix; y: Matrix } {
+  const inputs = ext ? externalInputs(p, ext, nUse) : generateInputs({ ...p, n: nUse });
+  return { inputs, x: scaleInputs(inputs.q), y: scaleInputs(inputs.k) };
+}
+
+function withScaled(inputs: AttentionInputs): { inputs: AttentionInputs; x: Matrix; y: Matrix } {
   return { inputs, x: scaleInputs(inputs.q), y: scaleInputs(inputs.k) };
 }
 
@@ -305,7 +317,7 @@ async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): Promise
   const n = Math.min(p.n, clampInt(payload.nCap, 16, 2048, 256));
   const rows = evenRows(n, clampInt(payload.rows, 4, 256, 32));
   const mGrid = cleanGrid(payload.mGrid, 1, LIMITS.mMax, powersOfTwo(4, 512));
-  const { inputs, x, y } = prepared(p, n);
+  const { inputs, x, y } = prepared(p, n, readExternal(payload));
   const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
   const projections: ProjectionKind[] = ['orthogonal-chi', 'iid'];
   const errs = new Map<string, number[][]>(); // key map|proj → [mIndex][seed]
@@ -352,8 +364,13 @@ async function normSweep(payload: NormSweepPayload, ctx: AnalysisContext): Promi
   const entropyExact: number[] = [];
   const entropyPerformer: number[] = [];
   const ws = Array.from({ length: seeds }, (_, s) => projectionFor(p, p.m, p.projection, featureSeedAt(p, s)));
+  // uploaded Q, K: the sweep rescales them so that their entries' RMS is each grid scale
+  const ext = readExternal(payload);
+  const extRms = ext ? externalRms(ext) : 1;
   for (let si = 0; si < scales.length; si++) {
-    const { inputs, x, y } = prepared({ ...p, scale: scales[si]! }, n);
+    const { inputs, x, y } = ext
+      ? withScaled(rescaledInputs(externalInputs(p, ext, n), scales[si]! / (extRms || 1)))
+      : prepared({ ...p, scale: scales[si]! }, n);
     const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
     entropyExact.push(mean(normEntropies(exact, rows, p.causal)));
     const hPerf: number[] = [];
@@ -400,7 +417,7 @@ async function entryErrors(payload: EntryErrorsPayload, ctx: AnalysisContext): P
   const n = Math.min(p.n, clampInt(payload.nCap, 16, 2048, 256));
   const rows = evenRows(n, clampInt(payload.rows, 4, 256, 32));
   const nb = clampInt(payload.bins, 4, 64, 14);
-  const { inputs, x, y } = prepared(p, n);
+  const { inputs, x, y } = prepared(p, n, readExternal(payload));
   const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
   const w = projectionFor(p, p.m, p.projection, p.featureSeed);
   await step(ctx, 1, 3, 'exact');
@@ -448,7 +465,7 @@ async function rowEntropies(payload: RowEntropiesPayload, ctx: AnalysisContext):
   const p = readParams(payload);
   const maxRows = clampInt(payload.maxRows, 8, 1024, p.n > 4096 ? 64 : 256);
   const rows = evenRows(p.n, maxRows);
-  const { inputs, x, y } = prepared(p, p.n);
+  const { inputs, x, y } = prepared(p, p.n, readExternal(payload));
   const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
   await step(ctx, 1, 3, 'exact');
   const performer = approxRowsFor(p.featureMap, x, y, inputs.w, rows, p.causal);
@@ -474,16 +491,19 @@ async function rowEntropies(payload: RowEntropiesPayload, ctx: AnalysisContext):
 
 async function entropyVsN(payload: EntropyVsNPayload, ctx: AnalysisContext): Promise<EntropyVsNResult> {
   const p = readParams(payload);
-  const nGrid = cleanGrid(payload.nGrid, 2, LIMITS.nMax, powersOfTwo(16, 16_384));
+  const ext = readExternal(payload);
+  // uploaded inputs: prefixes of the uploaded sequence, up to its length
+  const grid = cleanGrid(payload.nGrid, 2, LIMITS.nMax, powersOfTwo(16, 16_384));
+  const nGrid = ext ? uploadedGrid(grid, p.n) : grid;
   const rowCount = clampInt(payload.rows, 4, 256, 32);
   // One draw at the largest n; shorter sequences are its prefixes (the same tokens, fewer of them).
   const nMax = nGrid.at(-1)!;
-  const big = generateInputs({ ...p, n: nMax });
+  const big = ext ? null : generateInputs({ ...p, n: nMax });
   const out: EntropyVsNResult = { nGrid, rows: rowCount, map: p.featureMap, exact: [], performer: [], elu1: [] };
   for (let t = 0; t < nGrid.length; t++) {
     const n = nGrid[t]!;
     // structured inputs depend on n (e.g. the local band ∝ √n), so those are regenerated per n
-    const inputs = p.input === 'gaussian' ? { ...big, q: firstRows(big.q, n), k: firstRows(big.k, n) } : generateInputs({ ...p, n });
+    const inputs = ext ? externalInputs({ ...p, n }, ext, n) : p.input === 'gaussian' && big ? { ...big, q: firstRows(big.q, n), k: firstRows(big.k, n) } : generateInputs({ ...p, n });
     const x = scaleInputs(inputs.q);
     const y = scaleInputs(inputs.k);
     const rows = evenRows(n, rowCount);
@@ -503,7 +523,8 @@ async function localTruncation(payload: LocalTruncationPayload, ctx: AnalysisCon
   const p = readParams(payload);
   const nMax = clampInt(payload.nMax, 16, 2048, DENSE_ANALYSIS_MAX_N);
   if (p.n > nMax) throw new EngineError('exceeds-limit', `local truncation needs the dense n×n matrices: n ≤ ${nMax}`, { n: p.n, limit: nMax });
-  const inputs = generateInputs(p);
+  const ext = readExternal(payload);
+  const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
   const A = exactAttentionMatrix(inputs.q, inputs.k, p.causal);
   await step(ctx, 1, 3, 'A');
   const { qf, kf } = performerFeatures(inputs, p.featureMap);
@@ -530,7 +551,8 @@ async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Promise<S
   const nMax = clampInt(payload.nMax, 16, 2048, DENSE_ANALYSIS_MAX_N);
   if (p.n > nMax) throw new EngineError('exceeds-limit', `spectra need an n×n SVD: n ≤ ${nMax}`, { n: p.n, limit: nMax });
   const n = p.n;
-  const inputs = generateInputs(p);
+  const ext = readExternal(payload);
+  const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
   const x = scaleInputs(inputs.q);
   const y = scaleInputs(inputs.k);
   const { qf, kf } = performerFeatures(inputs, p.featureMap);
@@ -592,7 +614,8 @@ async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Promise<S
 async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Promise<MapRowsResult> {
   const p = readParams(payload);
   const row = clampInt(payload.row, 0, p.n - 1, 0);
-  const inputs = generateInputs({ ...p, featureMap: 'positive' });
+  const ext = readExternal(payload);
+  const inputs = ext ? externalInputs({ ...p, featureMap: 'positive' }, ext) : generateInputs({ ...p, featureMap: 'positive' });
   const x = scaleInputs(inputs.q);
   const y = scaleInputs(inputs.k);
   const w = inputs.w;

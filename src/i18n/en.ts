@@ -11,6 +11,9 @@ import { RANK_TOLERANCES } from '../core/rank';
 import { URL_KEYS } from '../store/url';
 import { EMBED_CONTROL_IDS } from '../store/embed';
 import { fmt, fmtInt } from '../charts/format';
+import type { UploadNote, UploadProblem, UploadSlot } from '../core/upload-check';
+
+const mib = (bytes: number) => `${(bytes / 1048576).toFixed(bytes < 1048576 ? 2 : 1)} MiB`;
 
 const PARAM_NAMES: Record<ParamKey, string> = {
   n: 'n',
@@ -484,6 +487,83 @@ export const en = {
     jsonHint: 'Parameters, Q, K, V, W, exact A, Â, both outputs and the numbers above, as one JSON file.',
     jsonWaiting: 'Available once the first result is on screen.',
     jsonLimit: (limit: string, n: string) => `The JSON holds dense n×n matrices, so it is offered for n ≤ ${limit} (n is ${n}); lower n to export.`,
+  },
+  upload: {
+    heading: 'Your own Q and K',
+    intro: 'Load Q and K (and optionally V) as .npy (float32 or float64, C order, shape [n, d]) or CSV. Every panel then computes on them; nothing leaves your browser.',
+    drop: 'Drop .npy or CSV files here (name them q, k, v — or drop them one by one on their slot)',
+    dropActive: 'Release to load',
+    slotNames: { q: 'Q', k: 'K', v: 'V (optional)' } as Record<UploadSlot, string>,
+    choose: (slot: string) => `Choose ${slot}…`,
+    chooseAria: (slot: string) => `Choose a .npy or CSV file for ${slot}`,
+    empty: 'no file',
+    vDefault: 'seeded Gaussian (from the input seed)',
+    fileInfo: (name: string, rows: number, cols: number, kind: string) => `${name} · ${fmtInt(rows)} × ${fmtInt(cols)} · ${kind}`,
+    kinds: { float32: '.npy float32', float64: '.npy float64 (rounded to float32)', text: 'text' } as Record<'float32' | 'float64' | 'text', string>,
+    notes: { bom: 'byte-order mark ignored', 'header-row': 'header row skipped', comments: '# comment lines skipped', float64: 'float64 rounded to float32' } as Record<UploadNote, string>,
+    waiting: (slots: string) => `Waiting for ${slots}: the panels keep computing on the current inputs until it is there.`,
+    active: (n: number, d: number, rms: string) => `In use: your Q, K with n = ${fmtInt(n)}, d = ${fmtInt(d)} (RMS of the entries ${rms}).`,
+    remove: 'Remove uploaded data',
+    rejected: (file: string, why: string) => `Not loaded: ${file} — ${why}. Everything on the page is unchanged.`,
+    dismiss: 'Dismiss',
+    tooMany: 'Drop at most three files (Q, K and V).',
+    lockedHelp: 'follows the uploaded files (remove them to change it)',
+    scaleLocked: (rms: string) => `the uploaded Q, K are used as they are; their entries’ RMS is ${rms}`,
+    notInLink:
+      'This link was made with uploaded Q and K, and uploaded data is never part of a link. Showing the generated inputs instead — load the files again to see them.',
+    locked: (key: string) => `${PARAM_NAMES[key as ParamKey] ?? key} follows the uploaded files; remove the uploaded data to change it.`,
+    problem: (p: UploadProblem): string => {
+      switch (p.code) {
+        case 'empty':
+          return 'the file is empty (no numbers in it)';
+        case 'file-too-large':
+          return `the file is ${mib(p.bytes)}, more than the ${mib(p.max)} allowed`;
+        case 'bad-magic':
+          return `this is not an .npy file: it should start with “\\x93NUMPY” but starts with “${p.found}”${p.found.startsWith('PK') ? ' (an .npz archive? save one array per file with np.save)' : ''}`;
+        case 'truncated-header':
+          return `the .npy header is cut off: the file has ${fmtInt(p.bytes)} bytes, the header needs ${fmtInt(p.needed)} (truncated download?)`;
+        case 'bad-header':
+          return `the .npy header cannot be read: ${p.detail}`;
+        case 'unsupported-version':
+          return `.npy format version ${p.version} is not supported (1.0, 2.0 and 3.0 are)`;
+        case 'unsupported-dtype':
+          return `the data type ${p.dtype} is not supported: use float32 or float64 (e.g. np.save(f, x.astype(np.float32)))`;
+        case 'big-endian':
+          return `the data is big-endian (${p.dtype}): save it little-endian, e.g. x.astype('<f4')`;
+        case 'fortran-order':
+          return 'the array is in Fortran (column-major) order: save np.ascontiguousarray(x) instead';
+        case 'unaligned':
+          return `the data starts at byte ${fmtInt(p.offset)}, not aligned to its element size (the header is not padded as np.save pads it)`;
+        case 'not-2d':
+          return `the array has shape (${p.shape.join(', ')}), but Q, K and V must be 2-D: [n, d]`;
+        case 'zero-size':
+          return `the array has shape (${p.shape.join(', ')}): n and d must be at least 1`;
+        case 'data-size-mismatch':
+          return `the header says shape (${p.shape.join(', ')}), which needs ${fmtInt(p.expectedBytes)} data bytes, but the file has ${fmtInt(p.actualBytes)} (truncated, or the shape is wrong)`;
+        case 'too-many-rows':
+          return `n = ${fmtInt(p.n)} rows is more than the ${fmtInt(p.max)} allowed`;
+        case 'too-many-cols':
+          return `d = ${fmtInt(p.d)} columns is more than the ${fmtInt(p.max)} allowed`;
+        case 'too-many-elements':
+          return `n × d = ${fmtInt(p.count)} entries is more than the ${fmtInt(p.max)} allowed`;
+        case 'non-finite':
+          return `entry [${p.row}, ${p.col}] is ${p.value}: every entry must be a finite number`;
+        case 'float32-overflow':
+          return `entry [${p.row}, ${p.col}] is too large for float32 (|x| > 3.4e38)`;
+        case 'not-text':
+          return 'this is neither an .npy file nor UTF-8 text (CSV)';
+        case 'csv-ragged':
+          return `line ${fmtInt(p.line)} has ${p.got} values, but the rows before it have ${p.expected}`;
+        case 'csv-non-numeric':
+          return `line ${fmtInt(p.line)}, column ${p.col}: “${p.cell}” is not a number${p.cell === '' ? ' (empty cell)' : ''}`;
+        case 'qk-shape-mismatch':
+          return `Q is ${p.q[0]} × ${p.q[1]} but K is ${p.k[0]} × ${p.k[1]}: they must have the same n and d`;
+        case 'v-shape-mismatch':
+          return `V is ${p.v[0]} × ${p.v[1]} but must be n × d = ${p.expected[0]} × ${p.expected[1]}`;
+        case 'read-failed':
+          return `the file could not be read (${p.detail})`;
+      }
+    },
   },
 };
 

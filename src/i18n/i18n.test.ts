@@ -17,7 +17,7 @@ const UNTRANSLATED_OK = new Set(
     'exp', 'log', 'max', 'min', 'sin', 'cos', 'kl', 'mse', 'sm', 'trig', 'out', 'exact', 'eff', 'rank', 'model',
     'top', 'nats', 'ms',
     // file formats
-    'png', 'svg', 'csv', 'json', 'npy',
+    'png', 'svg', 'csv', 'json', 'npy', 'float',
   ].map((w) => w.toLowerCase()),
 );
 

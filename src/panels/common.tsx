@@ -2,12 +2,12 @@
  * What every panel shares: the frame (title, formula, explanation, error boundary), headline
  * numbers with data-metric attributes, and the status line of an analysis run in the worker.
  */
-import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
+import { Component, useEffect, useMemo, type ErrorInfo, type ReactNode } from 'react';
 import { EmbedButton } from '../app/EmbedDialog';
 import { useStrings } from '../app/strings';
 import { fmt, fmtMs } from '../charts/format';
 import { useController, useStore } from '../store/react';
-import type { AnalysisRequest } from '../store/analyses';
+import { withUpload, type AnalysisRequest } from '../store/analyses';
 import type { AnalysisEntry, PanelId } from '../store/store';
 import { Formula } from './Formula';
 
@@ -84,7 +84,11 @@ export function useAnalysis<T>(id: string, op: string, payload: unknown, key: st
 }
 
 /** `useAnalysis` for a request built in src/store/analyses.ts; `stale` when the shown value is for other parameters. */
-export function useAnalysisRequest<T>(req: AnalysisRequest, enabled = true) {
+export function useAnalysisRequest<T>(request: AnalysisRequest, enabled = true) {
+  // uploaded Q, K (V) ride along in the payload and name the upload in the key (src/store/analyses.ts)
+  const upload = useStore((s) => s.upload.active);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const req = useMemo(() => withUpload(request, upload), [request.key, upload]);
   const entry = useAnalysis<T>(req.id, req.op, req.payload, req.key, enabled);
   return { entry, value: entry?.value ?? null, stale: !!entry && entry.valueKey !== req.key, req };
 }

@@ -3,7 +3,8 @@
  * parameters the result actually depends on. Changing anything outside the key (m for the error-vs-m
  * sweep, n above a sweep's cap, …) does not re-run it; the panel just moves its markers.
  */
-import type { AttentionParams } from '../core/types';
+import type { AttentionParams, Matrix } from '../core/types';
+import type { UploadedInputs } from './upload-state';
 import { DENSE_ANALYSIS_MAX_N } from '../engine/analysis-ops';
 
 export type {
@@ -75,3 +76,18 @@ export const spectraRequest = (p: AttentionParams) => request('spectra', p, { nM
 
 export const mapRowsRequest = (p: AttentionParams, row: number) =>
   request('mapRows', p, { row }, ['featureMap'], { extra: [row] });
+
+/**
+ * The same request on uploaded Q, K (V): the payload carries the matrices (only the first nCap
+ * positions for sweeps that use no more, so less crosses to the worker) and the key names the upload,
+ * so every analysis re-runs when the data changes. `errorVsD` sweeps d itself, which uploaded data
+ * cannot do: it stays on generated inputs at the data's norm scale (params.scale follows the upload).
+ */
+export function withUpload(req: AnalysisRequest, up: UploadedInputs | null): AnalysisRequest {
+  if (!up || req.op === 'errorVsD') return req;
+  const payload = req.payload as Record<string, unknown>;
+  const cap = typeof payload.nCap === 'number' ? Math.min(up.n, Math.max(1, payload.nCap)) : up.n;
+  const head = (m: Matrix): Matrix => (cap >= m.rows ? m : { rows: cap, cols: m.cols, data: m.data.slice(0, cap * m.cols) });
+  const external = { q: head(up.q.matrix), k: head(up.k.matrix), ...(up.v ? { v: head(up.v.matrix) } : {}) };
+  return { ...req, payload: { ...payload, external }, key: `${req.key}|upload:${up.id}` };
+}

@@ -29,11 +29,13 @@ export function viewLimit(backend: BackendInfo | null): number {
 }
 
 /** The compute request for the current state. */
-export function buildRequest(state: Pick<AppState, 'params' | 'ui' | 'backend'>): ComputeRequest {
+export function buildRequest(state: Pick<AppState, 'params' | 'ui' | 'backend'> & { upload?: AppState['upload'] }): ComputeRequest {
   const { params, ui } = state;
   const withView = params.n <= viewLimit(state.backend.info);
+  const up = state.upload?.active;
   return {
     params,
+    ...(up ? { external: { q: up.q.matrix, k: up.k.matrix, ...(up.v ? { v: up.v.matrix } : {}) } } : {}),
     viewCells: withView ? Math.min(params.n, LIMITS.viewCellsMax) : 0,
     rowStats: withView,
     rows: [ui.pinnedRow ?? defaultRow(params.n)],
@@ -109,7 +111,7 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
   }
 
   const unsubscribe = store.subscribe((s, prev) => {
-    if (s.params !== prev.params || s.ui.pinnedRow !== prev.ui.pinnedRow) run();
+    if (s.params !== prev.params || s.ui.pinnedRow !== prev.ui.pinnedRow || s.upload?.active !== prev.upload?.active) run();
   });
 
   const setBackend = (info: BackendInfo, why: string | null) => {

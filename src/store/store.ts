@@ -12,6 +12,7 @@ import type { ComputeResult } from '../engine/protocol';
 import { DEFAULT_RANK_TOL, RANK_TOLERANCES } from '../core/rank';
 import { coerceParam, DEFAULT_PARAMS, type ParamKey, type RejectReason } from './params';
 import type { EmbedControlId } from './embed';
+import { EMPTY_UPLOAD, isUploadLocked, type UploadState } from './upload-state';
 
 export const LANGS = ['en', 'zh'] as const;
 export type Lang = (typeof LANGS)[number];
@@ -73,7 +74,9 @@ export interface AnalysisEntry<T = unknown> {
 export type Notice =
   | { id: number; level: 'error'; code: 'param-rejected'; source: 'url' | 'control'; key: string; raw: string; reason: RejectReason }
   | { id: number; level: 'warning'; code: 'param-clamped'; key: ParamKey; raw: string; to: number }
-  | { id: number; level: 'warning'; code: 'backend-changed'; why: string };
+  | { id: number; level: 'warning'; code: 'backend-changed'; why: string }
+  | { id: number; level: 'warning'; code: 'upload-not-in-link' }
+  | { id: number; level: 'warning'; code: 'upload-locked'; key: ParamKey };
 
 export type NoticeInput = Notice extends infer N ? (N extends Notice ? Omit<N, 'id'> : never) : never;
 
@@ -84,6 +87,8 @@ export interface AppState {
   backend: { info: BackendInfo | null; why: string | null };
   analyses: Record<string, AnalysisEntry>;
   notices: Notice[];
+  /** bring-your-own Q, K (V): see src/store/upload.ts */
+  upload: UploadState;
 }
 
 export type AppStore = StoreApi<AppState>;
@@ -109,6 +114,7 @@ export function initialState(params: Partial<AttentionParams> = {}, ui: Partial<
     backend: { info: null, why: null },
     analyses: {},
     notices: [],
+    upload: EMPTY_UPLOAD,
   };
 }
 
@@ -150,6 +156,10 @@ export function createActions(store: AppStore): Actions {
     const next: Partial<AttentionParams> = {};
     for (const key of Object.keys(values) as ParamKey[]) {
       const raw = values[key];
+      if (isUploadLocked(key) && store.getState().upload.active) {
+        notify({ level: 'warning', code: 'upload-locked', key });
+        continue;
+      }
       const r = coerceParam(key, raw);
       if (!r.ok) {
         notify({ level: 'error', code: 'param-rejected', source: 'control', key, raw: String(raw).slice(0, 40), reason: r.reason });
@@ -168,6 +178,8 @@ export function createActions(store: AppStore): Actions {
     const changed = (Object.keys(next) as ParamKey[]).some((k) => next[k] !== s.params[k]);
     if (!changed) return;
     const params = { ...s.params, ...next };
+    const up = s.upload.active;
+    if (up) Object.assign(params, { n: up.n, d: up.d, scale: s.params.scale, input: s.params.input }); // they follow the files
     const ui = { ...s.ui };
     if (ui.pinnedRow !== null && ui.pinnedRow >= params.n) ui.pinnedRow = null;
     if (ui.hoveredRow !== null && ui.hoveredRow >= params.n) ui.hoveredRow = null;

@@ -29,7 +29,7 @@ export function startUrlSync(store: AppStore, win: Pick<Window, 'location' | 'hi
   };
   write();
   const off = store.subscribe((s, prev) => {
-    if (s.params === prev.params && s.ui === prev.ui) return;
+    if (s.params === prev.params && s.ui === prev.ui && s.upload?.active === prev.upload?.active) return;
     if (timer === null) timer = setTimeout(write, delayMs);
   });
   return () => {

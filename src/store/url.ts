@@ -27,6 +27,9 @@ export const URL_KEYS: { readonly [K in ParamKey]: string } = {
 
 const MAX_QUERY_LENGTH = 2_000;
 
+/** `input=uploaded`: the page computed on uploaded files (which a link cannot carry). */
+export const UPLOADED_INPUT = 'uploaded';
+
 export interface UrlState {
   params: Partial<AttentionParams>;
   ui: Partial<UiState>;
@@ -52,6 +55,11 @@ export function readUrl(search: string): UrlState {
   for (const key of Object.keys(URL_KEYS) as ParamKey[]) {
     const raw = q.get(URL_KEYS[key]);
     if (raw === null) continue;
+    if (key === 'input' && raw === UPLOADED_INPUT) {
+      // the files themselves never travel in a link: say so and keep the generated inputs
+      out.notices.push({ level: 'warning', code: 'upload-not-in-link' });
+      continue;
+    }
     const r = parseParam(key, raw);
     if (r.ok) (out.params as Record<string, unknown>)[key] = r.value;
     else out.notices.push({ level: 'error', code: 'param-rejected', source: 'url', key: URL_KEYS[key], raw: raw.slice(0, 40), reason: r.reason });
@@ -111,13 +119,14 @@ export function readUrl(search: string): UrlState {
  * already names one (given explicitly): a link without `lang` opens in each reader's language, a link
  * that names one keeps it.
  */
-export function writeUrl(state: Pick<AppState, 'params' | 'ui'>, current = '', defaultLang: Lang = 'en'): string {
+export function writeUrl(state: Pick<AppState, 'params' | 'ui'> & { upload?: AppState['upload'] }, current = '', defaultLang: Lang = 'en'): string {
   const q = new URLSearchParams(current.length <= MAX_QUERY_LENGTH ? current : '');
   const p = state.params;
   for (const key of Object.keys(URL_KEYS) as ParamKey[]) {
     const v = p[key];
     q.set(URL_KEYS[key], typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
   }
+  if (state.upload?.active) q.set(URL_KEYS.input, UPLOADED_INPUT);
   const ui = state.ui;
   const setOrDelete = (k: string, v: string | null) => (v === null ? q.delete(k) : q.set(k, v));
   setOrDelete('lang', ui.lang === defaultLang && !q.has('lang') ? null : ui.lang);

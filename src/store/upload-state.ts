@@ -1,0 +1,63 @@
+/**
+ * The uploaded-inputs slice of the store (types only, plus the empty state). Uploaded matrices are
+ * plain typed arrays in the store — structured-cloneable like the rest — but never in the URL: the
+ * URL only says `input=uploaded`.
+ */
+import type { UploadNote, UploadProblem, UploadSlot } from '../core/upload';
+import type { AttentionParams, Matrix } from '../core/types';
+
+export interface UploadedFileInfo {
+  name: string;
+  bytes: number;
+  format: 'npy' | 'csv';
+  dtype: 'float32' | 'float64' | 'text';
+  notes: UploadNote[];
+  rows: number;
+  cols: number;
+}
+
+export interface StagedMatrix {
+  matrix: Matrix;
+  file: UploadedFileInfo;
+}
+
+export interface UploadedInputs {
+  /** changes with every accepted upload; part of the analyses' dependency keys */
+  id: string;
+  n: number;
+  d: number;
+  q: StagedMatrix;
+  k: StagedMatrix;
+  /** absent: V is the seeded Gaussian of the generated inputs (from `seed`) */
+  v: StagedMatrix | null;
+  /** root mean square of the Q and K entries (shown as the data's norm scale) */
+  rms: number;
+  /** generated-input parameters in force before the upload, restored on removal */
+  before: Pick<AttentionParams, 'n' | 'd' | 'scale' | 'input'>;
+}
+
+export interface UploadErrorInfo {
+  /** increases with every rejection (so the same problem twice is still news) */
+  seq: number;
+  slot: UploadSlot | null;
+  file: string;
+  problem: UploadProblem;
+}
+
+export interface UploadState {
+  /** the Q, K (V) every panel computes on; null = generated inputs */
+  active: UploadedInputs | null;
+  /** files accepted on their own, waiting for their partner (e.g. Q before K) */
+  staged: Partial<Record<UploadSlot, StagedMatrix>>;
+  error: UploadErrorInfo | null;
+}
+
+export const EMPTY_UPLOAD: UploadState = { active: null, staged: {}, error: null };
+
+/** Parameters that follow the uploaded files and cannot be changed while they are in use. */
+export const UPLOAD_LOCKED_PARAMS = ['n', 'd', 'scale', 'input'] as const;
+export type UploadLockedParam = (typeof UPLOAD_LOCKED_PARAMS)[number];
+
+export function isUploadLocked(key: string): key is UploadLockedParam {
+  return (UPLOAD_LOCKED_PARAMS as readonly string[]).includes(key);
+}
