@@ -27,7 +27,7 @@ import { causalPlan, encodePerformerCausal } from '../../src/gpu/performer-causa
 import { generateInputs } from '../../src/core/inputs';
 import { featureDim } from '../../src/core/feature-maps';
 import { linearAttentionOutput, performerFeatures } from '../../src/core/linear-attention';
-import type { AttentionInputs, FeatureMapKind, InputKind, Matrix, ProjectionKind } from '../../src/core/types';
+import type { AttentionInputs, FeatureMapKind, InputKind, Matrix, ProjectionKind, Stabilizer } from '../../src/core/types';
 
 export interface Case {
   n: number;
@@ -38,6 +38,8 @@ export interface Case {
   scale?: number;
   input?: InputKind;
   projection?: ProjectionKind;
+  /** stabilizer of the exponential maps (default 'shift') */
+  stab?: Stabilizer;
 }
 
 let ctxP: Promise<KernelContext & { adapter: string }> | null = null;
@@ -70,6 +72,7 @@ function inputsOf(c: Case): AttentionInputs {
     causal: false,
     input: c.input ?? 'gaussian',
     scale: c.scale ?? 0.5,
+    stabilizer: c.stab ?? 'shift',
   });
 }
 
@@ -79,6 +82,7 @@ function upload(k: KernelContext, inp: AttentionInputs, c: Case): FavorProblem &
     d: c.d,
     m: c.m,
     featureMap: c.map,
+    stabilizer: c.stab ?? 'shift',
     q: k.alloc.upload('t.q', inp.q.data),
     k: k.alloc.upload('t.k', inp.k.data),
     v: k.alloc.upload('t.v', inp.v.data),
@@ -197,7 +201,7 @@ async function features(c: Case) {
     },
     [c.n * mp, c.n * mp],
   );
-  const ref = performerFeatures(inp, c.map);
+  const ref = performerFeatures(inp, c.map, c.stab ?? 'shift');
   const q = featureErrors(data[0]!, ref.qf.data);
   const kk = featureErrors(data[1]!, ref.kf.data);
   return {
@@ -233,7 +237,7 @@ async function output(c: Case, causal: boolean, opts: { chunk?: number; sampleRo
     [c.n * c.d],
   );
   const t1 = performance.now();
-  const f = performerFeatures(inp, c.map);
+  const f = performerFeatures(inp, c.map, c.stab ?? 'shift');
   const ref = linearAttentionOutput(f.qf, f.kf, inp.v, causal);
   const kappa = conditionNumbers(f.qf, f.kf, causal);
   const cpuMs = performance.now() - t1;

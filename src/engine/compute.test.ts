@@ -15,6 +15,7 @@ const params: AttentionParams = {
   causal: false,
   input: 'gaussian',
   scale: 0.5,
+  stabilizer: 'shift',
 };
 const cpu = createCpuBackend('unit test');
 

@@ -138,7 +138,8 @@ export function encodePerformerBidirectional(ctx: KernelContext, encoder: GPUCom
   const role = args.role ?? 'bidir.out';
   const part = ctx.alloc.storage('bidir.partials', chunks * E * 4);
   const state = ctx.alloc.storage('bidir.state', E * 4);
-  const out = ctx.alloc.storage(role, n * d * 4);
+  // n×d output, then the n row normalizers (see readPerformerOutput)
+  const out = ctx.alloc.storage(role, (n * d + n) * 4);
   const full = { ...args, stats };
 
   const kv = encoder.beginComputePass(ctx.timer.pass('performer.kv'));

@@ -78,7 +78,8 @@ export function encodePerformerCausal(ctx: KernelContext, encoder: GPUCommandEnc
 
   const role = args.role ?? 'causal.out';
   const work = ctx.alloc.storage('causal.work', plan.bytes);
-  const out = ctx.alloc.storage(role, n * d * 4);
+  // n×d output, then the n row normalizers (see readPerformerOutput)
+  const out = ctx.alloc.storage(role, (n * d + n) * 4);
   const u = ctx.alloc.uniform(`${role}.u`, new Uint32Array(favorParams(args, { chunk, nchunks, a0: gOffset })));
   const inputs = { 1: args.q, 2: args.k, 3: args.w, 4: stats.qStats, 5: stats.kStats };
 

@@ -22,6 +22,7 @@ const PARAM_NAMES: Record<ParamKey, string> = {
   causal: 'causal',
   input: 'inputs',
   scale: 'norm scale',
+  stabilizer: 'stabilizer',
 };
 
 const OTHER_RULES: Record<string, string> = {

@@ -1,5 +1,5 @@
 /**
- * The URL as a view of the store: `?n=…&d=…&m=…&seed=…&fseed=…&map=…&proj=…&causal=…&input=…&scale=…`
+ * The URL as a view of the store: `?n=…&d=…&m=…&seed=…&fseed=…&map=…&proj=…&causal=…&input=…&scale=…&stab=…`
  * plus `lang`, `theme`, `row` (pinned row), `embed=<panel>` and `hide=a,b`. Reading is strict: a
  * value that does not parse exactly is ignored with a notice (the default stays); nothing in a URL
  * can crash the page or reach the engine unvalidated. Writing keeps keys we do not own (`backend`).
@@ -21,6 +21,7 @@ export const URL_KEYS: { readonly [K in ParamKey]: string } = {
   causal: 'causal',
   input: 'input',
   scale: 'scale',
+  stabilizer: 'stab',
 };
 
 const MAX_QUERY_LENGTH = 2_000;
