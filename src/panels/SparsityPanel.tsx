@@ -1,7 +1,8 @@
 /**
  * Panel 2 — sparsity: how peaked the rows are (normalized entropy histogram and top-k mass for
- * softmax, the current linear map and 1 + elu), how that evolves with n, and Su's local-truncation
- * experiment.
+ * softmax, the current linear map and 1 + elu), how that evolves with n, how the reference
+ * implementation's ε flattens the Performer's Â at large norms (entropy vs s, with and without ε),
+ * and Su's local-truncation experiment.
  */
 import { useStrings } from '../app/strings';
 import { fmtInt } from '../charts/format';
@@ -12,14 +13,17 @@ import {
   DENSE_ANALYSIS_MAX_N,
   entropyVsNRequest,
   localTruncationRequest,
+  normSweepRequest,
   rowEntropiesRequest,
   type EntropyVsNResult,
   type LocalTruncationResult,
+  type NormSweepResult,
   type RowEntropiesResult,
 } from '../store/analyses';
 import { useStore } from '../store/react';
 import { mean } from '../core/sweeps';
 import { AnalysisStatus, Metric, Panel, useAnalysisRequest } from './common';
+import { StabilizerFigure } from './StabilizerFigure';
 
 const TOP_K_SHOWN = 8;
 
@@ -34,6 +38,8 @@ export function SparsityPanel() {
   const nA = useAnalysisRequest<EntropyVsNResult>(entropyVsNRequest(params));
   const denseOk = params.n <= DENSE_ANALYSIS_MAX_N;
   const localA = useAnalysisRequest<LocalTruncationResult>(localTruncationRequest(params), denseOk);
+  // the same norm sweep as the error panel's (one request key, one run)
+  const normA = useAnalysisRequest<NormSweepResult>(normSweepRequest(params));
 
   const rv = rowsA.value;
   // zoom the entropy axis onto the data (at small norm scales every row sits just below 1)
@@ -144,6 +150,9 @@ export function SparsityPanel() {
           notes={[s.nNote(nv.rows)]}
         />
       )}
+
+      <AnalysisStatus req={normA.req} entry={normA.entry} />
+      {normA.value && <StabilizerFigure nv={normA.value} scale={params.scale} stale={normA.stale} />}
 
       <h3>{s.localTitle}</h3>
       <p className="note">{s.localNote(lvMap)}</p>
