@@ -26,7 +26,7 @@ import { encodePerformerBidirectional, performerSource, performerTiles } from '.
 import { causalPlan, encodePerformerCausal } from '../../src/gpu/performer-causal';
 import { generateInputs } from '../../src/core/inputs';
 import { featureDim } from '../../src/core/feature-maps';
-import { linearAttentionOutput, performerFeatures } from '../../src/core/linear-attention';
+import { linearAttention, linearAttentionOutput, performerFeatures } from '../../src/core/linear-attention';
 import type { AttentionInputs, FeatureMapKind, InputKind, Matrix, ProjectionKind, Stabilizer } from '../../src/core/types';
 
 export interface Case {
@@ -286,6 +286,34 @@ async function keyFeatureBits(c: Case) {
   return { compared: c.n * mp, mismatches };
 }
 
+/**
+ * The all-zero-normalizer guard: the output kernel's row normalizers (written after the n×d
+ * output) vs the CPU twin's count; rows with a zero normalizer must be 0, everything finite.
+ */
+async function zeroNormalizers(c: Case, causal: boolean) {
+  const k = await ctx();
+  const inp = inputsOf(c);
+  const p = upload(k, inp, c);
+  const { data } = await submitAndRead(
+    k,
+    'zero normalizers',
+    (enc) => [causal ? encodePerformerCausal(k, enc, p) : encodePerformerBidirectional(k, enc, p)],
+    [c.n * c.d + c.n],
+  );
+  const all = data[0]!;
+  const nd = c.n * c.d;
+  let gpuZeroRows = 0;
+  let zeroRowsAreZero = true;
+  for (let i = 0; i < c.n; i++) {
+    if (all[nd + i] !== 0) continue;
+    gpuZeroRows++;
+    for (let t = 0; t < c.d; t++) if (all[i * c.d + t] !== 0) zeroRowsAreZero = false;
+  }
+  const f = performerFeatures(inp, c.map, c.stab ?? 'shift');
+  const cpu = linearAttention(f.qf, f.kf, inp.v, causal);
+  return { gpuZeroRows, cpuZeroRows: cpu.zeroNormalizerRows, zeroRowsAreZero, finite: all.every(Number.isFinite) };
+}
+
 /** The dispatchers' typed errors for shapes they cannot run. */
 async function rejects(c: Case) {
   const k = await ctx();
@@ -395,6 +423,7 @@ async function allocatorStats() {
   determinism,
   keyFeatureBits,
   rejects,
+  zeroNormalizers,
   profile,
   allocatorStats,
 };
