@@ -209,7 +209,20 @@ test('CPU fallback is announced when the browser has no WebGPU; the default scen
   assert.ok(hA <= 0.9, `entropy of A at defaults ${hA}`);
   assert.ok(hElu >= hA + 0.05, `1 + elu (${hElu}) should be flatter than softmax (${hA}) by ≥ 0.05`);
   assert.equal(await page.$('[data-zero-normalizer-rows]'), null, 'no all-zero normalizers at the defaults');
-}, { webgpu: false, timeout: 90_000 });
+
+  // extreme norms without ε: every product φ(q_i)·φ(k_j) underflows, and the main panel says so
+  await page.goto(`${appUrl}/?n=64&d=256&scale=4&input=gaussian`);
+  const notice = page.locator('[data-panel="main"] [data-zero-normalizer-rows]');
+  await notice.waitFor({ timeout: 60_000 });
+  log(`d = 256, s = 4, stab = shift: ${await notice.textContent()}`);
+  assert.equal(await notice.getAttribute('data-zero-normalizer-rows'), '64');
+  // the reference ε keeps every normalizer positive
+  const before = await resultId(page);
+  await page.selectOption('[data-param="stabilizer"]', 'ref');
+  await waitForResult(page, before);
+  assert.equal(await notice.count(), 0, 'no notice with stab=ref');
+  assert.match(page.url(), /stab=ref/);
+}, { webgpu: false, timeout: 120_000 });
 
 test('analyses: sweeps, rank and entropy behave as the theory says; panels at both sizes', async ({ page, appUrl, artifacts, log }) => {
   const dir = shotsDir(artifacts);

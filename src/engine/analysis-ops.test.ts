@@ -77,6 +77,13 @@ describe('analysis ops', () => {
     expect(e.elu1[1]!).toBeGreaterThan(e.exact[1]!);
   });
 
+  it('localTruncation at the default scene: a window helps 1 + elu (Su’s case) but not the Performer’s positive features', async () => {
+    const { value: r } = await run<LocalTruncationResult>('localTruncation', { params: DEFAULT_PARAMS });
+    const w1 = r.windows.indexOf(1);
+    expect(r.errorElu1[w1]!).toBeLessThan(r.errorElu1.at(-1)! - 0.1);
+    expect(r.errorApprox[w1]!).toBeGreaterThan(r.errorApprox.at(-1)!);
+  });
+
   it('localTruncation: full window = plain error; refuses n beyond its limit', async () => {
     const { value: r } = await run<LocalTruncationResult>('localTruncation', { params: { ...params, n: 64, input: 'local' } });
     expect(r.windows.at(-1)).toBe(63);

@@ -184,6 +184,11 @@ export interface LocalTruncationResult {
   fullErrorOut: number;
   /** the 'local' inputs' band width (positions), for reference */
   inputBand: number;
+  /**
+   * errorApprox of 1 + elu on the same inputs (Su's case: the map that spreads out where softmax is
+   * local, which truncation helps); equals errorApprox when the current map is elu1
+   */
+  errorElu1: number[];
 }
 
 export interface SpectraPayload {
@@ -522,8 +527,14 @@ async function localTruncation(payload: LocalTruncationPayload, ctx: AnalysisCon
   await step(ctx, 2, 3, 'Â');
   const windows = windowGrid(p.n);
   const curve = localTruncationCurve(A, Ahat, windows, inputs.v);
+  let errorElu1 = curve.map((c) => c.errorApprox);
+  if (p.featureMap !== 'elu1') {
+    const elu = performerFeatures(inputs, 'elu1');
+    errorElu1 = localTruncationCurve(A, linearAttentionMatrix(elu.qf, elu.kf, p.causal), windows).map((c) => c.errorApprox);
+  }
   await step(ctx, 3, 3, 'windows');
   return {
+    errorElu1,
     n: p.n,
     map: p.featureMap,
     windows,

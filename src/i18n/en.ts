@@ -307,7 +307,7 @@ export const en = {
     xN: 'sequence length n',
     localTitle: 'Su’s experiment: truncate linear attention to a local window',
     localNote: (map: string) =>
-      `Keep only |i − j| ≤ w of Â (${map}), renormalize each row, compare with exact A. Truncation makes it sparse — no longer linear-time, a demonstration only. The dotted curve truncates the exact A itself: what the window alone discards. Truncation helps when softmax is local (try Inputs: Local, s ≥ 1); on dense Gaussian inputs it can only hurt.`,
+      `Keep only |i − j| ≤ w of Â (${map}), renormalize each row, compare with exact A. Truncation makes it sparse — no longer linear-time, a demonstration only. The dotted curve truncates the exact A itself: what the window alone discards. Truncation helps a map that spreads out where softmax is local — 1 + elu on Local inputs, Su’s case — but hardly the Performer’s positive features, which already follow softmax’s locality; on dense Gaussian inputs it can only hurt.`,
     xW: 'keys in the window: 2w + 1 (causal: w + 1)',
     yErrA: 'rel. error vs exact A',
     truncApprox: (map: string) => `truncated ${map} Â`,

@@ -74,6 +74,9 @@ export function SparsityPanel() {
         { id: 'approx', label: s.truncApprox(lvMap), color: MAP_COLORS[lv.map], x: localX, y: lv.errorApprox, points: true },
         { id: 'out', label: s.truncOut(lvMap), color: MAP_COLORS[lv.map], dash: '5 3', x: localX, y: lv.errorOut },
         { id: 'exact', label: s.truncExact, color: EXACT_COLOR, dash: '2 3', x: localX, y: lv.errorExact },
+        ...(lv.map === 'elu1'
+          ? []
+          : [{ id: 'elu', label: s.truncApprox(t.names.maps.elu1), color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, x: localX, y: lv.errorElu1, points: true }]),
       ]
     : [];
 
