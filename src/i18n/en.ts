@@ -384,10 +384,10 @@ export const en = {
   },
   stab: {
     label: 'Stabilizer of the eˣ features',
-    names: { shift: 'max shift only (the estimator)', ref: 'max shift + ε = 10⁻⁶ (reference code)' } as Record<Stabilizer, string>,
+    names: { shift: 'max shift (exact estimator)', ref: 'shift + ε = 10⁻⁶ (reference)' } as Record<Stabilizer, string>,
     help: 'Subtracting a maximum cancels in Â. Adding ε = 10⁻⁶ after it, as the reference implementation does, does not: at large norms it floods the tiny true features and flattens Â.',
     zeroRows: (k: number, n: number) =>
-      `${fmtInt(k)} of ${fmtInt(n)} query rows have an all-zero normalizer: every product φ(q_i)·φ(k_j) underflowed float32 (extreme norms, no ε). Those rows of Â and of the output are shown as 0, not as a distribution. Lower s or d, or choose the stabilizer “max shift + ε”.`,
+      `${fmtInt(k)} of ${fmtInt(n)} query rows have an all-zero normalizer: every product φ(q_i)·φ(k_j) underflowed float32 (extreme norms, no ε). Those rows of Â and of the output are shown as 0, not as a distribution. Lower s or d, or choose the stabilizer “shift + ε”.`,
     figureTitle: 'Entropy of the Performer’s Â vs norm scale: with and without ε',
     flattenNote:
       'The reference code adds ε = 10⁻⁶ to every positive feature after the max shift; at large norms the true key features (≈ e⁻²⁴ at s = 2, d = 16) fall far below ε, so ε outweighs them all and Â drifts to average pooling (dashed), while the estimator itself (solid) keeps concentrating with softmax.',

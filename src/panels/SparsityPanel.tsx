@@ -154,6 +154,7 @@ export function SparsityPanel() {
         />
       )}
 
+      <h3>{t.stab.figureTitle}</h3>
       <AnalysisStatus req={normA.req} entry={normA.entry} />
       {normA.value && <StabilizerFigure nv={normA.value} scale={params.scale} stale={normA.stale} />}
 

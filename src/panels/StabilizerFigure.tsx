@@ -39,13 +39,12 @@ export function useStabilizerErrorSeries(nv: NormSweepResult | null): Series[] {
   }));
 }
 
-/** The one-figure, one-sentence explanation of how a 1e-6 constant flattens Â at large norms. */
+/** The one-figure, one-sentence explanation of how a 1e-6 constant flattens Â at large norms (title: t.stab.figureTitle, set by the caller). */
 export function StabilizerFigure({ nv, scale, stale }: { nv: NormSweepResult; scale: number; stale: boolean }) {
   const t = useStrings();
   const series = useStabilizerEntropySeries(nv);
   return (
     <figure className="stabilizer-figure" data-figure="stabilizer">
-      <h3>{t.stab.figureTitle}</h3>
       <LineChart
         series={series}
         xLabel={t.error.xScale}
