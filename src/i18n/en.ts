@@ -269,7 +269,7 @@ export const en = {
     theory: (map: string) => `${map}, theory (iid)`,
     series: (map: string, proj: string) => `${map}, ${proj}`,
     normTitle: 'Error vs norm scale s',
-    normEntropyTitle: 'Softmax entropy vs norm scale s',
+    normEntropyTitle: 'Entropy of A and of the Performer’s Â vs norm scale s',
     normNote: (m: number, seeds: number) =>
       `m = ${m}, ${seeds} seeds, current projection. Where FAVOR+ is accurate (small s), softmax is nearly uniform; once softmax concentrates, the estimator’s relative error explodes. Trig features overtake positive ones as s grows.`,
     xScale: 'norm scale s (std of q, k entries)',

@@ -21,7 +21,7 @@ import {
 } from '../store/analyses';
 import { useStore } from '../store/react';
 import { AnalysisStatus, Metric, Panel, useAnalysisRequest } from './common';
-import { useStabilizerEntropySeries, useStabilizerErrorSeries } from './StabilizerFigure';
+import { useOtherStabilizerErrorSeries, useStabilizerEntropySeries } from './StabilizerFigure';
 
 const THEORY_DASH = '2 3';
 
@@ -68,7 +68,7 @@ export function ErrorPanel() {
     const vals = nv.error.flatMap((e) => [...e.lo, ...e.hi]).filter((x) => Number.isFinite(x) && x > 0);
     return vals.length ? [Math.min(...vals) / 1.5, Math.max(...vals) * 1.5] : undefined;
   })();
-  const stabErrorSeries = useStabilizerErrorSeries(nv);
+  const stabErrorSeries = useOtherStabilizerErrorSeries(nv, params.stabilizer);
   const normSeries: Series[] = nv
     ? [
         ...nv.error.map((e) => ({

@@ -24,11 +24,14 @@ export function useStabilizerEntropySeries(nv: NormSweepResult | null): Series[]
   ];
 }
 
-/** Error of A vs s under both stabilizers (positive features), for the error panel's norm chart. */
-export function useStabilizerErrorSeries(nv: NormSweepResult | null): Series[] {
+/**
+ * Error of A vs s of positive features under the stabilizer the experiment does not use (the
+ * experiment's own is the chart's main positive series), for the error panel's norm chart.
+ */
+export function useOtherStabilizerErrorSeries(nv: NormSweepResult | null, current: Stabilizer): Series[] {
   const t = useStrings();
   if (!nv) return [];
-  return nv.stabilizers.map((st) => ({
+  return nv.stabilizers.filter((st) => st.stabilizer !== current).map((st) => ({
     id: `stab-${st.stabilizer}`,
     label: st.stabilizer === 'ref' ? t.stab.errorRef : t.stab.errorShift,
     color: MAP_COLORS.positive,
