@@ -83,9 +83,22 @@ test('WebGPU: badge, heatmaps respond to m, d, n, map and causal; slider → hea
   const dir = shotsDir(artifacts);
   await page.screenshot({ path: join(dir, 'webgpu-1280-top.png') });
 
-  // defaults: FAVOR+ approximates well, softmax is nearly uniform (performer-facts.md table)
+  // defaults (local inputs, s = 1.5): exact A has structure and the Performer's Â visibly differs
+  const hA = await metric(page, 'entropy-exact');
+  const errDefault = await metric(page, 'rel-error-A');
+  log(`defaults on WebGPU: entropy of A ${hA.toFixed(3)}, of Â ${(await metric(page, 'entropy-performer')).toFixed(3)}, rel. error of A ${errDefault.toFixed(3)}`);
+  assert.ok(hA <= 0.9, `entropy of A at defaults ${hA}`);
+  assert.ok(errDefault > 0.3, `rel-error-A at defaults ${errDefault}`);
+
+  // the rest of this test checks the theory where FAVOR+ converges: Gaussian inputs at s = 0.5
+  let before = await resultId(page);
+  await page.selectOption('[data-param="input"]', 'gaussian');
+  await waitForResult(page, before);
+  before = await resultId(page);
+  await typeParam(page, 'scale', 0.5);
+  await waitForResult(page, before);
   const err64 = await metric(page, 'rel-error-A');
-  assert.ok(err64 > 0.05 && err64 < 0.6, `rel-error-A at defaults ${err64}`);
+  assert.ok(err64 > 0.05 && err64 < 0.6, `rel-error-A at Gaussian s = 0.5: ${err64}`);
   assert.ok((await metric(page, 'entropy-exact')) > 0.97);
 
   // latency: a keyboard step of the m slider to the redrawn heatmap, median of 20
@@ -123,7 +136,7 @@ test('WebGPU: badge, heatmaps respond to m, d, n, map and causal; slider → hea
   log(`main-thread long tasks (> 50 ms) during the 20 steps: ${longTasks.length}, longest ${Math.max(0, ...longTasks).toFixed(0)} ms`);
 
   // m: more features, smaller error (same W seed family; 16 → 512 is a 32× budget)
-  let before = await resultId(page);
+  before = await resultId(page);
   await typeParam(page, 'm', 16);
   await waitForResult(page, before);
   const err16 = await metric(page, 'rel-error-A');
@@ -180,17 +193,41 @@ test('WebGPU: badge, heatmaps respond to m, d, n, map and causal; slider → hea
   await page.screenshot({ path: join(dir, 'webgpu-1280-n1024-causal.png') });
 }, { timeout: 200_000 });
 
-test('CPU fallback is announced when the browser has no WebGPU', async ({ page, appUrl }) => {
+test('CPU fallback is announced when the browser has no WebGPU; the default scene has structure', async ({ page, appUrl, log }) => {
   await page.goto(`${appUrl}/`);
   await page.waitForSelector('[data-metric="backend"][data-value="cpu"]', { timeout: 60_000 });
   assert.match(await page.textContent('[data-metric="backend"]'), /^CPU fallback: .+/);
   await waitForResult(page, null);
   assert.ok((await metric(page, 'rel-error-out')) > 0);
-}, { webgpu: false, timeout: 60_000 });
+
+  // the default scene tells the sparsity panel's story: softmax can focus, 1 + elu spreads out
+  await waitForAnalysis(page, 'rowEntropies');
+  const hA = await metric(page, 'entropy-exact');
+  const hPerf = await metric(page, 'entropy-performer');
+  const hElu = await metric(page, 'entropy-elu1');
+  log(`defaults on the CPU path: entropy A ${hA.toFixed(3)}, Performer Â ${hPerf.toFixed(3)}, 1+elu Â ${hElu.toFixed(3)}, rel. error of A ${(await metric(page, 'rel-error-A')).toFixed(3)}`);
+  assert.ok(hA <= 0.9, `entropy of A at defaults ${hA}`);
+  assert.ok(hElu >= hA + 0.05, `1 + elu (${hElu}) should be flatter than softmax (${hA}) by ≥ 0.05`);
+  assert.equal(await page.$('[data-zero-normalizer-rows]'), null, 'no all-zero normalizers at the defaults');
+
+  // extreme norms without ε: every product φ(q_i)·φ(k_j) underflows, and the main panel says so
+  await page.goto(`${appUrl}/?n=64&d=256&scale=4&input=gaussian`);
+  const notice = page.locator('[data-panel="main"] [data-zero-normalizer-rows]');
+  await notice.waitFor({ timeout: 60_000 });
+  log(`d = 256, s = 4, stab = shift: ${await notice.textContent()}`);
+  assert.equal(await notice.getAttribute('data-zero-normalizer-rows'), '64');
+  // the reference ε keeps every normalizer positive
+  const before = await resultId(page);
+  await page.selectOption('[data-param="stabilizer"]', 'ref');
+  await waitForResult(page, before);
+  assert.equal(await notice.count(), 0, 'no notice with stab=ref');
+  assert.match(page.url(), /stab=ref/);
+}, { webgpu: false, timeout: 120_000 });
 
 test('analyses: sweeps, rank and entropy behave as the theory says; panels at both sizes', async ({ page, appUrl, artifacts, log }) => {
   const dir = shotsDir(artifacts);
-  await page.goto(`${appUrl}/?backend=cpu`);
+  // Gaussian inputs at s = 0.5: the regime where FAVOR+ converges and the theory's trends show
+  await page.goto(`${appUrl}/?backend=cpu&input=gaussian&scale=0.5`);
   await waitForResult(page, null);
   await waitForAllAnalyses(page);
 
@@ -304,7 +341,7 @@ test('bad URL parameters are rejected with a message; the page keeps working', a
 }, { timeout: 90_000 });
 
 test('structured inputs: the hint offers a scale at which their attention is peaked, and it is', async ({ page, appUrl }) => {
-  await page.goto(`${appUrl}/?backend=cpu&input=clustered`);
+  await page.goto(`${appUrl}/?backend=cpu&input=clustered&scale=0.5`);
   await waitForResult(page, null);
   const uniform = await metric(page, 'entropy-exact');
   const hint = page.locator('[data-action="structured-scale"]');

@@ -39,6 +39,13 @@ const EXTRA = [
   { map: 'hyperbolic', n: 257, d: 64, m: 128, scale: 1.5, input: 'local' },
   { map: 'exp', n: 200, d: 32, m: 64, scale: 2 },
   { map: 'elu1', n: 150, d: 48, m: 0, scale: 2, input: 'clustered' },
+  // the stabilizer (FmParams.eps): 'ref' adds the reference ε = 1e-6, the default 'shift' adds none.
+  // s = 2 is where ε floods the key features (e^-24 ≪ ε), so a kernel ignoring the flag fails here.
+  { map: 'positive', n: 257, d: 16, m: 64, scale: 2 },
+  { map: 'positive', n: 257, d: 16, m: 64, scale: 2, stab: 'ref' },
+  { map: 'hyperbolic', n: 100, d: 7, m: 33, scale: 1.5, input: 'clustered', stab: 'ref' },
+  { map: 'exp', n: 65, d: 129, m: 16, scale: 1.5, stab: 'ref' },
+  { map: 'positive', n: 1, d: 1, m: 1, stab: 'ref' },
 ];
 
 async function open(page, baseUrl) {
@@ -50,7 +57,8 @@ const e = (x) => x.toExponential(1);
 const shape = (c) =>
   `${c.map.padEnd(14)} n=${String(c.n).padStart(4)} d=${String(c.d).padStart(3)} m=${String(c.m).padStart(3)}` +
   (c.scale ? ` s=${c.scale}` : '') +
-  (c.input ? ` ${c.input}` : '');
+  (c.input ? ` ${c.input}` : '') +
+  (c.stab ? ` stab=${c.stab}` : '');
 
 function check(failures, c, what, r, tol, metric) {
   if (!r.finite || !(r[metric] <= tol)) failures.push(`${shape(c)} ${what}: ${metric} ${r[metric]} > ${tol} (finite ${r.finite})`);
@@ -101,7 +109,7 @@ test('feature maps, bidirectional and causal outputs match the CPU twins (coveri
 
   const rej = await page.evaluate(() => window.performerKernels.rejects({ map: 'positive', n: 8, d: 300, m: 4 }));
   assert.equal(rej.code, 'exceeds-limit');
-}, { timeout: 240_000 });
+}, { timeout: 320_000 });
 
 test('large case n = 16384, d = 64, m = 256: bidirectional and causal on sampled rows', async ({ page, baseUrl, log }) => {
   await open(page, baseUrl);
@@ -115,3 +123,19 @@ test('large case n = 16384, d = 64, m = 256: bidirectional and causal on sampled
     assert.ok(r.finite && r.norm <= OUTPUT_TOL, JSON.stringify(r));
   }
 }, { timeout: 150_000 });
+
+test('all-zero normalizers (d = 256, s = 4, no ε): rows are 0 and counted, never NaN; ε = 1e-6 leaves none', async ({ page, baseUrl, log }) => {
+  await open(page, baseUrl);
+  for (const causal of [false, true]) {
+    const shift = await page.evaluate((causal) => window.performerKernels.zeroNormalizers({ map: 'positive', n: 64, d: 256, m: 16, scale: 4 }, causal), causal);
+    log(`${causal ? 'causal' : 'bidirectional'} shift: GPU ${shift.gpuZeroRows} zero rows, CPU twin ${shift.cpuZeroRows}; finite ${shift.finite}, zero rows are 0: ${shift.zeroRowsAreZero}`);
+    assert.ok(shift.finite, 'output is finite');
+    assert.ok(shift.zeroRowsAreZero, 'rows with a zero normalizer are 0');
+    assert.ok(shift.cpuZeroRows > 0, 'the CPU twin sees zero normalizers here');
+    // the GPU multiplies features in f32 (the twin in f64), so it can only reach zero more often
+    assert.ok(shift.gpuZeroRows >= shift.cpuZeroRows, JSON.stringify(shift));
+    const ref = await page.evaluate((causal) => window.performerKernels.zeroNormalizers({ map: 'positive', n: 64, d: 256, m: 16, scale: 4, stab: 'ref' }, causal), causal);
+    assert.equal(ref.gpuZeroRows, 0, 'ε keeps every normalizer positive');
+    assert.ok(ref.finite);
+  }
+}, { timeout: 120_000 });

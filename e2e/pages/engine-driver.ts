@@ -11,8 +11,11 @@ let client: EngineClient = createEngineClient({ forceCpu });
 const backendEvents: string[] = [];
 client.onBackendChange((b, why) => backendEvents.push(`${b.kind}: ${why}`));
 
-/** The app's reference experiment at a size SwiftShader computes quickly. */
-export const DEFAULTS: AttentionParams = { ...DEFAULT_PARAMS, n: 128 };
+/**
+ * The app's reference experiment at a size SwiftShader computes quickly, on Gaussian inputs at
+ * s = 0.5: the benign regime these engine checks assume (FAVOR+ converges, softmax nearly uniform).
+ */
+export const DEFAULTS: AttentionParams = { ...DEFAULT_PARAMS, n: 128, input: 'gaussian', scale: 0.5 };
 
 function request(p: Partial<AttentionParams>, extra: Partial<ComputeRequest> = {}): ComputeRequest {
   return { params: { ...DEFAULTS, ...p }, viewCells: 64, rowStats: true, rows: [0], ...extra };

@@ -191,6 +191,7 @@ function params(p: Partial<AttentionParams> & { n: number; d: number }): Attenti
     causal: false,
     input: 'gaussian',
     scale: 0.5,
+    stabilizer: 'shift',
     ...p,
   };
 }

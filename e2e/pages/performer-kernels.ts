@@ -26,8 +26,8 @@ import { encodePerformerBidirectional, performerSource, performerTiles } from '.
 import { causalPlan, encodePerformerCausal } from '../../src/gpu/performer-causal';
 import { generateInputs } from '../../src/core/inputs';
 import { featureDim } from '../../src/core/feature-maps';
-import { linearAttentionOutput, performerFeatures } from '../../src/core/linear-attention';
-import type { AttentionInputs, FeatureMapKind, InputKind, Matrix, ProjectionKind } from '../../src/core/types';
+import { linearAttention, linearAttentionOutput, performerFeatures } from '../../src/core/linear-attention';
+import type { AttentionInputs, FeatureMapKind, InputKind, Matrix, ProjectionKind, Stabilizer } from '../../src/core/types';
 
 export interface Case {
   n: number;
@@ -38,6 +38,8 @@ export interface Case {
   scale?: number;
   input?: InputKind;
   projection?: ProjectionKind;
+  /** stabilizer of the exponential maps (default 'shift') */
+  stab?: Stabilizer;
 }
 
 let ctxP: Promise<KernelContext & { adapter: string }> | null = null;
@@ -70,6 +72,7 @@ function inputsOf(c: Case): AttentionInputs {
     causal: false,
     input: c.input ?? 'gaussian',
     scale: c.scale ?? 0.5,
+    stabilizer: c.stab ?? 'shift',
   });
 }
 
@@ -79,6 +82,7 @@ function upload(k: KernelContext, inp: AttentionInputs, c: Case): FavorProblem &
     d: c.d,
     m: c.m,
     featureMap: c.map,
+    stabilizer: c.stab ?? 'shift',
     q: k.alloc.upload('t.q', inp.q.data),
     k: k.alloc.upload('t.k', inp.k.data),
     v: k.alloc.upload('t.v', inp.v.data),
@@ -197,7 +201,7 @@ async function features(c: Case) {
     },
     [c.n * mp, c.n * mp],
   );
-  const ref = performerFeatures(inp, c.map);
+  const ref = performerFeatures(inp, c.map, c.stab ?? 'shift');
   const q = featureErrors(data[0]!, ref.qf.data);
   const kk = featureErrors(data[1]!, ref.kf.data);
   return {
@@ -233,7 +237,7 @@ async function output(c: Case, causal: boolean, opts: { chunk?: number; sampleRo
     [c.n * c.d],
   );
   const t1 = performance.now();
-  const f = performerFeatures(inp, c.map);
+  const f = performerFeatures(inp, c.map, c.stab ?? 'shift');
   const ref = linearAttentionOutput(f.qf, f.kf, inp.v, causal);
   const kappa = conditionNumbers(f.qf, f.kf, causal);
   const cpuMs = performance.now() - t1;
@@ -280,6 +284,34 @@ async function keyFeatureBits(c: Case) {
   let mismatches = 0;
   for (let j = 0; j < c.n; j++) for (let f = 0; f < mp; f++) if (kf[j * mp + f] !== st[f * c.d + j]) mismatches++;
   return { compared: c.n * mp, mismatches };
+}
+
+/**
+ * The all-zero-normalizer guard: the output kernel's row normalizers (written after the n×d
+ * output) vs the CPU twin's count; rows with a zero normalizer must be 0, everything finite.
+ */
+async function zeroNormalizers(c: Case, causal: boolean) {
+  const k = await ctx();
+  const inp = inputsOf(c);
+  const p = upload(k, inp, c);
+  const { data } = await submitAndRead(
+    k,
+    'zero normalizers',
+    (enc) => [causal ? encodePerformerCausal(k, enc, p) : encodePerformerBidirectional(k, enc, p)],
+    [c.n * c.d + c.n],
+  );
+  const all = data[0]!;
+  const nd = c.n * c.d;
+  let gpuZeroRows = 0;
+  let zeroRowsAreZero = true;
+  for (let i = 0; i < c.n; i++) {
+    if (all[nd + i] !== 0) continue;
+    gpuZeroRows++;
+    for (let t = 0; t < c.d; t++) if (all[i * c.d + t] !== 0) zeroRowsAreZero = false;
+  }
+  const f = performerFeatures(inp, c.map, c.stab ?? 'shift');
+  const cpu = linearAttention(f.qf, f.kf, inp.v, causal);
+  return { gpuZeroRows, cpuZeroRows: cpu.zeroNormalizerRows, zeroRowsAreZero, finite: all.every(Number.isFinite) };
 }
 
 /** The dispatchers' typed errors for shapes they cannot run. */
@@ -391,6 +423,7 @@ async function allocatorStats() {
   determinism,
   keyFeatureBits,
   rejects,
+  zeroNormalizers,
   profile,
   allocatorStats,
 };

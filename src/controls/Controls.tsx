@@ -7,7 +7,7 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useStrings } from '../app/strings';
 import { featureDim, usesProjection } from '../core/feature-maps';
-import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS, type AttentionParams } from '../core/types';
+import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS, STABILIZERS, type AttentionParams } from '../core/types';
 import { fmt, fmtInt } from '../charts/format';
 import { useUploadLocked } from './UploadControls';
 import { D_STOPS, M_STOPS, N_STOPS, nearestStop, type ParamKey } from '../store/params';
@@ -80,12 +80,12 @@ export function StopSlider({ param, label, help, stops }: { param: 'n' | 'd' | '
   );
 }
 
-export function Select<K extends 'featureMap' | 'projection' | 'input'>({ param, label, options, names, disabled }: { param: K; label: string; options: readonly AttentionParams[K][]; names: Record<string, string>; disabled?: boolean }) {
+export function Select<K extends 'featureMap' | 'projection' | 'input' | 'stabilizer'>({ param, label, options, names, disabled, help }: { param: K; label: string; options: readonly AttentionParams[K][]; names: Record<string, string>; disabled?: boolean; help?: ReactNode }) {
   const id = useId();
   const value = useStore((s) => s.params[param]);
   const actions = useActions();
   return (
-    <Row label={label} htmlFor={id}>
+    <Row label={label} htmlFor={id} help={help}>
       <select id={id} value={value as string} data-param={param} disabled={disabled} onChange={(e) => actions.setParam(param, e.target.value)}>
         {options.map((o) => (
           <option key={o as string} value={o as string}>
@@ -124,6 +124,7 @@ export function Controls() {
       <Select param="featureMap" label={t.featureMap} options={FEATURE_MAPS} names={t.mapNames} />
       <Select param="projection" label={t.projection} options={PROJECTIONS} names={t.projNames} disabled={!proj} />
       <Select param="input" label={t.input} options={INPUT_KINDS} names={t.inputNames} disabled={!!uploaded} />
+      <StabilizerSelect />
       <Row
         label={t.scale}
         htmlFor={scaleId}
@@ -172,4 +173,12 @@ export function Controls() {
       </button>
     </form>
   );
+}
+
+/** The stabilizer of the exponential maps (URL `stab`); only those maps use it. */
+function StabilizerSelect() {
+  const st = useStrings().stab;
+  const map = useStore((s) => s.params.featureMap);
+  const uses = map === 'positive' || map === 'hyperbolic' || map === 'exp';
+  return <Select param="stabilizer" label={st.label} options={STABILIZERS} names={st.names} help={st.help} disabled={!uses} />;
 }

@@ -3,11 +3,13 @@
  * Both backends (src/gpu/webgpu-backend.ts and src/engine/cpu-backend.ts) implement
  * `AttentionBackend`; the CPU twins in src/core define what every field must contain.
  */
-import type { AttentionInputs, FeatureMapKind, Matrix } from './types';
+import type { AttentionInputs, FeatureMapKind, Matrix, Stabilizer } from './types';
 
 export interface AttentionJob {
   inputs: AttentionInputs;
   featureMap: FeatureMapKind;
+  /** stabilizer of the exponential maps; absent means 'shift' (the estimator itself, no ε) */
+  stabilizer?: Stabilizer;
   causal: boolean;
   /**
    * Matrix view side (≤ 512); 0 = no view. The view costs O(n²(d + m')) work, so callers only ask
@@ -62,6 +64,12 @@ export interface AttentionOutput {
   exactOut: Matrix;
   /** linear (Performer) attention output with the job's feature map, n×d */
   approxOut: Matrix;
+  /**
+   * Query rows whose linear-attention normalizer φ(q_i)·Σ_j φ(k_j) (j over the allowed keys) is
+   * exactly 0 — every product underflowed (extreme norms without ε). Their rows of the output (and
+   * of Â in the view, row statistics and rows) are 0 instead of 0/0.
+   */
+  zeroNormalizerRows: number;
   view: MatrixView | null;
   rowStats: RowStats | null;
   rows: AttentionRowPair[];

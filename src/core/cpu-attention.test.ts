@@ -21,6 +21,7 @@ const params: AttentionParams = {
   causal: false,
   input: 'gaussian',
   scale: 0.8,
+  stabilizer: 'shift',
 };
 
 function jobFor(p: AttentionParams, extra: Partial<AttentionJob> = {}): AttentionJob {

@@ -12,7 +12,7 @@ import type { AttentionJob, AttentionOutput, AttentionRowPair, KernelTiming, Mat
 import { EngineError } from './errors';
 import { exactAttentionOutput, exactAttentionRow } from './exact-attention';
 import { featureDim, keyFeatures, queryFeatures, scaleInputs, usesProjection } from './feature-maps';
-import { linearAttentionOutput, linearAttentionRow } from './linear-attention';
+import { linearAttention, linearAttentionRow } from './linear-attention';
 import { firstNonFinite } from './matrix';
 import { accumulateViewRow, createRowStats, createViewAccumulator, finishView, writeRowStats } from './matrix-view';
 import type { Matrix } from './types';
@@ -35,6 +35,7 @@ export function runAttentionJob(job: AttentionJob): AttentionOutput {
   validateJob(job);
   const { q, k, v, w } = job.inputs;
   const { featureMap, causal } = job;
+  const stabilizer = job.stabilizer ?? 'shift';
   const n = q.rows;
   const d = q.cols;
   const m = usesProjection(featureMap) ? w.rows : 0;
@@ -53,7 +54,7 @@ export function runAttentionJob(job: AttentionJob): AttentionOutput {
   const { qf, kf } = timed('feature-maps', () => {
     const x = scaleInputs(q);
     const y = scaleInputs(k);
-    return { qf: queryFeatures(featureMap, x, w), kf: keyFeatures(featureMap, y, w) };
+    return { qf: queryFeatures(featureMap, x, w, stabilizer), kf: keyFeatures(featureMap, y, w, stabilizer) };
   });
   bytes += 2 * n * d * 4 + 2 * n * mp * 4 + (m > 0 ? n * m * 8 + n * 8 : 0);
   assertFinite('query features', qf);
@@ -63,7 +64,7 @@ export function runAttentionJob(job: AttentionJob): AttentionOutput {
   bytes += n * d * 4 + d * 8;
   assertFinite('exact output', exactOut);
 
-  const approxOut = timed('linear-attention', () => linearAttentionOutput(qf, kf, v, causal));
+  const { out: approxOut, zeroNormalizerRows } = timed('linear-attention', () => linearAttention(qf, kf, v, causal));
   bytes += n * d * 4 + (mp * d + mp + d) * 8;
   assertFinite('approximate output', approxOut);
 
@@ -103,5 +104,5 @@ export function runAttentionJob(job: AttentionJob): AttentionOutput {
     });
   }
 
-  return { exactOut, approxOut, view, rowStats, rows, timings, bytesAllocated: bytes };
+  return { exactOut, approxOut, zeroNormalizerRows, view, rowStats, rows, timings, bytesAllocated: bytes };
 }

@@ -12,12 +12,14 @@ import {
   relu,
   RELU_EPS,
   scaleInputs,
+  stabilizerEps,
   trigKernelEstimate,
   usesProjection,
 } from './feature-maps';
 import { linearAttentionMatrix } from './linear-attention';
 import { matrix } from './matrix';
 import { randomProjection } from './projections';
+import type { Stabilizer } from './types';
 import { createRng } from './rng';
 import { positiveMse } from './theory';
 import { FEATURE_MAPS, type FeatureMapKind, type Matrix } from './types';
@@ -62,31 +64,44 @@ describe('scaleInputs', () => {
   });
 });
 
+/** (stabilizer, ε it adds) */
+const EPS_OF: [Stabilizer, number][] = [
+  ['shift', 0],
+  ['ref', FEATURE_EPS],
+];
+
 describe('the maps, entry by entry (ARCHITECTURE.md formulas)', () => {
-  it('positive query: m^{-1/2}(exp(u_r − ‖x‖²/2 − max_r u) + ε)', () => {
-    const f = queryFeatures('positive', X, W);
+  it.each(EPS_OF)('positive query (%s): m^{-1/2}(exp(u_r − ‖x‖²/2 − max_r u) + ε), ε = %s', (stab, eps) => {
+    const f = queryFeatures('positive', X, W, stab);
     for (let i = 0; i < 2; i++) {
       const mx = Math.max(u(i, 0), u(i, 1), u(i, 2));
       for (let r = 0; r < 3; r++) {
-        expect(f.data[i * 3 + r]).toBeCloseTo((Math.exp(u(i, r) - nrm2(i) / 2 - mx) + FEATURE_EPS) / Math.sqrt(3), 6);
+        expect(f.data[i * 3 + r]).toBeCloseTo((Math.exp(u(i, r) - nrm2(i) / 2 - mx) + eps) / Math.sqrt(3), 7);
       }
     }
   });
 
-  it('positive key: one max over all keys and features', () => {
-    const f = keyFeatures('positive', X, W);
+  it.each(EPS_OF)('positive key (%s): one max over all keys and features, plus ε = %s', (stab, eps) => {
+    const f = keyFeatures('positive', X, W, stab);
     let mk = -Infinity;
     for (let i = 0; i < 2; i++) for (let r = 0; r < 3; r++) mk = Math.max(mk, u(i, r));
     for (let i = 0; i < 2; i++) {
       for (let r = 0; r < 3; r++) {
-        expect(f.data[i * 3 + r]).toBeCloseTo((Math.exp(u(i, r) - nrm2(i) / 2 - mk) + FEATURE_EPS) / Math.sqrt(3), 6);
+        expect(f.data[i * 3 + r]).toBeCloseTo((Math.exp(u(i, r) - nrm2(i) / 2 - mk) + eps) / Math.sqrt(3), 7);
       }
     }
   });
 
-  it('hyperbolic: [exp(+u − ‖x‖²/2 − c) | exp(−u − ‖x‖²/2 − c)] (2m)^{-1/2}, c = max |u| (query: per row; key: global)', () => {
-    const fq = queryFeatures('hyperbolic', X, W);
-    const fk = keyFeatures('hyperbolic', X, W);
+  it('the default stabilizer is the max shift alone (no ε)', () => {
+    expect(Array.from(queryFeatures('positive', X, W).data)).toEqual(Array.from(queryFeatures('positive', X, W, 'shift').data));
+    expect(Array.from(keyFeatures('exp', X, W).data)).toEqual(Array.from(keyFeatures('exp', X, W, 'shift').data));
+    expect(stabilizerEps('shift')).toBe(0);
+    expect(stabilizerEps('ref')).toBe(FEATURE_EPS);
+  });
+
+  it.each(EPS_OF)('hyperbolic (%s): [exp(+u − ‖x‖²/2 − c) + ε | exp(−u − ‖x‖²/2 − c) + ε] (2m)^{-1/2}, ε = %s, c = max |u| (query: per row; key: global)', (stab, eps) => {
+    const fq = queryFeatures('hyperbolic', X, W, stab);
+    const fk = keyFeatures('hyperbolic', X, W, stab);
     let ck = 0;
     for (let i = 0; i < 2; i++) for (let r = 0; r < 3; r++) ck = Math.max(ck, Math.abs(u(i, r)));
     for (let i = 0; i < 2; i++) {
@@ -96,8 +111,8 @@ describe('the maps, entry by entry (ARCHITECTURE.md formulas)', () => {
           [fq, cq],
           [fk, ck],
         ] as const) {
-          expect(f.data[i * 6 + r]).toBeCloseTo((Math.exp(u(i, r) - nrm2(i) / 2 - c) + FEATURE_EPS) / Math.sqrt(6), 6);
-          expect(f.data[i * 6 + 3 + r]).toBeCloseTo((Math.exp(-u(i, r) - nrm2(i) / 2 - c) + FEATURE_EPS) / Math.sqrt(6), 6);
+          expect(f.data[i * 6 + r]).toBeCloseTo((Math.exp(u(i, r) - nrm2(i) / 2 - c) + eps) / Math.sqrt(6), 7);
+          expect(f.data[i * 6 + 3 + r]).toBeCloseTo((Math.exp(-u(i, r) - nrm2(i) / 2 - c) + eps) / Math.sqrt(6), 7);
         }
       }
     }
@@ -122,10 +137,10 @@ describe('the maps, entry by entry (ARCHITECTURE.md formulas)', () => {
     }
   });
 
-  it('exp: exp(u − max) + ε, no norms and no m^{-1/2}', () => {
-    const f = queryFeatures('exp', X, W);
+  it.each(EPS_OF)('exp (%s): exp(u − max) + ε, ε = %s, no norms and no m^{-1/2}', (stab, eps) => {
+    const f = queryFeatures('exp', X, W, stab);
     const mx = Math.max(u(0, 0), u(0, 1), u(0, 2));
-    expect(f.data[1]).toBeCloseTo(Math.exp(u(0, 1) - mx) + FEATURE_EPS, 6);
+    expect(f.data[1]).toBeCloseTo(Math.exp(u(0, 1) - mx) + eps, 7);
   });
 
   it('elu1: elu(x) + 1 per coordinate, ignoring W', () => {
@@ -146,12 +161,13 @@ describe('the maps, entry by entry (ARCHITECTURE.md formulas)', () => {
     const big = matrix(1, 2, [30, 30]);
     const w = matrix(1, 2, [20, 20]);
     expect(rawFeatures('exp', big, w, 'query').data[0]).toBe(Infinity);
-    expect(queryFeatures('exp', big, w).data[0]).toBeCloseTo(1 + FEATURE_EPS, 6);
+    expect(queryFeatures('exp', big, w).data[0]).toBeCloseTo(1, 6);
+    expect(queryFeatures('exp', big, w, 'ref').data[0]).toBeCloseTo(1 + FEATURE_EPS, 6);
     expect(keyFeatures('positive', big, w).data.every(Number.isFinite)).toBe(true);
   });
 });
 
-describe('stabilizers cancel: stabilized and raw features give the same Â (up to ε)', () => {
+describe('the shifts cancel: default (shift) and raw features give the same Â', () => {
   const n = 12;
   const d = 4;
   const m = 16;

@@ -3,7 +3,8 @@
  * file). All maps act on the d^{-1/4}-scaled inputs x = q·d^{-1/4}, y = k·d^{-1/4}, so that
  * softmax attention is exp(x·y) row-normalized and φ(x)·φ(y) estimates (or replaces) exp(x·y).
  *
- * With u_r = ω_r·x (ω_r the rows of W) and ε = FEATURE_EPS:
+ * With u_r = ω_r·x (ω_r the rows of W) and ε = 0 (stabilizer 'shift', the default) or FEATURE_EPS
+ * (stabilizer 'ref', the reference implementation's):
  *   positive    query m^{-1/2}(exp(u_r − ‖x‖²/2 − max_r' u_r') + ε)
  *               key   m^{-1/2}(exp(u_r − ‖y‖²/2 − M_K) + ε),  M_K = max over all keys and r of u
  *   hyperbolic  (2m)^{-1/2}(exp(±u_r − ‖x‖²/2 − c) + ε), features [+u block | −u block],
@@ -14,18 +15,30 @@
  *   exp         exp(u_r − max) + ε  (query: per-row max; key: global max)
  *   double-softmax  query softmax over the d coordinates; key softmax over the n positions
  *
- * Why the stabilizers are harmless: subtracting a per-query constant multiplies the whole row of
+ * Why the shifts are harmless: subtracting a per-query constant multiplies the whole row of
  * φ(x_i)·φ(y_j) by one factor, and subtracting one global constant from all keys multiplies every
- * entry by one factor — both cancel in the row normalization of Â. Only ε changes Â (slightly),
- * and it keeps every feature strictly positive so denominators never vanish.
+ * entry by one factor — both cancel in the row normalization of Â, so with 'shift' Â is the
+ * estimator itself. ε does not cancel: it adds ε·Σ_r φ_r(x) + m·ε² (times ratio²) to every entry
+ * of a row. At small norms that is negligible, but at large norms the true key features (≈ e^-24
+ * at s = 2, d = 16, after the global key shift) fall far below ε, ε dominates every key, and Â
+ * tends to uniform (normalized entropy 0.98 instead of the estimator's 0.50 there). Without ε a row
+ * of Â can have an all-zero normalizer when every product φ(x_i)·φ(y_j) underflows float32
+ * (extreme norms); linear attention then reports that row as zero and counts it
+ * (`zeroNormalizerRows` of the job output) instead of dividing 0 by 0.
  *
  * Layout of the two-block maps (hyperbolic, trig): features 0..m−1 are the first block (exp(+u) /
  * sin u), m..2m−1 the second (exp(−u) / cos u).
  */
 import { EngineError } from './errors';
-import type { FeatureMapKind, Matrix } from './types';
+import type { FeatureMapKind, Matrix, Stabilizer } from './types';
 
+/** ε of the reference implementation's stabilizer (stabilizer 'ref'). */
 export const FEATURE_EPS = 1e-6;
+
+/** The ε added to every exponential feature under a stabilizer: 0 for 'shift', FEATURE_EPS for 'ref'. */
+export function stabilizerEps(stabilizer: Stabilizer): number {
+  return stabilizer === 'ref' ? FEATURE_EPS : 0;
+}
 export const RELU_EPS = 0.001;
 
 /** Feature dimension m' of a map: m (positive, relu, exp), 2m (hyperbolic, trig), d (elu1, double-softmax). */
@@ -105,14 +118,15 @@ export type FeatureSide = 'query' | 'key';
 
 /**
  * Shared implementation. `stabilize = false` gives the textbook maps (no max subtraction, no ε):
- * the raw estimators, used by the tests to show the stabilizers cancel.
+ * the raw estimators, used by the tests to show the shifts cancel. `eps` is added to every
+ * exponential feature (positive, hyperbolic, exp) when stabilizing.
  */
-function features(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide, stabilize: boolean): Matrix {
+function features(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide, stabilize: boolean, epsIn: number): Matrix {
   const { rows: n, cols: d } = x;
   const m = w.rows;
   const mp = featureDim(kind, m, d);
   const out = new Float32Array(n * mp);
-  const eps = stabilize ? FEATURE_EPS : 0;
+  const eps = stabilize ? epsIn : 0;
 
   if (kind === 'elu1') {
     for (let i = 0; i < n * d; i++) out[i] = elu1(x.data[i]!);
@@ -191,18 +205,18 @@ function features(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide,
 }
 
 /** φ(x_i) for every query row (x already scaled by d^{-1/4}); n × m'. */
-export function queryFeatures(kind: FeatureMapKind, x: Matrix, w: Matrix): Matrix {
-  return features(kind, x, w, 'query', true);
+export function queryFeatures(kind: FeatureMapKind, x: Matrix, w: Matrix, stabilizer: Stabilizer = 'shift'): Matrix {
+  return features(kind, x, w, 'query', true, stabilizerEps(stabilizer));
 }
 
 /** φ(y_j) for every key row (y already scaled by d^{-1/4}); n × m'. Stabilizers are global over keys. */
-export function keyFeatures(kind: FeatureMapKind, y: Matrix, w: Matrix): Matrix {
-  return features(kind, y, w, 'key', true);
+export function keyFeatures(kind: FeatureMapKind, y: Matrix, w: Matrix, stabilizer: Stabilizer = 'shift'): Matrix {
+  return features(kind, y, w, 'key', true, stabilizerEps(stabilizer));
 }
 
 /** The textbook map without max subtraction or ε (may overflow; for tests and explanations). */
 export function rawFeatures(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide): Matrix {
-  return features(kind, x, w, side, false);
+  return features(kind, x, w, side, false, 0);
 }
 
 // ---- raw single-entry estimators (f64, unstabilized) of SM(x, y) = exp(x·y) ------------------

@@ -17,6 +17,7 @@ const base: AttentionParams = {
   causal: false,
   input: 'gaussian',
   scale: 0.5,
+  stabilizer: 'shift',
 };
 
 const same = (a: Matrix, b: Matrix): boolean => a.rows === b.rows && a.cols === b.cols && a.data.every((x, i) => x === b.data[i]);

@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { exactAttentionMatrix } from './exact-attention';
 import { EngineError } from './errors';
 import { keyFeatures, queryFeatures, scaleInputs, usesProjection } from './feature-maps';
-import { linearAttentionMatrix, linearAttentionOutput, performerFeatures } from './linear-attention';
+import { linearAttention, linearAttentionMatrix, linearAttentionOutput, performerFeatures } from './linear-attention';
+import { runAttentionJob } from './cpu-attention';
+import { DEFAULT_PARAMS } from './default-params';
+import { generateInputs } from './inputs';
 import { matmul, matrix, maxAbsDiff, relFrobeniusError } from './matrix';
 import { randomProjection } from './projections';
 import { createRng } from './rng';
-import { FEATURE_MAPS, type Matrix } from './types';
+import { FEATURE_MAPS, type AttentionParams, type Matrix } from './types';
 
 function gaussian(rows: number, cols: number, std: number, seed: number): Matrix {
   return matrix(rows, cols, createRng(seed).fillNormal(new Float32Array(rows * cols), std));
@@ -92,5 +95,40 @@ describe('performerFeatures approximates exact attention', () => {
     const { qf, kf } = performerFeatures({ q, k, v: q, w }, 'positive');
     const err = relFrobeniusError(linearAttentionMatrix(qf, kf, false), exactAttentionMatrix(q, k, false));
     expect(err).toBeLessThan(0.05);
+  });
+});
+
+describe('all-zero normalizer guard', () => {
+  // φ(q_0) and φ(k_j) have disjoint supports: every product is 0, so row 0's normalizer is 0.
+  const qf = matrix(2, 2, [1, 0, 0.5, 0.5]);
+  const kf = matrix(3, 2, [0, 1, 0, 2, 0, 3]);
+  const v = matrix(3, 2, [1, 2, 3, 4, 5, 6]);
+
+  it('a row whose normalizer is exactly 0 is 0 in the output and counted, not 0/0', () => {
+    const r = linearAttention(qf, kf, v, false);
+    expect(r.zeroNormalizerRows).toBe(1);
+    expect(Array.from(r.out.data.subarray(0, 2))).toEqual([0, 0]);
+    expect(Array.from(r.out.data.subarray(2)).every(Number.isFinite)).toBe(true);
+  });
+
+  it('the same row of Â is all 0 (no NaN)', () => {
+    const a = linearAttentionMatrix(qf, kf, false);
+    expect(Array.from(a.data.subarray(0, 3))).toEqual([0, 0, 0]);
+    expect(a.data[3]! + a.data[4]! + a.data[5]!).toBeCloseTo(1, 6);
+  });
+
+  it('a row with a nonzero normalizer is not counted', () => {
+    expect(linearAttention(matrix(1, 2, [1, 1]), kf, v, true).zeroNormalizerRows).toBe(0);
+  });
+
+  it('at extreme norms (d = 256, s = 4) shift features underflow: the job counts the rows and stays finite; ref’s ε keeps them', () => {
+    const p: AttentionParams = { ...DEFAULT_PARAMS, n: 8, d: 256, m: 16, input: 'gaussian', scale: 4 };
+    const inputs = generateInputs(p);
+    const job = { inputs, featureMap: 'positive' as const, causal: false, viewCells: 8, rowStats: true, rows: [0] };
+    const shift = runAttentionJob({ ...job, stabilizer: 'shift' });
+    expect(shift.zeroNormalizerRows).toBeGreaterThan(0);
+    expect(Array.from(shift.approxOut.data).every(Number.isFinite)).toBe(true);
+    expect(Array.from(shift.view!.approx).every(Number.isFinite)).toBe(true);
+    expect(runAttentionJob({ ...job, stabilizer: 'ref' }).zeroNormalizerRows).toBe(0);
   });
 });

@@ -7,11 +7,14 @@
  * so the result does not depend on any chunking choice.
  *
  * Denominators are not clamped: with trig features they can be ≈ 0 or negative, and the explainer
- * shows that instability honestly (the job layer reports non-finite results as errors).
+ * shows that instability honestly (the job layer reports non-finite results as errors). The one
+ * guard is for an all-zero normalizer (every product φ(q_i)·φ(k_j) of the row is 0, which the
+ * faithful 'shift' stabilizer allows at extreme norms): that row of Â and of the output is 0 rather
+ * than 0/0, and `linearAttention` counts such rows so the UI can say so.
  */
 import { EngineError } from './errors';
 import { keyFeatures, queryFeatures, scaleInputs } from './feature-maps';
-import type { AttentionInputs, FeatureMapKind, Matrix } from './types';
+import type { AttentionInputs, FeatureMapKind, Matrix, Stabilizer } from './types';
 
 function checkFeatures(qf: Matrix, kf: Matrix): void {
   if (qf.cols !== kf.cols) {
@@ -21,6 +24,14 @@ function checkFeatures(qf: Matrix, kf: Matrix): void {
 
 /** out = Â V without forming Â. */
 export function linearAttentionOutput(qf: Matrix, kf: Matrix, v: Matrix, causal: boolean): Matrix {
+  return linearAttention(qf, kf, v, causal).out;
+}
+
+/**
+ * out = Â V without forming Â, and the number of query rows whose normalizer φ(q_i)·Σ_j φ(k_j) is
+ * exactly 0 (their output row is 0).
+ */
+export function linearAttention(qf: Matrix, kf: Matrix, v: Matrix, causal: boolean): { out: Matrix; zeroNormalizerRows: number } {
   checkFeatures(qf, kf);
   if (v.rows !== kf.rows) throw new EngineError('shape-mismatch', `V has ${v.rows} rows, φ(K) has ${kf.rows}`);
   const mp = qf.cols;
@@ -30,6 +41,7 @@ export function linearAttentionOutput(qf: Matrix, kf: Matrix, v: Matrix, causal:
   const S = new Float64Array(mp * dv); // Σ_j k'_j v_jᵀ
   const z = new Float64Array(mp); // Σ_j k'_j
   const num = new Float64Array(dv);
+  let zeroRows = 0;
 
   const addKey = (j: number): void => {
     for (let r = 0; r < mp; r++) {
@@ -46,6 +58,10 @@ export function linearAttentionOutput(qf: Matrix, kf: Matrix, v: Matrix, causal:
       den += qr * z[r]!;
       for (let c = 0; c < dv; c++) num[c]! += qr * S[r * dv + c]!;
     }
+    if (den === 0) {
+      zeroRows++;
+      return; // out row stays 0
+    }
     for (let c = 0; c < dv; c++) out[i * dv + c] = num[c]! / den;
   };
 
@@ -58,7 +74,7 @@ export function linearAttentionOutput(qf: Matrix, kf: Matrix, v: Matrix, causal:
     for (let j = 0; j < kf.rows; j++) addKey(j);
     for (let i = 0; i < n; i++) readQuery(i);
   }
-  return { rows: n, cols: dv, data: out };
+  return { out: { rows: n, cols: dv, data: out }, zeroNormalizerRows: zeroRows };
 }
 
 /** z = Σ_j k'_j over all keys (bidirectional denominators: q'_i·z). */
@@ -70,7 +86,8 @@ export function keyFeatureSum(kf: Matrix): Float64Array {
 
 /**
  * Writes row i of Â into `out` (length n_k): the numerators q'_i·k'_j over the allowed keys, divided
- * by their sum (accumulated in f64 in key order). Masked entries (causal, j > i) are 0.
+ * by their sum (accumulated in f64 in key order). Masked entries (causal, j > i) are 0; a row whose
+ * sum is exactly 0 is all 0.
  */
 export function linearAttentionRow(qf: Matrix, kf: Matrix, i: number, causal: boolean, out: Float32Array, scratch?: Float64Array): Float32Array {
   const mp = qf.cols;
@@ -88,7 +105,7 @@ export function linearAttentionRow(qf: Matrix, kf: Matrix, i: number, causal: bo
     s[j] = e;
     den += e;
   }
-  for (let j = 0; j < n; j++) out[j] = j > last ? 0 : s[j]! / den;
+  for (let j = 0; j < n; j++) out[j] = j > last || den === 0 ? 0 : s[j]! / den;
   return out;
 }
 
@@ -103,8 +120,8 @@ export function linearAttentionMatrix(qf: Matrix, kf: Matrix, causal: boolean): 
 }
 
 /** φ(Q·d^{-1/4}) and φ(K·d^{-1/4}) with the inputs' projection W. */
-export function performerFeatures(inputs: AttentionInputs, kind: FeatureMapKind): { qf: Matrix; kf: Matrix } {
+export function performerFeatures(inputs: AttentionInputs, kind: FeatureMapKind, stabilizer: Stabilizer = 'shift'): { qf: Matrix; kf: Matrix } {
   const x = scaleInputs(inputs.q);
   const y = scaleInputs(inputs.k);
-  return { qf: queryFeatures(kind, x, inputs.w), kf: keyFeatures(kind, y, inputs.w) };
+  return { qf: queryFeatures(kind, x, inputs.w, stabilizer), kf: keyFeatures(kind, y, inputs.w, stabilizer) };
 }

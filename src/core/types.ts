@@ -19,7 +19,7 @@ export interface Matrix {
  * - trig:           m^{-1/2} exp(‖x‖²/2) [sin(Wx), cos(Wx)]        (2m features)
  * - relu:           relu(m^{-1/2} Wx) + 0.001                      (m features)
  * - elu1:           elu(x) + 1, no projection                      (d features)
- * - exp:            exp(Wx), seed 000's map without ‖·‖² terms     (m features)
+ * - exp:            exp(Wx), the map of Su Jianlin's article (kexue.fm/archives/8338), no ‖·‖² terms (m features)
  * - double-softmax: φ_q = softmax over features of x, φ_k = softmax over positions of y (d features)
  */
 export type FeatureMapKind =
@@ -49,6 +49,18 @@ export const PROJECTIONS: readonly ProjectionKind[] = ['orthogonal-chi', 'orthog
 export type InputKind = 'gaussian' | 'clustered' | 'local';
 export const INPUT_KINDS: readonly InputKind[] = ['gaussian', 'clustered', 'local'];
 
+/**
+ * How the exponential maps (positive, hyperbolic, exp) are kept inside float32:
+ * - shift: subtract the max of the projections (per query row; one global max over all keys) and
+ *   nothing else — every shift cancels in the row normalization of Â, so this is the estimator
+ *   itself (float32 holds the shifted values down to e^-87);
+ * - ref:   the reference implementation's stabilizer: the same shift plus ε = 1e-6 (FEATURE_EPS)
+ *   added to every feature. At large norms the true key features fall far below ε and ε floods
+ *   them, flattening Â towards uniform.
+ */
+export type Stabilizer = 'shift' | 'ref';
+export const STABILIZERS: readonly Stabilizer[] = ['shift', 'ref'];
+
 /** Everything needed to regenerate one experiment deterministically. Serializable (URL, JSON export). */
 export interface AttentionParams {
   /** sequence length */
@@ -67,6 +79,8 @@ export interface AttentionParams {
   input: InputKind;
   /** standard deviation of q and k entries (norm / temperature scale) */
   scale: number;
+  /** stabilizer of the exponential feature maps (URL `stab`) */
+  stabilizer: Stabilizer;
 }
 
 /** Q, K, V (n×d) and W (m×d; 0 rows for maps without projection). */

@@ -17,6 +17,7 @@ const params: AttentionParams = {
   causal: false,
   input: 'gaussian',
   scale: 0.5,
+  stabilizer: 'shift',
 };
 
 function codeOf(f: () => void): EngineErrorCode | 'no error' {

@@ -48,6 +48,15 @@ describe('analysis ops', () => {
     expect(trig.mean[1]!).toBeGreaterThan(pos.mean[1]!);
   });
 
+  it('normSweep: the reference ε flattens Â at large norms (s = 2) but not at small ones (s = 0.5)', async () => {
+    const { value: r } = await run<NormSweepResult>('normSweep', { params: { ...params, input: 'gaussian', d: 16, m: 64 }, scales: [0.5, 2], seeds: 2 });
+    const shift = r.stabilizers.find((x) => x.stabilizer === 'shift')!;
+    const ref = r.stabilizers.find((x) => x.stabilizer === 'ref')!;
+    expect(Math.abs(ref.entropy[0]! - shift.entropy[0]!)).toBeLessThan(0.01);
+    expect(ref.entropy[1]! - shift.entropy[1]!).toBeGreaterThan(0.2);
+    expect(ref.entropy[1]!).toBeGreaterThan(0.9);
+  });
+
   it('errorVsD: positive-feature error grows with d at a fixed norm scale', async () => {
     const { value: r } = await run<ErrorVsDResult>('errorVsD', { params, dGrid: [4, 64], seeds: 2 });
     expect(r.mean[1]!).toBeGreaterThan(r.mean[0]!);
@@ -66,6 +75,13 @@ describe('analysis ops', () => {
     expect(r.topK.exact[0]!).toBeGreaterThan(r.topK.elu1[0]!);
     const { value: e } = await run<EntropyVsNResult>('entropyVsN', { params: { ...params, scale: 1 }, nGrid: [32, 256] });
     expect(e.elu1[1]!).toBeGreaterThan(e.exact[1]!);
+  });
+
+  it('localTruncation at the default scene: a window helps 1 + elu (Su’s case) but not the Performer’s positive features', async () => {
+    const { value: r } = await run<LocalTruncationResult>('localTruncation', { params: DEFAULT_PARAMS });
+    const w1 = r.windows.indexOf(1);
+    expect(r.errorElu1[w1]!).toBeLessThan(r.errorElu1.at(-1)! - 0.1);
+    expect(r.errorApprox[w1]!).toBeGreaterThan(r.errorApprox.at(-1)!);
   });
 
   it('localTruncation: full window = plain error; refuses n beyond its limit', async () => {

@@ -40,7 +40,7 @@ import {
   topMassCurve,
   type EstimatorKind,
 } from '../core/sweeps';
-import { FEATURE_MAPS, type AttentionInputs, type AttentionParams, type FeatureMapKind, type Matrix, type ProjectionKind } from '../core/types';
+import { FEATURE_MAPS, STABILIZERS, type AttentionInputs, type AttentionParams, type FeatureMapKind, type Matrix, type ProjectionKind, type Stabilizer } from '../core/types';
 import { validateParams } from '../core/validate';
 import { LIMITS } from '../core/limits';
 import { externalInputs, externalRms, readExternal, rescaledInputs, type ExternalInputs } from './external-inputs';
@@ -101,8 +101,13 @@ export interface NormSweepResult {
   error: (SpreadSeries & { map: EstimatorKind })[];
   theory: { map: EstimatorKind; values: number[] }[];
   entropyExact: number[];
-  /** mean normalized entropy of Â with positive features */
+  /** mean normalized entropy of Â with positive features (the experiment's stabilizer) */
   entropyPerformer: number[];
+  /**
+   * Positive features under each stabilizer (mean over seeds): the estimator itself ('shift') and
+   * the reference implementation's ε = 1e-6 ('ref'), which flattens Â at large s.
+   */
+  stabilizers: { stabilizer: Stabilizer; entropy: number[]; error: number[] }[];
 }
 
 export interface ErrorVsDPayload extends SweepBudget {
@@ -181,6 +186,11 @@ export interface LocalTruncationResult {
   fullErrorOut: number;
   /** the 'local' inputs' band width (positions), for reference */
   inputBand: number;
+  /**
+   * errorApprox of 1 + elu on the same inputs (Su's case: the map that spreads out where softmax is
+   * local, which truncation helps); equals errorApprox when the current map is elu1
+   */
+  errorElu1: number[];
 }
 
 export interface SpectraPayload {
@@ -286,8 +296,8 @@ function withScaled(inputs: AttentionInputs): { inputs: AttentionInputs; x: Matr
   return { inputs, x: scaleInputs(inputs.q), y: scaleInputs(inputs.k) };
 }
 
-function approxRowsFor(kind: FeatureMapKind, x: Matrix, y: Matrix, w: Matrix, rows: number[], causal: boolean): Float32Array[] {
-  return approxRowsOf(queryFeatures(kind, subRows(x, rows), w), keyFeatures(kind, y, w), rows, causal);
+function approxRowsFor(kind: FeatureMapKind, x: Matrix, y: Matrix, w: Matrix, rows: number[], causal: boolean, stab: Stabilizer): Float32Array[] {
+  return approxRowsOf(queryFeatures(kind, subRows(x, rows), w, stab), keyFeatures(kind, y, w, stab), rows, causal);
 }
 
 function pushSpread(target: SpreadSeries, values: number[]): void {
@@ -329,7 +339,7 @@ async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): Promise
       for (let mi = 0; mi < mGrid.length; mi++) {
         const w = projectionFor(p, mGrid[mi]!, proj, featureSeedAt(p, s));
         for (const map of ESTIMATORS) {
-          errs.get(`${map}|${proj}`)![mi]!.push(relErrorOverRows(approxRowsFor(map, x, y, w, rows, p.causal), exact));
+          errs.get(`${map}|${proj}`)![mi]!.push(relErrorOverRows(approxRowsFor(map, x, y, w, rows, p.causal, p.stabilizer), exact));
         }
         await step(ctx, ++done, total, `seed ${s + 1}/${seeds}`);
       }
@@ -351,7 +361,7 @@ async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): Promise
   return { mGrid, n, rows: rows.length, seeds, series, theory };
 }
 
-export const DEFAULT_SCALES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1, 1.25, 1.5, 2];
+export const DEFAULT_SCALES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1, 1.25, 1.5, 1.75, 2];
 
 async function normSweep(payload: NormSweepPayload, ctx: AnalysisContext): Promise<NormSweepResult> {
   const p = readParams(payload);
@@ -363,6 +373,7 @@ async function normSweep(payload: NormSweepPayload, ctx: AnalysisContext): Promi
   const theory = ESTIMATORS.map((map) => ({ map, values: [] as number[] }));
   const entropyExact: number[] = [];
   const entropyPerformer: number[] = [];
+  const stabilizers = STABILIZERS.map((stabilizer) => ({ stabilizer, entropy: [] as number[], error: [] as number[] }));
   const ws = Array.from({ length: seeds }, (_, s) => projectionFor(p, p.m, p.projection, featureSeedAt(p, s)));
   // uploaded Q, K: the sweep rescales them so that their entries' RMS is each grid scale
   const ext = readExternal(payload);
@@ -376,7 +387,7 @@ async function normSweep(payload: NormSweepPayload, ctx: AnalysisContext): Promi
     const hPerf: number[] = [];
     ESTIMATORS.forEach((map, k) => {
       const runs = ws.map((w) => {
-        const approx = approxRowsFor(map, x, y, w, rows, p.causal);
+        const approx = approxRowsFor(map, x, y, w, rows, p.causal, p.stabilizer);
         if (map === 'positive') hPerf.push(mean(normEntropies(approx, rows, p.causal)));
         return relErrorOverRows(approx, exact);
       });
@@ -384,9 +395,14 @@ async function normSweep(payload: NormSweepPayload, ctx: AnalysisContext): Promi
       theory[k]!.values.push(predictedRelError(estimatorTheory(map, x, y, rows, p.causal), p.m));
     });
     entropyPerformer.push(mean(hPerf));
+    for (const st of stabilizers) {
+      const approx = ws.map((w) => approxRowsFor('positive', x, y, w, rows, p.causal, st.stabilizer));
+      st.entropy.push(mean(approx.map((a) => mean(normEntropies(a, rows, p.causal)))));
+      st.error.push(mean(approx.map((a) => relErrorOverRows(a, exact))));
+    }
     await step(ctx, si + 1, scales.length, `scale ${scales[si]}`);
   }
-  return { scales, n, rows: rows.length, seeds, m: p.m, projection: p.projection, error, theory, entropyExact, entropyPerformer };
+  return { scales, n, rows: rows.length, seeds, m: p.m, projection: p.projection, error, theory, entropyExact, entropyPerformer, stabilizers };
 }
 
 async function errorVsD(payload: ErrorVsDPayload, ctx: AnalysisContext): Promise<ErrorVsDResult> {
@@ -403,7 +419,7 @@ async function errorVsD(payload: ErrorVsDPayload, ctx: AnalysisContext): Promise
     const runs: number[] = [];
     for (let s = 0; s < seeds; s++) {
       const w = projectionFor(pd, p.m, p.projection, featureSeedAt(p, s));
-      runs.push(relErrorOverRows(approxRowsFor('positive', x, y, w, rows, p.causal), exact));
+      runs.push(relErrorOverRows(approxRowsFor('positive', x, y, w, rows, p.causal, p.stabilizer), exact));
     }
     pushSpread(out, runs);
     out.theory.push(predictedRelError(estimatorTheory('positive', x, y, rows, p.causal), p.m));
@@ -435,7 +451,7 @@ async function entryErrors(payload: EntryErrorsPayload, ctx: AnalysisContext): P
   const centers = Array.from({ length: nb }, (_, b) => 10 ** (logLo + (b + 0.5) * width));
   const binOf = (a: number) => Math.min(nb - 1, Math.max(0, Math.floor((Math.log10(a) - logLo) / width)));
   const binned = (kind: 'positive' | 'trig'): BinnedErrors => {
-    const approx = approxRowsFor(kind, x, y, w, rows, p.causal);
+    const approx = approxRowsFor(kind, x, y, w, rows, p.causal, p.stabilizer);
     const buckets: number[][] = centers.map(() => []);
     exact.forEach((r, t) => {
       for (let j = 0; j < r.length; j++) {
@@ -468,9 +484,9 @@ async function rowEntropies(payload: RowEntropiesPayload, ctx: AnalysisContext):
   const { inputs, x, y } = prepared(p, p.n, readExternal(payload));
   const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
   await step(ctx, 1, 3, 'exact');
-  const performer = approxRowsFor(p.featureMap, x, y, inputs.w, rows, p.causal);
+  const performer = approxRowsFor(p.featureMap, x, y, inputs.w, rows, p.causal, p.stabilizer);
   await step(ctx, 2, 3, p.featureMap);
-  const elu = approxRowsFor('elu1', x, y, inputs.w, rows, p.causal);
+  const elu = approxRowsFor('elu1', x, y, inputs.w, rows, p.causal, p.stabilizer);
   const ks = powersOfTwo(1, p.n);
   const topK = (rs: Float32Array[]) => {
     const curves = rs.map(topMassCurve);
@@ -509,8 +525,8 @@ async function entropyVsN(payload: EntropyVsNPayload, ctx: AnalysisContext): Pro
     const rows = evenRows(n, rowCount);
     const h = (r: Float32Array[]) => mean(normEntropies(r, rows, p.causal));
     out.exact.push(h(exactRowsOf(inputs.q, inputs.k, rows, p.causal)));
-    out.performer.push(h(approxRowsFor(p.featureMap, x, y, inputs.w, rows, p.causal)));
-    out.elu1.push(h(approxRowsFor('elu1', x, y, inputs.w, rows, p.causal)));
+    out.performer.push(h(approxRowsFor(p.featureMap, x, y, inputs.w, rows, p.causal, p.stabilizer)));
+    out.elu1.push(h(approxRowsFor('elu1', x, y, inputs.w, rows, p.causal, p.stabilizer)));
     await step(ctx, t + 1, nGrid.length, `n = ${n}`);
   }
   return out;
@@ -527,13 +543,19 @@ async function localTruncation(payload: LocalTruncationPayload, ctx: AnalysisCon
   const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
   const A = exactAttentionMatrix(inputs.q, inputs.k, p.causal);
   await step(ctx, 1, 3, 'A');
-  const { qf, kf } = performerFeatures(inputs, p.featureMap);
+  const { qf, kf } = performerFeatures(inputs, p.featureMap, p.stabilizer);
   const Ahat = linearAttentionMatrix(qf, kf, p.causal);
   await step(ctx, 2, 3, 'Â');
   const windows = windowGrid(p.n);
   const curve = localTruncationCurve(A, Ahat, windows, inputs.v);
+  let errorElu1 = curve.map((c) => c.errorApprox);
+  if (p.featureMap !== 'elu1') {
+    const elu = performerFeatures(inputs, 'elu1');
+    errorElu1 = localTruncationCurve(A, linearAttentionMatrix(elu.qf, elu.kf, p.causal), windows).map((c) => c.errorApprox);
+  }
   await step(ctx, 3, 3, 'windows');
   return {
+    errorElu1,
     n: p.n,
     map: p.featureMap,
     windows,
@@ -555,7 +577,7 @@ async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Promise<S
   const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
   const x = scaleInputs(inputs.q);
   const y = scaleInputs(inputs.k);
-  const { qf, kf } = performerFeatures(inputs, p.featureMap);
+  const { qf, kf } = performerFeatures(inputs, p.featureMap, p.stabilizer);
   const mPrime = featureDim(p.featureMap, p.m, p.d);
 
   const exactDense = exactAttentionF64(inputs.q, inputs.k, p.causal);
@@ -621,7 +643,7 @@ async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Promise<M
   const w = inputs.w;
   const [exact] = exactRowsOf(inputs.q, inputs.k, [row], p.causal);
   const rowOf = (kq: FeatureMapKind, kk: FeatureMapKind = kq) =>
-    approxRowsOf(queryFeatures(kq, subRows(x, [row]), w), keyFeatures(kk, y, w), [row], p.causal)[0]!;
+    approxRowsOf(queryFeatures(kq, subRows(x, [row]), w, p.stabilizer), keyFeatures(kk, y, w, p.stabilizer), [row], p.causal)[0]!;
   const maps: MapRowsResult['maps'] = [];
   let t = 0;
   const keys = p.causal ? row + 1 : p.n;

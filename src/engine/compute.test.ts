@@ -15,6 +15,7 @@ const params: AttentionParams = {
   causal: false,
   input: 'gaussian',
   scale: 0.5,
+  stabilizer: 'shift',
 };
 const cpu = createCpuBackend('unit test');
 
@@ -67,5 +68,15 @@ describe('compute (one request end to end on the CPU backend)', () => {
     const inputs = prepareInputs({ params, viewCells: 0, rowStats: false, rows: [] });
     const job = jobFor({ params, viewCells: 0, rowStats: false, rows: [3, 3, 100, -1] }, inputs);
     expect(job.rows).toEqual([3]);
+  });
+
+  it('passes the stabilizer to the backend: at s = 2 ref (ε) gives a flatter Â than shift', async () => {
+    const p = { ...params, d: 16, m: 64, scale: 2 };
+    const req = (stabilizer: 'shift' | 'ref') => ({ params: { ...p, stabilizer }, viewCells: 0, rowStats: true, rows: [] });
+    expect(jobFor(req('ref'), prepareInputs(req('ref'))).stabilizer).toBe('ref');
+    const shift = await compute(1, req('shift'), cpu);
+    const ref = await compute(2, req('ref'), cpu);
+    expect(ref.metrics.entropyApprox! - shift.metrics.entropyApprox!).toBeGreaterThan(0.1);
+    expect(shift.output.zeroNormalizerRows).toBe(0);
   });
 });

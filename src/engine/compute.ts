@@ -31,6 +31,7 @@ export function jobFor(request: ComputeRequest, inputs: AttentionInputs): Attent
   return {
     inputs,
     featureMap: request.params.featureMap,
+    stabilizer: request.params.stabilizer,
     causal: request.params.causal,
     viewCells: request.viewCells,
     rowStats: request.rowStats,

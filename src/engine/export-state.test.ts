@@ -17,6 +17,7 @@ const params: AttentionParams = {
   causal: true,
   input: 'gaussian',
   scale: 0.8,
+  stabilizer: 'shift',
 };
 const metrics = { 'rel-error-A': 0.25, 'mean-kl': null, 'compute-ms': 3.5 };
 const backend = { kind: 'cpu' as const, reason: 'unit test' };

@@ -15,8 +15,8 @@
 import common from '../shaders/feature-map-common.wgsl?raw';
 import code from '../shaders/favor-features.wgsl?raw';
 import { EngineError } from '../core/errors';
-import { featureDim, usesProjection } from '../core/feature-maps';
-import type { FeatureMapKind } from '../core/types';
+import { featureDim, stabilizerEps, usesProjection } from '../core/feature-maps';
+import type { FeatureMapKind, Stabilizer } from '../core/types';
 import type { KernelContext } from './kernel-context';
 import { dispatchGrid } from './pipelines';
 
@@ -38,6 +38,8 @@ export interface FavorProblem {
   /** rows of W (ignored by elu1 / double-softmax, whose W has 0 rows) */
   m: number;
   featureMap: FeatureMapKind;
+  /** ε of the exponential maps: none ('shift') or the reference implementation's 1e-6 ('ref') */
+  stabilizer: Stabilizer;
   /** n×d row-major f32, unscaled (the kernels apply d^{-1/4}) */
   q: GPUBuffer;
   k: GPUBuffer;
@@ -93,9 +95,9 @@ export interface FmExtra {
   a1?: number;
 }
 
-/** The FmParams uniform (48 bytes) of feature-map-common.wgsl. */
-export function favorParams(p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featureMap'>, extra: FmExtra = {}): ArrayBuffer {
-  const buf = new ArrayBuffer(48);
+/** The FmParams uniform (64 bytes) of feature-map-common.wgsl. */
+export function favorParams(p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featureMap' | 'stabilizer'>, extra: FmExtra = {}): ArrayBuffer {
+  const buf = new ArrayBuffer(64);
   const u = new Uint32Array(buf);
   const f = new Float32Array(buf);
   const nu = uColumns(p.featureMap, p.m, p.d);
@@ -111,6 +113,7 @@ export function favorParams(p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featureMap'
   u[9] = extra.nchunks ?? 0;
   u[10] = extra.a0 ?? 0;
   u[11] = extra.a1 ?? 0;
+  f[12] = stabilizerEps(p.stabilizer);
   return buf;
 }
 

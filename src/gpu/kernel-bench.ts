@@ -66,7 +66,7 @@ export async function timeKernel(ctx: KernelContext, o: KernelBenchOptions): Pro
   const w = usesW ? alloc.upload('bench.w', randomProjection('orthogonal-chi', m, d, rng).data) : null;
 
   const encode = (enc: GPUCommandEncoder): void => {
-    const performer = { n, d, m, featureMap, q, k, w: w!, v };
+    const performer = { n, d, m, featureMap, stabilizer: 'shift' as const, q, k, w: w!, v };
     switch (kernel) {
       case 'exact':
       case 'exact-causal':

@@ -120,7 +120,7 @@ export function encodeKeyValueChunks(
 }
 
 /**
- * Bidirectional Performer output (n×d, role `args.role ?? 'bidir.out'`). Workspace: the chunk
+ * Bidirectional Performer output (n×d, then the n row normalizers: n·d + n floats; role `args.role ?? 'bidir.out'`). Workspace: the chunk
  * partials ('bidir.partials', ≤ 64 MiB) and the m'×(d+1) state ('bidir.state').
  */
 export function encodePerformerBidirectional(ctx: KernelContext, encoder: GPUCommandEncoder, args: PerformerArgs): GPUBuffer {
@@ -138,7 +138,8 @@ export function encodePerformerBidirectional(ctx: KernelContext, encoder: GPUCom
   const role = args.role ?? 'bidir.out';
   const part = ctx.alloc.storage('bidir.partials', chunks * E * 4);
   const state = ctx.alloc.storage('bidir.state', E * 4);
-  const out = ctx.alloc.storage(role, n * d * 4);
+  // n×d output, then the n row normalizers (lt_store_block; webgpu-backend.ts counts the zero ones)
+  const out = ctx.alloc.storage(role, (n * d + n) * 4);
   const full = { ...args, stats };
 
   const kv = encoder.beginComputePass(ctx.timer.pass('performer.kv'));

@@ -66,7 +66,7 @@ function pipe(ctx: KernelContext, args: PerformerArgs, entry: string): GPUComput
   });
 }
 
-/** Causal Performer output (n×d, role `args.role ?? 'causal.out'`). `chunk` forces C (tests). */
+/** Causal Performer output (n×d, then the n row normalizers: n·d + n floats; role `args.role ?? 'causal.out'`). `chunk` forces C (tests). */
 export function encodePerformerCausal(ctx: KernelContext, encoder: GPUCommandEncoder, args: PerformerArgs & { chunk?: number }): GPUBuffer {
   const stats = args.stats ?? encodeFavorStats(ctx, encoder, args);
   const { n, d, m, featureMap: kind } = args;
@@ -78,7 +78,8 @@ export function encodePerformerCausal(ctx: KernelContext, encoder: GPUCommandEnc
 
   const role = args.role ?? 'causal.out';
   const work = ctx.alloc.storage('causal.work', plan.bytes);
-  const out = ctx.alloc.storage(role, n * d * 4);
+  // n×d output, then the n row normalizers (lt_store_block; webgpu-backend.ts counts the zero ones)
+  const out = ctx.alloc.storage(role, (n * d + n) * 4);
   const u = ctx.alloc.uniform(`${role}.u`, new Uint32Array(favorParams(args, { chunk, nchunks, a0: gOffset })));
   const inputs = { 1: args.q, 2: args.k, 3: args.w, 4: stats.qStats, 5: stats.kStats };
 

@@ -105,7 +105,7 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       const kb = alloc.upload('in.k', k.data);
       const vb = alloc.upload('in.v', v.data);
       const wb = alloc.upload('in.w', w.data.length > 0 ? w.data : new Float32Array(4));
-      const problem: FavorProblem = { n, d, m: Math.max(s.m, 1), featureMap: job.featureMap, q: qb, k: kb, w: wb };
+      const problem: FavorProblem = { n, d, m: Math.max(s.m, 1), featureMap: job.featureMap, stabilizer: job.stabilizer ?? 'shift', q: qb, k: kb, w: wb };
 
       const exact = await stage('exact-attention', (enc) => {
         const q4 = encodeVec4Rows(ctx, enc, qb, n, d, 'exact.q4');
@@ -141,8 +141,12 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
 
       const exactOut = mat(n, d, await readFloats(device, exact.out, n * d));
       assertFinite('exact output', exactOut.data, d);
-      const approxOut = mat(n, d, await readFloats(device, performer.out, n * d));
+      // The Performer output buffer holds n×d outputs, then the n row normalizers.
+      const approxAll = await readFloats(device, performer.out, n * d + n);
+      const approxOut = mat(n, d, approxAll.slice(0, n * d));
       assertFinite(`approximate output (${job.featureMap} features)`, approxOut.data, d);
+      let zeroNormalizerRows = 0;
+      for (let i = n * d; i < approxAll.length; i++) if (approxAll[i] === 0) zeroNormalizerRows++;
       checkAlive(signal);
 
       let view: MatrixView | null = null;
@@ -172,7 +176,7 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       }
       const timings = timer.useTimestamps ? await timer.read() : wallTimings;
       checkAlive(signal);
-      return { exactOut, approxOut, view, rowStats, rows, timings, bytesAllocated: alloc.jobBytes() };
+      return { exactOut, approxOut, zeroNormalizerRows, view, rowStats, rows, timings, bytesAllocated: alloc.jobBytes() };
     });
   }
 

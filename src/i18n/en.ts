@@ -5,7 +5,7 @@
  */
 import type { RejectReason } from '../store/params';
 import { PARAM_RULES, type ParamKey } from '../store/params';
-import type { FeatureMapKind, InputKind, ProjectionKind } from '../core/types';
+import type { FeatureMapKind, InputKind, ProjectionKind, Stabilizer } from '../core/types';
 import { LANGS, PANEL_IDS, THEMES } from '../store/store';
 import { RANK_TOLERANCES } from '../core/rank';
 import { URL_KEYS } from '../store/url';
@@ -26,6 +26,7 @@ const PARAM_NAMES: Record<ParamKey, string> = {
   causal: 'causal',
   input: 'inputs',
   scale: 'norm scale',
+  stabilizer: 'stabilizer',
 };
 
 const OTHER_RULES: Record<string, string> = {
@@ -71,7 +72,7 @@ const MAP_NAMES: Record<FeatureMapKind, string> = {
   trig: 'Trigonometric (sin, cos)',
   relu: 'ReLU (Performer-ReLU)',
   elu1: '1 + elu (linear transformer)',
-  exp: 'eˣ without norm terms (Su Jianlin)',
+  exp: 'eˣ without norm terms (Su Jianlin, kexue.fm/archives/8338)',
   'double-softmax': 'Double softmax (efficient attention)',
 };
 
@@ -310,7 +311,7 @@ export const en = {
     theory: (map: string) => `${map}, theory (iid)`,
     series: (map: string, proj: string) => `${map}, ${proj}`,
     normTitle: 'Error vs norm scale s',
-    normEntropyTitle: 'Softmax entropy vs norm scale s',
+    normEntropyTitle: 'Entropy of A and of the Performer’s Â vs norm scale s',
     normNote: (m: number, seeds: number) =>
       `m = ${m}, ${seeds} seeds, current projection. Where FAVOR+ is accurate (small s), softmax is nearly uniform; once softmax concentrates, the estimator’s relative error explodes. Trig features overtake positive ones as s grows.`,
     xScale: 'norm scale s (std of q, k entries)',
@@ -332,8 +333,8 @@ export const en = {
     tableBlow: 'relative error by exact entry size',
   },
   sparsity: {
-    title: '2 · Sparsity: softmax can focus, linear attention spreads out',
-    lead: 'eˣ stretches score gaps, so softmax rows can concentrate on a few keys. A kernel φ(q)·φ(k) without that amplification gives dense rows that approach average pooling as n grows (Su Jianlin). Normalized entropy H/log(#keys) measures it: 1 is average pooling, 0 a single key.',
+    title: '2 · Sparsity: softmax can focus; 1 + elu spreads out',
+    lead: 'eˣ stretches score gaps, so softmax rows can concentrate on a few keys. 1 + elu, eˣ’s first-order expansion, lacks that amplification: its rows stay close to average pooling and approach it as n grows (Su Jianlin, “Performer: linearizing attention complexity with random projections”, Scientific Spaces, kexue.fm/archives/8338). The Performer’s positive features estimate eˣ itself, so its Â follows softmax’s concentration — blurred by sampling noise, not flattened — unless a stabilizer constant floods it (figure below). Normalized entropy H/log(#keys) measures it: 1 is average pooling, 0 a single key.',
     formula: String.raw`\bar H=\frac1n\sum_i\frac{-\sum_j A_{ij}\log A_{ij}}{\log(\#\text{keys of } i)},\qquad \text{top-}k\text{ mass}_i=\sum_{j\in\text{top }k}A_{ij}`,
     histTitle: 'Row entropy distribution',
     histNote: (rows: number, n: number) => `${fmtInt(rows)} evenly spaced query rows of n = ${fmtInt(n)}.`,
@@ -348,7 +349,7 @@ export const en = {
     xN: 'sequence length n',
     localTitle: 'Su’s experiment: truncate linear attention to a local window',
     localNote: (map: string) =>
-      `Keep only |i − j| ≤ w of Â (${map}), renormalize each row, compare with exact A. Truncation makes it sparse — no longer linear-time, a demonstration only. The dotted curve truncates the exact A itself: what the window alone discards. Truncation helps when softmax is local (try Inputs: Local, s ≥ 1); on dense Gaussian inputs it can only hurt.`,
+      `Keep only |i − j| ≤ w of Â (${map}), renormalize each row, compare with exact A. Truncation makes it sparse — no longer linear-time, a demonstration only. The dotted curve truncates the exact A itself: what the window alone discards. Truncation helps a map that spreads out where softmax is local — 1 + elu on Local inputs, Su’s case — but hardly the Performer’s positive features, which already follow softmax’s locality; on dense Gaussian inputs it can only hurt.`,
     xW: 'keys in the window: 2w + 1 (causal: w + 1)',
     yErrA: 'rel. error vs exact A',
     truncApprox: (map: string) => `truncated ${map} Â`,
@@ -564,6 +565,21 @@ export const en = {
           return `the file could not be read (${p.detail})`;
       }
     },
+  },
+  stab: {
+    label: 'Stabilizer of the eˣ features',
+    names: { shift: 'max shift (exact estimator)', ref: 'shift + ε = 10⁻⁶ (reference)' } as Record<Stabilizer, string>,
+    help: 'Subtracting a maximum cancels in Â. Adding ε = 10⁻⁶ after it, as the reference implementation does, does not: at large norms it floods the tiny true features and flattens Â.',
+    zeroRows: (k: number, n: number) =>
+      `${fmtInt(k)} of ${fmtInt(n)} query rows have an all-zero normalizer: every product φ(q_i)·φ(k_j) underflowed float32 (extreme norms, no ε). Those rows of Â and of the output are shown as 0, not as a distribution. Lower s or d, or choose the stabilizer “shift + ε”.`,
+    figureTitle: 'Entropy of the Performer’s Â vs norm scale: with and without ε',
+    flattenNote:
+      'The reference code adds ε = 10⁻⁶ to every positive feature after the max shift; at large norms the true key features (≈ e⁻²⁴ at s = 2, d = 16) fall far below ε, so ε outweighs them all and Â drifts to average pooling (dashed), while the estimator itself (solid) keeps concentrating with softmax.',
+    seriesShift: 'positive Â, max shift (the estimator)',
+    seriesRef: 'positive Â, + ε = 10⁻⁶ (reference code)',
+    errorRef: 'positive, + ε = 10⁻⁶ (reference code)',
+    errorShift: 'positive, max shift (the estimator)',
+    table: 'entropy of Â vs norm scale, by stabilizer',
   },
 };
 

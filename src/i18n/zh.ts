@@ -29,6 +29,7 @@ const PARAM_NAMES: Record<ParamKey, string> = {
   causal: '因果掩码',
   input: '输入',
   scale: '范数尺度',
+  stabilizer: '稳定化方式',
 };
 
 const OTHER_RULES: Record<string, string> = {
@@ -111,7 +112,7 @@ const MAP_NAMES: Record<FeatureMapKind, string> = {
   trig: '三角函数特征（sin, cos）',
   relu: 'ReLU（Performer-ReLU）',
   elu1: '1 + elu（线性 Transformer）',
-  exp: 'eˣ，不含范数项（苏剑林）',
+  exp: 'eˣ，不含范数项（苏剑林，kexue.fm/archives/8338）',
   'double-softmax': '双重 softmax（高效注意力）',
 };
 
@@ -346,7 +347,7 @@ export const zh: Strings = {
     theory: (map: string) => `${map}，理论值（独立同分布）`,
     series: (map: string, proj: string) => `${map}，${proj}`,
     normTitle: '误差随范数尺度 s 的变化',
-    normEntropyTitle: 'softmax 熵随范数尺度 s 的变化',
+    normEntropyTitle: 'A 与 Performer 的 Â 的熵随范数尺度 s 的变化',
     normNote: (m: number, seeds: number) =>
       `m = ${m}，${seeds} 个种子，当前投影。在 FAVOR+ 准确的区域（s 较小），softmax 几乎是均匀的；一旦 softmax 变得集中，估计量的相对误差就会爆炸。随着 s 增大，三角函数特征反超正值特征。`,
     xScale: '范数尺度 s（q、k 元素的标准差）',
@@ -368,8 +369,8 @@ export const zh: Strings = {
     tableBlow: '按精确元素大小分组的相对误差',
   },
   sparsity: {
-    title: '2 · 稀疏性：softmax 能聚焦，线性注意力会摊平',
-    lead: 'eˣ 会拉大分数之间的差距，所以 softmax 的行可以集中在少数几个键上。没有这种放大作用的核 φ(q)·φ(k) 给出的是稠密的行，随 n 增大趋于平均池化（苏剑林）。归一化熵 H/log(键数) 衡量的就是这一点：1 表示平均池化，0 表示只关注单个键。',
+    title: '2 · 稀疏性：softmax 能聚焦，1 + elu 会摊平',
+    lead: 'eˣ 会拉大分数之间的差距，所以 softmax 的行可以集中在少数几个键上。1 + elu 是 eˣ 的一阶展开，缺少这种放大作用：它的行接近平均池化，并随 n 增大趋于平均池化（苏剑林，《Performer：用随机投影将 Attention 的复杂度线性化》，科学空间，kexue.fm/archives/8338）。Performer 的正随机特征估计的是 eˣ 本身，所以它的 Â 跟随 softmax 的集中——被采样噪声模糊，而不是被摊平——除非稳定化常数把它淹没（见下图）。归一化熵 H/log(键数) 衡量的就是这一点：1 表示平均池化，0 表示只关注一个键。',
     formula: String.raw`\bar H=\frac1n\sum_i\frac{-\sum_j A_{ij}\log A_{ij}}{\log(\text{行 }i\text{ 的键数})},\qquad \text{top-}k\text{ 质量}_i=\sum_{j\in\text{top-}k}A_{ij}`,
     histTitle: '行熵的分布',
     histNote: (rows: number, n: number) => `在 n = ${fmtInt(n)} 中均匀间隔地选取 ${fmtInt(rows)} 个查询行。`,
@@ -384,7 +385,7 @@ export const zh: Strings = {
     xN: '序列长度 n',
     localTitle: '苏剑林的实验：把线性注意力截断到局部窗口',
     localNote: (map: string) =>
-      `只保留 Â（${map}）中 |i − j| ≤ w 的元素，逐行重新归一化，再与精确 A 比较。截断使矩阵变得稀疏——不再是线性时间，仅作演示。点线截断的是精确 A 本身：即窗口本身丢掉的部分。softmax 本身是局部的时候（试试“输入：局部”，s ≥ 1），截断有帮助；对稠密的高斯输入，它只会更差。`,
+      `只保留 Â（${map}）中 |i − j| ≤ w 的元素，逐行重新归一化，再与精确 A 比较。截断使矩阵变得稀疏——不再是线性时间，仅作演示。点线截断的是精确 A 本身：即窗口本身丢掉的部分。当 softmax 是局部的而某个映射把注意力摊平时，截断有帮助——局部输入上的 1 + elu，正是苏剑林的例子；对 Performer 的正随机特征几乎没有帮助，因为它们已经跟随 softmax 的局部性；对稠密的高斯输入，截断只会有害。`,
     xW: '窗口内的键数：2w + 1（因果：w + 1）',
     yErrA: '相对精确 A 的误差',
     truncApprox: (map: string) => tight(`截断后的 ${map} Â`),
@@ -598,5 +599,20 @@ export const zh: Strings = {
           return `无法读取文件（${p.detail}）`;
       }
     },
+  },
+  stab: {
+    label: 'eˣ 特征的稳定化方式',
+    names: { shift: '减最大值（精确估计量）', ref: '减最大值 + ε = 10⁻⁶（参考实现）' },
+    help: '减去最大值在 Â 的行归一化中会完全抵消；像参考实现那样再加上 ε = 10⁻⁶ 则不会：范数较大时它会淹没极小的真实特征，使 Â 变平。',
+    zeroRows: (k: number, n: number) =>
+      `${fmtInt(k)} / ${fmtInt(n)} 个查询行的归一化因子全为零：所有乘积 φ(q_i)·φ(k_j) 都在 float32 中下溢（范数极大且没有 ε）。这些行的 Â 和输出显示为 0，而不是一个概率分布。请减小 s 或 d，或选择稳定化方式“减最大值 + ε”。`,
+    figureTitle: 'Performer 的 Â 的熵随范数尺度的变化：有无 ε',
+    flattenNote:
+      '参考实现在减去最大值之后给每个正特征加上 ε = 10⁻⁶；范数较大时，真实的键特征（s = 2、d = 16 时约为 e⁻²⁴）远小于 ε，于是 ε 压倒了所有特征，Â 趋向平均池化（虚线），而估计量本身（实线）随 softmax 一起继续集中。',
+    seriesShift: '正特征 Â，仅减最大值（估计量）',
+    seriesRef: '正特征 Â，+ ε = 10⁻⁶（参考实现）',
+    errorRef: '正特征，+ ε = 10⁻⁶（参考实现）',
+    errorShift: '正特征，仅减最大值（估计量）',
+    table: '不同稳定化方式下 Â 的熵随范数尺度的变化',
   },
 };

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useStrings } from '../app/strings';
 import { fmt } from '../charts/format';
 import { LineChart, type Series } from '../charts/LineChart';
-import { EXACT_COLOR, MAP_COLORS } from '../charts/palette';
+import { MAP_COLORS } from '../charts/palette';
 import {
   entryErrorsRequest,
   errorVsDRequest,
@@ -22,6 +22,7 @@ import {
 import { useStore } from '../store/react';
 import { AnalysisStatus, Metric, Panel, useAnalysisRequest } from './common';
 import { Figure } from './Figure';
+import { useOtherStabilizerErrorSeries, useStabilizerEntropySeries } from './StabilizerFigure';
 
 const THEORY_DASH = '2 3';
 
@@ -68,6 +69,7 @@ export function ErrorPanel() {
     const vals = nv.error.flatMap((e) => [...e.lo, ...e.hi]).filter((x) => Number.isFinite(x) && x > 0);
     return vals.length ? [Math.min(...vals) / 1.5, Math.max(...vals) * 1.5] : undefined;
   })();
+  const stabErrorSeries = useOtherStabilizerErrorSeries(nv, params.stabilizer);
   const normSeries: Series[] = nv
     ? [
         ...nv.error.map((e) => ({
@@ -82,14 +84,11 @@ export function ErrorPanel() {
         ...nv.theory
           .filter((th) => th.map === 'positive')
           .map((th) => ({ id: `theory-${th.map}`, label: s.theory(t.names.maps[th.map]), color: MAP_COLORS[th.map], dash: THEORY_DASH, width: 1.2, x: nv.scales, y: th.values })),
+        ...stabErrorSeries,
       ]
     : [];
-  const entropySeries: Series[] = nv
-    ? [
-        { id: 'exact', label: s.entropyExact, color: EXACT_COLOR, x: nv.scales, y: nv.entropyExact, points: true },
-        { id: 'perf', label: s.entropyPerf, color: MAP_COLORS.positive, dash: '5 3', x: nv.scales, y: nv.entropyPerformer, points: true },
-      ]
-    : [];
+  // softmax, and positive Â with and without the reference ε: how a 1e-6 constant flattens Â
+  const entropySeries = useStabilizerEntropySeries(nv);
   const lastScale = nv ? nv.scales.length - 1 : -1;
 
   const dv = dDep.value;
@@ -213,6 +212,7 @@ export function ErrorPanel() {
             </Figure>
           )}
           {nv && <p className="note">{s.normNote(nv.m, nv.seeds)}</p>}
+          {nv && <p className="note" data-note="stabilizer">{t.stab.flattenNote}</p>}
         </div>
       </div>
 

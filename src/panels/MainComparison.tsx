@@ -17,6 +17,7 @@ import { defaultRow } from '../store/store';
 import { Metric, Panel } from './common';
 import { Figure } from './Figure';
 import { StateExport } from './StateExport';
+import { ZeroNormalizerNotice } from './StabilizerFigure';
 
 export function MainComparison() {
   const t = useStrings();
@@ -104,6 +105,7 @@ export function MainComparison() {
           <p className="result-params note" data-result-params="">
             {s.resultParams(result.params.n, result.params.d, result.params.m, t.controls.mapNames[result.params.featureMap], result.params.scale, result.params.causal)}
           </p>
+          <ZeroNormalizerNotice rows={result.output.zeroNormalizerRows} n={result.params.n} />
           <div className="metrics">
             <Metric name="rel-error-A" label={t.metrics.relErrorA} hint={t.metrics.relErrorAHint} value={m?.relErrorA} />
             <Metric name="rel-error-out" label={t.metrics.relErrorOut} hint={t.metrics.relErrorOutHint} value={m?.relErrorOut} />

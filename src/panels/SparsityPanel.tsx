@@ -1,7 +1,8 @@
 /**
  * Panel 2 — sparsity: how peaked the rows are (normalized entropy histogram and top-k mass for
- * softmax, the current linear map and 1 + elu), how that evolves with n, and Su's local-truncation
- * experiment.
+ * softmax, the current linear map and 1 + elu), how that evolves with n, how the reference
+ * implementation's ε flattens the Performer's Â at large norms (entropy vs s, with and without ε),
+ * and Su's local-truncation experiment.
  */
 import { useStrings } from '../app/strings';
 import { fmtInt } from '../charts/format';
@@ -12,15 +13,18 @@ import {
   DENSE_ANALYSIS_MAX_N,
   entropyVsNRequest,
   localTruncationRequest,
+  normSweepRequest,
   rowEntropiesRequest,
   type EntropyVsNResult,
   type LocalTruncationResult,
+  type NormSweepResult,
   type RowEntropiesResult,
 } from '../store/analyses';
 import { useStore } from '../store/react';
 import { mean } from '../core/sweeps';
 import { AnalysisStatus, Metric, Panel, useAnalysisRequest } from './common';
 import { Figure } from './Figure';
+import { StabilizerFigure } from './StabilizerFigure';
 
 const TOP_K_SHOWN = 8;
 
@@ -35,6 +39,8 @@ export function SparsityPanel() {
   const nA = useAnalysisRequest<EntropyVsNResult>(entropyVsNRequest(params));
   const denseOk = params.n <= DENSE_ANALYSIS_MAX_N;
   const localA = useAnalysisRequest<LocalTruncationResult>(localTruncationRequest(params), denseOk);
+  // the same norm sweep as the error panel's (one request key, one run)
+  const normA = useAnalysisRequest<NormSweepResult>(normSweepRequest(params));
 
   const rv = rowsA.value;
   // zoom the entropy axis onto the data (at small norm scales every row sits just below 1)
@@ -69,6 +75,9 @@ export function SparsityPanel() {
         { id: 'approx', label: s.truncApprox(lvMap), color: MAP_COLORS[lv.map], x: localX, y: lv.errorApprox, points: true },
         { id: 'out', label: s.truncOut(lvMap), color: MAP_COLORS[lv.map], dash: '5 3', x: localX, y: lv.errorOut },
         { id: 'exact', label: s.truncExact, color: EXACT_COLOR, dash: '2 3', x: localX, y: lv.errorExact },
+        ...(lv.map === 'elu1'
+          ? []
+          : [{ id: 'elu', label: s.truncApprox(t.names.maps.elu1), color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, x: localX, y: lv.errorElu1, points: true }]),
       ]
     : [];
 
@@ -154,6 +163,10 @@ export function SparsityPanel() {
         />
         </Figure>
       )}
+
+      <h3>{t.stab.figureTitle}</h3>
+      <AnalysisStatus req={normA.req} entry={normA.entry} />
+      {normA.value && <StabilizerFigure nv={normA.value} scale={params.scale} stale={normA.stale} />}
 
       <h3>{s.localTitle}</h3>
       <p className="note">{s.localNote(lvMap)}</p>

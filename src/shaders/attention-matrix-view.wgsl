@@ -73,7 +73,7 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u
         var ok = rowOk & vec4<bool>(ks + jj < keysAll);
         if (p.causal != 0u) { ok = ok & (vec4u(j) <= ir); }
         let a = select(vec4f(0.0), exp(mt.s[x] - m) / s, ok);
-        let ah = select(vec4f(0.0), mt.g[x] / d, ok);
+        let ah = select(vec4f(0.0), mt.g[x] / d, ok & (d != vec4f(0.0)));  // all-zero normalizer: Â row 0
         for (var r = 0u; r < 4u; r++) { ent[rl[r] * BC + jj] = vec2f(a[r], ah[r]); }
       }
       workgroupBarrier();

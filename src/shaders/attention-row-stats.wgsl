@@ -135,7 +135,7 @@ fn rowStats(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) 
       let ok = allowed(ir, j0 + u + x * TG);
       let la = mt.s[x] - nr.m - nr.logS;
       let a = select(vec4f(0.0), exp(mt.s[x] - nr.m) / nr.s, ok);
-      let b = select(vec4f(0.0), mt.g[x] / nr.d, ok);
+      let b = select(vec4f(0.0), mt.g[x] / nr.d, ok & (nr.d != vec4f(0.0)));  // all-zero normalizer: Â row 0
       let aPos = a > vec4f(0.0);
       hA -= select(vec4f(0.0), a * la, aPos);
       kl += select(vec4f(0.0), a * (la - log(max(b, vec4f(KL_FLOOR)))), aPos);
@@ -200,7 +200,7 @@ fn fullRows(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) 
     if (j < p.n) {
       let ok = allowed(ir, j);
       let a = select(vec4f(0.0), exp(mt.s[x] - nr.m) / nr.s, ok);
-      let b = select(vec4f(0.0), mt.g[x] / nr.d, ok);
+      let b = select(vec4f(0.0), mt.g[x] / nr.d, ok & (nr.d != vec4f(0.0)));  // all-zero normalizer: Â row 0
       for (var r = 0u; r < 4u; r++) {
         if (slots[r] < p.rowCount) {
           outBuf[slots[r] * p.n + j] = a[r];

@@ -7,7 +7,8 @@
 // The map is selected by the uniform fm.kind, so one pipeline per entry point serves all maps.
 //
 // Formulas (ARCHITECTURE.md; CPU twin src/core/feature-maps.ts). Inputs are scaled in-kernel:
-// x = q·d^{-1/4}, y = k·d^{-1/4}. u_r = ω_r·x (ω_r = row r of W, m×d), hn = ‖x‖²/2, ε = 1e-6:
+// x = q·d^{-1/4}, y = k·d^{-1/4}. u_r = ω_r·x (ω_r = row r of W, m×d), hn = ‖x‖²/2, ε = fm.eps
+// (0 for the stabilizer 'shift', 1e-6 for 'ref', the reference implementation's):
 //   0 positive       ratio·(exp(u_r − (hn + shift)) + ε)                    ratio = m^{-1/2}
 //   1 hyperbolic     ratio·(exp(±u_r − (hn + shift)) + ε), [+u | −u] blocks ratio = (2m)^{-1/2}
 //   2 trig           ratio·exp(hn)·[sin u_r | cos u_r]                        ratio = m^{-1/2}
@@ -53,7 +54,6 @@ const FM_ELU1: u32 = 4u;
 const FM_EXP: u32 = 5u;
 const FM_DSOFTMAX: u32 = 6u;
 
-const FM_EPS: f32 = 1e-6;
 const FM_RELU_EPS: f32 = 0.001;
 const FM_QUERY: u32 = 0u;
 const FM_KEY: u32 = 1u;
@@ -73,6 +73,10 @@ struct FmParams {
   nchunks: u32,  // kernel-specific: number of chunks
   a0: u32,       // kernel-specific
   a1: u32,
+  eps: f32,      // ε added to the exponential features: 0 ('shift') or 1e-6 ('ref')
+  _pad0: u32,
+  _pad1: u32,
+  _pad2: u32,
 }
 
 fn fm_uses_w() -> bool {
@@ -255,11 +259,11 @@ fn fm_sincos(u: f32) -> vec2<f32> {
 fn fm_feature(u: f32, b: u32, hn: f32, shift: f32, aux: f32) -> f32 {
   switch (fm.kind) {
     case 0u: { // positive
-      return fm.ratio * (exp(u - (hn + shift)) + FM_EPS);
+      return fm.ratio * (exp(u - (hn + shift)) + fm.eps);
     }
     case 1u: { // hyperbolic
       let s = select(u, -u, b == 1u);
-      return fm.ratio * (exp(s - (hn + shift)) + FM_EPS);
+      return fm.ratio * (exp(s - (hn + shift)) + fm.eps);
     }
     case 2u: { // trig
       let sc = fm_sincos(u);
@@ -272,7 +276,7 @@ fn fm_feature(u: f32, b: u32, hn: f32, shift: f32, aux: f32) -> f32 {
       return select(exp(u), u + 1.0, u > 0.0);
     }
     case 5u: { // exp
-      return exp(u - shift) + FM_EPS;
+      return exp(u - shift) + fm.eps;
     }
     default: { // double-softmax
       return exp(u - shift) / aux;

@@ -5,7 +5,8 @@
 // FM_QUERY from feature-map-common.wgsl.
 //
 // Holds: the tile-shape override constants (DT, TILE, TJ, FQ; see the kernels' headers), the
-// bindings of the output kernels (6 V, 10 state / workspace (read), 11 out (rw, n×d); an entry
+// bindings of the output kernels (6 V, 10 state / workspace (read), 11 out (rw, n×d, then the n
+// row normalizers); an entry
 // point that does not use one leaves it out of its 'auto' layout), the linearised workgroup id,
 // vec4 row loaders / stores (zeros / skipped past column d), the 4×4 register block LtBlock
 // (rows ti + a·TILE/4, a = 0..3, × columns 4·td .. 4·td+3 with ti = lid / (DT/4),
@@ -138,15 +139,28 @@ fn lt_query_state(i0: u32, soff: u32, lid: u32) -> LtBlock {
   return b;
 }
 
-/// out rows i0 + ti + a·TILE/4 (those < n), columns 4·td .. 4·td+3: a_r / den[r].
+/// a / den, or 0 when the normalizer is exactly 0 (every product φ(q_i)·φ(k_j) underflowed):
+/// the all-zero-normalizer guard (see src/core/linear-attention.ts), never 0/0.
+fn lt_div(a: vec4<f32>, den: f32) -> vec4<f32> {
+  if (den == 0.0) {
+    return vec4<f32>(0.0);
+  }
+  return a / den;
+}
+
+/// out rows i0 + ti + a·TILE/4 (those < n), columns 4·td .. 4·td+3: a_r / den[r] (0 if den = 0);
+/// the invocations with td = 0 also write den of their rows to lt_out[n·d + row] (the output
+/// buffer holds n·d + n floats), from which the host counts the all-zero normalizers.
 fn lt_store_block(i0: u32, lid: u32, b: LtBlock) {
   let d = fm.d;
   let qd = DT / 4u;
   let qr = TILE / 4u;
   let c = 4u * (lid % qd);
   let r0 = i0 + lid / qd;
-  if (r0 < fm.n) { lt_store_out(r0 * d + c, c, b.a0 / b.den.x); }
-  if (r0 + qr < fm.n) { lt_store_out((r0 + qr) * d + c, c, b.a1 / b.den.y); }
-  if (r0 + 2u * qr < fm.n) { lt_store_out((r0 + 2u * qr) * d + c, c, b.a2 / b.den.z); }
-  if (r0 + 3u * qr < fm.n) { lt_store_out((r0 + 3u * qr) * d + c, c, b.a3 / b.den.w); }
+  let nd = fm.n * d;
+  let dens = c == 0u;
+  if (r0 < fm.n) { lt_store_out(r0 * d + c, c, lt_div(b.a0, b.den.x)); if (dens) { lt_out[nd + r0] = b.den.x; } }
+  if (r0 + qr < fm.n) { lt_store_out((r0 + qr) * d + c, c, lt_div(b.a1, b.den.y)); if (dens) { lt_out[nd + r0 + qr] = b.den.y; } }
+  if (r0 + 2u * qr < fm.n) { lt_store_out((r0 + 2u * qr) * d + c, c, lt_div(b.a2, b.den.z)); if (dens) { lt_out[nd + r0 + 2u * qr] = b.den.z; } }
+  if (r0 + 3u * qr < fm.n) { lt_store_out((r0 + 3u * qr) * d + c, c, lt_div(b.a3, b.den.w)); if (dens) { lt_out[nd + r0 + 3u * qr] = b.den.w; } }
 }

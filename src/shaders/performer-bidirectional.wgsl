@@ -24,7 +24,7 @@
 //                Dispatch: ceil(E / 256). Bindings 0, 8 part (read), 9 state (rw).
 //   bidir_out    per tile of TILE query rows: loop over feature steps of FQ features, φ(Q) tile on
 //                the fly, out_ic = Σ_f φ_if S_fc / Σ_f φ_if z_f (features in a fixed order).
-//                Dispatch: ceil(n / TILE). Bindings 0–5, 10 state (read), 11 out (rw, n×d).
+//                Dispatch: ceil(n / TILE). Bindings 0–5, 10 state (read), 11 out (rw, n×d + n: outputs, then row normalizers).
 
 @group(0) @binding(7) var<storage, read_write> pb_part: array<f32>;
 @group(0) @binding(8) var<storage, read> pb_part_in: array<f32>;

@@ -22,7 +22,7 @@
 // Entry points and bindings:
 //   causal_prefix  Dispatch ceil(E / 256).                           0, 12 work (rw)
 //   causal_gram    Dispatch nchunks · T(T+1)/2, T = C / 64.          0–5, 12 work (rw)
-//   causal_out     Dispatch ceil(n / TILE).                          0–5, 6 V, 10 work (read), 11 out
+//   causal_out     Dispatch ceil(n / TILE).                          0–5, 6 V, 10 work (read), 11 out (n×d + n: outputs, then row normalizers)
 
 @group(0) @binding(12) var<storage, read_write> pc_work: array<f32>;
 

@@ -20,6 +20,12 @@ describe('analysis requests are keyed by what they depend on', () => {
     expect(normSweepRequest({ ...p, m: 128 }).key).not.toBe(normSweepRequest(p).key);
   });
 
+  it('every analysis is keyed by the stabilizer (it changes Â)', () => {
+    for (const req of [errorVsMRequest, normSweepRequest, spectraRequest, (q: typeof p) => mapRowsRequest(q, 3)]) {
+      expect(req({ ...p, stabilizer: 'ref' }).key).not.toBe(req(p).key);
+    }
+  });
+
   it('spectra depend on every parameter; per-map rows on the row but not the selected map', () => {
     for (const change of [{ n: 128 }, { causal: true }, { featureMap: 'elu1' as const }, { scale: 1 }]) {
       expect(spectraRequest({ ...p, ...change }).key).not.toBe(spectraRequest(p).key);

@@ -32,7 +32,7 @@ export interface AnalysisRequest {
 export const SWEEP_BUDGET = { nCap: 256, rows: 32, seeds: 8, normSeeds: 4 } as const;
 
 const PARAM_KEYS: readonly (keyof AttentionParams)[] = [
-  'n', 'd', 'm', 'seed', 'featureSeed', 'featureMap', 'projection', 'input', 'scale', 'causal',
+  'n', 'd', 'm', 'seed', 'featureSeed', 'featureMap', 'projection', 'input', 'scale', 'causal', 'stabilizer',
 ];
 
 /**

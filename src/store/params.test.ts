@@ -3,6 +3,14 @@ import { LIMITS } from '../core/limits';
 import { coerceParam, D_STOPS, DEFAULT_PARAMS, invalidKeys, M_STOPS, N_STOPS, nearestStop, parseParam } from './params';
 
 describe('parseParam (strict: URLs and typed text)', () => {
+  it('stabilizer: shift (the default, the estimator itself) or ref (the reference ε); nothing else', () => {
+    expect(DEFAULT_PARAMS.stabilizer).toBe('shift');
+    expect(parseParam('stabilizer', 'ref')).toEqual({ ok: true, value: 'ref' });
+    expect(parseParam('stabilizer', 'shift')).toEqual({ ok: true, value: 'shift' });
+    expect(parseParam('stabilizer', 'eps')).toEqual({ ok: false, reason: 'not-an-option' });
+    expect(invalidKeys({ ...DEFAULT_PARAMS, stabilizer: 'none' })).toEqual(['stabilizer']);
+  });
+
   it('accepts exactly valid values', () => {
     expect(parseParam('n', '1024')).toEqual({ ok: true, value: 1024 });
     expect(parseParam('scale', '0.75')).toEqual({ ok: true, value: 0.75 });

@@ -8,6 +8,7 @@ import {
   FEATURE_MAPS,
   INPUT_KINDS,
   PROJECTIONS,
+  STABILIZERS,
   type AttentionParams,
   type FeatureMapKind,
   type InputKind,
@@ -41,6 +42,7 @@ export const PARAM_RULES: { readonly [K in ParamKey]: ParamRule } = {
   causal: { kind: 'bool' },
   input: { kind: 'enum', options: INPUT_KINDS },
   scale: { kind: 'real', min: SCALE_RANGE.min, max: SCALE_RANGE.max },
+  stabilizer: { kind: 'enum', options: STABILIZERS },
 };
 
 export type RejectReason = 'not-a-number' | 'not-an-integer' | 'out-of-range' | 'not-an-option' | 'not-a-boolean' | 'too-long';

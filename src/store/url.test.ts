@@ -4,6 +4,13 @@ import { initialState } from './store';
 import { browserLang, readUrl, writeUrl } from './url';
 
 describe('readUrl', () => {
+  it('reads the stabilizer from stab= and rejects unknown values with a notice', () => {
+    expect(readUrl('?stab=ref').params).toEqual({ stabilizer: 'ref' });
+    const bad = readUrl('?stab=epsilon');
+    expect(bad.params).toEqual({});
+    expect(bad.notices.map((n) => (n.code === 'param-rejected' ? n.key : ''))).toEqual(['stab']);
+  });
+
   it('reads every parameter', () => {
     const r = readUrl('?n=1024&d=32&m=128&seed=7&fseed=9&map=trig&proj=iid&causal=1&input=local&scale=0.75&row=3&lang=en&theme=dark');
     expect(r.notices).toEqual([]);

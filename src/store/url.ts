@@ -1,7 +1,6 @@
 /**
- * The URL as a view of the store: `?n=…&d=…&m=…&seed=…&fseed=…&map=…&proj=…&causal=…&input=…&scale=…`
- * plus `lang`, `theme`, `row` (pinned row), `embed=<panel>` and `hide=a,b` (and for embeds `controls=`,
- * `embedId=`; see ./embed.ts). Reading is strict: a
+ * The URL as a view of the store: `?n=…&d=…&m=…&seed=…&fseed=…&map=…&proj=…&causal=…&input=…&scale=…&stab=…`
+ * plus `lang`, `theme`, `row` (pinned row), `embed=<panel>` and `hide=a,b`. Reading is strict: a
  * value that does not parse exactly is ignored with a notice (the default stays); nothing in a URL
  * can crash the page or reach the engine unvalidated. Writing keeps keys we do not own (`backend`).
  */
@@ -23,6 +22,7 @@ export const URL_KEYS: { readonly [K in ParamKey]: string } = {
   causal: 'causal',
   input: 'input',
   scale: 'scale',
+  stabilizer: 'stab',
 };
 
 const MAX_QUERY_LENGTH = 2_000;

@@ -1,0 +1,79 @@
+/**
+ * What the stabilizer does, shown where it matters: the entropy of the Performer's Â (positive
+ * features) against the norm scale under the faithful max shift and under the reference
+ * implementation's ε = 1e-6 (shared by the sparsity and error panels, from the norm sweep), and the
+ * main panel's notice when rows of Â have an all-zero normalizer.
+ */
+import { Figure } from './Figure';
+import { useStrings } from '../app/strings';
+import { LineChart, type Series } from '../charts/LineChart';
+import { EXACT_COLOR, MAP_COLORS } from '../charts/palette';
+import type { NormSweepResult } from '../store/analyses';
+import type { Stabilizer } from '../core/types';
+
+export const REF_DASH = '6 3';
+
+/** Entropy vs s: softmax A, positive Â without ε (solid), positive Â with ε (dashed). */
+export function useStabilizerEntropySeries(nv: NormSweepResult | null): Series[] {
+  const t = useStrings();
+  if (!nv) return [];
+  const by = (st: Stabilizer) => nv.stabilizers.find((x) => x.stabilizer === st)!;
+  return [
+    { id: 'exact', label: t.error.entropyExact, color: EXACT_COLOR, x: nv.scales, y: nv.entropyExact, points: true },
+    { id: 'shift', label: t.stab.seriesShift, color: MAP_COLORS.positive, x: nv.scales, y: by('shift').entropy, points: true },
+    { id: 'ref', label: t.stab.seriesRef, color: MAP_COLORS.positive, dash: REF_DASH, x: nv.scales, y: by('ref').entropy, points: true },
+  ];
+}
+
+/**
+ * Error of A vs s of positive features under the stabilizer the experiment does not use (the
+ * experiment's own is the chart's main positive series), for the error panel's norm chart.
+ */
+export function useOtherStabilizerErrorSeries(nv: NormSweepResult | null, current: Stabilizer): Series[] {
+  const t = useStrings();
+  if (!nv) return [];
+  return nv.stabilizers.filter((st) => st.stabilizer !== current).map((st) => ({
+    id: `stab-${st.stabilizer}`,
+    label: st.stabilizer === 'ref' ? t.stab.errorRef : t.stab.errorShift,
+    color: MAP_COLORS.positive,
+    dash: st.stabilizer === 'ref' ? REF_DASH : '1 2',
+    width: 1.5,
+    x: nv.scales,
+    y: st.error,
+  }));
+}
+
+/** The one-figure, one-sentence explanation of how a 1e-6 constant flattens Â at large norms (title: t.stab.figureTitle, set by the caller). */
+export function StabilizerFigure({ nv, scale, stale }: { nv: NormSweepResult; scale: number; stale: boolean }) {
+  const t = useStrings();
+  const series = useStabilizerEntropySeries(nv);
+  return (
+    <figure className="stabilizer-figure" data-figure="stabilizer">
+      <Figure name="entropy-vs-scale-by-stabilizer" title={t.stab.figureTitle}>
+      <LineChart
+        labels={t.charts}
+        series={series}
+        xLabel={t.error.xScale}
+        yLabel={t.error.yEntropy}
+        ariaLabel={t.stab.figureTitle}
+        tableCaption={t.stab.table}
+        yDomain={[0, 1]}
+        markers={[{ x: scale, label: `s = ${scale}` }]}
+        dimmed={stale}
+      />
+      </Figure>
+      <figcaption className="note">{t.stab.flattenNote}</figcaption>
+    </figure>
+  );
+}
+
+/** Main-panel notice: rows of Â whose normalizer is exactly 0 (shown as 0 rows). */
+export function ZeroNormalizerNotice({ rows, n }: { rows: number; n: number }) {
+  const t = useStrings();
+  if (rows <= 0) return null;
+  return (
+    <p className="note warn" role="status" data-zero-normalizer-rows={rows}>
+      {t.stab.zeroRows(rows, n)}
+    </p>
+  );
+}
