@@ -34,7 +34,14 @@ export interface UiState {
   rankTol: number;
   embed: PanelId | null;
   hidden: PanelId[];
+  /** lecture mode (`?present`): full-viewport slides instead of the page */
+  present: boolean;
+  /** current slide of lecture mode, 1-based (1 … PRESENT_STEP_COUNT) */
+  step: number;
 }
+
+/** Number of slides of lecture mode (src/present/story.ts holds one step per slide; a test keeps them equal). */
+export const PRESENT_STEP_COUNT = 10;
 
 export interface EngineErrorInfo {
   code: EngineErrorCode | string;
@@ -93,6 +100,8 @@ export function initialState(params: Partial<AttentionParams> = {}, ui: Partial<
       rankTol: DEFAULT_RANK_TOL,
       embed: null,
       hidden: [],
+      present: false,
+      step: 1,
       ...ui,
     },
     compute: { status: 'idle', error: null, result: null, latencyMs: null },
@@ -128,6 +137,10 @@ export interface Actions {
   notify(n: NoticeInput): void;
   dismissNotice(id: number): void;
   clearNotices(): void;
+  /** Enter or leave lecture mode. */
+  setPresent(on: boolean): void;
+  /** Go to slide `step` (1-based; clamped to 1 … PRESENT_STEP_COUNT, non-integers ignored). */
+  setStep(step: number): void;
 }
 
 export function createActions(store: AppStore): Actions {
@@ -200,6 +213,16 @@ export function createActions(store: AppStore): Actions {
     },
     clearNotices() {
       store.setState({ notices: [] });
+    },
+    setPresent(on) {
+      const { ui } = store.getState();
+      if (ui.present !== on) store.setState({ ui: { ...ui, present: on } });
+    },
+    setStep(step) {
+      if (!Number.isInteger(step)) return;
+      const { ui } = store.getState();
+      const v = Math.max(1, Math.min(PRESENT_STEP_COUNT, step));
+      if (ui.step !== v) store.setState({ ui: { ...ui, step: v } });
     },
   };
 }
