@@ -11,6 +11,7 @@ import { FeatureMapPanel } from '../panels/FeatureMapPanel';
 import { MainComparison } from '../panels/MainComparison';
 import { RankPanel } from '../panels/RankPanel';
 import { SparsityPanel } from '../panels/SparsityPanel';
+import { Presentation, PresentButton, usePresentShortcut } from '../present/Slides';
 import { useActions, useController, useStore } from '../store/react';
 import { THEMES, type Notice, type PanelId } from '../store/store';
 import { useStrings } from './strings';
@@ -117,7 +118,10 @@ export function App() {
   const t = useStrings();
   const embed = useStore((s) => s.ui.embed);
   const hidden = useStore((s) => s.ui.hidden);
+  const present = useStore((s) => s.ui.present) && !embed;
   useThemeAttribute();
+  usePresentShortcut(!embed && !present);
+  if (present) return <Presentation notices={<Notices />} />;
 
   if (embed) {
     return (
@@ -145,6 +149,7 @@ export function App() {
         <div className="header-side">
           <BackendBadge />
           <ThemeSwitch />
+          <PresentButton />
         </div>
       </header>
       <Notices />

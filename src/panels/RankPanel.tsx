@@ -16,7 +16,7 @@ import { AnalysisStatus, Metric, Panel, useAnalysisRequest } from './common';
 /** σ/σ₁ below this is at the f64 rounding floor; drawn at the floor. */
 const FLOOR = 1e-17;
 
-function normalized(sigma: Float64Array): { x: Float64Array; y: Float64Array } {
+export function normalized(sigma: Float64Array): { x: Float64Array; y: Float64Array } {
   const top = sigma[0] ?? 0;
   let k = sigma.length;
   while (k > 0 && !(sigma[k - 1]! > 0)) k--; // structural zeros are not drawn on a log axis

@@ -74,7 +74,7 @@ export const STORY: readonly Step[] = [
     figure: 'exact',
     params: scene({ input: 'local', scale: 1.5 }),
     controls: ['n'],
-    tex: tex`A=\operatorname{softmax}\!\Big(\frac{QK^\top}{\sqrt d}\Big)\in\mathbb R^{n\times n},\qquad \text{out}=AV:\ \ O(n^2 d)\ \text{time},\ O(n^2)\ \text{memory}`,
+    tex: tex`A=\operatorname{softmax}\!\Big(\frac{QK^\top}{\sqrt d}\Big)\in\mathbb R^{n\times n},\quad \text{out}=AV:\ O(n^2 d)`,
     sources: ['blog'],
   },
   {
@@ -82,7 +82,7 @@ export const STORY: readonly Step[] = [
     figure: 'exact',
     params: scene({ input: 'clustered', scale: 1.25 }),
     controls: ['scale'],
-    tex: tex`A_{ij}=\frac{\operatorname{SM}(x_i,y_j)}{\sum_{l}\operatorname{SM}(x_i,y_l)},\qquad \operatorname{SM}(x,y)=e^{x^\top y},\quad x=\frac{q}{d^{1/4}},\ y=\frac{k}{d^{1/4}}`,
+    tex: tex`A_{ij}=\frac{\operatorname{SM}(x_i,y_j)}{\sum_{l}\operatorname{SM}(x_i,y_l)},\quad \operatorname{SM}(x,y)=e^{x^\top y},\ \ x=\frac{q}{d^{1/4}},\ y=\frac{k}{d^{1/4}}`,
     sources: ['paper', 'su'],
   },
   {
@@ -90,7 +90,7 @@ export const STORY: readonly Step[] = [
     figure: 'compare',
     params: scene({ input: 'clustered', scale: 1, m: 128, projection: 'iid' }),
     controls: ['m'],
-    tex: tex`e^{x^\top y}=\mathbb E_{\omega\sim\mathcal N(0,I_d)}\big[e^{\omega^\top x-\|x\|^2/2}\,e^{\omega^\top y-\|y\|^2/2}\big]\approx\phi(x)^\top\phi(y),\quad \phi(x)=\tfrac{1}{\sqrt m}e^{-\|x\|^2/2}\big[e^{\omega_r^\top x}\big]_{r=1}^{m}`,
+    tex: tex`e^{x^\top y}=\mathbb E_{\omega\sim\mathcal N(0,I_d)}\big[e^{\omega^\top x-\|x\|^2/2}\,e^{\omega^\top y-\|y\|^2/2}\big]\approx\phi(x)^\top\phi(y)`,
     sources: ['blog', 'paper'],
   },
   {
@@ -98,7 +98,7 @@ export const STORY: readonly Step[] = [
     figure: 'error-vs-m',
     params: scene({ input: 'gaussian', scale: 0.5, m: 64 }),
     controls: ['m', 'd'],
-    tex: tex`\omega_1,\dots,\omega_d\ \text{orthogonal},\ \ \|\omega_r\|\sim\chi_d:\qquad \operatorname{MSE}_{\text{ort}}<\operatorname{MSE}_{\text{iid}}=\tfrac1m\,\operatorname{SM}(x,y)^2\big(e^{\|x+y\|^2}-1\big)`,
+    tex: tex`\omega_r\perp\omega_s,\ \|\omega_r\|\sim\chi_d:\quad \operatorname{MSE}_{\perp}<\operatorname{MSE}_{\text{iid}}=\tfrac{\operatorname{SM}^2}{m}\big(e^{\|x+y\|^2}-1\big)`,
     sources: ['blog', 'paper'],
   },
   {
@@ -114,7 +114,7 @@ export const STORY: readonly Step[] = [
     figure: 'compare',
     params: scene({ input: 'local', scale: 1.25, m: 128, causal: true }),
     controls: ['m', 'causal'],
-    tex: tex`S_i=\sum_{j\le i}\phi(k_j)\,v_j^\top=S_{i-1}+\phi(k_i)\,v_i^\top,\quad z_i=z_{i-1}+\phi(k_i),\qquad \text{out}_i=\frac{\phi(q_i)^\top S_i}{\phi(q_i)^\top z_i}`,
+    tex: tex`S_i=S_{i-1}+\phi(k_i)\,v_i^\top,\ \ z_i=z_{i-1}+\phi(k_i),\quad \text{out}_i=\frac{\phi(q_i)^\top S_i}{\phi(q_i)^\top z_i}`,
     sources: ['blog'],
   },
   {
@@ -138,7 +138,7 @@ export const STORY: readonly Step[] = [
     figure: 'spectra',
     params: scene({ input: 'local', scale: 1.5, m: 64 }),
     controls: ['m', 'causal'],
-    tex: tex`\operatorname{rank}\big(QK^\top\big)\le d,\qquad \operatorname{rank}\big(\phi(Q)\phi(K)^\top\big)\le m,\qquad \operatorname{rank}\big(e^{QK^\top/\sqrt d}\big)\ \text{up to}\ n`,
+    tex: tex`\operatorname{rank}(QK^\top)\le d,\ \ \operatorname{rank}\big(\phi(Q)\phi(K)^\top\big)\le m,\ \ \operatorname{rank}\big(e^{QK^\top\!/\sqrt d}\big)\le n`,
     sources: ['su'],
   },
   {
