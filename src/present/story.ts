@@ -88,7 +88,7 @@ export const STORY: readonly Step[] = [
   {
     id: 'features',
     figure: 'compare',
-    params: scene({ input: 'clustered', scale: 1, m: 128, projection: 'iid' }),
+    params: scene({ input: 'clustered', scale: 0.75, m: 256, projection: 'iid' }),
     controls: ['m'],
     tex: tex`e^{x^\top y}=\mathbb E_{\omega\sim\mathcal N(0,I_d)}\big[e^{\omega^\top x-\|x\|^2/2}\,e^{\omega^\top y-\|y\|^2/2}\big]\approx\phi(x)^\top\phi(y)`,
     sources: ['blog', 'paper'],
@@ -112,7 +112,7 @@ export const STORY: readonly Step[] = [
   {
     id: 'causal',
     figure: 'compare',
-    params: scene({ input: 'local', scale: 1.25, m: 128, causal: true }),
+    params: scene({ input: 'local', scale: 1, m: 256, causal: true }),
     controls: ['m', 'causal'],
     tex: tex`S_i=S_{i-1}+\phi(k_i)\,v_i^\top,\ \ z_i=z_{i-1}+\phi(k_i),\quad \text{out}_i=\frac{\phi(q_i)^\top S_i}{\phi(q_i)^\top z_i}`,
     sources: ['blog'],
