@@ -143,3 +143,31 @@ test('lecture mode: ? shows the key list, Esc closes it, Esc leaves to the page,
   await page.click('[data-action="present"]');
   await waitForStep(page, STEPS);
 }, { webgpu: false, timeout: 60_000 });
+
+test('lecture mode in Chinese at 1920×1080: translated slide, figure and formula fit, type ≥ 20 px', async ({ page, appUrl, artifacts }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.goto(`${appUrl}/?present&step=6&lang=zh&backend=cpu`);
+  await waitForStep(page, 6);
+  await page.waitForSelector('.slide-fig[data-ready="1"]', { timeout: 60_000 });
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh');
+  for (const sel of ['.slide h1', '.slide-caption', '[data-announce]', '.strip-control label']) {
+    assert.match(await page.textContent(sel), /[\u4e00-\u9fff]/, `${sel} is in Chinese`);
+  }
+  const fit = await page.evaluate(() => {
+    const body = document.querySelector('.slide-fig-body');
+    const f = document.querySelector('.slide-formula');
+    const heat = document.querySelector('.slide-heatmaps .heatmap canvas');
+    return {
+      overflow: body.scrollHeight - body.clientHeight,
+      formula: f.scrollWidth - f.clientWidth,
+      heatmap: heat.getBoundingClientRect().width,
+      caption: parseFloat(getComputedStyle(document.querySelector('.slide-caption')).fontSize),
+    };
+  });
+  assert.ok(fit.overflow <= 2 && fit.formula <= 1, `fits: ${JSON.stringify(fit)}`);
+  assert.ok(fit.heatmap >= 450, `heatmaps use the screen: ${fit.heatmap}px wide`);
+  assert.ok(fit.caption >= 20, `caption ${fit.caption}px`);
+  const shots = join(artifacts, 'screenshots');
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, 'slide-6-1920-zh.png') });
+}, { webgpu: false, timeout: 90_000 });

@@ -478,7 +478,7 @@ export const en = {
         caption: 'Share of a row’s attention held by its k largest weights. Softmax puts most of it on a few keys; 1 + elu spreads it thin, towards average pooling.',
       },
       rank: {
-        title: 'Low rank',
+        title: 'Low rank: at most m for linear attention, up to n for softmax',
         caption: 'QKᵀ has rank ≤ d and φ(Q)φ(K)ᵀ rank ≤ m, but the elementwise exponential can lift softmax attention to full rank. The singular values show where each spectrum falls off.',
       },
       concentration: {

@@ -101,7 +101,7 @@ export const zh: Strings = {
         caption: '一行注意力中最大的 k 个权重所占的份额。softmax 把大部分权重放在少数几个键上；1 + elu 把它摊薄，趋近于平均池化。',
       },
       rank: {
-        title: '低秩',
+        title: '低秩：线性注意力至多为 m，softmax 可达 n',
         caption: 'QKᵀ 的秩不超过 d，φ(Q)φ(K)ᵀ 的秩不超过 m，但逐元素取指数可以把 softmax 注意力提升到满秩。奇异值显示了各个谱在哪里衰减。',
       },
       concentration: {

@@ -92,7 +92,7 @@ function MatrixFigure({ step, box }: { step: Step; box: Box }) {
   // heatmap frame: axes 56 px wide, 34 px tall, its caption above; two matrices have the stat line
   // and colour bar below them, one has them beside it
   const side = both ? 0 : Math.min(320, box.width * 0.3);
-  const size = Math.floor(Math.max(120, Math.min(box.height - (both ? 122 : 70), (box.width - side - 24 * count) / count - 56)));
+  const size = Math.floor(Math.max(120, Math.min(box.height - (both ? 128 : 70), (box.width - side - 24 * count) / count - 56)));
   const m = result?.metrics;
   const n = result?.params.n ?? params.n;
   let stat: ReactNode = null;
@@ -331,7 +331,7 @@ function SparsityFigure({ step, box }: { step: Step; box: Box }) {
     : [];
   const stat = rv
     ? [
-        `${t.metrics.entropyExact} ${fmt(mean(rv.exact))}`,
+        `${t.names.exact} ${fmt(mean(rv.exact))}`,
         `${t.names.maps[rv.map]} ${fmt(mean(rv.performer))}`,
         `${t.names.maps.elu1} ${fmt(mean(rv.elu1))}`,
       ].join(' · ')
