@@ -451,7 +451,7 @@ export const en = {
       },
       kernel: {
         title: 'Softmax attention is a kernel',
-        caption: 'Each weight is e^{q·k/√d}, normalized over its row: a kernel between scaled queries and keys. Raise the norm scale s and every query concentrates on its own cluster.',
+        caption: 'Each weight is exp(q·k/√d), normalized over its row: a kernel between scaled queries and keys. Here q and k encode position; raise the norm scale s and every query concentrates on its neighbours.',
       },
       features: {
         title: 'Positive random features',

@@ -74,7 +74,7 @@ export const zh: Strings = {
       },
       kernel: {
         title: 'softmax 注意力是一个核函数',
-        caption: '每个权重是 e^{q·k/√d} 再按行归一化：缩放后的查询与键之间的一个核。增大范数尺度 s，每个查询都集中到自己所在的簇上。',
+        caption: '每个权重是 exp(q·k/√d) 再按行归一化：缩放后的查询与键之间的一个核。这里 q 和 k 编码了位置；增大范数尺度 s，每个查询都集中到它的邻居上。',
       },
       features: {
         title: '正值随机特征',

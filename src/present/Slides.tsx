@@ -57,7 +57,20 @@ function KeyList({ onClose }: { onClose: () => void }) {
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => close.current?.focus(), []);
   return (
-    <div className="present-keys" role="dialog" aria-modal="true" aria-labelledby="present-keys-title" data-keys-dialog="">
+    <div
+      className="present-keys"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="present-keys-title"
+      data-keys-dialog=""
+      onKeyDown={(e) => {
+        // the dialog's only control keeps the focus while it is open (Esc or the button closes it)
+        if (e.key === 'Tab') {
+          e.preventDefault();
+          close.current?.focus();
+        }
+      }}
+    >
       <h2 id="present-keys-title">{t.keysTitle}</h2>
       <table>
         <thead>

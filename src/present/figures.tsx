@@ -91,7 +91,7 @@ function MatrixFigure({ step, box }: { step: Step; box: Box }) {
   const count = both ? 2 : 1;
   // heatmap frame: axes 56 px wide, 34 px tall, its caption above; two matrices have the stat line
   // and colour bar below them, one has them beside it
-  const side = both ? 0 : Math.min(320, box.width * 0.3);
+  const side = both ? 0 : Math.min(340, Math.floor(box.width * 0.32));
   const size = Math.floor(Math.max(120, Math.min(box.height - (both ? 128 : 70), (box.width - side - 24 * count) / count - 56)));
   const m = result?.metrics;
   const n = result?.params.n ?? params.n;
@@ -102,7 +102,7 @@ function MatrixFigure({ step, box }: { step: Step; box: Box }) {
     else if (result.params.causal) stat = p.statCausal(fmt(m?.relErrorA));
     else stat = p.statError(fmt(m?.relErrorA), result.params.m);
   }
-  const legend = result && <ColorLegend scale={scale} label={p.colour} width={Math.min(300, Math.max(180, box.width / 4))} />;
+  const legend = result && <ColorLegend scale={scale} label={p.colour} width={Math.min(300, Math.max(200, (side || box.width / 3) - 16))} />;
   const maps =
     view && result ? (
       <div className="slide-heatmaps">

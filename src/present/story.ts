@@ -80,7 +80,7 @@ export const STORY: readonly Step[] = [
   {
     id: 'kernel',
     figure: 'exact',
-    params: scene({ input: 'clustered', scale: 1.25 }),
+    params: scene({ input: 'local', scale: 1 }),
     controls: ['scale'],
     tex: tex`A_{ij}=\frac{\operatorname{SM}(x_i,y_j)}{\sum_{l}\operatorname{SM}(x_i,y_l)},\quad \operatorname{SM}(x,y)=e^{x^\top y},\ \ x=\frac{q}{d^{1/4}},\ y=\frac{k}{d^{1/4}}`,
     sources: ['paper', 'su'],
