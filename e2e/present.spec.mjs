@@ -39,7 +39,7 @@ async function axeViolations(page) {
   });
 }
 
-test('lecture mode: ?present&step=3 opens slide 3; → PageDown ← PageUp Home End navigate and write step= to the URL', async ({ page, appUrl }) => {
+test('lecture mode: ?present&step=3 opens slide 3 with focus on its heading; → PageDown ← PageUp Home End navigate and write step= to the URL; a focused slider keeps its arrows', async ({ page, appUrl }) => {
   await page.setViewportSize({ width: 1024, height: 768 });
   await page.goto(`${appUrl}/?present&step=3&backend=cpu`);
   await waitForStep(page, 3);
@@ -48,6 +48,15 @@ test('lecture mode: ?present&step=3 opens slide 3; → PageDown ← PageUp Home 
   assert.equal(s.ui.step, 3);
   await page.waitForFunction(() => document.activeElement?.matches('.slide h1'), null, { timeout: 5_000 }); // the slide heading has focus
   assert.match(await page.textContent('[data-announce]'), /Slide 3 of 10/);
+  // the lecturer moves the slide's control: on a focused slider the arrows are the slider's, PageDown still pages
+  const m0 = (await state(page)).params.m;
+  await page.focus('.control-strip [data-param="m"]');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction((m) => window.__performer.getState().params.m < m, m0);
+  assert.equal((await state(page)).ui.step, 3, 'an arrow on a slider moves the slider, not the slide');
+  await page.waitForFunction((m) => document.querySelector('.slide-fig')?.getAttribute('data-ready') === '1' && window.__performer.getState().compute.result?.params.m === m, (await state(page)).params.m, { timeout: 30_000 });
+  await press(page, 'PageDown', 4);
+  await press(page, 'ArrowLeft', 3);
   await press(page, 'ArrowRight', 4);
   await press(page, 'PageDown', 5);
   await press(page, 'ArrowLeft', 4);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyAction, targetStep } from './keys';
+import { focusKind, keyAction, targetStep } from './keys';
 
 const k = (key: string, extra: object = {}) => ({ key, ...extra });
 
@@ -52,5 +52,23 @@ describe('lecture-mode keys', () => {
     expect(targetStep('first', 7, 10)).toBe(1);
     expect(targetStep('last', 2, 10)).toBe(10);
     expect(targetStep('help', 2, 10)).toBeNull();
+  });
+});
+
+describe('focusKind', () => {
+  const el = (tagName: string, type?: string, editable = false) =>
+    ({ tagName, isContentEditable: editable, getAttribute: (a: string) => (a === 'type' ? (type ?? null) : null) }) as unknown as Element;
+  it('text fields, selects and editable content are for typing; sliders and buttons are controls', () => {
+    expect(focusKind(el('INPUT', 'text'))).toBe('text');
+    expect(focusKind(el('INPUT'))).toBe('text');
+    expect(focusKind(el('INPUT', 'number'))).toBe('text');
+    expect(focusKind(el('TEXTAREA'))).toBe('text');
+    expect(focusKind(el('SELECT'))).toBe('text');
+    expect(focusKind(el('DIV', undefined, true))).toBe('text');
+    expect(focusKind(el('INPUT', 'range'))).toBe('slider');
+    expect(focusKind(el('INPUT', 'checkbox'))).toBe('button');
+    expect(focusKind(el('BUTTON'))).toBe('button');
+    expect(focusKind(el('H1'))).toBe('other');
+    expect(focusKind(null)).toBe('other');
   });
 });
