@@ -16,7 +16,7 @@ import { AnalysisStatus, Metric, Panel, useAnalysisRequest } from './common';
 /** σ/σ₁ below this is at the f64 rounding floor; drawn at the floor. */
 const FLOOR = 1e-17;
 
-export function normalized(sigma: Float64Array): { x: Float64Array; y: Float64Array } {
+function normalized(sigma: Float64Array): { x: Float64Array; y: Float64Array } {
   const top = sigma[0] ?? 0;
   let k = sigma.length;
   while (k > 0 && !(sigma[k - 1]! > 0)) k--; // structural zeros are not drawn on a log axis
@@ -27,6 +27,41 @@ export function normalized(sigma: Float64Array): { x: Float64Array; y: Float64Ar
     y[i] = top > 0 ? Math.max(FLOOR, sigma[i]! / top) : 0;
   }
   return { x, y };
+}
+
+/** σ_i/σ_1 of A, Â and the scores on log-log axes, with reference lines at d, m′ and the tolerance (also on the rank slide). */
+export function SpectrumChart({ v, tol, height, dimmed, notes }: { v: SpectraResult; tol: number; height: number; dimmed?: boolean; notes?: string[] }) {
+  const t = useStrings();
+  const s = t.rank;
+  const series = useMemo(
+    (): Series[] => [
+      { id: 'exact', label: s.exact, color: EXACT_COLOR, ...normalized(v.exact) },
+      { id: 'approx', label: s.approx(t.names.maps[v.map]), color: MAP_COLORS[v.map], dash: '5 3', ...normalized(v.approx) },
+      { id: 'scores', label: s.scores, color: OKABE_ITO.green, dash: '2 3', ...normalized(v.scores) },
+    ],
+    [v, s, t.names.maps],
+  );
+  return (
+    <LineChart
+      series={series}
+      xLabel={s.xIndex}
+      yLabel={s.ySigma}
+      xScale="log"
+      yScale="log"
+      integerX
+      xDomain={[1, v.n]}
+      ariaLabel={s.spectrumTitle}
+      tableCaption={s.tableSpectra}
+      markers={[
+        { x: v.d, label: s.lineD(v.d), color: OKABE_ITO.green },
+        { x: v.mPrime, label: s.lineM(v.mPrime), color: MAP_COLORS[v.map] },
+      ]}
+      hLines={[{ y: tol, label: `τ = ${tol.toExponential(0)}` }]}
+      height={height}
+      dimmed={dimmed}
+      notes={notes}
+    />
+  );
 }
 
 export function RankPanel() {
@@ -49,13 +84,8 @@ export function RankPanel() {
       rankScores: numericalRank(v.scores, tol),
       effExact: effectiveRank(v.exact),
       effApprox: effectiveRank(v.approx),
-      series: [
-        { id: 'exact', label: s.exact, color: EXACT_COLOR, ...normalized(v.exact) },
-        { id: 'approx', label: s.approx(t.names.maps[v.map]), color: MAP_COLORS[v.map], dash: '5 3', ...normalized(v.approx) },
-        { id: 'scores', label: s.scores, color: OKABE_ITO.green, dash: '2 3', ...normalized(v.scores) },
-      ] as Series[],
     };
-  }, [v, tol, s, t.names.maps]);
+  }, [v, tol]);
 
   return (
     <Panel id="rank" title={s.title} lead={s.lead} formula={s.formula}>
@@ -91,25 +121,7 @@ export function RankPanel() {
                 <Metric name="eff-rank-performer" label={s.effApprox} value={derived.effApprox} />
               </div>
               <h3>{s.spectrumTitle}</h3>
-              <LineChart
-                series={derived.series}
-                xLabel={s.xIndex}
-                yLabel={s.ySigma}
-                xScale="log"
-                yScale="log"
-                integerX
-                xDomain={[1, v.n]}
-                ariaLabel={s.spectrumTitle}
-                tableCaption={s.tableSpectra}
-                markers={[
-                  { x: v.d, label: s.lineD(v.d), color: OKABE_ITO.green },
-                  { x: v.mPrime, label: s.lineM(v.mPrime), color: MAP_COLORS[v.map] },
-                ]}
-                hLines={[{ y: tol, label: `τ = ${tol.toExponential(0)}` }]}
-                height={300}
-                dimmed={spec.stale}
-                notes={[s.sizeNote(v.n)]}
-              />
+              <SpectrumChart v={v} tol={tol} height={300} dimmed={spec.stale} notes={[s.sizeNote(v.n)]} />
               {v.causal && v.minDiagExact !== null && v.minDiagApprox !== null && (
                 <p className="note" data-triangular="">
                   {s.triangular(fmt(v.minDiagExact), fmt(v.minDiagApprox))}

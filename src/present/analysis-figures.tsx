@@ -12,7 +12,7 @@ import { EXACT_COLOR, MAP_COLORS, MAP_DASH, OKABE_ITO } from '../charts/palette'
 import { elu1, expCurve } from '../core/feature-maps';
 import { numericalRank } from '../core/rank';
 import { mean } from '../core/sweeps';
-import { normalized } from '../panels/RankPanel';
+import { SpectrumChart } from '../panels/RankPanel';
 import {
   errorVsMRequest,
   mapRowsRequest,
@@ -174,22 +174,10 @@ export function SparsityFigure({ step, box }: { step: Step; box: Box }) {
 
 export function SpectraFigure({ step, box }: { step: Step; box: Box }) {
   const t = useStrings();
-  const s = t.rank;
   const params = useStore((st) => st.params);
   const tol = useStore((st) => st.ui.rankTol);
   const a = useSlideAnalysis<SpectraResult>(spectraRequest(params));
   const v = a.value;
-  const series = useMemo(
-    (): Series[] =>
-      v
-        ? [
-            { id: 'exact', label: s.exact, color: EXACT_COLOR, ...normalized(v.exact) },
-            { id: 'approx', label: s.approx(t.names.maps[v.map]), color: MAP_COLORS[v.map], dash: '6 3', ...normalized(v.approx) },
-            { id: 'scores', label: s.scores, color: OKABE_ITO.green, dash: '2 3', ...normalized(v.scores) },
-          ]
-        : [],
-    [v, s, t.names.maps],
-  );
   const { height, maxWidth } = chartSize(box);
   return (
     <Frame
@@ -200,24 +188,7 @@ export function SpectraFigure({ step, box }: { step: Step; box: Box }) {
     >
       {v && (
         <div style={{ maxWidth }} className="slide-chart">
-          <LineChart
-            series={series}
-            xLabel={s.xIndex}
-            yLabel={s.ySigma}
-            xScale="log"
-            yScale="log"
-            integerX
-            xDomain={[1, v.n]}
-            ariaLabel={s.spectrumTitle}
-            tableCaption={s.tableSpectra}
-            markers={[
-              { x: v.d, label: s.lineD(v.d), color: OKABE_ITO.green },
-              { x: v.mPrime, label: s.lineM(v.mPrime), color: MAP_COLORS[v.map] },
-            ]}
-            hLines={[{ y: tol, label: `τ = ${tol.toExponential(0)}` }]}
-            height={height}
-            dimmed={a.stale}
-          />
+          <SpectrumChart v={v} tol={tol} height={height} dimmed={a.stale} />
         </div>
       )}
     </Frame>
