@@ -11,7 +11,7 @@ import { LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, heatScale, MAP_COLORS, robustMax } from '../charts/palette';
 import { featureDim } from '../core/feature-maps';
 import { useActions, useStore } from '../store/react';
-import { chartSize, Frame, sameParams, type Box } from './figure-frame';
+import { chartSize, ComputeNote, Frame, sameParams, type Box } from './figure-frame';
 import type { Step } from './story';
 
 export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
@@ -71,7 +71,7 @@ export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
     <Frame
       kind={step.figure}
       ready={ready}
-      status={!result ? <p className="slide-wait">{p.waiting}</p> : null}
+      status={<ComputeNote />}
       stat={
         both && result ? (
           <span className="slide-stat-row">
@@ -122,6 +122,7 @@ export function CostFigure({ step, box }: { step: Step; box: Box }) {
     <Frame
       kind={step.figure}
       ready={!!timings}
+      status={<ComputeNote />}
       stat={timings ? p.costMeasured(fmtMs(exactMs), fmtMs(perfMs), backend?.kind === 'webgpu' ? 'WebGPU' : 'CPU') : p.waiting}
     >
       <div style={{ maxWidth }} className="slide-chart">

@@ -4,8 +4,10 @@
  * a stat line under it), chart sizing and the analysis hook.
  */
 import type { ReactNode } from 'react';
+import { useStrings } from '../app/strings';
 import type { AttentionParams } from '../core/types';
 import { AnalysisStatus, useAnalysisRequest } from '../panels/common';
+import { useController, useStore } from '../store/react';
 import type { AnalysisRequest } from '../store/analyses';
 import type { AnalysisEntry } from '../store/store';
 
@@ -46,3 +48,23 @@ export function useSlideAnalysis<T>(req: AnalysisRequest, enabled = true) {
   return { ...a, ready, status: ready ? null : <AnalysisStatus req={req} entry={a.entry as AnalysisEntry | undefined} /> };
 }
 
+
+/** Status of the compute a figure waits for: "Computing…" before the first result, the engine's error (with Retry) when it failed. */
+export function ComputeNote() {
+  const t = useStrings();
+  const status = useStore((s) => s.compute.status);
+  const error = useStore((s) => s.compute.error);
+  const hasResult = useStore((s) => s.compute.result !== null);
+  const controller = useController();
+  if (status === 'error' && error) {
+    return (
+      <p className="slide-wait warn" role="alert" data-error-code={error.code}>
+        {t.errors.title} {t.errors.codes[error.code] ?? t.errors.codes.internal}{' '}
+        <button type="button" onClick={() => controller.recompute()}>
+          {t.errors.retry}
+        </button>
+      </p>
+    );
+  }
+  return hasResult ? null : <p className="slide-wait">{t.present.waiting}</p>;
+}
