@@ -116,7 +116,8 @@ export function CostFigure({ step, box }: { step: Step; box: Box }) {
   const timings = result && sameParams(result.params, params) ? result.output.timings : null;
   const sum = (re: RegExp) => (timings ? timings.filter((k) => re.test(k.kernel)).reduce((a, k) => a + k.ms, 0) : null);
   const exactMs = sum(/exact/);
-  const perfMs = sum(/performer|linear|feature/);
+  // kernel labels: CPU feature-maps / linear-attention; GPU favor.*, performer.*, causal.*
+  const perfMs = sum(/performer|linear|feature|favor|causal/);
   const { height, maxWidth } = chartSize(box);
   return (
     <Frame
