@@ -10,6 +10,7 @@ import { fmt, fmtInt } from '../charts/format';
 import { LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, MAP_COLORS, MAP_DASH, OKABE_ITO } from '../charts/palette';
 import { elu1, expCurve } from '../core/feature-maps';
+import { normalizedEntropy, rowEntropy } from '../core/metrics';
 import { numericalRank } from '../core/rank';
 import { mean } from '../core/sweeps';
 import { SpectrumChart } from '../panels/RankPanel';
@@ -100,7 +101,8 @@ export function MapsFigure({ step, box }: { step: Step; box: Box }) {
     if (!v) return null;
     const ex = decimateMax(v.exact);
     const series: Series[] = [{ id: 'exact', label: t.names.exact, color: EXACT_COLOR, x: ex.x, y: ex.y }];
-    const stats: string[] = [];
+    const keys = v.causal ? v.row + 1 : v.n;
+    const stats: string[] = [p.mapStat(t.names.exact, fmt(normalizedEntropy(rowEntropy(v.exact), keys)))];
     for (const k of ['positive', 'elu1'] as const) {
       const mr = v.maps.find((x) => x.map === k);
       if (!mr) continue;
