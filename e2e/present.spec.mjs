@@ -137,6 +137,7 @@ test('lecture mode: ? shows the key list, Esc closes it, Esc leaves to the page,
   await page.waitForSelector('.app-header');
   assert.equal((await state(page)).ui.present, false);
   await page.waitForFunction(() => !new URLSearchParams(location.search).has('present') && !new URLSearchParams(location.search).has('step'));
+  await page.waitForFunction(() => document.activeElement?.matches('[data-action="present"]'), null, { timeout: 5_000 }); // focus returns to the Present button
   // typing a P into a text field does not start the slides
   const input = page.locator('[data-param-input="n"]');
   await input.focus();

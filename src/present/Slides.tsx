@@ -120,7 +120,15 @@ export function Presentation({ notices }: { notices?: ReactNode }) {
     actions.pinRow(null);
   }, [actions, step]);
 
-  // every slide change moves focus to its heading, so a screen reader starts there
+  // leaving lecture mode hands focus back to the page's Present button
+  useEffect(
+    () => () => {
+      returnFocus = true;
+    },
+    [],
+  );
+
+    // every slide change moves focus to its heading, so a screen reader starts there
   useEffect(() => {
     heading.current?.focus({ preventScroll: true });
   }, [k]);
@@ -136,7 +144,10 @@ export function Presentation({ notices }: { notices?: ReactNode }) {
       const action = keyAction(e, true, focusKind(document.activeElement));
       if (!action) return;
       e.preventDefault();
-      if (action === 'help') setHelp((h) => !h);
+      if (action === 'help') {
+        if (help) closeHelp();
+        else setHelp(true);
+      }
       else if (action === 'exit') {
         if (help) closeHelp();
         else actions.setPresent(false);
@@ -209,12 +220,21 @@ export function Presentation({ notices }: { notices?: ReactNode }) {
   );
 }
 
+/** Set when the slides unmount, so the page's Present button takes the focus back. */
+let returnFocus = false;
+
 /** The page's "Present" button (header). */
 export function PresentButton() {
   const p = useStrings().present;
   const actions = useActions();
+  const ref = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!returnFocus) return;
+    returnFocus = false;
+    ref.current?.focus();
+  }, []);
   return (
-    <button type="button" className="present-button" onClick={() => actions.setPresent(true)} title={p.enterHint} data-action="present">
+    <button type="button" ref={ref} className="present-button" onClick={() => actions.setPresent(true)} title={p.enterHint} data-action="present">
       {p.enter}
     </button>
   );
