@@ -12,6 +12,7 @@ import { FeatureMapPanel } from '../panels/FeatureMapPanel';
 import { MainComparison } from '../panels/MainComparison';
 import { RankPanel } from '../panels/RankPanel';
 import { SparsityPanel } from '../panels/SparsityPanel';
+import { Presentation, PresentButton, usePresentShortcut } from '../present/Slides';
 import { useActions, useController, useStore } from '../store/react';
 import { PANEL_IDS, THEMES, type Notice, type PanelId } from '../store/store';
 import { AllPanelsHidden, Embed } from './Embed';
@@ -127,6 +128,9 @@ export function App() {
   const embedUnknown = useStore((s) => s.ui.embedUnknown);
   useThemeAttribute();
   useDocumentLanguage();
+  const present = useStore((s) => s.ui.present) && !embed;
+  usePresentShortcut(!embed && !present);
+  if (present) return <Presentation notices={<Notices />} />;
 
   if (embed || embedUnknown !== null) return <Embed panels={PANELS} notices={<Notices />} badge={<BackendBadge />} />;
 
@@ -146,6 +150,7 @@ export function App() {
           <LanguageSwitch />
           <ThemeSwitch />
           <EmbedButton />
+          <PresentButton />
         </div>
       </header>
       <Notices />

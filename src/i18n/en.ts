@@ -6,7 +6,7 @@
 import type { RejectReason } from '../store/params';
 import { PARAM_RULES, type ParamKey } from '../store/params';
 import type { FeatureMapKind, InputKind, ProjectionKind, Stabilizer } from '../core/types';
-import { LANGS, PANEL_IDS, THEMES } from '../store/store';
+import { LANGS, PANEL_IDS, PRESENT_STEP_COUNT, THEMES } from '../store/store';
 import { RANK_TOLERANCES } from '../core/rank';
 import { URL_KEYS } from '../store/url';
 import { EMBED_CONTROL_IDS } from '../store/embed';
@@ -39,6 +39,8 @@ const OTHER_RULES: Record<string, string> = {
   controls: `must be none or a comma-separated list of ${EMBED_CONTROL_IDS.join(', ')}`,
   embedId: 'must be 1–64 letters, digits, - or _',
   query: 'the query string is too long',
+  present: 'must be present, 1 or 0',
+  step: `must be a slide number from 1 to ${PRESENT_STEP_COUNT}; showing slide 1`,
 };
 
 function ruleText(key: string): string {
@@ -580,6 +582,110 @@ export const en = {
     errorRef: 'positive, + ε = 10⁻⁶ (reference code)',
     errorShift: 'positive, max shift (the estimator)',
     table: 'entropy of Â vs norm scale, by stabilizer',
+  },
+  present: {
+    deck: 'Performer, up close — a lecture',
+    counter: (k: number, n: number) => `${k} / ${n}`,
+    announce: (k: number, n: number, title: string) => `Slide ${k} of ${n}: ${title}`,
+    nav: 'Slides',
+    prev: 'Previous slide',
+    next: 'Next slide',
+    exit: 'Leave lecture mode',
+    exitShort: 'Exit',
+    keysButton: 'Keys (?)',
+    keysTitle: 'Keys in lecture mode',
+    keysClose: 'Close',
+    keyCol: 'Key',
+    actionCol: 'Action',
+    keyActions: {
+      next: 'next slide',
+      prev: 'previous slide',
+      first: 'first slide',
+      last: 'last slide',
+      help: 'show or hide this list',
+      exit: 'leave lecture mode (back to the page)',
+      enter: 'enter lecture mode (on the page)',
+    },
+    keysNote: 'Keys do nothing while you type in a field; on a slider the arrows, Home and End move the slider.',
+    enter: 'Present',
+    enterHint: 'Lecture mode: full-screen slides (key P)',
+    controls: 'Controls of this slide',
+    controlNames: { n: 'sequence length n', d: 'head dimension d', m: 'random features m', scale: 'norm scale s', causal: 'causal (decoder) mask' },
+    sourcesLabel: 'Follows',
+    sources: {
+      blog: 'Choromanski & Colwell, “Rethinking Attention with Performers”, Google AI Blog, Oct 2020',
+      paper: 'Choromanski et al., ICLR 2021, arXiv:2009.14794',
+      su: 'Su Jianlin (苏剑林), Scientific Spaces (科学空间), kexue.fm/archives/8338',
+      katharopoulos: 'Katharopoulos et al., “Transformers are RNNs”, ICML 2020',
+    },
+    waiting: 'Computing…',
+    exactTitle: 'Exact attention A (softmax)',
+    approxTitle: (map: string) => `Performer Â (${map})`,
+    colour: 'attention weight',
+    statScores: (n: string, n2: string) => `n = ${n}: ${n2} scores, every one computed and stored`,
+    statEntropy: (h: string) => `mean row entropy / log n = ${h} (1 = uniform)`,
+    statEntropies: (items: string) => `mean row entropy / log n: ${items}`,
+    statError: (e: string, m: number) => `error ‖Â − A‖ / ‖A‖ = ${e} with m = ${m} features`,
+    statCausal: (e: string) => `causal: both matrices are lower-triangular; error ${e}`,
+    costExact: 'exact: 4n²d',
+    costPerformer: 'Performer: 8nmd',
+    costX: 'sequence length n',
+    costY: 'FLOPs (model)',
+    costTable: 'FLOP model vs n',
+    costCrossover: (n: string) => `n* ≈ 2m = ${n}`,
+    costMeasured: (exact: string, perf: string, backend: string) => `measured now at this n (${backend}): exact ${exact}, Performer ${perf}`,
+    orthSeries: (proj: string) => `FAVOR+, ${proj}`,
+    orthStat: (seeds: number, rows: number, n: number) => `mean over ${seeds} draws of W (band: min–max), ${rows} query rows, n = ${n}`,
+    theoryIid: 'theory (Lemma 2, iid)',
+    curvesTitle: 'eˣ and its first-order Taylor expansion',
+    rowTitle: (i: number) => `Query row i = ${i}`,
+    mapStat: (map: string, h: string) => `${map}: entropy ${h}`,
+    spectraStat: (rA: string, rHat: string, tol: string) => `numerical rank (τ = ${tol}): A ${rA}, Â ${rHat}`,
+    normStat: (m: number, seeds: number) => `m = ${m}, ${seeds} draws of W per point (band: their spread); exact entropy from the same rows`,
+    normErrorTitle: 'Error of FAVOR+ vs norm scale s',
+    normEntropyTitle: 'Softmax entropy vs norm scale s',
+    steps: {
+      quadratic: {
+        title: 'Attention compares every query with every key',
+        caption: 'n tokens make n² scores: double the sequence and time and memory grow fourfold. Move n and watch the matrix grow.',
+      },
+      kernel: {
+        title: 'Softmax attention is a kernel',
+        caption: 'Each weight is exp(q·k/√d), normalized over its row: a kernel between scaled queries and keys. Here q and k encode position; raise the norm scale s and every query concentrates on its neighbours.',
+      },
+      features: {
+        title: 'Positive random features',
+        caption: 'FAVOR+ writes the kernel as an average over random directions ω and keeps m of them. Every feature is positive, so Â stays a proper distribution. More features, less noise.',
+      },
+      orthogonal: {
+        title: 'Orthogonal features: same cost, lower error',
+        caption: 'Drawing the ω mutually orthogonal (with Gaussian lengths) keeps the estimate unbiased and lowers its variance for every d. Solid: orthogonal; dashed: iid; dotted: theory.',
+      },
+      linear: {
+        title: 'Associativity makes it linear',
+        caption: 'Multiply φ(K)ᵀV first: an m×d summary of all keys that every query reuses. The cost grows with n, not n²; beyond n ≈ 2m the Performer needs fewer operations.',
+      },
+      causal: {
+        title: 'Causal attention with prefix sums',
+        caption: 'A decoder may only look back. Running sums of φ(k_j)v_jᵀ and φ(k_j) over the keys seen so far give every output with one update per token — still linear.',
+      },
+      maps: {
+        title: 'eˣ versus 1 + elu',
+        caption: '1 + elu(x) is eˣ’s first-order Taylor expansion. It cannot turn large score gaps into large weights, so its rows stay flat; FAVOR+ estimates eˣ itself and can follow a peaked row.',
+      },
+      sparsity: {
+        title: 'Softmax can focus, 1 + elu spreads out',
+        caption: 'Share of a row’s attention held by its k largest weights. Softmax puts most of it on a few keys; 1 + elu spreads it thin, towards average pooling.',
+      },
+      rank: {
+        title: 'Low rank: at most m for linear attention, up to n for softmax',
+        caption: 'QKᵀ has rank ≤ d and φ(Q)φ(K)ᵀ rank ≤ m, but the elementwise exponential can lift softmax attention to full rank. The singular values show where each spectrum falls off.',
+      },
+      concentration: {
+        title: 'The price of concentration',
+        caption: 'As s grows, softmax concentrates (right: entropy falls) while FAVOR+’s error explodes (left). Where the estimator is accurate, attention is nearly uniform.',
+      },
+    },
   },
 };
 

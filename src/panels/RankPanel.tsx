@@ -30,6 +30,42 @@ function normalized(sigma: Float64Array): { x: Float64Array; y: Float64Array } {
   return { x, y };
 }
 
+/** σ_i/σ_1 of A, Â and the scores on log-log axes, with reference lines at d, m′ and the tolerance (also on the rank slide). */
+export function SpectrumChart({ v, tol, height, dimmed, notes }: { v: SpectraResult; tol: number; height: number; dimmed?: boolean; notes?: string[] }) {
+  const t = useStrings();
+  const s = t.rank;
+  const series = useMemo(
+    (): Series[] => [
+      { id: 'exact', label: s.exact, color: EXACT_COLOR, ...normalized(v.exact) },
+      { id: 'approx', label: s.approx(t.names.maps[v.map]), color: MAP_COLORS[v.map], dash: '5 3', ...normalized(v.approx) },
+      { id: 'scores', label: s.scores, color: OKABE_ITO.green, dash: '2 3', ...normalized(v.scores) },
+    ],
+    [v, s, t.names.maps],
+  );
+  return (
+    <LineChart
+      labels={t.charts}
+      series={series}
+      xLabel={s.xIndex}
+      yLabel={s.ySigma}
+      xScale="log"
+      yScale="log"
+      integerX
+      xDomain={[1, v.n]}
+      ariaLabel={s.spectrumTitle}
+      tableCaption={s.tableSpectra}
+      markers={[
+        { x: v.d, label: s.lineD(v.d), color: OKABE_ITO.green },
+        { x: v.mPrime, label: s.lineM(v.mPrime), color: MAP_COLORS[v.map] },
+      ]}
+      hLines={[{ y: tol, label: `τ = ${tol.toExponential(0)}` }]}
+      height={height}
+      dimmed={dimmed}
+      notes={notes}
+    />
+  );
+}
+
 export function RankPanel() {
   const t = useStrings();
   const s = t.rank;
@@ -50,13 +86,8 @@ export function RankPanel() {
       rankScores: numericalRank(v.scores, tol),
       effExact: effectiveRank(v.exact),
       effApprox: effectiveRank(v.approx),
-      series: [
-        { id: 'exact', label: s.exact, color: EXACT_COLOR, ...normalized(v.exact) },
-        { id: 'approx', label: s.approx(t.names.maps[v.map]), color: MAP_COLORS[v.map], dash: '5 3', ...normalized(v.approx) },
-        { id: 'scores', label: s.scores, color: OKABE_ITO.green, dash: '2 3', ...normalized(v.scores) },
-      ] as Series[],
     };
-  }, [v, tol, s, t.names.maps]);
+  }, [v, tol]);
 
   return (
     <Panel id="rank" title={s.title} lead={s.lead} formula={s.formula}>
@@ -93,26 +124,7 @@ export function RankPanel() {
               </div>
               <h3>{s.spectrumTitle}</h3>
               <Figure name="singular-values" title={s.spectrumTitle}>
-              <LineChart
-                labels={t.charts}
-                series={derived.series}
-                xLabel={s.xIndex}
-                yLabel={s.ySigma}
-                xScale="log"
-                yScale="log"
-                integerX
-                xDomain={[1, v.n]}
-                ariaLabel={s.spectrumTitle}
-                tableCaption={s.tableSpectra}
-                markers={[
-                  { x: v.d, label: s.lineD(v.d), color: OKABE_ITO.green },
-                  { x: v.mPrime, label: s.lineM(v.mPrime), color: MAP_COLORS[v.map] },
-                ]}
-                hLines={[{ y: tol, label: `τ = ${tol.toExponential(0)}` }]}
-                height={300}
-                dimmed={spec.stale}
-                notes={[s.sizeNote(v.n)]}
-              />
+              <SpectrumChart v={v} tol={tol} height={300} dimmed={spec.stale} notes={[s.sizeNote(v.n)]} />
               </Figure>
               {v.causal && v.minDiagExact !== null && v.minDiagApprox !== null && (
                 <p className="note" data-triangular="">

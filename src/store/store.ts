@@ -42,7 +42,14 @@ export interface UiState {
   embedId: string | null;
   /** `embed=` named no panel: the raw value, so the page can say so instead of falling back */
   embedUnknown: string | null;
+  /** lecture mode (`?present`): full-viewport slides instead of the page */
+  present: boolean;
+  /** current slide of lecture mode, 1-based (1 … PRESENT_STEP_COUNT) */
+  step: number;
 }
+
+/** Number of slides of lecture mode (src/present/story.ts holds one step per slide; a test keeps them equal). */
+export const PRESENT_STEP_COUNT = 10;
 
 export interface EngineErrorInfo {
   code: EngineErrorCode | string;
@@ -108,6 +115,8 @@ export function initialState(params: Partial<AttentionParams> = {}, ui: Partial<
       embedControls: null,
       embedId: null,
       embedUnknown: null,
+      present: false,
+      step: 1,
       ...ui,
     },
     compute: { status: 'idle', error: null, result: null, latencyMs: null },
@@ -144,6 +153,10 @@ export interface Actions {
   notify(n: NoticeInput): void;
   dismissNotice(id: number): void;
   clearNotices(): void;
+  /** Enter or leave lecture mode. */
+  setPresent(on: boolean): void;
+  /** Go to slide `step` (1-based; clamped to 1 … PRESENT_STEP_COUNT, non-integers ignored). */
+  setStep(step: number): void;
 }
 
 export function createActions(store: AppStore): Actions {
@@ -222,6 +235,16 @@ export function createActions(store: AppStore): Actions {
     },
     clearNotices() {
       store.setState({ notices: [] });
+    },
+    setPresent(on) {
+      const { ui } = store.getState();
+      if (ui.present !== on) store.setState({ ui: { ...ui, present: on } });
+    },
+    setStep(step) {
+      if (!Number.isInteger(step)) return;
+      const { ui } = store.getState();
+      const v = Math.max(1, Math.min(PRESENT_STEP_COUNT, step));
+      if (ui.step !== v) store.setState({ ui: { ...ui, step: v } });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMS } from './params';
-import { initialState } from './store';
+import { initialState, PRESENT_STEP_COUNT } from './store';
 import { browserLang, readUrl, writeUrl } from './url';
 
 describe('readUrl', () => {
@@ -82,5 +82,34 @@ describe('language in the URL', () => {
     // given explicitly: kept (and follows the current choice), even when it equals the default
     expect(new URLSearchParams(writeUrl(en, '?lang=en', 'en')).get('lang')).toBe('en');
     expect(new URLSearchParams(writeUrl(zh, '?lang=en', 'zh')).get('lang')).toBe('zh');
+  });
+});
+
+describe('lecture mode in the URL', () => {
+  it('reads ?present and step=N (1-based)', () => {
+    expect(readUrl('?present&step=3')).toMatchObject({ ui: { present: true, step: 3 }, notices: [] });
+    expect(readUrl('?present=1').ui).toEqual({ present: true });
+    expect(readUrl('?present=0').ui).toEqual({});
+    expect(readUrl(`?present&step=${PRESENT_STEP_COUNT}`).ui.step).toBe(PRESENT_STEP_COUNT);
+  });
+
+  it('a bad step is ignored with a notice (slide 1 stays)', () => {
+    for (const bad of ['0', String(PRESENT_STEP_COUNT + 1), '42', 'abc', '2.5', '-1', '']) {
+      const r = readUrl(`?present&step=${encodeURIComponent(bad)}`);
+      expect(r.ui.step, bad).toBeUndefined();
+      expect(r.ui.present).toBe(true);
+      expect(r.notices.map((n) => (n.code === 'param-rejected' ? n.key : '')), bad).toEqual(['step']);
+    }
+    expect(readUrl('?present=maybe').notices).toHaveLength(1);
+  });
+
+  it('writes present=1&step=N while presenting and drops both afterwards', () => {
+    const on = writeUrl(initialState({}, { present: true, step: 4 }), '?present&step=1');
+    expect(new URLSearchParams(on).get('present')).toBe('1');
+    expect(new URLSearchParams(on).get('step')).toBe('4');
+    expect(readUrl(on).ui).toMatchObject({ present: true, step: 4 });
+    const off = writeUrl(initialState({}, { present: false, step: 4 }), on);
+    expect(new URLSearchParams(off).has('present')).toBe(false);
+    expect(new URLSearchParams(off).has('step')).toBe(false);
   });
 });

@@ -2,13 +2,14 @@
  * The URL as a view of the store: `?n=…&d=…&m=…&seed=…&fseed=…&map=…&proj=…&causal=…&input=…&scale=…&stab=…`
  * plus `lang`, `theme`, `row` (pinned row), `embed=<panel>` and `hide=a,b`. Reading is strict: a
  * value that does not parse exactly is ignored with a notice (the default stays); nothing in a URL
- * can crash the page or reach the engine unvalidated. Writing keeps keys we do not own (`backend`).
+ * can crash the page or reach the engine unvalidated. Lecture mode: `present` (or `present=1`) and
+ * `step=N` (1-based slide; a bad value → notice, slide 1). Writing keeps keys we do not own (`backend`).
  */
 import type { AttentionParams } from '../core/types';
 import { RANK_TOLERANCES } from '../core/rank';
 import { DEFAULT_PARAMS, parseParam, type ParamKey } from './params';
 import { isEmbedId, parseEmbedControls, writeEmbedControls } from './embed';
-import { LANGS, PANEL_IDS, THEMES, type AppState, type Lang, type NoticeInput, type PanelId, type UiState } from './store';
+import { LANGS, PANEL_IDS, PRESENT_STEP_COUNT, THEMES, type AppState, type Lang, type NoticeInput, type PanelId, type UiState } from './store';
 
 /** URL key of each parameter. */
 export const URL_KEYS: { readonly [K in ParamKey]: string } = {
@@ -110,6 +111,18 @@ export function readUrl(search: string): UrlState {
     if (ok.length !== ids.length) out.notices.push(reject('hide', hide, 'not-an-option'));
     out.ui.hidden = [...new Set(ok)];
   }
+  const present = q.get('present');
+  if (present !== null) {
+    if (['', '1', 'true', 'yes', 'on'].includes(present)) out.ui.present = true;
+    else if (!['0', 'false', 'no', 'off'].includes(present)) out.notices.push(reject('present', present, 'not-an-option'));
+  }
+  const step = q.get('step');
+  if (step !== null) {
+    // a bad step opens slide 1 (the default) and says why
+    if (!/^\d{1,6}$/.test(step)) out.notices.push(reject('step', step, 'not-an-integer'));
+    else if (Number(step) < 1 || Number(step) > PRESENT_STEP_COUNT) out.notices.push(reject('step', step, 'out-of-range'));
+    else out.ui.step = Number(step);
+  }
   return out;
 }
 
@@ -137,6 +150,8 @@ export function writeUrl(state: Pick<AppState, 'params' | 'ui'> & { upload?: App
   setOrDelete('controls', ui.embedControls === null ? null : writeEmbedControls(ui.embedControls));
   setOrDelete('embedId', ui.embedId);
   setOrDelete('hide', ui.hidden.length ? ui.hidden.join(',') : null);
+  setOrDelete('present', ui.present ? '1' : null);
+  setOrDelete('step', ui.present ? String(ui.step) : null);
   const s = q.toString();
   return s ? `?${s}` : '';
 }

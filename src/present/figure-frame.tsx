@@ -1,0 +1,70 @@
+/**
+ * What every slide figure shares: the box it is sized to, its frame (data-figure / data-ready for
+ * the tests and a lecturer who wonders whether the picture is current, a status line while waiting,
+ * a stat line under it), chart sizing and the analysis hook.
+ */
+import type { ReactNode } from 'react';
+import { useStrings } from '../app/strings';
+import type { AttentionParams } from '../core/types';
+import { AnalysisStatus, useAnalysisRequest } from '../panels/common';
+import { useController, useStore } from '../store/react';
+import type { AnalysisRequest } from '../store/analyses';
+import type { AnalysisEntry } from '../store/store';
+
+export interface Box {
+  width: number;
+  height: number;
+}
+
+/** Space a line chart needs besides its plot: its legend and the stat line under the figure. */
+const CHART_CHROME = 80;
+/** Widest a line chart is drawn relative to its height (a very wide chart reads badly on a wall). */
+const MAX_ASPECT = 2.3;
+
+export function sameParams(a: AttentionParams, b: AttentionParams): boolean {
+  return (Object.keys(a) as (keyof AttentionParams)[]).every((k) => a[k] === b[k]);
+}
+
+/** The frame of every figure: data-figure / data-ready for tests, a status line while waiting, a stat line under it. */
+export function Frame(props: { kind: string; ready: boolean; status?: ReactNode; stat?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="slide-fig" data-figure={props.kind} data-ready={props.ready ? '1' : '0'}>
+      {props.status}
+      <div className="slide-fig-body">{props.children}</div>
+      {props.stat && <p className="slide-stat">{props.stat}</p>}
+    </div>
+  );
+}
+
+export function chartSize(box: Box, across = 1): { height: number; maxWidth: number } {
+  const height = Math.max(160, Math.floor(box.height - CHART_CHROME));
+  return { height, maxWidth: Math.floor(height * MAX_ASPECT * (across === 1 ? 1 : 0.75)) };
+}
+
+/** An analysis for a slide: value (if any), whether it is for the current parameters, its status line. */
+export function useSlideAnalysis<T>(req: AnalysisRequest, enabled = true) {
+  const a = useAnalysisRequest<T>(req, enabled);
+  const ready = a.value !== null && !a.stale;
+  return { ...a, ready, status: ready ? null : <AnalysisStatus req={req} entry={a.entry as AnalysisEntry | undefined} /> };
+}
+
+
+/** Status of the compute a figure waits for: "Computing…" before the first result, the engine's error (with Retry) when it failed. */
+export function ComputeNote() {
+  const t = useStrings();
+  const status = useStore((s) => s.compute.status);
+  const error = useStore((s) => s.compute.error);
+  const hasResult = useStore((s) => s.compute.result !== null);
+  const controller = useController();
+  if (status === 'error' && error) {
+    return (
+      <p className="slide-wait warn" role="alert" data-error-code={error.code}>
+        {t.errors.title} {t.errors.codes[error.code] ?? t.errors.codes.internal}{' '}
+        <button type="button" onClick={() => controller.recompute()}>
+          {t.errors.retry}
+        </button>
+      </p>
+    );
+  }
+  return hasResult ? null : <p className="slide-wait">{t.present.waiting}</p>;
+}

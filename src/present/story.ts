@@ -1,0 +1,164 @@
+/**
+ * The lecture: one step per slide, in the order of the two sources' argument — Choromanski &
+ * Colwell's Google AI Blog post (the FAVOR+ mechanism) and Su Jianlin's Scientific Spaces article
+ * (what linear attention gives up). Each step is pure data: the scene it sets through the store's
+ * actions (a complete experiment, so a slide looks the same however it is reached), the figure
+ * that shows it, the 1–3 controls the lecturer may move on the slide, the formula (KaTeX source;
+ * math is the same in every language) and the sources it follows. The words live in
+ * src/i18n (namespace `present.steps`, keyed by step id).
+ */
+import type { AttentionParams } from '../core/types';
+import { DEFAULT_PARAMS } from '../store/params';
+import { PRESENT_STEP_COUNT } from '../store/store';
+
+export type StepId =
+  | 'quadratic'
+  | 'kernel'
+  | 'features'
+  | 'orthogonal'
+  | 'linear'
+  | 'causal'
+  | 'maps'
+  | 'sparsity'
+  | 'rank'
+  | 'concentration';
+
+/** What the slide draws (src/present/figures.tsx). */
+export type FigureKind =
+  | 'exact' // exact A as one large heatmap
+  | 'compare' // exact A beside Â on one colour scale
+  | 'error-vs-m' // FAVOR+ error vs m, orthogonal vs iid, with the Lemma 2 curve
+  | 'cost' // FLOP model of both, vs n, with the crossover, plus the measured kernel times
+  | 'maps' // eˣ, 1 + elu and its tangent; one query row under softmax, FAVOR+ and 1 + elu
+  | 'sparsity' // top-k attention mass of softmax, FAVOR+ and 1 + elu
+  | 'spectra' // singular values of A, Â and QKᵀ
+  | 'norm'; // error vs norm scale beside entropy vs norm scale
+
+/** Controls a slide may offer (a compact strip under the caption). */
+export type SlideControl = 'n' | 'd' | 'm' | 'scale' | 'causal';
+
+export type SourceId = 'blog' | 'paper' | 'su' | 'katharopoulos';
+
+export interface Step {
+  id: StepId;
+  figure: FigureKind;
+  /** the complete scene (every parameter but the seeds) */
+  params: Omit<AttentionParams, 'seed' | 'featureSeed'>;
+  controls: readonly SlideControl[];
+  /** KaTeX source of the step's formula */
+  tex: string;
+  sources: readonly SourceId[];
+}
+
+/** Slider ranges on the slides: small enough that every figure is computed on any machine. */
+export const SLIDE_LIMITS = { nMax: 1_024, dMax: 64, mMax: 512, scaleMin: 0.1, scaleMax: 2 } as const;
+
+type Scene = Step['params'];
+const BASE: Scene = {
+  n: 256,
+  d: DEFAULT_PARAMS.d,
+  m: 64,
+  featureMap: 'positive',
+  projection: 'orthogonal-chi',
+  causal: false,
+  input: 'gaussian',
+  scale: 0.5,
+  stabilizer: 'shift',
+};
+const scene = (over: Partial<Scene>): Scene => ({ ...BASE, ...over });
+
+const tex = String.raw;
+
+export const STORY: readonly Step[] = [
+  {
+    id: 'quadratic',
+    figure: 'exact',
+    params: scene({ input: 'local', scale: 1.5 }),
+    controls: ['n'],
+    tex: tex`A=\operatorname{softmax}\!\Big(\frac{QK^\top}{\sqrt d}\Big)\in\mathbb R^{n\times n},\quad \text{out}=AV:\ O(n^2 d)`,
+    sources: ['blog'],
+  },
+  {
+    id: 'kernel',
+    figure: 'exact',
+    params: scene({ input: 'local', scale: 1 }),
+    controls: ['scale'],
+    tex: tex`A_{ij}=\frac{\operatorname{SM}(x_i,y_j)}{\sum_{l}\operatorname{SM}(x_i,y_l)},\quad \operatorname{SM}(x,y)=e^{x^\top y},\ \ x=\frac{q}{d^{1/4}},\ y=\frac{k}{d^{1/4}}`,
+    sources: ['paper', 'su'],
+  },
+  {
+    id: 'features',
+    figure: 'compare',
+    params: scene({ input: 'clustered', scale: 0.75, m: 256, projection: 'iid' }),
+    controls: ['m'],
+    tex: tex`e^{x^\top y}=\mathbb E_{\omega\sim\mathcal N(0,I_d)}\big[e^{\omega^\top x-\|x\|^2/2}\,e^{\omega^\top y-\|y\|^2/2}\big]\approx\phi(x)^\top\phi(y)`,
+    sources: ['blog', 'paper'],
+  },
+  {
+    id: 'orthogonal',
+    figure: 'error-vs-m',
+    params: scene({ input: 'gaussian', scale: 0.5, m: 64 }),
+    controls: ['m', 'd'],
+    tex: tex`\omega_r\perp\omega_s,\ \|\omega_r\|\sim\chi_d:\quad \operatorname{MSE}_{\perp}<\operatorname{MSE}_{\text{iid}}=\tfrac{\operatorname{SM}^2}{m}\big(e^{\|x+y\|^2}-1\big)`,
+    sources: ['blog', 'paper'],
+  },
+  {
+    id: 'linear',
+    figure: 'cost',
+    params: scene({ n: 1_024, m: 64 }),
+    controls: ['n', 'm'],
+    tex: tex`\underbrace{\big(\phi(Q)\,\phi(K)^\top\big)}_{n\times n}V=\phi(Q)\underbrace{\big(\phi(K)^\top V\big)}_{m\times d}:\qquad O(n^2 d)\ \to\ O(n\,m\,d)`,
+    sources: ['blog', 'su'],
+  },
+  {
+    id: 'causal',
+    figure: 'compare',
+    params: scene({ input: 'local', scale: 1, m: 256, causal: true }),
+    controls: ['m', 'causal'],
+    tex: tex`S_i=S_{i-1}+\phi(k_i)\,v_i^\top,\ \ z_i=z_{i-1}+\phi(k_i),\quad \text{out}_i=\frac{\phi(q_i)^\top S_i}{\phi(q_i)^\top z_i}`,
+    sources: ['blog'],
+  },
+  {
+    id: 'maps',
+    figure: 'maps',
+    params: scene({ input: 'clustered', scale: 1.25, m: 128 }),
+    controls: ['scale', 'm'],
+    tex: tex`e^{x}=1+x+\tfrac{x^2}{2}+\dots,\qquad 1+\operatorname{elu}(x)=\begin{cases}1+x & x\ge 0\\ e^{x} & x<0\end{cases}`,
+    sources: ['su', 'katharopoulos'],
+  },
+  {
+    id: 'sparsity',
+    figure: 'sparsity',
+    params: scene({ input: 'clustered', scale: 1.5, m: 128 }),
+    controls: ['scale', 'n'],
+    tex: tex`\frac{H(A_i)}{\log n}=-\frac{1}{\log n}\sum_j A_{ij}\log A_{ij}\qquad (1 = \text{average pooling})`,
+    sources: ['su'],
+  },
+  {
+    id: 'rank',
+    figure: 'spectra',
+    params: scene({ input: 'local', scale: 1.5, m: 64 }),
+    controls: ['m', 'causal'],
+    tex: tex`\operatorname{rank}(QK^\top)\le d,\ \ \operatorname{rank}\big(\phi(Q)\phi(K)^\top\big)\le m,\ \ \operatorname{rank}\big(e^{QK^\top\!/\sqrt d}\big)\le n`,
+    sources: ['su'],
+  },
+  {
+    id: 'concentration',
+    figure: 'norm',
+    params: scene({ input: 'gaussian', scale: 1, m: 64 }),
+    controls: ['scale', 'm', 'd'],
+    tex: tex`\frac{\operatorname{MSE}\big(\widehat{\operatorname{SM}}(x,y)\big)}{\operatorname{SM}(x,y)^2}=\frac{e^{\|x+y\|^2}-1}{m},\qquad \|x+y\|^2\approx 2\sqrt d\,s^2`,
+    sources: ['paper', 'su'],
+  },
+];
+
+if (STORY.length !== PRESENT_STEP_COUNT) {
+  // a mismatch would make `step=` validation and navigation disagree; the unit test catches it too
+  throw new Error(`story has ${STORY.length} steps, PRESENT_STEP_COUNT is ${PRESENT_STEP_COUNT}`);
+}
+
+/** The step shown as slide `k` (1-based; out-of-range k is clamped). */
+export function stepAt(k: number): Step {
+  const i = Math.max(1, Math.min(STORY.length, Math.round(k) || 1)) - 1;
+  return STORY[i]!;
+}
