@@ -6,13 +6,12 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { injectAxe } from './axe.mjs';
 import { test } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const PANELS = ['main', 'error', 'sparsity', 'rank', 'feature-maps'];
 const SMALL = 'n=64&d=8&m=16';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -168,7 +167,7 @@ test(
       await page.goto(`${appUrl}/?embed=${id}&${SMALL}&embedId=a11y${extra}`);
       await page.waitForSelector('main.embed-main');
       if (id !== 'bogus') await settled(page);
-      await page.addScriptTag({ path: AXE });
+      await injectAxe(page);
       const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id} (${v.nodes.length})`));
       log(`axe, embed=${id}${extra}: ${violations.length} violations ${violations.join(', ')}`);
       assert.deepEqual(violations, [], `embed=${id}${extra}`);

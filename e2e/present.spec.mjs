@@ -6,12 +6,10 @@
 // Run: node e2e/run.mjs present
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { injectAxe } from './axe.mjs';
 import { test } from './harness.mjs';
 
-const require = createRequire(import.meta.url);
-const AXE_PATH = require.resolve('axe-core/axe.min.js');
 const STEPS = 10;
 const SHOT_STEPS = (process.env.SLIDE_SHOTS ?? '3,10').split(',').map(Number);
 
@@ -32,7 +30,7 @@ async function press(page, key, expected) {
 
 /** Violations of axe-core's rules inside the slide (page-level best practices included). */
 async function axeViolations(page) {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
+  await injectAxe(page);
   return page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target}`);

@@ -40,7 +40,7 @@ export async function acquireGpu(options: { powerPreference?: GPUPowerPreference
   if (!nav || !('gpu' in nav) || !nav.gpu) {
     return { ok: false, reason: 'this browser exposes no WebGPU (navigator.gpu is missing)' };
   }
-  let adapter: GPUAdapter | null = null;
+  let adapter: GPUAdapter | null;
   try {
     adapter = await nav.gpu.requestAdapter({ powerPreference: options.powerPreference ?? 'high-performance' });
   } catch (e) {

@@ -8,18 +8,22 @@ import { EngineError } from '../core/errors';
 export async function withErrorScopes<T>(device: GPUDevice, label: string, work: () => Promise<T> | T): Promise<T> {
   device.pushErrorScope('out-of-memory');
   device.pushErrorScope('validation');
-  let result: T;
+  // A GPU error outranks the work's own exception (it is usually its cause), so both scopes are
+  // popped before either is rethrown.
+  let outcome: { ok: true; value: T } | { ok: false; error: unknown };
   try {
-    result = await work();
-  } finally {
-    const validation = await device.popErrorScope();
-    const oom = await device.popErrorScope();
-    const err = validation ?? oom;
-    if (err) {
-      throw new EngineError('gpu-validation', `${label}: ${err.message}`, {
-        kind: validation ? 'validation' : 'out-of-memory',
-      });
-    }
+    outcome = { ok: true, value: await work() };
+  } catch (error) {
+    outcome = { ok: false, error };
   }
-  return result;
+  const validation = await device.popErrorScope();
+  const oom = await device.popErrorScope();
+  const err = validation ?? oom;
+  if (err) {
+    throw new EngineError('gpu-validation', `${label}: ${err.message}`, {
+      kind: validation ? 'validation' : 'out-of-memory',
+    });
+  }
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
 }
