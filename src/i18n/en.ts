@@ -74,6 +74,7 @@ const MAP_NAMES: Record<FeatureMapKind, string> = {
   elu1: '1 + elu (linear transformer)',
   exp: 'eˣ without norm terms (Su Jianlin, kexue.fm/archives/8338)',
   'double-softmax': 'Double softmax (efficient attention)',
+  hedgehog: 'Hedgehog (learned, fitted in the browser)',
 };
 
 const MAP_SHORT: Record<FeatureMapKind, string> = {
@@ -84,6 +85,7 @@ const MAP_SHORT: Record<FeatureMapKind, string> = {
   elu1: '1+elu',
   exp: 'eˣ',
   'double-softmax': 'double softmax',
+  hedgehog: 'Hedgehog',
 };
 
 const PROJ_NAMES: Record<ProjectionKind, string> = {
@@ -113,6 +115,7 @@ const MAP_TEX: Record<FeatureMapKind, string> = {
   elu1: String.raw`\phi(x)=\operatorname{elu}(x)+1\quad(\text{no projection, } d \text{ features})`,
   exp: String.raw`\phi(x)=e^{Wx}\quad(\text{no }\|x\|^2\text{ terms})`,
   'double-softmax': String.raw`\phi_q(q)=\operatorname{softmax}_{\text{features}}(q),\ \ \phi_k(k)=\operatorname{softmax}_{\text{positions}}(k)`,
+  hedgehog: String.raw`\phi(x)=\big[\operatorname{softmax}(Wx)\,\|\,\operatorname{softmax}(-Wx)\big],\ W\in\mathbb{R}^{m\times d}\ \text{fitted}`,
 };
 
 export const en = {

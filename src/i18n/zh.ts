@@ -114,6 +114,7 @@ const MAP_NAMES: Record<FeatureMapKind, string> = {
   elu1: '1 + elu（线性 Transformer）',
   exp: 'eˣ，不含范数项（苏剑林，kexue.fm/archives/8338）',
   'double-softmax': '双重 softmax（高效注意力）',
+  hedgehog: 'Hedgehog（可学习，在浏览器中拟合）',
 };
 
 const MAP_SHORT: Record<FeatureMapKind, string> = {
@@ -124,6 +125,7 @@ const MAP_SHORT: Record<FeatureMapKind, string> = {
   elu1: '1+elu',
   exp: 'eˣ',
   'double-softmax': '双重 softmax',
+  hedgehog: 'Hedgehog',
 };
 
 const PROJ_NAMES: Record<ProjectionKind, string> = {
@@ -150,6 +152,7 @@ const MAP_TEX: Record<FeatureMapKind, string> = {
   elu1: String.raw`\phi(x)=\operatorname{elu}(x)+1\quad(\text{无投影，}d\text{ 个特征})`,
   exp: String.raw`\phi(x)=e^{Wx}\quad(\text{不含 }\|x\|^2\text{ 项})`,
   'double-softmax': String.raw`\phi_q(q)=\operatorname{softmax}_{\text{特征}}(q),\ \ \phi_k(k)=\operatorname{softmax}_{\text{位置}}(k)`,
+  hedgehog: String.raw`\phi(x)=\big[\operatorname{softmax}(Wx)\,\|\,\operatorname{softmax}(-Wx)\big],\ W\in\mathbb{R}^{m\times d}\ \text{经拟合}`,
 };
 
 export const zh: Strings = {
