@@ -590,7 +590,7 @@ export const en = {
     lead:
       'Instead of drawing W at random, learn it: φ(x) = [softmax(Wx) ‖ softmax(−Wx)] (m′ = 2m features, positive and bounded) with W trained so that Â mimics this head’s softmax attention — minimizing the cross-entropy between the rows of A and Â by gradient descent, in your browser.',
     cite: 'M. Zhang, K. Bhatia, H. Kumbong, C. Ré, “The Hedgehog & the Porcupine: Expressive Linear Attentions with Softmax Mimicry”, ICLR 2024',
-    lossFormula: String.raw`\mathcal L(W)=-rac1n\sum_i\sum_j A_{ij}\log\hat A_{ij},\qquad \hat A_{ij}=rac{\phi(x_i)^	op\phi(y_j)}{\sum_{j'}\phi(x_i)^	op\phi(y_{j'})}`,
+    lossFormula: String.raw`\mathcal L(W)=-\frac1n\sum_i\sum_j A_{ij}\log\hat A_{ij},\qquad \hat A_{ij}=\frac{\phi(x_i)^\top\phi(y_j)}{\sum_{j'}\phi(x_i)^\top\phi(y_{j'})}`,
     recipe: (steps: number, positions: number) =>
       `Recipe (fixed, so a link reproduces the same W): start from the feature seed’s random projection, ${steps} Adam steps with a cosine learning-rate schedule, on the first ${positions} positions; hand-derived gradients (src/core/hedgehog.ts).`,
     train: 'Train',

@@ -125,7 +125,7 @@ const MAP_SHORT: Record<FeatureMapKind, string> = {
   elu1: '1+elu',
   exp: 'eˣ',
   'double-softmax': '双重 softmax',
-  hedgehog: 'Hedgehog',
+  hedgehog: 'Hedgehog（学习）',
 };
 
 const PROJ_NAMES: Record<ProjectionKind, string> = {
