@@ -82,6 +82,7 @@ export function HedgehogTraining() {
         )}
       </div>
       {params.featureMap === 'hedgehog' && <p className="note">{s.autoNote}</p>}
+      <div data-hedgehog-loss-points={losses.length}>
       <Figure name="hedgehog-loss" title={s.lossTitle}>
         <LineChart
           labels={t.charts}
@@ -96,6 +97,7 @@ export function HedgehogTraining() {
           noLegend
         />
       </Figure>
+      </div>
       {fit && ev && (
         <>
           <div className="metrics">
