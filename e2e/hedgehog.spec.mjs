@@ -29,7 +29,9 @@ test('map=hedgehog trains with a live loss curve and progress; Cancel stops it; 
   await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-hedgehog') === 'cancelled', panel, { timeout: 30_000 });
   await page.waitForFunction(() => document.querySelector('.compute-status')?.getAttribute('data-status') === 'error', null, { timeout: 30_000 });
   assert.match(await page.textContent('.compute-status'), /Train/);
-  log(`cancelled after ${await lossPoints(page)} steps (the curve is kept only for finished fits)`);
+  const kept = await lossPoints(page);
+  assert.ok(kept >= 3, `the partial loss curve stays on screen after Cancel (${kept} points)`);
+  log(`cancelled after ${kept} steps`);
 
   // Train again: runs to the end, the table and the headline numbers appear
   const t0 = Date.now();

@@ -165,6 +165,17 @@ export function hedgehogLossAndGrad(problem: HedgehogProblem, w: Float64Array, m
   return loss;
 }
 
+/**
+ * The loss floor: mean row entropy (1/n) Σ_i H(A_i) of the target. L(W) = floor + mean KL(A_i ‖ Â_i),
+ * so the gap to the floor is what the map still misses.
+ */
+export function hedgehogLossFloor(problem: HedgehogProblem): number {
+  const n = problem.x.rows;
+  let h = 0;
+  for (const a of problem.target) if (a > 0) h -= a * Math.log(a);
+  return h / n;
+}
+
 /** Adam on L(W), one `step()` at a time (so a worker can yield and cancel between steps). */
 export interface HedgehogTrainer {
   readonly m: number;

@@ -27,6 +27,7 @@ describe('hedgehogFit op', () => {
     expect(seen.slice(0, 3)).toEqual([1, 2, 3]);
     expect(r.losses).toHaveLength(r.steps);
     expect(r.finalLoss).toBeLessThan(r.losses[0]!);
+    expect(r.finalLoss).toBeGreaterThanOrEqual(r.lossFloor); // cross-entropy ≥ entropy: the gap is the mean KL
     expect(r.evaluation.heldOut).not.toBeNull();
   });
 

@@ -12,7 +12,7 @@
  */
 import { EngineError } from '../core/errors';
 import { generateInputs } from '../core/inputs';
-import { createHedgehogTrainer, HEDGEHOG_FIT } from '../core/hedgehog';
+import { createHedgehogTrainer, HEDGEHOG_FIT, hedgehogLossFloor } from '../core/hedgehog';
 import { evaluateHedgehog, hedgehogInit, hedgehogKey, hedgehogPositions, hedgehogProblem, type HedgehogEvaluation } from '../core/hedgehog-fit';
 import type { AttentionParams, Matrix } from '../core/types';
 import { validateParams } from '../core/validate';
@@ -37,6 +37,8 @@ export interface HedgehogFitResult {
   losses: number[];
   /** loss at the fitted W */
   finalLoss: number;
+  /** mean row entropy of A on the fitted positions: the loss floor (loss − floor = mean KL) */
+  lossFloor: number;
   steps: number;
   /** positions fitted (the first min(n, 256)) */
   positions: number;
@@ -117,5 +119,6 @@ export async function hedgehogFit(payload: HedgehogFitPayload, ctx: OpContext): 
   check();
   const w = trainer.weights();
   const evaluation = evaluateHedgehog(p, qk, w, !!ext);
-  return { key: hedgehogKey(p, payload.upload ?? null), w, losses, finalLoss, steps, positions, trainMs, evaluation };
+  const lossFloor = hedgehogLossFloor(problem);
+  return { key: hedgehogKey(p, payload.upload ?? null), w, losses, finalLoss, lossFloor, steps, positions, trainMs, evaluation };
 }

@@ -608,6 +608,9 @@ export const en = {
     lossY: 'loss',
     lossSeries: 'loss',
     lossTable: 'training loss per step',
+    lossFloor: 'floor: mean H(A_i)',
+    lossFloorNote: (floor: string, gap: string) =>
+      `The loss cannot go below the mean row entropy of A (${floor}); what remains above it is the mean KL(A_i ‖ Â_i) = ${gap} — what one shared W with m′ = 2m features cannot express.`,
     tableTitle: (mp: number) => `Error of A at equal feature dimension m′ = ${mp}`,
     colMap: 'feature map',
     colFitted: (positions: number) => `fitted sequence (${positions} positions)`,

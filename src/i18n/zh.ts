@@ -642,6 +642,9 @@ export const zh: Strings = {
     lossY: '损失',
     lossSeries: '损失',
     lossTable: '每一步的训练损失',
+    lossFloor: '下限：平均 H(A_i)',
+    lossFloorNote: (floor: string, gap: string) =>
+      `损失不可能低于 A 各行的平均熵（${floor}）；高出的部分就是平均 KL(A_i ‖ Â_i) = ${gap}——这是一个共享的 W、m′ = 2m 个特征所无法表达的部分。`,
     tableTitle: (mp: number) => `相同特征维度 m′ = ${mp} 下 A 的误差`,
     colMap: '特征映射',
     colFitted: (positions: number) => `拟合序列（${positions} 个位置）`,

@@ -29,7 +29,9 @@ export function HedgehogTraining() {
   const fit: HedgehogFitResult | null = currentFit({ params, upload, analyses });
   const running = entry?.status === 'running' && entry.key === key;
   const live = (entry?.progress?.detail as HedgehogProgressDetail | undefined)?.losses;
-  const losses = running ? (live ?? []) : (fit?.losses ?? []);
+  // a cancelled run keeps its last progress (controller.ts), so its partial curve stays on screen
+  const stopped = !running && !fit && entry?.key === key && entry.status === 'cancelled';
+  const losses = running || stopped ? (live ?? []) : (fit?.losses ?? []);
   const steps = HEDGEHOG_FIT.steps;
   const positions = hedgehogPositions(params.n);
 
@@ -95,6 +97,8 @@ export function HedgehogTraining() {
           integerX
           height={200}
           noLegend
+          hLines={fit ? [{ y: fit.lossFloor, label: s.lossFloor }] : undefined}
+          notes={[fit ? s.lossFloorNote(fmt(fit.lossFloor), fmt(fit.finalLoss - fit.lossFloor)) : null]}
         />
       </Figure>
       </div>

@@ -81,11 +81,12 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
 
   function run(): void {
     if (disposed) return;
+    // map=hedgehog: the fit starts at once (even while a compute is in flight); compute waits for it
+    if (waitForFit()) return;
     if (!ready || inFlight || !active) {
       dirty = true;
       return;
     }
-    if (waitForFit()) return;
     dirty = false;
     inFlight = true;
     const state = store.getState();
@@ -136,7 +137,7 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
         const r = fitRequest(s);
         requestAnalysis(HEDGEHOG_ID, HEDGEHOG_OP, r.payload, r.key);
       }
-      if (s.compute.status !== 'computing') store.setState({ compute: { ...s.compute, status: 'computing' } });
+      if (s.compute.status !== 'computing' || s.compute.error) store.setState({ compute: { ...s.compute, status: 'computing', error: null } });
     } else {
       store.setState({
         compute: { ...s.compute, status: 'error', error: { code: 'hedgehog-not-fitted', message: 'the Hedgehog map is not fitted: press Train' } },
@@ -250,7 +251,8 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
           patch(id, (old) => ({
             ...(old as AnalysisEntry),
             status: cancelled ? 'cancelled' : 'error',
-            progress: null,
+            // a cancelled run keeps its last progress (e.g. the Hedgehog loss curve so far)
+            progress: cancelled ? (old?.progress ?? null) : null,
             error: cancelled ? null : errorInfo(e),
           }));
         },
