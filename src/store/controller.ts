@@ -15,7 +15,7 @@ import type { EngineClient } from '../engine/engine-client';
 import type { ComputeRequest } from '../engine/protocol';
 import { LIMITS } from '../core/limits';
 import { createActions, defaultRow, type AnalysisEntry, type AppState, type AppStore } from './store';
-import { fitBlock, fitRequest, fittedField, fitKeyOf, HEDGEHOG_ID, HEDGEHOG_OP } from './hedgehog-fit';
+import { fitBlock, fitRequest, fittedField, fitKeyOf, HEDGEHOG_ID, HEDGEHOG_OP, OPS_USING_MAP } from './hedgehog-fit';
 
 export type EngineLike = Pick<EngineClient, 'ready' | 'backend' | 'onBackendChange' | 'compute' | 'analyze'> & Partial<Pick<EngineClient, 'exportState'>>;
 
@@ -162,7 +162,7 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
   function withFit(op: string, payload: unknown, key: string): { payload: unknown; key: string } | null {
     const s = store.getState();
     const p = (payload as { params?: AppState['params'] } | null)?.params;
-    if (op === HEDGEHOG_OP || p?.featureMap !== 'hedgehog') return { payload, key };
+    if (!OPS_USING_MAP.has(op) || p?.featureMap !== 'hedgehog') return { payload, key };
     const f = fittedField({ ...s, params: p });
     if (!f.fitted) return null;
     return { payload: { ...(payload as object), fitted: f.fitted }, key: `${key}|${f.fitted.key}` };

@@ -67,4 +67,22 @@ describe('controller with map = hedgehog', () => {
     expect(store.getState().compute).toMatchObject({ status: 'error', error: { code: 'hedgehog-not-fitted' } });
     expect(computes.length).toBe(0);
   });
+
+  it('analyses that use the current map wait for the fit and then get its W; sweeps of fixed estimators do not wait', async () => {
+    const store = createAppStore();
+    const { engine, analyses } = fakeEngine();
+    const c = createController(store, engine);
+    createActions(store).setParam('featureMap', 'hedgehog');
+    await tick();
+    const p = store.getState().params;
+    c.requestAnalysis('spectra', 'spectra', { params: p }, 'k-spectra');
+    c.requestAnalysis('errorVsM', 'errorVsM', { params: p }, 'k-sweep');
+    expect(analyses.map((a) => a.op).sort()).toEqual(['errorVsM', HEDGEHOG_OP].sort());
+    const w = { rows: p.m, cols: p.d, data: new Float32Array(p.m * p.d) };
+    analyses.find((a) => a.op === HEDGEHOG_OP)!.resolve({ key: hedgehogKey(p), w });
+    await tick();
+    const spectra = analyses.find((a) => a.op === 'spectra');
+    expect((spectra?.payload as { fitted?: unknown }).fitted).toEqual({ key: hedgehogKey(p), w });
+    expect(store.getState().analyses.spectra?.key).toBe(`k-spectra|${hedgehogKey(p)}`);
+  });
 });

@@ -14,6 +14,13 @@ export type { HedgehogFitResult, HedgehogProgressDetail } from '../engine/hedgeh
 export const HEDGEHOG_ID = 'hedgehog';
 export const HEDGEHOG_OP = 'hedgehogFit';
 
+/**
+ * Analysis ops that compute with the current map (and so need the fitted W under map=hedgehog);
+ * the others sweep fixed estimators and never wait for the fit. A new op using `params.featureMap`
+ * belongs here (and reads W through `fittedMapW`, src/engine/hedgehog-op.ts).
+ */
+export const OPS_USING_MAP: ReadonlySet<string> = new Set(['rowEntropies', 'entropyVsN', 'localTruncation', 'spectra']);
+
 type FitState = Pick<AppState, 'params' | 'analyses'> & { upload?: AppState['upload'] };
 
 /** Training key of the current state (parameters and uploaded data). */
