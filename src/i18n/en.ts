@@ -592,7 +592,8 @@ export const en = {
     cite: 'M. Zhang, K. Bhatia, H. Kumbong, C. Ré, “The Hedgehog & the Porcupine: Expressive Linear Attentions with Softmax Mimicry”, ICLR 2024',
     lossFormula: String.raw`\mathcal L(W)=-\frac1n\sum_i\sum_j A_{ij}\log\hat A_{ij},\qquad \hat A_{ij}=\frac{\phi(x_i)^\top\phi(y_j)}{\sum_{j'}\phi(x_i)^\top\phi(y_{j'})}`,
     recipe: (steps: number, positions: number) =>
-      `Recipe (fixed, so a link reproduces the same W): start from the feature seed’s random projection, ${steps} Adam steps with a cosine learning-rate schedule, on the first ${positions} positions; hand-derived gradients (src/core/hedgehog.ts).`,
+      `Recipe (fixed, so a link reproduces the same W): start from the feature seed’s random projection, ${steps} Adam steps with a cosine learning-rate schedule, on the first ${positions} positions; hand-derived gradients, written out in`,
+    recipeEnd: '.',
     train: 'Train',
     retrain: 'Train again',
     cancel: 'Cancel',

@@ -626,7 +626,8 @@ export const zh: Strings = {
     cite: 'M. Zhang, K. Bhatia, H. Kumbong, C. Ré，《The Hedgehog & the Porcupine: Expressive Linear Attentions with Softmax Mimicry》，ICLR 2024',
     lossFormula: en.hedgehog.lossFormula,
     recipe: (steps: number, positions: number) =>
-      `训练方案（固定不变，因此同一链接会得到同样的 W）：从特征种子对应的随机投影出发，使用余弦学习率调度的 Adam 优化 ${steps} 步，训练数据为前 ${positions} 个位置；梯度为手工推导（src/core/hedgehog.ts）。`,
+      `训练方案（固定不变，因此同一链接会得到同样的 W）：从特征种子对应的随机投影出发，使用余弦学习率调度的 Adam 优化 ${steps} 步，训练数据为前 ${positions} 个位置；梯度为手工推导，推导过程写在`,
+    recipeEnd: ' 中。',
     train: '训练',
     retrain: '重新训练',
     cancel: '取消',

@@ -55,7 +55,8 @@ export function HedgehogTraining() {
       <Formula tex={t.names.mapTex.hedgehog} />
       <Formula tex={s.lossFormula} />
       <p className="note">
-        {s.recipe(steps, positions)} <cite>{s.cite}</cite>
+        {s.recipe(steps, positions)} <code>src/core/hedgehog.ts</code>
+        {s.recipeEnd} <cite translate="no">{s.cite}</cite>
       </p>
       <div className="progress-row" aria-live="polite">
         {running ? (
