@@ -616,7 +616,7 @@ export const en = {
     colMap: 'feature map',
     colFitted: (positions: number) => `fitted sequence (${positions} positions)`,
     colHeldOut: 'held-out sequence',
-    colKl: 'mean KL',
+    colKl: 'mean KL, fitted sequence',
     rowHedgehog: 'Hedgehog, fitted W',
     rowInit: 'Hedgehog, initial (random) W',
     rowRandom: (seeds: number) => `FAVOR+ positive random features (mean ± sd over ${seeds} seeds)`,

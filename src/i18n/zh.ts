@@ -650,7 +650,7 @@ export const zh: Strings = {
     colMap: '特征映射',
     colFitted: (positions: number) => `拟合序列（${positions} 个位置）`,
     colHeldOut: '留出序列',
-    colKl: '平均 KL',
+    colKl: '平均 KL（拟合序列）',
     rowHedgehog: 'Hedgehog，拟合后的 W',
     rowInit: 'Hedgehog，初始（随机）W',
     rowRandom: (seeds: number) => `FAVOR+ 正随机特征（${seeds} 个种子的均值 ± 标准差）`,

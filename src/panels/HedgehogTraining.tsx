@@ -119,9 +119,7 @@ export function HedgehogTraining() {
                   <th scope="col">{s.colMap}</th>
                   <th scope="col">{s.colFitted(ev.positions)}</th>
                   <th scope="col">{s.colHeldOut}</th>
-                  <th scope="col">
-                    {s.colKl} ({s.colFitted(ev.positions)})
-                  </th>
+                  <th scope="col">{s.colKl}</th>
                 </tr>
               </thead>
               <tbody>
