@@ -46,6 +46,9 @@ const EXTRA = [
   { map: 'hyperbolic', n: 100, d: 7, m: 33, scale: 1.5, input: 'clustered', stab: 'ref' },
   { map: 'exp', n: 65, d: 129, m: 16, scale: 1.5, stab: 'ref' },
   { map: 'positive', n: 1, d: 1, m: 1, stab: 'ref' },
+  // hedgehog (FM_KIND 10): per-row softmax over the m projections, both signs, both sides; the W
+  // is given (the feature seed's projection stands in for a fitted one — the kernels only read W).
+  { map: 'hedgehog', n: 257, d: 7, m: 33, scale: 1.5, input: 'clustered' },
 ];
 
 async function open(page, baseUrl) {
@@ -96,6 +99,7 @@ test('feature maps, bidirectional and causal outputs match the CPU twins (coveri
     { map: 'hyperbolic', n: 64, d: 64, m: 256 },
     { map: 'trig', n: 16, d: 16, m: 33 },
     { map: 'double-softmax', n: 7, d: 16, m: 0 },
+    { map: 'hedgehog', n: 7, d: 16, m: 33 },
   ]) {
     const r = await page.evaluate((c) => window.performerKernels.keyFeatureBits(c), c);
     assert.equal(r.mismatches, 0, `${shape(c)}: ${r.mismatches} of ${r.compared} on-the-fly key features differ from materialized`);

@@ -29,6 +29,7 @@ export const MAP_COLORS: Record<FeatureMapKind, string> = {
   elu1: OKABE_ITO.orange,
   exp: OKABE_ITO.sky,
   'double-softmax': OKABE_ITO.grey,
+  hedgehog: '#8c564b',
 };
 
 export const MAP_DASH: Record<FeatureMapKind, string | undefined> = {
@@ -39,6 +40,7 @@ export const MAP_DASH: Record<FeatureMapKind, string | undefined> = {
   elu1: '4 4',
   exp: '1 3',
   'double-softmax': '10 4',
+  hedgehog: '12 3 2 3 2 3',
 };
 
 /** Colour of negative entries (trig features can make Â negative): outside viridis, clearly "other". */

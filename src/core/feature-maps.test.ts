@@ -35,7 +35,8 @@ function gaussian(rows: number, cols: number, std: number, seed: number): Matrix
 
 describe('feature dimension and projection use', () => {
   it("m' = m (positive, relu, exp), 2m (hyperbolic, trig), d (elu1, double-softmax)", () => {
-    expect(FEATURE_MAPS.map((k) => featureDim(k, 5, 3))).toEqual([5, 10, 10, 5, 3, 5, 3]);
+    expect(FEATURE_MAPS.filter((k) => k !== 'hedgehog').map((k) => featureDim(k, 5, 3))).toEqual([5, 10, 10, 5, 3, 5, 3]);
+    expect(featureDim('hedgehog', 5, 3)).toBe(10); // [softmax(Wx) ‖ softmax(−Wx)]
     expect(FEATURE_MAPS.filter((k) => !usesProjection(k))).toEqual(['elu1', 'double-softmax']);
   });
 

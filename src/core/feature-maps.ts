@@ -14,6 +14,7 @@
  *   elu1        elu(x_c) + 1 per coordinate                      (no projection, d features)
  *   exp         exp(u_r − max) + ε  (query: per-row max; key: global max)
  *   double-softmax  query softmax over the d coordinates; key softmax over the n positions
+ *   hedgehog    [softmax(u) | softmax(−u)] with W the fitted (learned) matrix, src/core/hedgehog.ts
  *
  * Why the shifts are harmless: subtracting a per-query constant multiplies the whole row of
  * φ(x_i)·φ(y_j) by one factor, and subtracting one global constant from all keys multiplies every
@@ -30,6 +31,7 @@
  * sin u), m..2m−1 the second (exp(−u) / cos u).
  */
 import { EngineError } from './errors';
+import { hedgehogFeatures } from './hedgehog';
 import type { FeatureMapKind, Matrix, Stabilizer } from './types';
 
 /** ε of the reference implementation's stabilizer (stabilizer 'ref'). */
@@ -50,6 +52,7 @@ export function featureDim(kind: FeatureMapKind, m: number, d: number): number {
       return m;
     case 'hyperbolic':
     case 'trig':
+    case 'hedgehog':
       return 2 * m;
     case 'elu1':
     case 'double-softmax':
@@ -128,6 +131,7 @@ function features(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide,
   const out = new Float32Array(n * mp);
   const eps = stabilize ? epsIn : 0;
 
+  if (kind === 'hedgehog') return hedgehogFeatures(x, w); // self-normalized: no stabilizer, no ε
   if (kind === 'elu1') {
     for (let i = 0; i < n * d; i++) out[i] = elu1(x.data[i]!);
     return { rows: n, cols: d, data: out };

@@ -21,6 +21,7 @@ export interface Matrix {
  * - elu1:           elu(x) + 1, no projection                      (d features)
  * - exp:            exp(Wx), the map of Su Jianlin's article (kexue.fm/archives/8338), no ‖·‖² terms (m features)
  * - double-softmax: φ_q = softmax over features of x, φ_k = softmax over positions of y (d features)
+ * - hedgehog:       [softmax(Wx) ‖ softmax(−Wx)] with W fitted to mimic softmax (Zhang et al. 2024; 2m features)
  */
 export type FeatureMapKind =
   | 'positive'
@@ -29,7 +30,8 @@ export type FeatureMapKind =
   | 'relu'
   | 'elu1'
   | 'exp'
-  | 'double-softmax';
+  | 'double-softmax'
+  | 'hedgehog';
 
 export const FEATURE_MAPS: readonly FeatureMapKind[] = [
   'positive',
@@ -39,6 +41,7 @@ export const FEATURE_MAPS: readonly FeatureMapKind[] = [
   'elu1',
   'exp',
   'double-softmax',
+  'hedgehog',
 ];
 
 /** Rows of W ∈ R^{m×d}: iid N(0, I); block-orthogonal with χ-distributed row norms; block-orthogonal with norm √d. */

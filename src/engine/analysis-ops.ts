@@ -44,9 +44,10 @@ import { FEATURE_MAPS, STABILIZERS, type AttentionInputs, type AttentionParams, 
 import { validateParams } from '../core/validate';
 import { LIMITS } from '../core/limits';
 import { externalInputs, externalRms, readExternal, rescaledInputs, type ExternalInputs } from './external-inputs';
+import { fittedMapW, hedgehogFit } from './hedgehog-op';
 
 export interface AnalysisContext {
-  progress(done: number, total: number, label?: string): void;
+  progress(done: number, total: number, label?: string, detail?: unknown): void;
   cancelled(): boolean;
   /** yields to the worker's event loop (so cancel messages arrive); optional outside a worker */
   breathe?(): Promise<void>;
@@ -484,7 +485,7 @@ async function rowEntropies(payload: RowEntropiesPayload, ctx: AnalysisContext):
   const { inputs, x, y } = prepared(p, p.n, readExternal(payload));
   const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
   await step(ctx, 1, 3, 'exact');
-  const performer = approxRowsFor(p.featureMap, x, y, inputs.w, rows, p.causal, p.stabilizer);
+  const performer = approxRowsFor(p.featureMap, x, y, fittedMapW(payload, p, inputs.w), rows, p.causal, p.stabilizer);
   await step(ctx, 2, 3, p.featureMap);
   const elu = approxRowsFor('elu1', x, y, inputs.w, rows, p.causal, p.stabilizer);
   const ks = powersOfTwo(1, p.n);
@@ -525,7 +526,7 @@ async function entropyVsN(payload: EntropyVsNPayload, ctx: AnalysisContext): Pro
     const rows = evenRows(n, rowCount);
     const h = (r: Float32Array[]) => mean(normEntropies(r, rows, p.causal));
     out.exact.push(h(exactRowsOf(inputs.q, inputs.k, rows, p.causal)));
-    out.performer.push(h(approxRowsFor(p.featureMap, x, y, inputs.w, rows, p.causal, p.stabilizer)));
+    out.performer.push(h(approxRowsFor(p.featureMap, x, y, fittedMapW(payload, p, inputs.w), rows, p.causal, p.stabilizer)));
     out.elu1.push(h(approxRowsFor('elu1', x, y, inputs.w, rows, p.causal, p.stabilizer)));
     await step(ctx, t + 1, nGrid.length, `n = ${n}`);
   }
@@ -543,7 +544,7 @@ async function localTruncation(payload: LocalTruncationPayload, ctx: AnalysisCon
   const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
   const A = exactAttentionMatrix(inputs.q, inputs.k, p.causal);
   await step(ctx, 1, 3, 'A');
-  const { qf, kf } = performerFeatures(inputs, p.featureMap, p.stabilizer);
+  const { qf, kf } = performerFeatures({ ...inputs, w: fittedMapW(payload, p, inputs.w) }, p.featureMap, p.stabilizer);
   const Ahat = linearAttentionMatrix(qf, kf, p.causal);
   await step(ctx, 2, 3, 'Â');
   const windows = windowGrid(p.n);
@@ -577,7 +578,7 @@ async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Promise<S
   const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
   const x = scaleInputs(inputs.q);
   const y = scaleInputs(inputs.k);
-  const { qf, kf } = performerFeatures(inputs, p.featureMap, p.stabilizer);
+  const { qf, kf } = performerFeatures({ ...inputs, w: fittedMapW(payload, p, inputs.w) }, p.featureMap, p.stabilizer);
   const mPrime = featureDim(p.featureMap, p.m, p.d);
 
   const exactDense = exactAttentionF64(inputs.q, inputs.k, p.causal);
@@ -648,6 +649,7 @@ async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Promise<M
   let t = 0;
   const keys = p.causal ? row + 1 : p.n;
   for (const map of FEATURE_MAPS) {
+    if (map === 'hedgehog') continue; // needs a fitted W: shown by the Hedgehog training view
     const values = rowOf(map);
     maps.push({
       map,
@@ -690,4 +692,5 @@ export const ANALYSIS_OPS: Record<string, AnalysisOp> = {
   localTruncation,
   spectra,
   mapRows,
+  hedgehogFit,
 };

@@ -33,7 +33,8 @@ async function runNext(): Promise<void> {
     if (!fn) throw new EngineError('internal', `unknown analysis "${job.op}"`);
     let lastYield = performance.now();
     const value = await fn(job.payload, {
-      progress: (done: number, total: number, label?: string) => post({ type: 'progress', id: job.id, done, total, label }),
+      progress: (done: number, total: number, label?: string, detail?: unknown) =>
+        post({ type: 'progress', id: job.id, done, total, label, ...(detail !== undefined ? { detail } : {}) }),
       cancelled: () => cancelled.has(job.id),
       // Long synchronous ops call this between steps so cancel messages get through.
       breathe: async () => {

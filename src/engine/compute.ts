@@ -11,8 +11,15 @@ import { summarizeRowStats } from '../core/metrics';
 import type { AttentionInputs } from '../core/types';
 import { validateParams } from '../core/validate';
 import type { AttentionMetrics, ComputeRequest, ComputeResult } from './protocol';
+import { requestFittedW } from './hedgehog-op';
 
 export function prepareInputs(request: ComputeRequest): AttentionInputs {
+  const inputs = prepareSeededInputs(request);
+  // map=hedgehog runs on the fitted W the request carries (trained in the analysis worker).
+  return request.params.featureMap === 'hedgehog' ? { ...inputs, w: requestFittedW(request.fitted, request.params) } : inputs;
+}
+
+function prepareSeededInputs(request: ComputeRequest): AttentionInputs {
   validateParams(request.params);
   const ext = request.external;
   if (!ext) return generateInputs(request.params);

@@ -17,7 +17,8 @@ export interface EngineStats {
 }
 
 export interface AnalyzeOptions {
-  onProgress?: (done: number, total: number, label?: string) => void;
+  /** `detail`: op-specific partial results (e.g. the Hedgehog loss curve so far) */
+  onProgress?: (done: number, total: number, label?: string, detail?: unknown) => void;
   signal?: AbortSignal;
 }
 
@@ -65,7 +66,7 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
         listeners.forEach((cb) => cb(msg.backend, msg.why));
         return;
       case 'progress':
-        pending.get(msg.id)?.onProgress?.(msg.done, msg.total, msg.label);
+        pending.get(msg.id)?.onProgress?.(msg.done, msg.total, msg.label, msg.detail);
         return;
       default: {
         const p = pending.get(msg.id);

@@ -17,6 +17,11 @@ export interface ComputeRequest {
   rowStats: boolean;
   /** query rows whose full exact/approximate rows are wanted */
   rows: number[];
+  /**
+   * The fitted W of `map=hedgehog` (src/engine/hedgehog-op.ts): `key` is the training key
+   * (hedgehogKey of these params, plus the upload id), `w` is m × d. Required for that map.
+   */
+  fitted?: { key: string; w: Matrix };
 }
 
 export interface AttentionMetrics {
@@ -64,7 +69,7 @@ export type EngineResponseMessage =
   | { type: 'ready'; backend: BackendInfo }
   | { type: 'backend-changed'; backend: BackendInfo; why: string }
   | { type: 'result'; id: number; result: ComputeResult }
-  | { type: 'progress'; id: number; done: number; total: number; label?: string }
+  | { type: 'progress'; id: number; done: number; total: number; label?: string; detail?: unknown }
   | { type: 'analysis'; id: number; value: unknown }
   | { type: 'stats'; id: number; stats: { liveBuffers: number; liveBytes: number; created: number } }
   | { type: 'error'; id: number; error: SerializedEngineError }

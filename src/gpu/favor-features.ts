@@ -29,6 +29,7 @@ export const FEATURE_MAP_CODE: Record<FeatureMapKind, number> = {
   elu1: 4,
   exp: 5,
   'double-softmax': 6,
+  hedgehog: 10,
 };
 
 /** The inputs every feature-map kernel reads. */
@@ -184,6 +185,7 @@ export function encodeFavorStats(ctx: KernelContext, encoder: GPUCommandEncoder,
   checkProblem(ctx, p);
   const { n, d, featureMap: kind } = p;
   const a = ctx.alloc;
+  if (kind === 'hedgehog') return encodeHedgehogStats(ctx, encoder, p);
   const needs = kind === 'positive' || kind === 'hyperbolic' || kind === 'exp' || kind === 'double-softmax';
   if (!needs) {
     return { qStats: a.storage('favor.qstats', 16), kStats: a.storage('favor.kstats', 16) };
@@ -211,6 +213,24 @@ export function encodeFavorStats(ctx: KernelContext, encoder: GPUCommandEncoder,
   encodeDispatch(ctx, pass, rows, { 0: uq, ...base, 3: p.w, 6: qStats }, groups);
   encodeDispatch(ctx, pass, rows, { 0: uk, ...base, 3: p.w, 6: scratch }, groups);
   encodeDispatch(ctx, pass, pipe(ctx, 'global_max'), { 0: uk, 6: kStats, 7: scratch }, 1);
+  pass.end();
+  return { qStats, kStats };
+}
+
+/**
+ * Hedgehog statistics: per row of Q and of K, two (max, Σ exp) pairs — softmax(+u) and softmax(−u)
+ * over the m projections (hh_row_stats, a per-thread loop; n × 2 vec2 per side).
+ */
+function encodeHedgehogStats(ctx: KernelContext, encoder: GPUCommandEncoder, p: FavorProblem): FavorStats {
+  const a = ctx.alloc;
+  const qStats = a.storage('favor.qstats', p.n * 16);
+  const kStats = a.storage('favor.kstats', p.n * 16);
+  const pass = encoder.beginComputePass(ctx.timer.pass('favor.stats'));
+  const base = { 1: p.q, 2: p.k, 3: p.w };
+  const pipeline = pipe(ctx, 'hh_row_stats');
+  const groups = Math.ceil(p.n / 256);
+  encodeDispatch(ctx, pass, pipeline, { 0: a.uniform('favor.u.hh.q', new Uint32Array(favorParams(p, { a0: 0 }))), ...base, 6: qStats }, groups);
+  encodeDispatch(ctx, pass, pipeline, { 0: a.uniform('favor.u.hh.k', new Uint32Array(favorParams(p, { a0: 1 }))), ...base, 6: kStats }, groups);
   pass.end();
   return { qStats, kStats };
 }

@@ -76,6 +76,7 @@ const MAP_NAMES: Record<FeatureMapKind, string> = {
   elu1: '1 + elu (linear transformer)',
   exp: 'eˣ without norm terms (Su Jianlin, kexue.fm/archives/8338)',
   'double-softmax': 'Double softmax (efficient attention)',
+  hedgehog: 'Hedgehog (learned, fitted in the browser)',
 };
 
 const MAP_SHORT: Record<FeatureMapKind, string> = {
@@ -86,6 +87,7 @@ const MAP_SHORT: Record<FeatureMapKind, string> = {
   elu1: '1+elu',
   exp: 'eˣ',
   'double-softmax': 'double softmax',
+  hedgehog: 'Hedgehog',
 };
 
 const PROJ_NAMES: Record<ProjectionKind, string> = {
@@ -115,6 +117,7 @@ const MAP_TEX: Record<FeatureMapKind, string> = {
   elu1: String.raw`\phi(x)=\operatorname{elu}(x)+1\quad(\text{no projection, } d \text{ features})`,
   exp: String.raw`\phi(x)=e^{Wx}\quad(\text{no }\|x\|^2\text{ terms})`,
   'double-softmax': String.raw`\phi_q(q)=\operatorname{softmax}_{\text{features}}(q),\ \ \phi_k(k)=\operatorname{softmax}_{\text{positions}}(k)`,
+  hedgehog: String.raw`\phi(x)=\big[\operatorname{softmax}(Wx)\,\|\,\operatorname{softmax}(-Wx)\big],\ W\in\mathbb{R}^{m\times d}\ \text{fitted}`,
 };
 
 export const en = {
@@ -190,6 +193,7 @@ export const en = {
       'gpu-validation': 'The GPU rejected the work (validation or out of memory).',
       cancelled: 'Cancelled.',
       internal: 'Unexpected engine failure.',
+      'hedgehog-not-fitted': 'The Hedgehog map has no fitted W (its training was cancelled or failed): press “Train” in the feature-map panel.',
     } as Record<string, string>,
     retry: 'Try again',
     panelCrashed: (panel: string) => `The “${panel}” panel hit an error while drawing. The rest of the page still works.`,
@@ -686,6 +690,51 @@ export const en = {
         caption: 'As s grows, softmax concentrates (right: entropy falls) while FAVOR+’s error explodes (left). Where the estimator is accurate, attention is nearly uniform.',
       },
     },
+  },
+  hedgehog: {
+    title: 'A learned feature map, fitted here: Hedgehog',
+    lead:
+      'Instead of drawing W at random, learn it: φ(x) = [softmax(Wx) ‖ softmax(−Wx)] (m′ = 2m features, positive and bounded) with W trained so that Â mimics this head’s softmax attention — minimizing the cross-entropy between the rows of A and Â by gradient descent, in your browser.',
+    cite: 'M. Zhang, K. Bhatia, H. Kumbong, C. Ré, “The Hedgehog & the Porcupine: Expressive Linear Attentions with Softmax Mimicry”, ICLR 2024',
+    lossFormula: String.raw`\mathcal L(W)=-\frac1n\sum_i\sum_j A_{ij}\log\hat A_{ij},\qquad \hat A_{ij}=\frac{\phi(x_i)^\top\phi(y_j)}{\sum_{j'}\phi(x_i)^\top\phi(y_{j'})}`,
+    recipe: (steps: number, positions: number) =>
+      `Recipe (fixed, so a link reproduces the same W): start from the feature seed’s random projection, ${steps} Adam steps with a cosine learning-rate schedule, on the first ${positions} positions; hand-derived gradients, written out in`,
+    recipeEnd: '.',
+    train: 'Train',
+    retrain: 'Train again',
+    cancel: 'Cancel',
+    training: (step: number, steps: number) => `Training: step ${step} of ${steps}`,
+    evaluating: 'Measuring the fitted map on the fitted and held-out sequences…',
+    cancelled: 'Training cancelled. The map stays unfitted until you train it.',
+    failed: 'Training failed:',
+    idle: 'Not trained for these parameters yet. Select the map “Hedgehog” to train automatically, or press Train.',
+    done: (ms: string, steps: number) => `Trained in ${ms} (${steps} steps).`,
+    autoNote: 'With map = Hedgehog the comparison above waits for this fit and then shows Â of the fitted map.',
+    lossTitle: 'Training loss (cross-entropy of Â against A)',
+    lossX: 'step',
+    lossY: 'loss',
+    lossSeries: 'loss',
+    lossTable: 'training loss per step',
+    lossFloor: 'floor: mean H(A_i)',
+    lossFloorNote: (floor: string, gap: string) =>
+      `The loss cannot go below the mean row entropy of A (${floor}); what remains above it is the mean KL(A_i ‖ Â_i) = ${gap} — what one shared W with m′ = 2m features cannot express.`,
+    tableTitle: (mp: number) => `Error of A at equal feature dimension m′ = ${mp}`,
+    colMap: 'feature map',
+    colFitted: (positions: number) => `fitted sequence (${positions} positions)`,
+    colHeldOut: 'held-out sequence',
+    colKl: 'mean KL, fitted sequence',
+    rowHedgehog: 'Hedgehog, fitted W',
+    rowInit: 'Hedgehog, initial (random) W',
+    rowRandom: (seeds: number) => `FAVOR+ positive random features (mean ± sd over ${seeds} seeds)`,
+    heldOutSeed: (seed: number) =>
+      `Held-out: a new sequence from the same distribution (same input kind, scale, n, d; input seed ${seed}). It is reported, not promised: a map fitted to one head’s sequence may or may not transfer.`,
+    heldOutTail: 'Held-out: the next positions of your uploaded sequence.',
+    heldOutNone: 'Held-out: your uploaded sequence is too short to hold out positions beyond the fitted ones.',
+    metricFitted: 'rel. error of A, fitted (Hedgehog)',
+    metricHeldOut: 'rel. error of A, held-out (Hedgehog)',
+    metricRandom: 'rel. error of A, fitted (FAVOR+, same m′)',
+    metricLoss: 'final loss',
+    metricHint: '‖Â − A‖_F / ‖A‖_F over the fitted positions',
   },
 };
 

@@ -114,6 +114,7 @@ const MAP_NAMES: Record<FeatureMapKind, string> = {
   elu1: '1 + elu（线性 Transformer）',
   exp: 'eˣ，不含范数项（苏剑林，kexue.fm/archives/8338）',
   'double-softmax': '双重 softmax（高效注意力）',
+  hedgehog: 'Hedgehog（可学习，在浏览器中拟合）',
 };
 
 const MAP_SHORT: Record<FeatureMapKind, string> = {
@@ -124,6 +125,7 @@ const MAP_SHORT: Record<FeatureMapKind, string> = {
   elu1: '1+elu',
   exp: 'eˣ',
   'double-softmax': '双重 softmax',
+  hedgehog: 'Hedgehog（学习）',
 };
 
 const PROJ_NAMES: Record<ProjectionKind, string> = {
@@ -150,6 +152,7 @@ const MAP_TEX: Record<FeatureMapKind, string> = {
   elu1: String.raw`\phi(x)=\operatorname{elu}(x)+1\quad(\text{无投影，}d\text{ 个特征})`,
   exp: String.raw`\phi(x)=e^{Wx}\quad(\text{不含 }\|x\|^2\text{ 项})`,
   'double-softmax': String.raw`\phi_q(q)=\operatorname{softmax}_{\text{特征}}(q),\ \ \phi_k(k)=\operatorname{softmax}_{\text{位置}}(k)`,
+  hedgehog: String.raw`\phi(x)=\big[\operatorname{softmax}(Wx)\,\|\,\operatorname{softmax}(-Wx)\big],\ W\in\mathbb{R}^{m\times d}\ \text{经拟合}`,
 };
 
 export const zh: Strings = {
@@ -224,6 +227,7 @@ export const zh: Strings = {
       'gpu-validation': 'GPU 拒绝了这项计算（验证错误或显存不足）。',
       cancelled: '已取消。',
       internal: '引擎发生意外故障。',
+      'hedgehog-not-fitted': 'Hedgehog 特征映射还没有拟合好的 W（训练被取消或失败）：请在特征映射面板中点击“训练”。',
     } as Record<string, string>,
     retry: '重试',
     panelCrashed: (panel: string) => `“${panel}”面板在绘制时出错。页面的其余部分仍可正常使用。`,
@@ -718,5 +722,50 @@ export const zh: Strings = {
         caption: '随着 s 增大，softmax 越来越集中（右：熵下降），而 FAVOR+ 的误差急剧增大（左）。在估计准确的地方，注意力几乎是均匀的。',
       },
     },
+  },
+  hedgehog: {
+    title: '在这里拟合的可学习特征映射：Hedgehog',
+    lead:
+      '不再随机抽取 W，而是学习它：φ(x) = [softmax(Wx) ‖ softmax(−Wx)]（m′ = 2m 个特征，取正值且有界），训练 W 使 Â 模仿当前这个注意力头的 softmax 注意力——在你的浏览器中用梯度下降最小化 A 与 Â 各行之间的交叉熵。',
+    cite: 'M. Zhang, K. Bhatia, H. Kumbong, C. Ré，《The Hedgehog & the Porcupine: Expressive Linear Attentions with Softmax Mimicry》，ICLR 2024',
+    lossFormula: en.hedgehog.lossFormula,
+    recipe: (steps: number, positions: number) =>
+      `训练方案（固定不变，因此同一链接会得到同样的 W）：从特征种子对应的随机投影出发，使用余弦学习率调度的 Adam 优化 ${steps} 步，训练数据为前 ${positions} 个位置；梯度为手工推导，推导过程写在`,
+    recipeEnd: ' 中。',
+    train: '训练',
+    retrain: '重新训练',
+    cancel: '取消',
+    training: (step: number, steps: number) => `训练中：第 ${step} / ${steps} 步`,
+    evaluating: '正在拟合序列和留出序列上评估拟合后的映射…',
+    cancelled: '训练已取消。在重新训练之前，该映射保持未拟合状态。',
+    failed: '训练失败：',
+    idle: '尚未针对当前参数训练。选择特征映射“Hedgehog”会自动开始训练，也可以点击“训练”。',
+    done: (ms: string, steps: number) => `训练用时 ${ms}（${steps} 步）。`,
+    autoNote: '当特征映射为 Hedgehog 时，上方的对比会等待这次拟合完成，然后显示拟合后映射的 Â。',
+    lossTitle: '训练损失（Â 相对于 A 的交叉熵）',
+    lossX: '步数',
+    lossY: '损失',
+    lossSeries: '损失',
+    lossTable: '每一步的训练损失',
+    lossFloor: '下限：平均 H(A_i)',
+    lossFloorNote: (floor: string, gap: string) =>
+      `损失不可能低于 A 各行的平均熵（${floor}）；高出的部分就是平均 KL(A_i ‖ Â_i) = ${gap}——这是一个共享的 W、m′ = 2m 个特征所无法表达的部分。`,
+    tableTitle: (mp: number) => `相同特征维度 m′ = ${mp} 下 A 的误差`,
+    colMap: '特征映射',
+    colFitted: (positions: number) => `拟合序列（${positions} 个位置）`,
+    colHeldOut: '留出序列',
+    colKl: '平均 KL（拟合序列）',
+    rowHedgehog: 'Hedgehog，拟合后的 W',
+    rowInit: 'Hedgehog，初始（随机）W',
+    rowRandom: (seeds: number) => `FAVOR+ 正随机特征（${seeds} 个种子的均值 ± 标准差）`,
+    heldOutSeed: (seed: number) =>
+      `留出序列：来自同一分布的新序列（相同的输入类型、尺度、n、d；输入种子 ${seed}）。这里只报告结果，不作保证：针对某个注意力头的序列拟合的映射未必能迁移。`,
+    heldOutTail: '留出序列：你上传的序列中紧随其后的位置。',
+    heldOutNone: '留出序列：你上传的序列太短，拟合位置之外没有可留出的位置。',
+    metricFitted: 'A 的相对误差，拟合序列（Hedgehog）',
+    metricHeldOut: 'A 的相对误差，留出序列（Hedgehog）',
+    metricRandom: 'A 的相对误差，拟合序列（FAVOR+，相同 m′）',
+    metricLoss: '最终损失',
+    metricHint: '拟合位置上的 ‖Â − A‖_F / ‖A‖_F',
   },
 };

@@ -16,6 +16,7 @@ import { defaultRow } from '../store/store';
 import { AnalysisStatus, Panel, useAnalysisRequest } from './common';
 import { Figure } from './Figure';
 import { Formula } from './Formula';
+import { HedgehogTraining } from './HedgehogTraining';
 
 const CURVE_X = Array.from({ length: 221 }, (_, i) => -3 + i * 0.025);
 
@@ -124,6 +125,8 @@ export function FeatureMapPanel() {
           </div>
         ))}
       </div>
+
+      <HedgehogTraining />
     </Panel>
   );
 }

@@ -17,6 +17,10 @@
 //                    Dispatch: ceil(nchunks·d / 256).
 //   ds_col_combine   per column c: M = max_p m_pc, S = Σ_{p = 0, 1, …} s_pc·exp(m_pc − M) in fixed
 //                    order → st_out[c] = (M, S). Dispatch: ceil(d / 256).
+//   hh_row_stats     hedgehog, [a0 = side] one invocation per row: u_r = Σ_c x_c·w_rc (c in order),
+//                    then for b = 0 (+u), 1 (−u): (M_b = max_r ±u_r, S_b = Σ_r exp(±u_r − M_b), r in
+//                    order) → st_out[2·row + b]. Per-thread loops (u recomputed per pass, no
+//                    storage for m u's). Dispatch: ceil(n / 256).
 //   features         [a0 = side, a1 = u tiles per workgroup] φ of rows row0..+16 for a1 consecutive
 //                    tiles of 64/nb u columns → feat_out (n × m', row-major).
 //                    Dispatch: ceil(n / 16) · ceil(ceil(nu / (64 / nb)) / a1) workgroups.
@@ -184,4 +188,40 @@ fn features(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: 
       }
     }
   }
+}
+
+/// u_r of row `row` of side `side` for hedgehog stats: coordinates added in order from 0.
+fn hh_u(side: u32, row: u32, r: u32) -> f32 {
+  let d = fm.d;
+  var u = 0.0;
+  for (var c = 0u; c < d; c++) {
+    u = u + fm_input(side, row * d + c) * fm_w[r * d + c];
+  }
+  return u;
+}
+
+@compute @workgroup_size(256)
+fn hh_row_stats(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+  let row = wg_linear(id, nwg) * FM_WG + lid;
+  if (row >= fm.n) {
+    return;
+  }
+  let side = fm.a0;
+  var mp = FM_LOWEST;
+  var mn = FM_LOWEST;
+  for (var r = 0u; r < fm.nu; r++) {
+    let u = hh_u(side, row, r);
+    mp = max(mp, u);
+    mn = max(mn, -u);
+  }
+  var sp = 0.0;
+  var sn = 0.0;
+  for (var r = 0u; r < fm.nu; r++) {
+    let u = hh_u(side, row, r);
+    sp = sp + exp(u - mp);
+    sn = sn + exp(-u - mn);
+  }
+  st_out[2u * row] = vec2<f32>(mp, sp);
+  st_out[2u * row + 1u] = vec2<f32>(mn, sn);
 }

@@ -16,6 +16,10 @@
 //   4 elu1           elu(x_c) + 1                     (no projection: "u_c" = x_c, d features)
 //   5 exp            exp(u_r − shift) + ε
 //   6 double-softmax exp(x_c − shift)/aux             (no projection, d features)
+//  10 hedgehog       exp(±u_r − shift_b)/aux_b, [+u | −u] blocks: softmax(Wx) ‖ softmax(−Wx) with the
+//                    fitted W (src/core/hedgehog.ts); per-row stats for BOTH sides, two per row
+//                    (fm_hh_stats): [2·row + b] = (max_r ±u_r, Σ_r exp(±u_r − max)), b = 0 (+), 1 (−),
+//                    written by hh_row_stats in favor-features.wgsl (a per-thread loop over the m u's).
 // (shift, aux) — the stabilizers — come from stats buffers written by favor-features.wgsl:
 //   query side: fm_qstats[row]  = (max_r u_r | max_r |u_r| (hyperbolic) | max_c x_c, Σ_c exp(x_c − max))
 //   key side:   fm_kstats[0]    = (max over all keys and r of u (or |u|), 0)
@@ -53,6 +57,7 @@ const FM_RELU: u32 = 3u;
 const FM_ELU1: u32 = 4u;
 const FM_EXP: u32 = 5u;
 const FM_DSOFTMAX: u32 = 6u;
+const FM_HEDGEHOG: u32 = 10u;
 
 const FM_RELU_EPS: f32 = 0.001;
 const FM_QUERY: u32 = 0u;
@@ -278,10 +283,21 @@ fn fm_feature(u: f32, b: u32, hn: f32, shift: f32, aux: f32) -> f32 {
     case 5u: { // exp
       return exp(u - shift) + fm.eps;
     }
+    case 10u: { // hedgehog: softmax over the m u's of the row, sign by block
+      return exp(select(u, -u, b == 1u) - shift) / aux;
+    }
     default: { // double-softmax
       return exp(u - shift) / aux;
     }
   }
+}
+
+/// Hedgehog (shift, aux) of block b of a row (query or key side): written by hh_row_stats.
+fn fm_hh_stats(side: u32, row: u32, b: u32) -> vec2<f32> {
+  if (side == FM_QUERY) {
+    return fm_qstats[2u * row + b];
+  }
+  return fm_kstats[2u * row + b];
 }
 
 /// (shift, aux) stabilizers for a valid (row, u column).
@@ -325,6 +341,9 @@ fn fm_phi_tile2(rows: FmRows, u0: u32, R: u32, C: u32, lid: u32, dst: u32, strid
       }
       for (var b = 0u; b < fm.nb; b++) {
         var v = 0.0;
+        if (valid && fm.kind == FM_HEDGEHOG) {
+          st = fm_hh_stats(sr.x, sr.y, b);
+        }
         if (valid) {
           v = fm_feature(u[t], b, hn, st.x, st.y);
         }

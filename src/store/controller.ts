@@ -15,6 +15,7 @@ import type { EngineClient } from '../engine/engine-client';
 import type { ComputeRequest } from '../engine/protocol';
 import { LIMITS } from '../core/limits';
 import { createActions, defaultRow, type AnalysisEntry, type AppState, type AppStore } from './store';
+import { fitBlock, fitRequest, fittedField, fitKeyOf, HEDGEHOG_ID, HEDGEHOG_OP, OPS_USING_MAP } from './hedgehog-fit';
 
 export type EngineLike = Pick<EngineClient, 'ready' | 'backend' | 'onBackendChange' | 'compute' | 'analyze'> & Partial<Pick<EngineClient, 'exportState'>>;
 
@@ -29,7 +30,9 @@ export function viewLimit(backend: BackendInfo | null): number {
 }
 
 /** The compute request for the current state. */
-export function buildRequest(state: Pick<AppState, 'params' | 'ui' | 'backend'> & { upload?: AppState['upload'] }): ComputeRequest {
+export function buildRequest(
+  state: Pick<AppState, 'params' | 'ui' | 'backend'> & { upload?: AppState['upload']; analyses?: AppState['analyses'] },
+): ComputeRequest {
   const { params, ui } = state;
   const withView = params.n <= viewLimit(state.backend.info);
   const up = state.upload?.active;
@@ -39,6 +42,7 @@ export function buildRequest(state: Pick<AppState, 'params' | 'ui' | 'backend'> 
     viewCells: withView ? Math.min(params.n, LIMITS.viewCellsMax) : 0,
     rowStats: withView,
     rows: [ui.pinnedRow ?? defaultRow(params.n)],
+    ...fittedField({ ...state, analyses: state.analyses ?? {} }),
   };
 }
 
@@ -77,6 +81,8 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
 
   function run(): void {
     if (disposed) return;
+    // map=hedgehog: the fit starts at once (even while a compute is in flight); compute waits for it
+    if (waitForFit()) return;
     if (!ready || inFlight || !active) {
       dirty = true;
       return;
@@ -112,7 +118,55 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
 
   const unsubscribe = store.subscribe((s, prev) => {
     if (s.params !== prev.params || s.ui.pinnedRow !== prev.ui.pinnedRow || s.upload?.active !== prev.upload?.active) run();
+    else if (s.params.featureMap === 'hedgehog' && s.analyses[HEDGEHOG_ID] !== prev.analyses[HEDGEHOG_ID]) onFitChange(s, prev);
   });
+
+  // ---- map=hedgehog: compute and map-dependent analyses wait for the fitted W ----
+  /** analyses asked for while the fit runs, latest per id: sent with the fitted W when it arrives */
+  const awaitingFit = new Map<string, { op: string; payload: unknown; key: string; force: boolean }>();
+
+  /** True (and compute parked) while map=hedgehog has no fitted W; starts the fit once per key. */
+  function waitForFit(): boolean {
+    const s = store.getState();
+    const block = fitBlock(s);
+    if (block === 'none') return false;
+    dirty = true;
+    if (block === 'training') {
+      const e = s.analyses[HEDGEHOG_ID];
+      if (!(e && e.status === 'running' && e.key === fitKeyOf(s))) {
+        const r = fitRequest(s);
+        requestAnalysis(HEDGEHOG_ID, HEDGEHOG_OP, r.payload, r.key);
+      }
+      if (s.compute.status !== 'computing' || s.compute.error) store.setState({ compute: { ...s.compute, status: 'computing', error: null } });
+    } else {
+      store.setState({
+        compute: { ...s.compute, status: 'error', error: { code: 'hedgehog-not-fitted', message: 'the Hedgehog map is not fitted: press Train' } },
+      });
+    }
+    return true;
+  }
+
+  function onFitChange(s: AppState, prev: AppState): void {
+    const e = s.analyses[HEDGEHOG_ID];
+    const was = prev.analyses[HEDGEHOG_ID];
+    if (e?.status === was?.status && e?.valueKey === was?.valueKey) return; // progress only
+    if (dirty || e?.status === 'cancelled' || e?.status === 'error') run();
+    if (e?.status === 'done' && e.valueKey === fitKeyOf(s)) {
+      const waiting = [...awaitingFit];
+      awaitingFit.clear();
+      for (const [id, a] of waiting) requestAnalysis(id, a.op, a.payload, a.key, a.force);
+    }
+  }
+
+  /** An analysis payload/key on the current map's fitted W; null while the fit is missing. */
+  function withFit(op: string, payload: unknown, key: string): { payload: unknown; key: string } | null {
+    const s = store.getState();
+    const p = (payload as { params?: AppState['params'] } | null)?.params;
+    if (!OPS_USING_MAP.has(op) || p?.featureMap !== 'hedgehog') return { payload, key };
+    const f = fittedField({ ...s, params: p });
+    if (!f.fitted) return null;
+    return { payload: { ...(payload as object), fitted: f.fitted }, key: `${key}|${f.fitted.key}` };
+  }
 
   const setBackend = (info: BackendInfo, why: string | null) => {
     const before = store.getState().backend.info;
@@ -142,8 +196,15 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     store.setState((s) => ({ analyses: { ...s.analyses, [id]: f(s.analyses[id]) } }));
   }
 
-  function requestAnalysis(id: string, op: string, payload: unknown, key: string, force = false): void {
+  function requestAnalysis(id: string, op: string, rawPayload: unknown, rawKey: string, force = false): void {
     if (disposed) return;
+    const fitted = withFit(op, rawPayload, rawKey);
+    if (!fitted) {
+      awaitingFit.set(id, { op, payload: rawPayload, key: rawKey, force });
+      return;
+    }
+    awaitingFit.delete(id);
+    const { payload, key } = fitted;
     const entry = store.getState().analyses[id];
     if (!force && entry && entry.key === key && entry.op === op && entry.status !== 'error') return;
     if (!active) {
@@ -169,11 +230,11 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     engine
       .analyze<unknown>(op, payload, {
         signal: abort.signal,
-        onProgress: (done, total, label) => {
+        onProgress: (done, total, label, detail) => {
           const now = performance.now();
           if (runs.get(id)?.token !== my || (now - lastProgress < 80 && done < total)) return;
           lastProgress = now;
-          patch(id, (e) => ({ ...(e as AnalysisEntry), progress: { done, total, label } }));
+          patch(id, (e) => ({ ...(e as AnalysisEntry), progress: { done, total, label, ...(detail !== undefined ? { detail } : {}) } }));
         },
       })
       .then(
@@ -190,7 +251,8 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
           patch(id, (old) => ({
             ...(old as AnalysisEntry),
             status: cancelled ? 'cancelled' : 'error',
-            progress: null,
+            // a cancelled run keeps its last progress (e.g. the Hedgehog loss curve so far)
+            progress: cancelled ? (old?.progress ?? null) : null,
             error: cancelled ? null : errorInfo(e),
           }));
         },

@@ -70,7 +70,7 @@ export interface AnalysisEntry<T = unknown> {
   /** dependency key of the run in progress (or last finished) */
   key: string;
   status: 'running' | 'done' | 'error' | 'cancelled';
-  progress: { done: number; total: number; label?: string } | null;
+  progress: { done: number; total: number; label?: string; detail?: unknown } | null;
   /** latest finished value and the key it was computed for (kept while a newer run is going) */
   value: T | null;
   valueKey: string | null;
