@@ -10,7 +10,7 @@
  * each result states the sizes it actually used so the panels can say so.
  */
 import { EngineError } from '../core/errors';
-import { featureDim, keyFeatures, queryFeatures, scaleInputs } from '../core/feature-maps';
+import { featureDim, keyFeatures, mapContext, queryFeatures, scaleInputs } from '../core/feature-maps';
 import { generateInputs, localWindow } from '../core/inputs';
 import { exactAttentionMatrix } from '../core/exact-attention';
 import { linearAttentionMatrix, performerFeatures } from '../core/linear-attention';
@@ -297,7 +297,8 @@ function withScaled(inputs: AttentionInputs): { inputs: AttentionInputs; x: Matr
 }
 
 function approxRowsFor(kind: FeatureMapKind, x: Matrix, y: Matrix, w: Matrix, rows: number[], causal: boolean, stab: Stabilizer): Float32Array[] {
-  return approxRowsOf(queryFeatures(kind, subRows(x, rows), w, stab), keyFeatures(kind, y, w, stab), rows, causal);
+  const mc = mapContext(kind, x, y); // full-sequence statistics; the query subset keeps its positions
+  return approxRowsOf(queryFeatures(kind, subRows(x, rows), w, stab, { ...mc, positions: rows }), keyFeatures(kind, y, w, stab, mc), rows, causal);
 }
 
 function pushSpread(target: SpreadSeries, values: number[]): void {
@@ -643,7 +644,12 @@ async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Promise<M
   const w = inputs.w;
   const [exact] = exactRowsOf(inputs.q, inputs.k, [row], p.causal);
   const rowOf = (kq: FeatureMapKind, kk: FeatureMapKind = kq) =>
-    approxRowsOf(queryFeatures(kq, subRows(x, [row]), w, p.stabilizer), keyFeatures(kk, y, w, p.stabilizer), [row], p.causal)[0]!;
+    approxRowsOf(
+      queryFeatures(kq, subRows(x, [row]), w, p.stabilizer, { ...mapContext(kq, x, y), positions: [row] }),
+      keyFeatures(kk, y, w, p.stabilizer, mapContext(kk, x, y)),
+      [row],
+      p.causal,
+    )[0]!;
   const maps: MapRowsResult['maps'] = [];
   let t = 0;
   const keys = p.causal ? row + 1 : p.n;

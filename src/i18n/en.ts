@@ -74,6 +74,9 @@ const MAP_NAMES: Record<FeatureMapKind, string> = {
   elu1: '1 + elu (linear transformer)',
   exp: 'eˣ without norm terms (Su Jianlin, kexue.fm/archives/8338)',
   'double-softmax': 'Double softmax (efficient attention)',
+  oprf: 'FAVOR++: optimal positive RF (Likhosherstov et al. 2022)',
+  taylor2: 'Second-order Taylor, 1 + x + x²/2 (Based, Arora et al. 2024)',
+  cosformer: 'cosFormer: ReLU · cos re-weighting (Qin et al. 2022)',
 };
 
 const MAP_SHORT: Record<FeatureMapKind, string> = {
@@ -84,18 +87,23 @@ const MAP_SHORT: Record<FeatureMapKind, string> = {
   elu1: '1+elu',
   exp: 'eˣ',
   'double-softmax': 'double softmax',
+  oprf: 'FAVOR++',
+  taylor2: 'Taylor-2',
+  cosformer: 'cosFormer',
 };
 
 const PROJ_NAMES: Record<ProjectionKind, string> = {
   'orthogonal-chi': 'Orthogonal, χ-distributed norms (paper default)',
   'orthogonal-sqrtd': 'Orthogonal, norms √d (regularized)',
   iid: 'iid Gaussian',
+  simplex: 'Simplex, χ-distributed norms (Reid et al. 2023)',
 };
 
 const PROJ_SHORT: Record<ProjectionKind, string> = {
   'orthogonal-chi': 'orthogonal',
   'orthogonal-sqrtd': 'orthogonal √d',
   iid: 'iid',
+  simplex: 'simplex',
 };
 
 const INPUT_NAMES: Record<InputKind, string> = {
@@ -113,6 +121,9 @@ const MAP_TEX: Record<FeatureMapKind, string> = {
   elu1: String.raw`\phi(x)=\operatorname{elu}(x)+1\quad(\text{no projection, } d \text{ features})`,
   exp: String.raw`\phi(x)=e^{Wx}\quad(\text{no }\|x\|^2\text{ terms})`,
   'double-softmax': String.raw`\phi_q(q)=\operatorname{softmax}_{\text{features}}(q),\ \ \phi_k(k)=\operatorname{softmax}_{\text{positions}}(k)`,
+  oprf: String.raw`\phi(x)=\tfrac{(1-4A)^{d/4}}{\sqrt m}\,e^{-\|x\|^2/2}\big[e^{A\|\omega_r\|^2+\sqrt{1-4A}\,\omega_r^\top x}\big]_{r=1}^{m},\ \ A=\tfrac{1}{16}\big(1-2\rho-\sqrt{(2\rho+1)^2+8\rho}\big),\ \ \rho=\tfrac{1}{n^2 d}\textstyle\sum_{i,j}\|x_i+y_j\|^2`,
+  taylor2: String.raw`\phi(x)=\big[1,\ x,\ \operatorname{vec}(xx^\top)/\sqrt2\big],\ \ \phi(x)^\top\phi(y)=1+x^\top y+\tfrac12(x^\top y)^2\quad(1+d+d^2\text{ features})`,
+  cosformer: String.raw`\phi(x_i)=\big[\operatorname{relu}(x_i)\cos\tfrac{\pi i}{2n},\ \operatorname{relu}(x_i)\sin\tfrac{\pi i}{2n}\big],\ \ \phi(x_i)^\top\phi(y_j)=\operatorname{relu}(x_i)^\top\operatorname{relu}(y_j)\cos\tfrac{\pi(i-j)}{2n}`,
 };
 
 export const en = {
@@ -580,6 +591,11 @@ export const en = {
     errorRef: 'positive, + ε = 10⁻⁶ (reference code)',
     errorShift: 'positive, max shift (the estimator)',
     table: 'entropy of Â vs norm scale, by stabilizer',
+  },
+  estimators: {
+    taylorDim: (mp: string) => `second-order Taylor map: 1 + d + d² = ${mp} features`,
+    taylorTooLarge: (d: number, mp: string, max: string, dMax: number) =>
+      `d = ${d} is too large for the second-order Taylor map: 1 + d + d² = ${mp} features, the limit is ${max} (d ≤ ${dMax}). Lower d or choose another map.`,
   },
 };
 

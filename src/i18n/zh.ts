@@ -114,6 +114,9 @@ const MAP_NAMES: Record<FeatureMapKind, string> = {
   elu1: '1 + elu（线性 Transformer）',
   exp: 'eˣ，不含范数项（苏剑林，kexue.fm/archives/8338）',
   'double-softmax': '双重 softmax（高效注意力）',
+  oprf: 'FAVOR++：最优正随机特征（Likhosherstov 等，2022）',
+  taylor2: '二阶泰勒展开 1 + x + x²/2（Based，Arora 等，2024）',
+  cosformer: 'cosFormer：ReLU 加余弦重加权（Qin 等，2022）',
 };
 
 const MAP_SHORT: Record<FeatureMapKind, string> = {
@@ -124,18 +127,23 @@ const MAP_SHORT: Record<FeatureMapKind, string> = {
   elu1: '1+elu',
   exp: 'eˣ',
   'double-softmax': '双重 softmax',
+  oprf: 'FAVOR++',
+  taylor2: '二阶泰勒',
+  cosformer: 'cosFormer',
 };
 
 const PROJ_NAMES: Record<ProjectionKind, string> = {
   'orthogonal-chi': '正交，范数服从 χ 分布（论文默认）',
   'orthogonal-sqrtd': '正交，范数取 √d（正则化）',
   iid: '独立同分布高斯',
+  simplex: '单纯形，范数服从 χ 分布（Reid 等，2023）',
 };
 
 const PROJ_SHORT: Record<ProjectionKind, string> = {
   'orthogonal-chi': '正交',
   'orthogonal-sqrtd': '正交 √d',
   iid: '独立同分布',
+  simplex: '单纯形',
 };
 
 const INPUT_NAMES: Record<InputKind, string> = {
@@ -150,6 +158,7 @@ const MAP_TEX: Record<FeatureMapKind, string> = {
   elu1: String.raw`\phi(x)=\operatorname{elu}(x)+1\quad(\text{无投影，}d\text{ 个特征})`,
   exp: String.raw`\phi(x)=e^{Wx}\quad(\text{不含 }\|x\|^2\text{ 项})`,
   'double-softmax': String.raw`\phi_q(q)=\operatorname{softmax}_{\text{特征}}(q),\ \ \phi_k(k)=\operatorname{softmax}_{\text{位置}}(k)`,
+  taylor2: String.raw`\phi(x)=\big[1,\ x,\ \operatorname{vec}(xx^\top)/\sqrt2\big],\ \ \phi(x)^\top\phi(y)=1+x^\top y+\tfrac12(x^\top y)^2\quad(1+d+d^2\text{ 个特征})`,
 };
 
 export const zh: Strings = {
@@ -614,5 +623,10 @@ export const zh: Strings = {
     errorRef: '正特征，+ ε = 10⁻⁶（参考实现）',
     errorShift: '正特征，仅减最大值（估计量）',
     table: '不同稳定化方式下 Â 的熵随范数尺度的变化',
+  },
+  estimators: {
+    taylorDim: (mp: string) => `二阶泰勒映射：1 + d + d² = ${mp} 个特征`,
+    taylorTooLarge: (d: number, mp: string, max: string, dMax: number) =>
+      `d = ${d} 对二阶泰勒映射来说太大：1 + d + d² = ${mp} 个特征，上限为 ${max}（d ≤ ${dMax}）。请减小 d 或选择其他映射。`,
   },
 };
