@@ -654,6 +654,7 @@ async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Promise<M
   let t = 0;
   const keys = p.causal ? row + 1 : p.n;
   for (const map of FEATURE_MAPS) {
+    if (featureDim(map, w.rows, x.cols) > LIMITS.featureDimMax) continue; // taylor2 at large d: refused everywhere
     const values = rowOf(map);
     maps.push({
       map,

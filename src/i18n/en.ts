@@ -593,6 +593,8 @@ export const en = {
     table: 'entropy of Â vs norm scale, by stabilizer',
   },
   estimators: {
+    taylorNote:
+      '1 + x + x²/2 is eˣ’s second-order Taylor expansion, the next step after 1 + elu: it is positive for every x (its minimum is ½ at x = −1) and, as a kernel 1 + x·y + (x·y)²/2, it has an exact feature map [1, x, vec(x xᵀ)/√2] with 1 + d + d² features (the Based map: Arora et al. 2024).',
     taylorDim: (mp: string) => `second-order Taylor map: 1 + d + d² = ${mp} features`,
     taylorTooLarge: (d: number, mp: string, max: string, dMax: number) =>
       `d = ${d} is too large for the second-order Taylor map: 1 + d + d² = ${mp} features, the limit is ${max} (d ≤ ${dMax}). Lower d or choose another map.`,

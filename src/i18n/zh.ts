@@ -129,7 +129,7 @@ const MAP_SHORT: Record<FeatureMapKind, string> = {
   'double-softmax': '双重 softmax',
   oprf: 'FAVOR++',
   taylor2: '二阶泰勒',
-  cosformer: 'cosFormer',
+  cosformer: 'cosFormer（余弦）',
 };
 
 const PROJ_NAMES: Record<ProjectionKind, string> = {
@@ -625,6 +625,8 @@ export const zh: Strings = {
     table: '不同稳定化方式下 Â 的熵随范数尺度的变化',
   },
   estimators: {
+    taylorNote:
+      '1 + x + x²/2 是 eˣ 的二阶泰勒展开，是 1 + elu 之后的下一步：它对任意 x 都为正（最小值 ½，在 x = −1 处），而作为核 1 + x·y + (x·y)²/2，它有精确的特征映射 [1, x, vec(x xᵀ)/√2]，共 1 + d + d² 个特征（Based 的映射：Arora 等，2024）。',
     taylorDim: (mp: string) => `二阶泰勒映射：1 + d + d² = ${mp} 个特征`,
     taylorTooLarge: (d: number, mp: string, max: string, dMax: number) =>
       `d = ${d} 对二阶泰勒映射来说太大：1 + d + d² = ${mp} 个特征，上限为 ${max}（d ≤ ${dMax}）。请减小 d 或选择其他映射。`,
