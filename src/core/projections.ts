@@ -14,7 +14,7 @@
  *   Gram–Schmidt block as above), rows rescaled to independent χ_d lengths as for 'orthogonal-chi'.
  *   Each row is still marginally N(0, I_d) (a uniform direction times a χ_d length), so every
  *   estimator stays unbiased; the negative coupling lowers the variance of the positive features
- *   further than orthogonality (the paper's Theorem 3.3). The simplex used: s_i ∝ e_i − (1/d)·1,
+ *   further than orthogonality (the paper proves it has the smallest MSE among such couplings). The simplex used: s_i ∝ e_i − (1/d)·1,
  *   normalized (it lies in the hyperplane ⊥ 1; R then rotates it to a uniform position). d = 1 has
  *   no simplex and falls back to the orthogonal (±1) direction.
  *

@@ -178,6 +178,26 @@ export const en = {
         where: 'WACV 2021',
         about: 'efficient attention, the double softmax',
       },
+      oprf: {
+        who: 'Valerii Likhosherstov et al.',
+        where: 'NeurIPS 2022',
+        about: 'FAVOR++: optimal positive random features, positive and bounded, with the variance-minimizing A',
+      },
+      simplex: {
+        who: 'Isaac Reid et al.',
+        where: 'ICML 2023',
+        about: 'simplex random features: directions coupled as a rotated simplex',
+      },
+      based: {
+        who: 'Simran Arora et al.',
+        where: 'ICML 2024',
+        about: 'Based: the second-order Taylor feature map 1 + x + x²/2',
+      },
+      cosformer: {
+        who: 'Zhen Qin et al.',
+        where: 'ICLR 2022',
+        about: 'cosFormer: ReLU features re-weighted by cos(π(i − j)/2M)',
+      },
     },
   },
   notices: {
@@ -593,6 +613,8 @@ export const en = {
     table: 'entropy of Â vs norm scale, by stabilizer',
   },
   estimators: {
+    cosformerNote:
+      'cosFormer (Qin et al. 2022) builds the idea of Su’s local-truncation experiment (sparsity panel) into the kernel: instead of cutting Â to a window |i − j| ≤ w, which is no longer linear-time, it multiplies every ReLU score by cos(π(i − j)/2M). By cos(a − b) = cos a cos b + sin a sin b that splits into two linear attentions, with features relu(x_i)·cos θ_i and relu(x_i)·sin θ_i, θ_i = πi/2M — in both modes. With M = n, the paper’s choice, the weight decays smoothly from 1 at i = j to almost 0 at |i − j| = n − 1: a locality prior, not a window.',
     taylorNote:
       '1 + x + x²/2 is eˣ’s second-order Taylor expansion, the next step after 1 + elu: it is positive for every x (its minimum is ½ at x = −1) and, as a kernel 1 + x·y + (x·y)²/2, it has an exact feature map [1, x, vec(x xᵀ)/√2] with 1 + d + d² features (the Based map: Arora et al. 2024).',
     taylorDim: (mp: string) => `second-order Taylor map: 1 + d + d² = ${mp} features`,

@@ -213,6 +213,26 @@ export const zh: Strings = {
         where: 'WACV 2021',
         about: '高效注意力，即双重 softmax',
       },
+      oprf: {
+        who: 'Valerii Likhosherstov 等',
+        where: 'NeurIPS 2022 会议',
+        about: 'FAVOR++：最优正随机特征，既为正又有界，A 取方差最小的值',
+      },
+      simplex: {
+        who: 'Isaac Reid 等',
+        where: 'ICML 2023',
+        about: '单纯形随机特征：方向耦合为随机旋转的正单纯形',
+      },
+      based: {
+        who: 'Simran Arora 等',
+        where: 'ICML 2024',
+        about: 'Based：二阶泰勒特征映射 1 + x + x²/2',
+      },
+      cosformer: {
+        who: 'Zhen Qin 等',
+        where: 'ICLR 2022',
+        about: 'cosFormer：按 cos(π(i − j)/2M) 重加权的 ReLU 特征',
+      },
     },
   },
   notices: {
@@ -625,6 +645,8 @@ export const zh: Strings = {
     table: '不同稳定化方式下 Â 的熵随范数尺度的变化',
   },
   estimators: {
+    cosformerNote:
+      'cosFormer（Qin 等，2022）把苏剑林的局部截断实验（稀疏性面板）的想法直接做进了核函数：它不把 Â 截断到窗口 |i − j| ≤ w（那样就不再是线性复杂度），而是把每个 ReLU 分数乘以 cos(π(i − j)/2M)。由 cos(a − b) = cos a cos b + sin a sin b，这可以拆成两个线性注意力，特征为 relu(x_i)·cos θ_i 和 relu(x_i)·sin θ_i，θ_i = πi/2M，双向与因果模式均适用。取论文的选择 M = n 时，权重从 i = j 处的 1 平滑衰减到 |i − j| = n − 1 处的接近 0：这是一种局部性先验，而不是窗口。',
     taylorNote:
       '1 + x + x²/2 是 eˣ 的二阶泰勒展开，是 1 + elu 之后的下一步：它对任意 x 都为正（最小值 ½，在 x = −1 处），而作为核 1 + x·y + (x·y)²/2，它有精确的特征映射 [1, x, vec(x xᵀ)/√2]，共 1 + d + d² 个特征（Based 的映射：Arora 等，2024）。',
     taylorDim: (mp: string) => `二阶泰勒映射：1 + d + d² = ${mp} 个特征`,

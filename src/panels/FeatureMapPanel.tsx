@@ -73,6 +73,11 @@ export function FeatureMapPanel() {
           <LineChart labels={t.charts} series={curves} xLabel={s.xX} yLabel={s.yF} ariaLabel={s.curvesTitle} tableCaption={s.tableCurves} yDomain={[-0.5, 4]} height={240} />
           </Figure>
           <p className="note">{t.estimators.taylorNote}</p>
+          {params.featureMap === 'cosformer' && (
+            <p className="note" data-note="cosformer">
+              {t.estimators.cosformerNote}
+            </p>
+          )}
         </div>
         <div className="sub">
           <h3>{s.lambdaTitle}</h3>
