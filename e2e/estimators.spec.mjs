@@ -30,6 +30,14 @@ test('map=oprf / taylor2 / cosformer and proj=simplex load from the URL, show in
     if (proj) assert.equal(await page.inputValue('select[data-param="projection"]'), proj);
     assert.equal(await page.locator('.engine-error').count(), 0, `${query}: no engine error`);
     log(`${query}: relative error of A ${err.toFixed(3)}`);
+    if (map === 'oprf') {
+      // the feature-map panel states the A chosen for these Q, K: negative (bounded features), not FAVOR+'s 0
+      const note = page.locator('[data-note="oprf"]');
+      await note.waitFor({ timeout: 60_000 });
+      const a = Number(await note.getAttribute('data-oprf-a'));
+      log(`oprf: A = ${a.toFixed(4)} for these Q, K`);
+      assert.ok(a < 0 && a > -10, `A = ${a}`);
+    }
     assert.ok(err > 0 && err < 2, `${query}: error of A ${err} is a real, bounded number`);
   }
 }, { timeout: 120_000, webgpu: false });

@@ -43,6 +43,7 @@ import {
 import { FEATURE_MAPS, STABILIZERS, type AttentionInputs, type AttentionParams, type FeatureMapKind, type Matrix, type ProjectionKind, type Stabilizer } from '../core/types';
 import { validateParams } from '../core/validate';
 import { LIMITS } from '../core/limits';
+import { oprfParameter, oprfRho } from '../core/feature-maps-beyond';
 import { externalInputs, externalRms, readExternal, rescaledInputs, type ExternalInputs } from './external-inputs';
 
 export interface AnalysisContext {
@@ -232,6 +233,8 @@ export interface MapRowsResult {
     /** coefficient of variation of ‖y_j‖² over the keys */
     keyNormSpread: number;
   };
+  /** FAVOR++'s variance-optimal parameter for these Q, K: ρ = mean ‖x_i + y_j‖²/d and A*(ρ) */
+  oprf: { rho: number; a: number };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -684,6 +687,7 @@ async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Promise<M
     exact: exact!,
     maps,
     lambda: { queryNormDropped, bothNormsDropped, keyNormSpread: sp.mean > 0 ? sp.std / sp.mean : 0 },
+    oprf: { rho: oprfRho(x, y), a: oprfParameter(x, y) },
   };
 }
 

@@ -613,6 +613,8 @@ export const en = {
     table: 'entropy of Â vs norm scale, by stabilizer',
   },
   estimators: {
+    oprfNote: (rho: string, a: string) =>
+      `FAVOR++ (Likhosherstov et al. 2022) keeps FAVOR+’s positivity and adds A‖ω‖² with A ≤ 0, which bounds every feature; A is chosen to minimize the variance averaged over all query–key pairs. For the current Q, K: ρ = mean ‖x_i + y_j‖²/d = ${rho}, so A = ${a} (A = 0 is FAVOR+). It lowers the mean squared error of each entry, which for FAVOR+ is dominated by rare huge estimates; a single draw of W usually contains none, so at large norms the error of Â need not fall with it.`,
     cosformerNote:
       'cosFormer (Qin et al. 2022) builds the idea of Su’s local-truncation experiment (sparsity panel) into the kernel: instead of cutting Â to a window |i − j| ≤ w, which is no longer linear-time, it multiplies every ReLU score by cos(π(i − j)/2M). By cos(a − b) = cos a cos b + sin a sin b that splits into two linear attentions, with features relu(x_i)·cos θ_i and relu(x_i)·sin θ_i, θ_i = πi/2M — in both modes. With M = n, the paper’s choice, the weight decays smoothly from 1 at i = j to almost 0 at |i − j| = n − 1: a locality prior, not a window.',
     taylorNote:

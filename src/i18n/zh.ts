@@ -645,6 +645,8 @@ export const zh: Strings = {
     table: '不同稳定化方式下 Â 的熵随范数尺度的变化',
   },
   estimators: {
+    oprfNote: (rho: string, a: string) =>
+      `FAVOR++（Likhosherstov 等，2022）保留 FAVOR+ 的正性，并加入 A‖ω‖²（A ≤ 0），使每个特征都有界；A 的取值使所有查询–键对上的平均方差最小。对当前的 Q、K：ρ = ‖x_i + y_j‖²/d 的均值 = ${rho}，因此 A = ${a}（A = 0 即 FAVOR+）。它降低了每个元素的均方误差，而 FAVOR+ 的均方误差主要来自罕见的巨大估计值；单次抽取的 W 通常一个也不含，所以在大范数下 Â 的误差未必随之下降。`,
     cosformerNote:
       'cosFormer（Qin 等，2022）把苏剑林的局部截断实验（稀疏性面板）的想法直接做进了核函数：它不把 Â 截断到窗口 |i − j| ≤ w（那样就不再是线性复杂度），而是把每个 ReLU 分数乘以 cos(π(i − j)/2M)。由 cos(a − b) = cos a cos b + sin a sin b，这可以拆成两个线性注意力，特征为 relu(x_i)·cos θ_i 和 relu(x_i)·sin θ_i，θ_i = πi/2M，双向与因果模式均适用。取论文的选择 M = n 时，权重从 i = j 处的 1 平滑衰减到 |i − j| = n − 1 处的接近 0：这是一种局部性先验，而不是窗口。',
     taylorNote:

@@ -73,6 +73,11 @@ export function FeatureMapPanel() {
           <LineChart labels={t.charts} series={curves} xLabel={s.xX} yLabel={s.yF} ariaLabel={s.curvesTitle} tableCaption={s.tableCurves} yDomain={[-0.5, 4]} height={240} />
           </Figure>
           <p className="note">{t.estimators.taylorNote}</p>
+          {params.featureMap === 'oprf' && v && (
+            <p className="note" data-note="oprf" data-oprf-a={v.oprf.a}>
+              {t.estimators.oprfNote(fmt(v.oprf.rho), fmt(v.oprf.a))}
+            </p>
+          )}
           {params.featureMap === 'cosformer' && (
             <p className="note" data-note="cosformer">
               {t.estimators.cosformerNote}
