@@ -115,6 +115,45 @@ test('feature maps, bidirectional and causal outputs match the CPU twins (coveri
   assert.equal(rej.code, 'exceeds-limit');
 }, { timeout: 320_000 });
 
+// The later estimators (FM_KIND 7–9 and the simplex projection, src/core/feature-maps-beyond.ts):
+// one entry per map on awkward shapes — n = 1, n not a multiple of any tile, d = 1 and d past a
+// tile class, a forced causal chunk — plus norms where OPRF's A is far from 0 (s = 1.5, ρ ≈ 3).
+// Taylor-2's d stays ≤ 44 (1 + d + d² ≤ 2048, the product limit); d = 44 is its largest tile.
+const LATER = [
+  { map: 'oprf', n: 257, d: 3, m: 33 },
+  { map: 'oprf', n: 100, d: 64, m: 256, scale: 1.5, input: 'clustered', chunk: 128 },
+  { map: 'oprf', n: 65, d: 129, m: 16, stab: 'ref' },
+  { map: 'oprf', n: 1, d: 1, m: 1 },
+  { map: 'taylor2', n: 65, d: 1, m: 0 },
+  { map: 'taylor2', n: 257, d: 7, m: 0, scale: 1.5, chunk: 128 },
+  { map: 'taylor2', n: 33, d: 44, m: 0 },
+  { map: 'cosformer', n: 1, d: 1, m: 0 },
+  { map: 'cosformer', n: 257, d: 16, m: 0, input: 'local', chunk: 128 },
+  { map: 'cosformer', n: 129, d: 200, m: 0 },
+  { map: 'positive', n: 100, d: 16, m: 33, projection: 'simplex' },
+];
+
+test('later estimators (oprf, taylor2, cosformer, simplex W) match their CPU twins; on-the-fly features equal materialized', async ({ page, baseUrl, log }) => {
+  await open(page, baseUrl);
+  const failures = [];
+  for (const c of LATER) {
+    const r = await page.evaluate(([c]) => window.performerKernels.runCase(c, { chunk: c.chunk }), [c]);
+    check(failures, c, 'features', r.features, FEATURE_TOL, 'rel');
+    check(failures, c, 'bidirectional', r.bidirectional, OUTPUT_TOL, 'norm');
+    check(failures, c, 'causal', r.causal, OUTPUT_TOL, 'norm');
+    log(`${shape(c).padEnd(40)}${c.projection ? ` ${c.projection}` : ''} | φ rel ${e(r.features.rel)} | bidir ${e(r.bidirectional.norm)} | causal ${e(r.causal.norm)} (${r.causal.chunk})`);
+  }
+  assert.deepEqual(failures, []);
+  for (const c of [
+    { map: 'oprf', n: 40, d: 64, m: 33 },
+    { map: 'taylor2', n: 5, d: 8, m: 0 },
+    { map: 'cosformer', n: 16, d: 16, m: 0 },
+  ]) {
+    const r = await page.evaluate((c) => window.performerKernels.keyFeatureBits(c), c);
+    assert.equal(r.mismatches, 0, `${shape(c)}: ${r.mismatches} of ${r.compared} on-the-fly key features differ from materialized`);
+  }
+}, { timeout: 240_000 });
+
 test('large case n = 16384, d = 64, m = 256: bidirectional and causal on sampled rows', async ({ page, baseUrl, log }) => {
   await open(page, baseUrl);
   const c = { map: 'positive', n: 16384, d: 64, m: 256 };

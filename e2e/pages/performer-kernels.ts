@@ -25,7 +25,7 @@ import causalCode from '../../src/shaders/performer-causal.wgsl?raw';
 import { encodePerformerBidirectional, performerSource, performerTiles } from '../../src/gpu/performer-bidirectional';
 import { causalPlan, encodePerformerCausal } from '../../src/gpu/performer-causal';
 import { generateInputs } from '../../src/core/inputs';
-import { featureDim } from '../../src/core/feature-maps';
+import { featureDim, featureMapParam } from '../../src/core/feature-maps';
 import { linearAttention, linearAttentionOutput, performerFeatures } from '../../src/core/linear-attention';
 import type { AttentionInputs, FeatureMapKind, InputKind, Matrix, ProjectionKind, Stabilizer } from '../../src/core/types';
 
@@ -87,6 +87,7 @@ function upload(k: KernelContext, inp: AttentionInputs, c: Case): FavorProblem &
     k: k.alloc.upload('t.k', inp.k.data),
     v: k.alloc.upload('t.v', inp.v.data),
     w: k.alloc.upload('t.w', inp.w.data),
+    mapParam: featureMapParam(c.map, inp.q, inp.k), // OPRF's A, as webgpu-backend.ts passes it
   };
 }
 

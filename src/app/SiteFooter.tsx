@@ -21,6 +21,15 @@ const SOURCES: { id: SourceId; href: string; title?: string; link?: string }[] =
     link: 'arXiv:2006.16236',
   },
   { id: 'shen', href: 'https://arxiv.org/abs/1812.01243', title: 'Efficient Attention: Attention with Linear Complexities', link: 'arXiv:1812.01243' },
+  { id: 'oprf', href: 'https://arxiv.org/abs/2205.15317', title: 'Chefs’ Random Tables: Non-Trigonometric Random Features', link: 'arXiv:2205.15317' },
+  { id: 'simplex', href: 'https://arxiv.org/abs/2301.13856', title: 'Simplex Random Features', link: 'arXiv:2301.13856' },
+  {
+    id: 'based',
+    href: 'https://arxiv.org/abs/2402.18668',
+    title: 'Simple linear attention language models balance the recall-throughput tradeoff',
+    link: 'arXiv:2402.18668',
+  },
+  { id: 'cosformer', href: 'https://arxiv.org/abs/2202.08791', title: 'cosFormer: Rethinking Softmax in Attention', link: 'arXiv:2202.08791' },
 ];
 
 export function SiteFooter() {

@@ -29,6 +29,9 @@ export const MAP_COLORS: Record<FeatureMapKind, string> = {
   elu1: OKABE_ITO.orange,
   exp: OKABE_ITO.sky,
   'double-softmax': OKABE_ITO.grey,
+  oprf: OKABE_ITO.blue,
+  taylor2: OKABE_ITO.orange,
+  cosformer: OKABE_ITO.yellow,
   hedgehog: '#8c564b',
 };
 
@@ -40,6 +43,9 @@ export const MAP_DASH: Record<FeatureMapKind, string | undefined> = {
   elu1: '4 4',
   exp: '1 3',
   'double-softmax': '10 4',
+  oprf: '12 3 3 3',
+  taylor2: '1 2',
+  cosformer: '5 2 1 2',
   hedgehog: '12 3 2 3 2 3',
 };
 

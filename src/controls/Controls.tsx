@@ -7,6 +7,8 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useStrings } from '../app/strings';
 import { featureDim, usesProjection } from '../core/feature-maps';
+import { LIMITS } from '../core/limits';
+import { taylor2MaxD } from '../core/validate';
 import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS, STABILIZERS, type AttentionParams } from '../core/types';
 import { fmt, fmtInt } from '../charts/format';
 import { useUploadLocked } from './UploadControls';
@@ -104,6 +106,18 @@ export function Select<K extends 'featureMap' | 'projection' | 'input' | 'stabil
  */
 const STRUCTURED_SCALE = 1.5;
 
+/** The d slider's note under the second-order Taylor map: its 1 + d + d² features, or why d is too large. */
+function TaylorDimHelp({ d }: { d: number }) {
+  const te = useStrings().estimators;
+  const mp = featureDim('taylor2', 0, d);
+  if (mp <= LIMITS.featureDimMax) return <>{te.taylorDim(fmtInt(mp))}</>;
+  return (
+    <span role="alert" data-warning="taylor2-d">
+      {te.taylorTooLarge(d, fmtInt(mp), fmtInt(LIMITS.featureDimMax), taylor2MaxD())}
+    </span>
+  );
+}
+
 export function Controls() {
   const t = useStrings().controls;
   const actions = useActions();
@@ -119,7 +133,7 @@ export function Controls() {
     <form className="controls" aria-label={t.heading} onSubmit={(e) => e.preventDefault()}>
       <h2 className="controls-title">{t.heading}</h2>
       <StopSlider param="n" label={t.n} help={t.nHelp} stops={N_STOPS} />
-      <StopSlider param="d" label={t.d} stops={D_STOPS} />
+      <StopSlider param="d" label={t.d} help={p.featureMap === 'taylor2' ? <TaylorDimHelp d={p.d} /> : undefined} stops={D_STOPS} />
       <StopSlider param="m" label={t.m} help={proj ? t.mHelp(fmtInt(mp)) : t.noProjection} stops={M_STOPS} />
       <Select param="featureMap" label={t.featureMap} options={FEATURE_MAPS} names={t.mapNames} />
       <Select param="projection" label={t.projection} options={PROJECTIONS} names={t.projNames} disabled={!proj} />

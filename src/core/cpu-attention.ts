@@ -11,7 +11,7 @@
 import type { AttentionJob, AttentionOutput, AttentionRowPair, KernelTiming, MatrixView, RowStats } from './attention-job';
 import { EngineError } from './errors';
 import { exactAttentionOutput, exactAttentionRow } from './exact-attention';
-import { featureDim, keyFeatures, queryFeatures, scaleInputs, usesProjection } from './feature-maps';
+import { featureDim, keyFeatures, mapContext, queryFeatures, scaleInputs, usesProjection } from './feature-maps';
 import { linearAttention, linearAttentionRow } from './linear-attention';
 import { firstNonFinite } from './matrix';
 import { accumulateViewRow, createRowStats, createViewAccumulator, finishView, writeRowStats } from './matrix-view';
@@ -54,7 +54,8 @@ export function runAttentionJob(job: AttentionJob): AttentionOutput {
   const { qf, kf } = timed('feature-maps', () => {
     const x = scaleInputs(q);
     const y = scaleInputs(k);
-    return { qf: queryFeatures(featureMap, x, w, stabilizer), kf: keyFeatures(featureMap, y, w, stabilizer) };
+    const ctx = mapContext(featureMap, x, y);
+    return { qf: queryFeatures(featureMap, x, w, stabilizer, ctx), kf: keyFeatures(featureMap, y, w, stabilizer, ctx) };
   });
   bytes += 2 * n * d * 4 + 2 * n * mp * 4 + (m > 0 ? n * m * 8 + n * 8 : 0);
   assertFinite('query features', qf);

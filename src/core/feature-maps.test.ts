@@ -6,6 +6,7 @@ import {
   featureDim,
   hyperbolicKernelEstimate,
   keyFeatures,
+  mapContext,
   positiveKernelEstimate,
   queryFeatures,
   rawFeatures,
@@ -34,10 +35,9 @@ function gaussian(rows: number, cols: number, std: number, seed: number): Matrix
 }
 
 describe('feature dimension and projection use', () => {
-  it("m' = m (positive, relu, exp), 2m (hyperbolic, trig), d (elu1, double-softmax)", () => {
-    expect(FEATURE_MAPS.filter((k) => k !== 'hedgehog').map((k) => featureDim(k, 5, 3))).toEqual([5, 10, 10, 5, 3, 5, 3]);
-    expect(featureDim('hedgehog', 5, 3)).toBe(10); // [softmax(Wx) ‖ softmax(−Wx)]
-    expect(FEATURE_MAPS.filter((k) => !usesProjection(k))).toEqual(['elu1', 'double-softmax']);
+  it("m' = m (positive, relu, exp, oprf), 2m (hyperbolic, trig, hedgehog), d (elu1, double-softmax), 1 + d + d² (taylor2), 2d (cosformer)", () => {
+    expect(FEATURE_MAPS.map((k) => featureDim(k, 5, 3))).toEqual([5, 10, 10, 5, 3, 5, 3, 5, 13, 6, 10]);
+    expect(FEATURE_MAPS.filter((k) => !usesProjection(k))).toEqual(['elu1', 'double-softmax', 'taylor2', 'cosformer']);
   });
 
   it('every map returns an n × m′ matrix of finite values (n = 1, d = 1, m = 1 included)', () => {
@@ -49,7 +49,8 @@ describe('feature dimension and projection use', () => {
       ] as const) {
         const x = gaussian(n, d, 0.5, 1);
         const w = usesProjection(kind) ? randomProjection('orthogonal-chi', m, d, createRng(2)) : matrix(0, d);
-        for (const f of [queryFeatures(kind, x, w), keyFeatures(kind, x, w)]) {
+        const ctx = mapContext(kind, x, x);
+        for (const f of [queryFeatures(kind, x, w, 'shift', ctx), keyFeatures(kind, x, w, 'shift', ctx)]) {
           expect([f.rows, f.cols]).toEqual([n, featureDim(kind, m, d)]);
           expect(f.data.every(Number.isFinite)).toBe(true);
         }

@@ -14,6 +14,10 @@
  *   elu1        elu(x_c) + 1 per coordinate                      (no projection, d features)
  *   exp         exp(u_r − max) + ε  (query: per-row max; key: global max)
  *   double-softmax  query softmax over the d coordinates; key softmax over the n positions
+ *   oprf        m^{-1/2}(exp(A‖ω_r‖² + √(1−4A) u_r − ‖x‖²/2 − shift) + ε), A from Q and K
+ *   taylor2     [1, x, vec(x xᵀ)/√2]                            (no projection, 1 + d + d² features)
+ *   cosformer   [relu(x_i) cos θ_i | relu(x_i) sin θ_i], θ_i = πi/(2n)  (no projection, 2d features)
+ *   (the later maps: feature-maps-beyond.ts, with their sources and derivations)
  *   hedgehog    [softmax(u) | softmax(−u)] with W the fitted (learned) matrix, src/core/hedgehog.ts
  *
  * Why the shifts are harmless: subtracting a per-query constant multiplies the whole row of
@@ -32,7 +36,10 @@
  */
 import { EngineError } from './errors';
 import { hedgehogFeatures } from './hedgehog';
+import { cosformerFeatures, oprfFeatures, oprfParameter, taylor2Dim, taylor2Features, type MapContext } from './feature-maps-beyond';
 import type { FeatureMapKind, Matrix, Stabilizer } from './types';
+
+export type { MapContext } from './feature-maps-beyond';
 
 /** ε of the reference implementation's stabilizer (stabilizer 'ref'). */
 export const FEATURE_EPS = 1e-6;
@@ -57,12 +64,31 @@ export function featureDim(kind: FeatureMapKind, m: number, d: number): number {
     case 'elu1':
     case 'double-softmax':
       return d;
+    case 'oprf':
+      return m;
+    case 'taylor2':
+      return taylor2Dim(d);
+    case 'cosformer':
+      return 2 * d;
   }
 }
 
-/** Whether the map uses the random projection W (elu1 and double-softmax do not). */
+/** Whether the map uses the random projection W (elu1, double-softmax, taylor2 and cosformer do not). */
 export function usesProjection(kind: FeatureMapKind): boolean {
-  return kind !== 'elu1' && kind !== 'double-softmax';
+  return kind !== 'elu1' && kind !== 'double-softmax' && kind !== 'taylor2' && kind !== 'cosformer';
+}
+
+/**
+ * The context the data-dependent maps need, from the full scaled queries x and keys y: OPRF's A
+ * (variance-optimal for these Q, K) and cosFormer's sequence length M = n.
+ */
+export function mapContext(kind: FeatureMapKind, x: Matrix, y: Matrix): MapContext {
+  return kind === 'oprf' ? { oprfA: oprfParameter(x, y), length: y.rows } : { length: y.rows };
+}
+
+/** The scalar the GPU kernels read as FmParams.map_a: OPRF's A for unscaled Q, K; 0 for every other map. */
+export function featureMapParam(kind: FeatureMapKind, q: Matrix, k: Matrix): number {
+  return kind === 'oprf' ? (mapContext(kind, scaleInputs(q), scaleInputs(k)).oprfA ?? 0) : 0;
 }
 
 /** x = q · d^{-1/4}, so that x·y = q·k/√d. */
@@ -124,7 +150,7 @@ export type FeatureSide = 'query' | 'key';
  * the raw estimators, used by the tests to show the shifts cancel. `eps` is added to every
  * exponential feature (positive, hyperbolic, exp) when stabilizing.
  */
-function features(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide, stabilize: boolean, epsIn: number): Matrix {
+function features(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide, stabilize: boolean, epsIn: number, ctx: MapContext = {}): Matrix {
   const { rows: n, cols: d } = x;
   const m = w.rows;
   const mp = featureDim(kind, m, d);
@@ -132,6 +158,14 @@ function features(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide,
   const eps = stabilize ? epsIn : 0;
 
   if (kind === 'hedgehog') return hedgehogFeatures(x, w); // self-normalized: no stabilizer, no ε
+  if (kind === 'taylor2') return taylor2Features(x);
+  if (kind === 'cosformer') return cosformerFeatures(x, ctx);
+  if (kind === 'oprf') {
+    if (ctx.oprfA === undefined) throw new EngineError('invalid-size', 'the oprf map needs its parameter A (mapContext of Q and K)');
+    const half = sqNorms(x).map((v) => v / 2);
+    return oprfFeatures(projectRows(x, w), half, w, ctx.oprfA, side === 'key', stabilize, eps);
+  }
+
   if (kind === 'elu1') {
     for (let i = 0; i < n * d; i++) out[i] = elu1(x.data[i]!);
     return { rows: n, cols: d, data: out };
@@ -209,18 +243,18 @@ function features(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide,
 }
 
 /** φ(x_i) for every query row (x already scaled by d^{-1/4}); n × m'. */
-export function queryFeatures(kind: FeatureMapKind, x: Matrix, w: Matrix, stabilizer: Stabilizer = 'shift'): Matrix {
-  return features(kind, x, w, 'query', true, stabilizerEps(stabilizer));
+export function queryFeatures(kind: FeatureMapKind, x: Matrix, w: Matrix, stabilizer: Stabilizer = 'shift', ctx?: MapContext): Matrix {
+  return features(kind, x, w, 'query', true, stabilizerEps(stabilizer), ctx);
 }
 
 /** φ(y_j) for every key row (y already scaled by d^{-1/4}); n × m'. Stabilizers are global over keys. */
-export function keyFeatures(kind: FeatureMapKind, y: Matrix, w: Matrix, stabilizer: Stabilizer = 'shift'): Matrix {
-  return features(kind, y, w, 'key', true, stabilizerEps(stabilizer));
+export function keyFeatures(kind: FeatureMapKind, y: Matrix, w: Matrix, stabilizer: Stabilizer = 'shift', ctx?: MapContext): Matrix {
+  return features(kind, y, w, 'key', true, stabilizerEps(stabilizer), ctx);
 }
 
 /** The textbook map without max subtraction or ε (may overflow; for tests and explanations). */
-export function rawFeatures(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide): Matrix {
-  return features(kind, x, w, side, false, 0);
+export function rawFeatures(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide, ctx?: MapContext): Matrix {
+  return features(kind, x, w, side, false, 0, ctx);
 }
 
 // ---- raw single-entry estimators (f64, unstabilized) of SM(x, y) = exp(x·y) ------------------

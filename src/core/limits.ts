@@ -8,4 +8,6 @@ export const LIMITS = {
   mMax: 1_024,
   /** largest heatmap side */
   viewCellsMax: 512,
+  /** largest feature dimension m′ (2·mMax for the two-block maps; bounds the Taylor map's 1 + d + d²: d ≤ 44) */
+  featureDimMax: 2_048,
 } as const;

@@ -13,7 +13,7 @@
  * than 0/0, and `linearAttention` counts such rows so the UI can say so.
  */
 import { EngineError } from './errors';
-import { keyFeatures, queryFeatures, scaleInputs } from './feature-maps';
+import { keyFeatures, mapContext, queryFeatures, scaleInputs } from './feature-maps';
 import type { AttentionInputs, FeatureMapKind, Matrix, Stabilizer } from './types';
 
 function checkFeatures(qf: Matrix, kf: Matrix): void {
@@ -123,5 +123,6 @@ export function linearAttentionMatrix(qf: Matrix, kf: Matrix, causal: boolean): 
 export function performerFeatures(inputs: AttentionInputs, kind: FeatureMapKind, stabilizer: Stabilizer = 'shift'): { qf: Matrix; kf: Matrix } {
   const x = scaleInputs(inputs.q);
   const y = scaleInputs(inputs.k);
-  return { qf: queryFeatures(kind, x, inputs.w, stabilizer), kf: keyFeatures(kind, y, inputs.w, stabilizer) };
+  const ctx = mapContext(kind, x, y);
+  return { qf: queryFeatures(kind, x, inputs.w, stabilizer, ctx), kf: keyFeatures(kind, y, inputs.w, stabilizer, ctx) };
 }

@@ -8,6 +8,16 @@
  *   independent N(0, I_d) vector (χ_d-distributed, so each row is marginally N(0, I_d) and the
  *   estimator stays unbiased — the paper's default), or to exactly √d ("regularized").
  *
+ * - 'simplex' (simplex random features, Reid et al., ICML 2023): each block of d directions is a
+ *   regular simplex — unit vectors with pairwise dot product −1/(d−1), the most negatively
+ *   correlated d directions there are — rotated by a Haar-random orthogonal matrix R (the same
+ *   Gram–Schmidt block as above), rows rescaled to independent χ_d lengths as for 'orthogonal-chi'.
+ *   Each row is still marginally N(0, I_d) (a uniform direction times a χ_d length), so every
+ *   estimator stays unbiased; the negative coupling lowers the variance of the positive features
+ *   further than orthogonality (the paper proves it has the smallest MSE among such couplings). The simplex used: s_i ∝ e_i − (1/d)·1,
+ *   normalized (it lies in the hyperplane ⊥ 1; R then rotates it to a uniform position). d = 1 has
+ *   no simplex and falls back to the orthogonal (±1) direction.
+ *
  * Orthogonality within a block lowers the estimator's MSE (Performer paper, Theorem 2).
  * The QR is done in f64 by modified Gram–Schmidt over the rows with one re-orthogonalization pass
  * ("twice is enough"), which is accurate to ~1e-15 for the d ≤ 256 used here.
@@ -75,6 +85,8 @@ export function randomProjection(kind: ProjectionKind, m: number, d: number, rng
     return { rows: m, cols: d, data: out };
   }
 
+  if (kind === 'simplex') return simplexProjection(m, d, rng);
+
   if (kind !== 'orthogonal-chi' && kind !== 'orthogonal-sqrtd') {
     throw new RangeError(`randomProjection: unknown kind ${String(kind)}`);
   }
@@ -91,6 +103,49 @@ export function randomProjection(kind: ProjectionKind, m: number, d: number, rng
   const sqrtD = Math.sqrt(d);
   for (let r = 0; r < m; r++) {
     const len = kind === 'orthogonal-chi' ? chiSample(d, rng) : sqrtD;
+    for (let c = 0; c < d; c++) out[r * d + c] = dirs[r * d + c]! * len;
+  }
+  return { rows: m, cols: d, data: out };
+}
+
+/**
+ * The d unit vectors of a regular simplex centred at 0, rows of a d×d f64 matrix:
+ * s_i = (e_i − (1/d)·1) / ‖e_i − (1/d)·1‖, so s_i·s_j = −1/(d−1) for i ≠ j (d ≥ 2).
+ */
+export function simplexBlock(d: number): Float64Array {
+  const s = new Float64Array(d * d);
+  const norm = Math.sqrt(1 - 1 / d);
+  for (let i = 0; i < d; i++) for (let c = 0; c < d; c++) s[i * d + c] = ((i === c ? 1 : 0) - 1 / d) / norm;
+  return s;
+}
+
+/**
+ * Simplex random features: per block of d rows, directions s_i R (R Haar-random, one
+ * orthonormalGaussianBlock per block), then χ_d lengths. Draw order: all blocks' R, then the m lengths.
+ */
+function simplexProjection(m: number, d: number, rng: Rng): Matrix {
+  const out = new Float32Array(m * d);
+  const dirs = new Float64Array(m * d);
+  const simplex = d >= 2 ? simplexBlock(d) : null;
+  const blocks = Math.ceil(m / d);
+  for (let b = 0; b < blocks; b++) {
+    const rot = orthonormalGaussianBlock(d, rng);
+    const rowsHere = Math.min(d, m - b * d);
+    for (let i = 0; i < rowsHere; i++) {
+      const o = (b * d + i) * d;
+      if (!simplex) {
+        dirs[o] = rot[0]!; // d = 1: ±1
+        continue;
+      }
+      // (s_i R)_c = Σ_k s_ik R_kc
+      for (let k = 0; k < d; k++) {
+        const sik = simplex[i * d + k]!;
+        for (let c = 0; c < d; c++) dirs[o + c]! += sik * rot[k * d + c]!;
+      }
+    }
+  }
+  for (let r = 0; r < m; r++) {
+    const len = chiSample(d, rng);
     for (let c = 0; c < d; c++) out[r * d + c] = dirs[r * d + c]! * len;
   }
   return { rows: m, cols: d, data: out };

@@ -21,6 +21,10 @@ export interface Matrix {
  * - elu1:           elu(x) + 1, no projection                      (d features)
  * - exp:            exp(Wx), the map of Su Jianlin's article (kexue.fm/archives/8338), no ‖·‖² terms (m features)
  * - double-softmax: φ_q = softmax over features of x, φ_k = softmax over positions of y (d features)
+ * - oprf:           FAVOR++ / optimal positive random features (Likhosherstov et al. 2022):
+ *                   m^{-1/2} (1−4A)^{d/4} exp(A‖ω_r‖² + √(1−4A) ω_r·x − ‖x‖²/2), A ≤ 0 chosen from Q, K (m features)
+ * - taylor2:        [1, x, vec(x xᵀ)/√2], the second-order Taylor map of Based (Arora et al. 2024) (1 + d + d² features)
+ * - cosformer:      [relu(x) cos(πi/2n), relu(x) sin(πi/2n)] at position i, cosFormer (Qin et al. 2022) (2d features)
  * - hedgehog:       [softmax(Wx) ‖ softmax(−Wx)] with W fitted to mimic softmax (Zhang et al. 2024; 2m features)
  */
 export type FeatureMapKind =
@@ -31,6 +35,9 @@ export type FeatureMapKind =
   | 'elu1'
   | 'exp'
   | 'double-softmax'
+  | 'oprf'
+  | 'taylor2'
+  | 'cosformer'
   | 'hedgehog';
 
 export const FEATURE_MAPS: readonly FeatureMapKind[] = [
@@ -41,12 +48,19 @@ export const FEATURE_MAPS: readonly FeatureMapKind[] = [
   'elu1',
   'exp',
   'double-softmax',
+  'oprf',
+  'taylor2',
+  'cosformer',
   'hedgehog',
 ];
 
-/** Rows of W ∈ R^{m×d}: iid N(0, I); block-orthogonal with χ-distributed row norms; block-orthogonal with norm √d. */
-export type ProjectionKind = 'orthogonal-chi' | 'orthogonal-sqrtd' | 'iid';
-export const PROJECTIONS: readonly ProjectionKind[] = ['orthogonal-chi', 'orthogonal-sqrtd', 'iid'];
+/**
+ * Rows of W ∈ R^{m×d}: iid N(0, I); block-orthogonal with χ-distributed row norms; block-orthogonal
+ * with norm √d; simplex: blocks of d directions forming a randomly rotated regular simplex
+ * (pairwise cosine −1/(d−1)), χ-distributed norms (Reid et al. 2023).
+ */
+export type ProjectionKind = 'orthogonal-chi' | 'orthogonal-sqrtd' | 'iid' | 'simplex';
+export const PROJECTIONS: readonly ProjectionKind[] = ['orthogonal-chi', 'orthogonal-sqrtd', 'iid', 'simplex'];
 
 /** gaussian: dense attention; clustered / local: structured inputs whose exact attention is peaked. */
 export type InputKind = 'gaussian' | 'clustered' | 'local';

@@ -9,7 +9,7 @@
  */
 import type { AttentionJob } from './attention-job';
 import { EngineError } from './errors';
-import { usesProjection } from './feature-maps';
+import { featureDim, usesProjection } from './feature-maps';
 import { LIMITS } from './limits';
 import { firstNonFinite } from './matrix';
 import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS, type AttentionParams, type FeatureMapKind, type Matrix } from './types';
@@ -34,6 +34,21 @@ function checkSizes(n: unknown, d: unknown, m: unknown, featureMap: FeatureMapKi
   checkSize('n', n, LIMITS.nMin, LIMITS.nMax);
   checkSize('d', d, LIMITS.dMin, LIMITS.dMax);
   checkSize('m', m, usesProjection(featureMap) ? LIMITS.mMin : 0, LIMITS.mMax);
+  const mp = featureDim(featureMap, m as number, d as number);
+  if (mp > LIMITS.featureDimMax) {
+    throw new EngineError(
+      'exceeds-limit',
+      `the ${featureMap} map has ${mp} features at d = ${String(d)} (1 + d + d²), the limit is ${LIMITS.featureDimMax} (d ≤ ${taylor2MaxD()})`,
+      { name: 'featureDim', value: mp, limit: LIMITS.featureDimMax },
+    );
+  }
+}
+
+/** Largest d whose second-order Taylor map fits LIMITS.featureDimMax (1 + d + d² ≤ 2048: 44). */
+export function taylor2MaxD(): number {
+  let d = 1;
+  while (1 + (d + 1) + (d + 1) ** 2 <= LIMITS.featureDimMax) d++;
+  return d;
 }
 
 export function validateParams(p: AttentionParams): void {

@@ -10,7 +10,7 @@
  * each result states the sizes it actually used so the panels can say so.
  */
 import { EngineError } from '../core/errors';
-import { featureDim, keyFeatures, queryFeatures, scaleInputs } from '../core/feature-maps';
+import { featureDim, keyFeatures, mapContext, queryFeatures, scaleInputs } from '../core/feature-maps';
 import { generateInputs, localWindow } from '../core/inputs';
 import { exactAttentionMatrix } from '../core/exact-attention';
 import { linearAttentionMatrix, performerFeatures } from '../core/linear-attention';
@@ -43,6 +43,7 @@ import {
 import { FEATURE_MAPS, STABILIZERS, type AttentionInputs, type AttentionParams, type FeatureMapKind, type Matrix, type ProjectionKind, type Stabilizer } from '../core/types';
 import { validateParams } from '../core/validate';
 import { LIMITS } from '../core/limits';
+import { oprfParameter, oprfRho } from '../core/feature-maps-beyond';
 import { externalInputs, externalRms, readExternal, rescaledInputs, type ExternalInputs } from './external-inputs';
 import { fittedMapW, hedgehogFit } from './hedgehog-op';
 
@@ -233,6 +234,8 @@ export interface MapRowsResult {
     /** coefficient of variation of ‖y_j‖² over the keys */
     keyNormSpread: number;
   };
+  /** FAVOR++'s variance-optimal parameter for these Q, K: ρ = mean ‖x_i + y_j‖²/d and A*(ρ) */
+  oprf: { rho: number; a: number };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -298,7 +301,8 @@ function withScaled(inputs: AttentionInputs): { inputs: AttentionInputs; x: Matr
 }
 
 function approxRowsFor(kind: FeatureMapKind, x: Matrix, y: Matrix, w: Matrix, rows: number[], causal: boolean, stab: Stabilizer): Float32Array[] {
-  return approxRowsOf(queryFeatures(kind, subRows(x, rows), w, stab), keyFeatures(kind, y, w, stab), rows, causal);
+  const mc = mapContext(kind, x, y); // full-sequence statistics; the query subset keeps its positions
+  return approxRowsOf(queryFeatures(kind, subRows(x, rows), w, stab, { ...mc, positions: rows }), keyFeatures(kind, y, w, stab, mc), rows, causal);
 }
 
 function pushSpread(target: SpreadSeries, values: number[]): void {
@@ -644,12 +648,18 @@ async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Promise<M
   const w = inputs.w;
   const [exact] = exactRowsOf(inputs.q, inputs.k, [row], p.causal);
   const rowOf = (kq: FeatureMapKind, kk: FeatureMapKind = kq) =>
-    approxRowsOf(queryFeatures(kq, subRows(x, [row]), w, p.stabilizer), keyFeatures(kk, y, w, p.stabilizer), [row], p.causal)[0]!;
+    approxRowsOf(
+      queryFeatures(kq, subRows(x, [row]), w, p.stabilizer, { ...mapContext(kq, x, y), positions: [row] }),
+      keyFeatures(kk, y, w, p.stabilizer, mapContext(kk, x, y)),
+      [row],
+      p.causal,
+    )[0]!;
   const maps: MapRowsResult['maps'] = [];
   let t = 0;
   const keys = p.causal ? row + 1 : p.n;
   for (const map of FEATURE_MAPS) {
     if (map === 'hedgehog') continue; // needs a fitted W: shown by the Hedgehog training view
+    if (featureDim(map, w.rows, x.cols) > LIMITS.featureDimMax) continue; // taylor2 at large d: refused everywhere
     const values = rowOf(map);
     maps.push({
       map,
@@ -679,6 +689,7 @@ async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Promise<M
     exact: exact!,
     maps,
     lambda: { queryNormDropped, bothNormsDropped, keyNormSpread: sp.mean > 0 ? sp.std / sp.mean : 0 },
+    oprf: { rho: oprfRho(x, y), a: oprfParameter(x, y) },
   };
 }
 

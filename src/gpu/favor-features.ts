@@ -29,6 +29,9 @@ export const FEATURE_MAP_CODE: Record<FeatureMapKind, number> = {
   elu1: 4,
   exp: 5,
   'double-softmax': 6,
+  oprf: 7,
+  taylor2: 8,
+  cosformer: 9,
   hedgehog: 10,
 };
 
@@ -46,6 +49,8 @@ export interface FavorProblem {
   k: GPUBuffer;
   /** m×d row-major f32; any non-empty buffer when the map uses no projection */
   w: GPUBuffer;
+  /** the map's data-dependent parameter (FmParams.map_a): OPRF's A from `featureMapParam` of the job's Q, K; required for 'oprf' */
+  mapParam?: number;
 }
 
 /** Stabilizer statistics (see feature-map-common.wgsl): query rows (n × vec2) and keys (1 or d × vec2). */
@@ -69,8 +74,9 @@ export function favorSource(kernel: string): string {
   return `${common}\n${kernel}`;
 }
 
-/** u columns of the map: m with a projection, d without. */
+/** u columns of the map: m with a projection, d without (taylor2: all 1 + d + d² features, one block). */
 export function uColumns(kind: FeatureMapKind, m: number, d: number): number {
+  if (kind === 'taylor2') return featureDim(kind, m, d);
   return usesProjection(kind) ? m : d;
 }
 
@@ -80,6 +86,7 @@ export function featureRatio(kind: FeatureMapKind, m: number): number {
     case 'positive':
     case 'trig':
     case 'relu':
+    case 'oprf':
       return 1 / Math.sqrt(m);
     case 'hyperbolic':
       return 1 / Math.sqrt(2 * m);
@@ -97,7 +104,7 @@ export interface FmExtra {
 }
 
 /** The FmParams uniform (64 bytes) of feature-map-common.wgsl. */
-export function favorParams(p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featureMap' | 'stabilizer'>, extra: FmExtra = {}): ArrayBuffer {
+export function favorParams(p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featureMap' | 'stabilizer' | 'mapParam'>, extra: FmExtra = {}): ArrayBuffer {
   const buf = new ArrayBuffer(64);
   const u = new Uint32Array(buf);
   const f = new Float32Array(buf);
@@ -115,6 +122,7 @@ export function favorParams(p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featureMap'
   u[10] = extra.a0 ?? 0;
   u[11] = extra.a1 ?? 0;
   f[12] = stabilizerEps(p.stabilizer);
+  f[13] = p.mapParam ?? 0;
   return buf;
 }
 
@@ -173,6 +181,7 @@ function checkProblem(ctx: KernelContext, p: FavorProblem): void {
     if (!Number.isInteger(v) || v < 1) throw new EngineError('invalid-size', `${name} = ${v}`);
   }
   if (usesProjection(p.featureMap) && (!Number.isInteger(m) || m < 1)) throw new EngineError('invalid-size', `m = ${m}`);
+  if (p.featureMap === 'oprf' && !Number.isFinite(p.mapParam)) throw new EngineError('invalid-size', 'the oprf map needs its parameter A (featureMapParam of Q, K)');
   if (d > 256) throw new EngineError('exceeds-limit', `the Performer kernels support d ≤ 256 (got ${d})`);
   checkBinding(ctx, 'Q', n * d * 4);
 }
@@ -186,7 +195,7 @@ export function encodeFavorStats(ctx: KernelContext, encoder: GPUCommandEncoder,
   const { n, d, featureMap: kind } = p;
   const a = ctx.alloc;
   if (kind === 'hedgehog') return encodeHedgehogStats(ctx, encoder, p);
-  const needs = kind === 'positive' || kind === 'hyperbolic' || kind === 'exp' || kind === 'double-softmax';
+  const needs = kind === 'positive' || kind === 'hyperbolic' || kind === 'exp' || kind === 'double-softmax' || kind === 'oprf';
   if (!needs) {
     return { qStats: a.storage('favor.qstats', 16), kStats: a.storage('favor.kstats', 16) };
   }

@@ -5,6 +5,7 @@
  * submit to `onSubmittedWorkDone` — plus the bytes of the buffers that family allocates.
  */
 import { createRng } from '../core/rng';
+import { featureMapParam } from '../core/feature-maps';
 import { randomProjection } from '../core/projections';
 import type { FeatureMapKind } from '../core/types';
 import { encodeDummyAttention } from './dummy-attention';
@@ -59,14 +60,17 @@ export async function timeKernel(ctx: KernelContext, o: KernelBenchOptions): Pro
   const tracking = alloc instanceof JobAllocator ? alloc : null;
   tracking?.beginJob();
 
-  const q = alloc.upload('bench.q', rng.fillNormal(new Float32Array(n * d), 0.5));
-  const k = alloc.upload('bench.k', rng.fillNormal(new Float32Array(n * d), 0.5));
+  const qData = rng.fillNormal(new Float32Array(n * d), 0.5);
+  const kData = rng.fillNormal(new Float32Array(n * d), 0.5);
+  const q = alloc.upload('bench.q', qData);
+  const k = alloc.upload('bench.k', kData);
+  const mapParam = featureMapParam(featureMap, { rows: n, cols: d, data: qData }, { rows: n, cols: d, data: kData });
   const v = alloc.upload('bench.v', rng.fillNormal(new Float32Array(n * d), 1));
   const usesW = kernel.startsWith('performer');
   const w = usesW ? alloc.upload('bench.w', randomProjection('orthogonal-chi', m, d, rng).data) : null;
 
   const encode = (enc: GPUCommandEncoder): void => {
-    const performer = { n, d, m, featureMap, stabilizer: 'shift' as const, q, k, w: w!, v };
+    const performer = { n, d, m, featureMap, stabilizer: 'shift' as const, q, k, w: w!, v, mapParam };
     switch (kernel) {
       case 'exact':
       case 'exact-causal':

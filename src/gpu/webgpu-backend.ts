@@ -12,6 +12,7 @@
  */
 import type { AttentionJob, AttentionOutput, AttentionRowPair, KernelTiming, MatrixView, RowStats } from '../core/attention-job';
 import { EngineError, isEngineError } from '../core/errors';
+import { featureMapParam } from '../core/feature-maps';
 import type { Matrix } from '../core/types';
 import { validateJob } from '../core/validate';
 import type { AllocatorStats } from './allocator';
@@ -105,7 +106,17 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       const kb = alloc.upload('in.k', k.data);
       const vb = alloc.upload('in.v', v.data);
       const wb = alloc.upload('in.w', w.data.length > 0 ? w.data : new Float32Array(4));
-      const problem: FavorProblem = { n, d, m: Math.max(s.m, 1), featureMap: job.featureMap, stabilizer: job.stabilizer ?? 'shift', q: qb, k: kb, w: wb };
+      const problem: FavorProblem = {
+        n,
+        d,
+        m: Math.max(s.m, 1),
+        featureMap: job.featureMap,
+        stabilizer: job.stabilizer ?? 'shift',
+        q: qb,
+        k: kb,
+        w: wb,
+        mapParam: featureMapParam(job.featureMap, q, k), // OPRF's A: an O(nd) statistic of Q, K
+      };
 
       const exact = await stage('exact-attention', (enc) => {
         const q4 = encodeVec4Rows(ctx, enc, qb, n, d, 'exact.q4');

@@ -76,6 +76,9 @@ const MAP_NAMES: Record<FeatureMapKind, string> = {
   elu1: '1 + elu (linear transformer)',
   exp: 'eˣ without norm terms (Su Jianlin, kexue.fm/archives/8338)',
   'double-softmax': 'Double softmax (efficient attention)',
+  oprf: 'FAVOR++: optimal positive RF (Likhosherstov et al. 2022)',
+  taylor2: 'Second-order Taylor, 1 + x + x²/2 (Based, Arora et al. 2024)',
+  cosformer: 'cosFormer: ReLU · cos re-weighting (Qin et al. 2022)',
   hedgehog: 'Hedgehog (learned, fitted in the browser)',
 };
 
@@ -87,6 +90,9 @@ const MAP_SHORT: Record<FeatureMapKind, string> = {
   elu1: '1+elu',
   exp: 'eˣ',
   'double-softmax': 'double softmax',
+  oprf: 'FAVOR++',
+  taylor2: 'Taylor-2',
+  cosformer: 'cosFormer',
   hedgehog: 'Hedgehog',
 };
 
@@ -94,12 +100,14 @@ const PROJ_NAMES: Record<ProjectionKind, string> = {
   'orthogonal-chi': 'Orthogonal, χ-distributed norms (paper default)',
   'orthogonal-sqrtd': 'Orthogonal, norms √d (regularized)',
   iid: 'iid Gaussian',
+  simplex: 'Simplex, χ-distributed norms (Reid et al. 2023)',
 };
 
 const PROJ_SHORT: Record<ProjectionKind, string> = {
   'orthogonal-chi': 'orthogonal',
   'orthogonal-sqrtd': 'orthogonal √d',
   iid: 'iid',
+  simplex: 'simplex',
 };
 
 const INPUT_NAMES: Record<InputKind, string> = {
@@ -117,6 +125,9 @@ const MAP_TEX: Record<FeatureMapKind, string> = {
   elu1: String.raw`\phi(x)=\operatorname{elu}(x)+1\quad(\text{no projection, } d \text{ features})`,
   exp: String.raw`\phi(x)=e^{Wx}\quad(\text{no }\|x\|^2\text{ terms})`,
   'double-softmax': String.raw`\phi_q(q)=\operatorname{softmax}_{\text{features}}(q),\ \ \phi_k(k)=\operatorname{softmax}_{\text{positions}}(k)`,
+  oprf: String.raw`\phi(x)=\tfrac{(1-4A)^{d/4}}{\sqrt m}\,e^{-\|x\|^2/2}\big[e^{A\|\omega_r\|^2+\sqrt{1-4A}\,\omega_r^\top x}\big]_{r=1}^{m},\ \ A=\tfrac{1}{16}\big(1-2\rho-\sqrt{(2\rho+1)^2+8\rho}\big),\ \ \rho=\tfrac{1}{n^2 d}\textstyle\sum_{i,j}\|x_i+y_j\|^2`,
+  taylor2: String.raw`\phi(x)=\big[1,\ x,\ \operatorname{vec}(xx^\top)/\sqrt2\big],\ \ \phi(x)^\top\phi(y)=1+x^\top y+\tfrac12(x^\top y)^2\quad(1+d+d^2\text{ features})`,
+  cosformer: String.raw`\phi(x_i)=\big[\operatorname{relu}(x_i)\cos\tfrac{\pi i}{2n},\ \operatorname{relu}(x_i)\sin\tfrac{\pi i}{2n}\big],\ \ \phi(x_i)^\top\phi(y_j)=\operatorname{relu}(x_i)^\top\operatorname{relu}(y_j)\cos\tfrac{\pi(i-j)}{2n}`,
   hedgehog: String.raw`\phi(x)=\big[\operatorname{softmax}(Wx)\,\|\,\operatorname{softmax}(-Wx)\big],\ W\in\mathbb{R}^{m\times d}\ \text{fitted}`,
 };
 
@@ -171,6 +182,26 @@ export const en = {
         who: 'Zhuoran Shen et al.',
         where: 'WACV 2021',
         about: 'efficient attention, the double softmax',
+      },
+      oprf: {
+        who: 'Valerii Likhosherstov et al.',
+        where: 'NeurIPS 2022',
+        about: 'FAVOR++: optimal positive random features, positive and bounded, with the variance-minimizing A',
+      },
+      simplex: {
+        who: 'Isaac Reid et al.',
+        where: 'ICML 2023',
+        about: 'simplex random features: directions coupled as a rotated simplex',
+      },
+      based: {
+        who: 'Simran Arora et al.',
+        where: 'ICML 2024',
+        about: 'Based: the second-order Taylor feature map 1 + x + x²/2',
+      },
+      cosformer: {
+        who: 'Zhen Qin et al.',
+        where: 'ICLR 2022',
+        about: 'cosFormer: ReLU features re-weighted by cos(π(i − j)/2M)',
       },
     },
   },
@@ -735,6 +766,17 @@ export const en = {
     metricRandom: 'rel. error of A, fitted (FAVOR+, same m′)',
     metricLoss: 'final loss',
     metricHint: '‖Â − A‖_F / ‖A‖_F over the fitted positions',
+  },
+  estimators: {
+    oprfNote: (rho: string, a: string) =>
+      `FAVOR++ (Likhosherstov et al. 2022) keeps FAVOR+’s positivity and adds A‖ω‖² with A ≤ 0, which bounds every feature; A is chosen to minimize the variance averaged over all query–key pairs. For the current Q, K: ρ = mean ‖x_i + y_j‖²/d = ${rho}, so A = ${a} (A = 0 is FAVOR+). It lowers the mean squared error of each entry, which for FAVOR+ is dominated by rare huge estimates; a single draw of W usually contains none, so at large norms the error of Â need not fall with it.`,
+    cosformerNote:
+      'cosFormer (Qin et al. 2022) builds the idea of Su’s local-truncation experiment (sparsity panel) into the kernel: instead of cutting Â to a window |i − j| ≤ w, which is no longer linear-time, it multiplies every ReLU score by cos(π(i − j)/2M). By cos(a − b) = cos a cos b + sin a sin b that splits into two linear attentions, with features relu(x_i)·cos θ_i and relu(x_i)·sin θ_i, θ_i = πi/2M — in both modes. With M = n, the paper’s choice, the weight decays smoothly from 1 at i = j to almost 0 at |i − j| = n − 1: a locality prior, not a window.',
+    taylorNote:
+      '1 + x + x²/2 is eˣ’s second-order Taylor expansion, the next step after 1 + elu: it is positive for every x (its minimum is ½ at x = −1) and, as a kernel 1 + x·y + (x·y)²/2, it has an exact feature map [1, x, vec(x xᵀ)/√2] with 1 + d + d² features (the Based map: Arora et al. 2024).',
+    taylorDim: (mp: string) => `second-order Taylor map: 1 + d + d² = ${mp} features`,
+    taylorTooLarge: (d: number, mp: string, max: string, dMax: number) =>
+      `d = ${d} is too large for the second-order Taylor map: 1 + d + d² = ${mp} features, the limit is ${max} (d ≤ ${dMax}). Lower d or choose another map.`,
   },
 };
 

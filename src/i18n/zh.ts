@@ -114,6 +114,9 @@ const MAP_NAMES: Record<FeatureMapKind, string> = {
   elu1: '1 + elu（线性 Transformer）',
   exp: 'eˣ，不含范数项（苏剑林，kexue.fm/archives/8338）',
   'double-softmax': '双重 softmax（高效注意力）',
+  oprf: 'FAVOR++：最优正随机特征（Likhosherstov 等，2022）',
+  taylor2: '二阶泰勒展开 1 + x + x²/2（Based，Arora 等，2024）',
+  cosformer: 'cosFormer：ReLU 加余弦重加权（Qin 等，2022）',
   hedgehog: 'Hedgehog（可学习，在浏览器中拟合）',
 };
 
@@ -125,6 +128,9 @@ const MAP_SHORT: Record<FeatureMapKind, string> = {
   elu1: '1+elu',
   exp: 'eˣ',
   'double-softmax': '双重 softmax',
+  oprf: 'FAVOR++',
+  taylor2: '二阶泰勒',
+  cosformer: 'cosFormer（余弦）',
   hedgehog: 'Hedgehog（学习）',
 };
 
@@ -132,12 +138,14 @@ const PROJ_NAMES: Record<ProjectionKind, string> = {
   'orthogonal-chi': '正交，范数服从 χ 分布（论文默认）',
   'orthogonal-sqrtd': '正交，范数取 √d（正则化）',
   iid: '独立同分布高斯',
+  simplex: '单纯形，范数服从 χ 分布（Reid 等，2023）',
 };
 
 const PROJ_SHORT: Record<ProjectionKind, string> = {
   'orthogonal-chi': '正交',
   'orthogonal-sqrtd': '正交 √d',
   iid: '独立同分布',
+  simplex: '单纯形',
 };
 
 const INPUT_NAMES: Record<InputKind, string> = {
@@ -153,6 +161,7 @@ const MAP_TEX: Record<FeatureMapKind, string> = {
   exp: String.raw`\phi(x)=e^{Wx}\quad(\text{不含 }\|x\|^2\text{ 项})`,
   'double-softmax': String.raw`\phi_q(q)=\operatorname{softmax}_{\text{特征}}(q),\ \ \phi_k(k)=\operatorname{softmax}_{\text{位置}}(k)`,
   hedgehog: String.raw`\phi(x)=\big[\operatorname{softmax}(Wx)\,\|\,\operatorname{softmax}(-Wx)\big],\ W\in\mathbb{R}^{m\times d}\ \text{经拟合}`,
+  taylor2: String.raw`\phi(x)=\big[1,\ x,\ \operatorname{vec}(xx^\top)/\sqrt2\big],\ \ \phi(x)^\top\phi(y)=1+x^\top y+\tfrac12(x^\top y)^2\quad(1+d+d^2\text{ 个特征})`,
 };
 
 export const zh: Strings = {
@@ -206,6 +215,26 @@ export const zh: Strings = {
         who: 'Zhuoran Shen 等',
         where: 'WACV 2021',
         about: '高效注意力，即双重 softmax',
+      },
+      oprf: {
+        who: 'Valerii Likhosherstov 等',
+        where: 'NeurIPS 2022 会议',
+        about: 'FAVOR++：最优正随机特征，既为正又有界，A 取方差最小的值',
+      },
+      simplex: {
+        who: 'Isaac Reid 等',
+        where: 'ICML 2023',
+        about: '单纯形随机特征：方向耦合为随机旋转的正单纯形',
+      },
+      based: {
+        who: 'Simran Arora 等',
+        where: 'ICML 2024',
+        about: 'Based：二阶泰勒特征映射 1 + x + x²/2',
+      },
+      cosformer: {
+        who: 'Zhen Qin 等',
+        where: 'ICLR 2022',
+        about: 'cosFormer：按 cos(π(i − j)/2M) 重加权的 ReLU 特征',
       },
     },
   },
@@ -767,5 +796,16 @@ export const zh: Strings = {
     metricRandom: 'A 的相对误差，拟合序列（FAVOR+，相同 m′）',
     metricLoss: '最终损失',
     metricHint: '拟合位置上的 ‖Â − A‖_F / ‖A‖_F',
+  },
+  estimators: {
+    oprfNote: (rho: string, a: string) =>
+      `FAVOR++（Likhosherstov 等，2022）保留 FAVOR+ 的正性，并加入 A‖ω‖²（A ≤ 0），使每个特征都有界；A 的取值使所有查询–键对上的平均方差最小。对当前的 Q、K：ρ = ‖x_i + y_j‖²/d 的均值 = ${rho}，因此 A = ${a}（A = 0 即 FAVOR+）。它降低了每个元素的均方误差，而 FAVOR+ 的均方误差主要来自罕见的巨大估计值；单次抽取的 W 通常一个也不含，所以在大范数下 Â 的误差未必随之下降。`,
+    cosformerNote:
+      'cosFormer（Qin 等，2022）把苏剑林的局部截断实验（稀疏性面板）的想法直接做进了核函数：它不把 Â 截断到窗口 |i − j| ≤ w（那样就不再是线性复杂度），而是把每个 ReLU 分数乘以 cos(π(i − j)/2M)。由 cos(a − b) = cos a cos b + sin a sin b，这可以拆成两个线性注意力，特征为 relu(x_i)·cos θ_i 和 relu(x_i)·sin θ_i，θ_i = πi/2M，双向与因果模式均适用。取论文的选择 M = n 时，权重从 i = j 处的 1 平滑衰减到 |i − j| = n − 1 处的接近 0：这是一种局部性先验，而不是窗口。',
+    taylorNote:
+      '1 + x + x²/2 是 eˣ 的二阶泰勒展开，是 1 + elu 之后的下一步：它对任意 x 都为正（最小值 ½，在 x = −1 处），而作为核 1 + x·y + (x·y)²/2，它有精确的特征映射 [1, x, vec(x xᵀ)/√2]，共 1 + d + d² 个特征（Based 的映射：Arora 等，2024）。',
+    taylorDim: (mp: string) => `二阶泰勒映射：1 + d + d² = ${mp} 个特征`,
+    taylorTooLarge: (d: number, mp: string, max: string, dMax: number) =>
+      `d = ${d} 对二阶泰勒映射来说太大：1 + d + d² = ${mp} 个特征，上限为 ${max}（d ≤ ${dMax}）。请减小 d 或选择其他映射。`,
   },
 };

@@ -10,6 +10,7 @@ import { fmt } from '../charts/format';
 import { Legend, LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, MAP_COLORS, MAP_DASH, OKABE_ITO } from '../charts/palette';
 import { elu1, expCurve, relu } from '../core/feature-maps';
+import { taylor2Curve } from '../core/feature-maps-beyond';
 import { mapRowsRequest, type MapRowsResult } from '../store/analyses';
 import { useStore } from '../store/react';
 import { defaultRow } from '../store/store';
@@ -34,6 +35,7 @@ export function FeatureMapPanel() {
     () => [
       { id: 'exp', label: 'eˣ', color: EXACT_COLOR, x: CURVE_X, y: CURVE_X.map(expCurve) },
       { id: 'elu', label: '1 + elu(x)', color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, x: CURVE_X, y: CURVE_X.map(elu1) },
+      { id: 'taylor2', label: '1 + x + x²/2', color: MAP_COLORS.taylor2, dash: MAP_DASH.taylor2, x: CURVE_X, y: CURVE_X.map(taylor2Curve) },
       { id: 'relu', label: 'relu(x)', color: MAP_COLORS.relu, dash: MAP_DASH.relu, x: CURVE_X, y: CURVE_X.map(relu) },
       { id: 'tangent', label: s.tangent, color: OKABE_ITO.grey, dash: '2 3', width: 1.2, x: CURVE_X, y: CURVE_X.map((x) => 1 + x) },
     ],
@@ -71,6 +73,17 @@ export function FeatureMapPanel() {
           <Figure name="feature-map-curves" title={s.curvesTitle}>
           <LineChart labels={t.charts} series={curves} xLabel={s.xX} yLabel={s.yF} ariaLabel={s.curvesTitle} tableCaption={s.tableCurves} yDomain={[-0.5, 4]} height={240} />
           </Figure>
+          <p className="note">{t.estimators.taylorNote}</p>
+          {params.featureMap === 'oprf' && v && (
+            <p className="note" data-note="oprf" data-oprf-a={v.oprf.a}>
+              {t.estimators.oprfNote(fmt(v.oprf.rho), fmt(v.oprf.a))}
+            </p>
+          )}
+          {params.featureMap === 'cosformer' && (
+            <p className="note" data-note="cosformer">
+              {t.estimators.cosformerNote}
+            </p>
+          )}
         </div>
         <div className="sub">
           <h3>{s.lambdaTitle}</h3>

@@ -6,7 +6,8 @@
 //
 // Entry points (FmParams fields beyond n, d, nu, mp, scale, ratio in brackets):
 //   row_stats        [a0 = side] per row of X (Q or K): (max_r u_r, 0), or (max_r |u_r|, 0) for
-//                    hyperbolic, over all nu u columns (u computed by fm_project, same bits as φ).
+//                    hyperbolic, (max_r A‖ω_r‖² + √(1−4A)·u_r, 0) for oprf, over all nu u columns
+//                    (u computed by fm_project, same bits as φ).
 //                    Writes st_out[row]. Dispatch: ceil(n / 16) workgroups (16 rows each).
 //   ds_row_stats     double-softmax query rows: (max_c x_c, Σ_c exp(x_c − max)), c in order.
 //                    Writes st_out[row]. Dispatch: ceil(n / 256).
@@ -55,6 +56,9 @@ fn row_stats(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg:
       var v = u[t];
       if (fm.kind == FM_HYPERBOLIC) {
         v = abs(v);
+      }
+      if (fm.kind == FM_OPRF) {
+        v = fm_oprf_exponent(v, u0 + sl.y);
       }
       if (u0 + sl.y >= fm.nu) {
         v = FM_LOWEST;

@@ -16,6 +16,14 @@
 //   4 elu1           elu(x_c) + 1                     (no projection: "u_c" = x_c, d features)
 //   5 exp            exp(u_r − shift) + ε
 //   6 double-softmax exp(x_c − shift)/aux             (no projection, d features)
+//   7 oprf           ratio·(exp(A‖ω_r‖² + √(1−4A)·u_r − (hn + shift)) + ε)   ratio = m^{-1/2}, A = fm.map_a
+//                    (FAVOR++, Likhosherstov et al. 2022; A ≤ 0 chosen from Q and K on the host,
+//                    src/core/feature-maps-beyond.ts; shift = max_r of the exponent, as for positive)
+//   8 taylor2        [1, x_c, x_a·x_b/√2] at feature 0, 1 + c, 1 + d + a·d + b (Based; no projection,
+//                    1 + d + d² features; read from the inputs by fm_feature_at, u unused)
+//   9 cosformer      max(x_c, 0)·[cos θ | sin θ], θ = π·row/(2n) (cosFormer; no projection, 2d features)
+//  Maps 7–9 go through fm_feature_at, which knows
+//   the tile row's side, matrix row and feature column.
 //  10 hedgehog       exp(±u_r − shift_b)/aux_b, [+u | −u] blocks: softmax(Wx) ‖ softmax(−Wx) with the
 //                    fitted W (src/core/hedgehog.ts); per-row stats for BOTH sides, two per row
 //                    (fm_hh_stats): [2·row + b] = (max_r ±u_r, Σ_r exp(±u_r − max)), b = 0 (+), 1 (−),
@@ -57,6 +65,9 @@ const FM_RELU: u32 = 3u;
 const FM_ELU1: u32 = 4u;
 const FM_EXP: u32 = 5u;
 const FM_DSOFTMAX: u32 = 6u;
+const FM_OPRF: u32 = 7u;
+const FM_TAYLOR2: u32 = 8u;
+const FM_COSFORMER: u32 = 9u;
 const FM_HEDGEHOG: u32 = 10u;
 
 const FM_RELU_EPS: f32 = 0.001;
@@ -79,19 +90,19 @@ struct FmParams {
   a0: u32,       // kernel-specific
   a1: u32,
   eps: f32,      // ε added to the exponential features: 0 ('shift') or 1e-6 ('ref')
-  _pad0: u32,
+  map_a: f32,    // OPRF's A (kind 7); 0 otherwise
   _pad1: u32,
   _pad2: u32,
 }
 
 fn fm_uses_w() -> bool {
-  return fm.kind != FM_ELU1 && fm.kind != FM_DSOFTMAX;
+  return fm.kind != FM_ELU1 && fm.kind != FM_DSOFTMAX && fm.kind != FM_TAYLOR2 && fm.kind != FM_COSFORMER;
 }
 fn fm_has_stats() -> bool {
-  return fm.kind == FM_POSITIVE || fm.kind == FM_HYPERBOLIC || fm.kind == FM_EXP || fm.kind == FM_DSOFTMAX;
+  return fm.kind == FM_POSITIVE || fm.kind == FM_HYPERBOLIC || fm.kind == FM_EXP || fm.kind == FM_DSOFTMAX || fm.kind == FM_OPRF;
 }
 fn fm_uses_norm() -> bool {
-  return fm.kind == FM_POSITIVE || fm.kind == FM_HYPERBOLIC || fm.kind == FM_TRIG;
+  return fm.kind == FM_POSITIVE || fm.kind == FM_HYPERBOLIC || fm.kind == FM_TRIG || fm.kind == FM_OPRF;
 }
 
 @group(0) @binding(0) var<uniform> fm: FmParams;
@@ -345,7 +356,7 @@ fn fm_phi_tile2(rows: FmRows, u0: u32, R: u32, C: u32, lid: u32, dst: u32, strid
           st = fm_hh_stats(sr.x, sr.y, b);
         }
         if (valid) {
-          v = fm_feature(u[t], b, hn, st.x, st.y);
+          v = fm_feature_at(u[t], b, hn, st, sr, col);
         }
         fm_phi[dst + r * stride + b * C + cl] = v;
       }
@@ -356,4 +367,48 @@ fn fm_phi_tile2(rows: FmRows, u0: u32, R: u32, C: u32, lid: u32, dst: u32, strid
 /// fm_phi_tile2 for rows row0..row0+R−1 of one matrix (Q for FM_QUERY, K for FM_KEY).
 fn fm_phi_tile(side: u32, row0: u32, u0: u32, R: u32, C: u32, lid: u32, dst: u32, stride: u32) {
   fm_phi_tile2(fm_rows(side, row0), u0, R, C, lid, dst, stride);
+}
+
+/// OPRF's exponent A‖ω_col‖² + √(1−4A)·u before the norm and shift terms (‖ω‖² summed in
+/// coordinate order; 0 for a column past nu). row_stats takes its max; fm_feature_at its exp.
+fn fm_oprf_exponent(u: f32, col: u32) -> f32 {
+  if (col >= fm.nu) {
+    return 0.0;
+  }
+  var wn = 0.0;
+  let o = col * fm.d;
+  for (var c = 0u; c < fm.d; c++) {
+    let w = fm_w[o + c];
+    wn = wn + w * w;
+  }
+  return fm.map_a * wn + sqrt(1.0 - 4.0 * fm.map_a) * u;
+}
+
+/// φ value of block b at feature column col of matrix row sr = (side, row): maps 7–9 here, the
+/// position-free maps 0–6 in fm_feature. u is the projection (or coordinate) of fm_project.
+fn fm_feature_at(u: f32, b: u32, hn: f32, st: vec2<f32>, sr: vec2<u32>, col: u32) -> f32 {
+  switch (fm.kind) {
+    case 7u: { // oprf
+      return fm.ratio * (exp(fm_oprf_exponent(u, col) - (hn + st.x)) + fm.eps);
+    }
+    case 8u: { // taylor2: 1 | x_c | x_a x_b / √2
+      let d = fm.d;
+      let o = sr.y * d;
+      if (col == 0u) {
+        return 1.0;
+      }
+      if (col <= d) {
+        return fm_input(sr.x, o + col - 1u);
+      }
+      let k = col - 1u - d;
+      return fm_input(sr.x, o + k / d) * fm_input(sr.x, o + k % d) * 0.70710678118654752;
+    }
+    case 9u: { // cosformer
+      let sc = fm_sincos(3.14159265358979323846 * f32(sr.y) / (2.0 * f32(fm.n)));
+      return max(u, 0.0) * select(sc.y, sc.x, b == 1u);
+    }
+    default: {
+      return fm_feature(u, b, hn, st.x, st.y);
+    }
+  }
 }
