@@ -49,7 +49,16 @@ export interface SerializedEngineError {
 
 /** Messages main → engine worker. */
 export type EngineRequestMessage =
-  | { type: 'init'; forceCpu: boolean }
+  | {
+      type: 'init';
+      forceCpu: boolean;
+      /** why this worker computes on the CPU when forced (shown by the page) */
+      cpuReason?: string;
+      /** compile the WebGPU pipelines with a small run before answering 'ready' */
+      warmup?: boolean;
+    }
+  /** the request the page would compute now: the warm-up compiles the pipelines it needs */
+  | { type: 'warmup'; request: ComputeRequest }
   | { type: 'compute'; id: number; request: ComputeRequest }
   | { type: 'cancel'; id: number }
   | { type: 'stats'; id: number }
