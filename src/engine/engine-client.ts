@@ -80,8 +80,6 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
   /** The CPU stand-in while the primary warms up (null when none is needed or it was closed). */
   let standIn: Worker | null = null;
   let standInInfo: BackendInfo | null = null;
-  /** Whether the stand-in answered a compute (then the switch is worth a recompute). */
-  let standInServed = false;
   /** Whether a primary has been ready before (a later stand-in is a restart, not the start). */
   let settledOnce = false;
   /** Last compute request, handed to a (re)starting primary so it warms up the right pipelines. */
@@ -128,7 +126,6 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
           pending.delete(msg.id);
           if (msg.type === 'error') p.reject(deserializeError(msg.error));
           else if (msg.type === 'result') {
-            if (p.worker === standIn) standInServed = true;
             p.resolve(msg.result as never);
           } else if (msg.type === 'analysis') p.resolve(msg.value as never);
           else if (msg.type === 'stats') p.resolve(msg.stats as never);
@@ -167,7 +164,6 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
 
   function startStandIn(): void {
     standInInfo = null;
-    standInServed = false;
     standIn = spawn('attention-engine-cpu', { type: 'init', forceCpu: true, cpuReason: STAND_IN_REASON }, () => standIn);
   }
 
@@ -177,14 +173,14 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
     resolveReady(info);
     resolveStarted(info);
     if (!standIn) return;
-    const served = standInServed;
-    // The stand-in's unfinished work is superseded by the settled backend; the page recomputes.
+    // The stand-in's unfinished work is superseded by the settled backend; the page recomputes
+    // what it needs (the listeners hear of the switch before the rejections arrive).
     const old = standIn;
     standIn = null;
     standInInfo = null;
+    switchListeners.forEach((cb) => cb(info, false));
     rejectPending(old, new EngineError('cancelled', 'superseded: the settled backend is ready'));
     old.terminate();
-    if (served || info.kind === 'webgpu') switchListeners.forEach((cb) => cb(info, false));
   }
 
   /** The worker the next compute goes to. */
