@@ -230,6 +230,19 @@ describe('controller: estimates, cancel, the CPU stand-in', () => {
     expect(store.getState().compute.status).toBe('computing');
   });
 
+  it('a user cancel with nothing on screen is respected when WebGPU takes over (no automatic rerun)', async () => {
+    const store = createAppStore(initialState(HEAVY));
+    const { engine, calls, switchTo } = fakeEngine(CPU, { warming: true });
+    const c = createController(store, engine);
+    await tick();
+    c.cancelCompute();
+    await tick();
+    switchTo(GPU, false);
+    await tick();
+    expect(calls.length).toBe(1);
+    expect(store.getState().compute.status).toBe('cancelled');
+  });
+
   it('a parameter change during a long run stops it and computes the newest parameters', async () => {
     const store = createAppStore(initialState(HEAVY));
     const actions = createActions(store);

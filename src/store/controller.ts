@@ -187,8 +187,10 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     if (disposed) return;
     setBackend(info, null, warming);
     if (warming || !ready) return;
-    // Recompute on the settled backend unless the shown result came from it already.
-    const shown = store.getState().compute.result;
+    // Recompute on the settled backend unless the shown result came from it already, or the
+    // user cancelled the run for these parameters (nothing on screen): that stays their call.
+    const { result: shown, status } = store.getState().compute;
+    if (status === 'cancelled' && !inFlight) return;
     if (inFlight || !shown || shown.backend.kind !== info.kind) run();
   });
 
