@@ -14,7 +14,7 @@
  */
 import type { BackendInfo } from '../core/attention-job';
 import { EngineError } from '../core/errors';
-import type { ComputeRequest, ComputeResult, EngineRequestMessage, EngineResponseMessage } from './protocol';
+import type { ComputeRequest, ComputeResult, EngineRequestMessage, EngineResponseMessage, RateSample } from './protocol';
 import { deserializeError } from './serialize-error';
 
 export interface EngineStats {
@@ -37,6 +37,8 @@ export interface EngineClient {
   backend(): BackendInfo | null;
   /** True while the CPU stand-in computes and the WebGPU worker is still compiling. */
   warming(): boolean;
+  /** A timed run of the settled WebGPU backend right after its warm-up (null when none). */
+  calibration(): RateSample | null;
   /** The backend was replaced after a failure (e.g. a lost GPU device), with the reason. */
   onBackendChange(cb: (b: BackendInfo, why: string) => void): () => void;
   /** A planned switch: the settled backend took over from the stand-in (warming = false), or the stand-in took over again while WebGPU restarts (warming = true). */
@@ -77,6 +79,7 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
   /** The settled engine (WebGPU or the CPU fallback) and its state. */
   let primary!: Worker;
   let primaryInfo: BackendInfo | null = null;
+  let calibrationSample: RateSample | null = null;
   /** The CPU stand-in while the primary warms up (null when none is needed or it was closed). */
   let standIn: Worker | null = null;
   let standInInfo: BackendInfo | null = null;
@@ -99,7 +102,10 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
       const msg = ev.data;
       switch (msg.type) {
         case 'ready':
-          if (worker() === primary) primaryReady(msg.backend);
+          if (worker() === primary) {
+            calibrationSample = msg.calibration ?? null;
+            primaryReady(msg.backend);
+          }
           else if (worker() === standIn) {
             standInInfo = msg.backend;
             resolveStarted(msg.backend);
@@ -245,6 +251,7 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
     started,
     backend: current,
     warming: () => primaryInfo === null && standIn !== null,
+    calibration: () => calibrationSample,
     onBackendChange(cb) {
       listeners.add(cb);
       return () => listeners.delete(cb);

@@ -15,7 +15,8 @@ import { createWebGpuBackend, type WebGpuBackend } from '../gpu/webgpu-backend';
 import { DEFAULT_PARAMS } from '../core/default-params';
 import { compute } from './compute';
 import { createCpuBackend } from './cpu-backend';
-import type { ComputeRequest, EngineRequestMessage, EngineResponseMessage } from './protocol';
+import { requestFlops } from './cost-model';
+import type { ComputeRequest, EngineRequestMessage, EngineResponseMessage, RateSample } from './protocol';
 import { serializeError } from './serialize-error';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -34,6 +35,9 @@ let lastRequest: { id: number; request: ComputeRequest } | null = null;
 let warmupRequest: ComputeRequest | null = null;
 /** Largest n of the warm-up run: pipelines depend on d, the map and causality, not on n. */
 const WARMUP_N = 64;
+/** Work of the timed calibration run after the warm-up (about 0.1 s on a software adapter). */
+const CALIBRATION_FLOPS = 2e8;
+let calibration: RateSample | undefined;
 
 function post(msg: EngineResponseMessage, transfer: Transferable[] = []): void {
   self.postMessage(msg, transfer);
@@ -81,6 +85,17 @@ async function warmUp(b: AttentionBackend): Promise<AttentionBackend> {
   };
   try {
     await compute(-1, small, b);
+    // Time a larger run with the pipelines just compiled, so the first estimates on this
+    // adapter come from its own throughput rather than a prior.
+    const d = req.params.d;
+    const big: ComputeRequest = {
+      params: { ...req.params, n: Math.max(256, Math.min(4_096, Math.round(Math.sqrt(CALIBRATION_FLOPS / (4 * d))))) },
+      viewCells: 0,
+      rowStats: false,
+      rows: [],
+    };
+    const r = await compute(-1, big, b).catch(() => null);
+    if (r) calibration = { flops: requestFlops(big, 'webgpu').total, ms: r.elapsedMs };
   } catch (e) {
     if (isEngineError(e) && (e.code === 'device-lost' || e.code === 'gpu-validation')) {
       b.dispose();
@@ -133,7 +148,7 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
         .catch((e: unknown) => createCpuBackend(`WebGPU initialisation failed: ${(e as Error).message}`));
       void backendReady.then((b) => {
         backend = b;
-        post({ type: 'ready', backend: b.info });
+        post({ type: 'ready', backend: b.info, calibration });
         void pump();
       });
       break;

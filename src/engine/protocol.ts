@@ -41,6 +41,12 @@ export interface ComputeResult {
   elapsedMs: number;
 }
 
+/** One timed run for the throughput model: its FLOPs (cost-model.ts) and wall time in the worker. */
+export interface RateSample {
+  flops: number;
+  ms: number;
+}
+
 export interface SerializedEngineError {
   code: EngineErrorCode;
   message: string;
@@ -67,7 +73,7 @@ export type EngineRequestMessage =
 
 /** Messages engine worker → main. */
 export type EngineResponseMessage =
-  | { type: 'ready'; backend: BackendInfo }
+  | { type: 'ready'; backend: BackendInfo; calibration?: RateSample }
   | { type: 'backend-changed'; backend: BackendInfo; why: string }
   | { type: 'result'; id: number; result: ComputeResult }
   | { type: 'progress'; id: number; done: number; total: number; label?: string }

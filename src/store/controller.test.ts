@@ -7,7 +7,10 @@ import { buildRequest, createController, VIEW_LIMITS, type EngineLike } from './
 import { createActions, createAppStore, initialState } from './store';
 
 /** A scripted engine: every compute waits until the test settles it. */
-function fakeEngine(info: BackendInfo = { kind: 'webgpu', adapter: 'fake', features: [] }, opts: { warming?: boolean } = {}) {
+function fakeEngine(
+  info: BackendInfo = { kind: 'webgpu', adapter: 'fake', features: [] },
+  opts: { warming?: boolean; calibration?: { flops: number; ms: number } } = {},
+) {
   const calls: { req: ComputeRequest; resolve: (r: ComputeResult) => void; reject: (e: unknown) => void; settled: boolean }[] = [];
   const analyses: { op: string; signal?: AbortSignal; resolve: (v: unknown) => void; reject: (e: unknown) => void; progress?: (d: number, t: number) => void }[] = [];
   const switchers = new Set<(b: BackendInfo, warming: boolean) => void>();
@@ -18,6 +21,7 @@ function fakeEngine(info: BackendInfo = { kind: 'webgpu', adapter: 'fake', featu
     started: Promise.resolve(info),
     backend: () => backend,
     warming: () => warming,
+    calibration: () => opts.calibration ?? null,
     onBackendChange: () => () => {},
     onSwitch: (cb) => {
       switchers.add(cb);
@@ -187,6 +191,17 @@ describe('controller: estimates, cancel, the CPU stand-in', () => {
     const after = store.getState().compute.running!.estimateMs;
     expect(after).toBeGreaterThan(before / 150);
     expect(after).toBeLessThan(before / 50);
+  });
+
+  it('seeds the WebGPU rate from the engine’s calibration run when WebGPU takes over', async () => {
+    const store = createAppStore();
+    const { engine, switchTo } = fakeEngine(CPU, { warming: true, calibration: { flops: 1e9, ms: 10 } });
+    const c = createController(store, engine);
+    await tick();
+    expect(c.rates.rate('webgpu').measured).toBe(false);
+    switchTo(GPU, false);
+    expect(c.rates.rate('webgpu')).toMatchObject({ measured: true });
+    expect(c.rates.rate('webgpu').flopsPerMs).toBeCloseTo(1e8, -4);
   });
 
   it('cancel stops the engine run, keeps the shown result and reverts the parameters to it', async () => {

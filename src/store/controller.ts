@@ -27,7 +27,7 @@ import { createActions, defaultRow, type AnalysisEntry, type AppState, type AppS
 
 export type EngineLike = Pick<
   EngineClient,
-  'started' | 'backend' | 'warming' | 'onBackendChange' | 'onSwitch' | 'compute' | 'cancel' | 'analyze'
+  'started' | 'backend' | 'warming' | 'calibration' | 'onBackendChange' | 'onSwitch' | 'compute' | 'cancel' | 'analyze'
 >;
 
 /**
@@ -170,6 +170,8 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
 
   const setBackend = (info: BackendInfo, why: string | null, warming: boolean) => {
     store.setState({ backend: { info, why, warming } });
+    const cal = warming ? null : engine.calibration();
+    if (cal) rates.observe(info.kind, cal.flops, cal.ms);
   };
   void engine.started.then((info) => {
     if (disposed) return;
