@@ -63,7 +63,7 @@ interface Pending {
 }
 
 /** How long an aborted WebGPU run may take to stop before its worker is replaced. */
-export const GPU_CANCEL_GRACE_MS = 1_500;
+export const GPU_CANCEL_GRACE_MS = 3_000;
 const STAND_IN_REASON = 'WebGPU is starting; the CPU computes meanwhile';
 
 export function createEngineClient(options: { forceCpu?: boolean } = {}): EngineClient {

@@ -1,7 +1,8 @@
 /**
  * Where the compute stands, shown where the user looks (top of the main comparison): which backend
- * is computing, the prediction and elapsed time of a long run with a Cancel button, what a cancel
- * did, and a failed run's explanation — also when it is the first run and nothing is on screen.
+ * is computing, the prediction and elapsed time of a long run with a Cancel button, a very long run
+ * waiting for "Compute anyway", what a cancel did, and a failed run's explanation — also when it is
+ * the first run and nothing is on screen.
  */
 import { useEffect, useState } from 'react';
 import { useStrings } from '../app/strings';
@@ -70,13 +71,21 @@ export function ComputeStatus() {
       {!running && c.result && c.latencyMs !== null && shownBackend && (
         <span className="computed-in">{f.computedOn(f.backendName[shownBackend], fmtMs(c.latencyMs))}</span>
       )}
+      {c.status === 'held' && c.held && (
+        <p className="long-run warn" role="status" data-held="" data-estimate-ms={Math.round(c.held.estimateMs)}>
+          {f.held(paramsText(c.held.params), f.duration(c.held.estimateMs), f.backendName[c.held.backend])}{' '}
+          <button type="button" className="small" data-action="compute-anyway" onClick={() => controller.computeAnyway()}>
+            {f.computeAnyway}
+          </button>
+        </p>
+      )}
       {!running && c.cancelled && (
         <p className="cancelled-note" role="status" data-cancelled={c.cancelled.reverted ? 'reverted' : 'nothing'}>
           {c.cancelled.reverted
             ? f.cancelledReverted(paramsText(c.cancelled.params), f.duration(c.cancelled.estimateMs))
             : f.cancelledNothing(paramsText(c.cancelled.params), f.duration(c.cancelled.estimateMs))}{' '}
           {!c.cancelled.reverted && (
-            <button type="button" className="small" data-action="compute-anyway" onClick={() => controller.recompute()}>
+            <button type="button" className="small" data-action="compute-anyway" onClick={() => controller.computeAnyway()}>
               {f.computeAnyway}
             </button>
           )}

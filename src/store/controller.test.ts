@@ -3,7 +3,7 @@ import type { BackendInfo } from '../core/attention-job';
 import { EngineError } from '../core/errors';
 import { LONG_RUN_MS, PRIOR_FLOPS_PER_MS, requestFlops } from '../engine/cost-model';
 import type { ComputeRequest, ComputeResult } from '../engine/protocol';
-import { buildRequest, createController, VIEW_LIMITS, type EngineLike } from './controller';
+import { buildRequest, CONFIRM_RUN_MS, createController, VIEW_LIMITS, type EngineLike } from './controller';
 import { createActions, createAppStore, initialState } from './store';
 
 /** A scripted engine: every compute waits until the test settles it. */
@@ -156,8 +156,10 @@ describe('controller', () => {
 
 describe('controller: estimates, cancel, the CPU stand-in', () => {
   const HEAVY = { n: 65_536, d: 256, m: 1_024 };
+  /** long enough to announce (≥ 2 s at the priors), short enough to start unasked (< 60 s) */
+  const MEDIUM = { n: 8_192, d: 64 };
 
-  it('prices every run: small runs are not long; n = 65,536, d = 256, m = 1,024 is announced with an estimate', async () => {
+  it('prices every run: small runs are not long; n = 8,192, d = 64 starts announced as long', async () => {
     const store = createAppStore();
     const actions = createActions(store);
     const { engine, calls } = fakeEngine();
@@ -169,10 +171,31 @@ describe('controller: estimates, cancel, the CPU stand-in', () => {
     calls[0]!.resolve(result(calls[0]!.req, 1));
     await tick();
     expect(store.getState().compute.running).toBeNull();
+    actions.setParams(MEDIUM);
+    const medium = store.getState().compute.running;
+    expect(medium).toMatchObject({ long: true, params: expect.objectContaining(MEDIUM) });
+    expect(medium!.estimateMs).toBeGreaterThanOrEqual(LONG_RUN_MS);
+    expect(calls.length).toBe(2);
+  });
+
+  it('n = 65,536, d = 256, m = 1,024 is not started unasked: held with its estimate until "compute anyway"', async () => {
+    const store = createAppStore();
+    const actions = createActions(store);
+    const { engine, calls } = fakeEngine();
+    const c = createController(store, engine);
+    await tick();
+    calls[0]!.resolve(result(calls[0]!.req, 1));
+    await tick();
     actions.setParams(HEAVY);
-    const heavy = store.getState().compute.running;
-    expect(heavy).toMatchObject({ long: true, params: expect.objectContaining(HEAVY) });
-    expect(heavy!.estimateMs).toBeGreaterThan(60_000);
+    const st = store.getState().compute;
+    expect(st.status).toBe('held');
+    expect(st.held).toMatchObject({ long: true, params: expect.objectContaining(HEAVY) });
+    expect(st.held!.estimateMs).toBeGreaterThanOrEqual(CONFIRM_RUN_MS);
+    expect(st.result?.id).toBe(1);
+    expect(calls.length).toBe(1);
+    c.computeAnyway();
+    expect(calls.length).toBe(2);
+    expect(store.getState().compute).toMatchObject({ status: 'computing', held: null, running: expect.objectContaining({ long: true }) });
   });
 
   it('learns the rate from finished runs: the estimate follows the measured throughput', async () => {
@@ -214,6 +237,7 @@ describe('controller: estimates, cancel, the CPU stand-in', () => {
     await tick();
     const shownParams = store.getState().params;
     actions.setParams(HEAVY);
+    c.computeAnyway();
     expect(calls.length).toBe(2);
     c.cancelCompute();
     await tick();
@@ -229,7 +253,7 @@ describe('controller: estimates, cancel, the CPU stand-in', () => {
   });
 
   it('cancel with nothing on screen keeps the parameters and marks them as not computed', async () => {
-    const store = createAppStore(initialState(HEAVY));
+    const store = createAppStore(initialState(MEDIUM));
     const { engine, calls } = fakeEngine();
     const c = createController(store, engine);
     await tick();
@@ -238,7 +262,7 @@ describe('controller: estimates, cancel, the CPU stand-in', () => {
     await tick();
     const st = store.getState();
     expect(st.compute.status).toBe('cancelled');
-    expect(st.params).toMatchObject(HEAVY);
+    expect(st.params).toMatchObject(MEDIUM);
     expect(st.compute.cancelled).toMatchObject({ reverted: false });
     c.recompute();
     expect(calls.length).toBe(2);
@@ -246,7 +270,7 @@ describe('controller: estimates, cancel, the CPU stand-in', () => {
   });
 
   it('a user cancel with nothing on screen is respected when WebGPU takes over (no automatic rerun)', async () => {
-    const store = createAppStore(initialState(HEAVY));
+    const store = createAppStore(initialState(MEDIUM));
     const { engine, calls, switchTo } = fakeEngine(CPU, { warming: true });
     const c = createController(store, engine);
     await tick();
@@ -259,7 +283,7 @@ describe('controller: estimates, cancel, the CPU stand-in', () => {
   });
 
   it('a parameter change during a long run stops it and computes the newest parameters', async () => {
-    const store = createAppStore(initialState(HEAVY));
+    const store = createAppStore(initialState(MEDIUM));
     const actions = createActions(store);
     const { engine, calls, cancels } = fakeEngine();
     createController(store, engine);

@@ -7,7 +7,8 @@
  * so a superseded request only ever rejects with 'cancelled', which is ignored here.
  *
  * Every run is priced beforehand (src/engine/cost-model.ts: FLOPs × the rate measured on this
- * backend); a long one is marked so the page can say how long and offer Cancel. Cancel stops the
+ * backend); a long one is marked so the page can say how long and offer Cancel, and a very long
+ * one waits for the user's go-ahead. Cancel stops the
  * work in the engine and reverts the parameters to those of the result on screen, so controls,
  * URL and figures keep describing the same experiment (with nothing on screen yet, the parameters
  * stay and the page says they were not computed). A parameter change during a long run stops it
@@ -63,12 +64,22 @@ export interface Controller {
   cancelAnalysis(id: string): void;
   /** Recompute now (e.g. after an error). */
   recompute(): void;
+  /** Start the current parameters' run even when it is predicted to be very long. */
+  computeAnyway(): void;
   /** Stop the compute in flight; the shown result stays and the parameters revert to it. */
   cancelCompute(): void;
   /** The throughput model behind the estimates (for tests and diagnostics). */
   readonly rates: RateModel;
   dispose(): void;
 }
+
+/**
+ * Runs predicted to take longer than this do not start by themselves: the page shows the estimate
+ * and waits for "Compute anyway". Minutes of CPU, or GPU work that cannot be interrupted within a
+ * pass (one exact-attention dispatch at n = 65,536 keeps a software adapter busy for hours), should
+ * be the user's decision, not a side effect of typing a number.
+ */
+export const CONFIRM_RUN_MS = 60_000;
 
 export function createController(store: AppStore, engine: EngineLike): Controller {
   const actions = createActions(store);
@@ -90,7 +101,7 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     return { params: request.params, backend: kind, startedAt: Date.now(), estimateMs, long: estimateMs >= LONG_RUN_MS };
   }
 
-  function run(): void {
+  function run(force = false): void {
     if (disposed) return;
     if (!ready) {
       dirty = true;
@@ -103,13 +114,17 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
       return;
     }
     dirty = false;
-    inFlight = true;
     const state = store.getState();
     const request = buildRequest(state);
     const running = priced(request);
+    if (running.estimateMs >= CONFIRM_RUN_MS && !force) {
+      store.setState({ compute: { ...state.compute, status: 'held', running: null, held: running, cancelled: null } });
+      return;
+    }
+    inFlight = true;
     current = { request, running };
     const t0 = performance.now();
-    store.setState({ compute: { ...state.compute, status: 'computing', running } });
+    store.setState({ compute: { ...state.compute, status: 'computing', running, held: null } });
     engine.compute(request).then(
       (result) => {
         inFlight = false;
@@ -262,7 +277,8 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
   return {
     requestAnalysis,
     cancelAnalysis,
-    recompute: run,
+    recompute: () => run(),
+    computeAnyway: () => run(true),
     cancelCompute,
     rates,
     dispose() {

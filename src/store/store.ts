@@ -42,7 +42,7 @@ export interface EngineErrorInfo {
 }
 
 export interface ComputeState {
-  status: 'idle' | 'computing' | 'ok' | 'error' | 'cancelled';
+  status: 'idle' | 'computing' | 'ok' | 'error' | 'cancelled' | 'held';
   /** last error; the previous result stays on screen */
   error: EngineErrorInfo | null;
   result: ComputeResult | null;
@@ -52,6 +52,8 @@ export interface ComputeState {
   running?: RunningCompute | null;
   /** the run the user cancelled last (absent/null when none, or a newer run finished since) */
   cancelled?: CancelledCompute | null;
+  /** a run predicted too long to start unasked (status 'held'): it waits for "Compute anyway" */
+  held?: RunningCompute | null;
 }
 
 /** A compute on its way: what it computes, where, since when (Date.now() ms) and how long it should take. */
