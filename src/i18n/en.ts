@@ -396,8 +396,8 @@ export const en = {
       `Cancelled the run for ${params} (predicted about ${est}). The controls are back at the parameters of the result shown.`,
     cancelledNothing: (params: string, est: string) => `Cancelled: nothing has been computed for ${params} (predicted about ${est}).`,
     computeAnyway: 'Compute anyway',
-    held: (params: string, est: string, backend: string) =>
-      `Not started: this run (${params}) is predicted to take about ${est} on ${backend}. The figures below stay as they are.`,
+    held: (params: string, est: string, backend: string, shown: boolean) =>
+      `Not started: this run (${params}) is predicted to take about ${est} on ${backend}. ${shown ? 'The figures below stay as they are.' : 'Nothing has been computed yet.'}`,
     computedOn: (backend: string, ms: string) => `computed on ${backend} in ${ms}`,
     firstFailed: 'The first computation failed, so there is nothing to show yet.',
     fixHint: 'Change a parameter (a smaller scale s, a smaller d or another feature map) or try again.',

@@ -20,7 +20,8 @@ export const zh: Strings = {
     cancelledReverted: (params: string, est: string) => `已取消 ${params} 的计算（预计约 ${est}）。控件已恢复为当前所示结果的参数。`,
     cancelledNothing: (params: string, est: string) => `已取消：${params} 尚未计算任何结果（预计约 ${est}）。`,
     computeAnyway: '仍然计算',
-    held: (params: string, est: string, backend: string) => `尚未开始：这次计算（${params}）预计在 ${backend} 上需要约 ${est}。下方图表保持不变。`,
+    held: (params: string, est: string, backend: string, shown: boolean) =>
+      `尚未开始：这次计算（${params}）预计在 ${backend} 上需要约 ${est}。${shown ? '下方图表保持不变。' : '目前尚未计算任何结果。'}`,
     computedOn: (backend: string, ms: string) => `在 ${backend} 上计算，用时 ${ms}`,
     firstFailed: '首次计算失败，因此暂时没有可显示的结果。',
     fixHint: '请调整参数（更小的尺度 s、更小的 d 或换一种特征映射）后重试。',

@@ -73,7 +73,7 @@ export function ComputeStatus() {
       )}
       {c.status === 'held' && c.held && (
         <p className="long-run warn" role="status" data-held="" data-estimate-ms={Math.round(c.held.estimateMs)}>
-          {f.held(paramsText(c.held.params), f.duration(c.held.estimateMs), f.backendName[c.held.backend])}{' '}
+          {f.held(paramsText(c.held.params), f.duration(c.held.estimateMs), f.backendName[c.held.backend], c.result !== null)}{' '}
           <button type="button" className="small" data-action="compute-anyway" onClick={() => controller.computeAnyway()}>
             {f.computeAnyway}
           </button>
