@@ -97,16 +97,16 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
 
   const current = (): BackendInfo | null => primaryInfo ?? standInInfo;
 
-  function onMessageFrom(worker: () => Worker | null) {
+  function onMessageFrom(w: Worker) {
     return (ev: MessageEvent<EngineResponseMessage>) => {
       const msg = ev.data;
       switch (msg.type) {
         case 'ready':
-          if (worker() === primary) {
+          // (a stand-in promoted to primary before its own 'ready' is already settled)
+          if (w === primary && !primaryInfo) {
             calibrationSample = msg.calibration ?? null;
             primaryReady(msg.backend);
-          }
-          else if (worker() === standIn) {
+          } else if (w === standIn) {
             standInInfo = msg.backend;
             resolveStarted(msg.backend);
             // the stand-in is back while a replaced WebGPU worker warms up (after a cancel)
@@ -114,7 +114,7 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
           }
           return;
         case 'backend-changed':
-          if (worker() !== primary) return;
+          if (w !== primary) return;
           primaryInfo = msg.backend;
           listeners.forEach((cb) => cb(msg.backend, msg.why));
           return;
@@ -149,9 +149,9 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
     }
   }
 
-  function spawn(name: string, init: EngineRequestMessage, self: () => Worker | null): Worker {
+  function spawn(name: string, init: EngineRequestMessage): Worker {
     const w = new Worker(new URL('./engine-worker.ts', import.meta.url), { type: 'module', name });
-    w.onmessage = onMessageFrom(self);
+    w.onmessage = onMessageFrom(w);
     const crash = (ev: ErrorEvent | MessageEvent) => {
       const message = ev instanceof ErrorEvent ? ev.message : 'message could not be deserialized';
       rejectPending(w, new EngineError('internal', `engine worker failed: ${message}`));
@@ -164,13 +164,13 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
 
   function startPrimary(): void {
     primaryInfo = null;
-    primary = spawn('attention-engine', { type: 'init', forceCpu, warmup: !forceCpu }, () => primary);
+    primary = spawn('attention-engine', { type: 'init', forceCpu, warmup: !forceCpu });
     if (lastRequest) primary.postMessage({ type: 'warmup', request: lastRequest } satisfies EngineRequestMessage);
   }
 
   function startStandIn(): void {
     standInInfo = null;
-    standIn = spawn('attention-engine-cpu', { type: 'init', forceCpu: true, cpuReason: STAND_IN_REASON }, () => standIn);
+    standIn = spawn('attention-engine-cpu', { type: 'init', forceCpu: true, cpuReason: STAND_IN_REASON });
   }
 
   function primaryReady(info: BackendInfo): void {
@@ -179,6 +179,16 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
     resolveReady(info);
     resolveStarted(info);
     if (!standIn) return;
+    if (info.kind === 'cpu') {
+      // No WebGPU after all: the stand-in runs the same CPU twins and may be halfway through the
+      // first result, so it carries on as the settled engine and the new worker goes.
+      primary.terminate();
+      primary = standIn;
+      standIn = null;
+      standInInfo = null;
+      switchListeners.forEach((cb) => cb(info, false));
+      return;
+    }
     // The stand-in's unfinished work is superseded by the settled backend; the page recomputes
     // what it needs (the listeners hear of the switch before the rejections arrive).
     const old = standIn;
@@ -206,7 +216,7 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
   function analysisWorker(): Worker {
     if (!analysis) {
       const w = new Worker(new URL('./analysis-worker.ts', import.meta.url), { type: 'module', name: 'attention-analysis' });
-      w.onmessage = onMessageFrom(() => w);
+      w.onmessage = onMessageFrom(w);
       w.onerror = (ev) => rejectPending(w, new EngineError('internal', `analysis worker failed: ${ev.message}`));
       analysis = w;
     }

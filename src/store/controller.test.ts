@@ -269,6 +269,20 @@ describe('controller: estimates, cancel, the CPU stand-in', () => {
     expect(store.getState().compute.status).toBe('computing');
   });
 
+  it('when the settled backend is the CPU too (no adapter), the stand-in’s run in flight is kept, not repeated', async () => {
+    const store = createAppStore();
+    const { engine, calls, switchTo } = fakeEngine(CPU, { warming: true });
+    createController(store, engine);
+    await tick();
+    switchTo({ kind: 'cpu', reason: 'no adapter' }, false);
+    expect(calls.length).toBe(1);
+    calls[0]!.resolve(result(calls[0]!.req, 1, CPU));
+    await tick();
+    expect(calls.length).toBe(1);
+    expect(store.getState().compute).toMatchObject({ status: 'ok', result: { id: 1 } });
+    expect(store.getState().backend).toMatchObject({ info: { reason: 'no adapter' }, warming: false });
+  });
+
   it('a user cancel with nothing on screen is respected when WebGPU takes over (no automatic rerun)', async () => {
     const store = createAppStore(initialState(MEDIUM));
     const { engine, calls, switchTo } = fakeEngine(CPU, { warming: true });

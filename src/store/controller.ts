@@ -206,9 +206,11 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     if (warming || !ready) return;
     // Recompute on the settled backend unless the shown result came from it already, or the
     // user cancelled the run for these parameters (nothing on screen): that stays their call.
+    // A run in flight on the same kind of backend (the CPU stand-in kept on when there is no
+    // WebGPU) is left to finish.
     const { result: shown, status } = store.getState().compute;
     if (status === 'cancelled' && !inFlight) return;
-    if (inFlight || !shown || shown.backend.kind !== info.kind) run();
+    if (inFlight ? current?.running.backend !== info.kind : !shown || shown.backend.kind !== info.kind) run();
   });
 
   // ---- analyses ----
