@@ -75,7 +75,7 @@ test('recovers from GPU device loss: a new device, and the next compute succeeds
   assert.match(events[0], /device lost/i);
   const r = await page.evaluate(() => window.engineDriver.compute({ seed: 2 }));
   assert.ok(r.ok && r.finite, JSON.stringify(r));
-});
+}, { timeout: 240_000 }); // two pipeline compilations on SwiftShader: the warm-up before 'ready', and the new device's
 
 test('buffers are reused: 40 recomputes of varying size leak no GPU buffers', async ({ page, baseUrl }) => {
   await open(page, baseUrl);
