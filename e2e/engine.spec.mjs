@@ -9,8 +9,15 @@ async function open(page, baseUrl, query = '') {
   return page.evaluate(() => window.engineDriver.ready());
 }
 
-test('picks WebGPU on SwiftShader and computes finite outputs with metrics', async ({ page, baseUrl }) => {
-  const backend = await open(page, baseUrl);
+test('computes on the CPU stand-in while WebGPU warms up, then settles on WebGPU (SwiftShader) with finite outputs and metrics', async ({ page, baseUrl }) => {
+  await page.goto(`${baseUrl}/e2e/pages/engine.html`);
+  await page.waitForFunction(() => window.engineDriver, null, { timeout: 60_000 });
+  const start = await page.evaluate(() => window.engineDriver.started());
+  assert.equal(start.backend.kind, 'cpu', JSON.stringify(start));
+  assert.equal(start.warming, true, JSON.stringify(start));
+  const early = await page.evaluate(() => window.engineDriver.compute({}));
+  assert.ok(early.ok && early.finite && early.backend.kind === 'cpu', JSON.stringify(early));
+  const backend = await page.evaluate(() => window.engineDriver.ready());
   assert.equal(backend.kind, 'webgpu', JSON.stringify(backend));
   assert.match(backend.adapter, /swiftshader/i);
   const r = await page.evaluate(() => window.engineDriver.compute({}));
@@ -68,7 +75,7 @@ test('recovers from GPU device loss: a new device, and the next compute succeeds
   assert.match(events[0], /device lost/i);
   const r = await page.evaluate(() => window.engineDriver.compute({ seed: 2 }));
   assert.ok(r.ok && r.finite, JSON.stringify(r));
-});
+}, { timeout: 240_000 }); // two pipeline compilations on SwiftShader: the warm-up before 'ready', and the new device's
 
 test('buffers are reused: 40 recomputes of varying size leak no GPU buffers', async ({ page, baseUrl }) => {
   await open(page, baseUrl);
@@ -83,3 +90,15 @@ test('buffers are reused: 40 recomputes of varying size leak no GPU buffers', as
   assert.equal(after.liveBuffers, before.liveBuffers, `live buffers ${before.liveBuffers} → ${after.liveBuffers}`);
   assert.ok(after.created <= before.created + 4, `created ${before.created} → ${after.created}`);
 });
+
+test('cancel really stops a CPU run: an n = 65,536 request is dropped and the next request is answered', async ({ page, baseUrl }) => {
+  const backend = await open(page, baseUrl);
+  assert.equal(backend.kind, 'cpu');
+  // hours of CPU work if it were not stopped; the next compute could not be answered behind it
+  const r = await page.evaluate(() =>
+    window.engineDriver.cancelThenCompute({ n: 65_536, d: 256, m: 1_024 }, { viewCells: 0, rowStats: false, rows: [0] }, 300),
+  );
+  assert.equal(r.cancelled, true);
+  assert.equal(r.outcome.code, 'cancelled', JSON.stringify(r.outcome));
+  assert.ok(r.next.ok && r.next.finite, JSON.stringify(r.next));
+}, { webgpu: false, timeout: 60_000 });

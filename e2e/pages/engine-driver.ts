@@ -48,6 +48,17 @@ async function compute(p: Partial<AttentionParams>, extra: Partial<ComputeReques
 
 const driver = {
   ready: () => client.ready,
+  /** the first backend able to compute, and whether WebGPU was still warming up then */
+  started: async () => ({ backend: await client.started, warming: client.warming() }),
+  /** Starts a compute, cancels it after `ms`, then runs a small one: how each ended. */
+  async cancelThenCompute(p: Partial<AttentionParams>, extra: Partial<ComputeRequest>, ms: number) {
+    const first = compute(p, extra);
+    await new Promise((r) => setTimeout(r, ms));
+    const cancelled = client.cancel();
+    const outcome = await first;
+    const next = await compute({});
+    return { cancelled, outcome, next };
+  },
   backendEvents: () => backendEvents,
   compute,
   /** Fire `count` computes without awaiting; report how each ended. */

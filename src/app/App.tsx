@@ -6,14 +6,14 @@
 import { useEffect, type ReactNode } from 'react';
 import { Controls } from '../controls/Controls';
 import { UploadControls } from '../controls/UploadControls';
-import { fmtMs } from '../charts/format';
+import { ComputeStatus } from '../panels/ComputeStatus';
 import { ErrorPanel } from '../panels/ErrorPanel';
 import { FeatureMapPanel } from '../panels/FeatureMapPanel';
 import { MainComparison } from '../panels/MainComparison';
 import { RankPanel } from '../panels/RankPanel';
 import { SparsityPanel } from '../panels/SparsityPanel';
 import { Presentation, PresentButton, usePresentShortcut } from '../present/Slides';
-import { useActions, useController, useStore } from '../store/react';
+import { useActions, useStore } from '../store/react';
 import { PANEL_IDS, THEMES, type Notice, type PanelId } from '../store/store';
 import { AllPanelsHidden, Embed } from './Embed';
 import { EmbedButton } from './EmbedDialog';
@@ -29,9 +29,22 @@ const PANELS: Record<PanelId, () => ReactNode> = {
   'feature-maps': () => <FeatureMapPanel />,
 };
 
+/**
+ * Which backend computes. While WebGPU compiles its pipelines the CPU stand-in computes and the
+ * badge says so (data-value "warming"); data-value is "webgpu" or "cpu" once the backend settled.
+ */
 function BackendBadge() {
-  const t = useStrings().app;
+  const strings = useStrings();
+  const t = strings.app;
   const info = useStore((s) => s.backend.info);
+  const warming = useStore((s) => s.backend.warming ?? false);
+  if (warming && info) {
+    return (
+      <div className="badge backend-warming" data-metric="backend" data-value="warming" title={strings.firstscreen.badgeWarmingTitle} role="status">
+        {strings.firstscreen.badgeWarming}
+      </div>
+    );
+  }
   const text = !info ? t.backendPending : info.kind === 'webgpu' ? t.backendWebgpu(info.adapter) : t.backendCpu(info.reason);
   return (
     <div className={`badge backend-${info?.kind ?? 'pending'}`} data-metric="backend" data-value={info?.kind ?? ''} title={t.backendLabel} role="status">
@@ -92,26 +105,6 @@ function Notices() {
   );
 }
 
-function ComputeStatus() {
-  const t = useStrings();
-  const c = useStore((s) => s.compute);
-  const controller = useController();
-  return (
-    <div className="compute-status" data-status={c.status} aria-live="polite">
-      {c.status === 'computing' && <span className="spinner" aria-hidden="true" />}
-      {c.status === 'computing' ? t.app.computing : c.latencyMs !== null ? t.app.computedIn(fmtMs(c.latencyMs)) : ''}
-      {c.error && (
-        <div className="engine-error" role="alert" data-error-code={c.error.code}>
-          <strong>{t.errors.title}</strong> {t.errors.codes[c.error.code] ?? t.errors.codes.internal} <span className="detail" lang="en">({c.error.message})</span>{' '}
-          <button type="button" className="small" onClick={() => controller.recompute()}>
-            {t.errors.retry}
-          </button>
-        </div>
-      )}
-    </div>
-  );
-}
-
 function useThemeAttribute() {
   const theme = useStore((s) => s.ui.theme);
   useEffect(() => {
@@ -158,7 +151,7 @@ export function App() {
         <aside className="sidebar">
           <Controls />
           <UploadControls />
-          <ComputeStatus />
+          {!show('main') && <ComputeStatus />}
         </aside>
         <main className="content">
           {show('main') && <MainComparison />}

@@ -8,8 +8,12 @@ const info: BackendInfo = { kind: 'cpu', reason: 'test' };
 function fake() {
   const created: string[] = [];
   const engine: EngineLike = {
-    ready: Promise.resolve(info),
+    started: Promise.resolve(info),
     backend: () => info,
+    warming: () => false,
+    calibration: () => null,
+    onSwitch: () => () => {},
+    cancel: () => false,
     onBackendChange: (cb) => {
       created.push('listen');
       setTimeout(() => cb(info, 'because'), 0);
@@ -22,11 +26,11 @@ function fake() {
 }
 
 describe('createLazyEngine', () => {
-  it('creates no engine and resolves no ready until started', async () => {
+  it('creates no engine and resolves no `started` until started', async () => {
     const f = fake();
     const lazy = createLazyEngine(f.create);
     let isReady = false;
-    void lazy.ready.then(() => (isReady = true));
+    void lazy.started.then(() => (isReady = true));
     await new Promise((r) => setTimeout(r, 5));
     expect(f.created).toEqual([]);
     expect(isReady).toBe(false);
@@ -35,7 +39,7 @@ describe('createLazyEngine', () => {
     lazy.onBackendChange((_b, why) => changes.push(why));
     lazy.start();
     lazy.start();
-    expect(await lazy.ready).toEqual(info);
+    expect(await lazy.started).toEqual(info);
     expect(f.created).toEqual(['engine', 'listen']);
     expect(lazy.backend()).toEqual(info);
     await new Promise((r) => setTimeout(r, 5));

@@ -1,13 +1,21 @@
 /**
- * The main-thread face of the engine: two workers behind one small API. `compute` is latest-wins by
+ * The main-thread face of the engine: workers behind one small API. `compute` is latest-wins by
  * construction — each call supersedes the previous one, whose promise rejects with an EngineError
  * 'cancelled' — so a stale result can never overwrite a newer one. `analyze` runs the panels'
  * sweeps and spectra in a separate worker with progress and cancellation.
+ *
+ * First numbers fast: the engine worker that will use WebGPU (the primary) first compiles its
+ * pipelines, which takes seconds on a software adapter. Until it is ready, a second engine worker
+ * forced onto the CPU twins (the stand-in) answers the computes; then the primary takes over, the
+ * stand-in is closed and `onSwitch` tells the page, which recomputes on WebGPU. `cancel` really
+ * stops a run: a CPU worker is terminated and replaced (the twins cannot be interrupted
+ * mid-pass); a WebGPU run is aborted between passes, and its worker replaced (with the CPU stand-in
+ * serving again) if it has not stopped shortly after.
  */
 import type { BackendInfo } from '../core/attention-job';
 import { EngineError } from '../core/errors';
 import type { ExportMeta } from './export-state';
-import type { ComputeRequest, ComputeResult, EngineRequestMessage, EngineResponseMessage } from './protocol';
+import type { ComputeRequest, ComputeResult, EngineRequestMessage, EngineResponseMessage, RateSample } from './protocol';
 import { deserializeError } from './serialize-error';
 
 export interface EngineStats {
@@ -23,10 +31,23 @@ export interface AnalyzeOptions {
 }
 
 export interface EngineClient {
+  /** The settled backend: WebGPU once its pipelines are compiled, else the CPU fallback. */
   readonly ready: Promise<BackendInfo>;
+  /** The first backend able to compute: the CPU stand-in while WebGPU starts, else `ready`'s. */
+  readonly started: Promise<BackendInfo>;
+  /** Backend the next compute runs on (null before `started`). */
   backend(): BackendInfo | null;
+  /** True while the CPU stand-in computes and the WebGPU worker is still compiling. */
+  warming(): boolean;
+  /** A timed run of the settled WebGPU backend right after its warm-up (null when none). */
+  calibration(): RateSample | null;
+  /** The backend was replaced after a failure (e.g. a lost GPU device), with the reason. */
   onBackendChange(cb: (b: BackendInfo, why: string) => void): () => void;
+  /** A planned switch: the settled backend took over from the stand-in (warming = false), or the stand-in took over again while WebGPU restarts (warming = true). */
+  onSwitch(cb: (b: BackendInfo, warming: boolean) => void): () => void;
   compute(req: ComputeRequest): Promise<ComputeResult>;
+  /** Stop the newest compute for real; its promise rejects with 'cancelled'. False if none was running. */
+  cancel(): boolean;
   analyze<T>(op: string, payload: unknown, opts?: AnalyzeOptions): Promise<T>;
   stats(): Promise<EngineStats>;
   /** The experiment of `req` (n ≤ EXPORT_MAX_N) as JSON text: dense matrices from the CPU twins plus `meta`. */
@@ -40,81 +61,219 @@ interface Pending {
   resolve: (v: never) => void;
   reject: (e: unknown) => void;
   onProgress?: AnalyzeOptions['onProgress'];
+  worker?: Worker;
+  /** a compute's request, re-sent if its worker is replaced */
+  request?: ComputeRequest;
 }
 
+/** How long an aborted WebGPU run may take to stop before its worker is replaced. */
+export const GPU_CANCEL_GRACE_MS = 3_000;
+const STAND_IN_REASON = 'WebGPU is starting; the CPU computes meanwhile';
+
 export function createEngineClient(options: { forceCpu?: boolean } = {}): EngineClient {
-  const engine = new Worker(new URL('./engine-worker.ts', import.meta.url), { type: 'module', name: 'attention-engine' });
+  const forceCpu = options.forceCpu ?? false;
   let analysis: Worker | null = null;
   const pending = new Map<number, Pending>();
   const listeners = new Set<(b: BackendInfo, why: string) => void>();
+  const switchListeners = new Set<(b: BackendInfo, warming: boolean) => void>();
   let nextId = 1;
-  let current: BackendInfo | null = null;
   let latestCompute = 0;
+  let disposed = false;
+
+  /** The settled engine (WebGPU or the CPU fallback) and its state. */
+  let primary!: Worker;
+  let primaryInfo: BackendInfo | null = null;
+  let calibrationSample: RateSample | null = null;
+  /** The CPU stand-in while the primary warms up (null when none is needed or it was closed). */
+  let standIn: Worker | null = null;
+  let standInInfo: BackendInfo | null = null;
+  /** Whether a primary has been ready before (a later stand-in is a restart, not the start). */
+  let settledOnce = false;
+  /** Last compute request, handed to a (re)starting primary so it warms up the right pipelines. */
+  let lastRequest: ComputeRequest | null = null;
+  /** Aborted WebGPU runs still running: the timer replaces the worker if they do not stop. */
+  const abandoned = new Map<number, ReturnType<typeof setTimeout>>();
 
   let resolveReady!: (b: BackendInfo) => void;
   const ready = new Promise<BackendInfo>((r) => (resolveReady = r));
+  let resolveStarted!: (b: BackendInfo) => void;
+  const started = new Promise<BackendInfo>((r) => (resolveStarted = r));
 
-  const onMessage = (ev: MessageEvent<EngineResponseMessage>) => {
-    const msg = ev.data;
-    switch (msg.type) {
-      case 'ready':
-        current = msg.backend;
-        resolveReady(msg.backend);
-        return;
-      case 'backend-changed':
-        current = msg.backend;
-        listeners.forEach((cb) => cb(msg.backend, msg.why));
-        return;
-      case 'progress':
-        pending.get(msg.id)?.onProgress?.(msg.done, msg.total, msg.label, msg.detail);
-        return;
-      default: {
-        const p = pending.get(msg.id);
-        if (!p) return;
-        pending.delete(msg.id);
-        if (msg.type === 'error') p.reject(deserializeError(msg.error));
-        else if (msg.type === 'result') p.resolve(msg.result as never);
-        else if (msg.type === 'analysis') p.resolve(msg.value as never);
-        else if (msg.type === 'stats') p.resolve(msg.stats as never);
-        else if (msg.type === 'export') p.resolve(msg.json as never);
+  const current = (): BackendInfo | null => primaryInfo ?? standInInfo;
+
+  function onMessageFrom(w: Worker) {
+    return (ev: MessageEvent<EngineResponseMessage>) => {
+      const msg = ev.data;
+      switch (msg.type) {
+        case 'ready':
+          // (a stand-in promoted to primary before its own 'ready' is already settled)
+          if (w === primary && !primaryInfo) {
+            calibrationSample = msg.calibration ?? null;
+            primaryReady(msg.backend);
+          } else if (w === standIn) {
+            standInInfo = msg.backend;
+            resolveStarted(msg.backend);
+            // the stand-in is back while a replaced WebGPU worker warms up (after a cancel)
+            if (settledOnce) switchListeners.forEach((cb) => cb(msg.backend, true));
+          }
+          return;
+        case 'backend-changed':
+          if (w !== primary) return;
+          primaryInfo = msg.backend;
+          listeners.forEach((cb) => cb(msg.backend, msg.why));
+          return;
+        case 'progress':
+          pending.get(msg.id)?.onProgress?.(msg.done, msg.total, msg.label, msg.detail);
+          return;
+        default: {
+          const timer = abandoned.get(msg.id);
+          if (timer !== undefined) {
+            clearTimeout(timer);
+            abandoned.delete(msg.id);
+          }
+          const p = pending.get(msg.id);
+          if (!p) return;
+          pending.delete(msg.id);
+          if (msg.type === 'error') p.reject(deserializeError(msg.error));
+          else if (msg.type === 'result') {
+            p.resolve(msg.result as never);
+          } else if (msg.type === 'analysis') p.resolve(msg.value as never);
+          else if (msg.type === 'stats') p.resolve(msg.stats as never);
+          else if (msg.type === 'export') p.resolve(msg.json as never);
+        }
       }
-    }
-  };
-  const onCrash = (worker: string) => (ev: ErrorEvent | MessageEvent) => {
-    const message = ev instanceof ErrorEvent ? ev.message : 'message could not be deserialized';
+    };
+  }
+
+  /** Rejects the pending requests sent to `worker` (or all, when null). */
+  function rejectPending(worker: Worker | null, error: EngineError): void {
     for (const [id, p] of pending) {
+      if (worker && p.worker !== worker) continue;
       pending.delete(id);
-      p.reject(new EngineError('internal', `${worker} worker failed: ${message}`));
+      p.reject(error);
     }
-  };
-  engine.onmessage = onMessage;
-  engine.onerror = onCrash('engine');
-  engine.onmessageerror = onCrash('engine');
+  }
+
+  function spawn(name: string, init: EngineRequestMessage): Worker {
+    const w = new Worker(new URL('./engine-worker.ts', import.meta.url), { type: 'module', name });
+    w.onmessage = onMessageFrom(w);
+    const crash = (ev: ErrorEvent | MessageEvent) => {
+      const message = ev instanceof ErrorEvent ? ev.message : 'message could not be deserialized';
+      rejectPending(w, new EngineError('internal', `engine worker failed: ${message}`));
+    };
+    w.onerror = crash;
+    w.onmessageerror = crash;
+    w.postMessage(init);
+    return w;
+  }
+
+  function startPrimary(): void {
+    primaryInfo = null;
+    primary = spawn('attention-engine', { type: 'init', forceCpu, warmup: !forceCpu });
+    if (lastRequest) primary.postMessage({ type: 'warmup', request: lastRequest } satisfies EngineRequestMessage);
+  }
+
+  function startStandIn(): void {
+    standInInfo = null;
+    standIn = spawn('attention-engine-cpu', { type: 'init', forceCpu: true, cpuReason: STAND_IN_REASON });
+  }
+
+  function primaryReady(info: BackendInfo): void {
+    primaryInfo = info;
+    settledOnce = true;
+    resolveReady(info);
+    resolveStarted(info);
+    if (!standIn) return;
+    if (info.kind === 'cpu') {
+      // No WebGPU after all: the stand-in runs the same CPU twins and may be halfway through the
+      // first result, so it carries on as the settled engine and the new worker goes.
+      primary.terminate();
+      primary = standIn;
+      standIn = null;
+      standInInfo = null;
+      switchListeners.forEach((cb) => cb(info, false));
+      return;
+    }
+    // The stand-in's unfinished work is superseded by the settled backend; the page recomputes
+    // what it needs (the listeners hear of the switch before the rejections arrive).
+    const old = standIn;
+    standIn = null;
+    standInInfo = null;
+    switchListeners.forEach((cb) => cb(info, false));
+    rejectPending(old, new EngineError('cancelled', 'superseded: the settled backend is ready'));
+    old.terminate();
+  }
+
+  /** The worker the next compute goes to. */
+  const active = (): Worker => (primaryInfo || !standIn ? primary : standIn);
+
+  startPrimary();
+  // A stand-in only pays off where WebGPU may come up (navigator.gpu exists) and is not excluded.
+  if (!forceCpu && typeof navigator !== 'undefined' && 'gpu' in navigator) startStandIn();
 
   function request<T>(worker: Worker, msg: EngineRequestMessage & { id: number }, extra: Partial<Pending> = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      pending.set(msg.id, { resolve: resolve as (v: never) => void, reject, ...extra });
+      pending.set(msg.id, { resolve: resolve as (v: never) => void, reject, worker, ...extra });
       worker.postMessage(msg);
     });
   }
 
   function analysisWorker(): Worker {
     if (!analysis) {
-      analysis = new Worker(new URL('./analysis-worker.ts', import.meta.url), { type: 'module', name: 'attention-analysis' });
-      analysis.onmessage = onMessage;
-      analysis.onerror = onCrash('analysis');
+      const w = new Worker(new URL('./analysis-worker.ts', import.meta.url), { type: 'module', name: 'attention-analysis' });
+      w.onmessage = onMessageFrom(w);
+      w.onerror = (ev) => rejectPending(w, new EngineError('internal', `analysis worker failed: ${ev.message}`));
+      analysis = w;
     }
     return analysis;
   }
 
-  engine.postMessage({ type: 'init', forceCpu: options.forceCpu ?? false } satisfies EngineRequestMessage);
+  /** Replaces a CPU worker whose run cannot be interrupted; the replacement computes nothing yet. */
+  function restart(worker: Worker): void {
+    rejectPending(worker, new EngineError('cancelled', 'cancelled'));
+    worker.terminate();
+    if (worker === standIn) startStandIn();
+    else if (worker === primary) {
+      const info = primaryInfo;
+      startPrimary();
+      // A CPU primary comes back at once; until then the old info still describes it.
+      primaryInfo = info?.kind === 'cpu' ? info : null;
+    }
+  }
+
+  /** The WebGPU worker did not stop: replace it, with the CPU stand-in serving while it warms up. */
+  function restartGpu(): void {
+    if (disposed) return;
+    const old = primary;
+    old.terminate();
+    startStandIn();
+    startPrimary();
+    // Requests queued behind the run that would not stop go to the stand-in instead.
+    for (const [id, p] of pending) {
+      if (p.worker !== old) continue;
+      if (p.request && standIn) {
+        p.worker = standIn;
+        standIn.postMessage({ type: 'compute', id, request: p.request } satisfies EngineRequestMessage);
+      } else {
+        pending.delete(id);
+        p.reject(new EngineError('cancelled', 'the WebGPU worker was replaced'));
+      }
+    }
+  }
 
   return {
     ready,
-    backend: () => current,
+    started,
+    backend: current,
+    warming: () => primaryInfo === null && standIn !== null,
+    calibration: () => calibrationSample,
     onBackendChange(cb) {
       listeners.add(cb);
       return () => listeners.delete(cb);
+    },
+    onSwitch(cb) {
+      switchListeners.add(cb);
+      return () => switchListeners.delete(cb);
     },
     compute(req) {
       const id = nextId++;
@@ -124,9 +283,35 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
       if (prev) {
         pending.delete(latestCompute);
         prev.reject(new EngineError('cancelled', 'superseded by a newer request'));
+        // the worker drops a superseded request itself when it sees the newer one
+        if (prev.worker && prev.worker !== active()) prev.worker.postMessage({ type: 'cancel', id: latestCompute } satisfies EngineRequestMessage);
       }
       latestCompute = id;
-      return request<ComputeResult>(engine, { type: 'compute', id, request: req });
+      lastRequest = req;
+      if (!primaryInfo && standIn) primary.postMessage({ type: 'warmup', request: req } satisfies EngineRequestMessage);
+      return request<ComputeResult>(active(), { type: 'compute', id, request: req }, { request: req });
+    },
+    cancel() {
+      const id = latestCompute;
+      const p = pending.get(id);
+      if (!p?.worker) return false;
+      pending.delete(id);
+      p.reject(new EngineError('cancelled', 'cancelled by the user', { byUser: true }));
+      const w = p.worker;
+      const onGpu = w === primary && primaryInfo?.kind === 'webgpu';
+      if (!onGpu) {
+        restart(w);
+        return true;
+      }
+      w.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage);
+      abandoned.set(
+        id,
+        setTimeout(() => {
+          abandoned.delete(id);
+          if (w === primary) restartGpu();
+        }, GPU_CANCEL_GRACE_MS),
+      );
+      return true;
     },
     analyze<T>(op: string, payload: unknown, opts: AnalyzeOptions = {}) {
       const id = nextId++;
@@ -137,21 +322,24 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
     },
     stats() {
       const id = nextId++;
-      return request<EngineStats>(engine, { type: 'stats', id });
+      return request<EngineStats>(primary, { type: 'stats', id });
     },
     exportState(req, meta) {
       const id = nextId++;
-      return request<string>(engine, { type: 'export', id, request: req, meta });
+      // dense CPU-twin matrices: whichever engine worker computes now (the stand-in while WebGPU warms up)
+      return request<string>(active(), { type: 'export', id, request: req, meta });
     },
     async loseDevice() {
       const id = nextId++;
-      await request<EngineStats>(engine, { type: 'lose-device', id });
+      await request<EngineStats>(primary, { type: 'lose-device', id });
     },
     dispose() {
-      engine.terminate();
+      disposed = true;
+      primary.terminate();
+      standIn?.terminate();
       analysis?.terminate();
-      for (const p of pending.values()) p.reject(new EngineError('cancelled', 'engine disposed'));
-      pending.clear();
+      for (const t of abandoned.values()) clearTimeout(t);
+      rejectPending(null, new EngineError('cancelled', 'engine disposed'));
     },
   };
 }

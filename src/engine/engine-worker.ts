@@ -3,15 +3,21 @@
  * The engine worker: owns the backend (WebGPU when this worker gets an adapter, the CPU twins
  * otherwise) and runs compute requests off the main thread, latest-wins. A lost GPU device is
  * replaced by a fresh one, or by the CPU backend if none can be had, and the page is told why.
+ *
+ * With `warmup`, a WebGPU backend first runs the page's current request at a small n, which
+ * compiles every pipeline that request needs (seconds on a software adapter), and only then
+ * answers 'ready'; meanwhile the client computes with a second, CPU-only instance of this worker.
  */
 import type { AttentionBackend } from '../core/attention-job';
-import { EngineError } from '../core/errors';
+import { EngineError, isEngineError } from '../core/errors';
 import { acquireGpu, type GpuContext } from '../gpu/device';
 import { createWebGpuBackend, type WebGpuBackend } from '../gpu/webgpu-backend';
+import { DEFAULT_PARAMS } from '../core/default-params';
 import { compute } from './compute';
 import { exportStateJson } from './export-state';
 import { createCpuBackend } from './cpu-backend';
-import type { ComputeRequest, EngineRequestMessage, EngineResponseMessage } from './protocol';
+import { requestFlops } from './cost-model';
+import type { ComputeRequest, EngineRequestMessage, EngineResponseMessage, RateSample } from './protocol';
 import { serializeError } from './serialize-error';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -26,13 +32,20 @@ let inFlight: { id: number; abort: AbortController } | null = null;
 let queued: { id: number; request: ComputeRequest } | null = null;
 /** Retried on a new backend when the device is lost mid-request. */
 let lastRequest: { id: number; request: ComputeRequest } | null = null;
+/** The request the warm-up compiles pipelines for (the page's latest, else the defaults). */
+let warmupRequest: ComputeRequest | null = null;
+/** Largest n of the warm-up run: pipelines depend on d, the map and causality, not on n. */
+const WARMUP_N = 64;
+/** Work of the timed calibration run after the warm-up (about 0.1 s on a software adapter). */
+const CALIBRATION_FLOPS = 2e8;
+let calibration: RateSample | undefined;
 
 function post(msg: EngineResponseMessage, transfer: Transferable[] = []): void {
   self.postMessage(msg, transfer);
 }
 
-async function pickBackend(forceCpu: boolean, lostWhy?: string): Promise<AttentionBackend> {
-  if (forceCpu) return createCpuBackend('CPU path requested (?backend=cpu)');
+async function pickBackend(forceCpu: boolean, lostWhy?: string, cpuReason?: string): Promise<AttentionBackend> {
+  if (forceCpu) return createCpuBackend(cpuReason ?? 'CPU path requested (?backend=cpu)');
   const acq = await acquireGpu();
   if (!acq.ok) return createCpuBackend(lostWhy ? `${lostWhy}; ${acq.reason}` : acq.reason);
   const gb = createWebGpuBackend(acq.gpu);
@@ -56,6 +69,44 @@ async function pickBackend(forceCpu: boolean, lostWhy?: string): Promise<Attenti
   return gb;
 }
 
+/**
+ * Compiles the pipelines of the page's current request by running it at n ≤ WARMUP_N. Errors of the
+ * request itself (an overflow, say) still compiled everything; a GPU failure replaces the backend
+ * by the CPU twins, as a lost device does.
+ */
+async function warmUp(b: AttentionBackend): Promise<AttentionBackend> {
+  if (b.info.kind !== 'webgpu') return b;
+  const req = warmupRequest ?? { params: { ...DEFAULT_PARAMS }, viewCells: 64, rowStats: true, rows: [0] };
+  const n = Math.min(req.params.n, WARMUP_N);
+  const small: ComputeRequest = {
+    params: { ...req.params, n },
+    viewCells: Math.min(n, 64),
+    rowStats: true,
+    rows: [0],
+  };
+  try {
+    await compute(-1, small, b);
+    // Time a larger run with the pipelines just compiled, so the first estimates on this
+    // adapter come from its own throughput rather than a prior.
+    const d = req.params.d;
+    const big: ComputeRequest = {
+      params: { ...req.params, n: Math.max(256, Math.min(4_096, Math.round(Math.sqrt(CALIBRATION_FLOPS / (4 * d))))) },
+      viewCells: 0,
+      rowStats: false,
+      rows: [],
+    };
+    const r = await compute(-1, big, b).catch(() => null);
+    if (r) calibration = { flops: requestFlops(big, 'webgpu').total, ms: r.elapsedMs };
+  } catch (e) {
+    if (isEngineError(e) && (e.code === 'device-lost' || e.code === 'gpu-validation')) {
+      b.dispose();
+      gpuBackend = null;
+      gpu = null;
+      return createCpuBackend(`WebGPU failed its first run: ${e.message}`);
+    }
+  }
+  return b;
+}
 
 function collectTransfers(value: unknown, out: Set<ArrayBuffer>, depth = 0): void {
   if (depth > 6 || value === null || typeof value !== 'object') return;
@@ -93,12 +144,12 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
   const msg = ev.data;
   switch (msg.type) {
     case 'init': {
-      backendReady = pickBackend(msg.forceCpu).catch((e: unknown) =>
-        createCpuBackend(`WebGPU initialisation failed: ${(e as Error).message}`),
-      );
+      backendReady = pickBackend(msg.forceCpu, undefined, msg.cpuReason)
+        .then((b) => (msg.warmup ? warmUp(b) : b))
+        .catch((e: unknown) => createCpuBackend(`WebGPU initialisation failed: ${(e as Error).message}`));
       void backendReady.then((b) => {
         backend = b;
-        post({ type: 'ready', backend: b.info });
+        post({ type: 'ready', backend: b.info, calibration });
         void pump();
       });
       break;
@@ -111,6 +162,9 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
       void pump();
       break;
     }
+    case 'warmup':
+      warmupRequest = msg.request;
+      break;
     case 'cancel': {
       if (queued?.id === msg.id) {
         queued = null;

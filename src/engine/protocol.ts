@@ -47,6 +47,12 @@ export interface ComputeResult {
   elapsedMs: number;
 }
 
+/** One timed run for the throughput model: its FLOPs (cost-model.ts) and wall time in the worker. */
+export interface RateSample {
+  flops: number;
+  ms: number;
+}
+
 export interface SerializedEngineError {
   code: EngineErrorCode;
   message: string;
@@ -55,7 +61,16 @@ export interface SerializedEngineError {
 
 /** Messages main → engine worker. */
 export type EngineRequestMessage =
-  | { type: 'init'; forceCpu: boolean }
+  | {
+      type: 'init';
+      forceCpu: boolean;
+      /** why this worker computes on the CPU when forced (shown by the page) */
+      cpuReason?: string;
+      /** compile the WebGPU pipelines with a small run before answering 'ready' */
+      warmup?: boolean;
+    }
+  /** the request the page would compute now: the warm-up compiles the pipelines it needs */
+  | { type: 'warmup'; request: ComputeRequest }
   | { type: 'compute'; id: number; request: ComputeRequest }
   | { type: 'cancel'; id: number }
   | { type: 'stats'; id: number }
@@ -66,7 +81,7 @@ export type EngineRequestMessage =
 
 /** Messages engine worker → main. */
 export type EngineResponseMessage =
-  | { type: 'ready'; backend: BackendInfo }
+  | { type: 'ready'; backend: BackendInfo; calibration?: RateSample }
   | { type: 'backend-changed'; backend: BackendInfo; why: string }
   | { type: 'result'; id: number; result: ComputeResult }
   | { type: 'progress'; id: number; done: number; total: number; label?: string; detail?: unknown }

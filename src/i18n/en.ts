@@ -778,6 +778,34 @@ export const en = {
     taylorTooLarge: (d: number, mp: string, max: string, dMax: number) =>
       `d = ${d} is too large for the second-order Taylor map: 1 + d + d² = ${mp} features, the limit is ${max} (d ≤ ${dMax}). Lower d or choose another map.`,
   },
+  firstscreen: {
+    badgeWarming: 'CPU (WebGPU starting…)',
+    badgeWarmingTitle: 'WebGPU is compiling its pipelines; meanwhile the CPU computes the figures. They are recomputed on WebGPU as soon as it is ready.',
+    backendName: { webgpu: 'WebGPU', cpu: 'the CPU' } as Record<'webgpu' | 'cpu', string>,
+    computingOn: (backend: string) => `Computing on ${backend}…`,
+    estimate: (est: string, elapsed: string) => `about ${est} predicted · ${elapsed} so far`,
+    elapsed: (elapsed: string) => `${elapsed} so far`,
+    longRun: (params: string, est: string, backend: string) =>
+      `This run (${params}) is predicted to take about ${est} on ${backend}. The figures below stay as they are until it finishes; Cancel stops it.`,
+    progressLabel: (est: string) => `elapsed time against the predicted ${est}`,
+    cancel: 'Cancel',
+    cancelledReverted: (params: string, est: string) =>
+      `Cancelled the run for ${params} (predicted about ${est}). The controls are back at the parameters of the result shown.`,
+    cancelledNothing: (params: string, est: string) => `Cancelled: nothing has been computed for ${params} (predicted about ${est}).`,
+    computeAnyway: 'Compute anyway',
+    held: (params: string, est: string, backend: string, shown: boolean) =>
+      `Not started: this run (${params}) is predicted to take about ${est} on ${backend}. ${shown ? 'The figures below stay as they are.' : 'Nothing has been computed yet.'}`,
+    computedOn: (backend: string, ms: string) => `computed on ${backend} in ${ms}`,
+    firstFailed: 'The first computation failed, so there is nothing to show yet.',
+    fixHint: 'Change a parameter (a smaller scale s, a smaller d or another feature map) or try again.',
+    duration: (ms: number) => {
+      if (ms < 1_000) return '< 1 s';
+      if (ms < 60_000) return `${Math.round(ms / 1_000)} s`;
+      if (ms < 3_600_000) return `${Math.round(ms / 60_000)} min`;
+      if (ms < 86_400_000) return `${(ms / 3_600_000).toFixed(1)} h`;
+      return `${Math.round(ms / 86_400_000)} days`;
+    },
+  },
 };
 
 export type Strings = typeof en;

@@ -18,12 +18,33 @@ import { Metric, Panel } from './common';
 import { Figure } from './Figure';
 import { StateExport } from './StateExport';
 import { ZeroNormalizerNotice } from './StabilizerFigure';
+import { ComputeStatus } from './ComputeStatus';
+import { Formula } from './Formula';
+
+/** Gap between heatmaps (px, matches .heatmaps gap) and the axes' frame around each canvas. */
+const HEATMAP_GAP = 16;
+const HEATMAP_FRAME = 56;
+/** Smallest canvas side worth putting three across (|A − Â| beside A and Â), and two across. */
+const MIN_SIDE_3 = 240;
+const MIN_SIDE_2 = 150;
+const MAX_SIDE = 620;
+
+/**
+ * Heatmap size from the panel width: as many across as fit at a legible size (A and Â side by side
+ * whenever two fit, |A − Â| beside them when three do), each as large as the width allows.
+ */
+export function heatmapLayout(width: number): { across: 1 | 2 | 3; size: number } {
+  const side = (k: number) => Math.floor((width - (k - 1) * HEATMAP_GAP) / k) - HEATMAP_FRAME;
+  const across = side(3) >= MIN_SIDE_3 ? 3 : side(2) >= MIN_SIDE_2 ? 2 : 1;
+  return { across, size: Math.max(120, Math.min(MAX_SIDE, side(across))) };
+}
 
 export function MainComparison() {
   const t = useStrings();
   const s = t.main;
   const actions = useActions();
   const result = useStore((st) => st.compute.result);
+  const status = useStore((st) => st.compute.status);
   const latency = useStore((st) => st.compute.latencyMs);
   const backend = useStore((st) => st.backend.info);
   const colorMode = useStore((st) => st.ui.colorScale);
@@ -49,10 +70,7 @@ export function MainComparison() {
     return false;
   }, [view]);
 
-  // three across when they fit at ≥ 180 px, otherwise one per row
-  const frame = 46 + 16;
-  const across = width >= 3 * (180 + frame) ? 3 : 1;
-  const size = Math.max(140, Math.min(across === 3 ? 300 : 360, Math.floor(width / across) - frame));
+  const { across, size } = heatmapLayout(width);
 
   const shownRow = hovered ?? pinned ?? (result ? defaultRow(n) : 0);
   const rowPair = result?.output.rows.find((r) => r.index === (pinned ?? defaultRow(n))) ?? null;
@@ -94,17 +112,33 @@ export function MainComparison() {
   const pick = (row: number) => actions.pinRow(row === pinned ? null : row);
   const m = result?.metrics;
   const limit = fmtInt(viewLimit(backend));
+  const explainer = (
+    <div className="main-explainer">
+      <p className="lead">{s.lead}</p>
+      <Formula tex={s.formula} />
+    </div>
+  );
 
   return (
-    <Panel id="main" title={s.title} lead={s.lead} formula={s.formula}>
+    // The lead and formula come after the figures (Panel's own slot stays empty): on a projector
+    // the status, the numbers and A beside Â must fit the first screen.
+    <Panel id="main" title={s.title} lead={null}>
       <div ref={gridRef} className="panel-body">
-      {!result ? (
-        <p className="note">{s.waiting}</p>
-      ) : (
-        <>
-          <p className="result-params note" data-result-params="">
+      <div className="status-line">
+        <ComputeStatus />
+        {result && (
+          <p className="result-params note" data-result-params="" data-result-backend={result.backend.kind}>
             {s.resultParams(result.params.n, result.params.d, result.params.m, t.controls.mapNames[result.params.featureMap], result.params.scale, result.params.causal)}
           </p>
+        )}
+      </div>
+      {!result ? (
+        <>
+          {status === 'idle' && <p className="note">{s.waiting}</p>}
+          {explainer}
+        </>
+      ) : (
+        <>
           <ZeroNormalizerNotice rows={result.output.zeroNormalizerRows} n={result.params.n} />
           <div className="metrics">
             <Metric name="rel-error-A" label={t.metrics.relErrorA} hint={t.metrics.relErrorAHint} value={m?.relErrorA} />
@@ -135,10 +169,10 @@ export function MainComparison() {
                     {s.scaleLog}
                   </button>
                 </div>
+                <p className="note block-note" data-block={view.block}>
+                  {view.block > 1 ? s.blockNote(view.block, view.cells) : s.fullRes}
+                </p>
               </div>
-              <p className="note" data-block={view.block}>
-                {view.block > 1 ? s.blockNote(view.block, view.cells) : s.fullRes}
-              </p>
               <div className={`heatmaps across-${across}`}>
                 {(
                   [
@@ -173,6 +207,7 @@ export function MainComparison() {
               {s.noView(limit, backend?.kind === 'webgpu' ? s.onWebgpu : s.onCpu)}
             </p>
           )}
+          {explainer}
           {rowSeries && (
             <div className="row-chart">
               <h3>

@@ -1,19 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import type { BackendInfo } from '../core/attention-job';
 import { EngineError } from '../core/errors';
+import { LONG_RUN_MS, PRIOR_FLOPS_PER_MS, requestFlops } from '../engine/cost-model';
 import type { ComputeRequest, ComputeResult } from '../engine/protocol';
-import { buildRequest, createController, VIEW_LIMITS, type EngineLike } from './controller';
+import { buildRequest, CONFIRM_RUN_MS, createController, VIEW_LIMITS, type EngineLike } from './controller';
 import { createActions, createAppStore, initialState } from './store';
 
 /** A scripted engine: every compute waits until the test settles it. */
-function fakeEngine(info: BackendInfo = { kind: 'webgpu', adapter: 'fake', features: [] }) {
-  const calls: { req: ComputeRequest; resolve: (r: ComputeResult) => void; reject: (e: unknown) => void }[] = [];
+function fakeEngine(
+  info: BackendInfo = { kind: 'webgpu', adapter: 'fake', features: [] },
+  opts: { warming?: boolean; calibration?: { flops: number; ms: number } } = {},
+) {
+  const calls: { req: ComputeRequest; resolve: (r: ComputeResult) => void; reject: (e: unknown) => void; settled: boolean }[] = [];
   const analyses: { op: string; signal?: AbortSignal; resolve: (v: unknown) => void; reject: (e: unknown) => void; progress?: (d: number, t: number) => void }[] = [];
+  const switchers = new Set<(b: BackendInfo, warming: boolean) => void>();
+  let backend = info;
+  let warming = opts.warming ?? false;
+  let cancels = 0;
   const engine: EngineLike = {
-    ready: Promise.resolve(info),
-    backend: () => info,
+    started: Promise.resolve(info),
+    backend: () => backend,
+    warming: () => warming,
+    calibration: () => opts.calibration ?? null,
     onBackendChange: () => () => {},
-    compute: (req) => new Promise((resolve, reject) => calls.push({ req, resolve, reject })),
+    onSwitch: (cb) => {
+      switchers.add(cb);
+      return () => switchers.delete(cb);
+    },
+    compute: (req) =>
+      new Promise((resolve, reject) => {
+        const call = { req, resolve, reject, settled: false };
+        calls.push(call);
+      }),
+    cancel: () => {
+      const last = calls.at(-1);
+      if (!last || last.settled) return false;
+      last.settled = true;
+      cancels++;
+      last.reject(new EngineError('cancelled', 'cancelled by the user'));
+      return true;
+    },
     analyze: <T,>(op: string, _payload: unknown, opts?: { signal?: AbortSignal; onProgress?: (d: number, t: number) => void }) =>
       new Promise<T>((resolve, reject) => {
         const a = { op, signal: opts?.signal, resolve: resolve as (v: unknown) => void, reject, progress: opts?.onProgress };
@@ -21,10 +47,19 @@ function fakeEngine(info: BackendInfo = { kind: 'webgpu', adapter: 'fake', featu
         analyses.push(a);
       }),
   };
-  return { engine, calls, analyses };
+  /** the settled backend takes over (or the stand-in again, warming = true) */
+  const switchTo = (b: BackendInfo, w: boolean) => {
+    backend = b;
+    warming = w;
+    switchers.forEach((cb) => cb(b, w));
+  };
+  return { engine, calls, analyses, switchTo, cancels: () => cancels };
 }
 
-const result = (req: ComputeRequest, id: number) => ({ id, params: req.params }) as unknown as ComputeResult;
+const GPU: BackendInfo = { kind: 'webgpu', adapter: 'fake', features: [] };
+const CPU: BackendInfo = { kind: 'cpu', reason: 'stand-in' };
+const result = (req: ComputeRequest, id: number, backend: BackendInfo = GPU, elapsedMs = 5) =>
+  ({ id, params: req.params, backend, elapsedMs }) as unknown as ComputeResult;
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe('buildRequest', () => {
@@ -119,6 +154,209 @@ describe('controller', () => {
   });
 });
 
+describe('controller: estimates, cancel, the CPU stand-in', () => {
+  const HEAVY = { n: 65_536, d: 256, m: 1_024 };
+  /** long enough to announce (≥ 2 s at the priors), short enough to start unasked (< 60 s) */
+  const MEDIUM = { n: 8_192, d: 64 };
+
+  it('prices every run: small runs are not long; n = 8,192, d = 64 starts announced as long', async () => {
+    const store = createAppStore();
+    const actions = createActions(store);
+    const { engine, calls } = fakeEngine();
+    createController(store, engine);
+    await tick();
+    const first = store.getState().compute.running;
+    expect(first).toMatchObject({ long: false, backend: 'webgpu' });
+    expect(first!.estimateMs).toBeLessThan(LONG_RUN_MS);
+    calls[0]!.resolve(result(calls[0]!.req, 1));
+    await tick();
+    expect(store.getState().compute.running).toBeNull();
+    actions.setParams(MEDIUM);
+    const medium = store.getState().compute.running;
+    expect(medium).toMatchObject({ long: true, params: expect.objectContaining(MEDIUM) });
+    expect(medium!.estimateMs).toBeGreaterThanOrEqual(LONG_RUN_MS);
+    expect(calls.length).toBe(2);
+  });
+
+  it('n = 65,536, d = 256, m = 1,024 is not started unasked: held with its estimate until "compute anyway"', async () => {
+    const store = createAppStore();
+    const actions = createActions(store);
+    const { engine, calls } = fakeEngine();
+    const c = createController(store, engine);
+    await tick();
+    calls[0]!.resolve(result(calls[0]!.req, 1));
+    await tick();
+    actions.setParams(HEAVY);
+    const st = store.getState().compute;
+    expect(st.status).toBe('held');
+    expect(st.held).toMatchObject({ long: true, params: expect.objectContaining(HEAVY) });
+    expect(st.held!.estimateMs).toBeGreaterThanOrEqual(CONFIRM_RUN_MS);
+    expect(st.result?.id).toBe(1);
+    expect(calls.length).toBe(1);
+    c.computeAnyway();
+    expect(calls.length).toBe(2);
+    expect(store.getState().compute).toMatchObject({ status: 'computing', held: null, running: expect.objectContaining({ long: true }) });
+  });
+
+  it('learns the rate from finished runs: the estimate follows the measured throughput', async () => {
+    const store = createAppStore(initialState({ n: 2_048, d: 64, m: 256 }));
+    const actions = createActions(store);
+    const { engine, calls } = fakeEngine();
+    const c = createController(store, engine);
+    await tick();
+    const before = store.getState().compute.running!.estimateMs;
+    const flops = requestFlops(calls[0]!.req, 'webgpu').total;
+    // the device turned out 100× faster than the prior
+    calls[0]!.resolve(result(calls[0]!.req, 1, GPU, flops / (100 * PRIOR_FLOPS_PER_MS.webgpu)));
+    await tick();
+    expect(c.rates.rate('webgpu').measured).toBe(true);
+    actions.setParam('seed', 2);
+    const after = store.getState().compute.running!.estimateMs;
+    expect(after).toBeGreaterThan(before / 150);
+    expect(after).toBeLessThan(before / 50);
+  });
+
+  it('seeds the WebGPU rate from the engine’s calibration run when WebGPU takes over', async () => {
+    const store = createAppStore();
+    const { engine, switchTo } = fakeEngine(CPU, { warming: true, calibration: { flops: 1e9, ms: 10 } });
+    const c = createController(store, engine);
+    await tick();
+    expect(c.rates.rate('webgpu').measured).toBe(false);
+    switchTo(GPU, false);
+    expect(c.rates.rate('webgpu')).toMatchObject({ measured: true });
+    expect(c.rates.rate('webgpu').flopsPerMs).toBeCloseTo(1e8, -4);
+  });
+
+  it('cancel stops the engine run, keeps the shown result and reverts the parameters to it', async () => {
+    const store = createAppStore();
+    const actions = createActions(store);
+    const { engine, calls, cancels } = fakeEngine();
+    const c = createController(store, engine);
+    await tick();
+    calls[0]!.resolve(result(calls[0]!.req, 1));
+    await tick();
+    const shownParams = store.getState().params;
+    actions.setParams(HEAVY);
+    c.computeAnyway();
+    expect(calls.length).toBe(2);
+    c.cancelCompute();
+    await tick();
+    expect(cancels()).toBe(1);
+    const st = store.getState();
+    expect(st.compute.status).toBe('ok');
+    expect(st.compute.result?.id).toBe(1);
+    expect(st.params).toEqual(shownParams);
+    expect(st.compute.cancelled).toMatchObject({ reverted: true, params: expect.objectContaining(HEAVY) });
+    // the revert itself starts no run
+    await tick();
+    expect(calls.length).toBe(2);
+  });
+
+  it('cancel with nothing on screen keeps the parameters and marks them as not computed', async () => {
+    const store = createAppStore(initialState(MEDIUM));
+    const { engine, calls } = fakeEngine();
+    const c = createController(store, engine);
+    await tick();
+    expect(store.getState().compute.running?.long).toBe(true);
+    c.cancelCompute();
+    await tick();
+    const st = store.getState();
+    expect(st.compute.status).toBe('cancelled');
+    expect(st.params).toMatchObject(MEDIUM);
+    expect(st.compute.cancelled).toMatchObject({ reverted: false });
+    c.recompute();
+    expect(calls.length).toBe(2);
+    expect(store.getState().compute.status).toBe('computing');
+  });
+
+  it('when the settled backend is the CPU too (no adapter), the stand-in’s run in flight is kept, not repeated', async () => {
+    const store = createAppStore();
+    const { engine, calls, switchTo } = fakeEngine(CPU, { warming: true });
+    createController(store, engine);
+    await tick();
+    switchTo({ kind: 'cpu', reason: 'no adapter' }, false);
+    expect(calls.length).toBe(1);
+    calls[0]!.resolve(result(calls[0]!.req, 1, CPU));
+    await tick();
+    expect(calls.length).toBe(1);
+    expect(store.getState().compute).toMatchObject({ status: 'ok', result: { id: 1 } });
+    expect(store.getState().backend).toMatchObject({ info: { reason: 'no adapter' }, warming: false });
+  });
+
+  it('a user cancel with nothing on screen is respected when WebGPU takes over (no automatic rerun)', async () => {
+    const store = createAppStore(initialState(MEDIUM));
+    const { engine, calls, switchTo } = fakeEngine(CPU, { warming: true });
+    const c = createController(store, engine);
+    await tick();
+    c.cancelCompute();
+    await tick();
+    switchTo(GPU, false);
+    await tick();
+    expect(calls.length).toBe(1);
+    expect(store.getState().compute.status).toBe('cancelled');
+  });
+
+  it('a parameter change during a long run stops it and computes the newest parameters', async () => {
+    const store = createAppStore(initialState(MEDIUM));
+    const actions = createActions(store);
+    const { engine, calls, cancels } = fakeEngine();
+    createController(store, engine);
+    await tick();
+    actions.setParams({ n: 256, d: 16, m: 64 });
+    await tick();
+    expect(cancels()).toBe(1);
+    expect(calls.length).toBe(2);
+    expect(calls[1]!.req.params.n).toBe(256);
+    // a superseded run is not a user cancel: nothing reverts
+    expect(store.getState().params.n).toBe(256);
+    expect(store.getState().compute.cancelled ?? null).toBeNull();
+  });
+
+  it('a failed first run leaves status error with its code and no result (the page explains it)', async () => {
+    const store = createAppStore(initialState({ featureMap: 'trig', scale: 4, d: 256 }));
+    const { engine, calls } = fakeEngine();
+    createController(store, engine);
+    await tick();
+    calls[0]!.reject(new EngineError('non-finite-result', 'approximate output overflowed'));
+    await tick();
+    const c = store.getState().compute;
+    expect(c).toMatchObject({ status: 'error', result: null, running: null });
+    expect(c.error?.code).toBe('non-finite-result');
+  });
+
+  it('CPU stand-in first, then WebGPU: warming is shown, and the switch recomputes on WebGPU', async () => {
+    const store = createAppStore();
+    const { engine, calls, switchTo } = fakeEngine(CPU, { warming: true });
+    createController(store, engine);
+    await tick();
+    expect(store.getState().backend).toMatchObject({ info: CPU, warming: true });
+    calls[0]!.resolve(result(calls[0]!.req, 1, CPU));
+    await tick();
+    expect(store.getState().compute.result?.backend.kind).toBe('cpu');
+    switchTo(GPU, false);
+    expect(store.getState().backend).toMatchObject({ info: GPU, warming: false });
+    expect(calls.length).toBe(2);
+    calls[1]!.resolve(result(calls[1]!.req, 2, GPU));
+    await tick();
+    expect(store.getState().compute.result?.backend.kind).toBe('webgpu');
+    // a later switch back to the stand-in (WebGPU restarting) keeps the WebGPU result, no rerun
+    switchTo(CPU, true);
+    expect(calls.length).toBe(2);
+    expect(store.getState().backend.warming).toBe(true);
+  });
+
+  it('switching while the stand-in still computes reruns the newest parameters on WebGPU', async () => {
+    const store = createAppStore();
+    const { engine, calls, switchTo } = fakeEngine(CPU, { warming: true });
+    createController(store, engine);
+    await tick();
+    switchTo(GPU, false);
+    calls[0]!.reject(new EngineError('cancelled', 'superseded: the settled backend is ready'));
+    await tick();
+    expect(calls.length).toBe(2);
+    expect(store.getState().compute.status).toBe('computing');
+  });
+});
 describe('controller.setActive (embeds compute only while on screen)', () => {
   it('sends nothing while paused and the newest parameters on resume', async () => {
     const store = createAppStore();

@@ -6,18 +6,32 @@
  * blocks the main thread (all maths is in the workers). The engine client is latest-wins as well,
  * so a superseded request only ever rejects with 'cancelled', which is ignored here.
  *
+ * Every run is priced beforehand (src/engine/cost-model.ts: FLOPs × the rate measured on this
+ * backend); a long one is marked so the page can say how long and offer Cancel, and a very long
+ * one waits for the user's go-ahead. Cancel stops the
+ * work in the engine and reverts the parameters to those of the result on screen, so controls,
+ * URL and figures keep describing the same experiment (with nothing on screen yet, the parameters
+ * stay and the page says they were not computed). A parameter change during a long run stops it
+ * too, rather than waiting for it. While WebGPU warms up, the engine's CPU stand-in answers; when
+ * WebGPU takes over, the shown result is recomputed there.
+ *
  * Analyses (sweeps, spectra) are keyed by the parameters they depend on: a panel asks for
  * (id, op, payload, key) and the run is skipped when that key is already running or done.
  */
 import type { BackendInfo } from '../core/attention-job';
 import { isEngineError } from '../core/errors';
+import { createRateModel, LONG_RUN_MS, requestFlops, type RateModel } from '../engine/cost-model';
 import type { EngineClient } from '../engine/engine-client';
 import type { ComputeRequest } from '../engine/protocol';
 import { LIMITS } from '../core/limits';
-import { createActions, defaultRow, type AnalysisEntry, type AppState, type AppStore } from './store';
+import { createActions, defaultRow, type AnalysisEntry, type AppState, type AppStore, type RunningCompute } from './store';
 import { fitBlock, fitRequest, fittedField, fitKeyOf, HEDGEHOG_ID, HEDGEHOG_OP, OPS_USING_MAP } from './hedgehog-fit';
 
-export type EngineLike = Pick<EngineClient, 'ready' | 'backend' | 'onBackendChange' | 'compute' | 'analyze'> & Partial<Pick<EngineClient, 'exportState'>>;
+export type EngineLike = Pick<
+  EngineClient,
+  'started' | 'backend' | 'warming' | 'calibration' | 'onBackendChange' | 'onSwitch' | 'compute' | 'cancel' | 'analyze'
+> &
+  Partial<Pick<EngineClient, 'exportState'>>;
 
 /**
  * Largest n for which the matrix view and per-row statistics (both O(n²(d + m')) work) are
@@ -68,55 +82,125 @@ export interface Controller {
    * in flight) as JSON text, with `metrics` (the headline numbers as shown) and the backend added.
    */
   exportState(metrics: Record<string, number | null>): Promise<string>;
+  /** Start the current parameters' run even when it is predicted to be very long. */
+  computeAnyway(): void;
+  /** Stop the compute in flight; the shown result stays and the parameters revert to it. */
+  cancelCompute(): void;
+  /** The throughput model behind the estimates (for tests and diagnostics). */
+  readonly rates: RateModel;
   dispose(): void;
 }
 
+/**
+ * Runs predicted to take longer than this do not start by themselves: the page shows the estimate
+ * and waits for "Compute anyway". Minutes of CPU, or GPU work that cannot be interrupted within a
+ * pass (one exact-attention dispatch at n = 65,536 keeps a software adapter busy for hours), should
+ * be the user's decision, not a side effect of typing a number.
+ */
+export const CONFIRM_RUN_MS = 60_000;
+
 export function createController(store: AppStore, engine: EngineLike): Controller {
   const actions = createActions(store);
+  const rates = createRateModel();
   let disposed = false;
   let ready = false;
   let inFlight = false;
   let dirty = false;
   let active = true;
+  /** the run in flight, with its request */
+  let current: { request: ComputeRequest; running: RunningCompute } | null = null;
+  /** the in-flight run was cancelled by the user (not superseded) */
+  let userCancel = false;
+  /** parameter writes by the controller itself (a revert) start no run */
+  let suppress = false;
 
-  function run(): void {
+  function priced(request: ComputeRequest): RunningCompute {
+    const kind = engine.backend()?.kind ?? 'cpu';
+    const estimateMs = rates.predict(kind, requestFlops(request, kind).total);
+    return { params: request.params, backend: kind, startedAt: Date.now(), estimateMs, long: estimateMs >= LONG_RUN_MS };
+  }
+
+  function run(force = false): void {
     if (disposed) return;
     // map=hedgehog: the fit starts at once (even while a compute is in flight); compute waits for it
     if (waitForFit()) return;
-    if (!ready || inFlight || !active) {
+    if (!ready || !active) {
       dirty = true;
       return;
     }
+    if (inFlight) {
+      dirty = true;
+      // A long run would hold the newest parameters back until it ends: stop it instead.
+      if (current && (current.running.long || Date.now() - current.running.startedAt > LONG_RUN_MS)) engine.cancel();
+      return;
+    }
     dirty = false;
-    inFlight = true;
     const state = store.getState();
     const request = buildRequest(state);
+    const running = priced(request);
+    if (running.estimateMs >= CONFIRM_RUN_MS && !force) {
+      store.setState({ compute: { ...state.compute, status: 'held', running: null, held: running, cancelled: null } });
+      return;
+    }
+    inFlight = true;
+    current = { request, running };
     const t0 = performance.now();
-    store.setState({ compute: { ...state.compute, status: 'computing' } });
+    store.setState({ compute: { ...state.compute, status: 'computing', running, held: null } });
     engine.compute(request).then(
       (result) => {
         inFlight = false;
+        current = null;
         if (disposed) return;
+        rates.observe(result.backend.kind, requestFlops(request, result.backend.kind).total, result.elapsedMs);
         store.setState({
-          compute: { status: dirty ? 'computing' : 'ok', error: null, result, latencyMs: performance.now() - t0 },
+          compute: { status: dirty ? 'computing' : 'ok', error: null, result, latencyMs: performance.now() - t0, running: null, cancelled: null },
         });
         if (dirty) run();
       },
       (e: unknown) => {
         inFlight = false;
+        const was = current;
+        current = null;
         if (disposed) return;
         if (isEngineError(e) && e.code === 'cancelled') {
-          if (dirty) run();
-          else store.setState((s) => ({ compute: { ...s.compute, status: s.compute.error ? 'error' : 'ok' } }));
+          if (userCancel) {
+            userCancel = false;
+            dirty = false;
+            if (was) revert(was.running);
+          } else if (dirty) run();
+          else store.setState((s) => ({ compute: { ...s.compute, running: null, status: s.compute.error ? 'error' : s.compute.result ? 'ok' : 'idle' } }));
           return;
         }
-        store.setState((s) => ({ compute: { ...s.compute, status: dirty ? 'computing' : 'error', error: errorInfo(e) } }));
+        store.setState((s) => ({ compute: { ...s.compute, running: null, status: dirty ? 'computing' : 'error', error: errorInfo(e) } }));
         if (dirty) run();
       },
     );
   }
 
+  /** After a user cancel: the shown result stays and the parameters go back to its parameters. */
+  function revert(running: RunningCompute): void {
+    const s = store.getState();
+    const shown = s.compute.result;
+    const cancelled = { params: running.params, estimateMs: running.estimateMs, reverted: shown !== null };
+    if (!shown) {
+      store.setState({ compute: { ...s.compute, status: 'cancelled', running: null, cancelled } });
+      return;
+    }
+    suppress = true;
+    try {
+      store.setState({ params: shown.params, compute: { ...s.compute, status: 'ok', error: null, running: null, cancelled } });
+    } finally {
+      suppress = false;
+    }
+  }
+
+  function cancelCompute(): void {
+    if (!inFlight || disposed) return;
+    userCancel = engine.cancel();
+  }
+
   const unsubscribe = store.subscribe((s, prev) => {
+    if (suppress) return;
     if (s.params !== prev.params || s.ui.pinnedRow !== prev.ui.pinnedRow || s.upload?.active !== prev.upload?.active) run();
     else if (s.params.featureMap === 'hedgehog' && s.analyses[HEDGEHOG_ID] !== prev.analyses[HEDGEHOG_ID]) onFitChange(s, prev);
   });
@@ -168,22 +252,34 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     return { payload: { ...(payload as object), fitted: f.fitted }, key: `${key}|${f.fitted.key}` };
   }
 
-  const setBackend = (info: BackendInfo, why: string | null) => {
-    const before = store.getState().backend.info;
-    store.setState({ backend: { info, why } });
-    return viewLimit(before) !== viewLimit(info);
+  const setBackend = (info: BackendInfo, why: string | null, warming: boolean) => {
+    store.setState({ backend: { info, why, warming } });
+    const cal = warming ? null : engine.calibration();
+    if (cal) rates.observe(info.kind, cal.flops, cal.ms);
   };
-  void engine.ready.then((info) => {
+  void engine.started.then((info) => {
     if (disposed) return;
-    setBackend(info, null);
+    setBackend(info, null, engine.warming());
     ready = true;
     run();
   });
   const offBackend = engine.onBackendChange((info, why) => {
     if (disposed) return;
-    setBackend(info, why);
+    setBackend(info, why, false);
     actions.notify({ level: 'warning', code: 'backend-changed', why });
     run();
+  });
+  const offSwitch = engine.onSwitch((info, warming) => {
+    if (disposed) return;
+    setBackend(info, null, warming);
+    if (warming || !ready) return;
+    // Recompute on the settled backend unless the shown result came from it already, or the
+    // user cancelled the run for these parameters (nothing on screen): that stays their call.
+    // A run in flight on the same kind of backend (the CPU stand-in kept on when there is no
+    // WebGPU) is left to finish.
+    const { result: shown, status } = store.getState().compute;
+    if (status === 'cancelled' && !inFlight) return;
+    if (inFlight ? current?.running.backend !== info.kind : !shown || shown.backend.kind !== info.kind) run();
   });
 
   // ---- analyses ----
@@ -293,13 +389,17 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
   return {
     requestAnalysis,
     cancelAnalysis,
-    recompute: run,
+    recompute: () => run(),
+    computeAnyway: () => run(true),
+    cancelCompute,
+    rates,
     setActive,
     exportState,
     dispose() {
       disposed = true;
       unsubscribe();
       offBackend();
+      offSwitch();
       for (const r of runs.values()) r.abort.abort();
       runs.clear();
     },

@@ -14,8 +14,12 @@ function fakeEngine() {
   const computes: ComputeRequest[] = [];
   const analyses: { op: string; payload: unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
   const engine: EngineLike = {
-    ready: Promise.resolve(info),
+    started: Promise.resolve(info),
     backend: () => info,
+    warming: () => false,
+    calibration: () => null,
+    onSwitch: () => () => {},
+    cancel: () => false,
     onBackendChange: () => () => {},
     compute: (req) => {
       computes.push(req);

@@ -57,12 +57,36 @@ export interface EngineErrorInfo {
 }
 
 export interface ComputeState {
-  status: 'idle' | 'computing' | 'ok' | 'error';
+  status: 'idle' | 'computing' | 'ok' | 'error' | 'cancelled' | 'held';
   /** last error; the previous result stays on screen */
   error: EngineErrorInfo | null;
   result: ComputeResult | null;
   /** ms from the request that produced `result` to its arrival on the main thread */
   latencyMs: number | null;
+  /** the run in progress (absent/null when none) */
+  running?: RunningCompute | null;
+  /** the run the user cancelled last (absent/null when none, or a newer run finished since) */
+  cancelled?: CancelledCompute | null;
+  /** a run predicted too long to start unasked (status 'held'): it waits for "Compute anyway" */
+  held?: RunningCompute | null;
+}
+
+/** A compute on its way: what it computes, where, since when (Date.now() ms) and how long it should take. */
+export interface RunningCompute {
+  params: AttentionParams;
+  backend: BackendInfo['kind'];
+  startedAt: number;
+  /** predicted wall time in ms (FLOP model × measured rate; src/engine/cost-model.ts) */
+  estimateMs: number;
+  /** the prediction is long enough to announce it with a Cancel button */
+  long: boolean;
+}
+
+/** A cancelled run: its parameters; `reverted` when the controls went back to the shown result's. */
+export interface CancelledCompute {
+  params: AttentionParams;
+  estimateMs: number;
+  reverted: boolean;
 }
 
 export interface AnalysisEntry<T = unknown> {
@@ -91,7 +115,8 @@ export interface AppState {
   params: AttentionParams;
   ui: UiState;
   compute: ComputeState;
-  backend: { info: BackendInfo | null; why: string | null };
+  /** `warming`: the CPU stand-in computes while WebGPU compiles its pipelines */
+  backend: { info: BackendInfo | null; why: string | null; warming?: boolean };
   analyses: Record<string, AnalysisEntry>;
   notices: Notice[];
   /** bring-your-own Q, K (V): see src/store/upload.ts */

@@ -1,0 +1,105 @@
+/**
+ * Where the compute stands, shown where the user looks (top of the main comparison): which backend
+ * is computing, the prediction and elapsed time of a long run with a Cancel button, a very long run
+ * waiting for "Compute anyway", what a cancel did, and a failed run's explanation — also when it is
+ * the first run and nothing is on screen.
+ */
+import { useEffect, useState } from 'react';
+import { useStrings } from '../app/strings';
+import { fmtMs } from '../charts/format';
+import type { AttentionParams } from '../core/types';
+import { useController, useStore } from '../store/react';
+
+/** Runs that take longer than this get elapsed time and Cancel even when they were predicted short. */
+const SHOW_ELAPSED_AFTER_MS = 1_000;
+
+/** Date.now(), refreshed every `everyMs` while `active`. */
+function useNow(active: boolean, everyMs = 250): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [active, everyMs]);
+  return now;
+}
+
+export function ComputeStatus() {
+  const t = useStrings();
+  const f = t.firstscreen;
+  const c = useStore((s) => s.compute);
+  const controller = useController();
+  const running = c.status === 'computing' ? (c.running ?? null) : null;
+  const now = useNow(running !== null);
+  const elapsed = running ? Math.max(0, now - running.startedAt) : 0;
+  const showElapsed = running !== null && (running.long || elapsed >= SHOW_ELAPSED_AFTER_MS);
+  const paramsText = (p: AttentionParams) =>
+    t.main.resultParams(p.n, p.d, p.m, t.controls.mapNames[p.featureMap], p.scale, p.causal);
+  const shownBackend = c.result?.backend.kind;
+
+  return (
+    <div className="compute-status" data-status={c.status} data-long={running?.long ? 'true' : undefined}>
+      {running && (
+        <div className="progress-row">
+          <span className="spinner" aria-hidden="true" />
+          <span role="status">{f.computingOn(f.backendName[running.backend])}</span>
+          {showElapsed && (
+            <>
+              {running.long && (
+                <progress
+                  max={1}
+                  value={Math.min(0.99, elapsed / running.estimateMs)}
+                  aria-label={f.progressLabel(f.duration(running.estimateMs))}
+                />
+              )}
+              <span className="elapsed" data-estimate-ms={Math.round(running.estimateMs)} aria-hidden="true">
+                {running.long ? f.estimate(f.duration(running.estimateMs), f.duration(elapsed)) : f.elapsed(f.duration(elapsed))}
+              </span>
+              <button type="button" className="small" data-action="cancel-compute" onClick={() => controller.cancelCompute()}>
+                {f.cancel}
+              </button>
+            </>
+          )}
+        </div>
+      )}
+      {running?.long && (
+        <p className="long-run warn" role="status">
+          {f.longRun(paramsText(running.params), f.duration(running.estimateMs), f.backendName[running.backend])}
+        </p>
+      )}
+      {!running && c.result && c.latencyMs !== null && shownBackend && (
+        <span className="computed-in">{f.computedOn(f.backendName[shownBackend], fmtMs(c.latencyMs))}</span>
+      )}
+      {c.status === 'held' && c.held && (
+        <p className="long-run warn" role="status" data-held="" data-estimate-ms={Math.round(c.held.estimateMs)}>
+          {f.held(paramsText(c.held.params), f.duration(c.held.estimateMs), f.backendName[c.held.backend], c.result !== null)}{' '}
+          <button type="button" className="small" data-action="compute-anyway" onClick={() => controller.computeAnyway()}>
+            {f.computeAnyway}
+          </button>
+        </p>
+      )}
+      {!running && c.cancelled && (
+        <p className="cancelled-note" role="status" data-cancelled={c.cancelled.reverted ? 'reverted' : 'nothing'}>
+          {c.cancelled.reverted
+            ? f.cancelledReverted(paramsText(c.cancelled.params), f.duration(c.cancelled.estimateMs))
+            : f.cancelledNothing(paramsText(c.cancelled.params), f.duration(c.cancelled.estimateMs))}{' '}
+          {!c.cancelled.reverted && (
+            <button type="button" className="small" data-action="compute-anyway" onClick={() => controller.computeAnyway()}>
+              {f.computeAnyway}
+            </button>
+          )}
+        </p>
+      )}
+      {c.error && (
+        <div className="engine-error" role="alert" data-error-code={c.error.code}>
+          <strong>{c.result ? t.errors.title : f.firstFailed}</strong> {t.errors.codes[c.error.code] ?? t.errors.codes.internal}{' '}
+          <span className="detail">({c.error.message})</span> {!c.result && <span>{f.fixHint}</span>}{' '}
+          <button type="button" className="small" onClick={() => controller.recompute()}>
+            {t.errors.retry}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
