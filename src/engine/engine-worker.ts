@@ -11,7 +11,7 @@ import { createWebGpuBackend, type WebGpuBackend } from '../gpu/webgpu-backend';
 import { compute } from './compute';
 import { exportStateJson } from './export-state';
 import { createCpuBackend } from './cpu-backend';
-import type { ComputeRequest, EngineRequestMessage, EngineResponseMessage } from './protocol';
+import { slimResult, type ComputeRequest, type EngineRequestMessage, type EngineResponseMessage } from './protocol';
 import { serializeError } from './serialize-error';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -76,7 +76,8 @@ async function pump(): Promise<void> {
     const b = await backendReady;
     if (job.id !== latestId) throw new EngineError('cancelled', 'superseded by a newer request');
     lastRequest = job;
-    const result = await compute(job.id, job.request, b, abort.signal);
+    // Only what the main thread reads crosses (protocol.ts `slimResult`): not Q, K, V, W nor the n×d outputs.
+    const result = slimResult(await compute(job.id, job.request, b, abort.signal));
     if (job.id !== latestId) throw new EngineError('cancelled', 'superseded by a newer request');
     const transfers = new Set<ArrayBuffer>();
     collectTransfers(result, transfers);
