@@ -114,6 +114,12 @@ describe('targets (the issue\'s ratios)', () => {
     expect(t[3]!.value).toBeCloseTo(2.5, 12);
     expect(t[4]!.value).toBeCloseTo(6, 12);
   });
+  it('counts an extrapolated crossover as missed only when Performer is slower at some n ≥ 1024, else as not measured', () => {
+    const slowAt = (n: number) => targets([pt('exact', n, 1), pt('performer-bidirectional', n, 2)], n)[2]!;
+    expect(slowAt(4096).met).toBe(false);
+    expect(slowAt(256).met).toBeNull();
+    expect(slowAt(256).value).toBe(512);
+  });
   it('says "not measured" (met: null) for what the run lacks', () => {
     const t = targets([pt('exact', 256, 1)]);
     expect(t.every((x) => x.met === null)).toBe(true);
