@@ -91,7 +91,14 @@ try {
   process.exit(1);
 }
 
-const server = await createServer({ root, logLevel: 'warn', server: { port: 0, host: '127.0.0.1' } });
+// No watcher and no HMR: an edit elsewhere in the tree must not reload the page mid-run; tfjs is
+// pre-bundled up front so that discovering it does not reload the page either.
+const server = await createServer({
+  root,
+  logLevel: 'warn',
+  server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
+  optimizeDeps: { include: ['@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-webgpu'] },
+});
 await server.listen();
 /** @type {typeof import('../src/core/bench-stats')} */
 const stats = await server.ssrLoadModule('/src/core/bench-stats.ts');

@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_PARAMS } from '../core/default-params';
 import type { AttentionParams } from '../core/types';
 import { compute } from './compute';
 import { createCpuBackend } from './cpu-backend';
 import { slimResult } from './protocol';
 
-const params: AttentionParams = {
-  n: 64,
-  d: 8,
-  m: 16,
-  seed: 5,
-  featureSeed: 6,
-  featureMap: 'positive',
-  projection: 'orthogonal-chi',
-  causal: false,
-  input: 'gaussian',
-  scale: 0.5,
-  stabilizer: 'shift',
-};
+const params: AttentionParams = { ...DEFAULT_PARAMS, n: 64, d: 8, m: 16, input: 'gaussian', scale: 0.5 };
 
 /** Every Float32Array reachable from a value, with its length. */
 function floatArrays(value: unknown, out: number[] = []): number[] {
