@@ -10,7 +10,7 @@ import { relFrobeniusError } from '../core/matrix';
 import { summarizeRowStats } from '../core/metrics';
 import type { AttentionInputs } from '../core/types';
 import { validateParams } from '../core/validate';
-import type { AttentionMetrics, ComputeRequest, ComputeResult } from './protocol';
+import type { AttentionMetrics, ComputeRequest, FullComputeResult } from './protocol';
 import { requestFittedW } from './hedgehog-op';
 
 export function prepareInputs(request: ComputeRequest): AttentionInputs {
@@ -53,7 +53,7 @@ export async function compute(
   request: ComputeRequest,
   backend: AttentionBackend,
   signal?: AbortSignal,
-): Promise<ComputeResult> {
+): Promise<FullComputeResult> {
   const t0 = performance.now();
   const inputs = prepareInputs(request);
   const output = await backend.run(jobFor(request, inputs), signal);

@@ -17,7 +17,7 @@ import { compute } from './compute';
 import { exportStateJson } from './export-state';
 import { createCpuBackend } from './cpu-backend';
 import { requestFlops } from './cost-model';
-import type { ComputeRequest, EngineRequestMessage, EngineResponseMessage, RateSample } from './protocol';
+import { slimResult, type ComputeRequest, type EngineRequestMessage, type EngineResponseMessage, type RateSample } from './protocol';
 import { serializeError } from './serialize-error';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -127,7 +127,8 @@ async function pump(): Promise<void> {
     const b = await backendReady;
     if (job.id !== latestId) throw new EngineError('cancelled', 'superseded by a newer request');
     lastRequest = job;
-    const result = await compute(job.id, job.request, b, abort.signal);
+    // Only what the main thread reads crosses (protocol.ts `slimResult`): not Q, K, V, W nor the n×d outputs.
+    const result = slimResult(await compute(job.id, job.request, b, abort.signal));
     if (job.id !== latestId) throw new EngineError('cancelled', 'superseded by a newer request');
     const transfers = new Set<ArrayBuffer>();
     collectTransfers(result, transfers);

@@ -36,12 +36,19 @@ export interface AttentionMetrics {
   entropyApprox: number | null;
 }
 
+/**
+ * The part of a job's output that crosses to the main thread: what the panels read (the matrix
+ * view, the pinned rows, the zero-normalizer count) and the small diagnostics (timings, bytes).
+ * The n×d outputs, the per-row statistics (summarized in `metrics`) and the inputs stay in the
+ * worker; an export that needs them asks the engine (`export` request, src/engine/export-state.ts).
+ */
+export type ResultOutput = Pick<AttentionOutput, 'view' | 'rows' | 'zeroNormalizerRows' | 'timings' | 'bytesAllocated'>;
+
 export interface ComputeResult {
   id: number;
   params: AttentionParams;
   backend: BackendInfo;
-  inputs: AttentionInputs;
-  output: AttentionOutput;
+  output: ResultOutput;
   metrics: AttentionMetrics;
   /** wall time in the worker from request to result */
   elapsedMs: number;
@@ -51,6 +58,25 @@ export interface ComputeResult {
 export interface RateSample {
   flops: number;
   ms: number;
+}
+
+/** What `compute` returns inside the worker: the result plus the inputs and the full output. */
+export interface FullComputeResult extends ComputeResult {
+  inputs: AttentionInputs;
+  output: AttentionOutput;
+}
+
+/** The result as posted to the main thread: only what is read there (see `ResultOutput`). */
+export function slimResult(full: FullComputeResult): ComputeResult {
+  const { view, rows, zeroNormalizerRows, timings, bytesAllocated } = full.output;
+  return {
+    id: full.id,
+    params: full.params,
+    backend: full.backend,
+    output: { view, rows, zeroNormalizerRows, timings, bytesAllocated },
+    metrics: full.metrics,
+    elapsedMs: full.elapsedMs,
+  };
 }
 
 export interface SerializedEngineError {
