@@ -39,6 +39,10 @@ export function createLazyEngine(create: () => EngineLike): LazyEngine {
     },
     compute: (req) => start().compute(req),
     analyze: <T,>(op: string, payload: unknown, opts?: Parameters<EngineClient['analyze']>[2]) => start().analyze<T>(op, payload, opts),
+    speed: (req, opts) => {
+      const e = start();
+      return e.speed ? e.speed(req, opts) : Promise.reject(new Error('this engine cannot time kernels'));
+    },
   };
 }
 

@@ -9,6 +9,7 @@ import { EngineError } from '../core/errors';
 import type { ExportMeta } from './export-state';
 import type { ComputeRequest, ComputeResult, EngineRequestMessage, EngineResponseMessage } from './protocol';
 import { deserializeError } from './serialize-error';
+import type { SpeedProgress, SpeedRequest, SpeedResult } from '../core/speed-model';
 
 export interface EngineStats {
   liveBuffers: number;
@@ -21,6 +22,11 @@ export interface AnalyzeOptions {
   signal?: AbortSignal;
 }
 
+export interface SpeedOptions {
+  onProgress?: (p: SpeedProgress) => void;
+  signal?: AbortSignal;
+}
+
 export interface EngineClient {
   readonly ready: Promise<BackendInfo>;
   backend(): BackendInfo | null;
@@ -30,6 +36,8 @@ export interface EngineClient {
   stats(): Promise<EngineStats>;
   /** The experiment of `req` (n ≤ EXPORT_MAX_N) as JSON text: dense matrices from the CPU twins plus `meta`. */
   exportState(req: ComputeRequest, meta: ExportMeta): Promise<string>;
+  /** Time every method vs n on the engine's backend (src/engine/speed.ts); rejects 'cancelled' on abort. */
+  speed(req: SpeedRequest, opts?: SpeedOptions): Promise<SpeedResult>;
   /** Test hook: destroy the GPU device to exercise device-loss recovery. */
   loseDevice(): Promise<void>;
   dispose(): void;
@@ -39,6 +47,7 @@ interface Pending {
   resolve: (v: never) => void;
   reject: (e: unknown) => void;
   onProgress?: AnalyzeOptions['onProgress'];
+  onSpeed?: SpeedOptions['onProgress'];
 }
 
 export function createEngineClient(options: { forceCpu?: boolean } = {}): EngineClient {
@@ -67,6 +76,9 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
       case 'progress':
         pending.get(msg.id)?.onProgress?.(msg.done, msg.total, msg.label);
         return;
+      case 'speed-progress':
+        pending.get(msg.id)?.onSpeed?.(msg.progress);
+        return;
       default: {
         const p = pending.get(msg.id);
         if (!p) return;
@@ -76,6 +88,7 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
         else if (msg.type === 'analysis') p.resolve(msg.value as never);
         else if (msg.type === 'stats') p.resolve(msg.stats as never);
         else if (msg.type === 'export') p.resolve(msg.json as never);
+        else if (msg.type === 'speed') p.resolve(msg.result as never);
       }
     }
   };
@@ -141,6 +154,12 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
     exportState(req, meta) {
       const id = nextId++;
       return request<string>(engine, { type: 'export', id, request: req, meta });
+    },
+    speed(req, opts = {}) {
+      const id = nextId++;
+      if (opts.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
+      opts.signal?.addEventListener('abort', () => engine.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage), { once: true });
+      return request<SpeedResult>(engine, { type: 'speed', id, request: req }, { onSpeed: opts.onProgress });
     },
     async loseDevice() {
       const id = nextId++;

@@ -13,6 +13,8 @@ import { exportStateJson } from './export-state';
 import { createCpuBackend } from './cpu-backend';
 import type { ComputeRequest, EngineRequestMessage, EngineResponseMessage } from './protocol';
 import { serializeError } from './serialize-error';
+import { createTurns } from './gpu-turns';
+import { runSpeed } from './speed';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -26,6 +28,11 @@ let inFlight: { id: number; abort: AbortController } | null = null;
 let queued: { id: number; request: ComputeRequest } | null = null;
 /** Retried on a new backend when the device is lost mid-request. */
 let lastRequest: { id: number; request: ComputeRequest } | null = null;
+
+/** Computes and the speed run's timed points take turns on the GPU (src/engine/gpu-turns.ts). */
+const gpuTurn = createTurns();
+/** The running speed run (a newer one cancels it; computes do not). */
+let speedRun: { id: number; abort: AbortController } | null = null;
 
 function post(msg: EngineResponseMessage, transfer: Transferable[] = []): void {
   self.postMessage(msg, transfer);
@@ -76,7 +83,7 @@ async function pump(): Promise<void> {
     const b = await backendReady;
     if (job.id !== latestId) throw new EngineError('cancelled', 'superseded by a newer request');
     lastRequest = job;
-    const result = await compute(job.id, job.request, b, abort.signal);
+    const result = await gpuTurn(() => compute(job.id, job.request, b, abort.signal));
     if (job.id !== latestId) throw new EngineError('cancelled', 'superseded by a newer request');
     const transfers = new Set<ArrayBuffer>();
     collectTransfers(result, transfers);
@@ -117,6 +124,7 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
         post({ type: 'error', id: msg.id, error: { code: 'cancelled', message: 'cancelled' } });
       }
       if (inFlight?.id === msg.id) inFlight.abort.abort();
+      if (speedRun?.id === msg.id) speedRun.abort.abort();
       break;
     }
     case 'stats': {
@@ -137,6 +145,26 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
       } catch (e) {
         post({ type: 'error', id: msg.id, error: serializeError(e) });
       }
+      break;
+    }
+    case 'speed': {
+      speedRun?.abort.abort();
+      const run = { id: msg.id, abort: new AbortController() };
+      speedRun = run;
+      void (async () => {
+        try {
+          const b = await backendReady!;
+          const gpuSide = gpuBackend && b === gpuBackend ? { context: gpuBackend.context, lock: gpuTurn } : null;
+          const result = await runSpeed(msg.request, b.info, gpuSide, run.abort.signal, (progress) =>
+            post({ type: 'speed-progress', id: msg.id, progress }),
+          );
+          post({ type: 'speed', id: msg.id, result });
+        } catch (e) {
+          post({ type: 'error', id: msg.id, error: serializeError(e) });
+        } finally {
+          if (speedRun === run) speedRun = null;
+        }
+      })();
       break;
     }
     case 'analyze':

@@ -11,12 +11,13 @@
  */
 import type { BackendInfo } from '../core/attention-job';
 import { isEngineError } from '../core/errors';
-import type { EngineClient } from '../engine/engine-client';
+import type { EngineClient, SpeedOptions } from '../engine/engine-client';
+import type { SpeedRequest, SpeedResult } from '../core/speed-model';
 import type { ComputeRequest } from '../engine/protocol';
 import { LIMITS } from '../core/limits';
 import { createActions, defaultRow, type AnalysisEntry, type AppState, type AppStore } from './store';
 
-export type EngineLike = Pick<EngineClient, 'ready' | 'backend' | 'onBackendChange' | 'compute' | 'analyze'> & Partial<Pick<EngineClient, 'exportState'>>;
+export type EngineLike = Pick<EngineClient, 'ready' | 'backend' | 'onBackendChange' | 'compute' | 'analyze'> & Partial<Pick<EngineClient, 'exportState' | 'speed'>>;
 
 /**
  * Largest n for which the matrix view and per-row statistics (both O(n²(d + m')) work) are
@@ -64,6 +65,8 @@ export interface Controller {
    * in flight) as JSON text, with `metrics` (the headline numbers as shown) and the backend added.
    */
   exportState(metrics: Record<string, number | null>): Promise<string>;
+  /** The speed panel's timing run on the engine (src/engine/speed.ts); rejects 'cancelled' on abort. */
+  runSpeed(req: SpeedRequest, opts?: SpeedOptions): Promise<SpeedResult>;
   dispose(): void;
 }
 
@@ -228,12 +231,18 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     return engine.exportState({ ...buildRequest(state), params: result.params }, { backend: result.backend, metrics });
   }
 
+  function runSpeed(req: SpeedRequest, opts?: SpeedOptions): Promise<SpeedResult> {
+    if (!engine.speed) return Promise.reject(new Error('this engine cannot time kernels'));
+    return engine.speed(req, opts);
+  }
+
   return {
     requestAnalysis,
     cancelAnalysis,
     recompute: run,
     setActive,
     exportState,
+    runSpeed,
     dispose() {
       disposed = true;
       unsubscribe();
