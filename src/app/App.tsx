@@ -12,6 +12,7 @@ import { FeatureMapPanel } from '../panels/FeatureMapPanel';
 import { MainComparison } from '../panels/MainComparison';
 import { RankPanel } from '../panels/RankPanel';
 import { SparsityPanel } from '../panels/SparsityPanel';
+import { SpeedPanel } from '../panels/SpeedPanel';
 import { useActions, useController, useStore } from '../store/react';
 import { PANEL_IDS, THEMES, type Notice, type PanelId } from '../store/store';
 import { AllPanelsHidden, Embed } from './Embed';
@@ -26,6 +27,7 @@ const PANELS: Record<PanelId, () => ReactNode> = {
   sparsity: () => <SparsityPanel />,
   rank: () => <RankPanel />,
   'feature-maps': () => <FeatureMapPanel />,
+  speed: () => <SpeedPanel />,
 };
 
 function BackendBadge() {
@@ -161,6 +163,7 @@ export function App() {
           {show('sparsity') && <SparsityPanel />}
           {show('rank') && <RankPanel />}
           {show('feature-maps') && <FeatureMapPanel />}
+          {show('speed') && <SpeedPanel />}
           {PANEL_IDS.every((id) => !show(id)) && <AllPanelsHidden />}
         </main>
       </div>
