@@ -142,7 +142,7 @@ export function SpeedPanel() {
           {s.idle}
         </p>
       ) : (
-        <div data-speed-result={live ? 'live' : 'done'}>
+        <div data-speed-result={live ? 'live' : 'done'} data-speed-points={[...ATTENTION_METHODS, ...LAYER_METHODS].map((m) => `${m}:${view.by[m].length}`).join(',')}>
           <p className="note" data-speed-timing={shown.timing}>
             {shown.timing === 'cpu' ? s.timing.cpu(shown.device) : s.timing[shown.timing](shown.device)}
           </p>
