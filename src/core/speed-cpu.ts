@@ -15,6 +15,8 @@ import type { PointTiming, SpeedBackend } from './speed-run';
 import type { AttentionInputs, Matrix } from './types';
 
 const F = 4;
+/** a timed sample lasts at least this long: fast calls are repeated and averaged */
+const MIN_SAMPLE_MS = 4;
 
 function inputs(n: number, d: number, m: number, seed = 1): AttentionInputs {
   const rng = createRng(seed);
@@ -127,8 +129,7 @@ export function createCpuSpeedBackend(reason: string, d: number, m: number): Spe
     async timePoint(method: SpeedMethod, n: number, repeats: number, warmup: boolean): Promise<PointTiming> {
       const samples: number[] = [];
       let bytes = 0;
-      let parts = { projections: 0, attention: 0, ffn: 0 };
-      const partSamples: (typeof parts)[] = [];
+      const partSamples: { projections: number; attention: number; ffn: number }[] = [];
       const isLayer = method.startsWith('layer-');
       let inp: AttentionInputs | undefined;
       let lw: LayerWeights | undefined;
@@ -143,18 +144,27 @@ export function createCpuSpeedBackend(reason: string, d: number, m: number): Spe
         cache.set(key, inp);
       }
       for (let r = 0; r < repeats + (warmup ? 1 : 0); r++) {
+        // fast calls are repeated until MIN_SAMPLE_MS has passed (the clock's resolution is coarse)
         const t0 = performance.now();
-        if (isLayer) {
-          const out = cpuLayer(method as 'layer-exact', n, LAYER_CPU, m, lw);
-          bytes = out.bytes;
-          parts = out.parts;
-        } else {
-          bytes = cpuAttention(method as 'exact', inp!).bytes;
+        let calls = 0;
+        const sum = { projections: 0, attention: 0, ffn: 0 };
+        do {
+          if (isLayer) {
+            const out = cpuLayer(method as 'layer-exact', n, LAYER_CPU, m, lw);
+            bytes = out.bytes;
+            sum.projections += out.parts.projections;
+            sum.attention += out.parts.attention;
+            sum.ffn += out.parts.ffn;
+          } else {
+            bytes = cpuAttention(method as 'exact', inp!).bytes;
+          }
+          calls++;
+        } while (performance.now() - t0 < MIN_SAMPLE_MS);
+        const ms = (performance.now() - t0) / calls;
+        if (!(warmup && r === 0)) {
+          samples.push(ms);
+          if (isLayer) partSamples.push({ projections: sum.projections / calls, attention: sum.attention / calls, ffn: sum.ffn / calls });
         }
-        const ms = performance.now() - t0;
-        if (warmup && r === 0) continue;
-        samples.push(ms);
-        if (isLayer) partSamples.push(parts);
         await new Promise((res) => setTimeout(res, 0));
       }
       const med = median(samples);

@@ -1,6 +1,7 @@
 /**
- * The speed run's loop, shared by the WebGPU and CPU runners: calibrate every method once, estimate
- * the run from the FLOP model (src/core/speed-model.ts `planSweep`), then sweep n = 2^6, 2^7, … in
+ * The speed run's loop, shared by the WebGPU and CPU runners: measure every method's first point
+ * (n = 2^6, with a warm-up run; this is the calibration), estimate the rest of the run from it and
+ * the FLOP model (src/core/speed-model.ts `planSweep`), then sweep n = 2^7, 2^8, … in
  * rounds (each round visits every method still going, so the figure grows left to right), stopping
  * a method when its next point is predicted — from its last measured time scaled by the work model —
  * to overrun its share of the budget or the per-point cap, or when it fails (e.g. a buffer past the
@@ -56,7 +57,8 @@ export interface RunHooks {
   breathe(): Promise<void>;
 }
 
-const CALIBRATION_N = { attention: 256, layer: 128 } as const;
+/** timed runs of the first point (after its warm-up run) */
+const CALIBRATION_REPEATS = 3;
 
 export async function runSpeedSweep(req: SpeedRequest, be: SpeedBackend, hooks: RunHooks): Promise<SpeedResult> {
   const t0 = performance.now();
@@ -68,73 +70,78 @@ export async function runSpeedSweep(req: SpeedRequest, be: SpeedBackend, hooks: 
     if (hooks.cancelled()) throw new EngineError('cancelled', 'speed run cancelled');
   };
   const sections = [
-    { methods: ATTENTION_METHODS as readonly SpeedMethod[], ns: sweepLengths(be.attentionMaxLog2), budget: req.layer ? req.budgetMs * ATTENTION_SHARE : req.budgetMs, calN: CALIBRATION_N.attention },
-    ...(req.layer ? [{ methods: LAYER_METHODS as readonly SpeedMethod[], ns: sweepLengths(be.layerMaxLog2), budget: req.budgetMs * (1 - ATTENTION_SHARE), calN: CALIBRATION_N.layer }] : []),
+    { methods: ATTENTION_METHODS as readonly SpeedMethod[], ns: sweepLengths(be.attentionMaxLog2), budget: req.layer ? req.budgetMs * ATTENTION_SHARE : req.budgetMs },
+    ...(req.layer ? [{ methods: LAYER_METHODS as readonly SpeedMethod[], ns: sweepLengths(be.layerMaxLog2), budget: req.budgetMs * (1 - ATTENTION_SHARE) }] : []),
   ].map((s) => ({ ...s, ns: s.ns.filter((n) => n <= Math.min(...s.methods.map((mm) => be.maxN?.(mm) ?? Infinity))) }));
 
-  // ---- calibration: one warm run + one timed run per method (compiles pipelines too)
+  // ---- calibration = the first point (n = 2^6) of every method, with a warm-up run (compiles
+  // pipelines); its time scaled by the work model predicts the rest of the sweep
   const calibration: Partial<Record<SpeedMethod, { n: number; ms: number }>> = {};
-  for (const s of sections) {
-    for (const method of s.methods) {
-      await check();
-      hooks.onProgress({ doneMs: 0, totalMs: 0, label: `calibrate:${method}`, estimateMs: undefined });
-      const n = Math.min(s.calN, s.ns[s.ns.length - 1] ?? s.calN);
-      try {
-        const r = await be.timePoint(method, n, 1, true);
-        calibration[method] = { n, ms: r.medianMs };
-      } catch (e) {
-        if (e instanceof EngineError && e.code === 'cancelled') throw e;
-        // no calibration: the planner assumes the first point is cheap; the sweep will report the error
-      }
-    }
-  }
-  const estimateMs = sections.reduce(
-    (sum, s) => sum + planSweep({ methods: s.methods, ns: s.ns, calibration, budgetMs: s.budget, pointCapMs: be.pointCapMs, d, mp, layer: cfg }).totalMs,
-    0,
-  );
-  const tSweep = performance.now();
-  hooks.onProgress({ doneMs: 0, totalMs: estimateMs, label: 'estimate', estimateMs });
-
   const points: SpeedPoint[] = [];
   const stops: Partial<Record<SpeedMethod, SpeedStop>> = {};
+  const used = new Map<SpeedMethod, number>();
+  const measure = async (method: SpeedMethod, n: number, repeats: number, warmup: boolean): Promise<SpeedPoint | null> => {
+    await check();
+    const t1 = performance.now();
+    try {
+      const r = await be.timePoint(method, n, repeats, warmup);
+      const point: SpeedPoint = { method, n, ...r, gflops: gflopsOf(methodFlops(method, n, d, mp, cfg), r.medianMs) };
+      points.push(point);
+      return point;
+    } catch (e) {
+      if (e instanceof EngineError && e.code === 'cancelled') throw e;
+      stops[method] = { kind: 'error', n, message: e instanceof Error ? e.message : String(e) };
+      return null;
+    } finally {
+      used.set(method, (used.get(method) ?? 0) + performance.now() - t1);
+    }
+  };
+  for (const s of sections) {
+    for (const method of s.methods) {
+      const n = s.ns[0];
+      if (n === undefined) continue;
+      hooks.onProgress({ doneMs: 0, totalMs: 0, label: `calibrate:${method}` });
+      const p = await measure(method, n, CALIBRATION_REPEATS, true);
+      if (p) calibration[method] = { n, ms: p.medianMs };
+    }
+  }
+  const calibrated = performance.now() - t0;
+  const estimateMs =
+    calibrated +
+    sections.reduce((sum, s) => {
+      const plan = planSweep({ methods: s.methods, ns: s.ns, calibration, budgetMs: s.budget, pointCapMs: be.pointCapMs, d, mp, layer: cfg });
+      return sum + plan.points.filter((p) => p.n > s.ns[0]!).reduce((a, p) => a + p.costMs, 0);
+    }, 0);
+  hooks.onProgress({ doneMs: calibrated, totalMs: estimateMs, label: 'estimate', estimateMs });
+
   for (const s of sections) {
     const share = s.budget / s.methods.length;
-    const state = new Map(s.methods.map((mm) => [mm, { used: 0, last: null as { n: number; ms: number } | null, going: true, warm: false }]));
-    for (let i = 0; i < s.ns.length; i++) {
+    const going = new Set(s.methods.filter((mm) => calibration[mm]));
+    const last = new Map(s.methods.map((mm) => [mm, calibration[mm] ?? null]));
+    for (let i = 1; i < s.ns.length; i++) {
       const n = s.ns[i]!;
       for (const method of s.methods) {
-        const st = state.get(method)!;
-        if (!st.going) continue;
-        const base = st.last ?? calibration[method] ?? null;
-        const predicted = base ? predictNext(method, base, n, d, mp, cfg) : 0;
+        if (!going.has(method)) continue;
+        const predicted = predictNext(method, last.get(method)!, n, d, mp, cfg);
         const repeats = repeatsFor(predicted, share / 8);
-        const cost = predicted * (repeats + 1);
-        if (i > 0 && (st.used + cost > share || predicted > be.pointCapMs)) {
-          st.going = false;
+        const spent = used.get(method) ?? 0;
+        if (spent + predicted * (repeats + 1) > share || predicted > be.pointCapMs) {
+          going.delete(method);
           stops[method] = { kind: 'budget', nextN: n, predictedMs: predicted };
           continue;
         }
-        await check();
-        const t1 = performance.now();
-        try {
-          // a warm-up run compiles and allocates; skipped for slow points, where it would double the cost
-          const warmup = !st.warm || predicted < share / 16;
-          const r = await be.timePoint(method, n, repeats, warmup);
-          st.warm = true;
-          st.last = { n, ms: r.medianMs };
-          const point: SpeedPoint = { method, n, ...r, gflops: gflopsOf(methodFlops(method, n, d, mp, cfg), r.medianMs) };
-          points.push(point);
-          const done = performance.now() - tSweep;
-          hooks.onProgress({ doneMs: done, totalMs: Math.max(estimateMs, done), label: `${method}:${n}`, point });
-        } catch (e) {
-          if (e instanceof EngineError && e.code === 'cancelled') throw e;
-          st.going = false;
-          stops[method] = { kind: 'error', n, message: e instanceof Error ? e.message : String(e) };
+        // a warm-up run allocates the larger buffers; skipped for slow points, where it would double the cost
+        const p = await measure(method, n, repeats, predicted < share / 16);
+        if (!p) {
+          going.delete(method);
+          continue;
         }
-        st.used += performance.now() - t1;
-        if (st.going && i === s.ns.length - 1) stops[method] = { kind: 'range', maxN: n };
+        last.set(method, { n, ms: p.medianMs });
+        const done = performance.now() - t0;
+        hooks.onProgress({ doneMs: done, totalMs: Math.max(estimateMs, done), label: `${method}:${n}`, point: p });
       }
     }
+    for (const method of going) stops[method] = { kind: 'range', maxN: s.ns[s.ns.length - 1]! };
   }
   await check();
   return {
