@@ -51,13 +51,15 @@ interface LayerWeights {
   wo: Float32Array;
   w1: Float32Array;
   w2: Float32Array;
+  /** the random features of every head (m × d_head) */
+  wf: Matrix;
 }
 
-function layerWeights(n: number, cfg: LayerConfig, seed = 2): LayerWeights {
+function layerWeights(n: number, cfg: LayerConfig, m: number, seed = 2): LayerWeights {
   const rng = createRng(seed);
   const D = cfg.dModel;
   const g = (len: number, std: number) => rng.fillNormal(new Float32Array(len), std);
-  return { x: g(n * D, 1), wq: g(D * D, 1 / Math.sqrt(D)), wk: g(D * D, 1 / Math.sqrt(D)), wv: g(D * D, 1 / Math.sqrt(D)), wo: g(D * D, 1 / Math.sqrt(D)), w1: g(D * cfg.dFf, 1 / Math.sqrt(D)), w2: g(cfg.dFf * D, 1 / Math.sqrt(cfg.dFf)) };
+  return { x: g(n * D, 1), wq: g(D * D, 1 / Math.sqrt(D)), wk: g(D * D, 1 / Math.sqrt(D)), wv: g(D * D, 1 / Math.sqrt(D)), wo: g(D * D, 1 / Math.sqrt(D)), w1: g(D * cfg.dFf, 1 / Math.sqrt(D)), w2: g(cfg.dFf * D, 1 / Math.sqrt(cfg.dFf)), wf: randomProjection('orthogonal-chi', m, D / cfg.heads, rng) };
 }
 
 /**
@@ -69,7 +71,7 @@ export function cpuLayer(
   n: number,
   cfg: LayerConfig,
   m: number,
-  w: LayerWeights = layerWeights(n, cfg),
+  w: LayerWeights = layerWeights(n, cfg, m),
 ): { y: Float32Array; parts: { projections: number; attention: number; ffn: number }; bytes: number } {
   const D = cfg.dModel;
   const dh = D / cfg.heads;
@@ -84,8 +86,7 @@ export function cpuLayer(
   const qh = new Float32Array(n * dh);
   const kh = new Float32Array(n * dh);
   const vh = new Float32Array(n * dh);
-  const proj = createRng(7);
-  const W = randomProjection('orthogonal-chi', m, dh, proj);
+  const W = w.wf;
   const attMethod = method === 'layer-exact' ? 'exact' : method === 'layer-performer' ? 'performer-bidirectional' : 'dummy';
   let attBytes = 0;
   lap('projections');
@@ -134,7 +135,7 @@ export function createCpuSpeedBackend(reason: string, d: number, m: number): Spe
       let inp: AttentionInputs | undefined;
       let lw: LayerWeights | undefined;
       if (isLayer) {
-        lw = layerCache.get(n) ?? layerWeights(n, LAYER_CPU);
+        lw = layerCache.get(n) ?? layerWeights(n, LAYER_CPU, m);
         layerCache.clear();
         layerCache.set(n, lw);
       } else {

@@ -54,6 +54,7 @@ export function SpeedCharts({ result, view, dimmed }: { result: SpeedResult; vie
   const top = Math.max(64, ...result.points.filter((p) => !p.method.startsWith('layer-')).map((p) => p.n));
   if (view.predicted !== null && view.predicted >= 32 && view.predicted <= top * 2) markers.push({ x: view.predicted, label: s.markModel(fmtInt(view.predicted)), color: OKABE_ITO.grey });
   const cpu = result.backend === 'cpu';
+  const xDomain: [number, number] = [64, Math.max(128, top)];
   return (
     <>
       <h3>{s.timeTitle}</h3>
@@ -66,6 +67,7 @@ export function SpeedCharts({ result, view, dimmed }: { result: SpeedResult; vie
           xScale="log"
           yScale="log"
           integerX
+          xDomain={xDomain}
           markers={markers}
           ariaLabel={s.timeTitle}
           tableCaption={s.tableTime}
@@ -86,6 +88,7 @@ export function SpeedCharts({ result, view, dimmed }: { result: SpeedResult; vie
               xScale="log"
               yScale="log"
               integerX
+              xDomain={xDomain}
               ariaLabel={cpu ? s.bytesTitleCpu : s.bytesTitle}
               tableCaption={s.tableBytes}
               height={260}
@@ -104,6 +107,7 @@ export function SpeedCharts({ result, view, dimmed }: { result: SpeedResult; vie
               xScale="log"
               yScale="linear"
               integerX
+              xDomain={xDomain}
               ariaLabel={s.gflopsTitle}
               tableCaption={s.tableGflops}
               height={260}

@@ -24,7 +24,7 @@ function PartsBars({ rows, label, partLabel }: { rows: SpeedPoint[]; label: (m: 
   const left = 200;
   const H = rows.length * rowH + 26;
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} width="100%" role="img" aria-label={rows.map((p) => `${label(p.method)}: ${fmtMs(p.medianMs)}`).join('; ')} className="speed-parts">
+    <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={rows.map((p) => `${label(p.method)}: ${fmtMs(p.medianMs)}`).join('; ')} className="speed-parts">
       {rows.map((p, i) => {
         let x = left;
         const y = i * rowH + 4;
@@ -46,7 +46,7 @@ function PartsBars({ rows, label, partLabel }: { rows: SpeedPoint[]; label: (m: 
         );
       })}
       {PART_KEYS.map((k, i) => (
-        <g key={k} transform={`translate(${left + i * 120}, ${rows.length * rowH + 8})`}>
+        <g key={k} transform={`translate(${left + i * 125 - 150}, ${rows.length * rowH + 8})`}>
           <rect width="10" height="10" fill={PART_COLORS[k]} />
           <text x="14" y="9" fontSize="11" fill="currentColor">
             {partLabel(k)}
@@ -63,6 +63,8 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
   const label = (m: SpeedMethod) => s.methods[m] ?? m;
   const cfg = result.layerConfig;
   if (!cfg) return <p className="note">{s.notRun}</p>;
+  const layerN = result.points.filter((p) => p.method.startsWith('layer-')).map((p) => p.n);
+  const xDomain: [number, number] = [64, Math.max(128, ...layerN)];
   const ratioSeries: Series[] = [
     { id: 'ratio-exact', label: s.methods['layer-exact']!, color: EXACT_COLOR, points: true, ...view.layerRatio.exact },
     { id: 'ratio-performer', label: s.methods['layer-performer']!, color: METHOD_STYLE['layer-performer'].color, points: true, ...view.layerRatio.performer },
@@ -100,6 +102,7 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
               xScale="log"
               yScale="log"
               integerX
+              xDomain={xDomain}
               ariaLabel={s.layerTimeTitle}
               tableCaption={s.tableLayer}
               height={280}
@@ -119,6 +122,7 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
               yScale="log"
               integerX
               hLines={[{ y: 1, label: s.methods['layer-dummy']! }]}
+              xDomain={xDomain}
               ariaLabel={s.layerRatioTitle}
               tableCaption={s.tableRatio}
               height={280}
