@@ -40,7 +40,7 @@ function RunStatus({ state, onCancel }: { state: SpeedRunState; onCancel: () => 
     if (!p) return s.calibrating('…');
     const [what, n] = p.label.split(':');
     if (what === 'calibrate') return s.calibrating(s.methods[n ?? ''] ?? n ?? '');
-    if (what === 'estimate') return state.estimateMs !== null ? s.estimate(fmtMs(state.estimateMs)) : '';
+    if (what === 'estimate') return '';
     return s.measuring(s.methods[what ?? ''] ?? what ?? '', Number(n));
   })();
   const calibrating = !p || p.totalMs === 0;
@@ -51,6 +51,11 @@ function RunStatus({ state, onCancel }: { state: SpeedRunState; onCancel: () => 
         {label}
         {!calibrating && ` · ${s.elapsed(fmtMs(p.doneMs), fmtMs(p.totalMs))}`}
       </span>
+      {state.estimateMs !== null && (
+        <span className="note" data-speed-estimate={state.estimateMs}>
+          {s.estimate(fmtMs(state.estimateMs))}
+        </span>
+      )}
       <button type="button" className="small" data-action="speed-cancel" onClick={onCancel}>
         {s.cancel}
       </button>
