@@ -28,7 +28,8 @@ async function pointCounts(page) {
 
 async function runOnce(page, budgetS, timeout) {
   await page.selectOption('[data-ui="speedBudget"]', String(budgetS));
-  await page.click('[data-action="speed-run"]');
+  await page.waitForSelector('[data-action="speed-run"]:not([disabled])', { timeout: 90_000 });
+  await page.locator('[data-action="speed-run"]').click({ timeout: 90_000 });
   await page.waitForSelector('[data-speed-state="running"]', { timeout: 10_000 });
   await page.waitForSelector('[data-speed-state="done"]', { timeout });
 }
