@@ -54,7 +54,8 @@ export function SpeedCharts({ result, view, dimmed }: { result: SpeedResult; vie
   const top = Math.max(64, ...result.points.filter((p) => !p.method.startsWith('layer-')).map((p) => p.n));
   if (view.predicted !== null && view.predicted >= 32 && view.predicted <= top * 2) markers.push({ x: view.predicted, label: s.markModel(fmtInt(view.predicted)), color: OKABE_ITO.grey });
   const cpu = result.backend === 'cpu';
-  const xDomain: [number, number] = [64, Math.max(128, top)];
+  // a little room around 2^6 … the largest n, so end points are not drawn on the axes
+  const xDomain: [number, number] = [45, Math.max(128, top) * 1.4];
   return (
     <>
       <h3>{s.timeTitle}</h3>

@@ -46,7 +46,7 @@ function PartsBars({ rows, label, partLabel }: { rows: SpeedPoint[]; label: (m: 
         );
       })}
       {PART_KEYS.map((k, i) => (
-        <g key={k} transform={`translate(${left + i * 125 - 150}, ${rows.length * rowH + 8})`}>
+        <g key={k} transform={`translate(${left + i * 170 - 150}, ${rows.length * rowH + 8})`}>
           <rect width="10" height="10" fill={PART_COLORS[k]} />
           <text x="14" y="9" fontSize="11" fill="currentColor">
             {partLabel(k)}
@@ -64,7 +64,7 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
   const cfg = result.layerConfig;
   if (!cfg) return <p className="note">{s.notRun}</p>;
   const layerN = result.points.filter((p) => p.method.startsWith('layer-')).map((p) => p.n);
-  const xDomain: [number, number] = [64, Math.max(128, ...layerN)];
+  const xDomain: [number, number] = [45, Math.max(128, ...layerN) * 1.4];
   const ratioSeries: Series[] = [
     { id: 'ratio-exact', label: s.methods['layer-exact']!, color: EXACT_COLOR, points: true, ...view.layerRatio.exact },
     { id: 'ratio-performer', label: s.methods['layer-performer']!, color: METHOD_STYLE['layer-performer'].color, points: true, ...view.layerRatio.performer },
