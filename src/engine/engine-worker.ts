@@ -153,7 +153,8 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
       speedRun = run;
       void (async () => {
         try {
-          const b = await backendReady!;
+          if (!backendReady) throw new EngineError('internal', 'speed request before init');
+          const b = await backendReady;
           const gpuSide = gpuBackend && b === gpuBackend ? { context: gpuBackend.context, lock: gpuTurn } : null;
           const result = await runSpeed(msg.request, b.info, gpuSide, run.abort.signal, (progress) =>
             post({ type: 'speed-progress', id: msg.id, progress }),
