@@ -4,7 +4,7 @@
  * the FLOP model (src/core/speed-model.ts `planSweep`), then sweep n = 2^7, 2^8, … in
  * rounds (each round visits every method still going, so the figure grows left to right), stopping
  * a method when its next point is predicted — from its last measured time scaled by the work model —
- * to overrun its share of the budget or the per-point cap, or when it fails (e.g. a buffer past the
+ * to overrun its share of the budget (the calibration points are not charged to it) or the per-point cap, or when it fails (e.g. a buffer past the
  * device's limit: the message is kept). The backend-specific part is `timePoint`.
  */
 import { EngineError } from './errors';
@@ -80,7 +80,7 @@ export async function runSpeedSweep(req: SpeedRequest, be: SpeedBackend, hooks: 
   const points: SpeedPoint[] = [];
   const stops: Partial<Record<SpeedMethod, SpeedStop>> = {};
   const used = new Map<SpeedMethod, number>();
-  const measure = async (method: SpeedMethod, n: number, repeats: number, warmup: boolean): Promise<SpeedPoint | null> => {
+  const measure = async (method: SpeedMethod, n: number, repeats: number, warmup: boolean, charge: boolean): Promise<SpeedPoint | null> => {
     await check();
     const t1 = performance.now();
     try {
@@ -93,7 +93,8 @@ export async function runSpeedSweep(req: SpeedRequest, be: SpeedBackend, hooks: 
       stops[method] = { kind: 'error', n, message: e instanceof Error ? e.message : String(e) };
       return null;
     } finally {
-      used.set(method, (used.get(method) ?? 0) + performance.now() - t1);
+      // the calibration point (pipeline compilation, first allocations) is not charged to the share
+      if (charge) used.set(method, (used.get(method) ?? 0) + performance.now() - t1);
     }
   };
   for (const s of sections) {
@@ -101,7 +102,7 @@ export async function runSpeedSweep(req: SpeedRequest, be: SpeedBackend, hooks: 
       const n = s.ns[0];
       if (n === undefined) continue;
       hooks.onProgress({ doneMs: 0, totalMs: 0, label: `calibrate:${method}` });
-      const p = await measure(method, n, CALIBRATION_REPEATS, true);
+      const p = await measure(method, n, CALIBRATION_REPEATS, true, false);
       if (p) calibration[method] = { n, ms: p.medianMs };
     }
   }
@@ -131,7 +132,7 @@ export async function runSpeedSweep(req: SpeedRequest, be: SpeedBackend, hooks: 
           continue;
         }
         // a warm-up run allocates the larger buffers; skipped for slow points, where it would double the cost
-        const p = await measure(method, n, repeats, predicted < share / 16);
+        const p = await measure(method, n, repeats, predicted < share / 16, true);
         if (!p) {
           going.delete(method);
           continue;
