@@ -132,7 +132,7 @@ export function SpeedPanel() {
           <span className="help">{s.heavy}</span>
         </div>
       </div>
-      <div className="analysis-status" data-speed-state={state.status}>
+      <div className="speed-status" data-speed-state={state.status}>
         {running && <RunStatus state={state} onCancel={cancel} />}
         {state.status === 'cancelled' && <p className="note">{s.cancelled}</p>}
         {state.status === 'error' && (
