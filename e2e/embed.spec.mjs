@@ -12,7 +12,7 @@ import { injectAxe } from './axe.mjs';
 import { test } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const PANELS = ['main', 'error', 'sparsity', 'rank', 'feature-maps'];
+const PANELS = ['main', 'error', 'sparsity', 'rank', 'feature-maps', 'speed'];
 const SMALL = 'n=64&d=8&m=16';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -182,7 +182,7 @@ test(
     await page.goto(`${appUrl}/?${SMALL}&hide=${PANELS.join(',')}`);
     const msg = page.locator('[data-all-hidden]');
     await msg.waitFor();
-    assert.match(await msg.textContent(), /hide=main,error,sparsity,rank,feature-maps/);
+    assert.match(await msg.textContent(), /hide=main,error,sparsity,rank,feature-maps,speed/);
     await msg.locator('a').click();
     await page.waitForSelector('[data-panel="main"]');
     assert.equal(new URL(page.url()).searchParams.get('hide'), null);

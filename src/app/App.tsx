@@ -13,6 +13,7 @@ import { MainComparison } from '../panels/MainComparison';
 import { RankPanel } from '../panels/RankPanel';
 import { SparsityPanel } from '../panels/SparsityPanel';
 import { Presentation, PresentButton, usePresentShortcut } from '../present/Slides';
+import { SpeedPanel } from '../panels/SpeedPanel';
 import { useActions, useStore } from '../store/react';
 import { PANEL_IDS, THEMES, type Notice, type PanelId } from '../store/store';
 import { AllPanelsHidden, Embed } from './Embed';
@@ -27,6 +28,7 @@ const PANELS: Record<PanelId, () => ReactNode> = {
   sparsity: () => <SparsityPanel />,
   rank: () => <RankPanel />,
   'feature-maps': () => <FeatureMapPanel />,
+  speed: () => <SpeedPanel />,
 };
 
 /**
@@ -159,6 +161,7 @@ export function App() {
           {show('sparsity') && <SparsityPanel />}
           {show('rank') && <RankPanel />}
           {show('feature-maps') && <FeatureMapPanel />}
+          {show('speed') && <SpeedPanel />}
           {PANEL_IDS.every((id) => !show(id)) && <AllPanelsHidden />}
         </main>
       </div>

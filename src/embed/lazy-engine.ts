@@ -52,6 +52,10 @@ export function createLazyEngine(create: () => EngineLike): LazyEngine {
       const e = start();
       return e.exportState ? e.exportState(req, meta) : Promise.reject(new Error('this engine cannot export'));
     },
+    speed: (req, opts) => {
+      const e = start();
+      return e.speed ? e.speed(req, opts) : Promise.reject(new Error('this engine cannot time kernels'));
+    },
   };
 }
 

@@ -17,6 +17,7 @@ import { EngineError } from '../core/errors';
 import type { ExportMeta } from './export-state';
 import type { ComputeRequest, ComputeResult, EngineRequestMessage, EngineResponseMessage, RateSample } from './protocol';
 import { deserializeError } from './serialize-error';
+import type { SpeedProgress, SpeedRequest, SpeedResult } from '../core/speed-model';
 
 export interface EngineStats {
   liveBuffers: number;
@@ -27,6 +28,11 @@ export interface EngineStats {
 export interface AnalyzeOptions {
   /** `detail`: op-specific partial results (e.g. the Hedgehog loss curve so far) */
   onProgress?: (done: number, total: number, label?: string, detail?: unknown) => void;
+  signal?: AbortSignal;
+}
+
+export interface SpeedOptions {
+  onProgress?: (p: SpeedProgress) => void;
   signal?: AbortSignal;
 }
 
@@ -52,6 +58,8 @@ export interface EngineClient {
   stats(): Promise<EngineStats>;
   /** The experiment of `req` (n ≤ EXPORT_MAX_N) as JSON text: dense matrices from the CPU twins plus `meta`. */
   exportState(req: ComputeRequest, meta: ExportMeta): Promise<string>;
+  /** Time every method vs n on the engine's backend (src/engine/speed.ts); rejects 'cancelled' on abort. */
+  speed(req: SpeedRequest, opts?: SpeedOptions): Promise<SpeedResult>;
   /** Test hook: destroy the GPU device to exercise device-loss recovery. */
   loseDevice(): Promise<void>;
   dispose(): void;
@@ -64,6 +72,7 @@ interface Pending {
   worker?: Worker;
   /** a compute's request, re-sent if its worker is replaced */
   request?: ComputeRequest;
+  onSpeed?: SpeedOptions['onProgress'];
 }
 
 /** How long an aborted WebGPU run may take to stop before its worker is replaced. */
@@ -140,6 +149,7 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
           } else if (msg.type === 'analysis') p.resolve(msg.value as never);
           else if (msg.type === 'stats') p.resolve(msg.stats as never);
           else if (msg.type === 'export') p.resolve(msg.json as never);
+          else if (msg.type === 'speed') p.resolve(msg.result as never);
         }
       }
     };
@@ -328,6 +338,14 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
       const id = nextId++;
       // dense CPU-twin matrices: whichever engine worker computes now (the stand-in while WebGPU warms up)
       return request<string>(active(), { type: 'export', id, request: req, meta });
+    },
+    speed(req, opts = {}) {
+      const id = nextId++;
+      if (opts.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
+      // timed on the settled backend (the primary), never on the CPU stand-in
+      const worker = primary;
+      opts.signal?.addEventListener('abort', () => worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage), { once: true });
+      return request<SpeedResult>(worker, { type: 'speed', id, request: req }, { onSpeed: opts.onProgress });
     },
     async loseDevice() {
       const id = nextId++;

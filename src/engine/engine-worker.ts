@@ -19,6 +19,8 @@ import { createCpuBackend } from './cpu-backend';
 import { requestFlops } from './cost-model';
 import { slimResult, type ComputeRequest, type EngineRequestMessage, type EngineResponseMessage, type RateSample } from './protocol';
 import { serializeError } from './serialize-error';
+import { createTurns } from './gpu-turns';
+import { runSpeed } from './speed';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -39,6 +41,11 @@ const WARMUP_N = 64;
 /** Work of the timed calibration run after the warm-up (about 0.1 s on a software adapter). */
 const CALIBRATION_FLOPS = 2e8;
 let calibration: RateSample | undefined;
+
+/** Computes and the speed run's timed points take turns on the GPU (src/engine/gpu-turns.ts). */
+const gpuTurn = createTurns();
+/** The running speed run (a newer one cancels it; computes do not). */
+let speedRun: { id: number; abort: AbortController } | null = null;
 
 function post(msg: EngineResponseMessage, transfer: Transferable[] = []): void {
   self.postMessage(msg, transfer);
@@ -128,7 +135,7 @@ async function pump(): Promise<void> {
     if (job.id !== latestId) throw new EngineError('cancelled', 'superseded by a newer request');
     lastRequest = job;
     // Only what the main thread reads crosses (protocol.ts `slimResult`): not Q, K, V, W nor the n×d outputs.
-    const result = slimResult(await compute(job.id, job.request, b, abort.signal));
+    const result = slimResult(await gpuTurn(() => compute(job.id, job.request, b, abort.signal)));
     if (job.id !== latestId) throw new EngineError('cancelled', 'superseded by a newer request');
     const transfers = new Set<ArrayBuffer>();
     collectTransfers(result, transfers);
@@ -172,6 +179,7 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
         post({ type: 'error', id: msg.id, error: { code: 'cancelled', message: 'cancelled' } });
       }
       if (inFlight?.id === msg.id) inFlight.abort.abort();
+      if (speedRun?.id === msg.id) speedRun.abort.abort();
       break;
     }
     case 'stats': {
@@ -192,6 +200,27 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
       } catch (e) {
         post({ type: 'error', id: msg.id, error: serializeError(e) });
       }
+      break;
+    }
+    case 'speed': {
+      speedRun?.abort.abort();
+      const run = { id: msg.id, abort: new AbortController() };
+      speedRun = run;
+      void (async () => {
+        try {
+          if (!backendReady) throw new EngineError('internal', 'speed request before init');
+          const b = await backendReady;
+          const gpuSide = gpuBackend && b === gpuBackend ? { context: gpuBackend.context, lock: gpuTurn } : null;
+          const result = await runSpeed(msg.request, b.info, gpuSide, run.abort.signal, (progress) =>
+            post({ type: 'speed-progress', id: msg.id, progress }),
+          );
+          post({ type: 'speed', id: msg.id, result });
+        } catch (e) {
+          post({ type: 'error', id: msg.id, error: serializeError(e) });
+        } finally {
+          if (speedRun === run) speedRun = null;
+        }
+      })();
       break;
     }
     case 'analyze':

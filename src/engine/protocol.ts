@@ -6,6 +6,7 @@ import type { AttentionOutput, BackendInfo } from '../core/attention-job';
 import type { EngineErrorCode } from '../core/errors';
 import type { AttentionInputs, AttentionParams, Matrix } from '../core/types';
 import type { ExportMeta } from './export-state';
+import type { SpeedProgress, SpeedRequest, SpeedResult } from '../core/speed-model';
 
 export interface ComputeRequest {
   params: AttentionParams;
@@ -103,7 +104,13 @@ export type EngineRequestMessage =
   | { type: 'analyze'; id: number; op: string; payload: unknown }
   | { type: 'lose-device'; id: number }
   /** every matrix of the experiment, dense, as JSON text (src/engine/export-state.ts) */
-  | { type: 'export'; id: number; request: ComputeRequest; meta: ExportMeta };
+  | { type: 'export'; id: number; request: ComputeRequest; meta: ExportMeta }
+  /**
+   * The speed panel's timing run (src/engine/speed.ts). Not latest-wins with computes: a compute
+   * neither cancels nor is cancelled by it (they take turns on the GPU, point by point); a newer
+   * 'speed' request cancels the running one, and 'cancel' with its id stops it.
+   */
+  | { type: 'speed'; id: number; request: SpeedRequest };
 
 /** Messages engine worker → main. */
 export type EngineResponseMessage =
@@ -114,7 +121,9 @@ export type EngineResponseMessage =
   | { type: 'analysis'; id: number; value: unknown }
   | { type: 'stats'; id: number; stats: { liveBuffers: number; liveBytes: number; created: number } }
   | { type: 'error'; id: number; error: SerializedEngineError }
-  | { type: 'export'; id: number; json: string };
+  | { type: 'export'; id: number; json: string }
+  | { type: 'speed-progress'; id: number; progress: SpeedProgress }
+  | { type: 'speed'; id: number; result: SpeedResult };
 
 /**
  * What an analysis op (src/engine/analysis-ops.ts) gets from the analysis worker. Ops are async and

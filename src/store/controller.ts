@@ -21,7 +21,8 @@
 import type { BackendInfo } from '../core/attention-job';
 import { isEngineError } from '../core/errors';
 import { createRateModel, LONG_RUN_MS, requestFlops, type RateModel } from '../engine/cost-model';
-import type { EngineClient } from '../engine/engine-client';
+import type { EngineClient, SpeedOptions } from '../engine/engine-client';
+import type { SpeedRequest, SpeedResult } from '../core/speed-model';
 import type { ComputeRequest } from '../engine/protocol';
 import { LIMITS } from '../core/limits';
 import { createActions, defaultRow, type AnalysisEntry, type AppState, type AppStore, type RunningCompute } from './store';
@@ -31,7 +32,7 @@ export type EngineLike = Pick<
   EngineClient,
   'started' | 'backend' | 'warming' | 'calibration' | 'onBackendChange' | 'onSwitch' | 'compute' | 'cancel' | 'analyze'
 > &
-  Partial<Pick<EngineClient, 'exportState'>>;
+  Partial<Pick<EngineClient, 'exportState' | 'speed'>>;
 
 /**
  * Largest n for which the matrix view and per-row statistics (both O(n²(d + m')) work) are
@@ -88,6 +89,8 @@ export interface Controller {
   cancelCompute(): void;
   /** The throughput model behind the estimates (for tests and diagnostics). */
   readonly rates: RateModel;
+  /** The speed panel's timing run on the engine (src/engine/speed.ts); rejects 'cancelled' on abort. */
+  runSpeed(req: SpeedRequest, opts?: SpeedOptions): Promise<SpeedResult>;
   dispose(): void;
 }
 
@@ -386,6 +389,11 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     return engine.exportState({ ...buildRequest(state), params: result.params }, { backend: result.backend, metrics });
   }
 
+  function runSpeed(req: SpeedRequest, opts?: SpeedOptions): Promise<SpeedResult> {
+    if (!engine.speed) return Promise.reject(new Error('this engine cannot time kernels'));
+    return engine.speed(req, opts);
+  }
+
   return {
     requestAnalysis,
     cancelAnalysis,
@@ -395,6 +403,7 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     rates,
     setActive,
     exportState,
+    runSpeed,
     dispose() {
       disposed = true;
       unsubscribe();

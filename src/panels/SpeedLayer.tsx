@@ -1,0 +1,156 @@
+/**
+ * The speed panel's "one Transformer layer" view: layer time vs n for exact / Performer / dummy
+ * attention, the ratio to the dummy layer (→ 1 once attention stops mattering), and where the
+ * time of the layer goes (projections, attention, feed-forward) at the largest common n.
+ */
+import { useStrings } from '../app/strings';
+import { fmt, fmtInt, fmtMs } from '../charts/format';
+import { DataTable } from '../charts/DataTable';
+import { LineChart, type Series } from '../charts/LineChart';
+import { EXACT_COLOR, OKABE_ITO } from '../charts/palette';
+import { LAYER_METHODS, type SpeedMethod, type SpeedPoint, type SpeedResult } from '../core/speed-model';
+import { Metric } from './common';
+import { Figure } from './Figure';
+import { METHOD_STYLE, methodSeries } from './SpeedCharts';
+import type { SpeedView } from './speed-view';
+
+const PART_KEYS = ['projections', 'attention', 'ffn'] as const;
+const PART_COLORS = { projections: OKABE_ITO.sky, attention: OKABE_ITO.vermillion, ffn: OKABE_ITO.green };
+
+function PartsBars({ rows, label, partLabel }: { rows: SpeedPoint[]; label: (m: SpeedMethod) => string; partLabel: (k: (typeof PART_KEYS)[number]) => string }) {
+  const max = Math.max(...rows.map((p) => p.medianMs));
+  const W = 560;
+  const rowH = 26;
+  const left = 200;
+  const H = rows.length * rowH + 26;
+  return (
+    <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={rows.map((p) => `${label(p.method)}: ${fmtMs(p.medianMs)}`).join('; ')} className="speed-parts">
+      {rows.map((p, i) => {
+        let x = left;
+        const y = i * rowH + 4;
+        return (
+          <g key={p.method}>
+            <text x={left - 6} y={y + 14} textAnchor="end" fontSize="12" fill="currentColor">
+              {label(p.method)}
+            </text>
+            {PART_KEYS.map((k) => {
+              const w = ((p.parts?.[k] ?? 0) / max) * (W - left - 70);
+              const r = <rect key={k} x={x} y={y} width={Math.max(0, w)} height={rowH - 8} fill={PART_COLORS[k]} />;
+              x += w;
+              return r;
+            })}
+            <text x={x + 4} y={y + 14} fontSize="12" fill="currentColor">
+              {fmtMs(p.medianMs)}
+            </text>
+          </g>
+        );
+      })}
+      {PART_KEYS.map((k, i) => (
+        <g key={k} transform={`translate(${left + i * 170 - 150}, ${rows.length * rowH + 8})`}>
+          <rect width="10" height="10" fill={PART_COLORS[k]} />
+          <text x="14" y="9" fontSize="11" fill="currentColor">
+            {partLabel(k)}
+          </text>
+        </g>
+      ))}
+    </svg>
+  );
+}
+
+export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view: SpeedView; dimmed: boolean }) {
+  const t = useStrings();
+  const s = t.speed;
+  const label = (m: SpeedMethod) => s.methods[m] ?? m;
+  const cfg = result.layerConfig;
+  if (!cfg) return <p className="note">{s.notRun}</p>;
+  const layerN = result.points.filter((p) => p.method.startsWith('layer-')).map((p) => p.n);
+  const xDomain: [number, number] = [45, Math.max(128, ...layerN) * 1.4];
+  const ratioSeries: Series[] = [
+    { id: 'ratio-exact', label: s.methods['layer-exact']!, color: EXACT_COLOR, points: true, ...view.layerRatio.exact },
+    { id: 'ratio-performer', label: s.methods['layer-performer']!, color: METHOD_STYLE['layer-performer'].color, points: true, ...view.layerRatio.performer },
+  ].filter((x) => x.x.length > 0);
+  // largest n measured by all three layers
+  const common = view.by['layer-dummy'].map((p) => p.n).filter((n) => LAYER_METHODS.every((m) => view.by[m].some((p) => p.n === n)));
+  const nTop = common.length ? Math.max(...common) : null;
+  const partRows = nTop === null ? [] : LAYER_METHODS.map((m) => view.by[m].find((p) => p.n === nTop)!).filter((p) => p.parts);
+  const hasParts = partRows.length > 0 && partRows.some((p) => (p.parts?.attention ?? 0) + (p.parts?.ffn ?? 0) > 0);
+  const lastRatio = (r: { x: number[]; y: number[] }) => (r.y.length ? r.y[r.y.length - 1]! : null);
+  const perfRatio = lastRatio(view.layerRatio.performer);
+  const exactAtSame = (() => {
+    const n = view.layerRatio.performer.x[view.layerRatio.performer.x.length - 1];
+    const i = view.layerRatio.exact.x.indexOf(n ?? -1);
+    return i >= 0 ? view.layerRatio.exact.y[i]! : null;
+  })();
+  return (
+    <div className="speed-layer" data-speed-layer="">
+      <h3>{s.layerTitle}</h3>
+      <p className="lead">{s.layerLead(cfg.dModel, cfg.heads, cfg.dFf)}</p>
+      {result.backend === 'cpu' && <p className="note">{s.layerCpu(cfg.dModel, cfg.heads, cfg.dFf)}</p>}
+      <div className="metrics">
+        <Metric name="speed-layer-performer-vs-dummy" label={s.layerRatioMetric} value={perfRatio} format={(v) => `${fmt(v)}×`} />
+        <Metric name="speed-layer-exact-vs-dummy" label={s.layerExactMetric} value={exactAtSame} format={(v) => `${fmt(v)}×`} />
+      </div>
+      <div className="grid-2">
+        <div className="sub">
+          <h4>{s.layerTimeTitle}</h4>
+          <Figure name="speed-layer-time" title={s.layerTimeTitle}>
+            <LineChart
+              labels={t.charts}
+              series={methodSeries(LAYER_METHODS, view.by, label, (p) => p.medianMs)}
+              xLabel={s.xN}
+              yLabel={s.yMs}
+              xScale="log"
+              yScale="log"
+              integerX
+              xDomain={xDomain}
+              ariaLabel={s.layerTimeTitle}
+              tableCaption={s.tableLayer}
+              height={280}
+              dimmed={dimmed}
+            />
+          </Figure>
+        </div>
+        <div className="sub">
+          <h4>{s.layerRatioTitle}</h4>
+          <Figure name="speed-layer-ratio" title={s.layerRatioTitle}>
+            <LineChart
+              labels={t.charts}
+              series={ratioSeries}
+              xLabel={s.xN}
+              yLabel={s.yRatio}
+              xScale="log"
+              yScale="log"
+              integerX
+              hLines={[{ y: 1, label: s.methods['layer-dummy']! }]}
+              xDomain={xDomain}
+              ariaLabel={s.layerRatioTitle}
+              tableCaption={s.tableRatio}
+              height={280}
+              dimmed={dimmed}
+            />
+          </Figure>
+        </div>
+      </div>
+      {nTop !== null && (
+        <>
+          <h4>
+            {s.partsTitle} — n = {fmtInt(nTop)}
+          </h4>
+          {hasParts ? (
+            <Figure name="speed-layer-parts" title={`${s.partsTitle} — n = ${nTop}`}>
+              <PartsBars rows={partRows} label={label} partLabel={(k) => s.parts[k]} />
+              <DataTable
+                caption={s.partsTable}
+                labels={t.charts}
+                columns={[t.charts.series, s.component, s.yMs]}
+                rows={() => partRows.flatMap((p) => PART_KEYS.map((k) => [label(p.method), s.parts[k], p.parts?.[k] ?? null]))}
+              />
+            </Figure>
+          ) : (
+            <p className="note">{s.partsNone}</p>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+/**
+ * The speed panel's run state: one run at a time on the engine worker, with live points and
+ * progress; Cancel (or a failure) keeps the previous complete result on screen.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { isEngineError } from '../core/errors';
+import type { SpeedPoint, SpeedRequest, SpeedResult } from '../core/speed-model';
+import { useController } from '../store/react';
+
+export type SpeedStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
+
+export interface SpeedRunState {
+  status: SpeedStatus;
+  /** the last complete run */
+  result: SpeedResult | null;
+  /** points of the run in progress */
+  live: SpeedPoint[];
+  progress: { doneMs: number; totalMs: number; label: string } | null;
+  estimateMs: number | null;
+  error: string | null;
+  startedAt: number | null;
+}
+
+const INITIAL: SpeedRunState = { status: 'idle', result: null, live: [], progress: null, estimateMs: null, error: null, startedAt: null };
+
+export function useSpeedRun() {
+  const controller = useController();
+  const [state, setState] = useState<SpeedRunState>(INITIAL);
+  const abort = useRef<AbortController | null>(null);
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const run = useCallback(
+    (req: SpeedRequest) => {
+      abort.current?.abort();
+      const ac = new AbortController();
+      abort.current = ac;
+      setState((s) => ({ ...s, status: 'running', live: [], progress: null, estimateMs: null, error: null, startedAt: performance.now() }));
+      controller
+        .runSpeed(req, {
+          signal: ac.signal,
+          onProgress: (p) => {
+            if (abort.current !== ac) return;
+            setState((s) => ({
+              ...s,
+              live: p.point ? [...s.live, p.point] : s.live,
+              progress: { doneMs: p.doneMs, totalMs: p.totalMs, label: p.label },
+              estimateMs: p.estimateMs ?? s.estimateMs,
+            }));
+          },
+        })
+        .then(
+          (result) => {
+            if (abort.current !== ac) return;
+            abort.current = null;
+            setState((s) => ({ ...s, status: 'done', result, live: [], progress: null }));
+          },
+          (e: unknown) => {
+            if (abort.current !== ac) return; // superseded by a newer run
+            abort.current = null;
+            const cancelled = isEngineError(e) && e.code === 'cancelled';
+            setState((s) => ({
+              ...s,
+              status: cancelled ? 'cancelled' : 'error',
+              live: [],
+              progress: null,
+              error: cancelled ? null : e instanceof Error ? e.message : String(e),
+            }));
+          },
+        );
+    },
+    [controller],
+  );
+
+  const cancel = useCallback(() => abort.current?.abort(), []);
+  return { state, run, cancel };
+}

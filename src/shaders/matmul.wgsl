@@ -1,0 +1,90 @@
+// Tiled general matrix product on strided row-major f32 views (CPU twin: src/core/matmul.ts
+// `matmulInto`; dispatcher: src/gpu/matmul.ts).
+//
+//   C[i, j] = act( Σ_k A[i, k] · B[k, j] ) + (accumulate ? C[i, j] : 0)
+//   A[i, k] = a[off_a + i·lda + k],  B[k, j] = b[off_b + k·ldb + j],  C[i, j] = c[off_c + i·ldc + j]
+//   act = ReLU when relu = 1, else the identity.
+//
+// Thread mapping: one workgroup computes a 64 × 64 tile of C with 16 × 16 invocations; invocation
+// (x, y) owns the 4 × 4 micro-tile of rows 4y … 4y+3 and columns 4x … 4x+3, held in four vec4
+// accumulators. K is streamed in steps of 16: each step the 256 invocations load a 64 × 16 tile of
+// A (coalesced along k, stored transposed so a row quad is one vec4) and a 16 × 64 tile of B into
+// workgroup memory (zero outside the matrix: every load is bounds-guarded, so any m, n, k works),
+// barrier, then do 16 rank-1 updates of four vec4 FMAs each, barrier. Sums are in f32.
+//
+// Dispatch: (⌈n / 64⌉, ⌈m / 64⌉, 1) workgroups of @workgroup_size(16, 16).
+
+struct Params {
+  m: u32, n: u32, k: u32, lda: u32,
+  ldb: u32, ldc: u32, off_a: u32, off_b: u32,
+  off_c: u32, accumulate: u32, relu: u32, _pad: u32,
+}
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> A: array<f32>;
+@group(0) @binding(2) var<storage, read> B: array<f32>;
+@group(0) @binding(3) var<storage, read_write> C: array<f32>;
+
+const TM: u32 = 64u;
+const TN: u32 = 64u;
+const TK: u32 = 16u;
+
+// As[kk * 16 + r4] = A[row0 + 4·r4 … +3, k0 + kk];  Bs[kk * 16 + c4] = B[k0 + kk, col0 + 4·c4 … +3]
+var<workgroup> As: array<vec4<f32>, 256>;
+var<workgroup> Bs: array<vec4<f32>, 256>;
+
+@compute @workgroup_size(16, 16)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  let row0 = wg.y * TM;
+  let col0 = wg.x * TN;
+  var acc: array<vec4<f32>, 4>;
+  for (var i = 0u; i < 4u; i++) { acc[i] = vec4<f32>(0.0); }
+
+  let tiles = (P.k + TK - 1u) / TK;
+  for (var t = 0u; t < tiles; t++) {
+    let k0 = t * TK;
+    for (var e = 0u; e < 4u; e++) {
+      let idx = li + e * 256u; // 0 … 1023
+      // A tile, 64 rows × 16 k, read along k
+      let ar = idx / TK;
+      let ak = idx % TK;
+      let gr = row0 + ar;
+      let gk = k0 + ak;
+      var av = 0.0;
+      if (gr < P.m && gk < P.k) { av = A[P.off_a + gr * P.lda + gk]; }
+      As[ak * 16u + ar / 4u][ar % 4u] = av;
+      // B tile, 16 k × 64 columns, read along the columns
+      let bk = idx / TN;
+      let bc = idx % TN;
+      let gk2 = k0 + bk;
+      let gc = col0 + bc;
+      var bv = 0.0;
+      if (gk2 < P.k && gc < P.n) { bv = B[P.off_b + gk2 * P.ldb + gc]; }
+      Bs[bk * 16u + bc / 4u][bc % 4u] = bv;
+    }
+    workgroupBarrier();
+    for (var kk = 0u; kk < TK; kk++) {
+      let a = As[kk * 16u + lid.y];
+      let b = Bs[kk * 16u + lid.x];
+      acc[0] = fma(vec4<f32>(a.x), b, acc[0]);
+      acc[1] = fma(vec4<f32>(a.y), b, acc[1]);
+      acc[2] = fma(vec4<f32>(a.z), b, acc[2]);
+      acc[3] = fma(vec4<f32>(a.w), b, acc[3]);
+    }
+    workgroupBarrier();
+  }
+
+  for (var i = 0u; i < 4u; i++) {
+    let r = row0 + lid.y * 4u + i;
+    if (r >= P.m) { break; }
+    for (var j = 0u; j < 4u; j++) {
+      let c = col0 + lid.x * 4u + j;
+      if (c >= P.n) { break; }
+      var v = acc[i][j];
+      if (P.relu == 1u) { v = max(v, 0.0); }
+      let o = P.off_c + r * P.ldc + c;
+      if (P.accumulate == 1u) { v += C[o]; }
+      C[o] = v;
+    }
+  }
+}
