@@ -9,7 +9,7 @@ import { fmt, fmtInt } from '../charts/format';
 import { LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, MAP_COLORS, OKABE_ITO } from '../charts/palette';
 import { effectiveRank, numericalRank, RANK_TOLERANCES } from '../core/rank';
-import { DENSE_ANALYSIS_MAX_N, spectraRequest, type SpectraResult } from '../store/analyses';
+import { DENSE_ANALYSIS_MAX_N, spectraRequest } from '../store/analyses';
 import { useActions, useStore } from '../store/react';
 import { AnalysisStatus, Metric, Panel, useAnalysisRequest } from './common';
 import { Figure } from './Figure';
@@ -39,7 +39,7 @@ export function RankPanel() {
   const tolId = useId();
   const causalId = useId();
   const ok = params.n <= DENSE_ANALYSIS_MAX_N;
-  const spec = useAnalysisRequest<SpectraResult>(spectraRequest(params), ok);
+  const spec = useAnalysisRequest(spectraRequest(params), ok);
   const v = spec.value;
 
   const derived = useMemo(() => {

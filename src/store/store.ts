@@ -9,6 +9,7 @@ import type { BackendInfo } from '../core/attention-job';
 import type { EngineErrorCode } from '../core/errors';
 import type { AttentionParams } from '../core/types';
 import type { ComputeResult } from '../engine/protocol';
+import type { AnalysisOpName, AnalysisResults } from '../engine/analysis';
 import { DEFAULT_RANK_TOL, RANK_TOLERANCES } from '../core/rank';
 import { coerceParam, DEFAULT_PARAMS, type ParamKey, type RejectReason } from './params';
 import type { EmbedControlId } from './embed';
@@ -71,6 +72,9 @@ export interface AnalysisEntry<T = unknown> {
   elapsedMs: number | null;
 }
 
+/** The store's analyses: op name → the entry of that op (its value typed by the op's result). */
+export type AnalysisEntries = { [K in AnalysisOpName]?: AnalysisEntry<AnalysisResults[K]> };
+
 export type Notice =
   | { id: number; level: 'error'; code: 'param-rejected'; source: 'url' | 'control'; key: string; raw: string; reason: RejectReason }
   | { id: number; level: 'warning'; code: 'param-clamped'; key: ParamKey; raw: string; to: number }
@@ -85,7 +89,8 @@ export interface AppState {
   ui: UiState;
   compute: ComputeState;
   backend: { info: BackendInfo | null; why: string | null };
-  analyses: Record<string, AnalysisEntry>;
+  /** one entry per analysis op, typed by the op's result */
+  analyses: AnalysisEntries;
   notices: Notice[];
   /** bring-your-own Q, K (V): see src/store/upload.ts */
   upload: UploadState;
