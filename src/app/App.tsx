@@ -7,6 +7,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Controls } from '../controls/Controls';
 import { UploadControls } from '../controls/UploadControls';
 import { fmtMs } from '../charts/format';
+import { BeyondPanel } from '../panels/BeyondPanel';
 import { ErrorPanel } from '../panels/ErrorPanel';
 import { FeatureMapPanel } from '../panels/FeatureMapPanel';
 import { MainComparison } from '../panels/MainComparison';
@@ -26,6 +27,7 @@ const PANELS: Record<PanelId, () => ReactNode> = {
   sparsity: () => <SparsityPanel />,
   rank: () => <RankPanel />,
   'feature-maps': () => <FeatureMapPanel />,
+  beyond: () => <BeyondPanel />,
 };
 
 function BackendBadge() {
@@ -161,6 +163,7 @@ export function App() {
           {show('sparsity') && <SparsityPanel />}
           {show('rank') && <RankPanel />}
           {show('feature-maps') && <FeatureMapPanel />}
+          {show('beyond') && <BeyondPanel />}
           {PANEL_IDS.every((id) => !show(id)) && <AllPanelsHidden />}
         </main>
       </div>

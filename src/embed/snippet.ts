@@ -49,6 +49,7 @@ export const INITIAL_HEIGHT: { readonly [P in PanelId]: number } = {
   sparsity: 2300,
   rank: 1200,
   'feature-maps': 1500,
+  beyond: 2600,
 };
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;', "'": '&#39;' };

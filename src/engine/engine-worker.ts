@@ -11,6 +11,8 @@ import { createWebGpuBackend, type WebGpuBackend } from '../gpu/webgpu-backend';
 import { compute } from './compute';
 import { exportStateJson } from './export-state';
 import { createCpuBackend } from './cpu-backend';
+import { estimatorTiming } from './estimator-timing';
+import { isEngineOp } from './analysis/types';
 import type { ComputeRequest, EngineRequestMessage, EngineResponseMessage } from './protocol';
 import { serializeError } from './serialize-error';
 
@@ -26,6 +28,47 @@ let inFlight: { id: number; abort: AbortController } | null = null;
 let queued: { id: number; request: ComputeRequest } | null = null;
 /** Retried on a new backend when the device is lost mid-request. */
 let lastRequest: { id: number; request: ComputeRequest } | null = null;
+
+/**
+ * One job on the backend at a time: the live compute and the timing runs of `estimatorTiming`
+ * interleave job by job, never inside one (the GPU backend's per-job allocator and timer assume it).
+ */
+let chain: Promise<unknown> = Promise.resolve();
+function exclusive<T>(job: () => Promise<T>): Promise<T> {
+  const run = chain.then(job, job);
+  chain = run.catch(() => undefined);
+  return run;
+}
+/** engine-side analyses (ids) running, and those asked to stop */
+const opRunning = new Set<number>();
+const opCancelled = new Set<number>();
+
+async function runEngineOp(id: number, op: string, payload: unknown): Promise<void> {
+  opRunning.add(id);
+  try {
+    if (!isEngineOp(op)) throw new EngineError('internal', 'analyses run in the analysis worker');
+    if (!backendReady) throw new EngineError('internal', 'engine not initialised');
+    const b = await backendReady;
+    let lastYield = performance.now();
+    const value = await estimatorTiming(payload as Parameters<typeof estimatorTiming>[0], {
+      progress: (done, total, label) => post({ type: 'progress', id, done, total, label }),
+      cancelled: () => opCancelled.has(id),
+      breathe: async () => {
+        if (performance.now() - lastYield > 30) {
+          await new Promise<void>((r) => setTimeout(r, 0));
+          lastYield = performance.now();
+        }
+      },
+    }, b, exclusive);
+    if (opCancelled.has(id)) throw new EngineError('cancelled', 'cancelled');
+    post({ type: 'analysis', id, value });
+  } catch (e) {
+    post({ type: 'error', id, error: serializeError(e) });
+  } finally {
+    opRunning.delete(id);
+    opCancelled.delete(id);
+  }
+}
 
 function post(msg: EngineResponseMessage, transfer: Transferable[] = []): void {
   self.postMessage(msg, transfer);
@@ -76,7 +119,7 @@ async function pump(): Promise<void> {
     const b = await backendReady;
     if (job.id !== latestId) throw new EngineError('cancelled', 'superseded by a newer request');
     lastRequest = job;
-    const result = await compute(job.id, job.request, b, abort.signal);
+    const result = await exclusive(() => compute(job.id, job.request, b, abort.signal));
     if (job.id !== latestId) throw new EngineError('cancelled', 'superseded by a newer request');
     const transfers = new Set<ArrayBuffer>();
     collectTransfers(result, transfers);
@@ -117,6 +160,7 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
         post({ type: 'error', id: msg.id, error: { code: 'cancelled', message: 'cancelled' } });
       }
       if (inFlight?.id === msg.id) inFlight.abort.abort();
+      if (opRunning.has(msg.id)) opCancelled.add(msg.id);
       break;
     }
     case 'stats': {
@@ -140,7 +184,8 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
       break;
     }
     case 'analyze':
-      post({ type: 'error', id: msg.id, error: { code: 'internal', message: 'analyses run in the analysis worker' } });
+      // only the ops that need the live backend come here (engine-client routes the rest to the analysis worker)
+      void runEngineOp(msg.id, msg.op, msg.payload);
       break;
   }
 };

@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import { useStrings } from '../app/strings';
+import { MAP_INFO } from '../core/estimators';
 import { fmt } from '../charts/format';
 import { type Series } from '../charts/LineChart';
 import { MAP_COLORS } from '../charts/palette';
@@ -55,7 +56,7 @@ export function ErrorPanel() {
       sweepSeries.push({ id: `theory-${th.map}`, label: s.theory(t.names.maps[th.map]), color: MAP_COLORS[th.map], dash: THEORY_DASH, width: 1.2, x: sv.mGrid, y: th.values });
     }
   }
-  const current = result && ['positive', 'hyperbolic', 'trig'].includes(result.params.featureMap) && m?.relErrorA != null ? m.relErrorA : null;
+  const current = result && MAP_INFO[result.params.featureMap].sweeps && m?.relErrorA != null ? m.relErrorA : null;
   const posOrth = sv?.series.find((x) => x.map === 'positive' && x.projection === 'orthogonal-chi');
 
   const nv = norm.value;

@@ -5,9 +5,12 @@
  */
 import type { AttentionParams, Matrix } from '../core/types';
 import type { UploadedInputs } from './upload-state';
-import { DENSE_ANALYSIS_MAX_N, type AnalysisOpName, type AnalysisPayloads } from '../engine/analysis';
+import { DENSE_ANALYSIS_MAX_N, ROW_STATS_MAX_N, type AnalysisOpName, type AnalysisPayloads } from '../engine/analysis';
 
 export type {
+  BeyondResult,
+  BeyondSeries,
+  EstimatorTimingResult,
   EntropyVsNResult,
   EntryErrorsResult,
   ErrorVsDResult,
@@ -19,7 +22,7 @@ export type {
   SpectraResult,
 } from '../engine/analysis';
 
-export { DENSE_ANALYSIS_MAX_N };
+export { DENSE_ANALYSIS_MAX_N, ROW_STATS_MAX_N };
 
 /** A request for op `Op`: its payload, and the key its result is cached under (the store's entry is named by the op). */
 export interface AnalysisRequest<Op extends AnalysisOpName = AnalysisOpName> {
@@ -76,6 +79,17 @@ export const spectraRequest = (p: AttentionParams) => request('spectra', p, { nM
 
 export const mapRowsRequest = (p: AttentionParams, row: number) =>
   request('mapRows', p, { row }, ['featureMap'], { extra: [row] });
+
+/** Every estimator vs m' and vs s (CPU twins, analysis worker); the map select does not matter, the projection does. */
+export const beyondSweepsRequest = (p: AttentionParams) =>
+  request('beyondSweeps', p, { ...SWEEP, seeds: SWEEP_BUDGET.seeds, normSeeds: SWEEP_BUDGET.normSeeds }, ['featureMap'], { capN: true });
+
+/** Timed runs per estimator on the live backend (engine worker), after one warm-up run. */
+export const TIMING_REPEATS = 3;
+
+/** Every estimator timed on the live backend at the full n; `backend` names it in the key, so a changed backend re-times. */
+export const estimatorTimingRequest = (p: AttentionParams, backend: string) =>
+  request('estimatorTiming', p, { repeats: TIMING_REPEATS }, ['featureMap'], { extra: [backend] });
 
 /**
  * The same request on uploaded Q, K (V): the payload carries the matrices (only the first nCap

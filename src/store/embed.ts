@@ -41,6 +41,7 @@ export const DEFAULT_EMBED_CONTROLS: { readonly [P in PanelId]: readonly EmbedCo
   sparsity: ['n', 'scale', 'input', 'map'],
   rank: ['n', 'm', 'scale', 'causal'],
   'feature-maps': ['m', 'scale', 'map'],
+  beyond: ['n', 'm', 'scale', 'proj'],
 };
 
 export function embedControlsFor(panel: PanelId, chosen: readonly EmbedControlId[] | null): readonly EmbedControlId[] {

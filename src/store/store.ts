@@ -22,7 +22,7 @@ export type Theme = (typeof THEMES)[number];
 export type ColorScale = 'linear' | 'log';
 
 /** Panels that can be shown alone (`?embed=<panel>`) or hidden (`?hide=a,b`). */
-export const PANEL_IDS = ['main', 'error', 'sparsity', 'rank', 'feature-maps'] as const;
+export const PANEL_IDS = ['main', 'error', 'sparsity', 'rank', 'feature-maps', 'beyond'] as const;
 export type PanelId = (typeof PANEL_IDS)[number];
 
 export interface UiState {

@@ -4,7 +4,7 @@ import { numericalRank } from '../../core/rank';
 import {
   ANALYSIS_OPS,
   runAnalysisOp,
-  type AnalysisOpName,
+  type WorkerOpName,
   type AnalysisResults,
 } from '.';
 import { DEFAULT_PARAMS } from '../../core/default-params';
@@ -14,7 +14,7 @@ const ctx = () => {
   const progress: [number, number][] = [];
   return { progress, ctx: { progress: (d: number, t: number) => progress.push([d, t]), cancelled: () => false } };
 };
-const run = async <Op extends AnalysisOpName>(op: Op, payload: unknown) => {
+const run = async <Op extends WorkerOpName>(op: Op, payload: unknown) => {
   const c = ctx();
   // payloads here are hand-written, some deliberately malformed: the op must validate them
   const value = (await runAnalysisOp(op, payload, c.ctx)) as AnalysisResults[Op];

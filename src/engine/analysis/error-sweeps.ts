@@ -3,8 +3,8 @@ import { EngineError } from '../../core/errors';
 import { estimatorTheory, evenRows, exactRowsOf, mean, normEntropies, powersOfTwo, predictedRelError, relErrorOverRows } from '../../core/sweeps';
 import { STABILIZERS, type ProjectionKind } from '../../core/types';
 import { LIMITS } from '../../core/limits';
-import { externalInputs, externalRms, readExternal, rescaledInputs } from '../external-inputs';
-import { ESTIMATORS, step, readParams, clampInt, cleanGrid, projectionFor, featureSeedAt, prepared, withScaled, approxRowsFor, pushSpread, emptySpread, quantile } from './helpers';
+import { readExternal } from '../external-inputs';
+import { ESTIMATORS, hasTheory, preparedAtScale, step, readParams, clampInt, cleanGrid, projectionFor, featureSeedAt, prepared, approxRowsFor, pushSpread, emptySpread, quantile } from './helpers';
 import type { AnalysisContext, ErrorVsMPayload, ErrorVsMResult, NormSweepPayload, NormSweepResult, ErrorVsDPayload, ErrorVsDResult, EntryErrorsPayload, BinnedErrors, EntryErrorsResult } from './types';
 
 export async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): Promise<ErrorVsMResult> {
@@ -39,7 +39,7 @@ export async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): 
       series.push({ map, projection, ...sp });
     }
   }
-  const theory = ESTIMATORS.map((map) => {
+  const theory = ESTIMATORS.filter(hasTheory).map((map) => {
     const t = estimatorTheory(map, x, y, rows, p.causal);
     return { map, values: mGrid.map((m) => predictedRelError(t, m)) };
   });
@@ -56,18 +56,15 @@ export async function normSweep(payload: NormSweepPayload, ctx: AnalysisContext)
   const rows = evenRows(n, clampInt(payload.rows, 4, 256, 32));
   const scales = cleanGrid(payload.scales, 0.01, 4, DEFAULT_SCALES, false);
   const error = ESTIMATORS.map((map) => ({ map, ...emptySpread() }));
-  const theory = ESTIMATORS.map((map) => ({ map, values: [] as number[] }));
+  const theory = ESTIMATORS.filter(hasTheory).map((map) => ({ map, values: [] as number[] }));
   const entropyExact: number[] = [];
   const entropyPerformer: number[] = [];
   const stabilizers = STABILIZERS.map((stabilizer) => ({ stabilizer, entropy: [] as number[], error: [] as number[] }));
   const ws = Array.from({ length: seeds }, (_, s) => projectionFor(p, p.m, p.projection, featureSeedAt(p, s)));
   // uploaded Q, K: the sweep rescales them so that their entries' RMS is each grid scale
   const ext = readExternal(payload);
-  const extRms = ext ? externalRms(ext) : 1;
   for (let si = 0; si < scales.length; si++) {
-    const { inputs, x, y } = ext
-      ? withScaled(rescaledInputs(externalInputs(p, ext, n), scales[si]! / (extRms || 1)))
-      : prepared({ ...p, scale: scales[si]! }, n);
+    const { inputs, x, y } = preparedAtScale(p, n, ext, scales[si]!);
     const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
     entropyExact.push(mean(normEntropies(exact, rows, p.causal)));
     const hPerf: number[] = [];
@@ -78,8 +75,8 @@ export async function normSweep(payload: NormSweepPayload, ctx: AnalysisContext)
         return relErrorOverRows(approx, exact);
       });
       pushSpread(error[k]!, runs);
-      theory[k]!.values.push(predictedRelError(estimatorTheory(map, x, y, rows, p.causal), p.m));
     });
+    for (const th of theory) th.values.push(predictedRelError(estimatorTheory(th.map, x, y, rows, p.causal), p.m));
     entropyPerformer.push(mean(hPerf));
     for (const st of stabilizers) {
       const approx = ws.map((w) => approxRowsFor('positive', x, y, w, rows, p.causal, st.stabilizer));

@@ -3,12 +3,19 @@ import { EngineError } from '../../core/errors';
 import { keyFeatures, queryFeatures, scaleInputs } from '../../core/feature-maps';
 import { generateInputs } from '../../core/inputs';
 import { approxRowsOf, spread, subRows, type EstimatorKind } from '../../core/sweeps';
+import { SWEEP_MAPS } from '../../core/estimators';
 import { type AttentionInputs, type AttentionParams, type FeatureMapKind, type Matrix, type ProjectionKind, type Stabilizer } from '../../core/types';
 import { validateParams } from '../../core/validate';
-import { externalInputs, type ExternalInputs } from '../external-inputs';
+import { externalInputs, externalRms, rescaledInputs, type ExternalInputs } from '../external-inputs';
 import type { AnalysisContext, SpreadSeries } from './types';
 
-export const ESTIMATORS: readonly EstimatorKind[] = ['positive', 'hyperbolic', 'trig'];
+/** The maps of the error panel's sweeps (MAP_INFO[map].sweeps). */
+export const ESTIMATORS: readonly FeatureMapKind[] = SWEEP_MAPS;
+
+/** The maps with a closed-form error prediction (Lemma 2 through the row normalization). */
+export function hasTheory(map: FeatureMapKind): map is EstimatorKind {
+  return map === 'positive' || map === 'hyperbolic' || map === 'trig';
+}
 
 export function cancelledError(): EngineError {
   return new EngineError('cancelled', 'analysis cancelled');
@@ -91,3 +98,12 @@ export function quantile(sorted: number[], q: number): number {
 
 /** Dense n×n analyses (local truncation, spectra) are offered up to this n. */
 export const DENSE_ANALYSIS_MAX_N = 1_024;
+
+/**
+ * The first n positions at norm scale `scale`: regenerated at that scale, or — for uploaded Q, K —
+ * the upload rescaled so that its entries' RMS is `scale`.
+ */
+export function preparedAtScale(p: AttentionParams, n: number, ext: ExternalInputs | null, scale: number): { inputs: AttentionInputs; x: Matrix; y: Matrix } {
+  if (!ext) return prepared({ ...p, scale }, n);
+  return withScaled(rescaledInputs(externalInputs(p, ext, n), scale / (externalRms(ext) || 1)));
+}

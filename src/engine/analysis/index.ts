@@ -16,14 +16,16 @@ import { entryErrors, errorVsD, errorVsM, normSweep } from './error-sweeps';
 import { mapRows } from './map-rows';
 import { entropyVsN, localTruncation, rowEntropies } from './sparsity';
 import { spectra } from './spectra';
-import type { AnalysisContext, AnalysisOp, AnalysisOpName } from './types';
+import { beyondSweeps } from './beyond';
+import type { AnalysisContext, AnalysisOp, WorkerOpName } from './types';
 
 export * from './types';
 export { DEFAULT_SCALES } from './error-sweeps';
 export { DENSE_ANALYSIS_MAX_N } from './helpers';
+export type { BeyondPayload, BeyondResult, BeyondSeries } from './beyond';
 
 /** Every op by name; the mapped type ties each name to its payload and result. */
-export const ANALYSIS_OPS: { [K in AnalysisOpName]: AnalysisOp<K> } = {
+export const ANALYSIS_OPS: { [K in WorkerOpName]: AnalysisOp<K> } = {
   errorVsM,
   normSweep,
   errorVsD,
@@ -33,9 +35,11 @@ export const ANALYSIS_OPS: { [K in AnalysisOpName]: AnalysisOp<K> } = {
   localTruncation,
   spectra,
   mapRows,
+  beyondSweeps,
 };
 
-export function isAnalysisOp(op: string): op is AnalysisOpName {
+/** An op the analysis worker runs (engine ops are not among them). */
+export function isAnalysisOp(op: string): op is WorkerOpName {
   return Object.prototype.hasOwnProperty.call(ANALYSIS_OPS, op);
 }
 
@@ -43,7 +47,7 @@ export function isAnalysisOp(op: string): op is AnalysisOpName {
  * Runs `op` on a payload that arrived as a message (unknown to the type system: each op validates
  * its params with `readParams` and clamps every budget, so a malformed payload fails with a message).
  */
-export function runAnalysisOp(op: AnalysisOpName, payload: unknown, ctx: AnalysisContext): Promise<unknown> {
+export function runAnalysisOp(op: WorkerOpName, payload: unknown, ctx: AnalysisContext): Promise<unknown> {
   const fn: (payload: never, ctx: AnalysisContext) => Promise<unknown> = ANALYSIS_OPS[op];
   return fn(payload as never, ctx);
 }

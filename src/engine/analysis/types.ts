@@ -5,7 +5,10 @@
  */
 import type { EstimatorKind } from '../../core/sweeps';
 import type { AttentionParams, FeatureMapKind, ProjectionKind, Stabilizer } from '../../core/types';
+import type { BackendInfo } from '../../core/attention-job';
+import type { EstimatorSpec } from '../../core/estimators';
 import type { ExternalInputs } from '../external-inputs';
+import type { BeyondPayload, BeyondResult } from './beyond';
 
 /**
  * What an op gets from the analysis worker. Ops are async and call `step` (helpers.ts) between
@@ -49,7 +52,7 @@ export interface ErrorVsMResult {
   n: number;
   rows: number;
   seeds: number;
-  series: (SpreadSeries & { map: EstimatorKind; projection: ProjectionKind })[];
+  series: (SpreadSeries & { map: FeatureMapKind; projection: ProjectionKind })[];
   /** Lemma 2 second moments through the row normalization (iid features), per map */
   theory: { map: EstimatorKind; values: number[] }[];
 }
@@ -64,7 +67,7 @@ export interface NormSweepResult {
   seeds: number;
   m: number;
   projection: ProjectionKind;
-  error: (SpreadSeries & { map: EstimatorKind })[];
+  error: (SpreadSeries & { map: FeatureMapKind })[];
   theory: { map: EstimatorKind; values: number[] }[];
   entropyExact: number[];
   /** mean normalized entropy of Â with positive features (the experiment's stabilizer) */
@@ -206,6 +209,8 @@ export interface AnalysisPayloads {
   localTruncation: LocalTruncationPayload;
   spectra: SpectraPayload;
   mapRows: MapRowsPayload;
+  beyondSweeps: BeyondPayload;
+  estimatorTiming: EstimatorTimingPayload;
 }
 
 export interface AnalysisResults {
@@ -218,9 +223,56 @@ export interface AnalysisResults {
   localTruncation: LocalTruncationResult;
   spectra: SpectraResult;
   mapRows: MapRowsResult;
+  beyondSweeps: BeyondResult;
+  estimatorTiming: EstimatorTimingResult;
 }
 
 export type AnalysisOpName = keyof AnalysisResults & keyof AnalysisPayloads;
 
+/** Ops that need the live backend: run by the engine worker (src/engine/engine-worker.ts), not the analysis worker. */
+export const ENGINE_OPS = ['estimatorTiming'] as const;
+export type EngineOpName = (typeof ENGINE_OPS)[number];
+/** Ops the analysis worker runs on the CPU twins. */
+export type WorkerOpName = Exclude<AnalysisOpName, EngineOpName>;
+
+export function isEngineOp(op: string): op is EngineOpName {
+  return (ENGINE_OPS as readonly string[]).includes(op);
+}
+
 /** One op: its payload in, its result out. */
 export type AnalysisOp<K extends AnalysisOpName> = (payload: AnalysisPayloads[K], ctx: AnalysisContext) => Promise<AnalysisResults[K]>;
+
+// ---------------------------------------------------------------------------------------------
+// the engine worker's op: every estimator timed on the live backend
+
+/** Above this n the timing's warm-up run skips the dense row statistics (O(n²m')): the error of A is then not reported. */
+export const ROW_STATS_MAX_N = 2_048;
+
+export interface EstimatorTimingPayload extends AnalysisPayloadBase {
+  /** timed runs per estimator after one warm-up run (median reported) */
+  repeats?: number;
+}
+
+export interface EstimatorTiming extends EstimatorSpec {
+  /** feature dimension m' at the experiment's m */
+  mPrime: number;
+  /** median over the timed runs of the estimator's kernels (features + linear attention), ms */
+  ms: number;
+  runsMs: number[];
+  /** ‖Â − A‖_F / ‖A‖_F at the full n (from the warm-up run's row statistics), null above ROW_STATS_MAX_N */
+  relErrorA: number | null;
+  relErrorOut: number;
+}
+
+export interface EstimatorTimingResult {
+  n: number;
+  d: number;
+  m: number;
+  backend: BackendInfo;
+  /** 'timestamp': GPU timestamp queries; 'wall': wall clock around each kernel (CPU twins, or a GPU without timestamps) */
+  source: 'timestamp' | 'wall';
+  repeats: number;
+  /** median time of exact softmax attention over the same runs, ms */
+  exactMs: number;
+  estimators: EstimatorTiming[];
+}
