@@ -13,7 +13,7 @@ import { test } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const PANELS = ['main', 'error', 'sparsity', 'rank', 'feature-maps'];
+const PANELS = ['main', 'error', 'sparsity', 'rank', 'feature-maps', 'beyond'];
 const SMALL = 'n=64&d=8&m=16';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

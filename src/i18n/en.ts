@@ -604,7 +604,7 @@ export const en = {
     scaleTitle: 'Error of A vs norm scale s: which estimators survive concentration',
     xScale: 'norm scale s (std of the q, k entries)',
     scaleNote: (m: number, seeds: number) =>
-      `At m = ${m}; random estimators: mean and range over ${seeds} feature seeds. As s grows softmax concentrates on a few keys; an estimator whose error stays flat keeps up, one whose error climbs (trigonometric features first: their variance grows like e^{‖x‖²}) does not.`,
+      `At m = ${m}; random estimators: mean and range over ${seeds} feature seeds. As s grows softmax concentrates on a few keys; an estimator whose error stays flat keeps up, one whose error climbs (trigonometric features first: their variance grows like exp(‖x‖²)) does not.`,
     tableScale: 'error of A vs norm scale, per estimator',
     timeTitle: (n: number) => `Error vs measured time at n = ${fmtInt(n)}`,
     xTime: 'time of the estimator’s kernels, ms (median, log)',
@@ -623,6 +623,7 @@ export const en = {
     timeOf: (name: string) => `${name}, ms`,
     fastest: 'fastest estimator, ms',
     refsHeading: 'Sources of the estimators',
+    offChart: (names: string, cap: number) => `Above ${cap}, off the chart (values in the data table): ${names}.`,
   },
 };
 

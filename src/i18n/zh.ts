@@ -638,7 +638,7 @@ export const zh: Strings = {
     scaleTitle: 'A 的误差随范数尺度 s 的变化：哪些估计量经得起集中',
     xScale: '范数尺度 s（q、k 元素的标准差）',
     scaleNote: (m: number, seeds: number) =>
-      `m = ${m}；随机估计量取 ${seeds} 个特征种子的平均与范围。s 增大时 softmax 集中到少数几个键上；误差保持平稳的估计量能跟上，误差攀升的则不能（三角特征最先失效：其方差按 e^{‖x‖²} 增长）。`,
+      `m = ${m}；随机估计量取 ${seeds} 个特征种子的平均与范围。s 增大时 softmax 集中到少数几个键上；误差保持平稳的估计量能跟上，误差攀升的则不能（三角特征最先失效：其方差按 exp(‖x‖²) 增长）。`,
     tableScale: '各估计量 A 的误差随范数尺度的变化',
     timeTitle: (n: number) => `n = ${fmtInt(n)} 时误差与实测耗时`,
     xTime: '估计量核函数的耗时，毫秒（中位数，对数）',
@@ -657,5 +657,6 @@ export const zh: Strings = {
     timeOf: (name: string) => `${name}，毫秒`,
     fastest: '最快估计量，毫秒',
     refsHeading: '各估计量的出处',
+    offChart: (names: string, cap: number) => `超过 ${cap}、画在图外（数值见数据表）：${names}。`,
   },
 };

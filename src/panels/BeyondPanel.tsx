@@ -21,6 +21,19 @@ import { Formula } from './Formula';
 /** Dash of a projection variant (the maps themselves keep their own dash). */
 const VARIANT_DASH = ['5 2', '1 2', '9 3', '3 3 1 3'];
 
+/** Errors above this are drawn off the chart (and named in a note) so that a failing estimator does not flatten the others. */
+const ERROR_CAP = 50;
+
+/** Log y-domain over the series' values (bands included) up to ERROR_CAP, and the series whose mean leaves it. */
+function errorDomain(series: Series[]): { domain: [number, number] | undefined; off: string[] } {
+  const vals = series.flatMap((x) => [...Array.from(x.y), ...(x.band ? [...Array.from(x.band.lo), ...Array.from(x.band.hi)] : [])]).filter((v) => Number.isFinite(v) && v > 0);
+  if (!vals.length) return { domain: undefined, off: [] };
+  const lo = Math.min(...vals) / 1.5;
+  const hi = Math.min(Math.max(...vals) * 1.5, ERROR_CAP);
+  const off = series.filter((x) => Array.from(x.y).some((v) => !(v <= ERROR_CAP))).map((x) => x.label);
+  return { domain: [Math.min(lo, hi / 10), hi], off };
+}
+
 /** The works cited by an estimator set, in order of first use (numbered [1], [2], … in the table). */
 function citationsOf(set: EstimatorSpec[]): CitationKey[] {
   const keys: CitationKey[] = [];
@@ -61,6 +74,10 @@ export function BeyondPanel() {
     ? tv.estimators.map((e) => ({ ...style(e), x: [e.ms], y: [e.relErrorA ?? e.relErrorOut], points: true, noLine: true }))
     : [];
   const fastest = tv ? Math.min(...tv.estimators.map((e) => e.ms)) : null;
+  const dimY = errorDomain(dimSeries);
+  const scaleY = errorDomain(scaleSeries);
+  const timeY = errorDomain(timeSeries);
+  const timeX: [number, number] | undefined = tv ? [Math.max(1e-3, (fastest ?? 1) / 2), Math.max(tv.exactMs, ...tv.estimators.map((e) => e.ms)) * 2.5] : undefined;
 
   return (
     <Panel id="beyond" title={s.title} lead={s.lead}>
@@ -118,9 +135,10 @@ export function BeyondPanel() {
             xScale: 'log',
             yScale: 'log',
             integerX: true,
+            yDomain: dimY.domain,
             height: 320,
             tableCaption: s.tableDim,
-            notes: [s.dimNote(v.seeds, v.rows, v.n)],
+            notes: [s.dimNote(v.seeds, v.rows, v.n), dimY.off.length ? s.offChart(dimY.off.join(', '), ERROR_CAP) : null],
           })}
         />
       </div>
@@ -136,10 +154,11 @@ export function BeyondPanel() {
             xLabel: s.xScale,
             yLabel: s.yErr,
             yScale: 'log',
+            yDomain: scaleY.domain,
             height: 320,
             tableCaption: s.tableScale,
             markers: [{ x: params.scale, label: `s = ${params.scale}` }],
-            notes: [s.scaleNote(v.m, v.normSeeds)],
+            notes: [s.scaleNote(v.m, v.normSeeds), scaleY.off.length ? s.offChart(scaleY.off.join(', '), ERROR_CAP) : null],
           })}
         />
       </div>
@@ -156,6 +175,8 @@ export function BeyondPanel() {
             yLabel: s.yErrFull,
             xScale: 'log',
             yScale: 'log',
+            xDomain: timeX,
+            yDomain: timeY.domain,
             height: 320,
             tableCaption: s.tableTime,
             markers: [{ x: v.exactMs, label: s.exactLine(fmtMs(v.exactMs)) }],
@@ -166,6 +187,7 @@ export function BeyondPanel() {
                 v.repeats,
               ),
               v.n > ROW_STATS_MAX_N ? s.noErrorA(ROW_STATS_MAX_N) : null,
+              timeY.off.length ? s.offChart(timeY.off.join(', '), ERROR_CAP) : null,
             ],
           })}
         />
