@@ -19,7 +19,7 @@ test(
   'embed=beyond (CPU path, n = 1024): the estimator table, three figures with a curve or point per estimator, headline numbers, default controls',
   async ({ page, appUrl, artifacts, log }) => {
     await page.setViewportSize({ width: 1100, height: 900 });
-    await page.goto(`${appUrl}/?embed=beyond&backend=cpu&n=1024`);
+    await page.goto(`${appUrl}/?embed=beyond&backend=cpu&n=1024&input=gaussian&scale=0.8`);
     await page.waitForSelector('[data-embed="beyond"] [data-panel="beyond"]', { timeout: 60_000 });
     assert.equal(await page.getAttribute('[data-embed-controls]', 'data-embed-controls'), 'n,m,scale,proj', 'the panel’s default controls');
 
@@ -58,7 +58,7 @@ test(
     const table = await page.$$eval('[data-beyond-figure="time"] details.data-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
     assert.equal(table.length, count, 'one row per estimator in the time table');
     const exact = await page.textContent('[data-beyond-figure="time"] .marker-label');
-    log(`error vs time at n = 1024, d = 16, m = 64 on the CPU twins (median of 3 runs of features + linear attention; ${exact}):`);
+    log(`error vs time at n = 1024, d = 16, m = 64, gaussian inputs, s = 0.8, on the CPU twins (median of 5 runs of features + linear attention; ${exact}):`);
     log('  estimator | time ms | rel. error of A at full n (one draw) | rel. error of A at m = 64 (mean over 8 seeds, 256 keys)');
     rows.forEach((r, k) => log(`  ${r.id} | ${r.ms.toFixed(2)} | ${table[k][2]} | ${r.err.toFixed(4)}`));
     const dir = join(artifacts, 'screenshots');
@@ -82,4 +82,28 @@ test(
     await page.locator('[data-panel="beyond"]').screenshot({ path: join(dir, 'beyond-zh-n256.png') });
   },
   { timeout: 400_000, webgpu: false },
+);
+
+test(
+  'WebGPU path (SwiftShader): the estimators are timed through the engine worker on the WGSL kernels, n = 1024',
+  async ({ page, appUrl, log }) => {
+    await page.goto(`${appUrl}/?embed=beyond&n=1024&input=gaussian&scale=0.8`);
+    await page.waitForSelector('[data-embed="beyond"] [data-panel="beyond"]', { timeout: 60_000 });
+    await page.waitForSelector('[data-analysis="estimatorTiming"][data-status="done"]', { timeout: 300_000 });
+    const notes = await page.$$eval('[data-beyond-figure="time"] p.note', (ps) => ps.map((p) => p.textContent).join(' '));
+    assert.match(notes, /WebGPU \(/, `the time figure says the WGSL kernels were timed: ${notes}`);
+    const ids = await page.$$eval('tr[data-estimator]', (rows) => rows.map((r) => r.getAttribute('data-estimator')));
+    await page.click('[data-beyond-figure="time"] details.data-table summary');
+    const table = await page.$$eval('[data-beyond-figure="time"] details.data-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    assert.equal(table.length, ids.length);
+    const exact = await page.textContent('[data-beyond-figure="time"] .marker-label');
+    log(`error vs time at n = 1024, d = 16, m = 64, gaussian inputs, s = 0.8, on WebGPU (SwiftShader, a CPU rasterizer: not a GPU's times; ${exact}):`);
+    log('  estimator | time ms | rel. error of A at full n (one draw)');
+    for (const [k, id] of ids.entries()) {
+      const ms = await value(page, `beyond-time-${id}`);
+      assert.ok(ms >= 0, `${id}: time ${ms}`);
+      log(`  ${id} | ${ms.toFixed(2)} | ${table[k][2]}`);
+    }
+  },
+  { timeout: 500_000, webgpu: true },
 );

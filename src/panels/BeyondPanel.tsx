@@ -198,8 +198,9 @@ export function BeyondPanel() {
         {cites.map((k) => {
           const r = REFERENCES[k];
           return (
-            <li key={k} id={`beyond-ref-${k}`} data-cite={k}>
-              <span translate="no">{r.who}</span>
+            // bibliographic facts (authors, titles, venues) stay as published
+            <li key={k} id={`beyond-ref-${k}`} data-cite={k} translate="no">
+              <span>{r.who}</span>
               {r.title && (
                 <>
                   {', '}

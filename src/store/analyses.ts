@@ -85,7 +85,7 @@ export const beyondSweepsRequest = (p: AttentionParams) =>
   request('beyondSweeps', p, { ...SWEEP, seeds: SWEEP_BUDGET.seeds, normSeeds: SWEEP_BUDGET.normSeeds }, ['featureMap'], { capN: true });
 
 /** Timed runs per estimator on the live backend (engine worker), after one warm-up run. */
-export const TIMING_REPEATS = 3;
+export const TIMING_REPEATS = 5;
 
 /** Every estimator timed on the live backend at the full n; `backend` names it in the key, so a changed backend re-times. */
 export const estimatorTimingRequest = (p: AttentionParams, backend: string) =>
