@@ -5,7 +5,7 @@
  * The estimator list, families and citations come from the exhaustive metadata tables, so a new
  * feature map or projection appears here without changes to this file.
  */
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useStrings } from '../app/strings';
 import { estimatorDim, estimatorSet, MAP_INFO, PROJECTION_INFO, type CitationKey, type EstimatorSpec } from '../core/estimators';
 import { fmtMs } from '../charts/format';
@@ -44,6 +44,25 @@ function citationsOf(set: EstimatorSpec[]): CitationKey[] {
   return keys;
 }
 
+/**
+ * True from the first time the element comes near the viewport on. The panel's sweeps and its timing
+ * runs (which share the backend with the live view) start only then, not at page load.
+ */
+function useSeen<T extends Element>(): [RefObject<T | null>, boolean] {
+  const ref = useRef<T>(null);
+  const [seen, setSeen] = useState(typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const el = ref.current;
+    if (seen || !el) return;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setSeen(true);
+    }, { rootMargin: '300px' });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [seen]);
+  return [ref, seen];
+}
+
 export function BeyondPanel() {
   const t = useStrings();
   const s = t.beyond;
@@ -52,9 +71,10 @@ export function BeyondPanel() {
   const set = useMemo(() => estimatorSet(params.projection), [params.projection]);
   const cites = citationsOf(set);
 
-  const sweeps = useAnalysisRequest(beyondSweepsRequest(params));
+  const [ref, seen] = useSeen<HTMLHeadingElement>();
+  const sweeps = useAnalysisRequest(beyondSweepsRequest(params), seen);
   const backendKey = !backend ? 'pending' : backend.kind === 'webgpu' ? `webgpu:${backend.adapter}` : 'cpu';
-  const timing = useAnalysisRequest(estimatorTimingRequest(params, backendKey), backend !== null);
+  const timing = useAnalysisRequest(estimatorTimingRequest(params, backendKey), seen && backend !== null);
 
   const variants = set.filter((e) => e.id !== e.map);
   const name = (e: EstimatorSpec) => (e.id === e.map ? t.names.maps[e.map] : s.variant(t.names.maps[e.map], t.names.projections[e.projection!]));
@@ -81,7 +101,7 @@ export function BeyondPanel() {
 
   return (
     <Panel id="beyond" title={s.title} lead={s.lead}>
-      <h3>{s.mapsTitle}</h3>
+      <h3 ref={ref}>{s.mapsTitle}</h3>
       <div className="table-scroll">
         <table className="beyond-maps" data-estimators={set.length}>
           <thead>
