@@ -64,8 +64,10 @@ async function waitForAllAnalyses(page, timeout = 120_000) {
 
 /** The value the heatmap's tooltip shows for the cell at fractions (fx, fy) of its width and height. */
 async function heatmapCellText(page, metric, fx, fy) {
-  const box = await page.locator(`[data-metric="${metric}"] .heatmap-canvas`).boundingBox();
-  await page.mouse.move(box.x + fx * box.width, box.y + fy * box.height);
+  const canvas = page.locator(`[data-metric="${metric}"] .heatmap-canvas`);
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  await canvas.hover({ position: { x: fx * box.width, y: fy * box.height }, force: true });
   return (await page.locator(`[data-metric="${metric}"] .tooltip strong`).textContent()).trim();
 }
 
