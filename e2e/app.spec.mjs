@@ -62,6 +62,15 @@ async function waitForAllAnalyses(page, timeout = 120_000) {
   }
 }
 
+/** The value the heatmap's tooltip shows for the cell at fractions (fx, fy) of its width and height. */
+async function heatmapCellText(page, metric, fx, fy) {
+  const canvas = page.locator(`[data-metric="${metric}"] .heatmap-canvas`);
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  await canvas.hover({ position: { x: fx * box.width, y: fy * box.height }, force: true });
+  return (await page.locator(`[data-metric="${metric}"] .tooltip strong`).textContent()).trim();
+}
+
 async function typeParam(page, param, value) {
   const input = page.locator(`[data-param-input="${param}"]`);
   await input.fill(String(value));
@@ -183,6 +192,13 @@ test('WebGPU: badge, heatmaps respond to m, d, n, map and causal; slider → hea
   // causal: the upper triangle of A is masked
   await page.check('[data-param="causal"]');
   await waitForParams(page, 's = 0.5, causal');
+  for (const which of ['exact', 'approx']) {
+    const upper = await heatmapCellText(page, `heatmap-${which}`, 0.98, 0.02); // query 0, last keys: masked
+    const lower = await heatmapCellText(page, `heatmap-${which}`, 0.02, 0.98); // last queries, first keys: allowed
+    assert.equal(upper, '0', `${which}: the top-right cell (keys after the query) is masked, shows ${upper}`);
+    assert.notEqual(lower, '0', `${which}: the bottom-left cell (keys before the query) is not masked`);
+  }
+  await page.mouse.move(0, 0);
 
   // n: above 512 the heatmaps show block means and say so
   await typeParam(page, 'n', 1024);

@@ -7,6 +7,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Controls } from '../controls/Controls';
 import { UploadControls } from '../controls/UploadControls';
 import { ComputeStatus } from '../panels/ComputeStatus';
+import { BeyondPanel } from '../panels/BeyondPanel';
 import { ErrorPanel } from '../panels/ErrorPanel';
 import { FeatureMapPanel } from '../panels/FeatureMapPanel';
 import { MainComparison } from '../panels/MainComparison';
@@ -29,6 +30,7 @@ const PANELS: Record<PanelId, () => ReactNode> = {
   rank: () => <RankPanel />,
   'feature-maps': () => <FeatureMapPanel />,
   speed: () => <SpeedPanel />,
+  beyond: () => <BeyondPanel />,
 };
 
 /**
@@ -162,6 +164,7 @@ export function App() {
           {show('rank') && <RankPanel />}
           {show('feature-maps') && <FeatureMapPanel />}
           {show('speed') && <SpeedPanel />}
+          {show('beyond') && <BeyondPanel />}
           {PANEL_IDS.every((id) => !show(id)) && <AllPanelsHidden />}
         </main>
       </div>

@@ -107,8 +107,13 @@ describe('runAttentionJob bookkeeping', () => {
   });
 
   it('n = 1, d = 1, m = 1: both outputs are v_0 and the 1×1 view is [1]', () => {
-    const out = runAttentionJob(jobFor({ ...params, n: 1, d: 1, m: 1 }, { rows: [0] }));
-    expect(out.exactOut.data[0]).toBeCloseTo(out.approxOut.data[0]!, 6);
+    const job = jobFor({ ...params, n: 1, d: 1, m: 1 }, { rows: [0] });
+    const out = runAttentionJob(job);
+    // one key: both attentions put weight 1 on it, so both outputs are exactly v_0
+    const v0 = job.inputs.v.data[0]!;
+    expect(v0).not.toBe(0);
+    expect(out.exactOut.data[0]).toBeCloseTo(v0, 6);
+    expect(out.approxOut.data[0]).toBeCloseTo(v0, 6);
     expect(Array.from(out.view!.exact)).toEqual([1]);
     expect(out.rowStats!.exactEntropy[0]).toBe(0);
   });

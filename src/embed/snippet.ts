@@ -50,6 +50,7 @@ export const INITIAL_HEIGHT: { readonly [P in PanelId]: number } = {
   rank: 1200,
   'feature-maps': 1500,
   speed: 2600,
+  beyond: 2600,
 };
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;', "'": '&#39;' };

@@ -5,7 +5,7 @@
  * Each analysis reports progress and stops at the next step after a cancel.
  */
 import { EngineError } from '../core/errors';
-import { ANALYSIS_OPS } from './analysis-ops';
+import { isAnalysisOp, runAnalysisOp } from './analysis';
 import type { EngineRequestMessage, EngineResponseMessage } from './protocol';
 import { serializeError } from './serialize-error';
 
@@ -29,10 +29,9 @@ async function runNext(): Promise<void> {
   running = true;
   try {
     if (cancelled.has(job.id)) throw new EngineError('cancelled', 'cancelled');
-    const fn = ANALYSIS_OPS[job.op];
-    if (!fn) throw new EngineError('internal', `unknown analysis "${job.op}"`);
+    if (!isAnalysisOp(job.op)) throw new EngineError('internal', `unknown analysis "${job.op}"`);
     let lastYield = performance.now();
-    const value = await fn(job.payload, {
+    const value = await runAnalysisOp(job.op, job.payload, {
       progress: (done: number, total: number, label?: string, detail?: unknown) =>
         post({ type: 'progress', id: job.id, done, total, label, ...(detail !== undefined ? { detail } : {}) }),
       cancelled: () => cancelled.has(job.id),

@@ -18,6 +18,7 @@ import type { ExportMeta } from './export-state';
 import type { ComputeRequest, ComputeResult, EngineRequestMessage, EngineResponseMessage, RateSample } from './protocol';
 import { deserializeError } from './serialize-error';
 import type { SpeedProgress, SpeedRequest, SpeedResult } from '../core/speed-model';
+import { isEngineOp } from './analysis/types';
 
 export interface EngineStats {
   liveBuffers: number;
@@ -325,7 +326,8 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
     },
     analyze<T>(op: string, payload: unknown, opts: AnalyzeOptions = {}) {
       const id = nextId++;
-      const worker = analysisWorker();
+      // ops that time the live backend run in the engine worker, the rest on the CPU twins beside it
+      const worker = isEngineOp(op) ? primary : analysisWorker();
       if (opts.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
       opts.signal?.addEventListener('abort', () => worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage), { once: true });
       return request<T>(worker, { type: 'analyze', id, op, payload }, { onProgress: opts.onProgress });

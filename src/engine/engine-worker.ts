@@ -17,6 +17,8 @@ import { compute } from './compute';
 import { exportStateJson } from './export-state';
 import { createCpuBackend } from './cpu-backend';
 import { requestFlops } from './cost-model';
+import { estimatorTiming } from './estimator-timing';
+import { isEngineOp } from './analysis/types';
 import { slimResult, type ComputeRequest, type EngineRequestMessage, type EngineResponseMessage, type RateSample } from './protocol';
 import { serializeError } from './serialize-error';
 import { createTurns } from './gpu-turns';
@@ -42,10 +44,45 @@ const WARMUP_N = 64;
 const CALIBRATION_FLOPS = 2e8;
 let calibration: RateSample | undefined;
 
-/** Computes and the speed run's timed points take turns on the GPU (src/engine/gpu-turns.ts). */
+/**
+ * One job on the backend at a time (src/engine/gpu-turns.ts): the live compute, the speed run's timed
+ * points and the timing runs of `estimatorTiming` interleave job by job, never inside one (the GPU
+ * backend's per-job allocator and timer assume it).
+ */
 const gpuTurn = createTurns();
 /** The running speed run (a newer one cancels it; computes do not). */
 let speedRun: { id: number; abort: AbortController } | null = null;
+
+/** engine-side analyses (ids) running, and those asked to stop */
+const opRunning = new Set<number>();
+const opCancelled = new Set<number>();
+
+async function runEngineOp(id: number, op: string, payload: unknown): Promise<void> {
+  opRunning.add(id);
+  try {
+    if (!isEngineOp(op)) throw new EngineError('internal', 'analyses run in the analysis worker');
+    if (!backendReady) throw new EngineError('internal', 'engine not initialised');
+    const b = await backendReady;
+    let lastYield = performance.now();
+    const value = await estimatorTiming(payload as Parameters<typeof estimatorTiming>[0], {
+      progress: (done, total, label) => post({ type: 'progress', id, done, total, label }),
+      cancelled: () => opCancelled.has(id),
+      breathe: async () => {
+        if (performance.now() - lastYield > 30) {
+          await new Promise<void>((r) => setTimeout(r, 0));
+          lastYield = performance.now();
+        }
+      },
+    }, b, gpuTurn);
+    if (opCancelled.has(id)) throw new EngineError('cancelled', 'cancelled');
+    post({ type: 'analysis', id, value });
+  } catch (e) {
+    post({ type: 'error', id, error: serializeError(e) });
+  } finally {
+    opRunning.delete(id);
+    opCancelled.delete(id);
+  }
+}
 
 function post(msg: EngineResponseMessage, transfer: Transferable[] = []): void {
   self.postMessage(msg, transfer);
@@ -180,6 +217,7 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
       }
       if (inFlight?.id === msg.id) inFlight.abort.abort();
       if (speedRun?.id === msg.id) speedRun.abort.abort();
+      if (opRunning.has(msg.id)) opCancelled.add(msg.id);
       break;
     }
     case 'stats': {
@@ -224,7 +262,8 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
       break;
     }
     case 'analyze':
-      post({ type: 'error', id: msg.id, error: { code: 'internal', message: 'analyses run in the analysis worker' } });
+      // only the ops that need the live backend come here (engine-client routes the rest to the analysis worker)
+      void runEngineOp(msg.id, msg.op, msg.payload);
       break;
   }
 };

@@ -125,15 +125,3 @@ export type EngineResponseMessage =
   | { type: 'speed-progress'; id: number; progress: SpeedProgress }
   | { type: 'speed'; id: number; result: SpeedResult };
 
-/**
- * What an analysis op (src/engine/analysis-ops.ts) gets from the analysis worker. Ops are async and
- * must `await ctx.breathe()` between steps: a worker only sees a cancel message when it yields.
- */
-export interface AnalysisContext {
-  progress(done: number, total: number, label?: string): void;
-  cancelled(): boolean;
-  breathe(): Promise<void>;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnalysisOp = (payload: any, ctx: AnalysisContext) => unknown | Promise<unknown>;

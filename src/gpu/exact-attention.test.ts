@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exactTileConfig } from './exact-attention';
 import { viewPlan } from './attention-stats';
+import { viewGeometry } from '../core/matrix-view';
 
 describe('exactTileConfig', () => {
   it('fits every d in 1..256 into 16 KiB and 32 KiB of workgroup memory with ≤ 16 vec4 accumulators', () => {
@@ -29,5 +30,13 @@ describe('viewPlan', () => {
     expect(viewPlan(1000, 512)).toEqual({ cells: 500, block: 2, gc: 16 });
     expect(viewPlan(257, 64)).toEqual({ cells: 52, block: 5, gc: 6 });
     expect(viewPlan(65_536, 512)).toEqual({ cells: 512, block: 128, gc: 1 });
+    // cells and block are the CPU twin's, for every n up to 4096 and the usual view sides
+    for (const cells of [1, 8, 64, 200, 512]) {
+      for (let n = 1; n <= 4096; n += n < 64 ? 1 : 37) {
+        const plan = viewPlan(n, cells);
+        const geo = viewGeometry(n, cells);
+        expect([n, cells, plan.cells, plan.block]).toEqual([n, cells, geo.cells, geo.block]);
+      }
+    }
   });
 });

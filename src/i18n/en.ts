@@ -12,6 +12,7 @@ import { URL_KEYS } from '../store/url';
 import { EMBED_CONTROL_IDS } from '../store/embed';
 import { fmt, fmtInt } from '../charts/format';
 import type { UploadNote, UploadProblem, UploadSlot } from '../core/upload-check';
+import type { MapFamily } from '../core/estimators';
 
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(bytes < 1048576 ? 2 : 1)} MiB`;
 
@@ -498,6 +499,7 @@ export const en = {
       rank: 'Rank',
       'feature-maps': 'Feature maps',
       speed: 'Speed',
+      beyond: 'Beyond the Performer',
     } as Record<string, string>,
     frameTitle: (panel: string) => `Performer, up close: ${panel} (interactive figure)`,
     strip: 'Figure controls',
@@ -891,6 +893,50 @@ export const en = {
     layerRatioMetric: 'Performer layer ÷ dummy layer (largest n)',
     layerExactMetric: 'exact layer ÷ dummy layer (same n)',
     notRun: 'The layer was not timed in this run (tick the box above and run again).',
+  },
+  beyond: {
+    title: 'Beyond the Performer',
+    learnedNote:
+      'The learned Hedgehog map is not in these sweeps: its W must first be fitted to the head. Its fit, and its error on the fitted and on a held-out sequence beside random features at the same m′, are in the feature-map panel (choose φ = Hedgehog).',
+    lead: 'Every feature map of this explainer, and positive random features under every projection, on the same Q and K: the error of A against the feature dimension m′ (the memory and compute each estimator pays), against the norm scale s (which estimators survive when softmax concentrates), and against the time its kernels take on this machine’s backend at the current n — the trade-off a practitioner actually chooses on.',
+    mapsTitle: 'The estimators compared',
+    colMap: 'estimator',
+    colKind: 'kind',
+    colFormula: 'feature map φ',
+    colDim: 'm′',
+    colSource: 'source',
+    family: { random: 'random (over seeds)', deterministic: 'deterministic', learned: 'learned (fitted W)' } as Record<MapFamily, string>,
+    variant: (map: string, proj: string) => `${map}, ${proj}`,
+    projectionRow: (proj: string) => `W with ${proj} rows`,
+    dimTitle: 'Error of A vs feature dimension m′',
+    xDim: 'feature dimension m′ (log)',
+    yErr: 'relative error ‖Â − A‖_F / ‖A‖_F',
+    dimNote: (seeds: number, rows: number, n: number) =>
+      `Random estimators: mean over ${seeds} feature seeds, band from the smallest to the largest draw; deterministic maps have no W and are one point each (m′ = d). ${rows} evenly spaced query rows over the first ${fmtInt(n)} keys.`,
+    tableDim: 'error of A vs m′, per estimator',
+    scaleTitle: 'Error of A vs norm scale s: which estimators survive concentration',
+    xScale: 'norm scale s (std of the q, k entries)',
+    scaleNote: (m: number, seeds: number) =>
+      `At m = ${m}; random estimators: mean and range over ${seeds} feature seeds. As s grows softmax concentrates on a few keys; an estimator whose error stays flat keeps up, one whose error climbs (trigonometric features first: their variance grows like exp(‖x‖²)) does not.`,
+    tableScale: 'error of A vs norm scale, per estimator',
+    timeTitle: (n: number) => `Error vs measured time at n = ${fmtInt(n)}`,
+    xTime: 'time of the estimator’s kernels, ms (median, log)',
+    yErrFull: 'relative error of A at the full n (one draw)',
+    timeNote: (backend: string, source: string, repeats: number) =>
+      `Measured on ${backend}: after one warm-up run per estimator, the median of ${repeats} timed runs of its feature and linear-attention kernels (${source}). The error is that of the warm-up run, over all n rows. Times depend on this machine and this browser; compare the estimators with each other, not with other machines.`,
+    backendGpu: (adapter: string) => `WebGPU (${adapter}), the WGSL kernels`,
+    backendCpu: 'the CPU twins in the engine worker (no WebGPU here)',
+    sourceTimestamp: 'GPU timestamp queries',
+    sourceWall: 'wall clock around each kernel',
+    exactLine: (ms: string) => `exact softmax: ${ms}`,
+    tableTime: 'error of A and time per estimator',
+    noErrorA: (n: number) => `Above n = ${fmtInt(n)} the error is that of the output (the dense row statistics are skipped).`,
+    best: (name: string, m: number) => `lowest error of A at m = ${m}: ${name}`,
+    errorAt: (name: string) => `${name}, error of A`,
+    timeOf: (name: string) => `${name}, ms`,
+    fastest: 'fastest estimator, ms',
+    refsHeading: 'Sources of the estimators',
+    offChart: (names: string, cap: number) => `Above ${cap}, off the chart (values in the data table): ${names}.`,
   },
 };
 

@@ -14,6 +14,7 @@ import { EMBED_CONTROL_IDS } from '../store/embed';
 import { fmt, fmtInt } from '../charts/format';
 import { en, type Strings } from './en';
 import type { UploadProblem } from '../core/upload-check';
+import type { MapFamily } from '../core/estimators';
 
 const mibZh = (bytes: number) => `${(bytes / 1048576).toFixed(bytes < 1048576 ? 2 : 1)} MiB`;
 const LOCKED_NAMES_ZH: Record<string, string> = { n: '序列长度 n', d: '头维度 d', scale: '范数尺度 s', input: '输入类型' };
@@ -529,6 +530,7 @@ export const zh: Strings = {
       rank: '秩',
       'feature-maps': '特征映射',
       speed: '速度',
+      beyond: '超越 Performer',
     },
     frameTitle: (panel: string) => `近距离看 Performer：${panel}（交互式图）`,
     strip: '图的控件',
@@ -920,5 +922,49 @@ export const zh: Strings = {
     layerRatioMetric: 'Performer 层 ÷ 伪注意力层（最大 n）',
     layerExactMetric: '精确层 ÷ 伪注意力层（同一 n）',
     notRun: '本次运行未测层（勾选上方选项后再次运行）。',
+  },
+  beyond: {
+    title: '超越 Performer',
+    learnedNote:
+      '可学习的 Hedgehog 映射不在这些扫描中：它的 W 必须先针对当前注意力头拟合。它的拟合过程，以及它在拟合序列和留出序列上与同样 m′ 的随机特征相比的误差，见特征映射面板（选择 φ = Hedgehog）。',
+    lead: '本页的每一种特征映射，以及在每一种投影下的正随机特征，都作用于同一组 Q 和 K：A 的误差随特征维数 m′（每个估计量付出的内存与计算）的变化、随范数尺度 s（softmax 变得集中时哪些估计量还能跟上）的变化，以及随其核函数在本机当前后端、当前 n 下实际耗时的变化——这正是实践者真正据以取舍的权衡。',
+    mapsTitle: '参与比较的估计量',
+    colMap: '估计量',
+    colKind: '类型',
+    colFormula: '特征映射 φ',
+    colDim: 'm′',
+    colSource: '来源',
+    family: { random: '随机（对种子取平均）', deterministic: '确定性', learned: '学习得到（拟合的 W）' } as Record<MapFamily, string>,
+    variant: (map: string, proj: string) => `${map}，${proj}`,
+    projectionRow: (proj: string) => `W 的行取${proj}`,
+    dimTitle: 'A 的误差随特征维数 m′ 的变化',
+    xDim: '特征维数 m′（对数）',
+    yErr: '相对误差 ‖Â − A‖_F / ‖A‖_F',
+    dimNote: (seeds: number, rows: number, n: number) =>
+      `随机估计量：对 ${seeds} 个特征种子取平均，色带从最小到最大的一次抽样；确定性映射没有 W，各为一个点（m′ = d）。在前 ${fmtInt(n)} 个键上均匀抽取 ${rows} 个查询行。`,
+    tableDim: '各估计量 A 的误差随 m′ 的变化',
+    scaleTitle: 'A 的误差随范数尺度 s 的变化：哪些估计量经得起集中',
+    xScale: '范数尺度 s（q、k 元素的标准差）',
+    scaleNote: (m: number, seeds: number) =>
+      `m = ${m}；随机估计量取 ${seeds} 个特征种子的平均与范围。s 增大时 softmax 集中到少数几个键上；误差保持平稳的估计量能跟上，误差攀升的则不能（三角特征最先失效：其方差按 exp(‖x‖²) 增长）。`,
+    tableScale: '各估计量 A 的误差随范数尺度的变化',
+    timeTitle: (n: number) => `n = ${fmtInt(n)} 时误差与实测耗时`,
+    xTime: '估计量核函数的耗时，毫秒（中位数，对数）',
+    yErrFull: '完整 n 上 A 的相对误差（一次抽样）',
+    timeNote: (backend: string, source: string, repeats: number) =>
+      `测量于${backend}：每个估计量先预热运行一次，再取 ${repeats} 次计时运行中其特征核与线性注意力核耗时的中位数（${source}）。误差取自预热运行，覆盖全部 n 行。耗时取决于本机和本浏览器；请在估计量之间比较，而不要与其他机器比较。`,
+    backendGpu: (adapter: string) => ` WebGPU（${adapter}）上的 WGSL 核函数`,
+    backendCpu: '引擎 worker 中的 CPU 对应实现（此处没有 WebGPU）',
+    sourceTimestamp: 'GPU 时间戳查询',
+    sourceWall: '每个核函数前后的挂钟时间',
+    exactLine: (ms: string) => `精确 softmax：${ms}`,
+    tableTime: '各估计量 A 的误差与耗时',
+    noErrorA: (n: number) => `n 大于 ${fmtInt(n)} 时显示的是输出的误差（跳过了稠密的逐行统计）。`,
+    best: (name: string, m: number) => `m = ${m} 时 A 的误差最小者：${name}`,
+    errorAt: (name: string) => `${name}，A 的误差`,
+    timeOf: (name: string) => `${name}，毫秒`,
+    fastest: '最快估计量，毫秒',
+    refsHeading: '各估计量的出处',
+    offChart: (names: string, cap: number) => `超过 ${cap}、画在图外（数值见数据表）：${names}。`,
   },
 };

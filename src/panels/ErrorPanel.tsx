@@ -6,22 +6,19 @@
  */
 import { useState } from 'react';
 import { useStrings } from '../app/strings';
+import { MAP_INFO } from '../core/estimators';
 import { fmt } from '../charts/format';
-import { LineChart, type Series } from '../charts/LineChart';
+import { type Series } from '../charts/LineChart';
 import { MAP_COLORS } from '../charts/palette';
 import {
   entryErrorsRequest,
   errorVsDRequest,
   errorVsMRequest,
   normSweepRequest,
-  type EntryErrorsResult,
-  type ErrorVsDResult,
-  type ErrorVsMResult,
-  type NormSweepResult,
 } from '../store/analyses';
 import { useStore } from '../store/react';
-import { AnalysisStatus, Metric, Panel, useAnalysisRequest } from './common';
-import { Figure } from './Figure';
+import { AnalysisFigure } from './AnalysisFigure';
+import { Metric, Panel, useAnalysisRequest } from './common';
 import { useOtherStabilizerErrorSeries, useStabilizerEntropySeries } from './StabilizerFigure';
 
 const THEORY_DASH = '2 3';
@@ -33,10 +30,10 @@ export function ErrorPanel() {
   const result = useStore((st) => st.compute.result);
   const m = result?.metrics;
 
-  const sweep = useAnalysisRequest<ErrorVsMResult>(errorVsMRequest(params));
-  const norm = useAnalysisRequest<NormSweepResult>(normSweepRequest(params));
-  const dDep = useAnalysisRequest<ErrorVsDResult>(errorVsDRequest(params));
-  const blow = useAnalysisRequest<EntryErrorsResult>(entryErrorsRequest(params));
+  const sweep = useAnalysisRequest(errorVsMRequest(params));
+  const norm = useAnalysisRequest(normSweepRequest(params));
+  const dDep = useAnalysisRequest(errorVsDRequest(params));
+  const blow = useAnalysisRequest(entryErrorsRequest(params));
 
   const [show, setShow] = useState<'both' | 'orthogonal-chi' | 'iid'>('both');
   const sweepSeries: Series[] = [];
@@ -59,7 +56,7 @@ export function ErrorPanel() {
       sweepSeries.push({ id: `theory-${th.map}`, label: s.theory(t.names.maps[th.map]), color: MAP_COLORS[th.map], dash: THEORY_DASH, width: 1.2, x: sv.mGrid, y: th.values });
     }
   }
-  const current = result && ['positive', 'hyperbolic', 'trig'].includes(result.params.featureMap) && m?.relErrorA != null ? m.relErrorA : null;
+  const current = result && MAP_INFO[result.params.featureMap].sweeps && m?.relErrorA != null ? m.relErrorA : null;
   const posOrth = sv?.series.find((x) => x.map === 'positive' && x.projection === 'orthogonal-chi');
 
   const nv = norm.value;
@@ -127,137 +124,127 @@ export function ErrorPanel() {
         )}
       </div>
 
-      <h3>{s.sweepTitle}</h3>
-      <AnalysisStatus req={sweep.req} entry={sweep.entry} />
-      <div className="inline-control">
-        <span>{s.show}</span>
-        <div className="segmented" role="group" aria-label={s.show}>
-          {(
-            [
-              ['both', s.showBoth],
-              ['orthogonal-chi', s.showOrth],
-              ['iid', s.showIid],
-            ] as const
-          ).map(([k, label]) => (
-            <button key={k} type="button" aria-pressed={show === k} onClick={() => setShow(k)}>
-              {label}
-            </button>
-          ))}
-        </div>
-      </div>
-      {sv && (
-        <Figure name="error-vs-m" title={s.sweepTitle}>
-        <LineChart
-          labels={t.charts}
-          series={sweepSeries}
-          xLabel={s.xM}
-          yLabel={s.yErr}
-          xScale="log"
-          yScale="log"
-          ariaLabel={s.sweepTitle}
-          tableCaption={s.tableSweep}
-          markers={[{ x: params.m, label: `${s.current} m = ${params.m}` }]}
-          dots={current !== null && result ? [{ x: result.params.m, y: current, label: s.current, color: MAP_COLORS[result.params.featureMap] }] : []}
-          integerX
-          height={300}
-          dimmed={sweep.stale}
-          notes={[s.sweepNote(sv.seeds, sv.rows, sv.n)]}
-        />
-        </Figure>
-      )}
+      <AnalysisFigure
+        title={s.sweepTitle}
+        name="error-vs-m"
+        analysis={sweep}
+        before={() => (
+          <div className="inline-control">
+            <span>{s.show}</span>
+            <div className="segmented" role="group" aria-label={s.show}>
+              {(
+                [
+                  ['both', s.showBoth],
+                  ['orthogonal-chi', s.showOrth],
+                  ['iid', s.showIid],
+                ] as const
+              ).map(([k, label]) => (
+                <button key={k} type="button" aria-pressed={show === k} onClick={() => setShow(k)}>
+                  {label}
+                </button>
+              ))}
+            </div>
+          </div>
+        )}
+        chart={(v) => ({
+          series: sweepSeries,
+          xLabel: s.xM,
+          yLabel: s.yErr,
+          xScale: 'log',
+          yScale: 'log',
+          tableCaption: s.tableSweep,
+          markers: [{ x: params.m, label: `${s.current} m = ${params.m}` }],
+          dots: current !== null && result ? [{ x: result.params.m, y: current, label: s.current, color: MAP_COLORS[result.params.featureMap] }] : [],
+          integerX: true,
+          height: 300,
+          notes: [s.sweepNote(v.seeds, v.rows, v.n)],
+        })}
+      />
 
       <div className="grid-2">
         <div className="sub">
-          <h3>{s.normTitle}</h3>
-          <AnalysisStatus req={norm.req} entry={norm.entry} />
-          {nv && (
-            <>
+          <AnalysisFigure
+            title={s.normTitle}
+            name="error-vs-scale"
+            analysis={norm}
+            before={(v) => (
               <div className="metrics">
-                {nv.error.map((e) => (
-                  <Metric key={e.map} name={`norm-error-${e.map}`} label={`${t.names.maps[e.map]}, s = ${nv.scales[lastScale]}`} value={e.mean[lastScale]} />
+                {v.error.map((e) => (
+                  <Metric key={e.map} name={`norm-error-${e.map}`} label={`${t.names.maps[e.map]}, s = ${v.scales[lastScale]}`} value={e.mean[lastScale]} />
                 ))}
               </div>
-              <Figure name="error-vs-scale" title={s.normTitle}>
-              <LineChart
-                labels={t.charts}
-                series={normSeries}
-                xLabel={s.xScale}
-                yLabel={s.yErr}
-                yScale="log"
-                yDomain={normDomain}
-                ariaLabel={s.normTitle}
-                tableCaption={s.tableNorm}
-                markers={[{ x: params.scale, label: `s = ${params.scale}` }]}
-                dimmed={norm.stale}
-              />
-              </Figure>
-            </>
-          )}
+            )}
+            chart={() => ({
+              series: normSeries,
+              xLabel: s.xScale,
+              yLabel: s.yErr,
+              yScale: 'log',
+              yDomain: normDomain,
+              tableCaption: s.tableNorm,
+              markers: [{ x: params.scale, label: `s = ${params.scale}` }],
+            })}
+          />
         </div>
         <div className="sub">
-          <h3>{s.normEntropyTitle}</h3>
-          {nv && (
-            <Figure name="entropy-vs-scale" title={s.normEntropyTitle}>
-            <LineChart
-              labels={t.charts}
-              series={entropySeries}
-              xLabel={s.xScale}
-              yLabel={s.yEntropy}
-              ariaLabel={s.normEntropyTitle}
-              tableCaption={s.tableEntropy}
-              yDomain={[0, 1]}
-              markers={[{ x: params.scale, label: `s = ${params.scale}` }]}
-              dimmed={norm.stale}
-            />
-            </Figure>
-          )}
-          {nv && <p className="note">{s.normNote(nv.m, nv.seeds)}</p>}
-          {nv && <p className="note" data-note="stabilizer">{t.stab.flattenNote}</p>}
+          <AnalysisFigure
+            title={s.normEntropyTitle}
+            name="entropy-vs-scale"
+            analysis={norm}
+            status={false}
+            chart={() => ({
+              series: entropySeries,
+              xLabel: s.xScale,
+              yLabel: s.yEntropy,
+              tableCaption: s.tableEntropy,
+              yDomain: [0, 1],
+              markers: [{ x: params.scale, label: `s = ${params.scale}` }],
+            })}
+            after={(v) => (
+              <>
+                <p className="note">{s.normNote(v.m, v.seeds)}</p>
+                <p className="note" data-note="stabilizer">
+                  {t.stab.flattenNote}
+                </p>
+              </>
+            )}
+          />
         </div>
       </div>
 
       <div className="grid-2">
         <div className="sub">
-          <h3>{s.dTitle}</h3>
-          <AnalysisStatus req={dDep.req} entry={dDep.entry} />
-          {dv && (
-            <Figure name="error-vs-d" title={s.dTitle}>
-            <LineChart
-              labels={t.charts}
-              series={dSeries}
-              xLabel={s.xD}
-              yLabel={s.yErr}
-              xScale="log"
-              yScale="log"
-              integerX
-              ariaLabel={s.dTitle}
-              tableCaption={s.tableD}
-              markers={[{ x: params.d, label: `d = ${params.d}` }]}
-              dimmed={dDep.stale}
-              notes={[s.dNote(params.scale, params.m)]}
-            />
-            </Figure>
-          )}
+          <AnalysisFigure
+            title={s.dTitle}
+            name="error-vs-d"
+            analysis={dDep}
+            chart={() => ({
+              series: dSeries,
+              xLabel: s.xD,
+              yLabel: s.yErr,
+              xScale: 'log',
+              yScale: 'log',
+              integerX: true,
+              tableCaption: s.tableD,
+              markers: [{ x: params.d, label: `d = ${params.d}` }],
+              notes: [s.dNote(params.scale, params.m)],
+            })}
+          />
         </div>
         <div className="sub">
-          <h3>{s.blowTitle}</h3>
-          <AnalysisStatus req={blow.req} entry={blow.entry} />
-          {bv && (
-            <Figure name="entry-error" title={s.blowTitle}>
-            <LineChart
-              labels={t.charts}
-              series={blowSeries}
-              xLabel={s.xEntry}
-              yLabel={s.yRel}
-              xScale="log"
-              yScale="log"
-              ariaLabel={s.blowTitle}
-              tableCaption={s.tableBlow}
-              dimmed={blow.stale}
-              notes={[s.blowNote, s.blowSmallest(fmt(bv.trig.median.find((v) => Number.isFinite(v))), fmt(bv.positive.median.find((v) => Number.isFinite(v))))]}
-            />
-            </Figure>
-          )}
+          <AnalysisFigure
+            title={s.blowTitle}
+            name="entry-error"
+            analysis={blow}
+            chart={(v) => ({
+              series: blowSeries,
+              xLabel: s.xEntry,
+              yLabel: s.yRel,
+              xScale: 'log',
+              yScale: 'log',
+              tableCaption: s.tableBlow,
+              notes: [s.blowNote, s.blowSmallest(fmt(v.trig.median.find((x) => Number.isFinite(x))), fmt(v.positive.median.find((x) => Number.isFinite(x))))],
+            })}
+          />
         </div>
       </div>
     </Panel>

@@ -11,7 +11,7 @@ import { Legend, LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, MAP_COLORS, MAP_DASH, OKABE_ITO } from '../charts/palette';
 import { elu1, expCurve, relu } from '../core/feature-maps';
 import { taylor2Curve } from '../core/feature-maps-beyond';
-import { mapRowsRequest, type MapRowsResult } from '../store/analyses';
+import { mapRowsRequest } from '../store/analyses';
 import { useStore } from '../store/react';
 import { defaultRow } from '../store/store';
 import { AnalysisStatus, Panel, useAnalysisRequest } from './common';
@@ -27,7 +27,7 @@ export function FeatureMapPanel() {
   const params = useStore((st) => st.params);
   const pinned = useStore((st) => st.ui.pinnedRow);
   const row = pinned ?? defaultRow(params.n);
-  const rows = useAnalysisRequest<MapRowsResult>(mapRowsRequest(params, row));
+  const rows = useAnalysisRequest(mapRowsRequest(params, row));
   const v = rows.value;
   const legendRef = useRef<HTMLDivElement>(null);
 

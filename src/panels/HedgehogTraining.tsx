@@ -38,7 +38,7 @@ export function HedgehogTraining() {
 
   const train = () => {
     const r = fitRequest({ params, upload });
-    controller.requestAnalysis(HEDGEHOG_ID, HEDGEHOG_OP, r.payload, r.key, true);
+    controller.requestAnalysis(HEDGEHOG_OP, r.payload, r.key, true);
   };
 
   const series: Series[] = useMemo(

@@ -75,7 +75,7 @@ export function RankPanel() {
   const tolId = useId();
   const causalId = useId();
   const ok = params.n <= DENSE_ANALYSIS_MAX_N;
-  const spec = useAnalysisRequest<SpectraResult>(spectraRequest(params), ok);
+  const spec = useAnalysisRequest(spectraRequest(params), ok);
   const v = spec.value;
 
   const derived = useMemo(() => {

@@ -7,7 +7,7 @@
 import { useStrings } from '../app/strings';
 import { fmtInt } from '../charts/format';
 import { Histogram } from '../charts/Histogram';
-import { LineChart, type Series } from '../charts/LineChart';
+import { type Series } from '../charts/LineChart';
 import { EXACT_COLOR, MAP_COLORS, MAP_DASH } from '../charts/palette';
 import {
   DENSE_ANALYSIS_MAX_N,
@@ -15,15 +15,11 @@ import {
   localTruncationRequest,
   normSweepRequest,
   rowEntropiesRequest,
-  type EntropyVsNResult,
-  type LocalTruncationResult,
-  type NormSweepResult,
-  type RowEntropiesResult,
 } from '../store/analyses';
 import { useStore } from '../store/react';
 import { mean } from '../core/sweeps';
+import { AnalysisFigure } from './AnalysisFigure';
 import { AnalysisStatus, Metric, Panel, useAnalysisRequest } from './common';
-import { Figure } from './Figure';
 import { StabilizerFigure } from './StabilizerFigure';
 
 const TOP_K_SHOWN = 8;
@@ -35,12 +31,12 @@ export function SparsityPanel() {
   const mapName = t.names.maps[params.featureMap];
   const perfColor = MAP_COLORS[params.featureMap];
 
-  const rowsA = useAnalysisRequest<RowEntropiesResult>(rowEntropiesRequest(params));
-  const nA = useAnalysisRequest<EntropyVsNResult>(entropyVsNRequest(params));
+  const rowsA = useAnalysisRequest(rowEntropiesRequest(params));
+  const nA = useAnalysisRequest(entropyVsNRequest(params));
   const denseOk = params.n <= DENSE_ANALYSIS_MAX_N;
-  const localA = useAnalysisRequest<LocalTruncationResult>(localTruncationRequest(params), denseOk);
+  const localA = useAnalysisRequest(localTruncationRequest(params), denseOk);
   // the same norm sweep as the error panel's (one request key, one run)
-  const normA = useAnalysisRequest<NormSweepResult>(normSweepRequest(params));
+  const normA = useAnalysisRequest(normSweepRequest(params));
 
   const rv = rowsA.value;
   // zoom the entropy axis onto the data (at small norm scales every row sits just below 1)
@@ -99,103 +95,102 @@ export function SparsityPanel() {
       )}
       <div className="grid-2">
         <div className="sub">
-          <h3>{s.histTitle}</h3>
-          <AnalysisStatus req={rowsA.req} entry={rowsA.entry} />
-          {rv && (
-            <Figure name="entropy-histogram" title={s.histTitle}>
-            <Histogram
-              labels={t.charts}
-              series={[
-                { id: 'exact', label: s.exact, color: EXACT_COLOR, values: rv.exact },
-                { id: 'perf', label: s.perf(rvMap), color: MAP_COLORS[rv.map], dash: MAP_DASH[rv.map] ?? '5 3', values: rv.performer },
-                { id: 'elu', label: s.elu, color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, values: rv.elu1 },
-              ]}
-              domain={[histLo, 1]}
-              bins={25}
-              xLabel={s.xEntropy}
-              yLabel={s.yShare}
-              ariaLabel={s.histTitle}
-              tableCaption={s.tableHist}
-              dimmed={rowsA.stale}
-            />
-            </Figure>
-          )}
-          {rv && <p className="note">{s.histNote(rv.rows.length, rv.n)}{histLo > 0 ? ` ${s.histZoom(histLo)}` : ''}</p>}
+          <AnalysisFigure
+            title={s.histTitle}
+            name="entropy-histogram"
+            analysis={rowsA}
+            after={(v) => (
+              <p className="note">
+                {s.histNote(v.rows.length, v.n)}
+                {histLo > 0 ? ` ${s.histZoom(histLo)}` : ''}
+              </p>
+            )}
+          >
+            {(v) => (
+              <Histogram
+                labels={t.charts}
+                series={[
+                  { id: 'exact', label: s.exact, color: EXACT_COLOR, values: v.exact },
+                  { id: 'perf', label: s.perf(rvMap), color: MAP_COLORS[v.map], dash: MAP_DASH[v.map] ?? '5 3', values: v.performer },
+                  { id: 'elu', label: s.elu, color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, values: v.elu1 },
+                ]}
+                domain={[histLo, 1]}
+                bins={25}
+                xLabel={s.xEntropy}
+                yLabel={s.yShare}
+                ariaLabel={s.histTitle}
+                tableCaption={s.tableHist}
+                dimmed={rowsA.stale}
+              />
+            )}
+          </AnalysisFigure>
         </div>
         <div className="sub">
-          <h3>{s.topTitle}</h3>
-          {rv && (
-            <Figure name="top-k-mass" title={s.topTitle}>
-            <LineChart
-              labels={t.charts}
-              series={topSeries}
-              xLabel={s.xK}
-              yLabel={s.yMass}
-              xScale="log"
-              yDomain={[0, 1]}
-              integerX
-              ariaLabel={s.topTitle}
-              tableCaption={s.tableTop}
-              dimmed={rowsA.stale}
-            />
-            </Figure>
-          )}
+          <AnalysisFigure
+            title={s.topTitle}
+            name="top-k-mass"
+            analysis={rowsA}
+            status={false}
+            chart={() => ({
+              series: topSeries,
+              xLabel: s.xK,
+              yLabel: s.yMass,
+              xScale: 'log',
+              yDomain: [0, 1],
+              integerX: true,
+              tableCaption: s.tableTop,
+            })}
+          />
         </div>
       </div>
 
-      <h3>{s.nTitle}</h3>
-      <AnalysisStatus req={nA.req} entry={nA.entry} />
-      {nv && (
-        <Figure name="entropy-vs-n" title={s.nTitle}>
-        <LineChart
-          labels={t.charts}
-          series={nSeries}
-          xLabel={s.xN}
-          yLabel={t.error.yEntropy}
-          xScale="log"
-          yDomain={[nLo, 1]}
-          integerX
-          ariaLabel={s.nTitle}
-          tableCaption={s.tableN}
-          markers={[{ x: params.n, label: `n = ${fmtInt(params.n)}` }]}
-          dimmed={nA.stale}
-          notes={[s.nNote(nv.rows)]}
-        />
-        </Figure>
-      )}
+      <AnalysisFigure
+        title={s.nTitle}
+        name="entropy-vs-n"
+        analysis={nA}
+        chart={(v) => ({
+          series: nSeries,
+          xLabel: s.xN,
+          yLabel: t.error.yEntropy,
+          xScale: 'log',
+          yDomain: [nLo, 1],
+          integerX: true,
+          tableCaption: s.tableN,
+          markers: [{ x: params.n, label: `n = ${fmtInt(params.n)}` }],
+          notes: [s.nNote(v.rows)],
+        })}
+      />
 
       <h3>{t.stab.figureTitle}</h3>
       <AnalysisStatus req={normA.req} entry={normA.entry} />
       {normA.value && <StabilizerFigure nv={normA.value} scale={params.scale} stale={normA.stale} />}
 
-      <h3>{s.localTitle}</h3>
-      <p className="note">{s.localNote(lvMap)}</p>
       {!denseOk ? (
-        <p className="note warn" data-limit="local">
-          {s.localLimit(fmtInt(DENSE_ANALYSIS_MAX_N))}
-        </p>
-      ) : (
         <>
-          <AnalysisStatus req={localA.req} entry={localA.entry} />
-          {lv && (
-            <Figure name="local-truncation" title={s.localTitle}>
-            <LineChart
-              labels={t.charts}
-              series={localSeries}
-              xLabel={s.xW}
-              yLabel={s.yErrA}
-              xScale="log"
-              yScale="log"
-              integerX
-              ariaLabel={s.localTitle}
-              tableCaption={s.tableLocal}
-              hLines={[{ y: lv.errorApprox.at(-1)!, label: s.fullLine, color: perfColor }]}
-              markers={params.input === 'local' ? [{ x: Math.round(lv.inputBand), label: '√n' }] : []}
-              dimmed={localA.stale}
-            />
-            </Figure>
-          )}
+          <h3>{s.localTitle}</h3>
+          <p className="note">{s.localNote(lvMap)}</p>
+          <p className="note warn" data-limit="local">
+            {s.localLimit(fmtInt(DENSE_ANALYSIS_MAX_N))}
+          </p>
         </>
+      ) : (
+        <AnalysisFigure
+          title={s.localTitle}
+          name="local-truncation"
+          analysis={localA}
+          intro={<p className="note">{s.localNote(lvMap)}</p>}
+          chart={(v) => ({
+            series: localSeries,
+            xLabel: s.xW,
+            yLabel: s.yErrA,
+            xScale: 'log',
+            yScale: 'log',
+            integerX: true,
+            tableCaption: s.tableLocal,
+            hLines: [{ y: v.errorApprox.at(-1)!, label: s.fullLine, color: perfColor }],
+            markers: params.input === 'local' ? [{ x: Math.round(v.inputBand), label: '√n' }] : [],
+          })}
+        />
       )}
     </Panel>
   );

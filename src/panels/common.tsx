@@ -8,6 +8,7 @@ import { useStrings } from '../app/strings';
 import { fmt, fmtMs } from '../charts/format';
 import { useController, useStore } from '../store/react';
 import { withUpload, type AnalysisRequest } from '../store/analyses';
+import type { AnalysisOpName } from '../engine/analysis';
 import type { AnalysisEntry, PanelId } from '../store/store';
 import { Formula } from './Formula';
 
@@ -70,32 +71,32 @@ export function Metric(props: { name: string; label: string; value: number | nul
 /** Quiet time after the last parameter change before analyses start (a drag does not start 9 sweeps per step). */
 export const ANALYSIS_DEBOUNCE_MS = 250;
 
-/** Requests analysis `op` once `key` has been stable for a moment (and `enabled`); returns its store entry. */
-export function useAnalysis<T>(id: string, op: string, payload: unknown, key: string, enabled = true): AnalysisEntry<T> | undefined {
+/** Requests analysis `op` once `key` has been stable for a moment (and `enabled`); returns its store entry, typed by the op's result. */
+export function useAnalysis<Op extends AnalysisOpName>(op: Op, payload: unknown, key: string, enabled = true) {
   const controller = useController();
   useEffect(() => {
     if (!enabled) return;
-    const timer = setTimeout(() => controller.requestAnalysis(id, op, payload, key), ANALYSIS_DEBOUNCE_MS);
+    const timer = setTimeout(() => controller.requestAnalysis(op, payload, key), ANALYSIS_DEBOUNCE_MS);
     return () => clearTimeout(timer);
     // payload is derived from key; re-running on payload identity would re-request every render
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [controller, id, op, key, enabled]);
-  return useStore((s) => s.analyses[id]) as AnalysisEntry<T> | undefined;
+  }, [controller, op, key, enabled]);
+  return useStore((s) => s.analyses[op]);
 }
 
 /** `useAnalysis` for a request built in src/store/analyses.ts; `stale` when the shown value is for other parameters. */
-export function useAnalysisRequest<T>(request: AnalysisRequest, enabled = true) {
+export function useAnalysisRequest<Op extends AnalysisOpName>(request: AnalysisRequest<Op>, enabled = true) {
   // uploaded Q, K (V) ride along in the payload and name the upload in the key (src/store/analyses.ts)
   const upload = useStore((s) => s.upload.active);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const req = useMemo(() => withUpload(request, upload), [request.key, upload]);
-  const entry = useAnalysis<T>(req.id, req.op, req.payload, req.key, enabled);
+  const entry = useAnalysis(req.op, req.payload, req.key, enabled);
   return { entry, value: entry?.value ?? null, stale: !!entry && entry.valueKey !== req.key, req };
 }
 
 /** Progress bar + cancel while running; messages when cancelled, failed or stale. */
 export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: AnalysisEntry | undefined }) {
-  const { id, op, payload, key: currentKey } = req;
+  const { op: id, payload, key: currentKey } = req;
   const t = useStrings();
   const controller = useController();
   if (!entry) return <p className="analysis-status note">{t.analysis.waiting}</p>;
@@ -115,7 +116,7 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
       {entry.status === 'cancelled' && (
         <div className="progress-row">
           <span className="note">{t.analysis.cancelled}</span>
-          <button type="button" className="small" onClick={() => controller.requestAnalysis(id, op, payload, currentKey, true)} data-action="run">
+          <button type="button" className="small" onClick={() => controller.requestAnalysis(id, payload, currentKey, true)} data-action="run">
             {t.analysis.rerun}
           </button>
         </div>
@@ -125,7 +126,7 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
           <span className="warn">
             {t.errors.analysisFailed} <span lang="en">{entry.error?.message}</span>
           </span>
-          <button type="button" className="small" onClick={() => controller.requestAnalysis(id, op, payload, currentKey, true)}>
+          <button type="button" className="small" onClick={() => controller.requestAnalysis(id, payload, currentKey, true)}>
             {t.analysis.rerun}
           </button>
         </div>

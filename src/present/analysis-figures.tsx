@@ -20,11 +20,6 @@ import {
   normSweepRequest,
   rowEntropiesRequest,
   spectraRequest,
-  type ErrorVsMResult,
-  type MapRowsResult,
-  type NormSweepResult,
-  type RowEntropiesResult,
-  type SpectraResult,
 } from '../store/analyses';
 import { useStore } from '../store/react';
 import { defaultRow } from '../store/store';
@@ -35,7 +30,7 @@ export function ErrorVsMFigure({ step, box }: { step: Step; box: Box }) {
   const t = useStrings();
   const p = t.present;
   const params = useStore((s) => s.params);
-  const a = useSlideAnalysis<ErrorVsMResult>(errorVsMRequest(params));
+  const a = useSlideAnalysis(errorVsMRequest(params));
   const v = a.value;
   const series: Series[] = [];
   if (v) {
@@ -87,7 +82,7 @@ export function MapsFigure({ step, box }: { step: Step; box: Box }) {
   const params = useStore((s) => s.params);
   const pinned = useStore((s) => s.ui.pinnedRow);
   const row = pinned ?? defaultRow(params.n);
-  const a = useSlideAnalysis<MapRowsResult>(mapRowsRequest(params, row));
+  const a = useSlideAnalysis(mapRowsRequest(params, row));
   const v = a.value;
   const curves = useMemo(
     (): Series[] => [
@@ -146,7 +141,7 @@ export function SparsityFigure({ step, box }: { step: Step; box: Box }) {
   const t = useStrings();
   const s = t.sparsity;
   const params = useStore((st) => st.params);
-  const a = useSlideAnalysis<RowEntropiesResult>(rowEntropiesRequest(params));
+  const a = useSlideAnalysis(rowEntropiesRequest(params));
   const rv = a.value;
   const series: Series[] = rv
     ? [
@@ -178,7 +173,7 @@ export function SpectraFigure({ step, box }: { step: Step; box: Box }) {
   const t = useStrings();
   const params = useStore((st) => st.params);
   const tol = useStore((st) => st.ui.rankTol);
-  const a = useSlideAnalysis<SpectraResult>(spectraRequest(params));
+  const a = useSlideAnalysis(spectraRequest(params));
   const v = a.value;
   const { height, maxWidth } = chartSize(box);
   return (
@@ -201,7 +196,7 @@ export function NormFigure({ step, box }: { step: Step; box: Box }) {
   const t = useStrings();
   const p = t.present;
   const params = useStore((st) => st.params);
-  const a = useSlideAnalysis<NormSweepResult>(normSweepRequest(params));
+  const a = useSlideAnalysis(normSweepRequest(params));
   const v = a.value;
   const pos = v?.error.find((e) => e.map === 'positive');
   const th = v?.theory.find((x) => x.map === 'positive');

@@ -9,6 +9,7 @@ import type { AttentionParams } from '../core/types';
 import { AnalysisStatus, useAnalysisRequest } from '../panels/common';
 import { useController, useStore } from '../store/react';
 import type { AnalysisRequest } from '../store/analyses';
+import type { AnalysisOpName } from '../engine/analysis';
 import type { AnalysisEntry } from '../store/store';
 
 export interface Box {
@@ -42,8 +43,8 @@ export function chartSize(box: Box, across = 1): { height: number; maxWidth: num
 }
 
 /** An analysis for a slide: value (if any), whether it is for the current parameters, its status line. */
-export function useSlideAnalysis<T>(req: AnalysisRequest, enabled = true) {
-  const a = useAnalysisRequest<T>(req, enabled);
+export function useSlideAnalysis<Op extends AnalysisOpName>(req: AnalysisRequest<Op>, enabled = true) {
+  const a = useAnalysisRequest(req, enabled);
   const ready = a.value !== null && !a.stale;
   return { ...a, ready, status: ready ? null : <AnalysisStatus req={req} entry={a.entry as AnalysisEntry | undefined} /> };
 }

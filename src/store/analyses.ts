@@ -5,9 +5,12 @@
  */
 import type { AttentionParams, Matrix } from '../core/types';
 import type { UploadedInputs } from './upload-state';
-import { DENSE_ANALYSIS_MAX_N } from '../engine/analysis-ops';
+import { DENSE_ANALYSIS_MAX_N, ROW_STATS_MAX_N, type AnalysisOpName, type AnalysisPayloads } from '../engine/analysis';
 
 export type {
+  BeyondResult,
+  BeyondSeries,
+  EstimatorTimingResult,
   EntropyVsNResult,
   EntryErrorsResult,
   ErrorVsDResult,
@@ -17,14 +20,14 @@ export type {
   NormSweepResult,
   RowEntropiesResult,
   SpectraResult,
-} from '../engine/analysis-ops';
+} from '../engine/analysis';
 
-export { DENSE_ANALYSIS_MAX_N };
+export { DENSE_ANALYSIS_MAX_N, ROW_STATS_MAX_N };
 
-export interface AnalysisRequest {
-  id: string;
-  op: string;
-  payload: unknown;
+/** A request for op `Op`: its payload, and the key its result is cached under (the store's entry is named by the op). */
+export interface AnalysisRequest<Op extends AnalysisOpName = AnalysisOpName> {
+  op: Op;
+  payload: AnalysisPayloads[Op];
   key: string;
 }
 
@@ -39,16 +42,16 @@ const PARAM_KEYS: readonly (keyof AttentionParams)[] = [
  * One request. Its key holds every parameter except those in `ignores` (the ones the analysis
  * sweeps itself, or does not use); sweeps that sample at most `nCap` keys see n only up to it.
  */
-function request(
-  op: string,
+function request<Op extends AnalysisOpName>(
+  op: Op,
   p: AttentionParams,
-  payload: Record<string, unknown>,
+  payload: Omit<AnalysisPayloads[Op], 'params'>,
   ignores: readonly (keyof AttentionParams)[],
   options: { capN?: boolean; extra?: unknown[] } = {},
-): AnalysisRequest {
+): AnalysisRequest<Op> {
   const seen = { ...p, n: options.capN ? Math.min(p.n, SWEEP_BUDGET.nCap) : p.n };
   const parts = PARAM_KEYS.filter((k) => !ignores.includes(k)).map((k) => seen[k]);
-  return { id: op, op, payload: { params: p, ...payload }, key: [...parts, ...(options.extra ?? [])].map(String).join('|') };
+  return { op, payload: { params: p, ...payload } as AnalysisPayloads[Op], key: [...parts, ...(options.extra ?? [])].map(String).join('|') };
 }
 
 const SWEEP = { rows: SWEEP_BUDGET.rows, nCap: SWEEP_BUDGET.nCap };
@@ -77,16 +80,27 @@ export const spectraRequest = (p: AttentionParams) => request('spectra', p, { nM
 export const mapRowsRequest = (p: AttentionParams, row: number) =>
   request('mapRows', p, { row }, ['featureMap'], { extra: [row] });
 
+/** Every estimator vs m' and vs s (CPU twins, analysis worker); the map select does not matter, the projection does. */
+export const beyondSweepsRequest = (p: AttentionParams) =>
+  request('beyondSweeps', p, { ...SWEEP, seeds: SWEEP_BUDGET.seeds, normSeeds: SWEEP_BUDGET.normSeeds }, ['featureMap'], { capN: true });
+
+/** Timed runs per estimator on the live backend (engine worker), after one warm-up run. */
+export const TIMING_REPEATS = 5;
+
+/** Every estimator timed on the live backend at the full n; `backend` names it in the key, so a changed backend re-times. */
+export const estimatorTimingRequest = (p: AttentionParams, backend: string) =>
+  request('estimatorTiming', p, { repeats: TIMING_REPEATS }, ['featureMap'], { extra: [backend] });
+
 /**
  * The same request on uploaded Q, K (V): the payload carries the matrices (only the first nCap
  * positions for sweeps that use no more, so less crosses to the worker) and the key names the upload,
  * so every analysis re-runs when the data changes. `errorVsD` sweeps d itself, which uploaded data
  * cannot do: it stays on generated inputs at the data's norm scale (params.scale follows the upload).
  */
-export function withUpload(req: AnalysisRequest, up: UploadedInputs | null): AnalysisRequest {
+export function withUpload<Op extends AnalysisOpName>(req: AnalysisRequest<Op>, up: UploadedInputs | null): AnalysisRequest<Op> {
   if (!up || req.op === 'errorVsD') return req;
-  const payload = req.payload as Record<string, unknown>;
-  const cap = typeof payload.nCap === 'number' ? Math.min(up.n, Math.max(1, payload.nCap)) : up.n;
+  const payload = req.payload;
+  const cap = 'nCap' in payload && typeof payload.nCap === 'number' ? Math.min(up.n, Math.max(1, payload.nCap)) : up.n;
   const head = (m: Matrix): Matrix => (cap >= m.rows ? m : { rows: cap, cols: m.cols, data: m.data.slice(0, cap * m.cols) });
   const external = { q: head(up.q.matrix), k: head(up.k.matrix), ...(up.v ? { v: head(up.v.matrix) } : {}) };
   return { ...req, payload: { ...payload, external }, key: `${req.key}|upload:${up.id}` };

@@ -137,20 +137,20 @@ describe('controller', () => {
     const store = createAppStore();
     const { engine, analyses } = fakeEngine();
     const c = createController(store, engine);
-    c.requestAnalysis('sweep', 'errorVsM', {}, 'k1');
-    c.requestAnalysis('sweep', 'errorVsM', {}, 'k1');
+    c.requestAnalysis('errorVsM', {}, 'k1');
+    c.requestAnalysis('errorVsM', {}, 'k1');
     expect(analyses.length).toBe(1);
     analyses[0]!.progress?.(1, 2);
-    expect(store.getState().analyses.sweep?.progress).toEqual({ done: 1, total: 2, label: undefined });
+    expect(store.getState().analyses.errorVsM?.progress).toEqual({ done: 1, total: 2, label: undefined });
     analyses[0]!.resolve([1, 2, 3]);
     await tick();
-    expect(store.getState().analyses.sweep).toMatchObject({ status: 'done', value: [1, 2, 3], valueKey: 'k1' });
-    c.requestAnalysis('sweep', 'errorVsM', {}, 'k2');
+    expect(store.getState().analyses.errorVsM).toMatchObject({ status: 'done', value: [1, 2, 3], valueKey: 'k1' });
+    c.requestAnalysis('errorVsM', {}, 'k2');
     expect(analyses.length).toBe(2);
-    c.cancelAnalysis('sweep');
+    c.cancelAnalysis('errorVsM');
     await tick();
     // cancelled: the old value stays, marked with the key it belongs to
-    expect(store.getState().analyses.sweep).toMatchObject({ status: 'cancelled', value: [1, 2, 3], valueKey: 'k1', key: 'k2' });
+    expect(store.getState().analyses.errorVsM).toMatchObject({ status: 'cancelled', value: [1, 2, 3], valueKey: 'k1', key: 'k2' });
   });
 });
 
@@ -378,30 +378,30 @@ describe('controller.setActive (embeds compute only while on screen)', () => {
     const store = createAppStore();
     const { engine, analyses } = fakeEngine();
     const c = createController(store, engine);
-    c.requestAnalysis('sweep', 'errorVsM', { a: 1 }, 'k1');
+    c.requestAnalysis('errorVsM', { a: 1 }, 'k1');
     expect(analyses.length).toBe(1);
     c.setActive(false);
     expect(analyses[0]!.signal?.aborted).toBe(true);
     await tick();
-    expect(store.getState().analyses.sweep?.status).toBe('running');
-    c.requestAnalysis('other', 'spectra', {}, 'k9'); // asked for while paused: deferred
+    expect(store.getState().analyses.errorVsM?.status).toBe('running');
+    c.requestAnalysis('spectra', {}, 'k9'); // asked for while paused: deferred
     expect(analyses.length).toBe(1);
     c.setActive(true);
     expect(analyses.map((a) => a.op)).toEqual(['errorVsM', 'errorVsM', 'spectra']);
     analyses[1]!.resolve('v');
     await tick();
-    expect(store.getState().analyses.sweep).toMatchObject({ status: 'done', value: 'v', valueKey: 'k1' });
+    expect(store.getState().analyses.errorVsM).toMatchObject({ status: 'done', value: 'v', valueKey: 'k1' });
   });
 
   it('does not redo finished analyses after a pause', async () => {
     const store = createAppStore();
     const { engine, analyses } = fakeEngine();
     const c = createController(store, engine);
-    c.requestAnalysis('sweep', 'errorVsM', {}, 'k1');
+    c.requestAnalysis('errorVsM', {}, 'k1');
     analyses[0]!.resolve(1);
     await tick();
     c.setActive(false);
-    c.requestAnalysis('sweep', 'errorVsM', {}, 'k1');
+    c.requestAnalysis('errorVsM', {}, 'k1');
     c.setActive(true);
     expect(analyses.length).toBe(1);
   });

@@ -25,8 +25,9 @@ import type { EngineClient, SpeedOptions } from '../engine/engine-client';
 import type { SpeedRequest, SpeedResult } from '../core/speed-model';
 import type { ComputeRequest } from '../engine/protocol';
 import { LIMITS } from '../core/limits';
-import { createActions, defaultRow, type AnalysisEntry, type AppState, type AppStore, type RunningCompute } from './store';
-import { fitBlock, fitRequest, fittedField, fitKeyOf, HEDGEHOG_ID, HEDGEHOG_OP, OPS_USING_MAP } from './hedgehog-fit';
+import { createActions, defaultRow, type AnalysisEntries, type AnalysisEntry, type AppState, type AppStore, type RunningCompute } from './store';
+import type { AnalysisOpName } from '../engine/analysis';
+import { fitBlock, fitRequest, fittedField, fitKeyOf, HEDGEHOG_ID, OPS_USING_MAP } from './hedgehog-fit';
 
 export type EngineLike = Pick<
   EngineClient,
@@ -68,8 +69,8 @@ function errorInfo(e: unknown): { code: string; message: string } {
 
 export interface Controller {
   /** Ask for an analysis; no-op if `key` is already running or done for `id` (unless `force`). */
-  requestAnalysis(id: string, op: string, payload: unknown, key: string, force?: boolean): void;
-  cancelAnalysis(id: string): void;
+  requestAnalysis(op: AnalysisOpName, payload: unknown, key: string, force?: boolean): void;
+  cancelAnalysis(op: AnalysisOpName): void;
   /** Recompute now (e.g. after an error). */
   recompute(): void;
   /**
@@ -210,7 +211,7 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
 
   // ---- map=hedgehog: compute and map-dependent analyses wait for the fitted W ----
   /** analyses asked for while the fit runs, latest per id: sent with the fitted W when it arrives */
-  const awaitingFit = new Map<string, { op: string; payload: unknown; key: string; force: boolean }>();
+  const awaitingFit = new Map<AnalysisOpName, { payload: unknown; key: string; force: boolean }>();
 
   /** True (and compute parked) while map=hedgehog has no fitted W; starts the fit once per key. */
   function waitForFit(): boolean {
@@ -222,7 +223,7 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
       const e = s.analyses[HEDGEHOG_ID];
       if (!(e && e.status === 'running' && e.key === fitKeyOf(s))) {
         const r = fitRequest(s);
-        requestAnalysis(HEDGEHOG_ID, HEDGEHOG_OP, r.payload, r.key);
+        requestAnalysis(HEDGEHOG_ID, r.payload, r.key);
       }
       if (s.compute.status !== 'computing' || s.compute.error) store.setState({ compute: { ...s.compute, status: 'computing', error: null } });
     } else {
@@ -241,7 +242,7 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     if (e?.status === 'done' && e.valueKey === fitKeyOf(s)) {
       const waiting = [...awaitingFit];
       awaitingFit.clear();
-      for (const [id, a] of waiting) requestAnalysis(id, a.op, a.payload, a.key, a.force);
+      for (const [id, a] of waiting) requestAnalysis(id, a.payload, a.key, a.force);
     }
   }
 
@@ -286,20 +287,25 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
   });
 
   // ---- analyses ----
-  const runs = new Map<string, { key: string; abort: AbortController; token: number; op: string; payload: unknown }>();
+  const runs = new Map<AnalysisOpName, { key: string; abort: AbortController; token: number; payload: unknown }>();
   /** analyses asked for (or stopped) while paused, latest per id */
-  const paused = new Map<string, { op: string; payload: unknown; key: string; force: boolean }>();
+  const paused = new Map<AnalysisOpName, { payload: unknown; key: string; force: boolean }>();
   let token = 0;
 
-  function patch(id: string, f: (e: AnalysisEntry | undefined) => AnalysisEntry): void {
-    store.setState((s) => ({ analyses: { ...s.analyses, [id]: f(s.analyses[id]) } }));
+  /**
+   * The one place an entry is written. The op's result arrives from the worker as a message (unknown
+   * to the type system); ANALYSIS_OPS ties it to the op, so the entry is stored under its op's type.
+   */
+  function patch(id: AnalysisOpName, f: (e: AnalysisEntry | undefined) => AnalysisEntry): void {
+    store.setState((s) => ({ analyses: { ...s.analyses, [id]: f(s.analyses[id]) } as AnalysisEntries }));
   }
 
-  function requestAnalysis(id: string, op: string, rawPayload: unknown, rawKey: string, force = false): void {
+  function requestAnalysis(id: AnalysisOpName, rawPayload: unknown, rawKey: string, force = false): void {
+    const op = id;
     if (disposed) return;
     const fitted = withFit(op, rawPayload, rawKey);
     if (!fitted) {
-      awaitingFit.set(id, { op, payload: rawPayload, key: rawKey, force });
+      awaitingFit.set(id, { payload: rawPayload, key: rawKey, force });
       return;
     }
     awaitingFit.delete(id);
@@ -307,13 +313,13 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     const entry = store.getState().analyses[id];
     if (!force && entry && entry.key === key && entry.op === op && entry.status !== 'error') return;
     if (!active) {
-      paused.set(id, { op, payload, key, force });
+      paused.set(id, { payload, key, force });
       return;
     }
     runs.get(id)?.abort.abort();
     const abort = new AbortController();
     const my = ++token;
-    runs.set(id, { key, abort, token: my, op, payload });
+    runs.set(id, { key, abort, token: my, payload });
     const t0 = performance.now();
     patch(id, (e) => ({
       op,
@@ -358,7 +364,7 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
       );
   }
 
-  function cancelAnalysis(id: string): void {
+  function cancelAnalysis(id: AnalysisOpName): void {
     runs.get(id)?.abort.abort();
   }
 
@@ -367,7 +373,7 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     active = next;
     if (!active) {
       // stop running analyses without marking them cancelled: they resume when active again
-      for (const [id, r] of runs) paused.set(id, { op: r.op, payload: r.payload, key: r.key, force: true });
+      for (const [id, r] of runs) paused.set(id, { payload: r.payload, key: r.key, force: true });
       const stopped = [...runs.values()];
       runs.clear();
       for (const r of stopped) r.abort.abort();
@@ -377,7 +383,7 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     paused.clear();
     // an entry left 'running' was stopped by the pause: run it again even though its key is unchanged
     const entries = store.getState().analyses;
-    for (const [id, p] of pending) requestAnalysis(id, p.op, p.payload, p.key, p.force || entries[id]?.status === 'running');
+    for (const [id, p] of pending) requestAnalysis(id, p.payload, p.key, p.force || entries[id]?.status === 'running');
     if (dirty) run();
   }
 

@@ -42,6 +42,7 @@ export const DEFAULT_EMBED_CONTROLS: { readonly [P in PanelId]: readonly EmbedCo
   rank: ['n', 'm', 'scale', 'causal'],
   'feature-maps': ['m', 'scale', 'map'],
   speed: ['d', 'm'],
+  beyond: ['n', 'm', 'scale', 'proj'],
 };
 
 export function embedControlsFor(panel: PanelId, chosen: readonly EmbedControlId[] | null): readonly EmbedControlId[] {

@@ -79,8 +79,8 @@ describe('controller with map = hedgehog', () => {
     createActions(store).setParam('featureMap', 'hedgehog');
     await tick();
     const p = store.getState().params;
-    c.requestAnalysis('spectra', 'spectra', { params: p }, 'k-spectra');
-    c.requestAnalysis('errorVsM', 'errorVsM', { params: p }, 'k-sweep');
+    c.requestAnalysis('spectra', { params: p }, 'k-spectra');
+    c.requestAnalysis('errorVsM', { params: p }, 'k-sweep');
     expect(analyses.map((a) => a.op).sort()).toEqual(['errorVsM', HEDGEHOG_OP].sort());
     const w = { rows: p.m, cols: p.d, data: new Float32Array(p.m * p.d) };
     analyses.find((a) => a.op === HEDGEHOG_OP)!.resolve({ key: hedgehogKey(p), w });

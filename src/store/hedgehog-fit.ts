@@ -11,8 +11,9 @@ import type { AppState } from './store';
 
 export type { HedgehogFitResult, HedgehogProgressDetail } from '../engine/hedgehog-op';
 
-export const HEDGEHOG_ID = 'hedgehog';
-export const HEDGEHOG_OP = 'hedgehogFit';
+export const HEDGEHOG_OP = 'hedgehogFit' as const;
+/** analyses are stored under their op's name */
+export const HEDGEHOG_ID = HEDGEHOG_OP;
 
 /**
  * Analysis ops that compute with the current map (and so need the fitted W under map=hedgehog);

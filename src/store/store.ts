@@ -9,6 +9,7 @@ import type { BackendInfo } from '../core/attention-job';
 import type { EngineErrorCode } from '../core/errors';
 import type { AttentionParams } from '../core/types';
 import type { ComputeResult } from '../engine/protocol';
+import type { AnalysisOpName, AnalysisResults } from '../engine/analysis';
 import { DEFAULT_RANK_TOL, RANK_TOLERANCES } from '../core/rank';
 import { coerceParam, DEFAULT_PARAMS, type ParamKey, type RejectReason } from './params';
 import type { EmbedControlId } from './embed';
@@ -21,7 +22,7 @@ export type Theme = (typeof THEMES)[number];
 export type ColorScale = 'linear' | 'log';
 
 /** Panels that can be shown alone (`?embed=<panel>`) or hidden (`?hide=a,b`). */
-export const PANEL_IDS = ['main', 'error', 'sparsity', 'rank', 'feature-maps', 'speed'] as const;
+export const PANEL_IDS = ['main', 'error', 'sparsity', 'rank', 'feature-maps', 'beyond', 'speed'] as const;
 export type PanelId = (typeof PANEL_IDS)[number];
 
 export interface UiState {
@@ -102,6 +103,9 @@ export interface AnalysisEntry<T = unknown> {
   elapsedMs: number | null;
 }
 
+/** The store's analyses: op name → the entry of that op (its value typed by the op's result). */
+export type AnalysisEntries = { [K in AnalysisOpName]?: AnalysisEntry<AnalysisResults[K]> };
+
 export type Notice =
   | { id: number; level: 'error'; code: 'param-rejected'; source: 'url' | 'control'; key: string; raw: string; reason: RejectReason }
   | { id: number; level: 'warning'; code: 'param-clamped'; key: ParamKey; raw: string; to: number }
@@ -117,7 +121,8 @@ export interface AppState {
   compute: ComputeState;
   /** `warming`: the CPU stand-in computes while WebGPU compiles its pipelines */
   backend: { info: BackendInfo | null; why: string | null; warming?: boolean };
-  analyses: Record<string, AnalysisEntry>;
+  /** one entry per analysis op, typed by the op's result */
+  analyses: AnalysisEntries;
   notices: Notice[];
   /** bring-your-own Q, K (V): see src/store/upload.ts */
   upload: UploadState;

@@ -4,7 +4,7 @@ import { csv, gaussian, npy } from '../../e2e/upload-files.mjs';
 import { exactAttentionMatrix } from '../core/exact-attention';
 import { compute } from '../engine/compute';
 import { createCpuBackend } from '../engine/cpu-backend';
-import { ANALYSIS_OPS, type RowEntropiesResult } from '../engine/analysis-ops';
+import { ANALYSIS_OPS, runAnalysisOp } from '../engine/analysis';
 import {
   entropyVsNRequest,
   entryErrorsRequest,
@@ -161,8 +161,8 @@ describe('URL and requests with uploaded inputs', () => {
     const ctx = { progress() {}, cancelled: () => false };
     const onUpload = withUpload(rowEntropiesRequest(s.params), s.upload.active!);
     const generated = rowEntropiesRequest(s.params);
-    const a = (await ANALYSIS_OPS.rowEntropies!(onUpload.payload, ctx)) as RowEntropiesResult;
-    const b = (await ANALYSIS_OPS.rowEntropies!(generated.payload, ctx)) as RowEntropiesResult;
+    const a = await ANALYSIS_OPS.rowEntropies(onUpload.payload, ctx);
+    const b = await ANALYSIS_OPS.rowEntropies(generated.payload, ctx);
     expect(a.exact).not.toEqual(b.exact);
     // entropy of row 0 from the uploaded matrices directly
     const A = exactAttentionMatrix(s.upload.active!.q.matrix, s.upload.active!.k.matrix, false);
@@ -188,11 +188,11 @@ describe('every analysis runs on uploaded inputs', () => {
     const requests = [errorVsMRequest, rowEntropiesRequest, normSweepRequest, entryErrorsRequest, entropyVsNRequest, spectraRequest, localTruncationRequest];
     for (const make of requests) {
       const req = withUpload(make(s.params), s.upload.active!);
-      const value = (await ANALYSIS_OPS[req.op]!(req.payload, ctx)) as { n?: number; nGrid?: number[] };
+      const value = (await runAnalysisOp(req.op, req.payload, ctx)) as { n?: number; nGrid?: number[] };
       if (value.n !== undefined) expect(value.n, req.op).toBe(n);
       if (value.nGrid) expect(value.nGrid.at(-1), req.op).toBe(n);
     }
     const rows = withUpload(mapRowsRequest(s.params, n - 1), s.upload.active!);
-    expect(((await ANALYSIS_OPS.mapRows!(rows.payload, ctx)) as { n: number }).n).toBe(n);
+    expect((await ANALYSIS_OPS.mapRows(rows.payload, ctx)).n).toBe(n);
   });
 });

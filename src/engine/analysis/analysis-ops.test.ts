@@ -1,37 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { isEngineError } from '../core/errors';
-import { numericalRank } from '../core/rank';
+import { isEngineError } from '../../core/errors';
+import { numericalRank } from '../../core/rank';
 import {
   ANALYSIS_OPS,
-  type EntropyVsNResult,
-  type EntryErrorsResult,
-  type ErrorVsDResult,
-  type ErrorVsMResult,
-  type LocalTruncationResult,
-  type MapRowsResult,
-  type NormSweepResult,
-  type RowEntropiesResult,
-  type SpectraResult,
-} from './analysis-ops';
-import { DEFAULT_PARAMS } from '../core/default-params';
+  runAnalysisOp,
+  type WorkerOpName,
+  type AnalysisResults,
+} from '.';
+import { DEFAULT_PARAMS } from '../../core/default-params';
+import { SWEEP_MAPS } from '../../core/estimators';
 
 
 const ctx = () => {
   const progress: [number, number][] = [];
   return { progress, ctx: { progress: (d: number, t: number) => progress.push([d, t]), cancelled: () => false } };
 };
-const run = async <T,>(op: string, payload: unknown) => {
+const run = async <Op extends WorkerOpName>(op: Op, payload: unknown) => {
   const c = ctx();
-  const value = (await ANALYSIS_OPS[op]!(payload, c.ctx)) as T;
+  // payloads here are hand-written, some deliberately malformed: the op must validate them
+  const value = (await runAnalysisOp(op, payload, c.ctx)) as AnalysisResults[Op];
   return { value, progress: c.progress };
 };
 const params = { ...DEFAULT_PARAMS, n: 128 };
 
 describe('analysis ops', () => {
-  it('errorVsM: ≥ 8 seeds, six series, error falls as m grows, progress reaches the total', async () => {
-    const { value: r, progress } = await run<ErrorVsMResult>('errorVsM', { params, mGrid: [4, 16, 64, 256] });
+  it('errorVsM: ≥ 8 seeds, two series (orthogonal, iid) per swept map, error falls as m grows, progress reaches the total', async () => {
+    const { value: r, progress } = await run('errorVsM', { params, mGrid: [4, 16, 64, 256] });
     expect(r.seeds).toBeGreaterThanOrEqual(8);
-    expect(r.series).toHaveLength(6);
+    expect(r.series).toHaveLength(2 * SWEEP_MAPS.length);
+    expect(SWEEP_MAPS).toEqual(['positive', 'hyperbolic', 'trig', 'oprf']);
     for (const s of r.series) {
       expect(s.mean[3]!).toBeLessThan(s.mean[0]!);
       s.mean.forEach((m, i) => expect(s.lo[i]! <= m && m <= s.hi[i]!).toBe(true));
@@ -41,7 +38,7 @@ describe('analysis ops', () => {
   });
 
   it('normSweep: entropy falls and trig error overtakes positive as the norm grows', async () => {
-    const { value: r } = await run<NormSweepResult>('normSweep', { params, scales: [0.25, 1.25], seeds: 2 });
+    const { value: r } = await run('normSweep', { params, scales: [0.25, 1.25], seeds: 2 });
     expect(r.entropyExact[1]!).toBeLessThan(r.entropyExact[0]!);
     const pos = r.error.find((e) => e.map === 'positive')!;
     const trig = r.error.find((e) => e.map === 'trig')!;
@@ -49,7 +46,7 @@ describe('analysis ops', () => {
   });
 
   it('normSweep: the reference ε flattens Â at large norms (s = 2) but not at small ones (s = 0.5)', async () => {
-    const { value: r } = await run<NormSweepResult>('normSweep', { params: { ...params, input: 'gaussian', d: 16, m: 64 }, scales: [0.5, 2], seeds: 2 });
+    const { value: r } = await run('normSweep', { params: { ...params, input: 'gaussian', d: 16, m: 64 }, scales: [0.5, 2], seeds: 2 });
     const shift = r.stabilizers.find((x) => x.stabilizer === 'shift')!;
     const ref = r.stabilizers.find((x) => x.stabilizer === 'ref')!;
     expect(Math.abs(ref.entropy[0]! - shift.entropy[0]!)).toBeLessThan(0.01);
@@ -58,34 +55,34 @@ describe('analysis ops', () => {
   });
 
   it('errorVsD: positive-feature error grows with d at a fixed norm scale', async () => {
-    const { value: r } = await run<ErrorVsDResult>('errorVsD', { params, dGrid: [4, 64], seeds: 2 });
+    const { value: r } = await run('errorVsD', { params, dGrid: [4, 64], seeds: 2 });
     expect(r.mean[1]!).toBeGreaterThan(r.mean[0]!);
   });
 
   it('entryErrors: trig relative error is largest where exact entries are tiny', async () => {
-    const { value: r } = await run<EntryErrorsResult>('entryErrors', { params: { ...params, scale: 1 }, bins: 8 });
+    const { value: r } = await run('entryErrors', { params: { ...params, scale: 1 }, bins: 8 });
     const first = r.trig.median.findIndex((v) => Number.isFinite(v));
     expect(r.trig.median[first]!).toBeGreaterThan(r.positive.median[first]!);
   });
 
   it('rowEntropies and entropyVsN: linear attention is flatter than softmax', async () => {
-    const { value: r } = await run<RowEntropiesResult>('rowEntropies', { params: { ...params, scale: 1 } });
+    const { value: r } = await run('rowEntropies', { params: { ...params, scale: 1 } });
     const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
     expect(mean(r.elu1)).toBeGreaterThan(mean(r.exact));
     expect(r.topK.exact[0]!).toBeGreaterThan(r.topK.elu1[0]!);
-    const { value: e } = await run<EntropyVsNResult>('entropyVsN', { params: { ...params, scale: 1 }, nGrid: [32, 256] });
+    const { value: e } = await run('entropyVsN', { params: { ...params, scale: 1 }, nGrid: [32, 256] });
     expect(e.elu1[1]!).toBeGreaterThan(e.exact[1]!);
   });
 
   it('localTruncation at the default scene: a window helps 1 + elu (Su’s case) but not the Performer’s positive features', async () => {
-    const { value: r } = await run<LocalTruncationResult>('localTruncation', { params: DEFAULT_PARAMS });
+    const { value: r } = await run('localTruncation', { params: DEFAULT_PARAMS });
     const w1 = r.windows.indexOf(1);
     expect(r.errorElu1[w1]!).toBeLessThan(r.errorElu1.at(-1)! - 0.1);
     expect(r.errorApprox[w1]!).toBeGreaterThan(r.errorApprox.at(-1)!);
   });
 
   it('localTruncation: full window = plain error; refuses n beyond its limit', async () => {
-    const { value: r } = await run<LocalTruncationResult>('localTruncation', { params: { ...params, n: 64, input: 'local' } });
+    const { value: r } = await run('localTruncation', { params: { ...params, n: 64, input: 'local' } });
     expect(r.windows.at(-1)).toBe(63);
     expect(r.errorExact.at(-1)!).toBeLessThan(1e-6);
     await expect(run('localTruncation', { params: { ...params, n: 4096 } })).rejects.toMatchObject({ code: 'exceeds-limit' });
@@ -93,18 +90,18 @@ describe('analysis ops', () => {
 
   it('spectra: rank(Â) ≤ m′, rank(QKᵀ) ≤ d, exact rank > m when n ≫ m; causal A is triangular with a positive diagonal', async () => {
     const p = { ...params, n: 192, m: 16 };
-    const { value: r } = await run<SpectraResult>('spectra', { params: p });
+    const { value: r } = await run('spectra', { params: p });
     expect(r.exact.length).toBe(192);
     expect(numericalRank(r.approx, 1e-9)).toBeLessThanOrEqual(r.mPrime);
     expect(numericalRank(r.scores, 1e-9)).toBeLessThanOrEqual(p.d);
     expect(numericalRank(r.exact, 1e-6)).toBeGreaterThan(p.m);
-    const { value: c } = await run<SpectraResult>('spectra', { params: { ...p, causal: true } });
+    const { value: c } = await run('spectra', { params: { ...p, causal: true } });
     expect(c.minDiagExact!).toBeGreaterThan(0);
     expect(numericalRank(c.exact, 1e-12)).toBe(192);
   });
 
   it('mapRows: one row under every map; λ-invariance holds to rounding', async () => {
-    const { value: r } = await run<MapRowsResult>('mapRows', { params, row: 5 });
+    const { value: r } = await run('mapRows', { params, row: 5 });
     expect(r.maps.map((m) => m.map)).toContain('elu1');
     expect(r.lambda.queryNormDropped).toBeLessThan(1e-4);
     for (const m of r.maps) expect(m.values.length).toBe(128);

@@ -1,0 +1,112 @@
+// "Beyond the Performer" on the CPU path (?backend=cpu): the embedded panel renders its three
+// figures with one curve or point per estimator of the comparison, its headline numbers have values,
+// and the error-vs-time table is logged (the times are the CPU twins' in the engine worker: measured,
+// never asserted). Run: node e2e/run.mjs beyond
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from './harness.mjs';
+
+const FIGURES = ['dim', 'scale', 'time'];
+const N_GPU = 256;
+
+async function value(page, name) {
+  const v = await page.getAttribute(`[data-metric="${name}"]`, 'data-value');
+  assert.ok(v !== null && v !== '', `metric ${name} has no value`);
+  return Number(v);
+}
+
+test(
+  'embed=beyond (CPU path, n = 1024): the estimator table, three figures with a curve or point per estimator, headline numbers, default controls',
+  async ({ page, appUrl, artifacts, log }) => {
+    await page.setViewportSize({ width: 1100, height: 900 });
+    await page.goto(`${appUrl}/?embed=beyond&backend=cpu&n=1024&input=gaussian&scale=0.8`);
+    await page.waitForSelector('[data-embed="beyond"] [data-panel="beyond"]', { timeout: 60_000 });
+    assert.equal(await page.getAttribute('[data-embed-controls]', 'data-embed-controls'), 'n,m,scale,proj', 'the panel’s default controls');
+
+    const count = Number(await page.getAttribute('table[data-estimators]', 'data-estimators'));
+    const ids = await page.$$eval('tr[data-estimator]', (rows) => rows.map((r) => r.getAttribute('data-estimator')));
+    assert.equal(ids.length, count);
+    assert.ok(count >= 9, `7 maps + 2 projection variants at least, got ${count}`);
+    // every estimator's row renders its formula (KaTeX) or names its projection, and cites a source that is listed
+    const cited = await page.$$eval('tr[data-estimator] a[href^="#beyond-ref-"]', (as) => as.map((a) => a.getAttribute('href').slice('#beyond-ref-'.length)));
+    assert.equal(cited.length, count);
+    for (const k of new Set(cited)) assert.equal(await page.locator(`[data-beyond-refs] li[data-cite="${k}"] a[href^="https://"]`).count(), 1, `reference ${k}`);
+    assert.ok((await page.locator('tr[data-estimator] .katex').count()) >= 7, 'KaTeX for each map');
+
+    await page.waitForSelector('[data-analysis="beyondSweeps"][data-status="done"]', { timeout: 180_000 });
+    await page.waitForSelector('[data-analysis="estimatorTiming"][data-status="done"]', { timeout: 180_000 });
+    for (const f of FIGURES) {
+      const fig = page.locator(`[data-beyond-figure="${f}"]`);
+      assert.equal(await fig.locator('svg circle').count() >= count, true, `figure ${f} draws at least one point per estimator`);
+      const legend = await fig.locator('.legend li').allTextContents();
+      assert.equal(legend.length, count, `figure ${f}: one legend entry per estimator (${legend.join(' | ')})`);
+      assert.equal(await fig.locator('.export-toolbar').count() > 0, true, `figure ${f} is wrapped in <Figure> (export buttons)`);
+    }
+
+    const best = await value(page, 'beyond-best-error');
+    assert.ok(best > 0 && best < 10, `best error ${best}`);
+    const rows = [];
+    for (const id of ids) {
+      const err = await value(page, `beyond-error-${id}`);
+      const ms = await value(page, `beyond-time-${id}`);
+      assert.ok(err >= best, `${id}: ${err} ≥ best ${best}`);
+      assert.ok(ms >= 0, `${id}: time ${ms}`);
+      rows.push({ id, err, ms });
+    }
+    // the time figure's data table holds each estimator's error of A at the full n (one draw)
+    await page.click('[data-beyond-figure="time"] details.data-table summary');
+    const table = await page.$$eval('[data-beyond-figure="time"] details.data-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    assert.equal(table.length, count, 'one row per estimator in the time table');
+    const exact = await page.textContent('[data-beyond-figure="time"] .marker-label');
+    log(`error vs time at n = 1024, d = 16, m = 64, gaussian inputs, s = 0.8, on the CPU twins (median of 5 runs of features + linear attention; ${exact}):`);
+    log('  estimator | time ms | rel. error of A at full n (one draw) | rel. error of A at m = 64 (mean over 8 seeds, 256 keys)');
+    rows.forEach((r, k) => log(`  ${r.id} | ${r.ms.toFixed(2)} | ${table[k][2]} | ${r.err.toFixed(4)}`));
+    const dir = join(artifacts, 'screenshots');
+    mkdirSync(dir, { recursive: true });
+    await page.screenshot({ path: join(dir, 'beyond-embed-cpu-n1024.png'), fullPage: true });
+  },
+  { timeout: 400_000, webgpu: false },
+);
+
+test(
+  'the full page lists "beyond" among the panels, and the Chinese page titles it in Chinese',
+  async ({ page, appUrl, artifacts }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${appUrl}/?backend=cpu&lang=zh&hide=main,error,sparsity,rank,feature-maps&n=256`);
+    await page.waitForSelector('[data-panel="beyond"]', { timeout: 60_000 });
+    assert.equal(await page.textContent('#h-beyond'), '超越 Performer');
+    await page.waitForSelector('[data-analysis="beyondSweeps"][data-status="done"]', { timeout: 180_000 });
+    await page.waitForSelector('[data-analysis="estimatorTiming"][data-status="done"]', { timeout: 180_000 });
+    const dir = join(artifacts, 'screenshots');
+    mkdirSync(dir, { recursive: true });
+    await page.locator('[data-panel="beyond"]').screenshot({ path: join(dir, 'beyond-zh-n256.png') });
+  },
+  { timeout: 400_000, webgpu: false },
+);
+
+test(
+  'WebGPU path (SwiftShader): the estimators are timed through the engine worker on the WGSL kernels; every estimator gets a time and an error of A',
+  async ({ page, appUrl, log }) => {
+    // n = 256 keeps SwiftShader's runs short (n = 1024 takes ~140 s); change N_GPU to measure larger n
+    await page.goto(`${appUrl}/?embed=beyond&n=${N_GPU}&input=gaussian&scale=0.8`);
+    await page.waitForSelector('[data-embed="beyond"] [data-panel="beyond"]', { timeout: 60_000 });
+    await page.waitForSelector('[data-analysis="estimatorTiming"][data-status="done"]', { timeout: 300_000 });
+    const notes = await page.$$eval('[data-beyond-figure="time"] p.note', (ps) => ps.map((p) => p.textContent).join(' '));
+    assert.match(notes, /WebGPU \(/, `the time figure says the WGSL kernels were timed: ${notes}`);
+    const ids = await page.$$eval('tr[data-estimator]', (rows) => rows.map((r) => r.getAttribute('data-estimator')));
+    await page.click('[data-beyond-figure="time"] details.data-table summary');
+    const table = await page.$$eval('[data-beyond-figure="time"] details.data-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    assert.equal(table.length, ids.length);
+    const exact = await page.textContent('[data-beyond-figure="time"] .marker-label');
+    log(`error vs time at n = ${N_GPU}, d = 16, m = 64, gaussian inputs, s = 0.8, on WebGPU (SwiftShader, a CPU rasterizer: not a GPU's times; ${exact}):`);
+    log('  estimator | time ms | rel. error of A at full n (one draw)');
+    for (const [k, id] of ids.entries()) {
+      const ms = await value(page, `beyond-time-${id}`);
+      assert.ok(ms >= 0, `${id}: time ${ms}`);
+      assert.match(table[k][2], /^[0-9.,e−]+$/, `${id}: error of A ${table[k][2]}`);
+      log(`  ${id} | ${ms.toFixed(2)} | ${table[k][2]}`);
+    }
+  },
+  { timeout: 500_000, webgpu: true },
+);

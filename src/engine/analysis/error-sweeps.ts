@@ -1,0 +1,161 @@
+/** The error panel's sweeps: error of A vs m, vs the norm scale s, vs d, and per exact entry. */
+import { EngineError } from '../../core/errors';
+import { estimatorTheory, evenRows, exactRowsOf, mean, normEntropies, powersOfTwo, predictedRelError, relErrorOverRows } from '../../core/sweeps';
+import { STABILIZERS, type ProjectionKind } from '../../core/types';
+import { LIMITS } from '../../core/limits';
+import { readExternal } from '../external-inputs';
+import { ESTIMATORS, hasTheory, preparedAtScale, step, readParams, clampInt, cleanGrid, projectionFor, featureSeedAt, prepared, approxRowsFor, pushSpread, emptySpread, quantile } from './helpers';
+import type { AnalysisContext, ErrorVsMPayload, ErrorVsMResult, NormSweepPayload, NormSweepResult, ErrorVsDPayload, ErrorVsDResult, EntryErrorsPayload, BinnedErrors, EntryErrorsResult } from './types';
+
+export async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): Promise<ErrorVsMResult> {
+  const p = readParams(payload);
+  const seeds = clampInt(payload.seeds, 2, 32, 8);
+  const n = Math.min(p.n, clampInt(payload.nCap, 16, 2048, 256));
+  const rows = evenRows(n, clampInt(payload.rows, 4, 256, 32));
+  const mGrid = cleanGrid(payload.mGrid, 1, LIMITS.mMax, powersOfTwo(4, 512));
+  const { inputs, x, y } = prepared(p, n, readExternal(payload));
+  const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
+  const projections: ProjectionKind[] = ['orthogonal-chi', 'iid'];
+  const errs = new Map<string, number[][]>(); // key map|proj → [mIndex][seed]
+  for (const map of ESTIMATORS) for (const proj of projections) errs.set(`${map}|${proj}`, mGrid.map(() => []));
+  const total = seeds * projections.length * mGrid.length + 1;
+  let done = 0;
+  for (let s = 0; s < seeds; s++) {
+    for (const proj of projections) {
+      for (let mi = 0; mi < mGrid.length; mi++) {
+        const w = projectionFor(p, mGrid[mi]!, proj, featureSeedAt(p, s));
+        for (const map of ESTIMATORS) {
+          errs.get(`${map}|${proj}`)![mi]!.push(relErrorOverRows(approxRowsFor(map, x, y, w, rows, p.causal, p.stabilizer), exact));
+        }
+        await step(ctx, ++done, total, `seed ${s + 1}/${seeds}`);
+      }
+    }
+  }
+  const series: ErrorVsMResult['series'] = [];
+  for (const map of ESTIMATORS) {
+    for (const projection of projections) {
+      const sp = emptySpread();
+      for (const values of errs.get(`${map}|${projection}`)!) pushSpread(sp, values);
+      series.push({ map, projection, ...sp });
+    }
+  }
+  const theory = ESTIMATORS.filter(hasTheory).map((map) => {
+    const t = estimatorTheory(map, x, y, rows, p.causal);
+    return { map, values: mGrid.map((m) => predictedRelError(t, m)) };
+  });
+  await step(ctx, total, total, 'theory');
+  return { mGrid, n, rows: rows.length, seeds, series, theory };
+}
+
+export const DEFAULT_SCALES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1, 1.25, 1.5, 1.75, 2];
+
+export async function normSweep(payload: NormSweepPayload, ctx: AnalysisContext): Promise<NormSweepResult> {
+  const p = readParams(payload);
+  const seeds = clampInt(payload.seeds, 1, 32, 4);
+  const n = Math.min(p.n, clampInt(payload.nCap, 16, 2048, 256));
+  const rows = evenRows(n, clampInt(payload.rows, 4, 256, 32));
+  const scales = cleanGrid(payload.scales, 0.01, 4, DEFAULT_SCALES, false);
+  const error = ESTIMATORS.map((map) => ({ map, ...emptySpread() }));
+  const theory = ESTIMATORS.filter(hasTheory).map((map) => ({ map, values: [] as number[] }));
+  const entropyExact: number[] = [];
+  const entropyPerformer: number[] = [];
+  const stabilizers = STABILIZERS.map((stabilizer) => ({ stabilizer, entropy: [] as number[], error: [] as number[] }));
+  const ws = Array.from({ length: seeds }, (_, s) => projectionFor(p, p.m, p.projection, featureSeedAt(p, s)));
+  // uploaded Q, K: the sweep rescales them so that their entries' RMS is each grid scale
+  const ext = readExternal(payload);
+  for (let si = 0; si < scales.length; si++) {
+    const { inputs, x, y } = preparedAtScale(p, n, ext, scales[si]!);
+    const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
+    entropyExact.push(mean(normEntropies(exact, rows, p.causal)));
+    const hPerf: number[] = [];
+    ESTIMATORS.forEach((map, k) => {
+      const runs = ws.map((w) => {
+        const approx = approxRowsFor(map, x, y, w, rows, p.causal, p.stabilizer);
+        if (map === 'positive') hPerf.push(mean(normEntropies(approx, rows, p.causal)));
+        return relErrorOverRows(approx, exact);
+      });
+      pushSpread(error[k]!, runs);
+    });
+    for (const th of theory) th.values.push(predictedRelError(estimatorTheory(th.map, x, y, rows, p.causal), p.m));
+    entropyPerformer.push(mean(hPerf));
+    for (const st of stabilizers) {
+      const approx = ws.map((w) => approxRowsFor('positive', x, y, w, rows, p.causal, st.stabilizer));
+      st.entropy.push(mean(approx.map((a) => mean(normEntropies(a, rows, p.causal)))));
+      st.error.push(mean(approx.map((a) => relErrorOverRows(a, exact))));
+    }
+    await step(ctx, si + 1, scales.length, `scale ${scales[si]}`);
+  }
+  return { scales, n, rows: rows.length, seeds, m: p.m, projection: p.projection, error, theory, entropyExact, entropyPerformer, stabilizers };
+}
+
+export async function errorVsD(payload: ErrorVsDPayload, ctx: AnalysisContext): Promise<ErrorVsDResult> {
+  const p = readParams(payload);
+  const seeds = clampInt(payload.seeds, 1, 32, 4);
+  const n = Math.min(p.n, clampInt(payload.nCap, 16, 2048, 256));
+  const rows = evenRows(n, clampInt(payload.rows, 4, 256, 32));
+  const dGrid = cleanGrid(payload.dGrid, 1, LIMITS.dMax, [2, 4, 8, 16, 32, 64, 128, 256]);
+  const out: ErrorVsDResult = { dGrid, n, rows: rows.length, seeds, theory: [], ...emptySpread() };
+  for (let di = 0; di < dGrid.length; di++) {
+    const pd = { ...p, d: dGrid[di]! };
+    const { inputs, x, y } = prepared(pd, n);
+    const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
+    const runs: number[] = [];
+    for (let s = 0; s < seeds; s++) {
+      const w = projectionFor(pd, p.m, p.projection, featureSeedAt(p, s));
+      runs.push(relErrorOverRows(approxRowsFor('positive', x, y, w, rows, p.causal, p.stabilizer), exact));
+    }
+    pushSpread(out, runs);
+    out.theory.push(predictedRelError(estimatorTheory('positive', x, y, rows, p.causal), p.m));
+    await step(ctx, di + 1, dGrid.length, `d = ${dGrid[di]}`);
+  }
+  return out;
+}
+
+export async function entryErrors(payload: EntryErrorsPayload, ctx: AnalysisContext): Promise<EntryErrorsResult> {
+  const p = readParams(payload);
+  const n = Math.min(p.n, clampInt(payload.nCap, 16, 2048, 256));
+  const rows = evenRows(n, clampInt(payload.rows, 4, 256, 32));
+  const nb = clampInt(payload.bins, 4, 64, 14);
+  const { inputs, x, y } = prepared(p, n, readExternal(payload));
+  const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
+  const w = projectionFor(p, p.m, p.projection, p.featureSeed);
+  await step(ctx, 1, 3, 'exact');
+  let lo = Infinity;
+  let hi = 0;
+  for (const r of exact) for (const a of r) if (a > 0) {
+    lo = Math.min(lo, a);
+    hi = Math.max(hi, a);
+  }
+  if (!(hi > 0)) throw new EngineError('non-finite-result', 'exact attention has no positive entries');
+  lo = Math.max(lo, hi * 1e-12);
+  const logLo = Math.log10(lo);
+  const width = (Math.log10(hi) - logLo) / nb || 1;
+  const edges = Array.from({ length: nb + 1 }, (_, b) => 10 ** (logLo + b * width));
+  const centers = Array.from({ length: nb }, (_, b) => 10 ** (logLo + (b + 0.5) * width));
+  const binOf = (a: number) => Math.min(nb - 1, Math.max(0, Math.floor((Math.log10(a) - logLo) / width)));
+  const binned = (kind: 'positive' | 'trig'): BinnedErrors => {
+    const approx = approxRowsFor(kind, x, y, w, rows, p.causal, p.stabilizer);
+    const buckets: number[][] = centers.map(() => []);
+    exact.forEach((r, t) => {
+      for (let j = 0; j < r.length; j++) {
+        const a = r[j]!;
+        if (a < lo) continue;
+        buckets[binOf(a)]!.push(Math.abs(approx[t]![j]! - a) / a);
+      }
+    });
+    const out: BinnedErrors = { median: [], q10: [], q90: [], count: [] };
+    for (const b of buckets) {
+      b.sort((u, v) => u - v);
+      out.median.push(quantile(b, 0.5));
+      out.q10.push(quantile(b, 0.1));
+      out.q90.push(quantile(b, 0.9));
+      out.count.push(b.length);
+    }
+    return out;
+  };
+  const positive = binned('positive');
+  await step(ctx, 2, 3, 'positive');
+  const trig = binned('trig');
+  await step(ctx, 3, 3, 'trig');
+  return { centers, edges, n, rows: rows.length, positive, trig };
+}

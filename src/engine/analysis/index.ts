@@ -1,0 +1,55 @@
+/**
+ * The panels' heavy analyses, run by src/engine/analysis-worker.ts off the main thread (and away
+ * from the live compute). Every op takes a structured-cloneable payload carrying the experiment's
+ * `params` (inputs are regenerated from the seeds, so nothing big crosses postMessage — unless the
+ * user uploaded Q and K: then the payload's `external` carries them, see ../external-inputs.ts),
+ * checks `ctx.cancelled()` between steps (throwing EngineError 'cancelled'), reports progress, and
+ * returns plain objects and typed arrays.
+ *
+ * Costs are bounded by the payload's budgets (rows sampled, keys used, seeds), which the ops clamp;
+ * each result states the sizes it actually used so the panels can say so.
+ *
+ * One file per concept: types.ts (payloads, results, the op → result map), helpers.ts, error-sweeps.ts,
+ * sparsity.ts, spectra.ts, map-rows.ts.
+ */
+import { entryErrors, errorVsD, errorVsM, normSweep } from './error-sweeps';
+import { mapRows } from './map-rows';
+import { entropyVsN, localTruncation, rowEntropies } from './sparsity';
+import { spectra } from './spectra';
+import { beyondSweeps } from './beyond';
+import { hedgehogFit } from '../hedgehog-op';
+import type { AnalysisContext, AnalysisOp, WorkerOpName } from './types';
+
+export * from './types';
+export { DEFAULT_SCALES } from './error-sweeps';
+export { DENSE_ANALYSIS_MAX_N } from './helpers';
+export type { BeyondPayload, BeyondResult, BeyondSeries } from './beyond';
+
+/** Every op by name; the mapped type ties each name to its payload and result. */
+export const ANALYSIS_OPS: { [K in WorkerOpName]: AnalysisOp<K> } = {
+  errorVsM,
+  normSweep,
+  errorVsD,
+  entryErrors,
+  rowEntropies,
+  entropyVsN,
+  localTruncation,
+  spectra,
+  mapRows,
+  beyondSweeps,
+  hedgehogFit,
+};
+
+/** An op the analysis worker runs (engine ops are not among them). */
+export function isAnalysisOp(op: string): op is WorkerOpName {
+  return Object.prototype.hasOwnProperty.call(ANALYSIS_OPS, op);
+}
+
+/**
+ * Runs `op` on a payload that arrived as a message (unknown to the type system: each op validates
+ * its params with `readParams` and clamps every budget, so a malformed payload fails with a message).
+ */
+export function runAnalysisOp(op: WorkerOpName, payload: unknown, ctx: AnalysisContext): Promise<unknown> {
+  const fn: (payload: never, ctx: AnalysisContext) => Promise<unknown> = ANALYSIS_OPS[op];
+  return fn(payload as never, ctx);
+}

@@ -1,0 +1,102 @@
+/** The sparsity panel's analyses: row entropies and top-k mass, entropy vs n, Su's local truncation. */
+import { fittedMapW } from '../hedgehog-op';
+import { EngineError } from '../../core/errors';
+import { scaleInputs } from '../../core/feature-maps';
+import { generateInputs, localWindow } from '../../core/inputs';
+import { exactAttentionMatrix } from '../../core/exact-attention';
+import { linearAttentionMatrix, performerFeatures } from '../../core/linear-attention';
+import { localTruncationCurve, windowGrid } from '../../core/local-window';
+import { evenRows, exactRowsOf, firstRows, mean, normEntropies, powersOfTwo, topMassCurve } from '../../core/sweeps';
+import { LIMITS } from '../../core/limits';
+import { externalInputs, readExternal } from '../external-inputs';
+import { DENSE_ANALYSIS_MAX_N, step, readParams, clampInt, cleanGrid, uploadedGrid, prepared, approxRowsFor } from './helpers';
+import type { AnalysisContext, RowEntropiesPayload, RowEntropiesResult, EntropyVsNPayload, EntropyVsNResult, LocalTruncationPayload, LocalTruncationResult } from './types';
+
+
+export async function rowEntropies(payload: RowEntropiesPayload, ctx: AnalysisContext): Promise<RowEntropiesResult> {
+  const p = readParams(payload);
+  const maxRows = clampInt(payload.maxRows, 8, 1024, p.n > 4096 ? 64 : 256);
+  const rows = evenRows(p.n, maxRows);
+  const { inputs, x, y } = prepared(p, p.n, readExternal(payload));
+  const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
+  await step(ctx, 1, 3, 'exact');
+  const performer = approxRowsFor(p.featureMap, x, y, fittedMapW(payload, p, inputs.w), rows, p.causal, p.stabilizer);
+  await step(ctx, 2, 3, p.featureMap);
+  const elu = approxRowsFor('elu1', x, y, inputs.w, rows, p.causal, p.stabilizer);
+  const ks = powersOfTwo(1, p.n);
+  const topK = (rs: Float32Array[]) => {
+    const curves = rs.map(topMassCurve);
+    return ks.map((k) => mean(curves.map((c) => c[Math.min(k, c.length) - 1]!)));
+  };
+  const result: RowEntropiesResult = {
+    n: p.n,
+    map: p.featureMap,
+    rows,
+    exact: normEntropies(exact, rows, p.causal),
+    performer: normEntropies(performer, rows, p.causal),
+    elu1: normEntropies(elu, rows, p.causal),
+    topK: { k: ks, exact: topK(exact), performer: topK(performer), elu1: topK(elu) },
+  };
+  await step(ctx, 3, 3, '1+elu');
+  return result;
+}
+
+export async function entropyVsN(payload: EntropyVsNPayload, ctx: AnalysisContext): Promise<EntropyVsNResult> {
+  const p = readParams(payload);
+  const ext = readExternal(payload);
+  // uploaded inputs: prefixes of the uploaded sequence, up to its length
+  const grid = cleanGrid(payload.nGrid, 2, LIMITS.nMax, powersOfTwo(16, 16_384));
+  const nGrid = ext ? uploadedGrid(grid, p.n) : grid;
+  const rowCount = clampInt(payload.rows, 4, 256, 32);
+  // One draw at the largest n; shorter sequences are its prefixes (the same tokens, fewer of them).
+  const nMax = nGrid.at(-1)!;
+  const big = ext ? null : generateInputs({ ...p, n: nMax });
+  const out: EntropyVsNResult = { nGrid, rows: rowCount, map: p.featureMap, exact: [], performer: [], elu1: [] };
+  for (let t = 0; t < nGrid.length; t++) {
+    const n = nGrid[t]!;
+    // structured inputs depend on n (e.g. the local band ∝ √n), so those are regenerated per n
+    const inputs = ext ? externalInputs({ ...p, n }, ext, n) : p.input === 'gaussian' && big ? { ...big, q: firstRows(big.q, n), k: firstRows(big.k, n) } : generateInputs({ ...p, n });
+    const x = scaleInputs(inputs.q);
+    const y = scaleInputs(inputs.k);
+    const rows = evenRows(n, rowCount);
+    const h = (r: Float32Array[]) => mean(normEntropies(r, rows, p.causal));
+    out.exact.push(h(exactRowsOf(inputs.q, inputs.k, rows, p.causal)));
+    out.performer.push(h(approxRowsFor(p.featureMap, x, y, fittedMapW(payload, p, inputs.w), rows, p.causal, p.stabilizer)));
+    out.elu1.push(h(approxRowsFor('elu1', x, y, inputs.w, rows, p.causal, p.stabilizer)));
+    await step(ctx, t + 1, nGrid.length, `n = ${n}`);
+  }
+  return out;
+}
+
+export async function localTruncation(payload: LocalTruncationPayload, ctx: AnalysisContext): Promise<LocalTruncationResult> {
+  const p = readParams(payload);
+  const nMax = clampInt(payload.nMax, 16, 2048, DENSE_ANALYSIS_MAX_N);
+  if (p.n > nMax) throw new EngineError('exceeds-limit', `local truncation needs the dense n×n matrices: n ≤ ${nMax}`, { n: p.n, limit: nMax });
+  const ext = readExternal(payload);
+  const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
+  const A = exactAttentionMatrix(inputs.q, inputs.k, p.causal);
+  await step(ctx, 1, 3, 'A');
+  const { qf, kf } = performerFeatures({ ...inputs, w: fittedMapW(payload, p, inputs.w) }, p.featureMap, p.stabilizer);
+  const Ahat = linearAttentionMatrix(qf, kf, p.causal);
+  await step(ctx, 2, 3, 'Â');
+  const windows = windowGrid(p.n);
+  const curve = localTruncationCurve(A, Ahat, windows, inputs.v);
+  let errorElu1 = curve.map((c) => c.errorApprox);
+  if (p.featureMap !== 'elu1') {
+    const elu = performerFeatures(inputs, 'elu1');
+    errorElu1 = localTruncationCurve(A, linearAttentionMatrix(elu.qf, elu.kf, p.causal), windows).map((c) => c.errorApprox);
+  }
+  await step(ctx, 3, 3, 'windows');
+  return {
+    errorElu1,
+    n: p.n,
+    map: p.featureMap,
+    windows,
+    errorApprox: curve.map((c) => c.errorApprox),
+    errorExact: curve.map((c) => c.errorExact),
+    errorOut: curve.map((c) => c.errorOutApprox ?? NaN),
+    degenerateRows: curve.map((c) => c.degenerateRows),
+    fullErrorOut: curve.at(-1)?.errorOutApprox ?? NaN,
+    inputBand: localWindow(p.n),
+  };
+}

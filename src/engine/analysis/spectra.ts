@@ -1,0 +1,76 @@
+/** Singular value spectra of A, Â and the score matrix (the rank panel). */
+import { fittedMapW } from '../hedgehog-op';
+import { EngineError } from '../../core/errors';
+import { featureDim, scaleInputs } from '../../core/feature-maps';
+import { generateInputs } from '../../core/inputs';
+import { performerFeatures } from '../../core/linear-attention';
+import { causalLinearAttentionF64, exactAttentionF64, lowRankProductCore, normalizedQueryFeatures, spectrumSteps, type SpectrumMatrix } from '../../core/spectra';
+import { externalInputs, readExternal } from '../external-inputs';
+import { DENSE_ANALYSIS_MAX_N, step, readParams, clampInt } from './helpers';
+import type { AnalysisContext, SpectraPayload, SpectraResult } from './types';
+
+
+export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Promise<SpectraResult> {
+  const p = readParams(payload);
+  const nMax = clampInt(payload.nMax, 16, 2048, DENSE_ANALYSIS_MAX_N);
+  if (p.n > nMax) throw new EngineError('exceeds-limit', `spectra need an n×n SVD: n ≤ ${nMax}`, { n: p.n, limit: nMax });
+  const n = p.n;
+  const ext = readExternal(payload);
+  const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
+  const x = scaleInputs(inputs.q);
+  const y = scaleInputs(inputs.k);
+  const { qf, kf } = performerFeatures({ ...inputs, w: fittedMapW(payload, p, inputs.w) }, p.featureMap, p.stabilizer);
+  const mPrime = featureDim(p.featureMap, p.m, p.d);
+
+  const exactDense = exactAttentionF64(inputs.q, inputs.k, p.causal);
+  const exactM: SpectrumMatrix = { rows: n, cols: n, data: exactDense };
+  const approxM: SpectrumMatrix = p.causal
+    ? { rows: n, cols: n, data: causalLinearAttentionF64(qf, kf) }
+    : lowRankProductCore(normalizedQueryFeatures(qf, kf), kf);
+  const scoresM = lowRankProductCore(x, y);
+  const jobs: [string, SpectrumMatrix][] = [
+    ['A', exactM],
+    ['Â', approxM],
+    ['QKᵀ', scoresM],
+  ];
+  const total = jobs.reduce((s, [, m]) => s + Math.min(m.rows, m.cols) + 1, 0);
+  let done = 0;
+  const out: Float64Array[] = [];
+  for (const [label, m] of jobs) {
+    for (const v of m.data as ArrayLike<number> as Float64Array) {
+      if (!Number.isFinite(v)) throw new EngineError('non-finite-result', `${label} has non-finite entries (feature map ${p.featureMap})`);
+    }
+    const it = spectrumSteps(m, n);
+    let s = it.next();
+    let sinceBreath = 0;
+    while (!s.done) {
+      done++;
+      // report every few Householder steps; each is O(n²)
+      if (++sinceBreath >= 8) {
+        sinceBreath = 0;
+        await step(ctx, done, total, label);
+      }
+      s = it.next();
+    }
+    out.push(s.value);
+  }
+  const minDiag = (a: ArrayLike<number>) => {
+    let mn = Infinity;
+    for (let i = 0; i < n; i++) mn = Math.min(mn, a[i * n + i]!);
+    return mn;
+  };
+  await step(ctx, total, total, 'done');
+  return {
+    n,
+    d: p.d,
+    m: p.m,
+    mPrime,
+    map: p.featureMap,
+    causal: p.causal,
+    exact: out[0]!,
+    approx: out[1]!,
+    scores: out[2]!,
+    minDiagExact: p.causal ? minDiag(exactDense) : null,
+    minDiagApprox: p.causal ? minDiag(approxM.data) : null,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * The block every analysis figure repeats: a subtitle, the analysis' status line (progress, cancel,
+ * errors), and — once a value is there — the chart in an exportable <Figure>, dimmed while it shows
+ * a value for other parameters. Optional content before / after the figure sees the same value.
+ */
+import type { ReactNode } from 'react';
+import { useStrings } from '../app/strings';
+import { LineChart, type LineChartProps } from '../charts/LineChart';
+import type { AnalysisRequest } from '../store/analyses';
+import type { AnalysisEntry } from '../store/store';
+import { AnalysisStatus } from './common';
+import { Figure } from './Figure';
+
+/** What `useAnalysisRequest` returns. */
+export interface AnalysisHandle<T> {
+  req: AnalysisRequest;
+  entry: AnalysisEntry<T> | undefined;
+  value: T | null;
+  stale: boolean;
+}
+
+/** A line chart's props without those the figure fills in (labels, aria label = title, dimming). */
+export type ChartSpec = Omit<LineChartProps, 'labels' | 'ariaLabel' | 'dimmed'>;
+
+export function AnalysisFigure<T>(props: {
+  title: string;
+  /** the figure's export name */
+  name: string;
+  analysis: AnalysisHandle<T>;
+  /** shown right under the subtitle, before the status line */
+  intro?: ReactNode;
+  /** false when another figure above already shows this analysis' status */
+  status?: boolean;
+  /** a line chart of the value … */
+  chart?: (v: T) => ChartSpec;
+  /** … or any other chart */
+  children?: (v: T) => ReactNode;
+  before?: (v: T) => ReactNode;
+  after?: (v: T) => ReactNode;
+}) {
+  const t = useStrings();
+  const { analysis: a, title } = props;
+  const v = a.value;
+  return (
+    <>
+      <h3>{title}</h3>
+      {props.intro}
+      {props.status !== false && <AnalysisStatus req={a.req} entry={a.entry} />}
+      {v !== null && props.before?.(v)}
+      {v !== null && (
+        <Figure name={props.name} title={title}>
+          {props.chart ? <LineChart labels={t.charts} ariaLabel={title} dimmed={a.stale} {...props.chart(v)} /> : props.children?.(v)}
+        </Figure>
+      )}
+      {v !== null && props.after?.(v)}
+    </>
+  );
+}

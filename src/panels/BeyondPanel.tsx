@@ -1,0 +1,255 @@
+/**
+ * Panel "Beyond the Performer": every estimator of core/estimators.ts `estimatorSet` on the same
+ * inputs — error of A vs feature dimension m′ and vs norm scale s (analysis worker, CPU twins), and
+ * error vs the measured time of its kernels on the live backend at the current n (engine worker).
+ * The estimator list, families and citations come from the exhaustive metadata tables, so a new
+ * feature map or projection appears here without changes to this file.
+ */
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useStrings } from '../app/strings';
+import { estimatorDim, estimatorSet, MAP_INFO, PROJECTION_INFO, type CitationKey, type EstimatorSpec } from '../core/estimators';
+import { fmtMs } from '../charts/format';
+import { type Series } from '../charts/LineChart';
+import { MAP_COLORS, MAP_DASH } from '../charts/palette';
+import { beyondSweepsRequest, estimatorTimingRequest, ROW_STATS_MAX_N, type BeyondSeries, type EstimatorTimingResult } from '../store/analyses';
+import { useStore } from '../store/react';
+import { AnalysisFigure } from './AnalysisFigure';
+import { REFERENCES } from './beyond-refs';
+import { Metric, Panel, useAnalysisRequest } from './common';
+import { Formula } from './Formula';
+
+/** Dash of a projection variant (the maps themselves keep their own dash). */
+const VARIANT_DASH = ['5 2', '1 2', '9 3', '3 3 1 3'];
+
+/** Errors above this are drawn off the chart (and named in a note) so that a failing estimator does not flatten the others. */
+const ERROR_CAP = 50;
+
+/** Log y-domain over the series' values (bands included) up to ERROR_CAP, and the series whose mean leaves it. */
+function errorDomain(series: Series[]): { domain: [number, number] | undefined; off: string[] } {
+  const vals = series.flatMap((x) => [...Array.from(x.y), ...(x.band ? [...Array.from(x.band.lo), ...Array.from(x.band.hi)] : [])]).filter((v) => Number.isFinite(v) && v > 0);
+  if (!vals.length) return { domain: undefined, off: [] };
+  const lo = Math.min(...vals) / 1.5;
+  const hi = Math.min(Math.max(...vals) * 1.5, ERROR_CAP);
+  const off = series.filter((x) => Array.from(x.y).some((v) => !(v <= ERROR_CAP))).map((x) => x.label);
+  return { domain: [Math.min(lo, hi / 10), hi], off };
+}
+
+/** The works cited by an estimator set, in order of first use (numbered [1], [2], … in the table). */
+function citationsOf(set: EstimatorSpec[]): CitationKey[] {
+  const keys: CitationKey[] = [];
+  for (const e of set) {
+    const k = e.id === e.map ? MAP_INFO[e.map].cite : PROJECTION_INFO[e.projection!].cite;
+    if (!keys.includes(k)) keys.push(k);
+  }
+  return keys;
+}
+
+/**
+ * True from the first time the element comes near the viewport on. The panel's sweeps and its timing
+ * runs (which share the backend with the live view) start only then, not at page load.
+ */
+function useSeen<T extends Element>(): [RefObject<T | null>, boolean] {
+  const ref = useRef<T>(null);
+  const [seen, setSeen] = useState(typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const el = ref.current;
+    if (seen || !el) return;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setSeen(true);
+    }, { rootMargin: '300px' });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [seen]);
+  return [ref, seen];
+}
+
+export function BeyondPanel() {
+  const t = useStrings();
+  const s = t.beyond;
+  const params = useStore((st) => st.params);
+  const backend = useStore((st) => st.backend.info);
+  const set = useMemo(() => estimatorSet(params.projection, params.d), [params.projection, params.d]);
+  const cites = citationsOf(set);
+
+  const [ref, seen] = useSeen<HTMLHeadingElement>();
+  const sweeps = useAnalysisRequest(beyondSweepsRequest(params), seen);
+  const backendKey = !backend ? 'pending' : backend.kind === 'webgpu' ? `webgpu:${backend.adapter}` : 'cpu';
+  const timing = useAnalysisRequest(estimatorTimingRequest(params, backendKey), seen && backend !== null);
+
+  const variants = set.filter((e) => e.id !== e.map);
+  const name = (e: EstimatorSpec) => (e.id === e.map ? t.names.maps[e.map] : s.variant(t.names.maps[e.map], t.names.projections[e.projection!]));
+  const dash = (e: EstimatorSpec) => (e.id === e.map ? MAP_DASH[e.map] : VARIANT_DASH[variants.indexOf(e) % VARIANT_DASH.length]);
+  const style = (e: EstimatorSpec) => ({ id: e.id, label: name(e), color: MAP_COLORS[e.map], dash: dash(e) });
+  const band = (e: BeyondSeries, sp: { lo: number[]; hi: number[] }) => (e.family === 'random' ? { lo: sp.lo, hi: sp.hi } : undefined);
+
+  const sv = sweeps.value;
+  const dimSeries: Series[] = sv
+    ? sv.estimators.map((e) => ({ ...style(e), x: e.dims, y: e.error.mean, band: band(e, e.error), points: true, noLine: e.dims.length === 1 }))
+    : [];
+  const scaleSeries: Series[] = sv ? sv.estimators.map((e) => ({ ...style(e), x: sv.scales, y: e.norm.mean, band: band(e, e.norm), points: true })) : [];
+  const best = sv ? sv.estimators.reduce<BeyondSeries | null>((b, e) => (Number.isFinite(e.current.mean) && (!b || e.current.mean < b.current.mean) ? e : b), null) : null;
+
+  const tv = timing.value;
+  const timeSeries: Series[] = tv
+    ? tv.estimators.map((e) => ({ ...style(e), x: [e.ms], y: [e.relErrorA ?? e.relErrorOut], points: true, noLine: true }))
+    : [];
+  const fastest = tv ? Math.min(...tv.estimators.map((e) => e.ms)) : null;
+  const dimY = errorDomain(dimSeries);
+  const scaleY = errorDomain(scaleSeries);
+  const timeY = errorDomain(timeSeries);
+  const timeX: [number, number] | undefined = tv ? [Math.max(1e-3, (fastest ?? 1) / 2), Math.max(tv.exactMs, ...tv.estimators.map((e) => e.ms)) * 2.5] : undefined;
+
+  return (
+    <Panel id="beyond" title={s.title} lead={s.lead}>
+      <p className="note" data-beyond-learned="">{s.learnedNote}</p>
+      <h3 ref={ref}>{s.mapsTitle}</h3>
+      <div className="table-scroll">
+        <table className="beyond-maps" data-estimators={set.length}>
+          <thead>
+            <tr>
+              <th scope="col">{s.colMap}</th>
+              <th scope="col">{s.colKind}</th>
+              <th scope="col">{s.colFormula}</th>
+              <th scope="col">{s.colDim}</th>
+              <th scope="col">{s.colSource}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {set.map((e) => {
+              const cite = e.id === e.map ? MAP_INFO[e.map].cite : PROJECTION_INFO[e.projection!].cite;
+              return (
+                <tr key={e.id} data-estimator={e.id} data-family={e.family}>
+                  <th scope="row">
+                    <span className="swatch-dot" style={{ background: MAP_COLORS[e.map] }} /> {name(e)}
+                  </th>
+                  <td>{s.family[e.family]}</td>
+                  <td>{e.id === e.map ? <Formula inline tex={t.names.mapTex[e.map]} /> : s.projectionRow(t.names.projections[e.projection!])}</td>
+                  <td>{estimatorDim(e, params.m, params.d)}</td>
+                  <td>
+                    <a href={`#beyond-ref-${cite}`}>[{cites.indexOf(cite) + 1}]</a>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+
+      {sv && (
+        <div className="metrics">
+          {best && <Metric name="beyond-best-error" label={s.best(name(best), sv.m)} value={best.current.mean} />}
+          {sv.estimators.map((e) => (
+            <Metric key={e.id} name={`beyond-error-${e.id}`} label={s.errorAt(name(e))} value={Number.isFinite(e.current.mean) ? e.current.mean : null} />
+          ))}
+        </div>
+      )}
+
+      <div data-beyond-figure="dim">
+        <AnalysisFigure
+          title={s.dimTitle}
+          name="beyond-error-vs-dim"
+          analysis={sweeps}
+          chart={(v) => ({
+            series: dimSeries,
+            xLabel: s.xDim,
+            yLabel: s.yErr,
+            xScale: 'log',
+            yScale: 'log',
+            integerX: true,
+            yDomain: dimY.domain,
+            height: 320,
+            tableCaption: s.tableDim,
+            notes: [s.dimNote(v.seeds, v.rows, v.n), dimY.off.length ? s.offChart(dimY.off.join(', '), ERROR_CAP) : null],
+          })}
+        />
+      </div>
+
+      <div data-beyond-figure="scale">
+        <AnalysisFigure
+          title={s.scaleTitle}
+          name="beyond-error-vs-scale"
+          analysis={sweeps}
+          status={false}
+          chart={(v) => ({
+            series: scaleSeries,
+            xLabel: s.xScale,
+            yLabel: s.yErr,
+            yScale: 'log',
+            yDomain: scaleY.domain,
+            height: 320,
+            tableCaption: s.tableScale,
+            markers: [{ x: params.scale, label: `s = ${params.scale}` }],
+            notes: [s.scaleNote(v.m, v.normSeeds), scaleY.off.length ? s.offChart(scaleY.off.join(', '), ERROR_CAP) : null],
+          })}
+        />
+      </div>
+
+      <div data-beyond-figure="time">
+        <AnalysisFigure
+          title={s.timeTitle(params.n)}
+          name="beyond-error-vs-time"
+          analysis={timing}
+          before={(v) => <TimingMetrics v={v} name={(e) => name(e)} fastest={fastest} />}
+          chart={(v) => ({
+            series: timeSeries,
+            xLabel: s.xTime,
+            yLabel: s.yErrFull,
+            xScale: 'log',
+            yScale: 'log',
+            xDomain: timeX,
+            yDomain: timeY.domain,
+            height: 320,
+            tableCaption: s.tableTime,
+            markers: [{ x: v.exactMs, label: s.exactLine(fmtMs(v.exactMs)) }],
+            notes: [
+              s.timeNote(
+                v.backend.kind === 'webgpu' ? s.backendGpu(v.backend.adapter) : s.backendCpu,
+                v.source === 'timestamp' ? s.sourceTimestamp : s.sourceWall,
+                v.repeats,
+              ),
+              v.n > ROW_STATS_MAX_N ? s.noErrorA(ROW_STATS_MAX_N) : null,
+              timeY.off.length ? s.offChart(timeY.off.join(', '), ERROR_CAP) : null,
+            ],
+          })}
+        />
+      </div>
+
+      <h3>{s.refsHeading}</h3>
+      <ol className="citations" data-beyond-refs="">
+        {cites.map((k) => {
+          const r = REFERENCES[k];
+          return (
+            // bibliographic facts (authors, titles, venues) stay as published
+            <li key={k} id={`beyond-ref-${k}`} data-cite={k} translate="no">
+              <span>{r.who}</span>
+              {r.title && (
+                <>
+                  {', '}
+                  <cite lang="en" translate="no">
+                    “{r.title}”
+                  </cite>
+                </>
+              )}
+              {', '}
+              {r.venue}
+              {', '}
+              <a href={r.href}>{r.link}</a>
+            </li>
+          );
+        })}
+      </ol>
+    </Panel>
+  );
+}
+
+function TimingMetrics({ v, name, fastest }: { v: EstimatorTimingResult; name: (e: EstimatorSpec) => string; fastest: number | null }) {
+  const s = useStrings().beyond;
+  return (
+    <div className="metrics">
+      <Metric name="beyond-fastest-ms" label={s.fastest} value={fastest} format={fmtMs} />
+      {v.estimators.map((e) => (
+        <Metric key={e.id} name={`beyond-time-${e.id}`} label={s.timeOf(name(e))} value={e.ms} format={fmtMs} />
+      ))}
+    </div>
+  );
+}
