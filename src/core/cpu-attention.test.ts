@@ -142,11 +142,11 @@ describe('runAttentionJob bookkeeping', () => {
 });
 
 /**
- * Reproduces rows of the "What the numbers look like" table in performer-facts.md (independent
+ * Reproduces rows of the "What the numbers look like" table in ARCHITECTURE.md ("Facts the code relies on"; independent
  * float64 reference; n = 256, Q, K ~ N(0, s²), positive features, 4 draws averaged). Bands are
  * generous: each draw's error fluctuates by ~20%.
  */
-describe('numbers from performer-facts.md', () => {
+describe("the reference numbers of ARCHITECTURE.md", () => {
   function averaged(s: number, m: number, projection: AttentionParams['projection']) {
     let err = 0;
     let ent = 0;

@@ -1,5 +1,5 @@
 /**
- * Su Jianlin's local-truncation experiment (seed 000): compute the linear-attention matrix Â, keep
+ * Su Jianlin's local-truncation experiment (kexue.fm/archives/8338): compute the linear-attention matrix Â, keep
  * only a band |i − j| ≤ w around the diagonal, renormalize every row, and compare with exact
  * attention. It is not linear-time any more — a demonstration that sparsity is what linear attention
  * lacks, not a method. The same truncation of the *exact* A is the reference: what truncation alone

@@ -44,7 +44,7 @@ describe('householderR', () => {
   });
 });
 
-describe('spectra of the three matrices (seed 000: rank)', () => {
+describe('spectra of the three matrices (Su Jianlin’s rank argument)', () => {
   it('σ(B Cᵀ) from the p×p core equals σ of the dense product', () => {
     const { qf, kf } = performerFeatures(inputs, 'positive');
     const core = lowRankProductCore(normalizedQueryFeatures(qf, kf), kf);

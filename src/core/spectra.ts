@@ -1,5 +1,5 @@
 /**
- * The three matrices of the rank argument (seed 000) and their singular values:
+ * The three matrices of the rank argument (Su Jianlin, kexue.fm/archives/8338) and their singular values:
  *   scores S = QKᵀ/√d            rank ≤ d (product of n×d factors; shown without the causal mask)
  *   exact  A = softmax(S)         elementwise exp can raise the rank up to n; causal A is lower
  *                                 triangular with a positive diagonal, hence invertible

@@ -108,7 +108,7 @@ describe('zh strings', () => {
     expect(zh.notices.backendChanged('requestDevice failed: boom')).toBe('计算后端已切换：requestDevice 失败：boom。');
   });
 
-  it('no product text calls the sources "seed 000/001"', () => {
+  it('no product text names the sources by their internal file labels ("seed" + number)', () => {
     const seeds = [...leaves(en, en), ...leaves(zh, zh)].filter((l) => typeof l.en === 'string' && /seed 00\d/i.test(l.en as string)).map((l) => l.path);
     expect(seeds).toEqual([]);
   });

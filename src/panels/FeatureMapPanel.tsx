@@ -1,6 +1,6 @@
 /**
  * Panel 4 — feature maps: the scalar curves e^x, 1 + elu(x), relu(x) and the tangent of e^x at 0;
- * one query's attention row under every map against softmax; and seed 000's two arguments — the
+ * one query's attention row under every map against softmax; and Su Jianlin's two arguments — the
  * λ-invariance (measured on the same row) and folding W into the q/k projections.
  */
 import { useMemo, useRef } from 'react';

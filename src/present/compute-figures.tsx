@@ -98,7 +98,7 @@ export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
   );
 }
 
-/** Exact 4n²d vs Performer ≈ 8nm′d FLOPs (performer-facts.md), the crossover and the kernel times just measured. */
+/** Exact 4n²d vs Performer ≈ 8nm′d FLOPs (ARCHITECTURE.md, "Facts the code relies on"), the crossover and the kernel times just measured. */
 export function CostFigure({ step, box }: { step: Step; box: Box }) {
   const t = useStrings();
   const p = t.present;

@@ -1,4 +1,4 @@
-// "Dummy attention" (seed 001's speed baseline): reads Q, K and V and returns V, so its time is
+// "Dummy attention" (the speed baseline of Choromanski & Colwell's blog post): reads Q, K and V and returns V, so its time is
 // the memory traffic an attention layer cannot avoid.
 //
 //   out[e] = v[e] + z · (q[e] + k[e]),   z = params.zero (a uniform the host sets to 0)

@@ -186,7 +186,7 @@ export interface MapRowsResult {
   causal: boolean;
   exact: Float32Array;
   maps: { map: FeatureMapKind; values: Float32Array; relError: number; kl: number; entropy: number }[];
-  /** seed 000's λ-invariance, measured on this row against the positive map's Â row */
+  /** Su Jianlin's λ-invariance, measured on this row against the positive map's Â row */
   lambda: {
     /** query features without exp(−‖x‖²/2): identical up to rounding */
     queryNormDropped: number;
