@@ -24,6 +24,8 @@ export interface EngineStats {
   liveBuffers: number;
   liveBytes: number;
   created: number;
+  /** computes the engine worker actually ran (superseded requests never start) */
+  computesRun: number;
 }
 
 export interface AnalyzeOptions {

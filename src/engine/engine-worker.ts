@@ -161,6 +161,9 @@ function collectTransfers(value: unknown, out: Set<ArrayBuffer>, depth = 0): voi
   for (const v of Object.values(value)) collectTransfers(v, out, depth + 1);
 }
 
+/** computes this worker actually ran (superseded requests are dropped before they start) */
+let computesRun = 0;
+
 async function pump(): Promise<void> {
   if (inFlight || !queued || !backendReady) return;
   const job = queued;
@@ -172,7 +175,12 @@ async function pump(): Promise<void> {
     if (job.id !== latestId) throw new EngineError('cancelled', 'superseded by a newer request');
     lastRequest = job;
     // Only what the main thread reads crosses (protocol.ts `slimResult`): not Q, K, V, W nor the n×d outputs.
-    const result = slimResult(await gpuTurn(() => compute(job.id, job.request, b, abort.signal)));
+    const result = slimResult(
+      await gpuTurn(() => {
+        computesRun++;
+        return compute(job.id, job.request, b, abort.signal);
+      }),
+    );
     if (job.id !== latestId) throw new EngineError('cancelled', 'superseded by a newer request');
     const transfers = new Set<ArrayBuffer>();
     collectTransfers(result, transfers);
@@ -221,14 +229,14 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
       break;
     }
     case 'stats': {
-      const stats = gpuBackend ? gpuBackend.stats() : { liveBuffers: 0, liveBytes: 0, created: 0 };
+      const stats = { ...(gpuBackend ? gpuBackend.stats() : { liveBuffers: 0, liveBytes: 0, created: 0 }), computesRun };
       post({ type: 'stats', id: msg.id, stats });
       break;
     }
     case 'lose-device': {
       // For robustness tests: destroying the device exercises the same path as a real loss.
       gpu?.device.destroy();
-      post({ type: 'stats', id: msg.id, stats: gpuBackend ? gpuBackend.stats() : { liveBuffers: 0, liveBytes: 0, created: 0 } });
+      post({ type: 'stats', id: msg.id, stats: { ...(gpuBackend ? gpuBackend.stats() : { liveBuffers: 0, liveBytes: 0, created: 0 }), computesRun } });
       break;
     }
     case 'export': {
