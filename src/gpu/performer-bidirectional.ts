@@ -89,10 +89,16 @@ export function bidirectionalChunk(n: number, d: number, mp: number, ftiles: num
   return { chunk, chunks: Math.ceil(n / chunk) };
 }
 
+/** The FmParams uniform of the key/value chunk pass and of the bidirectional reduce (one buffer). */
+export function keyValueUniform(ctx: KernelContext, args: FavorProblem, chunk: number, role: string): GPUBuffer {
+  return ctx.alloc.uniform(role, new Uint32Array(favorParams(args, { chunk, nchunks: Math.ceil(args.n / chunk) })));
+}
+
 /**
  * Encodes the per-chunk key/value states part[p] = (Σ_{j∈p} φ(k_j) v_jᵀ, Σ_{j∈p} φ(k_j)), each
  * m'·(d+1) floats, for chunks of `chunk` keys (a multiple of 64), into `part` (≥ chunks·m'·(d+1)·4
- * bytes). Shared with the causal scan. Records into an open compute pass.
+ * bytes). Shared with the causal scan. Records into an open compute pass. `uniform` holds
+ * favorParams(args, { chunk, nchunks }) (`keyValueUniform`); the bidirectional reduce reads the same one.
  */
 export function encodeKeyValueChunks(
   ctx: KernelContext,
@@ -100,7 +106,7 @@ export function encodeKeyValueChunks(
   args: PerformerArgs & { stats: FavorStats },
   chunk: number,
   part: GPUBuffer,
-  uniformRole: string,
+  uniform: GPUBuffer,
 ): void {
   const { n, d, m, featureMap: kind } = args;
   if (chunk % 64 !== 0) throw new RangeError(`key chunk ${chunk} is not a multiple of 64`);
@@ -109,12 +115,11 @@ export function encodeKeyValueChunks(
   const nu = uColumns(kind, m, d);
   const ftiles = Math.ceil(nu / (t.TILE / (mp / nu)));
   const chunks = Math.ceil(n / chunk);
-  const u = ctx.alloc.uniform(uniformRole, new Uint32Array(favorParams(args, { chunk, nchunks: chunks })));
   encodeDispatch(
     ctx,
     pass,
     performerPipeline(ctx, d, 'kv_partials'),
-    { 0: u, 1: args.q, 2: args.k, 3: args.w, 4: args.stats.qStats, 5: args.stats.kStats, 6: args.v, 7: part },
+    { 0: uniform, 1: args.q, 2: args.k, 3: args.w, 4: args.stats.qStats, 5: args.stats.kStats, 6: args.v, 7: part },
     chunks * ftiles,
   );
 }
@@ -143,9 +148,10 @@ export function encodePerformerBidirectional(ctx: KernelContext, encoder: GPUCom
   const full = { ...args, stats };
 
   const kv = encoder.beginComputePass(ctx.timer.pass('performer.kv'));
-  encodeKeyValueChunks(ctx, kv, full, chunk, part, `${role}.u.kv`);
-  const ur = ctx.alloc.uniform(`${role}.u.reduce`, new Uint32Array(favorParams(args, { chunk, nchunks: chunks })));
-  encodeDispatch(ctx, kv, performerPipeline(ctx, d, 'kv_reduce'), { 0: ur, 8: part, 9: state }, Math.ceil(E / 256));
+  // kv_partials and kv_reduce read identical FmParams (chunk, nchunks): one uniform buffer
+  const ukv = keyValueUniform(ctx, args, chunk, `${role}.u.kv`);
+  encodeKeyValueChunks(ctx, kv, full, chunk, part, ukv);
+  encodeDispatch(ctx, kv, performerPipeline(ctx, d, 'kv_reduce'), { 0: ukv, 8: part, 9: state }, Math.ceil(E / 256));
   kv.end();
 
   const uo = ctx.alloc.uniform(`${role}.u.out`, new Uint32Array(favorParams(args)));

@@ -84,7 +84,8 @@ export function encodePerformerCausal(ctx: KernelContext, encoder: GPUCommandEnc
   const inputs = { 1: args.q, 2: args.k, 3: args.w, 4: stats.qStats, 5: stats.kStats };
 
   const scan = encoder.beginComputePass(ctx.timer.pass('causal.scan'));
-  encodeKeyValueChunks(ctx, scan, { ...args, stats }, chunk, work, `${role}.u.kv`);
+  // kv_partials reads only (chunk, nchunks) of this uniform: the same buffer serves every causal pass
+  encodeKeyValueChunks(ctx, scan, { ...args, stats }, chunk, work, u);
   encodeDispatch(ctx, scan, pipe(ctx, args, 'causal_prefix'), { 0: u, 12: work }, Math.ceil(E / 256));
   scan.end();
 
