@@ -3,7 +3,9 @@
  * out = D^{-1} φ(Q) (φ(K)ᵀ V), D = diag(φ(Q) φ(K)ᵀ 1), without materializing φ(Q) or φ(K).
  * CPU twin: src/core/linear-attention.ts linearAttentionOutput(qf, kf, v, false).
  *
- * Passes (all in the caller's encoder):
+ * The exp-of-projection maps (positive, hyperbolic, exp) with d ≤ 64 take the fast GEMM path of
+ * performer-exp.ts (passes 'favor.project', 'performer.kv', 'performer.out'); the rest runs here.
+ * Passes of this generic path (all in the caller's encoder):
  *   'favor.stats'      stabilizers (skipped when the caller passes `stats`)
  *   'performer.kv'     kv_partials: per key chunk and feature tile, Σ_j φ(k_j) v_jᵀ and Σ_j φ(k_j)
  *                      (φ(k_j) on the fly), then kv_reduce: the chunk partials summed in chunk order
@@ -16,6 +18,7 @@ import code from '../shaders/performer-bidirectional.wgsl?raw';
 import { EngineError } from '../core/errors';
 import { featureDim } from '../core/feature-maps';
 import type { KernelContext } from './kernel-context';
+import { encodeExpBidirectional, maxBindingOf, usesExpPath, type FavorProjection } from './performer-exp';
 import {
   checkBinding,
   encodeDispatch,
@@ -34,6 +37,15 @@ export interface PerformerArgs extends FavorProblem {
   stats?: FavorStats;
   /** output buffer role (default 'bidir.out' / 'causal.out') */
   role?: string;
+  /** projections from `encodeFavorProjection` of the same problem (fast path; computed here if absent) */
+  projection?: FavorProjection;
+  /** true forces the generic on-the-fly path even for the exp maps (tests compare both) */
+  generic?: boolean;
+}
+
+/** Whether these arguments run on the fast exp-of-projection path (performer-exp.ts). */
+export function takesExpPath(ctx: KernelContext, args: PerformerArgs): boolean {
+  return !args.generic && usesExpPath(args, maxBindingOf(ctx));
 }
 
 /** Tile shapes of the Performer kernels for head dimension d (≤ 256). */
@@ -129,8 +141,15 @@ export function encodeKeyValueChunks(
  * partials ('bidir.partials', ≤ 64 MiB) and the m'×(d+1) state ('bidir.state').
  */
 export function encodePerformerBidirectional(ctx: KernelContext, encoder: GPUCommandEncoder, args: PerformerArgs): GPUBuffer {
-  const stats = args.stats ?? encodeFavorStats(ctx, encoder, args);
   const { n, d, m, featureMap: kind } = args;
+  if (takesExpPath(ctx, args)) {
+    const mp = featureDim(kind, m, d);
+    checkBinding(ctx, 'the key/value state', mp * (d + 1) * 4);
+    const { chunk, chunks } = bidirectionalChunk(n, d, mp, Math.ceil(mp / 64), maxBindingOf(ctx));
+    const reduce = performerPipeline(ctx, d, 'kv_reduce');
+    return encodeExpBidirectional(ctx, encoder, { ...args, role: args.role ?? 'bidir.out' }, chunk, chunks, reduce);
+  }
+  const stats = args.stats ?? encodeFavorStats(ctx, encoder, args);
   const t = performerTiles(d);
   const mp = featureDim(kind, m, d);
   const nu = uColumns(kind, m, d);

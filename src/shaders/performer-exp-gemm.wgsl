@@ -1,0 +1,349 @@
+// performer-exp-gemm.wgsl — Performer attention for the exp-of-projection maps (positive,
+// hyperbolic, exp) as GEMMs over the projections U of favor-projection.wgsl, exp applied as tiles
+// are loaded (φ is never materialized):
+//   φ(x_i)_f = ratio·(exp(σ_f·u_{i,r(f)} − off_i) + ε),  off_i = hn_i·[positive, hyperbolic] + shift_i,
+//   σ_f = −1 for the second hyperbolic block (f ≥ nu, r = f − nu), else +1, r(f) = f;
+//   shift = qstats[i].x (query row max) or kstats[0].x (global key max).
+//   kv_gemm      split-K over key chunks p:  part[p] = Σ_{j∈p} φ(k_j) [v_j | 1]   (m' × (d+1): S rows, then z)
+//   out_gemm     over feature tiles:          out_i = φ(q_i)ᵀ S / φ(q_i)·z       (state = Σ_p part[p])
+//   causal_fused causal, chunks of C rows:    out_i = [φ(q_i)ᵀ S_{<p} + Σ_{pC ≤ j ≤ i} (φ(q_i)·φ(k_j)) v_j]
+//                                                     / [φ(q_i)·z_{<p} + Σ_{pC ≤ j ≤ i} φ(q_i)·φ(k_j)]
+//                the inter-chunk part is out_gemm's loop on the exclusive prefix state S_{<p} (from
+//                kv_gemm's chunk states and causal_prefix of performer-causal.wgsl); the chunk's
+//                quadratic part G = φ(Q_tile) φ(K_sub)ᵀ is formed in registers, masked (j ≤ i) and
+//                multiplied into the same accumulators — no n×C matrix in memory.
+// Layouts and the output contract (n×d outputs, then the n row normalizers; a zero normalizer
+// gives a zero row) are those of performer-bidirectional.wgsl / performer-causal.wgsl, so the
+// prefix scan and the host's zero-normalizer count are shared.
+// Prepended by feature-map-common.wgsl (FmParams at binding 0, qstats 4, kstats 5).
+// CPU twin: src/core/linear-attention.ts linearAttentionOutput (with core/feature-maps.ts features).
+//
+// Thread mapping: 64 invocations; g = lid / 4 (16 groups of 4 rows, 4 features or 4 keys),
+// cg = lid % 4 (output columns 4·(cg·CV + x) .. +3, x < CV, CV = ⌈⌈d/4⌉/4⌉ ≤ 4, so d ≤ 64). Each
+// invocation keeps a 4 × 4·CV register block (16 vec4 at most) plus 4 normalizers.
+//   kv_gemm:      64 features per workgroup; key sub-tiles of KT = 16: φ tile (16 keys × 64
+//                 features, exp at load) and V tile in workgroup memory, 2 barriers per sub-tile.
+//                 Dispatch nchunks · ⌈m'/64⌉ (FmParams chunk, nchunks).
+//   out_gemm:     64 query rows per workgroup; feature steps of FS = 16: φ(Q) tile (exp at load;
+//                 row offsets loaded once), S and z tiles; 2 barriers per step. Dispatch ⌈n/64⌉.
+//   causal_fused: as out_gemm (state at the chunk's prefix, FmParams a0 = 1 selects it), then per
+//                 key sub-tile of 16 keys up to the tile's last row: G (4 rows × 4 keys per thread)
+//                 over feature steps of 16, masked, then G·V. Dispatch ⌈n/64⌉ (C a multiple of 64).
+// Workgroup ids are linearised id.x + id.y·num_workgroups.x.
+//
+// Bindings: 6 U (read, U_Q then U_K), 7 hn (read, hn_Q then hn_K), 8 V (vec4 rows),
+// 9 part (rw), 10 state / causal workspace (read), 11 out (rw, n·d + n).
+
+override CV: u32 = 4u;
+
+const XG: u32 = 16u;   // groups of 4 rows / features / keys per tile → 64
+const KT: u32 = 16u;   // keys per sub-tile
+const FS: u32 = 16u;   // features per step
+
+@group(0) @binding(6) var<storage, read> xg_u: array<f32>;
+@group(0) @binding(7) var<storage, read> xg_hn: array<f32>;
+@group(0) @binding(8) var<storage, read> xg_v: array<vec4f>;
+@group(0) @binding(9) var<storage, read_write> xg_part: array<f32>;
+@group(0) @binding(10) var<storage, read> xg_state: array<f32>;
+@group(0) @binding(11) var<storage, read_write> xg_out: array<f32>;
+
+var<workgroup> xg_a: array<vec4f, 256>;   // φ tile: [key or feature step l][group] → 4 features or 4 rows
+var<workgroup> xg_b: array<vec4f, 256>;   // V tile or state tile: [l][vec4 column < 4·CV]
+var<workgroup> xg_c: array<vec4f, 64>;    // causal: φ(K) tile [feature l][key quad]
+var<workgroup> xg_g: array<vec4f, 256>;   // causal: masked G tile [key][row group]
+var<workgroup> xg_z: array<f32, 16>;
+var<workgroup> xg_offs: array<f32, 64>;   // query row offsets of the tile
+
+struct XgAcc {
+  a: array<vec4f, 16>,   // a[x·4 + row a]: columns 4·(cg·CV + x) .. +3 of row a
+  den: vec4f,
+}
+
+fn xg_linear(id: vec3<u32>, nwg: vec3<u32>) -> u32 {
+  return id.x + id.y * nwg.x;
+}
+
+/// off = hn·[positive, hyperbolic] + shift of row `row` of side `side` (row < n).
+fn xg_off(side: u32, row: u32) -> f32 {
+  var shift = fm_kstats[0].x;
+  if (side == FM_QUERY) {
+    shift = fm_qstats[row].x;
+  }
+  if (fm.kind == FM_EXP) {
+    return shift;
+  }
+  return xg_hn[side * fm.n + row] + shift;
+}
+
+/// φ(x_row)_f for feature f of side `side` with offset `off`; 0 outside the matrix.
+fn xg_phi(side: u32, row: u32, f: u32, off: f32) -> f32 {
+  if (row >= fm.n || f >= fm.mp) {
+    return 0.0;
+  }
+  var col = f;
+  var u = 0.0;
+  if (f >= fm.nu) {
+    col = f - fm.nu;
+    u = -xg_u[(side * fm.n + row) * fm.nu + col];
+  } else {
+    u = xg_u[(side * fm.n + row) * fm.nu + col];
+  }
+  return fm.ratio * (exp(u - off) + fm.eps);
+}
+
+/// acc += w[a] · (4·CV vec4 columns of tile row `o` of xg_b) for rows a = 0..3.
+fn xg_fma(acc: ptr<function, XgAcc>, w: vec4f, o: u32, cg: u32) {
+  for (var x = 0u; x < CV; x++) {
+    let v = xg_b[o + cg * CV + x];
+    (*acc).a[x * 4u] += w.x * v;
+    (*acc).a[x * 4u + 1u] += w.y * v;
+    (*acc).a[x * 4u + 2u] += w.z * v;
+    (*acc).a[x * 4u + 3u] += w.w * v;
+  }
+}
+
+/// V rows js .. js+KT−1 (zeros from row jend on, and past column d) → xg_b[jl·4·CV + c4].
+fn xg_load_v(js: u32, jend: u32, lid: u32) {
+  let vw = 4u * CV;
+  let d4 = (fm.d + 3u) / 4u;
+  for (var e = lid; e < KT * vw; e += 64u) {
+    let j = js + e / vw;
+    let c4 = e % vw;
+    var v = vec4f(0.0);
+    if (j < jend && c4 < d4) {
+      v = xg_v[j * d4 + c4];
+    }
+    xg_b[e] = v;
+  }
+}
+
+@compute @workgroup_size(64)
+fn kv_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+           @builtin(local_invocation_index) lid: u32) {
+  let mp = fm.mp;
+  let d = fm.d;
+  let ftiles = (mp + 63u) / 64u;
+  let wid = xg_linear(id, nwg);
+  let p = wid / ftiles;
+  if (p >= fm.nchunks) {
+    return;
+  }
+  let f0 = (wid % ftiles) * 64u;
+  let g = lid / 4u;
+  let cg = lid % 4u;
+  let j0 = p * fm.chunk;
+  let j1 = min(fm.n, j0 + fm.chunk);
+  let vw = 4u * CV;
+
+  var acc: XgAcc;
+  for (var js = j0; js < j1; js += KT) {
+    workgroupBarrier();
+    for (var e = lid; e < KT * XG; e += 64u) {       // φ(K) tile: key e / 16, features 4·(e % 16) ..
+      let j = js + e / XG;
+      let f = f0 + 4u * (e % XG);
+      var ph = vec4f(0.0);
+      if (j < j1) {
+        let off = xg_off(FM_KEY, j);
+        ph = vec4f(xg_phi(FM_KEY, j, f, off), xg_phi(FM_KEY, j, f + 1u, off),
+                   xg_phi(FM_KEY, j, f + 2u, off), xg_phi(FM_KEY, j, f + 3u, off));
+      }
+      xg_a[e] = ph;
+    }
+    xg_load_v(js, j1, lid);
+    workgroupBarrier();
+    for (var jl = 0u; jl < KT; jl++) {
+      let ph = xg_a[jl * XG + g];
+      acc.den += ph;
+      xg_fma(&acc, ph, jl * vw, cg);
+    }
+  }
+
+  let base = p * mp * (d + 1u);
+  for (var a = 0u; a < 4u; a++) {
+    let f = f0 + 4u * g + a;
+    if (f >= mp) {
+      continue;
+    }
+    for (var x = 0u; x < CV; x++) {
+      let c = 4u * (cg * CV + x);
+      let v = acc.a[x * 4u + a];
+      let o = base + f * d + c;
+      if (c < d) { xg_part[o] = v.x; }
+      if (c + 1u < d) { xg_part[o + 1u] = v.y; }
+      if (c + 2u < d) { xg_part[o + 2u] = v.z; }
+      if (c + 3u < d) { xg_part[o + 3u] = v.w; }
+    }
+    if (cg == 0u) {
+      xg_part[base + mp * d + f] = acc.den[a];
+    }
+  }
+}
+
+/// Query rows i0 .. i0+63 against the m'×(d+1) state at xg_state[soff ..]: feature steps of FS,
+/// φ(Q) tile with exp at load, acc += φ S, den += φ·z (features in increasing order).
+fn xg_query_state(acc: ptr<function, XgAcc>, i0: u32, soff: u32, lid: u32) {
+  let mp = fm.mp;
+  let d = fm.d;
+  let g = lid / 4u;
+  let cg = lid % 4u;
+  let vw = 4u * CV;
+  let zoff = soff + mp * d;
+  for (var f0 = 0u; f0 < mp; f0 += FS) {
+    workgroupBarrier();
+    for (var e = lid; e < FS * XG; e += 64u) {        // φ(Q) tile: feature f0 + e / 16, rows 4·(e % 16) ..
+      let f = f0 + e / XG;
+      let rl = 4u * (e % XG);
+      let r = i0 + rl;
+      xg_a[e] = vec4f(xg_phi(FM_QUERY, r, f, xg_offs[rl]), xg_phi(FM_QUERY, r + 1u, f, xg_offs[rl + 1u]),
+                      xg_phi(FM_QUERY, r + 2u, f, xg_offs[rl + 2u]), xg_phi(FM_QUERY, r + 3u, f, xg_offs[rl + 3u]));
+    }
+    for (var e = lid; e < FS * vw; e += 64u) {        // state tile: S row f0 + e / vw, columns 4·(e % vw) ..
+      let f = f0 + e / vw;
+      let c = 4u * (e % vw);
+      var v = vec4f(0.0);
+      if (f < mp) {
+        let o = soff + f * d + c;
+        if (c < d) { v.x = xg_state[o]; }
+        if (c + 1u < d) { v.y = xg_state[o + 1u]; }
+        if (c + 2u < d) { v.z = xg_state[o + 2u]; }
+        if (c + 3u < d) { v.w = xg_state[o + 3u]; }
+      }
+      xg_b[e] = v;
+    }
+    if (lid < FS) {
+      var z = 0.0;
+      if (f0 + lid < mp) {
+        z = xg_state[zoff + f0 + lid];
+      }
+      xg_z[lid] = z;
+    }
+    workgroupBarrier();
+    for (var l = 0u; l < FS; l++) {
+      let ph = xg_a[l * XG + g];
+      (*acc).den += ph * xg_z[l];
+      xg_fma(acc, ph, l * vw, cg);
+    }
+  }
+}
+
+/// The query offsets of rows i0 .. i0+63 → xg_offs (visible after the next barrier).
+fn xg_load_offsets(i0: u32, lid: u32) {
+  var off = 0.0;
+  if (i0 + lid < fm.n) {
+    off = xg_off(FM_QUERY, i0 + lid);
+  }
+  xg_offs[lid] = off;
+}
+
+/// out rows i0 + 4g + a: acc / den (0 when den = 0: the all-zero-normalizer guard); the
+/// invocations with cg = 0 also write den to xg_out[n·d + row].
+fn xg_store(acc: ptr<function, XgAcc>, i0: u32, lid: u32) {
+  let d = fm.d;
+  let g = lid / 4u;
+  let cg = lid % 4u;
+  for (var a = 0u; a < 4u; a++) {
+    let row = i0 + 4u * g + a;
+    if (row >= fm.n) {
+      continue;
+    }
+    let den = (*acc).den[a];
+    for (var x = 0u; x < CV; x++) {
+      let c = 4u * (cg * CV + x);
+      var v = vec4f(0.0);
+      if (den != 0.0) {
+        v = (*acc).a[x * 4u + a] / den;
+      }
+      let o = row * d + c;
+      if (c < d) { xg_out[o] = v.x; }
+      if (c + 1u < d) { xg_out[o + 1u] = v.y; }
+      if (c + 2u < d) { xg_out[o + 2u] = v.z; }
+      if (c + 3u < d) { xg_out[o + 3u] = v.w; }
+    }
+    if (cg == 0u) {
+      xg_out[fm.n * d + row] = den;
+    }
+  }
+}
+
+@compute @workgroup_size(64)
+fn out_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) lid: u32) {
+  let i0 = xg_linear(id, nwg) * 64u;
+  if (i0 >= fm.n) {
+    return;
+  }
+  xg_load_offsets(i0, lid);
+  var acc: XgAcc;
+  xg_query_state(&acc, i0, 0u, lid);
+  xg_store(&acc, i0, lid);
+}
+
+@compute @workgroup_size(64)
+fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+  let i0 = xg_linear(id, nwg) * 64u;
+  if (i0 >= fm.n) {
+    return;
+  }
+  let mp = fm.mp;
+  let d = fm.d;
+  let g = lid / 4u;
+  let kq = lid % 4u;
+  let vw = 4u * CV;
+  let p = i0 / fm.chunk;
+  let cs = p * fm.chunk;
+  xg_load_offsets(i0, lid);
+
+  // Inter-chunk part: φ(q_i) against the exclusive prefix state of chunk p.
+  var acc: XgAcc;
+  xg_query_state(&acc, i0, p * mp * (d + 1u), lid);
+
+  // Intra-chunk part: G = tril(φ(Q_tile) φ(K_sub)ᵀ) per key sub-tile, then G·V.
+  let ilast = min(fm.n, i0 + 64u) - 1u;
+  let rows = vec4u(i0 + 4u * g) + vec4u(0u, 1u, 2u, 3u);
+  for (var js = cs; js <= ilast; js += KT) {
+    var gk = array<vec4f, 4>(vec4f(0.0), vec4f(0.0), vec4f(0.0), vec4f(0.0));   // gk[b]: rows 4g.. × key js + 4kq + b
+    for (var f0 = 0u; f0 < mp; f0 += FS) {
+      workgroupBarrier();
+      for (var e = lid; e < FS * XG; e += 64u) {
+        let f = f0 + e / XG;
+        let rl = 4u * (e % XG);
+        let r = i0 + rl;
+        xg_a[e] = vec4f(xg_phi(FM_QUERY, r, f, xg_offs[rl]), xg_phi(FM_QUERY, r + 1u, f, xg_offs[rl + 1u]),
+                        xg_phi(FM_QUERY, r + 2u, f, xg_offs[rl + 2u]), xg_phi(FM_QUERY, r + 3u, f, xg_offs[rl + 3u]));
+      }
+      {                                                // φ(K) tile: feature f0 + lid / 4, keys js + 4·(lid % 4) ..
+        let f = f0 + lid / 4u;
+        let j = js + 4u * (lid % 4u);
+        var ph = vec4f(0.0);
+        for (var b = 0u; b < 4u; b++) {
+          if (j + b <= ilast) {
+            ph[b] = xg_phi(FM_KEY, j + b, f, xg_off(FM_KEY, j + b));
+          }
+        }
+        xg_c[lid] = ph;
+      }
+      workgroupBarrier();
+      for (var l = 0u; l < FS; l++) {
+        let q = xg_a[l * XG + g];
+        let k = xg_c[l * 4u + kq];
+        gk[0] += q * k.x;
+        gk[1] += q * k.y;
+        gk[2] += q * k.z;
+        gk[3] += q * k.w;
+      }
+    }
+    for (var b = 0u; b < 4u; b++) {
+      let j = js + 4u * kq + b;
+      xg_g[(4u * kq + b) * XG + g] = select(vec4f(0.0), gk[b], vec4u(j) <= rows);
+    }
+    xg_load_v(js, fm.n, lid);
+    workgroupBarrier();
+    for (var jl = 0u; jl < KT; jl++) {
+      let gv = xg_g[jl * XG + g];
+      acc.den += gv;
+      xg_fma(&acc, gv, jl * vw, kq);
+    }
+  }
+  xg_store(&acc, i0, lid);
+}
