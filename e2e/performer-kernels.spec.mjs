@@ -118,7 +118,7 @@ test('feature maps, bidirectional and causal outputs match the CPU twins (coveri
 
   const rej = await page.evaluate(() => window.performerKernels.rejects({ map: 'positive', n: 8, d: 300, m: 4 }));
   assert.equal(rej.code, 'exceeds-limit');
-}, { timeout: 320_000 });
+}, { timeout: 420_000 });
 
 test('large case n = 16384, d = 64, m = 256: bidirectional and causal on sampled rows', async ({ page, baseUrl, log }) => {
   await open(page, baseUrl);

@@ -30,6 +30,8 @@ export interface KernelBenchOptions {
   /** false skips the warm-up: for points so slow that compilation is noise and one run is all we can afford */
   warmup?: boolean;
   seed?: number;
+  /** true runs the Performer on the generic on-the-fly path even for the exp maps (before/after comparisons) */
+  generic?: boolean;
 }
 
 export interface KernelBenchResult {
@@ -78,7 +80,7 @@ export async function timeKernel(ctx: KernelContext, o: KernelBenchOptions): Pro
   const w = usesW ? alloc.upload('bench.w', randomProjection('orthogonal-chi', m, d, rng).data) : null;
 
   const encode = (enc: GPUCommandEncoder): void => {
-    const performer = { n, d, m, featureMap, stabilizer: 'shift' as const, q, k, w: w!, v };
+    const performer = { n, d, m, featureMap, stabilizer: 'shift' as const, q, k, w: w!, v, generic: o.generic };
     switch (kernel) {
       case 'exact':
       case 'exact-causal':
