@@ -26,9 +26,12 @@
 //                 Dispatch nchunks · ⌈m'/64⌉ (FmParams chunk, nchunks).
 //   out_gemm:     64 query rows per workgroup; feature steps of FS = 16: φ(Q) tile (exp at load;
 //                 row offsets loaded once), S and z tiles; 2 barriers per step. Dispatch ⌈n/64⌉.
-//   causal_fused: as out_gemm (state at the chunk's prefix, FmParams a0 = 1 selects it), then per
-//                 key sub-tile of 16 keys up to the tile's last row: G (4 rows × 4 keys per thread)
-//                 over feature steps of 16, masked, then G·V. Dispatch ⌈n/64⌉ (C a multiple of 64).
+//   causal_fused: per key block of 64 keys of the chunk (up to the tile's last row; one block when
+//                 C = 64): one loop over feature steps of 16 loads the φ(Q) tile once and feeds both
+//                 G = φ(Q)φ(K_block)ᵀ (4 rows × 16 keys per thread, registers) and, for the first
+//                 block, the inter-chunk part φ(Q)ᵀ S_{<p} (state tile at the chunk's prefix); then
+//                 per 16-key sub-tile the masked G (j ≤ i) and V go through workgroup memory for
+//                 G·V into the same accumulators. Dispatch ⌈n/64⌉ (C a multiple of 64).
 // Workgroup ids are linearised id.x + id.y·num_workgroups.x.
 //
 // Bindings: 6 U (read, U_Q then U_K), 7 hn (read, hn_Q then hn_K), 8 V (vec4 rows),
@@ -49,14 +52,18 @@ const FS: u32 = 16u;   // features per step
 
 var<workgroup> xg_a: array<vec4f, 256>;   // φ tile: [key or feature step l][group] → 4 features or 4 rows
 var<workgroup> xg_b: array<vec4f, 256>;   // V tile or state tile: [l][vec4 column < 4·CV]
-var<workgroup> xg_c: array<vec4f, 64>;    // causal: φ(K) tile [feature l][key quad]
-var<workgroup> xg_g: array<vec4f, 256>;   // causal: masked G tile [key][row group]
+var<workgroup> xg_c: array<vec4f, 256>;   // causal: φ(K) tile [feature l][key quad of 64 keys]
+var<workgroup> xg_koffs: array<f32, 64>;  // causal: key offsets of the key block
 var<workgroup> xg_z: array<f32, 16>;
 var<workgroup> xg_offs: array<f32, 64>;   // query row offsets of the tile
 
 struct XgAcc {
   a: array<vec4f, 16>,   // a[x·4 + row a]: columns 4·(cg·CV + x) .. +3 of row a
   den: vec4f,
+}
+
+fn cg_of(lid: u32) -> u32 {
+  return lid % 4u;
 }
 
 fn xg_linear(id: vec3<u32>, nwg: vec3<u32>) -> u32 {
@@ -292,57 +299,104 @@ fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) n
   let vw = 4u * CV;
   let p = i0 / fm.chunk;
   let cs = p * fm.chunk;
-  xg_load_offsets(i0, lid);
-
-  // Inter-chunk part: φ(q_i) against the exclusive prefix state of chunk p.
-  var acc: XgAcc;
-  xg_query_state(&acc, i0, p * mp * (d + 1u), lid);
-
-  // Intra-chunk part: G = tril(φ(Q_tile) φ(K_sub)ᵀ) per key sub-tile, then G·V.
+  let soff = p * mp * (d + 1u);
+  let zoff = soff + mp * d;
   let ilast = min(fm.n, i0 + 64u) - 1u;
   let rows = vec4u(i0 + 4u * g) + vec4u(0u, 1u, 2u, 3u);
-  for (var js = cs; js <= ilast; js += KT) {
-    var gk = array<vec4f, 4>(vec4f(0.0), vec4f(0.0), vec4f(0.0), vec4f(0.0));   // gk[b]: rows 4g.. × key js + 4kq + b
+  xg_load_offsets(i0, lid);
+
+  var acc: XgAcc;
+  // Key blocks of 64 keys of the chunk, up to the tile's last row. The first block shares its
+  // feature loop (and so its φ(Q) tiles) with the inter-chunk part: acc += φ(q)ᵀ S_{<p}.
+  for (var kb = cs; kb <= ilast; kb += 64u) {
+    let inter = kb == cs;
+    var gk: array<vec4f, 16>;   // gk[4s + b]: rows 4g..4g+3 × key kb + 16s + 4kq + b
+    for (var t = 0u; t < 16u; t++) {
+      gk[t] = vec4f(0.0);
+    }
+    {
+      var off = 0.0;
+      if (kb + lid <= ilast) {
+        off = xg_off(FM_KEY, kb + lid);
+      }
+      xg_koffs[lid] = off;
+    }
     for (var f0 = 0u; f0 < mp; f0 += FS) {
       workgroupBarrier();
-      for (var e = lid; e < FS * XG; e += 64u) {
+      for (var e = lid; e < FS * XG; e += 64u) {      // φ(Q) tile: feature f0 + e / 16, rows 4·(e % 16) ..
         let f = f0 + e / XG;
         let rl = 4u * (e % XG);
         let r = i0 + rl;
         xg_a[e] = vec4f(xg_phi(FM_QUERY, r, f, xg_offs[rl]), xg_phi(FM_QUERY, r + 1u, f, xg_offs[rl + 1u]),
                         xg_phi(FM_QUERY, r + 2u, f, xg_offs[rl + 2u]), xg_phi(FM_QUERY, r + 3u, f, xg_offs[rl + 3u]));
       }
-      {                                                // φ(K) tile: feature f0 + lid / 4, keys js + 4·(lid % 4) ..
-        let f = f0 + lid / 4u;
-        let j = js + 4u * (lid % 4u);
+      for (var e = lid; e < FS * XG; e += 64u) {      // φ(K) tile: feature f0 + e / 16, keys kb + 4·(e % 16) ..
+        let f = f0 + e / XG;
+        let kl = 4u * (e % XG);
         var ph = vec4f(0.0);
         for (var b = 0u; b < 4u; b++) {
-          if (j + b <= ilast) {
-            ph[b] = xg_phi(FM_KEY, j + b, f, xg_off(FM_KEY, j + b));
+          if (kb + kl + b <= ilast) {
+            ph[b] = xg_phi(FM_KEY, kb + kl + b, f, xg_koffs[kl + b]);
           }
         }
-        xg_c[lid] = ph;
+        xg_c[e] = ph;
+      }
+      if (inter) {
+        for (var e = lid; e < FS * vw; e += 64u) {    // state tile: S row f0 + e / vw
+          let f = f0 + e / vw;
+          let c = 4u * (e % vw);
+          var v = vec4f(0.0);
+          if (f < mp) {
+            let o = soff + f * d + c;
+            if (c < d) { v.x = xg_state[o]; }
+            if (c + 1u < d) { v.y = xg_state[o + 1u]; }
+            if (c + 2u < d) { v.z = xg_state[o + 2u]; }
+            if (c + 3u < d) { v.w = xg_state[o + 3u]; }
+          }
+          xg_b[e] = v;
+        }
+        if (lid < FS) {
+          var z = 0.0;
+          if (f0 + lid < mp) {
+            z = xg_state[zoff + f0 + lid];
+          }
+          xg_z[lid] = z;
+        }
       }
       workgroupBarrier();
       for (var l = 0u; l < FS; l++) {
         let q = xg_a[l * XG + g];
-        let k = xg_c[l * 4u + kq];
-        gk[0] += q * k.x;
-        gk[1] += q * k.y;
-        gk[2] += q * k.z;
-        gk[3] += q * k.w;
+        if (inter) {
+          acc.den += q * xg_z[l];
+          xg_fma(&acc, q, l * vw, cg_of(lid));
+        }
+        for (var s4 = 0u; s4 < 4u; s4++) {
+          let k = xg_c[l * XG + 4u * s4 + kq];
+          gk[4u * s4] += q * k.x;
+          gk[4u * s4 + 1u] += q * k.y;
+          gk[4u * s4 + 2u] += q * k.z;
+          gk[4u * s4 + 3u] += q * k.w;
+        }
       }
     }
-    for (var b = 0u; b < 4u; b++) {
-      let j = js + 4u * kq + b;
-      xg_g[(4u * kq + b) * XG + g] = select(vec4f(0.0), gk[b], vec4u(j) <= rows);
-    }
-    xg_load_v(js, fm.n, lid);
-    workgroupBarrier();
-    for (var jl = 0u; jl < KT; jl++) {
-      let gv = xg_g[jl * XG + g];
-      acc.den += gv;
-      xg_fma(&acc, gv, jl * vw, kq);
+    // G·V per sub-tile of 16 keys: masked G (j ≤ i) through xg_a, V through xg_b.
+    for (var s4 = 0u; s4 < 4u; s4++) {
+      let js = kb + KT * s4;
+      if (js > ilast) {
+        break;
+      }
+      workgroupBarrier();
+      for (var b = 0u; b < 4u; b++) {
+        let j = js + 4u * kq + b;
+        xg_a[(4u * kq + b) * XG + g] = select(vec4f(0.0), gk[4u * s4 + b], vec4u(j) <= rows);
+      }
+      xg_load_v(js, fm.n, lid);
+      workgroupBarrier();
+      for (var jl = 0u; jl < KT; jl++) {
+        let gv = xg_a[jl * XG + g];
+        acc.den += gv;
+        xg_fma(&acc, gv, jl * vw, kq);
+      }
     }
   }
   xg_store(&acc, i0, lid);
