@@ -82,20 +82,39 @@ fn xg_off(side: u32, row: u32) -> f32 {
   return xg_hn[side * fm.n + row] + shift;
 }
 
-/// φ(x_row)_f for feature f of side `side` with offset `off`; 0 outside the matrix.
-fn xg_phi(side: u32, row: u32, f: u32, off: f32) -> f32 {
-  if (row >= fm.n || f >= fm.mp) {
-    return 0.0;
-  }
-  var col = f;
-  var u = 0.0;
-  if (f >= fm.nu) {
-    col = f - fm.nu;
-    u = -xg_u[(side * fm.n + row) * fm.nu + col];
+/// φ of features f .. f+3 of one row (side, row < n), offset off; entries past m' are 0. One
+/// index computation and one vector exp for the four (the scalar xg_phi per entry costs as much as
+/// the GEMM step that consumes it on a CPU rasterizer).
+fn xg_phi4_feats(side: u32, row: u32, f: u32, off: f32) -> vec4f {
+  let nu = fm.nu;
+  let base = (side * fm.n + row) * nu;
+  var u = vec4f(0.0);
+  if (f + 3u < nu) {
+    u = vec4f(xg_u[base + f], xg_u[base + f + 1u], xg_u[base + f + 2u], xg_u[base + f + 3u]);
   } else {
-    u = xg_u[(side * fm.n + row) * fm.nu + col];
+    for (var t = 0u; t < 4u; t++) {
+      let ft = min(f + t, fm.mp - 1u);
+      let neg = ft >= nu;
+      let v = xg_u[base + select(ft, ft - nu, neg)];
+      u[t] = select(v, -v, neg);
+    }
   }
-  return fm.ratio * (exp(u - off) + fm.eps);
+  let ph = fm.ratio * (exp(u - off) + fm.eps);
+  return select(vec4f(0.0), ph, vec4u(f) + vec4u(0u, 1u, 2u, 3u) < vec4u(fm.mp));
+}
+
+/// φ of feature f (< m') of rows r .. r+3 of one side with offsets offs; rows past n are 0.
+fn xg_phi4_rows(side: u32, r: u32, f: u32, offs: vec4f) -> vec4f {
+  let nu = fm.nu;
+  let neg = f >= nu;
+  let col = select(f, f - nu, neg);
+  let last = fm.n - 1u;
+  let rows = min(vec4u(r) + vec4u(0u, 1u, 2u, 3u), vec4u(last));
+  let o = side * fm.n;
+  var u = vec4f(xg_u[(o + rows.x) * nu + col], xg_u[(o + rows.y) * nu + col], xg_u[(o + rows.z) * nu + col], xg_u[(o + rows.w) * nu + col]);
+  u = select(u, -u, neg);
+  let ph = fm.ratio * (exp(u - offs) + fm.eps);
+  return select(vec4f(0.0), ph, vec4u(r) + vec4u(0u, 1u, 2u, 3u) <= vec4u(last));
 }
 
 /// acc += w[a] · (4·CV vec4 columns of tile row `o` of xg_b) for rows a = 0..3.
@@ -149,10 +168,8 @@ fn kv_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
       let j = js + e / XG;
       let f = f0 + 4u * (e % XG);
       var ph = vec4f(0.0);
-      if (j < j1) {
-        let off = xg_off(FM_KEY, j);
-        ph = vec4f(xg_phi(FM_KEY, j, f, off), xg_phi(FM_KEY, j, f + 1u, off),
-                   xg_phi(FM_KEY, j, f + 2u, off), xg_phi(FM_KEY, j, f + 3u, off));
+      if (j < j1 && f < fm.mp) {
+        ph = xg_phi4_feats(FM_KEY, j, f, xg_off(FM_KEY, j));
       }
       xg_a[e] = ph;
     }
@@ -200,9 +217,11 @@ fn xg_query_state(acc: ptr<function, XgAcc>, i0: u32, soff: u32, lid: u32) {
     for (var e = lid; e < FS * XG; e += 64u) {        // φ(Q) tile: feature f0 + e / 16, rows 4·(e % 16) ..
       let f = f0 + e / XG;
       let rl = 4u * (e % XG);
-      let r = i0 + rl;
-      xg_a[e] = vec4f(xg_phi(FM_QUERY, r, f, xg_offs[rl]), xg_phi(FM_QUERY, r + 1u, f, xg_offs[rl + 1u]),
-                      xg_phi(FM_QUERY, r + 2u, f, xg_offs[rl + 2u]), xg_phi(FM_QUERY, r + 3u, f, xg_offs[rl + 3u]));
+      var ph = vec4f(0.0);
+      if (f < fm.mp) {
+        ph = xg_phi4_rows(FM_QUERY, i0 + rl, f, vec4f(xg_offs[rl], xg_offs[rl + 1u], xg_offs[rl + 2u], xg_offs[rl + 3u]));
+      }
+      xg_a[e] = ph;
     }
     for (var e = lid; e < FS * vw; e += 64u) {        // state tile: S row f0 + e / vw, columns 4·(e % vw) ..
       let f = f0 + e / vw;
@@ -326,18 +345,19 @@ fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) n
       for (var e = lid; e < FS * XG; e += 64u) {      // φ(Q) tile: feature f0 + e / 16, rows 4·(e % 16) ..
         let f = f0 + e / XG;
         let rl = 4u * (e % XG);
-        let r = i0 + rl;
-        xg_a[e] = vec4f(xg_phi(FM_QUERY, r, f, xg_offs[rl]), xg_phi(FM_QUERY, r + 1u, f, xg_offs[rl + 1u]),
-                        xg_phi(FM_QUERY, r + 2u, f, xg_offs[rl + 2u]), xg_phi(FM_QUERY, r + 3u, f, xg_offs[rl + 3u]));
+        var ph = vec4f(0.0);
+        if (f < fm.mp) {
+          ph = xg_phi4_rows(FM_QUERY, i0 + rl, f, vec4f(xg_offs[rl], xg_offs[rl + 1u], xg_offs[rl + 2u], xg_offs[rl + 3u]));
+        }
+        xg_a[e] = ph;
       }
       for (var e = lid; e < FS * XG; e += 64u) {      // φ(K) tile: feature f0 + e / 16, keys kb + 4·(e % 16) ..
         let f = f0 + e / XG;
         let kl = 4u * (e % XG);
         var ph = vec4f(0.0);
-        for (var b = 0u; b < 4u; b++) {
-          if (kb + kl + b <= ilast) {
-            ph[b] = xg_phi(FM_KEY, kb + kl + b, f, xg_koffs[kl + b]);
-          }
+        if (f < fm.mp && kb + kl <= ilast) {
+          let offs = vec4f(xg_koffs[kl], xg_koffs[kl + 1u], xg_koffs[kl + 2u], xg_koffs[kl + 3u]);
+          ph = select(vec4f(0.0), xg_phi4_rows(FM_KEY, kb + kl, f, offs), vec4u(kb + kl) + vec4u(0u, 1u, 2u, 3u) <= vec4u(ilast));
         }
         xg_c[e] = ph;
       }
