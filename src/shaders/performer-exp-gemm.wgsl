@@ -203,46 +203,59 @@ fn kv_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
   }
 }
 
+/// φ(Q) tile of query rows i0 .. i0+63, features f0 .. f0+FS−1 → xg_a[l·16 + row quad] (exp at load,
+/// row offsets from xg_offs).
+fn xg_load_query_tile(i0: u32, f0: u32, lid: u32) {
+  for (var e = lid; e < FS * XG; e += 64u) {
+    let f = f0 + e / XG;
+    let rl = 4u * (e % XG);
+    var ph = vec4f(0.0);
+    if (f < fm.mp) {
+      ph = xg_phi4_rows(FM_QUERY, i0 + rl, f, vec4f(xg_offs[rl], xg_offs[rl + 1u], xg_offs[rl + 2u], xg_offs[rl + 3u]));
+    }
+    xg_a[e] = ph;
+  }
+}
+
+/// State tile of the m'×(d+1) state at xg_state[soff ..]: S rows f0 .. f0+FS−1 → xg_b[l·4·CV + c4]
+/// (zeros past m' and past column d), z entries → xg_z.
+fn xg_load_state_tile(soff: u32, f0: u32, lid: u32) {
+  let mp = fm.mp;
+  let d = fm.d;
+  let vw = 4u * CV;
+  for (var e = lid; e < FS * vw; e += 64u) {
+    let f = f0 + e / vw;
+    let c = 4u * (e % vw);
+    var v = vec4f(0.0);
+    if (f < mp) {
+      let o = soff + f * d + c;
+      if (c < d) { v.x = xg_state[o]; }
+      if (c + 1u < d) { v.y = xg_state[o + 1u]; }
+      if (c + 2u < d) { v.z = xg_state[o + 2u]; }
+      if (c + 3u < d) { v.w = xg_state[o + 3u]; }
+    }
+    xg_b[e] = v;
+  }
+  if (lid < FS) {
+    var z = 0.0;
+    if (f0 + lid < mp) {
+      z = xg_state[soff + mp * d + f0 + lid];
+    }
+    xg_z[lid] = z;
+  }
+}
+
 /// Query rows i0 .. i0+63 against the m'×(d+1) state at xg_state[soff ..]: feature steps of FS,
 /// φ(Q) tile with exp at load, acc += φ S, den += φ·z (features in increasing order).
 fn xg_query_state(acc: ptr<function, XgAcc>, i0: u32, soff: u32, lid: u32) {
   let mp = fm.mp;
-  let d = fm.d;
   let g = lid / 4u;
   let cg = lid % 4u;
   let vw = 4u * CV;
-  let zoff = soff + mp * d;
   for (var f0 = 0u; f0 < mp; f0 += FS) {
     workgroupBarrier();
-    for (var e = lid; e < FS * XG; e += 64u) {        // φ(Q) tile: feature f0 + e / 16, rows 4·(e % 16) ..
-      let f = f0 + e / XG;
-      let rl = 4u * (e % XG);
-      var ph = vec4f(0.0);
-      if (f < fm.mp) {
-        ph = xg_phi4_rows(FM_QUERY, i0 + rl, f, vec4f(xg_offs[rl], xg_offs[rl + 1u], xg_offs[rl + 2u], xg_offs[rl + 3u]));
-      }
-      xg_a[e] = ph;
-    }
-    for (var e = lid; e < FS * vw; e += 64u) {        // state tile: S row f0 + e / vw, columns 4·(e % vw) ..
-      let f = f0 + e / vw;
-      let c = 4u * (e % vw);
-      var v = vec4f(0.0);
-      if (f < mp) {
-        let o = soff + f * d + c;
-        if (c < d) { v.x = xg_state[o]; }
-        if (c + 1u < d) { v.y = xg_state[o + 1u]; }
-        if (c + 2u < d) { v.z = xg_state[o + 2u]; }
-        if (c + 3u < d) { v.w = xg_state[o + 3u]; }
-      }
-      xg_b[e] = v;
-    }
-    if (lid < FS) {
-      var z = 0.0;
-      if (f0 + lid < mp) {
-        z = xg_state[zoff + f0 + lid];
-      }
-      xg_z[lid] = z;
-    }
+    xg_load_query_tile(i0, f0, lid);
+    xg_load_state_tile(soff, f0, lid);
     workgroupBarrier();
     for (var l = 0u; l < FS; l++) {
       let ph = xg_a[l * XG + g];
@@ -319,7 +332,6 @@ fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) n
   let p = i0 / fm.chunk;
   let cs = p * fm.chunk;
   let soff = p * mp * (d + 1u);
-  let zoff = soff + mp * d;
   let ilast = min(fm.n, i0 + 64u) - 1u;
   let rows = vec4u(i0 + 4u * g) + vec4u(0u, 1u, 2u, 3u);
   xg_load_offsets(i0, lid);
@@ -342,15 +354,7 @@ fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) n
     }
     for (var f0 = 0u; f0 < mp; f0 += FS) {
       workgroupBarrier();
-      for (var e = lid; e < FS * XG; e += 64u) {      // φ(Q) tile: feature f0 + e / 16, rows 4·(e % 16) ..
-        let f = f0 + e / XG;
-        let rl = 4u * (e % XG);
-        var ph = vec4f(0.0);
-        if (f < fm.mp) {
-          ph = xg_phi4_rows(FM_QUERY, i0 + rl, f, vec4f(xg_offs[rl], xg_offs[rl + 1u], xg_offs[rl + 2u], xg_offs[rl + 3u]));
-        }
-        xg_a[e] = ph;
-      }
+      xg_load_query_tile(i0, f0, lid);
       for (var e = lid; e < FS * XG; e += 64u) {      // φ(K) tile: feature f0 + e / 16, keys kb + 4·(e % 16) ..
         let f = f0 + e / XG;
         let kl = 4u * (e % XG);
@@ -362,26 +366,7 @@ fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) n
         xg_c[e] = ph;
       }
       if (inter) {
-        for (var e = lid; e < FS * vw; e += 64u) {    // state tile: S row f0 + e / vw
-          let f = f0 + e / vw;
-          let c = 4u * (e % vw);
-          var v = vec4f(0.0);
-          if (f < mp) {
-            let o = soff + f * d + c;
-            if (c < d) { v.x = xg_state[o]; }
-            if (c + 1u < d) { v.y = xg_state[o + 1u]; }
-            if (c + 2u < d) { v.z = xg_state[o + 2u]; }
-            if (c + 3u < d) { v.w = xg_state[o + 3u]; }
-          }
-          xg_b[e] = v;
-        }
-        if (lid < FS) {
-          var z = 0.0;
-          if (f0 + lid < mp) {
-            z = xg_state[zoff + f0 + lid];
-          }
-          xg_z[lid] = z;
-        }
+        xg_load_state_tile(soff, f0, lid);
       }
       workgroupBarrier();
       for (var l = 0u; l < FS; l++) {
