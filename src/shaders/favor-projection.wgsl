@@ -12,9 +12,9 @@
 // CPU twin: src/core/feature-maps.ts (the u and maxima inside queryFeatures / keyFeatures).
 //
 // Thread mapping (project): 64 invocations; a workgroup owns 32 rows of one side. Row group
-// g = lid / 8 holds rows 4g..4g+3; its thread t = lid % 8 computes, per column tile of 32 u
-// columns c0.., the 4×4 micro-tile rows 4g..4g+3 × columns c0 + t + 8x (x = 0..3) with vec4
-// dot products over ⌈d/4⌉ (rows and W read as padded vec4 rows; rows past n read row n−1, whose
+// g = lid / 8 holds rows 4g..4g+3; its thread t = lid % 8 computes, per column tile of 64 u
+// columns c0.., the 4×8 micro-tile rows 4g..4g+3 × columns c0 + t + 8x (x = 0..7) with vec4
+// dot products over ⌈d/4⌉ (4 row + 8 W vec4 loads per 32 dot products) (rows and W read as padded vec4 rows; rows past n read row n−1, whose
 // duplicates change no maximum, and are never written). No barrier in the main loop; the row maxima
 // are combined over the 8 threads of a row group in a fixed order through workgroup memory.
 // Dispatch: 2·⌈n/32⌉ workgroups (query row tiles, then key row tiles).
@@ -35,7 +35,7 @@
 @group(0) @binding(21) var<storage, read> pj_kpart_in: array<f32>;
 
 const PJ_R: u32 = 32u;   // rows per workgroup
-const PJ_C: u32 = 32u;   // u columns per column tile
+const PJ_C: u32 = 64u;   // u columns per column tile
 const PJ_T: u32 = 8u;    // threads per row group
 
 var<workgroup> pj_lanes: array<vec4f, 64>;
@@ -71,31 +71,24 @@ fn project(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
 
   var best = vec4f(FM_LOWEST);
   for (var c0 = 0u; c0 < nu; c0 += PJ_C) {
-    var a0 = vec4f(0.0);   // column c0 + t, rows 4g..4g+3
-    var a1 = vec4f(0.0);   // column c0 + t + 8
-    var a2 = vec4f(0.0);
-    var a3 = vec4f(0.0);
-    let w0 = min(c0 + t, nu - 1u) * d4;
-    let w1 = min(c0 + t + 8u, nu - 1u) * d4;
-    let w2 = min(c0 + t + 16u, nu - 1u) * d4;
-    let w3 = min(c0 + t + 24u, nu - 1u) * d4;
+    var acc: array<vec4f, 8>;          // acc[x]: column c0 + t + 8x, rows 4g..4g+3
+    var wo: array<u32, 8>;
+    for (var x = 0u; x < 8u; x++) {
+      acc[x] = vec4f(0.0);
+      wo[x] = min(c0 + t + 8u * x, nu - 1u) * d4;
+    }
     for (var c4 = 0u; c4 < d4; c4++) {
       let x0 = pj_row(side, r.x * d4 + c4) * s;
       let x1 = pj_row(side, r.y * d4 + c4) * s;
       let x2 = pj_row(side, r.z * d4 + c4) * s;
       let x3 = pj_row(side, r.w * d4 + c4) * s;
-      let v0 = pj_w[w0 + c4];
-      let v1 = pj_w[w1 + c4];
-      let v2 = pj_w[w2 + c4];
-      let v3 = pj_w[w3 + c4];
-      a0 += vec4f(dot(x0, v0), dot(x1, v0), dot(x2, v0), dot(x3, v0));
-      a1 += vec4f(dot(x0, v1), dot(x1, v1), dot(x2, v1), dot(x3, v1));
-      a2 += vec4f(dot(x0, v2), dot(x1, v2), dot(x2, v2), dot(x3, v2));
-      a3 += vec4f(dot(x0, v3), dot(x1, v3), dot(x2, v3), dot(x3, v3));
+      for (var x = 0u; x < 8u; x++) {
+        let v = pj_w[wo[x] + c4];
+        acc[x] += vec4f(dot(x0, v), dot(x1, v), dot(x2, v), dot(x3, v));
+      }
     }
-    var acc = array<vec4f, 4>(a0, a1, a2, a3);
     let base = side * n * nu;
-    for (var x = 0u; x < 4u; x++) {
+    for (var x = 0u; x < 8u; x++) {
       let col = c0 + t + 8u * x;
       if (col < nu) {
         let v = acc[x];
