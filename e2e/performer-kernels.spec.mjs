@@ -1,4 +1,5 @@
-// Performer kernels (src/gpu/favor-features.ts, performer-bidirectional.ts, performer-causal.ts)
+// Performer kernels (src/gpu/favor-features.ts, performer-bidirectional.ts, performer-causal.ts and
+// the fast exp-of-projection path performer-exp.ts: favor-projection.wgsl, performer-exp-gemm.wgsl)
 // against their CPU twins in src/core (queryFeatures / keyFeatures, linearAttentionOutput), in
 // Chromium's WebGPU on SwiftShader. Driver: e2e/pages/performer-kernels.ts.
 //
@@ -49,6 +50,13 @@ const EXTRA = [
   // hedgehog (FM_KIND 10): per-row softmax over the m projections, both signs, both sides; the W
   // is given (the feature seed's projection stands in for a fitted one — the kernels only read W).
   { map: 'hedgehog', n: 257, d: 7, m: 33, scale: 1.5, input: 'clustered' },
+  // the exp-of-projection maps with d ≤ 64 take the fast GEMM path (performer-exp.ts); these force
+  // the generic on-the-fly path on the same kind of shapes, so both paths stay checked.
+  { map: 'positive', n: 257, d: 64, m: 256, generic: true },
+  { map: 'hyperbolic', n: 100, d: 7, m: 33, scale: 1.5, input: 'clustered', stab: 'ref', generic: true },
+  { map: 'exp', n: 200, d: 32, m: 64, scale: 2, generic: true },
+  // fast path: n just past a 64-row tile, d not a multiple of 4, a forced causal chunk of 192
+  { map: 'hyperbolic', n: 65, d: 5, m: 7, chunk: 192 },
 ];
 
 async function open(page, baseUrl) {
@@ -61,7 +69,8 @@ const shape = (c) =>
   `${c.map.padEnd(14)} n=${String(c.n).padStart(4)} d=${String(c.d).padStart(3)} m=${String(c.m).padStart(3)}` +
   (c.scale ? ` s=${c.scale}` : '') +
   (c.input ? ` ${c.input}` : '') +
-  (c.stab ? ` stab=${c.stab}` : '');
+  (c.stab ? ` stab=${c.stab}` : '') +
+  (c.generic ? ' generic' : '');
 
 function check(failures, c, what, r, tol, metric) {
   if (!r.finite || !(r[metric] <= tol)) failures.push(`${shape(c)} ${what}: ${metric} ${r[metric]} > ${tol} (finite ${r.finite})`);
@@ -74,7 +83,7 @@ test('feature maps, bidirectional and causal outputs match the CPU twins (coveri
 
   const failures = [];
   log(`tolerances: features max|Δ| ≤ ${FEATURE_TOL}·max|φ|; outputs max_c|Δ| ≤ ${OUTPUT_TOL}·κ_i·(max|V| + |out_i|)`);
-  log(`${'shape'.padEnd(40)} | φ rel   | bidir abs / rel   | causal abs / rel (C)  | κmax`);
+  log(`${'shape'.padEnd(48)} | φ rel   | bidir abs / rel   | causal abs / rel (C)  | κmax | path`);
   let worstF = 0;
   let worstO = 0;
   for (const c of [...DESIGN, ...EXTRA]) {
@@ -86,14 +95,14 @@ test('feature maps, bidirectional and causal outputs match the CPU twins (coveri
     worstO = Math.max(worstO, r.bidirectional.norm, r.causal.norm);
     const k = Math.max(r.bidirectional.kappaMax, r.causal.kappaMax);
     log(
-      `${shape(c).padEnd(40)} | ${e(r.features.rel)} | ${e(r.bidirectional.maxAbs)} / ${e(r.bidirectional.rel)} | ` +
-        `${e(r.causal.maxAbs)} / ${e(r.causal.rel)} (${r.causal.chunk}) | ${k < 1.0001 ? '1' : k.toFixed(0)}`,
+      `${shape(c).padEnd(48)} | ${e(r.features.rel)} | ${e(r.bidirectional.maxAbs)} / ${e(r.bidirectional.rel)} | ` +
+        `${e(r.causal.maxAbs)} / ${e(r.causal.rel)} (${r.causal.chunk}) | ${k < 1.0001 ? '1' : k.toFixed(0)} | ${r.bidirectional.path}`,
     );
   }
   log(`worst: features rel ${e(worstF)}, outputs normalized ${e(worstO)}`);
   assert.deepEqual(failures, []);
 
-  // On-the-fly key features inside the fused kernel equal the materialized ones, bit for bit.
+  // On-the-fly key features inside the generic fused kernel equal the materialized ones, bit for bit.
   for (const c of [
     { map: 'positive', n: 40, d: 64, m: 33 },
     { map: 'hyperbolic', n: 64, d: 64, m: 256 },
@@ -113,7 +122,7 @@ test('feature maps, bidirectional and causal outputs match the CPU twins (coveri
 
   const rej = await page.evaluate(() => window.performerKernels.rejects({ map: 'positive', n: 8, d: 300, m: 4 }));
   assert.equal(rej.code, 'exceeds-limit');
-}, { timeout: 320_000 });
+}, { timeout: 420_000 });
 
 // The later estimators (FM_KIND 7–9 and the simplex projection, src/core/feature-maps-beyond.ts):
 // one entry per map on awkward shapes — n = 1, n not a multiple of any tile, d = 1 and d past a

@@ -22,8 +22,11 @@ import { encodeFavorFeatures, encodeFavorStats, favorSource, type FavorProblem, 
 import featuresCode from '../../src/shaders/favor-features.wgsl?raw';
 import bidirectionalCode from '../../src/shaders/performer-bidirectional.wgsl?raw';
 import causalCode from '../../src/shaders/performer-causal.wgsl?raw';
-import { encodePerformerBidirectional, performerSource, performerTiles } from '../../src/gpu/performer-bidirectional';
-import { causalPlan, encodePerformerCausal } from '../../src/gpu/performer-causal';
+import projectionCode from '../../src/shaders/favor-projection.wgsl?raw';
+import expGemmCode from '../../src/shaders/performer-exp-gemm.wgsl?raw';
+import { encodePerformerBidirectional, performerSource, performerTiles, takesExpPath } from '../../src/gpu/performer-bidirectional';
+import { causalPlan, encodePerformerCausal, fusedCausalPlan } from '../../src/gpu/performer-causal';
+import { encodeFavorProjection, type FavorProjection } from '../../src/gpu/performer-exp';
 import { generateInputs } from '../../src/core/inputs';
 import { featureDim, featureMapParam } from '../../src/core/feature-maps';
 import { linearAttention, linearAttentionOutput, performerFeatures } from '../../src/core/linear-attention';
@@ -40,6 +43,8 @@ export interface Case {
   projection?: ProjectionKind;
   /** stabilizer of the exponential maps (default 'shift') */
   stab?: Stabilizer;
+  /** force the generic on-the-fly path for an exp-of-projection map (default: the dispatchers' choice) */
+  generic?: boolean;
 }
 
 let ctxP: Promise<KernelContext & { adapter: string }> | null = null;
@@ -226,15 +231,22 @@ async function output(c: Case, causal: boolean, opts: { chunk?: number; sampleRo
   const k = await ctx();
   const inp = inputsOf(c);
   const p = upload(k, inp, c);
-  let stats: FavorStats | undefined;
-  const first = await submitAndRead(k, 'stats', (enc) => {
-    stats = encodeFavorStats(k, enc, p);
+  const fast = takesExpPath(k, { ...p, generic: c.generic });
+  let pre: { stats?: FavorStats; projection?: FavorProjection } = {};
+  const first = await submitAndRead(k, fast ? 'projection' : 'stats', (enc) => {
+    if (fast) {
+      const projection = encodeFavorProjection(k, enc, p);
+      pre = { projection, stats: projection.stats };
+    } else {
+      pre = { stats: encodeFavorStats(k, enc, p) };
+    }
     return [];
   }, []);
+  const args = { ...p, ...pre, generic: c.generic };
   const { data, ms } = await submitAndRead(
     k,
     causal ? 'causal' : 'bidirectional',
-    (enc) => [causal ? encodePerformerCausal(k, enc, { ...p, stats, chunk: opts.chunk }) : encodePerformerBidirectional(k, enc, { ...p, stats })],
+    (enc) => [causal ? encodePerformerCausal(k, enc, { ...args, chunk: opts.chunk }) : encodePerformerBidirectional(k, enc, args)],
     [c.n * c.d],
   );
   const t1 = performance.now();
@@ -250,12 +262,13 @@ async function output(c: Case, causal: boolean, opts: { chunk?: number; sampleRo
     rows = [...set].filter((i) => i < c.n).sort((a, b) => a - b);
   }
   const mp = featureDim(c.map, c.m, c.d);
-  const plan = causal ? causalPlan(c.n, c.d, mp, Math.min(k.limits.maxStorageBufferBindingSize, k.limits.maxBufferSize), opts.chunk) : null;
-  return { ...outputErrors(data[0]!, ref, inp.v, kappa, rows), ms: first.ms + ms, cpuMs, chunk: plan?.chunk ?? null };
+  const maxBinding = Math.min(k.limits.maxStorageBufferBindingSize, k.limits.maxBufferSize);
+  const plan = causal ? (fast ? fusedCausalPlan : causalPlan)(c.n, c.d, mp, maxBinding, opts.chunk) : null;
+  return { ...outputErrors(data[0]!, ref, inp.v, kappa, rows), ms: first.ms + ms, cpuMs, chunk: plan?.chunk ?? null, path: fast ? 'exp' : 'generic' };
 }
 
 /**
- * On-the-fly key features vs materialized ones, bit for bit: with V = [I_n | 0] (n ≤ d) the
+ * On-the-fly key features of the generic path vs materialized ones, bit for bit: with V = [I_n | 0] (n ≤ d) the
  * bidirectional key/value state is S_fc = Σ_j φ(k_j)_f δ_jc = φ(k_c)_f exactly (one nonzero term),
  * so 'bidir.state' holds φ(K)ᵀ as computed inside kv_partials.
  */
@@ -273,7 +286,7 @@ async function keyFeatureBits(c: Case) {
     (enc) => {
       const stats = encodeFavorStats(k, enc, p);
       const f = encodeFavorFeatures(k, enc, p, stats);
-      encodePerformerBidirectional(k, enc, { ...p, stats });
+      encodePerformerBidirectional(k, enc, { ...p, stats, generic: true });
       // the dispatcher's state buffer (same role, large enough, same usage → the same buffer)
       const state = k.alloc.storage('bidir.state', mp * (c.d + 1) * 4);
       return [f.kf, state];
@@ -381,8 +394,9 @@ async function runCase(c: Case, opts: { chunk?: number } = {}) {
 async function shaderMessages() {
   const k = await ctx();
   const out: Record<string, string[]> = {};
-  for (const [name, src] of Object.entries({ features: featuresCode, bidirectional: bidirectionalCode, causal: causalCode })) {
-    const code = name === 'features' ? favorSource(src) : performerSource(src);
+  const sources = { features: featuresCode, bidirectional: bidirectionalCode, causal: causalCode, projection: projectionCode, expGemm: expGemmCode };
+  for (const [name, src] of Object.entries(sources)) {
+    const code = name === 'bidirectional' || name === 'causal' ? performerSource(src) : favorSource(src);
     const info = await k.device.createShaderModule({ code }).getCompilationInfo();
     out[name] = info.messages.map((m) => `${m.type} ${m.lineNum}:${m.linePos} ${m.message}`);
   }

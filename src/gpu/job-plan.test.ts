@@ -32,4 +32,16 @@ describe('checkJobLimits', () => {
       expect.arrayContaining(['the row normalizers', 'the row statistics', '2 full attention rows', 'the matrix view']),
     );
   });
+  it('plans the projections XWᵀ (2·n·m floats) for the exp maps at d ≤ 64, and the generic path past the binding limit', () => {
+    const planned = (j: AttentionJob, bytes: number) => new Map(plannedBuffers(j, bytes));
+    expect(planned(job(1000, 64, 256, { featureMap: 'positive' }), 2 ** 27).get('the projections XWᵀ of Q and K')).toBe(2 * 1000 * 256 * 4);
+    // d > 64, a generic map, or projections past the binding limit: no projection buffer
+    expect(planned(job(1000, 65, 256, { featureMap: 'positive' }), 2 ** 27).has('the projections XWᵀ of Q and K')).toBe(false);
+    expect(planned(job(1000, 64, 256, { featureMap: 'trig' }), 2 ** 27).has('the projections XWᵀ of Q and K')).toBe(false);
+    expect(planned(job(2 ** 20, 16, 64, { featureMap: 'positive' }), 2 ** 27).has('the projections XWᵀ of Q and K')).toBe(false);
+  });
+  it('the fused causal path keeps only the chunk states (chunks of 64 rows)', () => {
+    const bytes = new Map(plannedBuffers(job(4096, 64, 256, { featureMap: 'positive', causal: true }), 2 ** 27)).get('the causal Performer workspace');
+    expect(bytes).toBe((4096 / 64) * 256 * 65 * 4);
+  });
 });

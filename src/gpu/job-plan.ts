@@ -10,7 +10,8 @@ import { featureDim, usesProjection } from '../core/feature-maps';
 import { viewGeometry } from '../core/matrix-view';
 import { bucketSize, GpuAllocator } from './allocator';
 import { bidirectionalChunk, performerTiles } from './performer-bidirectional';
-import { causalPlan } from './performer-causal';
+import { causalPlan, fusedCausalPlan } from './performer-causal';
+import { projectionBytes, usesExpPath } from './performer-exp';
 import { uColumns } from './favor-features';
 
 export interface JobShape {
@@ -56,13 +57,16 @@ export function plannedBuffers(job: AttentionJob, maxBinding: number): [string, 
   if (d % 4 !== 0) out.push(['Q, K, V padded to vec4 rows', vec4Rows(d)]);
   const state = mp * (d + 1) * f;
   out.push(['the Performer key/value state', state]);
+  const nu = uColumns(job.featureMap, s.m, d);
+  const fast = usesExpPath({ n, d, m: s.m, featureMap: job.featureMap }, maxBinding);
+  if (fast) out.push(['the projections XWᵀ of Q and K', projectionBytes(n, nu)]);
   if (s.causal) {
-    // causalPlan throws 'exceeds-limit' itself when no chunk size fits.
-    out.push(['the causal Performer workspace', causalPlan(n, d, mp, maxBinding).bytes]);
+    // the plans throw 'exceeds-limit' themselves when no chunk size fits.
+    const plan = fast ? fusedCausalPlan(n, d, mp, maxBinding) : causalPlan(n, d, mp, maxBinding);
+    out.push(['the causal Performer workspace', plan.bytes]);
   } else {
     const t = performerTiles(d);
-    const nu = uColumns(job.featureMap, s.m, d);
-    const ftiles = Math.ceil(nu / (t.TILE / (mp / nu)));
+    const ftiles = fast ? Math.ceil(mp / 64) : Math.ceil(nu / (t.TILE / (mp / nu)));
     out.push(['the Performer key/value partials', bidirectionalChunk(n, d, mp, ftiles, maxBinding).chunks * state]);
   }
   if (s.dense) {

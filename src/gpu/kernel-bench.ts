@@ -1,8 +1,9 @@
 /**
  * Timing hook of the benchmark (`npm run bench`, the speed panel): runs one kernel family on
  * random inputs of a given shape several times and reports the median GPU time — from timestamp
- * queries when the device has them (sum of the family's compute passes), else wall time from
- * submit to `onSubmittedWorkDone` — plus the bytes of the buffers that family allocates.
+ * queries when the device has them (sum of the family's compute passes, and each pass's own
+ * median and minimum in `passes`), else wall time from submit to `onSubmittedWorkDone` — plus the
+ * bytes of the buffers that family allocates.
  */
 import { createRng } from '../core/rng';
 import { featureMapParam } from '../core/feature-maps';
@@ -30,6 +31,8 @@ export interface KernelBenchOptions {
   /** false skips the warm-up: for points so slow that compilation is noise and one run is all we can afford */
   warmup?: boolean;
   seed?: number;
+  /** true runs the Performer on the generic on-the-fly path even for the exp maps (before/after comparisons) */
+  generic?: boolean;
 }
 
 export interface KernelBenchResult {
@@ -42,6 +45,17 @@ export interface KernelBenchResult {
   source: 'timestamp' | 'wall';
   /** bytes of the GPU buffers this kernel family used (inputs included) */
   bytes: number;
+  /**
+   * Per compute pass (timer label, in encoding order): median GPU ms over the timed runs, and the
+   * minimum. Empty without timestamp queries (wall time covers the whole family only).
+   */
+  passes: BenchPass[];
+}
+
+export interface BenchPass {
+  label: string;
+  medianMs: number;
+  minMs: number;
 }
 
 export function median(xs: readonly number[]): number {
@@ -70,7 +84,7 @@ export async function timeKernel(ctx: KernelContext, o: KernelBenchOptions): Pro
   const w = usesW ? alloc.upload('bench.w', randomProjection('orthogonal-chi', m, d, rng).data) : null;
 
   const encode = (enc: GPUCommandEncoder): void => {
-    const performer = { n, d, m, featureMap, stabilizer: 'shift' as const, q, k, w: w!, v, mapParam };
+    const performer = { n, d, m, featureMap, stabilizer: 'shift' as const, q, k, w: w!, v, generic: o.generic, mapParam };
     switch (kernel) {
       case 'exact':
       case 'exact-causal':
@@ -88,6 +102,8 @@ export async function timeKernel(ctx: KernelContext, o: KernelBenchOptions): Pro
     }
   };
 
+  const perPass = new Map<string, number[]>();
+  let recordPasses = false;
   const once = async (): Promise<number> => {
     timer.reset();
     const enc = device.createCommandEncoder({ label: `bench:${kernel}` });
@@ -99,11 +115,19 @@ export async function timeKernel(ctx: KernelContext, o: KernelBenchOptions): Pro
     const wall = performance.now() - t0;
     if (!timer.useTimestamps) return wall;
     const timings = await timer.read();
+    if (recordPasses) {
+      for (const t of timings) {
+        const xs = perPass.get(t.kernel) ?? [];
+        xs.push(t.ms);
+        perPass.set(t.kernel, xs);
+      }
+    }
     return timings.reduce((s, t) => s + t.ms, 0);
   };
 
   if (o.warmup !== false) await once(); // compiles pipelines, creates buffers
   const samples: number[] = [];
+  recordPasses = true;
   for (let r = 0; r < repeats; r++) samples.push(await once());
   const bytes = tracking ? tracking.jobBytes() : alloc.stats().liveBytes;
   return {
@@ -115,5 +139,6 @@ export async function timeKernel(ctx: KernelContext, o: KernelBenchOptions): Pro
     samples,
     source: timer.useTimestamps ? 'timestamp' : 'wall',
     bytes,
+    passes: [...perPass].map(([label, xs]) => ({ label, medianMs: median(xs), minMs: Math.min(...xs) })),
   };
 }

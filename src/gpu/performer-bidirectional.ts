@@ -3,7 +3,9 @@
  * out = D^{-1} φ(Q) (φ(K)ᵀ V), D = diag(φ(Q) φ(K)ᵀ 1), without materializing φ(Q) or φ(K).
  * CPU twin: src/core/linear-attention.ts linearAttentionOutput(qf, kf, v, false).
  *
- * Passes (all in the caller's encoder):
+ * The exp-of-projection maps (positive, hyperbolic, exp) with d ≤ 64 take the fast GEMM path of
+ * performer-exp.ts (passes 'favor.project', 'performer.kv', 'performer.out'); the rest runs here.
+ * Passes of this generic path (all in the caller's encoder):
  *   'favor.stats'      stabilizers (skipped when the caller passes `stats`)
  *   'performer.kv'     kv_partials: per key chunk and feature tile, Σ_j φ(k_j) v_jᵀ and Σ_j φ(k_j)
  *                      (φ(k_j) on the fly), then kv_reduce: the chunk partials summed in chunk order
@@ -16,6 +18,7 @@ import code from '../shaders/performer-bidirectional.wgsl?raw';
 import { EngineError } from '../core/errors';
 import { featureDim } from '../core/feature-maps';
 import type { KernelContext } from './kernel-context';
+import { encodeExpBidirectional, maxBindingOf, usesExpPath, type FavorProjection } from './performer-exp';
 import {
   checkBinding,
   encodeDispatch,
@@ -34,6 +37,15 @@ export interface PerformerArgs extends FavorProblem {
   stats?: FavorStats;
   /** output buffer role (default 'bidir.out' / 'causal.out') */
   role?: string;
+  /** projections from `encodeFavorProjection` of the same problem (fast path; computed here if absent) */
+  projection?: FavorProjection;
+  /** true forces the generic on-the-fly path even for the exp maps (tests compare both) */
+  generic?: boolean;
+}
+
+/** Whether these arguments run on the fast exp-of-projection path (performer-exp.ts). */
+export function takesExpPath(ctx: KernelContext, args: PerformerArgs): boolean {
+  return !args.generic && usesExpPath(args, maxBindingOf(ctx));
 }
 
 /** Tile shapes of the Performer kernels for head dimension d (≤ 256). */
@@ -89,10 +101,16 @@ export function bidirectionalChunk(n: number, d: number, mp: number, ftiles: num
   return { chunk, chunks: Math.ceil(n / chunk) };
 }
 
+/** The FmParams uniform of the key/value chunk pass and of the bidirectional reduce (one buffer). */
+export function keyValueUniform(ctx: KernelContext, args: FavorProblem, chunk: number, role: string): GPUBuffer {
+  return ctx.alloc.uniform(role, new Uint32Array(favorParams(args, { chunk, nchunks: Math.ceil(args.n / chunk) })));
+}
+
 /**
  * Encodes the per-chunk key/value states part[p] = (Σ_{j∈p} φ(k_j) v_jᵀ, Σ_{j∈p} φ(k_j)), each
  * m'·(d+1) floats, for chunks of `chunk` keys (a multiple of 64), into `part` (≥ chunks·m'·(d+1)·4
- * bytes). Shared with the causal scan. Records into an open compute pass.
+ * bytes). Shared with the causal scan. Records into an open compute pass. `uniform` holds
+ * favorParams(args, { chunk, nchunks }) (`keyValueUniform`); the bidirectional reduce reads the same one.
  */
 export function encodeKeyValueChunks(
   ctx: KernelContext,
@@ -100,7 +118,7 @@ export function encodeKeyValueChunks(
   args: PerformerArgs & { stats: FavorStats },
   chunk: number,
   part: GPUBuffer,
-  uniformRole: string,
+  uniform: GPUBuffer,
 ): void {
   const { n, d, m, featureMap: kind } = args;
   if (chunk % 64 !== 0) throw new RangeError(`key chunk ${chunk} is not a multiple of 64`);
@@ -109,12 +127,11 @@ export function encodeKeyValueChunks(
   const nu = uColumns(kind, m, d);
   const ftiles = Math.ceil(nu / (t.TILE / (mp / nu)));
   const chunks = Math.ceil(n / chunk);
-  const u = ctx.alloc.uniform(uniformRole, new Uint32Array(favorParams(args, { chunk, nchunks: chunks })));
   encodeDispatch(
     ctx,
     pass,
     performerPipeline(ctx, d, 'kv_partials'),
-    { 0: u, 1: args.q, 2: args.k, 3: args.w, 4: args.stats.qStats, 5: args.stats.kStats, 6: args.v, 7: part },
+    { 0: uniform, 1: args.q, 2: args.k, 3: args.w, 4: args.stats.qStats, 5: args.stats.kStats, 6: args.v, 7: part },
     chunks * ftiles,
   );
 }
@@ -124,8 +141,15 @@ export function encodeKeyValueChunks(
  * partials ('bidir.partials', ≤ 64 MiB) and the m'×(d+1) state ('bidir.state').
  */
 export function encodePerformerBidirectional(ctx: KernelContext, encoder: GPUCommandEncoder, args: PerformerArgs): GPUBuffer {
-  const stats = args.stats ?? encodeFavorStats(ctx, encoder, args);
   const { n, d, m, featureMap: kind } = args;
+  if (takesExpPath(ctx, args)) {
+    const mp = featureDim(kind, m, d);
+    checkBinding(ctx, 'the key/value state', mp * (d + 1) * 4);
+    const { chunk, chunks } = bidirectionalChunk(n, d, mp, Math.ceil(mp / 64), maxBindingOf(ctx));
+    const reduce = performerPipeline(ctx, d, 'kv_reduce');
+    return encodeExpBidirectional(ctx, encoder, { ...args, role: args.role ?? 'bidir.out' }, chunk, chunks, reduce);
+  }
+  const stats = args.stats ?? encodeFavorStats(ctx, encoder, args);
   const t = performerTiles(d);
   const mp = featureDim(kind, m, d);
   const nu = uColumns(kind, m, d);
@@ -143,9 +167,10 @@ export function encodePerformerBidirectional(ctx: KernelContext, encoder: GPUCom
   const full = { ...args, stats };
 
   const kv = encoder.beginComputePass(ctx.timer.pass('performer.kv'));
-  encodeKeyValueChunks(ctx, kv, full, chunk, part, `${role}.u.kv`);
-  const ur = ctx.alloc.uniform(`${role}.u.reduce`, new Uint32Array(favorParams(args, { chunk, nchunks: chunks })));
-  encodeDispatch(ctx, kv, performerPipeline(ctx, d, 'kv_reduce'), { 0: ur, 8: part, 9: state }, Math.ceil(E / 256));
+  // kv_partials and kv_reduce read identical FmParams (chunk, nchunks): one uniform buffer
+  const ukv = keyValueUniform(ctx, args, chunk, `${role}.u.kv`);
+  encodeKeyValueChunks(ctx, kv, full, chunk, part, ukv);
+  encodeDispatch(ctx, kv, performerPipeline(ctx, d, 'kv_reduce'), { 0: ukv, 8: part, 9: state }, Math.ceil(E / 256));
   kv.end();
 
   const uo = ctx.alloc.uniform(`${role}.u.out`, new Uint32Array(favorParams(args)));

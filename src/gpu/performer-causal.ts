@@ -5,7 +5,9 @@
  * for row i in chunk p (chunks of C rows), S_{<p}, z_{<p} the exclusive prefix of the chunk states.
  * CPU twin: src/core/linear-attention.ts linearAttentionOutput(qf, kf, v, true).
  *
- * Passes: 'favor.stats' (unless `stats` is passed), 'causal.scan' (chunk states + exclusive prefix
+ * The exp-of-projection maps with d ≤ 64 take the fused path of performer-exp.ts ('favor.project',
+ * 'causal.scan', 'causal.out' with the chunk's quadratic part fused; workspace: the chunk states).
+ * Generic passes: 'favor.stats' (unless `stats` is passed), 'causal.scan' (chunk states + exclusive prefix
  * over chunks, parallel over the m'·(d+1) entries), 'causal.gram' (per-chunk masked φ(Q)φ(K)ᵀ),
  * 'causal.out'. Workspace ('causal.work'): nchunks·m'·(d+1) state floats + nchunks·C² G floats.
  */
@@ -14,7 +16,8 @@ import { EngineError } from '../core/errors';
 import { featureDim } from '../core/feature-maps';
 import type { KernelContext } from './kernel-context';
 import { encodeDispatch, encodeFavorStats, favorParams } from './favor-features';
-import { encodeKeyValueChunks, performerSource, performerTiles, type PerformerArgs } from './performer-bidirectional';
+import { encodeKeyValueChunks, performerSource, performerTiles, takesExpPath, type PerformerArgs } from './performer-bidirectional';
+import { encodeExpCausal, fusedCausalChunk } from './performer-exp';
 
 /** The causal workspace stays under this many bytes (and under the device's binding limit). */
 export const CAUSAL_BUDGET = 512 * 2 ** 20;
@@ -54,6 +57,21 @@ export function causalPlan(n: number, d: number, mp: number, maxBinding: number,
   });
 }
 
+/**
+ * Chunking of the fused causal path (performer-exp.ts): no G blocks in memory, so the workspace is
+ * the nchunks chunk states only and the smallest chunk (64) usually fits.
+ */
+export function fusedCausalPlan(n: number, d: number, mp: number, maxBinding: number, forceChunk?: number): CausalPlan {
+  const chunk = fusedCausalChunk(n, d, mp, maxBinding, CAUSAL_BUDGET, forceChunk);
+  if (chunk === null || chunk % 64 !== 0) {
+    if (chunk !== null) throw new RangeError(`causal chunk ${chunk} is not a positive multiple of 64`);
+    throw new EngineError('exceeds-limit', `causal Performer attention with n = ${n}, m' = ${mp}, d = ${d} needs more than ${(Math.min(maxBinding, CAUSAL_BUDGET) / 2 ** 20).toFixed(0)} MiB of chunk states`, { n, mp, d });
+  }
+  const nchunks = Math.ceil(n / chunk);
+  const stateFloats = mp * (d + 1);
+  return { chunk, nchunks, stateFloats, gOffset: nchunks * stateFloats, bytes: nchunks * stateFloats * 4 };
+}
+
 const MODULE = 'performer-causal';
 
 function pipe(ctx: KernelContext, args: PerformerArgs, entry: string): GPUComputePipeline {
@@ -68,11 +86,15 @@ function pipe(ctx: KernelContext, args: PerformerArgs, entry: string): GPUComput
 
 /** Causal Performer output (n×d, then the n row normalizers: n·d + n floats; role `args.role ?? 'causal.out'`). `chunk` forces C (tests). */
 export function encodePerformerCausal(ctx: KernelContext, encoder: GPUCommandEncoder, args: PerformerArgs & { chunk?: number }): GPUBuffer {
-  const stats = args.stats ?? encodeFavorStats(ctx, encoder, args);
   const { n, d, m, featureMap: kind } = args;
-  const t = performerTiles(d);
   const mp = featureDim(kind, m, d);
   const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
+  if (takesExpPath(ctx, args)) {
+    const chunk = fusedCausalPlan(n, d, mp, maxBinding, args.chunk).chunk;
+    return encodeExpCausal(ctx, encoder, { ...args, role: args.role ?? 'causal.out' }, chunk, pipe(ctx, args, 'causal_prefix'));
+  }
+  const stats = args.stats ?? encodeFavorStats(ctx, encoder, args);
+  const t = performerTiles(d);
   const plan = causalPlan(n, d, mp, maxBinding, args.chunk);
   const { chunk, nchunks, stateFloats: E, gOffset } = plan;
 
@@ -84,7 +106,8 @@ export function encodePerformerCausal(ctx: KernelContext, encoder: GPUCommandEnc
   const inputs = { 1: args.q, 2: args.k, 3: args.w, 4: stats.qStats, 5: stats.kStats };
 
   const scan = encoder.beginComputePass(ctx.timer.pass('causal.scan'));
-  encodeKeyValueChunks(ctx, scan, { ...args, stats }, chunk, work, `${role}.u.kv`);
+  // kv_partials reads only (chunk, nchunks) of this uniform: the same buffer serves every causal pass
+  encodeKeyValueChunks(ctx, scan, { ...args, stats }, chunk, work, u);
   encodeDispatch(ctx, scan, pipe(ctx, args, 'causal_prefix'), { 0: u, 12: work }, Math.ceil(E / 256));
   scan.end();
 

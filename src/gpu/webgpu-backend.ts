@@ -26,7 +26,8 @@ import { checkJobLimits, JobAllocator, jobShape } from './job-plan';
 import { timeKernel, type KernelBenchOptions, type KernelBenchResult } from './kernel-bench';
 import type { KernelContext } from './kernel-context';
 import { encodeVec4Rows } from './pack-vec4';
-import { encodePerformerBidirectional } from './performer-bidirectional';
+import { encodePerformerBidirectional, takesExpPath } from './performer-bidirectional';
+import { encodeFavorProjection } from './performer-exp';
 import { encodePerformerCausal } from './performer-causal';
 import { PipelineCache } from './pipelines';
 import { readFloats } from './readback';
@@ -126,8 +127,10 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
         return { q4, k4, out };
       });
       const performer = await stage('performer', (enc) => {
-        const stats = encodeFavorStats(ctx, enc, problem);
-        const args = { ...problem, v: vb, stats };
+        // exp-of-projection maps: the projection pass yields the stabilizer stats (no separate stats pass)
+        const projection = takesExpPath(ctx, { ...problem, v: vb }) ? encodeFavorProjection(ctx, enc, problem) : undefined;
+        const stats = projection?.stats ?? encodeFavorStats(ctx, enc, problem);
+        const args = { ...problem, v: vb, stats, projection };
         return { stats, out: s.causal ? encodePerformerCausal(ctx, enc, args) : encodePerformerBidirectional(ctx, enc, args) };
       });
 

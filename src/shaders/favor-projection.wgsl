@@ -1,0 +1,160 @@
+// favor-projection.wgsl — the projections of the exp-of-projection feature maps (positive,
+// hyperbolic, exp), computed once per side as one register-tiled GEMM, with the stabilizer
+// maxima in its epilogue:
+//   U_X = X Wᵀ (x = q·d^{-1/4} or y = k·d^{-1/4}),  u_ir = ω_r·x_i       (n × nu per side, nu = m)
+//   hn_i = ‖x_i‖²/2
+//   query stats  qstats[i] = (max_r u_ir, 0)            (hyperbolic: max_r |u_ir|)
+//   key stats    kstats[0] = (max_{j,r} u_jr, 0)        (hyperbolic: max |u_jr|)
+// The Performer GEMMs (performer-exp-gemm.wgsl) read U and apply exp as they load tiles, so the
+// projection is computed once and φ is never materialized. The stats have the format of
+// favor-features.wgsl's (fm_qstats, fm_kstats), so the dense statistics can reuse them.
+// Prepended at dispatch time by feature-map-common.wgsl (FmParams uniform at binding 0).
+// CPU twin: src/core/feature-maps.ts (the u and maxima inside queryFeatures / keyFeatures).
+//
+// Thread mapping (project): 64 invocations; a workgroup owns 32 rows of one side. Row group
+// g = lid / 8 holds rows 4g..4g+3; its thread t = lid % 8 computes, per column tile of 64 u
+// columns c0.., the 4×8 micro-tile rows 4g..4g+3 × columns c0 + t + 8x (x = 0..7) with vec4
+// dot products over ⌈d/4⌉ (4 row + 8 W vec4 loads per 32 dot products) (rows and W read as padded vec4 rows; rows past n read row n−1, whose
+// duplicates change no maximum, and are never written). No barrier in the main loop; the row maxima
+// are combined over the 8 threads of a row group in a fixed order through workgroup memory.
+// Dispatch: 2·⌈n/32⌉ workgroups (query row tiles, then key row tiles).
+// key_max: one workgroup of 64; kstats[0] = max over the ⌈n/32⌉ key tile maxima. Dispatch: 1.
+//
+// Bindings: 0 FmParams, 13 Q, 14 K, 15 W (vec4 rows), 16 U (rw, U_Q then U_K, 2·n·nu f32),
+// 17 hn (rw, hn_Q then hn_K, 2n f32), 18 qstats (rw, n vec2), 19 key tile maxima (rw),
+// key_max: 20 kstats (rw), 21 key tile maxima (read).
+
+@group(0) @binding(13) var<storage, read> pj_q: array<vec4f>;
+@group(0) @binding(14) var<storage, read> pj_k: array<vec4f>;
+@group(0) @binding(15) var<storage, read> pj_w: array<vec4f>;
+@group(0) @binding(16) var<storage, read_write> pj_u: array<f32>;
+@group(0) @binding(17) var<storage, read_write> pj_hn: array<f32>;
+@group(0) @binding(18) var<storage, read_write> pj_qstats: array<vec2f>;
+@group(0) @binding(19) var<storage, read_write> pj_kpart: array<f32>;
+@group(0) @binding(20) var<storage, read_write> pj_kstats: array<vec2f>;
+@group(0) @binding(21) var<storage, read> pj_kpart_in: array<f32>;
+
+const PJ_R: u32 = 32u;   // rows per workgroup
+const PJ_C: u32 = 64u;   // u columns per column tile
+const PJ_T: u32 = 8u;    // threads per row group
+
+var<workgroup> pj_lanes: array<vec4f, 64>;
+var<workgroup> pj_red: array<f32, 64>;
+
+fn pj_row(side: u32, idx: u32) -> vec4f {
+  if (side == FM_QUERY) {
+    return pj_q[idx];
+  }
+  return pj_k[idx];
+}
+
+@compute @workgroup_size(64)
+fn project(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+           @builtin(local_invocation_index) lid: u32) {
+  let n = fm.n;
+  let nu = fm.nu;
+  let tiles = (n + PJ_R - 1u) / PJ_R;
+  let wid = id.x + id.y * nwg.x;
+  if (wid >= 2u * tiles) {
+    return;
+  }
+  let side = wid / tiles;
+  let tile = wid % tiles;
+  let i0 = tile * PJ_R;
+  let g = lid / PJ_T;
+  let t = lid % PJ_T;
+  let d4 = (fm.d + 3u) / 4u;
+  let last = n - 1u;
+  let r = min(vec4u(i0 + 4u * g) + vec4u(0u, 1u, 2u, 3u), vec4u(last));
+  let hyper = fm.kind == FM_HYPERBOLIC;
+  let s = fm.scale;
+
+  var best = vec4f(FM_LOWEST);
+  for (var c0 = 0u; c0 < nu; c0 += PJ_C) {
+    var acc: array<vec4f, 8>;          // acc[x]: column c0 + t + 8x, rows 4g..4g+3
+    var wo: array<u32, 8>;
+    for (var x = 0u; x < 8u; x++) {
+      acc[x] = vec4f(0.0);
+      wo[x] = min(c0 + t + 8u * x, nu - 1u) * d4;
+    }
+    for (var c4 = 0u; c4 < d4; c4++) {
+      let x0 = pj_row(side, r.x * d4 + c4) * s;
+      let x1 = pj_row(side, r.y * d4 + c4) * s;
+      let x2 = pj_row(side, r.z * d4 + c4) * s;
+      let x3 = pj_row(side, r.w * d4 + c4) * s;
+      for (var x = 0u; x < 8u; x++) {
+        let v = pj_w[wo[x] + c4];
+        acc[x] += vec4f(dot(x0, v), dot(x1, v), dot(x2, v), dot(x3, v));
+      }
+    }
+    let base = side * n * nu;
+    for (var x = 0u; x < 8u; x++) {
+      let col = c0 + t + 8u * x;
+      if (col < nu) {
+        let v = acc[x];
+        best = max(best, select(v, abs(v), hyper));
+        for (var a = 0u; a < 4u; a++) {
+          let row = i0 + 4u * g + a;
+          if (row < n) {
+            pj_u[base + row * nu + col] = v[a];
+          }
+        }
+      }
+    }
+  }
+
+  pj_lanes[lid] = best;
+  workgroupBarrier();
+  if (t == 0u) {
+    var m = pj_lanes[g * PJ_T];
+    for (var w = 1u; w < PJ_T; w++) {
+      m = max(m, pj_lanes[g * PJ_T + w]);
+    }
+    var h = vec4f(0.0);
+    for (var c4 = 0u; c4 < d4; c4++) {
+      let x0 = pj_row(side, r.x * d4 + c4) * s;
+      let x1 = pj_row(side, r.y * d4 + c4) * s;
+      let x2 = pj_row(side, r.z * d4 + c4) * s;
+      let x3 = pj_row(side, r.w * d4 + c4) * s;
+      h += vec4f(dot(x0, x0), dot(x1, x1), dot(x2, x2), dot(x3, x3));
+    }
+    for (var a = 0u; a < 4u; a++) {
+      let row = i0 + 4u * g + a;
+      if (row < n) {
+        pj_hn[side * n + row] = 0.5 * h[a];
+        if (side == FM_QUERY) {
+          pj_qstats[row] = vec2f(m[a], 0.0);
+        }
+      }
+    }
+    pj_red[g] = max(max(m.x, m.y), max(m.z, m.w));
+  }
+  if (side == FM_KEY) {
+    workgroupBarrier();
+    if (lid == 0u) {
+      var m = pj_red[0];
+      for (var w = 1u; w < PJ_R / 4u; w++) {
+        m = max(m, pj_red[w]);
+      }
+      pj_kpart[tile] = m;
+    }
+  }
+}
+
+@compute @workgroup_size(64)
+fn key_max(@builtin(local_invocation_index) lid: u32) {
+  let tiles = (fm.n + PJ_R - 1u) / PJ_R;
+  var best = FM_LOWEST;
+  for (var i = lid; i < tiles; i += 64u) {
+    best = max(best, pj_kpart_in[i]);
+  }
+  pj_red[lid] = best;
+  workgroupBarrier();
+  if (lid == 0u) {
+    var m = pj_red[0];
+    for (var w = 1u; w < 64u; w++) {
+      m = max(m, pj_red[w]);
+    }
+    pj_kstats[0] = vec2f(m, 0.0);
+  }
+}

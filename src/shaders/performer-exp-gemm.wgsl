@@ -1,0 +1,408 @@
+// performer-exp-gemm.wgsl — Performer attention for the exp-of-projection maps (positive,
+// hyperbolic, exp) as GEMMs over the projections U of favor-projection.wgsl, exp applied as tiles
+// are loaded (φ is never materialized):
+//   φ(x_i)_f = ratio·(exp(σ_f·u_{i,r(f)} − off_i) + ε),  off_i = hn_i·[positive, hyperbolic] + shift_i,
+//   σ_f = −1 for the second hyperbolic block (f ≥ nu, r = f − nu), else +1, r(f) = f;
+//   shift = qstats[i].x (query row max) or kstats[0].x (global key max).
+//   kv_gemm      split-K over key chunks p:  part[p] = Σ_{j∈p} φ(k_j) [v_j | 1]   (m' × (d+1): S rows, then z)
+//   out_gemm     over feature tiles:          out_i = φ(q_i)ᵀ S / φ(q_i)·z       (state = Σ_p part[p])
+//   causal_fused causal, chunks of C rows:    out_i = [φ(q_i)ᵀ S_{<p} + Σ_{pC ≤ j ≤ i} (φ(q_i)·φ(k_j)) v_j]
+//                                                     / [φ(q_i)·z_{<p} + Σ_{pC ≤ j ≤ i} φ(q_i)·φ(k_j)]
+//                the inter-chunk part is out_gemm's loop on the exclusive prefix state S_{<p} (from
+//                kv_gemm's chunk states and causal_prefix of performer-causal.wgsl); the chunk's
+//                quadratic part G = φ(Q_tile) φ(K_sub)ᵀ is formed in registers, masked (j ≤ i) and
+//                multiplied into the same accumulators — no n×C matrix in memory.
+// Layouts and the output contract (n×d outputs, then the n row normalizers; a zero normalizer
+// gives a zero row) are those of performer-bidirectional.wgsl / performer-causal.wgsl, so the
+// prefix scan and the host's zero-normalizer count are shared.
+// Prepended by feature-map-common.wgsl (FmParams at binding 0, qstats 4, kstats 5).
+// CPU twin: src/core/linear-attention.ts linearAttentionOutput (with core/feature-maps.ts features).
+//
+// Thread mapping: 64 invocations; g = lid / 4 (16 groups of 4 rows, 4 features or 4 keys),
+// cg = lid % 4 (output columns 4·(cg·CV + x) .. +3, x < CV, CV = ⌈⌈d/4⌉/4⌉ ≤ 4, so d ≤ 64). Each
+// invocation keeps a 4 × 4·CV register block (16 vec4 at most) plus 4 normalizers.
+//   kv_gemm:      64 features per workgroup; key sub-tiles of KT = 16: φ tile (16 keys × 64
+//                 features, exp at load) and V tile in workgroup memory, 2 barriers per sub-tile.
+//                 Dispatch nchunks · ⌈m'/64⌉ (FmParams chunk, nchunks).
+//   out_gemm:     64 query rows per workgroup; feature steps of FS = 16: φ(Q) tile (exp at load;
+//                 row offsets loaded once), S and z tiles; 2 barriers per step. Dispatch ⌈n/64⌉.
+//   causal_fused: per key block of 64 keys of the chunk (up to the tile's last row; one block when
+//                 C = 64): one loop over feature steps of 16 loads the φ(Q) tile once and feeds both
+//                 G = φ(Q)φ(K_block)ᵀ (4 rows × 16 keys per thread, registers) and, for the first
+//                 block, the inter-chunk part φ(Q)ᵀ S_{<p} (state tile at the chunk's prefix); then
+//                 per 16-key sub-tile the masked G (j ≤ i) and V go through workgroup memory for
+//                 G·V into the same accumulators. Dispatch ⌈n/64⌉ (C a multiple of 64).
+// Workgroup ids are linearised id.x + id.y·num_workgroups.x.
+//
+// Bindings: 6 U (read, U_Q then U_K), 7 hn (read, hn_Q then hn_K), 8 V (vec4 rows),
+// 9 part (rw), 10 state / causal workspace (read), 11 out (rw, n·d + n).
+
+override CV: u32 = 4u;
+
+const XG: u32 = 16u;   // groups of 4 rows / features / keys per tile → 64
+const KT: u32 = 16u;   // keys per sub-tile
+const FS: u32 = 16u;   // features per step
+
+@group(0) @binding(6) var<storage, read> xg_u: array<f32>;
+@group(0) @binding(7) var<storage, read> xg_hn: array<f32>;
+@group(0) @binding(8) var<storage, read> xg_v: array<vec4f>;
+@group(0) @binding(9) var<storage, read_write> xg_part: array<f32>;
+@group(0) @binding(10) var<storage, read> xg_state: array<f32>;
+@group(0) @binding(11) var<storage, read_write> xg_out: array<f32>;
+
+var<workgroup> xg_a: array<vec4f, 256>;   // φ tile: [key or feature step l][group] → 4 features or 4 rows
+var<workgroup> xg_b: array<vec4f, 256>;   // V tile or state tile: [l][vec4 column < 4·CV]
+var<workgroup> xg_c: array<vec4f, 256>;   // causal: φ(K) tile [feature l][key quad of 64 keys]
+var<workgroup> xg_koffs: array<f32, 64>;  // causal: key offsets of the key block
+var<workgroup> xg_z: array<f32, 16>;
+var<workgroup> xg_offs: array<f32, 64>;   // query row offsets of the tile
+
+struct XgAcc {
+  a: array<vec4f, 16>,   // a[x·4 + row a]: columns 4·(cg·CV + x) .. +3 of row a
+  den: vec4f,
+}
+
+fn cg_of(lid: u32) -> u32 {
+  return lid % 4u;
+}
+
+fn xg_linear(id: vec3<u32>, nwg: vec3<u32>) -> u32 {
+  return id.x + id.y * nwg.x;
+}
+
+/// off = hn·[positive, hyperbolic] + shift of row `row` of side `side` (row < n).
+fn xg_off(side: u32, row: u32) -> f32 {
+  var shift = fm_kstats[0].x;
+  if (side == FM_QUERY) {
+    shift = fm_qstats[row].x;
+  }
+  if (fm.kind == FM_EXP) {
+    return shift;
+  }
+  return xg_hn[side * fm.n + row] + shift;
+}
+
+/// φ of features f .. f+3 of one row (side, row < n), offset off; entries past m' are 0. One
+/// index computation and one vector exp for the four (the scalar xg_phi per entry costs as much as
+/// the GEMM step that consumes it on a CPU rasterizer).
+fn xg_phi4_feats(side: u32, row: u32, f: u32, off: f32) -> vec4f {
+  let nu = fm.nu;
+  let base = (side * fm.n + row) * nu;
+  var u = vec4f(0.0);
+  if (f + 3u < nu) {
+    u = vec4f(xg_u[base + f], xg_u[base + f + 1u], xg_u[base + f + 2u], xg_u[base + f + 3u]);
+  } else {
+    for (var t = 0u; t < 4u; t++) {
+      let ft = min(f + t, fm.mp - 1u);
+      let neg = ft >= nu;
+      let v = xg_u[base + select(ft, ft - nu, neg)];
+      u[t] = select(v, -v, neg);
+    }
+  }
+  let ph = fm.ratio * (exp(u - off) + fm.eps);
+  return select(vec4f(0.0), ph, vec4u(f) + vec4u(0u, 1u, 2u, 3u) < vec4u(fm.mp));
+}
+
+/// φ of feature f (< m') of rows r .. r+3 of one side with offsets offs; rows past n are 0.
+fn xg_phi4_rows(side: u32, r: u32, f: u32, offs: vec4f) -> vec4f {
+  let nu = fm.nu;
+  let neg = f >= nu;
+  let col = select(f, f - nu, neg);
+  let last = fm.n - 1u;
+  let rows = min(vec4u(r) + vec4u(0u, 1u, 2u, 3u), vec4u(last));
+  let o = side * fm.n;
+  var u = vec4f(xg_u[(o + rows.x) * nu + col], xg_u[(o + rows.y) * nu + col], xg_u[(o + rows.z) * nu + col], xg_u[(o + rows.w) * nu + col]);
+  u = select(u, -u, neg);
+  let ph = fm.ratio * (exp(u - offs) + fm.eps);
+  return select(vec4f(0.0), ph, vec4u(r) + vec4u(0u, 1u, 2u, 3u) <= vec4u(last));
+}
+
+/// acc += w[a] · (4·CV vec4 columns of tile row `o` of xg_b) for rows a = 0..3.
+fn xg_fma(acc: ptr<function, XgAcc>, w: vec4f, o: u32, cg: u32) {
+  for (var x = 0u; x < CV; x++) {
+    let v = xg_b[o + cg * CV + x];
+    (*acc).a[x * 4u] += w.x * v;
+    (*acc).a[x * 4u + 1u] += w.y * v;
+    (*acc).a[x * 4u + 2u] += w.z * v;
+    (*acc).a[x * 4u + 3u] += w.w * v;
+  }
+}
+
+/// V rows js .. js+KT−1 (zeros from row jend on, and past column d) → xg_b[jl·4·CV + c4].
+fn xg_load_v(js: u32, jend: u32, lid: u32) {
+  let vw = 4u * CV;
+  let d4 = (fm.d + 3u) / 4u;
+  for (var e = lid; e < KT * vw; e += 64u) {
+    let j = js + e / vw;
+    let c4 = e % vw;
+    var v = vec4f(0.0);
+    if (j < jend && c4 < d4) {
+      v = xg_v[j * d4 + c4];
+    }
+    xg_b[e] = v;
+  }
+}
+
+@compute @workgroup_size(64)
+fn kv_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+           @builtin(local_invocation_index) lid: u32) {
+  let mp = fm.mp;
+  let d = fm.d;
+  let ftiles = (mp + 63u) / 64u;
+  let wid = xg_linear(id, nwg);
+  let p = wid / ftiles;
+  if (p >= fm.nchunks) {
+    return;
+  }
+  let f0 = (wid % ftiles) * 64u;
+  let g = lid / 4u;
+  let cg = lid % 4u;
+  let j0 = p * fm.chunk;
+  let j1 = min(fm.n, j0 + fm.chunk);
+  let vw = 4u * CV;
+
+  var acc: XgAcc;
+  for (var js = j0; js < j1; js += KT) {
+    workgroupBarrier();
+    for (var e = lid; e < KT * XG; e += 64u) {       // φ(K) tile: key e / 16, features 4·(e % 16) ..
+      let j = js + e / XG;
+      let f = f0 + 4u * (e % XG);
+      var ph = vec4f(0.0);
+      if (j < j1 && f < fm.mp) {
+        ph = xg_phi4_feats(FM_KEY, j, f, xg_off(FM_KEY, j));
+      }
+      xg_a[e] = ph;
+    }
+    xg_load_v(js, j1, lid);
+    workgroupBarrier();
+    for (var jl = 0u; jl < KT; jl++) {
+      let ph = xg_a[jl * XG + g];
+      acc.den += ph;
+      xg_fma(&acc, ph, jl * vw, cg);
+    }
+  }
+
+  let base = p * mp * (d + 1u);
+  for (var a = 0u; a < 4u; a++) {
+    let f = f0 + 4u * g + a;
+    if (f >= mp) {
+      continue;
+    }
+    for (var x = 0u; x < CV; x++) {
+      let c = 4u * (cg * CV + x);
+      let v = acc.a[x * 4u + a];
+      let o = base + f * d + c;
+      if (c < d) { xg_part[o] = v.x; }
+      if (c + 1u < d) { xg_part[o + 1u] = v.y; }
+      if (c + 2u < d) { xg_part[o + 2u] = v.z; }
+      if (c + 3u < d) { xg_part[o + 3u] = v.w; }
+    }
+    if (cg == 0u) {
+      xg_part[base + mp * d + f] = acc.den[a];
+    }
+  }
+}
+
+/// φ(Q) tile of query rows i0 .. i0+63, features f0 .. f0+FS−1 → xg_a[l·16 + row quad] (exp at load,
+/// row offsets from xg_offs).
+fn xg_load_query_tile(i0: u32, f0: u32, lid: u32) {
+  for (var e = lid; e < FS * XG; e += 64u) {
+    let f = f0 + e / XG;
+    let rl = 4u * (e % XG);
+    var ph = vec4f(0.0);
+    if (f < fm.mp) {
+      ph = xg_phi4_rows(FM_QUERY, i0 + rl, f, vec4f(xg_offs[rl], xg_offs[rl + 1u], xg_offs[rl + 2u], xg_offs[rl + 3u]));
+    }
+    xg_a[e] = ph;
+  }
+}
+
+/// State tile of the m'×(d+1) state at xg_state[soff ..]: S rows f0 .. f0+FS−1 → xg_b[l·4·CV + c4]
+/// (zeros past m' and past column d), z entries → xg_z.
+fn xg_load_state_tile(soff: u32, f0: u32, lid: u32) {
+  let mp = fm.mp;
+  let d = fm.d;
+  let vw = 4u * CV;
+  for (var e = lid; e < FS * vw; e += 64u) {
+    let f = f0 + e / vw;
+    let c = 4u * (e % vw);
+    var v = vec4f(0.0);
+    if (f < mp) {
+      let o = soff + f * d + c;
+      if (c < d) { v.x = xg_state[o]; }
+      if (c + 1u < d) { v.y = xg_state[o + 1u]; }
+      if (c + 2u < d) { v.z = xg_state[o + 2u]; }
+      if (c + 3u < d) { v.w = xg_state[o + 3u]; }
+    }
+    xg_b[e] = v;
+  }
+  if (lid < FS) {
+    var z = 0.0;
+    if (f0 + lid < mp) {
+      z = xg_state[soff + mp * d + f0 + lid];
+    }
+    xg_z[lid] = z;
+  }
+}
+
+/// Query rows i0 .. i0+63 against the m'×(d+1) state at xg_state[soff ..]: feature steps of FS,
+/// φ(Q) tile with exp at load, acc += φ S, den += φ·z (features in increasing order).
+fn xg_query_state(acc: ptr<function, XgAcc>, i0: u32, soff: u32, lid: u32) {
+  let mp = fm.mp;
+  let g = lid / 4u;
+  let cg = lid % 4u;
+  let vw = 4u * CV;
+  for (var f0 = 0u; f0 < mp; f0 += FS) {
+    workgroupBarrier();
+    xg_load_query_tile(i0, f0, lid);
+    xg_load_state_tile(soff, f0, lid);
+    workgroupBarrier();
+    for (var l = 0u; l < FS; l++) {
+      let ph = xg_a[l * XG + g];
+      (*acc).den += ph * xg_z[l];
+      xg_fma(acc, ph, l * vw, cg);
+    }
+  }
+}
+
+/// The query offsets of rows i0 .. i0+63 → xg_offs (visible after the next barrier).
+fn xg_load_offsets(i0: u32, lid: u32) {
+  var off = 0.0;
+  if (i0 + lid < fm.n) {
+    off = xg_off(FM_QUERY, i0 + lid);
+  }
+  xg_offs[lid] = off;
+}
+
+/// out rows i0 + 4g + a: acc / den (0 when den = 0: the all-zero-normalizer guard); the
+/// invocations with cg = 0 also write den to xg_out[n·d + row].
+fn xg_store(acc: ptr<function, XgAcc>, i0: u32, lid: u32) {
+  let d = fm.d;
+  let g = lid / 4u;
+  let cg = lid % 4u;
+  for (var a = 0u; a < 4u; a++) {
+    let row = i0 + 4u * g + a;
+    if (row >= fm.n) {
+      continue;
+    }
+    let den = (*acc).den[a];
+    for (var x = 0u; x < CV; x++) {
+      let c = 4u * (cg * CV + x);
+      var v = vec4f(0.0);
+      if (den != 0.0) {
+        v = (*acc).a[x * 4u + a] / den;
+      }
+      let o = row * d + c;
+      if (c < d) { xg_out[o] = v.x; }
+      if (c + 1u < d) { xg_out[o + 1u] = v.y; }
+      if (c + 2u < d) { xg_out[o + 2u] = v.z; }
+      if (c + 3u < d) { xg_out[o + 3u] = v.w; }
+    }
+    if (cg == 0u) {
+      xg_out[fm.n * d + row] = den;
+    }
+  }
+}
+
+@compute @workgroup_size(64)
+fn out_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) lid: u32) {
+  let i0 = xg_linear(id, nwg) * 64u;
+  if (i0 >= fm.n) {
+    return;
+  }
+  xg_load_offsets(i0, lid);
+  var acc: XgAcc;
+  xg_query_state(&acc, i0, 0u, lid);
+  xg_store(&acc, i0, lid);
+}
+
+@compute @workgroup_size(64)
+fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+  let i0 = xg_linear(id, nwg) * 64u;
+  if (i0 >= fm.n) {
+    return;
+  }
+  let mp = fm.mp;
+  let d = fm.d;
+  let g = lid / 4u;
+  let kq = lid % 4u;
+  let vw = 4u * CV;
+  let p = i0 / fm.chunk;
+  let cs = p * fm.chunk;
+  let soff = p * mp * (d + 1u);
+  let ilast = min(fm.n, i0 + 64u) - 1u;
+  let rows = vec4u(i0 + 4u * g) + vec4u(0u, 1u, 2u, 3u);
+  xg_load_offsets(i0, lid);
+
+  var acc: XgAcc;
+  // Key blocks of 64 keys of the chunk, up to the tile's last row. The first block shares its
+  // feature loop (and so its φ(Q) tiles) with the inter-chunk part: acc += φ(q)ᵀ S_{<p}.
+  for (var kb = cs; kb <= ilast; kb += 64u) {
+    let inter = kb == cs;
+    var gk: array<vec4f, 16>;   // gk[4s + b]: rows 4g..4g+3 × key kb + 16s + 4kq + b
+    for (var t = 0u; t < 16u; t++) {
+      gk[t] = vec4f(0.0);
+    }
+    {
+      var off = 0.0;
+      if (kb + lid <= ilast) {
+        off = xg_off(FM_KEY, kb + lid);
+      }
+      xg_koffs[lid] = off;
+    }
+    for (var f0 = 0u; f0 < mp; f0 += FS) {
+      workgroupBarrier();
+      xg_load_query_tile(i0, f0, lid);
+      for (var e = lid; e < FS * XG; e += 64u) {      // φ(K) tile: feature f0 + e / 16, keys kb + 4·(e % 16) ..
+        let f = f0 + e / XG;
+        let kl = 4u * (e % XG);
+        var ph = vec4f(0.0);
+        if (f < fm.mp && kb + kl <= ilast) {
+          let offs = vec4f(xg_koffs[kl], xg_koffs[kl + 1u], xg_koffs[kl + 2u], xg_koffs[kl + 3u]);
+          ph = select(vec4f(0.0), xg_phi4_rows(FM_KEY, kb + kl, f, offs), vec4u(kb + kl) + vec4u(0u, 1u, 2u, 3u) <= vec4u(ilast));
+        }
+        xg_c[e] = ph;
+      }
+      if (inter) {
+        xg_load_state_tile(soff, f0, lid);
+      }
+      workgroupBarrier();
+      for (var l = 0u; l < FS; l++) {
+        let q = xg_a[l * XG + g];
+        if (inter) {
+          acc.den += q * xg_z[l];
+          xg_fma(&acc, q, l * vw, cg_of(lid));
+        }
+        for (var s4 = 0u; s4 < 4u; s4++) {
+          let k = xg_c[l * XG + 4u * s4 + kq];
+          gk[4u * s4] += q * k.x;
+          gk[4u * s4 + 1u] += q * k.y;
+          gk[4u * s4 + 2u] += q * k.z;
+          gk[4u * s4 + 3u] += q * k.w;
+        }
+      }
+    }
+    // G·V per sub-tile of 16 keys: masked G (j ≤ i) through xg_a, V through xg_b.
+    for (var s4 = 0u; s4 < 4u; s4++) {
+      let js = kb + KT * s4;
+      if (js > ilast) {
+        break;
+      }
+      workgroupBarrier();
+      for (var b = 0u; b < 4u; b++) {
+        let j = js + 4u * kq + b;
+        xg_a[(4u * kq + b) * XG + g] = select(vec4f(0.0), gk[4u * s4 + b], vec4u(j) <= rows);
+      }
+      xg_load_v(js, fm.n, lid);
+      workgroupBarrier();
+      for (var jl = 0u; jl < KT; jl++) {
+        let gv = xg_a[jl * XG + g];
+        acc.den += gv;
+        xg_fma(&acc, gv, jl * vw, kq);
+      }
+    }
+  }
+  xg_store(&acc, i0, lid);
+}
