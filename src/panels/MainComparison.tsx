@@ -148,31 +148,8 @@ export function MainComparison() {
             <Metric name="entropy-performer" label={t.metrics.entropyPerformer} hint={t.metrics.entropyHint} value={m?.entropyApprox} />
             <Metric name="compute-ms" label={t.metrics.time} value={latency} format={fmtMs} />
           </div>
-          <StateExport />
           {view ? (
             <>
-              <div className="heatmap-toolbar">
-                <div ref={legendRef}>
-                  <ColorLegend
-                    labels={t.charts}
-                    scale={scale}
-                    label={clipped ? s.colourClipped : s.colour}
-                    negativeLabel={hasNegative ? s.colourNegative : undefined}
-                    width={Math.min(280, width - 20)}
-                  />
-                </div>
-                <div className="segmented" role="group" aria-label={s.colour}>
-                  <button type="button" aria-pressed={colorMode === 'linear'} onClick={() => actions.setUi('colorScale', 'linear')}>
-                    {s.scaleLinear}
-                  </button>
-                  <button type="button" aria-pressed={colorMode === 'log'} onClick={() => actions.setUi('colorScale', 'log')}>
-                    {s.scaleLog}
-                  </button>
-                </div>
-                <p className="note block-note" data-block={view.block}>
-                  {view.block > 1 ? s.blockNote(view.block, view.cells) : s.fullRes}
-                </p>
-              </div>
               <div className={`heatmaps across-${across}`}>
                 {(
                   [
@@ -201,6 +178,28 @@ export function MainComparison() {
                   </Figure>
                 ))}
               </div>
+              <div className="heatmap-toolbar">
+                <div ref={legendRef}>
+                  <ColorLegend
+                    labels={t.charts}
+                    scale={scale}
+                    label={clipped ? s.colourClipped : s.colour}
+                    negativeLabel={hasNegative ? s.colourNegative : undefined}
+                    width={Math.min(280, width - 20)}
+                  />
+                </div>
+                <div className="segmented" role="group" aria-label={s.colour}>
+                  <button type="button" aria-pressed={colorMode === 'linear'} onClick={() => actions.setUi('colorScale', 'linear')}>
+                    {s.scaleLinear}
+                  </button>
+                  <button type="button" aria-pressed={colorMode === 'log'} onClick={() => actions.setUi('colorScale', 'log')}>
+                    {s.scaleLog}
+                  </button>
+                </div>
+                <p className="note block-note" data-block={view.block}>
+                  {view.block > 1 ? s.blockNote(view.block, view.cells) : s.fullRes}
+                </p>
+              </div>
             </>
           ) : (
             <p className="note warn" data-no-view="">
@@ -208,6 +207,7 @@ export function MainComparison() {
             </p>
           )}
           {explainer}
+          <StateExport />
           {rowSeries && (
             <div className="row-chart">
               <h3>
