@@ -21,14 +21,18 @@ try {
   const icon = await browser.newPage({ viewport: { width: 180, height: 180 } });
   const svg = readFileSync(join(pub, 'icon.svg'), 'utf8');
   // iOS rounds the corners itself: fill the square with the tile colour behind the SVG.
-  await icon.setContent(`<body style="margin:0;background:#3b4cc0">${svg.replace('<svg ', '<svg width="180" height="180" ')}</body>`);
+  await icon.setContent(
+    `<body style="margin:0;background:#3b4cc0">${svg.replace('<svg ', '<svg width="180" height="180" ')}</body>`,
+  );
   await icon.screenshot({ path: join(pub, 'apple-touch-icon.png') });
 
   // A 1600×840 layout scaled by 0.75 shows the heatmaps as well as the header in 1200×630.
   const page = await browser.newPage({ viewport: { width: 1600, height: 840 }, deviceScaleFactor: 0.75 });
   await page.goto(`${url}/?backend=cpu&input=clustered&n=128&scale=1.5`);
   await page.waitForSelector('[data-metric="heatmap-exact"][data-result-id]', { timeout: 120_000 });
-  await page.waitForFunction(() => document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing');
+  await page.waitForFunction(
+    () => document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing',
+  );
   await page.evaluate(() => document.fonts.ready);
   await page.waitForTimeout(500);
   await page.screenshot({ path: join(pub, 'social-preview.png') });
@@ -37,4 +41,5 @@ try {
   await new Promise((r) => server.httpServer.close(r));
   rmSync(outDir, { recursive: true, force: true });
 }
-for (const f of ['apple-touch-icon.png', 'social-preview.png']) console.log(`${f}: ${statSync(join(pub, f)).size} bytes`);
+for (const f of ['apple-touch-icon.png', 'social-preview.png'])
+  console.log(`${f}: ${statSync(join(pub, f)).size} bytes`);

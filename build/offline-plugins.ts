@@ -91,10 +91,12 @@ export function contentSecurityPolicy(build: OfflineBuild): Plugin {
 }
 
 const WORKER_URL = /new\s+Worker\(\s*new\s+URL\(\s*(['"])([^'"]+)\1\s*,\s*import\.meta\.url\s*\)\s*,?/g;
-const KATEX_FALLBACK_FONTS = /,\s*url\([^)]*\.woff\)\s*format\(["']woff["']\)|,\s*url\([^)]*\.ttf\)\s*format\(["']truetype["']\)/g;
+const KATEX_FALLBACK_FONTS =
+  /,\s*url\([^)]*\.woff\)\s*format\(["']woff["']\)|,\s*url\([^)]*\.ttf\)\s*format\(["']truetype["']\)/g;
 
 export function singleFileExtras(publicDir: string): Plugin {
-  const dataUrl = (file: string, type: string) => `data:${type};base64,${readFileSync(join(publicDir, file)).toString('base64')}`;
+  const dataUrl = (file: string, type: string) =>
+    `data:${type};base64,${readFileSync(join(publicDir, file)).toString('base64')}`;
   return {
     name: 'performer:single-file-extras',
     apply: 'build',
@@ -119,7 +121,10 @@ export function singleFileExtras(publicDir: string): Plugin {
         return html
           .replace(/<!-- file-notice -->[\s\S]*?<!-- \/file-notice -->\s*/g, '')
           .replace(/(<link rel="icon"[^>]*href=")[^"]*(")/, `$1${dataUrl('icon.svg', 'image/svg+xml')}$2`)
-          .replace(/(<link rel="apple-touch-icon"[^>]*href=")[^"]*(")/, `$1${dataUrl('apple-touch-icon.png', 'image/png')}$2`);
+          .replace(
+            /(<link rel="apple-touch-icon"[^>]*href=")[^"]*(")/,
+            `$1${dataUrl('apple-touch-icon.png', 'image/png')}$2`,
+          );
       },
     },
   };

@@ -32,7 +32,9 @@ async function waitForResult(page, before, timeout = 60_000) {
     (b) => {
       const fig = document.querySelector('[data-metric="heatmap-exact"]');
       const status = document.querySelector('.compute-status')?.getAttribute('data-status');
-      return fig && fig.getAttribute('data-result-id') && fig.getAttribute('data-result-id') !== b && status !== 'computing';
+      return (
+        fig && fig.getAttribute('data-result-id') && fig.getAttribute('data-result-id') !== b && status !== 'computing'
+      );
     },
     before,
     { timeout },
@@ -57,7 +59,17 @@ async function waitForAnalysis(page, id, timeout = 90_000) {
 }
 
 async function waitForAllAnalyses(page, timeout = 120_000) {
-  for (const id of ['errorVsM', 'normSweep', 'errorVsD', 'entryErrors', 'rowEntropies', 'entropyVsN', 'localTruncation', 'spectra', 'mapRows']) {
+  for (const id of [
+    'errorVsM',
+    'normSweep',
+    'errorVsD',
+    'entryErrors',
+    'rowEntropies',
+    'entropyVsN',
+    'localTruncation',
+    'spectra',
+    'mapRows',
+  ]) {
     await waitForAnalysis(page, id, timeout);
   }
 }
@@ -83,290 +95,332 @@ const median = (xs) => {
   return s.length % 2 ? s[k] : (s[k - 1] + s[k]) / 2;
 };
 
-test('WebGPU: badge, heatmaps respond to m, d, n, map and causal; slider → heatmap latency', async ({ page, appUrl, artifacts, log }) => {
-  await page.goto(`${appUrl}/`);
-  await page.waitForSelector('[data-metric="backend"][data-value="webgpu"]', { timeout: 60_000 });
-  const badge = await page.textContent('[data-metric="backend"]');
-  assert.match(badge, /^WebGPU: /);
-  await waitForResult(page, null, 90_000);
-  const dir = shotsDir(artifacts);
-  await page.screenshot({ path: join(dir, 'webgpu-1280-top.png') });
+test(
+  'WebGPU: badge, heatmaps respond to m, d, n, map and causal; slider → heatmap latency',
+  async ({ page, appUrl, artifacts, log }) => {
+    await page.goto(`${appUrl}/`);
+    await page.waitForSelector('[data-metric="backend"][data-value="webgpu"]', { timeout: 60_000 });
+    const badge = await page.textContent('[data-metric="backend"]');
+    assert.match(badge, /^WebGPU: /);
+    await waitForResult(page, null, 90_000);
+    const dir = shotsDir(artifacts);
+    await page.screenshot({ path: join(dir, 'webgpu-1280-top.png') });
 
-  // defaults (local inputs, s = 1.5): exact A has structure and the Performer's Â visibly differs
-  const hA = await metric(page, 'entropy-exact');
-  const errDefault = await metric(page, 'rel-error-A');
-  log(`defaults on WebGPU: entropy of A ${hA.toFixed(3)}, of Â ${(await metric(page, 'entropy-performer')).toFixed(3)}, rel. error of A ${errDefault.toFixed(3)}`);
-  assert.ok(hA <= 0.9, `entropy of A at defaults ${hA}`);
-  assert.ok(errDefault > 0.3, `rel-error-A at defaults ${errDefault}`);
+    // defaults (local inputs, s = 1.5): exact A has structure and the Performer's Â visibly differs
+    const hA = await metric(page, 'entropy-exact');
+    const errDefault = await metric(page, 'rel-error-A');
+    log(
+      `defaults on WebGPU: entropy of A ${hA.toFixed(3)}, of Â ${(await metric(page, 'entropy-performer')).toFixed(3)}, rel. error of A ${errDefault.toFixed(3)}`,
+    );
+    assert.ok(hA <= 0.9, `entropy of A at defaults ${hA}`);
+    assert.ok(errDefault > 0.3, `rel-error-A at defaults ${errDefault}`);
 
-  // the rest of this test checks the theory where FAVOR+ converges: Gaussian inputs at s = 0.5
-  let before = await resultId(page);
-  await page.selectOption('[data-param="input"]', 'gaussian');
-  await waitForResult(page, before);
-  before = await resultId(page);
-  await typeParam(page, 'scale', 0.5);
-  await waitForResult(page, before);
-  const err64 = await metric(page, 'rel-error-A');
-  assert.ok(err64 > 0.05 && err64 < 0.6, `rel-error-A at Gaussian s = 0.5: ${err64}`);
-  assert.ok((await metric(page, 'entropy-exact')) > 0.97);
+    // the rest of this test checks the theory where FAVOR+ converges: Gaussian inputs at s = 0.5
+    let before = await resultId(page);
+    await page.selectOption('[data-param="input"]', 'gaussian');
+    await waitForResult(page, before);
+    before = await resultId(page);
+    await typeParam(page, 'scale', 0.5);
+    await waitForResult(page, before);
+    const err64 = await metric(page, 'rel-error-A');
+    assert.ok(err64 > 0.05 && err64 < 0.6, `rel-error-A at Gaussian s = 0.5: ${err64}`);
+    assert.ok((await metric(page, 'entropy-exact')) > 0.97);
 
-  // latency: a keyboard step of the m slider to the redrawn heatmap, median of 20
-  const slider = page.locator('[data-param="m"]');
-  await slider.focus();
-  await page.evaluate(() => {
-    window.__longTasks = [];
-    new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
-  });
-  const samples = [];
-  for (let k = 0; k < 20; k++) {
+    // latency: a keyboard step of the m slider to the redrawn heatmap, median of 20
+    const slider = page.locator('[data-param="m"]');
+    await slider.focus();
     await page.evaluate(() => {
-      const fig = document.querySelector('[data-metric="heatmap-exact"]');
-      const before = fig.getAttribute('data-result-id');
-      window.__latency = new Promise((resolve) => {
-        let t0 = 0;
-        document.addEventListener('keydown', () => (t0 = performance.now()), { once: true, capture: true });
-        const mo = new MutationObserver(() => {
-          if (t0 && fig.getAttribute('data-result-id') !== before) {
-            mo.disconnect();
-            resolve(performance.now() - t0);
-          }
-        });
-        mo.observe(fig, { attributes: true, attributeFilter: ['data-result-id'] });
+      window.__longTasks = [];
+      new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({
+        type: 'longtask',
       });
     });
-    await page.keyboard.press(k % 2 === 0 ? 'ArrowRight' : 'ArrowLeft');
-    samples.push(await page.evaluate(() => window.__latency));
-    await page.waitForFunction(() => document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing');
-  }
-  const med = median(samples);
-  log(`latency slider → heatmaps (WebGPU/SwiftShader, n = 256, d = 16, m 64↔96): median ${med.toFixed(0)} ms over ${samples.length}, min ${Math.min(...samples).toFixed(0)}, max ${Math.max(...samples).toFixed(0)}`);
-  assert.ok(med < 10_000);
-  const longTasks = await page.evaluate(() => window.__longTasks);
-  log(`main-thread long tasks (> 50 ms) during the 20 steps: ${longTasks.length}, longest ${Math.max(0, ...longTasks).toFixed(0)} ms`);
+    const samples = [];
+    for (let k = 0; k < 20; k++) {
+      await page.evaluate(() => {
+        const fig = document.querySelector('[data-metric="heatmap-exact"]');
+        const before = fig.getAttribute('data-result-id');
+        window.__latency = new Promise((resolve) => {
+          let t0 = 0;
+          document.addEventListener('keydown', () => (t0 = performance.now()), { once: true, capture: true });
+          const mo = new MutationObserver(() => {
+            if (t0 && fig.getAttribute('data-result-id') !== before) {
+              mo.disconnect();
+              resolve(performance.now() - t0);
+            }
+          });
+          mo.observe(fig, { attributes: true, attributeFilter: ['data-result-id'] });
+        });
+      });
+      await page.keyboard.press(k % 2 === 0 ? 'ArrowRight' : 'ArrowLeft');
+      samples.push(await page.evaluate(() => window.__latency));
+      await page.waitForFunction(
+        () => document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing',
+      );
+    }
+    const med = median(samples);
+    log(
+      `latency slider → heatmaps (WebGPU/SwiftShader, n = 256, d = 16, m 64↔96): median ${med.toFixed(0)} ms over ${samples.length}, min ${Math.min(...samples).toFixed(0)}, max ${Math.max(...samples).toFixed(0)}`,
+    );
+    assert.ok(med < 10_000);
+    const longTasks = await page.evaluate(() => window.__longTasks);
+    log(
+      `main-thread long tasks (> 50 ms) during the 20 steps: ${longTasks.length}, longest ${Math.max(0, ...longTasks).toFixed(0)} ms`,
+    );
 
-  // m: more features, smaller error (same W seed family; 16 → 512 is a 32× budget)
-  before = await resultId(page);
-  await typeParam(page, 'm', 16);
-  await waitForResult(page, before);
-  const err16 = await metric(page, 'rel-error-A');
-  before = await resultId(page);
-  await typeParam(page, 'm', 512);
-  await waitForResult(page, before);
-  const err512 = await metric(page, 'rel-error-A');
-  log(`rel. error of A: m = 16 → ${err16.toFixed(3)}, m = 512 → ${err512.toFixed(3)}`);
-  assert.ok(err512 < err16 / 2, `error should fall with m: ${err16} → ${err512}`);
+    // m: more features, smaller error (same W seed family; 16 → 512 is a 32× budget)
+    before = await resultId(page);
+    await typeParam(page, 'm', 16);
+    await waitForResult(page, before);
+    const err16 = await metric(page, 'rel-error-A');
+    before = await resultId(page);
+    await typeParam(page, 'm', 512);
+    await waitForResult(page, before);
+    const err512 = await metric(page, 'rel-error-A');
+    log(`rel. error of A: m = 16 → ${err16.toFixed(3)}, m = 512 → ${err512.toFixed(3)}`);
+    assert.ok(err512 < err16 / 2, `error should fall with m: ${err16} → ${err512}`);
 
-  // d: at a fixed entry scale ‖x+y‖² grows like √d, and the error with it
-  before = await resultId(page);
-  await typeParam(page, 'm', 64);
-  await waitForResult(page, before);
-  before = await resultId(page);
-  await typeParam(page, 'd', 4);
-  await waitForResult(page, before);
-  const errD4 = await metric(page, 'rel-error-A');
-  before = await resultId(page);
-  await typeParam(page, 'd', 64);
-  await waitForResult(page, before);
-  const errD64 = await metric(page, 'rel-error-A');
-  log(`rel. error of A: d = 4 → ${errD4.toFixed(3)}, d = 64 → ${errD64.toFixed(3)}`);
-  assert.ok(errD64 > errD4, `error should grow with d: ${errD4} → ${errD64}`);
-  before = await resultId(page);
-  await typeParam(page, 'd', 16);
-  await waitForResult(page, before);
+    // d: at a fixed entry scale ‖x+y‖² grows like √d, and the error with it
+    before = await resultId(page);
+    await typeParam(page, 'm', 64);
+    await waitForResult(page, before);
+    before = await resultId(page);
+    await typeParam(page, 'd', 4);
+    await waitForResult(page, before);
+    const errD4 = await metric(page, 'rel-error-A');
+    before = await resultId(page);
+    await typeParam(page, 'd', 64);
+    await waitForResult(page, before);
+    const errD64 = await metric(page, 'rel-error-A');
+    log(`rel. error of A: d = 4 → ${errD4.toFixed(3)}, d = 64 → ${errD64.toFixed(3)}`);
+    assert.ok(errD64 > errD4, `error should grow with d: ${errD4} → ${errD64}`);
+    before = await resultId(page);
+    await typeParam(page, 'd', 16);
+    await waitForResult(page, before);
 
-  // map: trig vs positive at a large norm scale
-  before = await resultId(page);
-  await typeParam(page, 'scale', 1.25);
-  await waitForResult(page, before);
-  const errPos = await metric(page, 'rel-error-A');
-  before = await resultId(page);
-  await page.selectOption('[data-param="featureMap"]', 'trig');
-  await waitForResult(page, before);
-  const errTrig = await metric(page, 'rel-error-A');
-  log(`s = 1.25: rel. error of A, positive ${errPos.toFixed(3)}, trig ${errTrig.toFixed(3)}`);
-  assert.ok(errTrig > errPos, `trig ${errTrig} should exceed positive ${errPos} at s = 1.25`);
-  await page.selectOption('[data-param="featureMap"]', 'positive');
-  await typeParam(page, 'scale', 0.5);
-  await waitForParams(page, 'm = 64, φ = Positive (FAVOR+), s = 0.5');
+    // map: trig vs positive at a large norm scale
+    before = await resultId(page);
+    await typeParam(page, 'scale', 1.25);
+    await waitForResult(page, before);
+    const errPos = await metric(page, 'rel-error-A');
+    before = await resultId(page);
+    await page.selectOption('[data-param="featureMap"]', 'trig');
+    await waitForResult(page, before);
+    const errTrig = await metric(page, 'rel-error-A');
+    log(`s = 1.25: rel. error of A, positive ${errPos.toFixed(3)}, trig ${errTrig.toFixed(3)}`);
+    assert.ok(errTrig > errPos, `trig ${errTrig} should exceed positive ${errPos} at s = 1.25`);
+    await page.selectOption('[data-param="featureMap"]', 'positive');
+    await typeParam(page, 'scale', 0.5);
+    await waitForParams(page, 'm = 64, φ = Positive (FAVOR+), s = 0.5');
 
-  // causal: the upper triangle of A is masked
-  await page.check('[data-param="causal"]');
-  await waitForParams(page, 's = 0.5, causal');
-  for (const which of ['exact', 'approx']) {
-    const upper = await heatmapCellText(page, `heatmap-${which}`, 0.98, 0.02); // query 0, last keys: masked
-    const lower = await heatmapCellText(page, `heatmap-${which}`, 0.02, 0.98); // last queries, first keys: allowed
-    assert.equal(upper, '0', `${which}: the top-right cell (keys after the query) is masked, shows ${upper}`);
-    assert.notEqual(lower, '0', `${which}: the bottom-left cell (keys before the query) is not masked`);
-  }
-  await page.mouse.move(0, 0);
+    // causal: the upper triangle of A is masked
+    await page.check('[data-param="causal"]');
+    await waitForParams(page, 's = 0.5, causal');
+    for (const which of ['exact', 'approx']) {
+      const upper = await heatmapCellText(page, `heatmap-${which}`, 0.98, 0.02); // query 0, last keys: masked
+      const lower = await heatmapCellText(page, `heatmap-${which}`, 0.02, 0.98); // last queries, first keys: allowed
+      assert.equal(upper, '0', `${which}: the top-right cell (keys after the query) is masked, shows ${upper}`);
+      assert.notEqual(lower, '0', `${which}: the bottom-left cell (keys before the query) is not masked`);
+    }
+    await page.mouse.move(0, 0);
 
-  // n: above 512 the heatmaps show block means and say so
-  await typeParam(page, 'n', 1024);
-  await waitForParams(page, 'n = 1,024');
-  await page.waitForSelector('[data-block="2"]');
-  assert.equal(await page.getAttribute('[data-block]', 'data-block'), '2');
-  assert.match(await page.textContent('[data-block]'), /block means/);
-  await page.screenshot({ path: join(dir, 'webgpu-1280-n1024-causal.png') });
-}, { timeout: 200_000 });
+    // n: above 512 the heatmaps show block means and say so
+    await typeParam(page, 'n', 1024);
+    await waitForParams(page, 'n = 1,024');
+    await page.waitForSelector('[data-block="2"]');
+    assert.equal(await page.getAttribute('[data-block]', 'data-block'), '2');
+    assert.match(await page.textContent('[data-block]'), /block means/);
+    await page.screenshot({ path: join(dir, 'webgpu-1280-n1024-causal.png') });
+  },
+  { timeout: 200_000 },
+);
 
-test('CPU fallback is announced when the browser has no WebGPU; the default scene has structure', async ({ page, appUrl, log }) => {
-  await page.goto(`${appUrl}/`);
-  await page.waitForSelector('[data-metric="backend"][data-value="cpu"]', { timeout: 60_000 });
-  assert.match(await page.textContent('[data-metric="backend"]'), /^CPU fallback: .+/);
-  await waitForResult(page, null);
-  assert.ok((await metric(page, 'rel-error-out')) > 0);
+test(
+  'CPU fallback is announced when the browser has no WebGPU; the default scene has structure',
+  async ({ page, appUrl, log }) => {
+    await page.goto(`${appUrl}/`);
+    await page.waitForSelector('[data-metric="backend"][data-value="cpu"]', { timeout: 60_000 });
+    assert.match(await page.textContent('[data-metric="backend"]'), /^CPU fallback: .+/);
+    await waitForResult(page, null);
+    assert.ok((await metric(page, 'rel-error-out')) > 0);
 
-  // the default scene tells the sparsity panel's story: softmax can focus, 1 + elu spreads out
-  await waitForAnalysis(page, 'rowEntropies');
-  const hA = await metric(page, 'entropy-exact');
-  const hPerf = await metric(page, 'entropy-performer');
-  const hElu = await metric(page, 'entropy-elu1');
-  log(`defaults on the CPU path: entropy A ${hA.toFixed(3)}, Performer Â ${hPerf.toFixed(3)}, 1+elu Â ${hElu.toFixed(3)}, rel. error of A ${(await metric(page, 'rel-error-A')).toFixed(3)}`);
-  assert.ok(hA <= 0.9, `entropy of A at defaults ${hA}`);
-  assert.ok(hElu >= hA + 0.05, `1 + elu (${hElu}) should be flatter than softmax (${hA}) by ≥ 0.05`);
-  assert.equal(await page.$('[data-zero-normalizer-rows]'), null, 'no all-zero normalizers at the defaults');
+    // the default scene tells the sparsity panel's story: softmax can focus, 1 + elu spreads out
+    await waitForAnalysis(page, 'rowEntropies');
+    const hA = await metric(page, 'entropy-exact');
+    const hPerf = await metric(page, 'entropy-performer');
+    const hElu = await metric(page, 'entropy-elu1');
+    log(
+      `defaults on the CPU path: entropy A ${hA.toFixed(3)}, Performer Â ${hPerf.toFixed(3)}, 1+elu Â ${hElu.toFixed(3)}, rel. error of A ${(await metric(page, 'rel-error-A')).toFixed(3)}`,
+    );
+    assert.ok(hA <= 0.9, `entropy of A at defaults ${hA}`);
+    assert.ok(hElu >= hA + 0.05, `1 + elu (${hElu}) should be flatter than softmax (${hA}) by ≥ 0.05`);
+    assert.equal(await page.$('[data-zero-normalizer-rows]'), null, 'no all-zero normalizers at the defaults');
 
-  // extreme norms without ε: every product φ(q_i)·φ(k_j) underflows, and the main panel says so
-  await page.goto(`${appUrl}/?n=64&d=256&scale=4&input=gaussian`);
-  const notice = page.locator('[data-panel="main"] [data-zero-normalizer-rows]');
-  await notice.waitFor({ timeout: 60_000 });
-  log(`d = 256, s = 4, stab = shift: ${await notice.textContent()}`);
-  assert.equal(await notice.getAttribute('data-zero-normalizer-rows'), '64');
-  // the reference ε keeps every normalizer positive
-  const before = await resultId(page);
-  await page.selectOption('[data-param="stabilizer"]', 'ref');
-  await waitForResult(page, before);
-  assert.equal(await notice.count(), 0, 'no notice with stab=ref');
-  assert.match(page.url(), /stab=ref/);
-}, { webgpu: false, timeout: 120_000 });
+    // extreme norms without ε: every product φ(q_i)·φ(k_j) underflows, and the main panel says so
+    await page.goto(`${appUrl}/?n=64&d=256&scale=4&input=gaussian`);
+    const notice = page.locator('[data-panel="main"] [data-zero-normalizer-rows]');
+    await notice.waitFor({ timeout: 60_000 });
+    log(`d = 256, s = 4, stab = shift: ${await notice.textContent()}`);
+    assert.equal(await notice.getAttribute('data-zero-normalizer-rows'), '64');
+    // the reference ε keeps every normalizer positive
+    const before = await resultId(page);
+    await page.selectOption('[data-param="stabilizer"]', 'ref');
+    await waitForResult(page, before);
+    assert.equal(await notice.count(), 0, 'no notice with stab=ref');
+    assert.match(page.url(), /stab=ref/);
+  },
+  { webgpu: false, timeout: 120_000 },
+);
 
-test('analyses: sweeps, rank and entropy behave as the theory says; panels at both sizes', async ({ page, appUrl, artifacts, log }) => {
-  const dir = shotsDir(artifacts);
-  // Gaussian inputs at s = 0.5: the regime where FAVOR+ converges and the theory's trends show
-  await page.goto(`${appUrl}/?backend=cpu&input=gaussian&scale=0.5`);
-  await waitForResult(page, null);
-  await waitForAllAnalyses(page);
+test(
+  'analyses: sweeps, rank and entropy behave as the theory says; panels at both sizes',
+  async ({ page, appUrl, artifacts, log }) => {
+    const dir = shotsDir(artifacts);
+    // Gaussian inputs at s = 0.5: the regime where FAVOR+ converges and the theory's trends show
+    await page.goto(`${appUrl}/?backend=cpu&input=gaussian&scale=0.5`);
+    await waitForResult(page, null);
+    await waitForAllAnalyses(page);
 
-  // error vs m: falls as m grows (positive, orthogonal, mean over ≥ 8 seeds)
-  const first = await metric(page, 'sweep-error-first');
-  const last = await metric(page, 'sweep-error-last');
-  log(`sweep (positive, orthogonal): m = 4 → ${first.toFixed(3)}, m = 512 → ${last.toFixed(3)}`);
-  assert.ok(last < first / 3, `sweep error should fall with m: ${first} → ${last}`);
+    // error vs m: falls as m grows (positive, orthogonal, mean over ≥ 8 seeds)
+    const first = await metric(page, 'sweep-error-first');
+    const last = await metric(page, 'sweep-error-last');
+    log(`sweep (positive, orthogonal): m = 4 → ${first.toFixed(3)}, m = 512 → ${last.toFixed(3)}`);
+    assert.ok(last < first / 3, `sweep error should fall with m: ${first} → ${last}`);
 
-  // norm sweep: trig overtakes positive at the largest scale
-  const pos = await metric(page, 'norm-error-positive');
-  const trig = await metric(page, 'norm-error-trig');
-  log(`norm sweep at s = 2: positive ${pos.toFixed(3)}, trig ${trig.toFixed(3)}`);
-  assert.ok(trig > pos, `trig ${trig} should exceed positive ${pos} at large norm scale`);
+    // norm sweep: trig overtakes positive at the largest scale
+    const pos = await metric(page, 'norm-error-positive');
+    const trig = await metric(page, 'norm-error-trig');
+    log(`norm sweep at s = 2: positive ${pos.toFixed(3)}, trig ${trig.toFixed(3)}`);
+    assert.ok(trig > pos, `trig ${trig} should exceed positive ${pos} at large norm scale`);
 
-  // rank at defaults (n = 256 ≫ m = 64, Gaussian inputs, τ = 1e-6)
-  const mPrime = Number(await page.getAttribute('[data-rank-mprime]', 'data-rank-mprime'));
-  const rankA = await metric(page, 'rank-exact');
-  const rankP = await metric(page, 'rank-performer');
-  log(`rank at τ = 1e-6: exact ${rankA}, performer ${rankP} (m′ = ${mPrime}), scores ${await metric(page, 'rank-scores')}`);
-  assert.ok(rankP <= mPrime, `rank(Â) ${rankP} > m′ ${mPrime}`);
-  assert.ok(rankA > mPrime, `rank(A) ${rankA} should exceed m′ ${mPrime}`);
-  assert.ok((await metric(page, 'rank-scores')) <= 16);
+    // rank at defaults (n = 256 ≫ m = 64, Gaussian inputs, τ = 1e-6)
+    const mPrime = Number(await page.getAttribute('[data-rank-mprime]', 'data-rank-mprime'));
+    const rankA = await metric(page, 'rank-exact');
+    const rankP = await metric(page, 'rank-performer');
+    log(
+      `rank at τ = 1e-6: exact ${rankA}, performer ${rankP} (m′ = ${mPrime}), scores ${await metric(page, 'rank-scores')}`,
+    );
+    assert.ok(rankP <= mPrime, `rank(Â) ${rankP} > m′ ${mPrime}`);
+    assert.ok(rankA > mPrime, `rank(A) ${rankA} should exceed m′ ${mPrime}`);
+    assert.ok((await metric(page, 'rank-scores')) <= 16);
 
-  // screenshots of every panel at 1280×800
-  for (const id of PANELS) await page.locator(`[data-panel="${id}"]`).screenshot({ path: join(dir, `${id}-1280.png`) });
-  await page.screenshot({ path: join(dir, 'app-1280-top.png') });
+    // screenshots of every panel at 1280×800
+    for (const id of PANELS)
+      await page.locator(`[data-panel="${id}"]`).screenshot({ path: join(dir, `${id}-1280.png`) });
+    await page.screenshot({ path: join(dir, 'app-1280-top.png') });
 
-  // … and at 390×844 (panels stack)
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(400);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 1, `page scrolls sideways by ${overflow}px at 390 wide`);
-  for (const id of PANELS) await page.locator(`[data-panel="${id}"]`).screenshot({ path: join(dir, `${id}-390.png`) });
-  await page.screenshot({ path: join(dir, 'app-390-top.png') });
-  await page.setViewportSize({ width: 1280, height: 800 });
+    // … and at 390×844 (panels stack)
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(400);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `page scrolls sideways by ${overflow}px at 390 wide`);
+    for (const id of PANELS)
+      await page.locator(`[data-panel="${id}"]`).screenshot({ path: join(dir, `${id}-390.png`) });
+    await page.screenshot({ path: join(dir, 'app-390-top.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
 
-  // click a heatmap row: it is pinned and its full row is charted
-  const canvas = page.locator('[data-metric="heatmap-exact"] .heatmap-canvas');
-  const box = await canvas.boundingBox();
-  await canvas.click({ position: { x: box.width / 2, y: box.height * 0.25 } });
-  await page.waitForFunction(() => document.querySelector('.row-chart h3')?.textContent?.includes('(pinned)'));
-  const pinnedTitle = await page.textContent('.row-chart h3');
-  log(`clicked heatmap → ${pinnedTitle.replace(/Unpin$/, '').trim()}`);
-  assert.match(pinnedTitle, /i = 6[0-9] \(pinned\)/);
-  await page.click('.row-chart h3 button');
+    // click a heatmap row: it is pinned and its full row is charted
+    const canvas = page.locator('[data-metric="heatmap-exact"] .heatmap-canvas');
+    const box = await canvas.boundingBox();
+    await canvas.click({ position: { x: box.width / 2, y: box.height * 0.25 } });
+    await page.waitForFunction(() => document.querySelector('.row-chart h3')?.textContent?.includes('(pinned)'));
+    const pinnedTitle = await page.textContent('.row-chart h3');
+    log(`clicked heatmap → ${pinnedTitle.replace(/Unpin$/, '').trim()}`);
+    assert.match(pinnedTitle, /i = 6[0-9] \(pinned\)/);
+    await page.click('.row-chart h3 button');
 
-  // smaller m: Performer rank follows m′, exact rank does not
-  let before = await resultId(page);
-  await typeParam(page, 'm', 16);
-  await waitForResult(page, before);
-  await page.waitForSelector('[data-rank-mprime="16"]', { timeout: 60_000 });
-  await waitForAnalysis(page, 'spectra');
-  assert.ok((await metric(page, 'rank-performer')) <= 16);
-  assert.ok((await metric(page, 'rank-exact')) > 16);
+    // smaller m: Performer rank follows m′, exact rank does not
+    let before = await resultId(page);
+    await typeParam(page, 'm', 16);
+    await waitForResult(page, before);
+    await page.waitForSelector('[data-rank-mprime="16"]', { timeout: 60_000 });
+    await waitForAnalysis(page, 'spectra');
+    assert.ok((await metric(page, 'rank-performer')) <= 16);
+    assert.ok((await metric(page, 'rank-exact')) > 16);
 
-  // causal: A is lower triangular with a positive diagonal → full rank (τ = 1e-12, f64 spectra)
-  await page.selectOption('[data-ui="rankTol"]', '1e-12');
-  before = await resultId(page);
-  await page.check('[data-param="causal"]');
-  await waitForResult(page, before);
-  await page.waitForSelector('[data-rank-causal="true"]', { timeout: 60_000 });
-  await waitForAnalysis(page, 'spectra');
-  const n = Number(await page.getAttribute('[data-rank-n]', 'data-rank-n'));
-  const rankCausal = await metric(page, 'rank-exact');
-  log(`causal, τ = 1e-12: rank(A) = ${rankCausal} of n = ${n}; rank(Â) = ${await metric(page, 'rank-performer')}`);
-  assert.equal(rankCausal, n);
-  assert.ok(await page.isVisible('[data-triangular]'));
-  await page.uncheck('[data-param="causal"]');
+    // causal: A is lower triangular with a positive diagonal → full rank (τ = 1e-12, f64 spectra)
+    await page.selectOption('[data-ui="rankTol"]', '1e-12');
+    before = await resultId(page);
+    await page.check('[data-param="causal"]');
+    await waitForResult(page, before);
+    await page.waitForSelector('[data-rank-causal="true"]', { timeout: 60_000 });
+    await waitForAnalysis(page, 'spectra');
+    const n = Number(await page.getAttribute('[data-rank-n]', 'data-rank-n'));
+    const rankCausal = await metric(page, 'rank-exact');
+    log(`causal, τ = 1e-12: rank(A) = ${rankCausal} of n = ${n}; rank(Â) = ${await metric(page, 'rank-performer')}`);
+    assert.equal(rankCausal, n);
+    assert.ok(await page.isVisible('[data-triangular]'));
+    await page.uncheck('[data-param="causal"]');
 
-  // linear attention (1 + elu) is flatter than softmax at n = 1,024
-  await typeParam(page, 'n', 1024);
-  await page.selectOption('[data-param="featureMap"]', 'elu1');
-  await waitForParams(page, 'n = 1,024');
-  await waitForParams(page, '1 + elu');
-  const hExact = await metric(page, 'entropy-exact');
-  const hLin = await metric(page, 'entropy-performer');
-  log(`n = 1,024, mean normalized entropy: softmax ${hExact.toFixed(4)}, 1+elu ${hLin.toFixed(4)}`);
-  assert.ok(hLin > hExact, `linear entropy ${hLin} should exceed exact ${hExact}`);
-}, { timeout: 240_000 });
+    // linear attention (1 + elu) is flatter than softmax at n = 1,024
+    await typeParam(page, 'n', 1024);
+    await page.selectOption('[data-param="featureMap"]', 'elu1');
+    await waitForParams(page, 'n = 1,024');
+    await waitForParams(page, '1 + elu');
+    const hExact = await metric(page, 'entropy-exact');
+    const hLin = await metric(page, 'entropy-performer');
+    log(`n = 1,024, mean normalized entropy: softmax ${hExact.toFixed(4)}, 1+elu ${hLin.toFixed(4)}`);
+    assert.ok(hLin > hExact, `linear entropy ${hLin} should exceed exact ${hExact}`);
+  },
+  { timeout: 240_000 },
+);
 
-test('long analyses show progress and can be cancelled and re-run', async ({ page, appUrl }) => {
-  await page.goto(`${appUrl}/?backend=cpu&d=32`);
-  await page.waitForSelector('[data-analysis="errorVsM"][data-status="running"]', { timeout: 60_000 });
-  await page.click('[data-analysis="errorVsM"] [data-action="cancel"]');
-  await page.waitForSelector('[data-analysis="errorVsM"][data-status="cancelled"]', { timeout: 30_000 });
-  await page.click('[data-analysis="errorVsM"] [data-action="run"]');
-  await page.waitForSelector('[data-analysis="errorVsM"][data-status="running"]', { timeout: 30_000 });
-  await waitForAnalysis(page, 'errorVsM');
-}, { timeout: 120_000 });
+test(
+  'long analyses show progress and can be cancelled and re-run',
+  async ({ page, appUrl }) => {
+    await page.goto(`${appUrl}/?backend=cpu&d=32`);
+    await page.waitForSelector('[data-analysis="errorVsM"][data-status="running"]', { timeout: 60_000 });
+    await page.click('[data-analysis="errorVsM"] [data-action="cancel"]');
+    await page.waitForSelector('[data-analysis="errorVsM"][data-status="cancelled"]', { timeout: 30_000 });
+    await page.click('[data-analysis="errorVsM"] [data-action="run"]');
+    await page.waitForSelector('[data-analysis="errorVsM"][data-status="running"]', { timeout: 30_000 });
+    await waitForAnalysis(page, 'errorVsM');
+  },
+  { timeout: 120_000 },
+);
 
-test('bad URL parameters are rejected with a message; the page keeps working', async ({ page, appUrl, artifacts }) => {
-  const q = '?backend=cpu&n=abc&m=999999&d=-3&map=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&scale=NaN&causal=maybe&row=1e9&theme=__proto__';
-  await page.goto(`${appUrl}/${q}`);
-  await page.waitForSelector('[data-notice="param-rejected"]', { timeout: 30_000 });
-  const text = await page.textContent('.notices');
-  for (const key of ['n', 'm', 'd', 'map', 'scale', 'causal', 'row', 'theme']) assert.ok(text.includes(` ${key} = “`), `no message for ${key}: ${text}`);
-  assert.equal(await page.$('img[src="x"]'), null);
-  await waitForResult(page, null);
-  assert.match(await page.textContent('[data-result-params]'), /n = 256, d = 16, m = 64/);
-  await page.screenshot({ path: join(shotsDir(artifacts), 'bad-url-1280.png') });
+test(
+  'bad URL parameters are rejected with a message; the page keeps working',
+  async ({ page, appUrl, artifacts }) => {
+    const q =
+      '?backend=cpu&n=abc&m=999999&d=-3&map=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&scale=NaN&causal=maybe&row=1e9&theme=__proto__';
+    await page.goto(`${appUrl}/${q}`);
+    await page.waitForSelector('[data-notice="param-rejected"]', { timeout: 30_000 });
+    const text = await page.textContent('.notices');
+    for (const key of ['n', 'm', 'd', 'map', 'scale', 'causal', 'row', 'theme'])
+      assert.ok(text.includes(` ${key} = “`), `no message for ${key}: ${text}`);
+    assert.equal(await page.$('img[src="x"]'), null);
+    await waitForResult(page, null);
+    assert.match(await page.textContent('[data-result-params]'), /n = 256, d = 16, m = 64/);
+    await page.screenshot({ path: join(shotsDir(artifacts), 'bad-url-1280.png') });
 
-  // a bad typed value is refused with a message and the previous value stays
-  await typeParam(page, 'n', 'lots');
-  await page.waitForFunction(() => document.querySelector('.notices')?.textContent?.includes('“lots”'));
-  assert.equal(await page.inputValue('[data-param-input="n"]'), '256');
-  // an out-of-range one is clamped, with a message
-  await typeParam(page, 'm', 5000);
-  await page.waitForFunction(() => document.querySelector('.notices')?.textContent?.includes('using 1,024'));
-  assert.equal(await page.inputValue('[data-param-input="m"]'), '1024');
-}, { timeout: 90_000 });
+    // a bad typed value is refused with a message and the previous value stays
+    await typeParam(page, 'n', 'lots');
+    await page.waitForFunction(() => document.querySelector('.notices')?.textContent?.includes('“lots”'));
+    assert.equal(await page.inputValue('[data-param-input="n"]'), '256');
+    // an out-of-range one is clamped, with a message
+    await typeParam(page, 'm', 5000);
+    await page.waitForFunction(() => document.querySelector('.notices')?.textContent?.includes('using 1,024'));
+    assert.equal(await page.inputValue('[data-param-input="m"]'), '1024');
+  },
+  { timeout: 90_000 },
+);
 
-test('structured inputs: the hint offers a scale at which their attention is peaked, and it is', async ({ page, appUrl }) => {
-  await page.goto(`${appUrl}/?backend=cpu&input=clustered&scale=0.5`);
-  await waitForResult(page, null);
-  const uniform = await metric(page, 'entropy-exact');
-  const hint = page.locator('[data-action="structured-scale"]');
-  await hint.waitFor();
-  const before = await resultId(page);
-  await hint.click();
-  await waitForResult(page, before);
-  assert.equal(await page.inputValue('[data-param-input="scale"]'), '1.5');
-  const peaked = await metric(page, 'entropy-exact');
-  assert.ok(peaked < uniform - 0.1, `normalized entropy ${uniform} → ${peaked}: clustered inputs should concentrate`);
-  assert.equal(await hint.count(), 0, 'the hint goes away once the scale is large enough');
-}, { timeout: 60_000 });
+test(
+  'structured inputs: the hint offers a scale at which their attention is peaked, and it is',
+  async ({ page, appUrl }) => {
+    await page.goto(`${appUrl}/?backend=cpu&input=clustered&scale=0.5`);
+    await waitForResult(page, null);
+    const uniform = await metric(page, 'entropy-exact');
+    const hint = page.locator('[data-action="structured-scale"]');
+    await hint.waitFor();
+    const before = await resultId(page);
+    await hint.click();
+    await waitForResult(page, before);
+    assert.equal(await page.inputValue('[data-param-input="scale"]'), '1.5');
+    const peaked = await metric(page, 'entropy-exact');
+    assert.ok(peaked < uniform - 0.1, `normalized entropy ${uniform} → ${peaked}: clustered inputs should concentrate`);
+    assert.equal(await hint.count(), 0, 'the hint goes away once the scale is large enough');
+  },
+  { timeout: 60_000 },
+);

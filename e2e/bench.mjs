@@ -32,10 +32,30 @@ const USAGE =
   '[--only exact,performer-bidirectional,performer-causal,dummy,tfjs-exact,tfjs-favor] [--seed 1] [--check-max-n 1024] [--tolerance 1e-3]';
 
 function parseArgs(argv) {
-  const opts = { budget: null, d: 64, m: 256, minN: 256, maxN: 65_536, rounds: null, seed: 1, checkMaxN: 1024, tolerance: 1e-3, quick: false, json: null, only: null };
+  const opts = {
+    budget: null,
+    d: 64,
+    m: 256,
+    minN: 256,
+    maxN: 65_536,
+    rounds: null,
+    seed: 1,
+    checkMaxN: 1024,
+    tolerance: 1e-3,
+    quick: false,
+    json: null,
+    only: null,
+  };
   const names = {
-    '--budget': 'budget', '--d': 'd', '--m': 'm', '--min-n': 'minN', '--max-n': 'maxN', '--rounds': 'rounds',
-    '--seed': 'seed', '--check-max-n': 'checkMaxN', '--tolerance': 'tolerance',
+    '--budget': 'budget',
+    '--d': 'd',
+    '--m': 'm',
+    '--min-n': 'minN',
+    '--max-n': 'maxN',
+    '--rounds': 'rounds',
+    '--seed': 'seed',
+    '--check-max-n': 'checkMaxN',
+    '--tolerance': 'tolerance',
   };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=');
@@ -59,7 +79,8 @@ function parseArgs(argv) {
     const key = names[flag];
     if (!key) throw new Error(`unknown flag ${flag}\n${USAGE}`);
     const value = Number(inline ?? argv[++i]);
-    if (!Number.isFinite(value) || value < 0 || (value === 0 && key !== 'checkMaxN')) throw new Error(`${flag} needs a positive number`);
+    if (!Number.isFinite(value) || value < 0 || (value === 0 && key !== 'checkMaxN'))
+      throw new Error(`${flag} needs a positive number`);
     opts[key] = value;
   }
   opts.rounds ??= opts.quick ? 3 : 5;
@@ -80,8 +101,10 @@ const METHOD_INFO = {
 /** display order: ours next to its tfjs peer */
 const DISPLAY = ['exact', 'tfjs-exact', 'performer-bidirectional', 'performer-causal', 'tfjs-favor', 'dummy'];
 
-const fmtMs = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(1)} ms` : `${ms.toFixed(2)} ms`);
-const fmtBytes = (b) => (b == null ? '' : b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(1)} MiB` : `${(b / 1024).toFixed(0)} KiB`);
+const fmtMs = (ms) =>
+  ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(1)} ms` : `${ms.toFixed(2)} ms`;
+const fmtBytes = (b) =>
+  b == null ? '' : b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(1)} MiB` : `${(b / 1024).toFixed(0)} KiB`;
 const fmtG = (g) => (g == null ? '—' : g >= 10 ? g.toFixed(1) : g.toFixed(2));
 const since = (t) => `${((Date.now() - t) / 1000).toFixed(0)} s`;
 
@@ -125,16 +148,24 @@ try {
   await page.goto(`${baseUrl}/e2e/pages/bench.html`);
   await page.waitForFunction(() => window.bench, null, { timeout: 60_000 });
   const info = await page.evaluate(() => window.bench.info());
-  console.log(`adapter: ${info.adapter}; workgroup memory ${info.workgroupStorage} B; max binding ${fmtBytes(info.maxBinding)}`);
-  console.log(`timing, ours: ${info.timestamps ? 'GPU timestamp queries, summed over the method\'s compute passes' : 'wall clock, submit → onSubmittedWorkDone'}`);
+  console.log(
+    `adapter: ${info.adapter}; workgroup memory ${info.workgroupStorage} B; max binding ${fmtBytes(info.maxBinding)}`,
+  );
+  console.log(
+    `timing, ours: ${info.timestamps ? "GPU timestamp queries, summed over the method's compute passes" : 'wall clock, submit → onSubmittedWorkDone'}`,
+  );
   console.log(`timing, tfjs: ${info.tfjs.timing} (backend ${info.tfjs.backend})`);
-  console.log(`d = ${d}, m = ${m} (positive features, stabilizer 'shift'), seed ${seed}; n = ${ns.join(', ')}; ${opts.rounds} rounds; budget ${opts.budget} s per visit\n`);
+  console.log(
+    `d = ${d}, m = ${m} (positive features, stabilizer 'shift'), seed ${seed}; n = ${ns.join(', ')}; ${opts.rounds} rounds; budget ${opts.budget} s per visit\n`,
+  );
 
   // ---- 1. both sides agree on the same Q, K, V, W ----
   const checkNs = ns.filter((n) => n <= opts.checkMaxN);
   const needs = (a, b) => methods.includes(a) && methods.includes(b);
   if (checkNs.length && (needs('exact', 'tfjs-exact') || needs('performer-bidirectional', 'tfjs-favor'))) {
-    console.log(`agreement (max relative difference, entries floored at 1e-3 of the largest; tolerance ${opts.tolerance}):`);
+    console.log(
+      `agreement (max relative difference, entries floored at 1e-3 of the largest; tolerance ${opts.tolerance}):`,
+    );
     const bad = [];
     for (const n of checkNs) {
       const r = await page.evaluate((o) => window.bench.check(o), { n, d, m, seed });
@@ -144,13 +175,18 @@ try {
         continue;
       }
       const mark = (x) => (x <= opts.tolerance ? '✓' : '✗');
-      console.log(`  n = ${String(n).padStart(6)}: exact vs tfjs-exact ${r.exact.toExponential(2)} ${mark(r.exact)}   ` +
-        `Performer bidir vs tfjs-favor ${r.favor.toExponential(2)} ${mark(r.favor)}   (${(r.wallMs / 1000).toFixed(1)} s)`);
+      console.log(
+        `  n = ${String(n).padStart(6)}: exact vs tfjs-exact ${r.exact.toExponential(2)} ${mark(r.exact)}   ` +
+          `Performer bidir vs tfjs-favor ${r.favor.toExponential(2)} ${mark(r.favor)}   (${(r.wallMs / 1000).toFixed(1)} s)`,
+      );
       if (!(r.exact <= opts.tolerance)) bad.push(`n = ${n}: exact vs tfjs-exact differ by ${r.exact.toExponential(2)}`);
-      if (!(r.favor <= opts.tolerance)) bad.push(`n = ${n}: Performer vs tfjs-favor differ by ${r.favor.toExponential(2)}`);
+      if (!(r.favor <= opts.tolerance))
+        bad.push(`n = ${n}: Performer vs tfjs-favor differ by ${r.favor.toExponential(2)}`);
     }
     if (bad.length) {
-      console.error(`\n✗✗✗ OUR KERNELS AND TENSORFLOW.JS DISAGREE — the timings would compare different computations; not timing.\n  ${bad.join('\n  ')}\n`);
+      console.error(
+        `\n✗✗✗ OUR KERNELS AND TENSORFLOW.JS DISAGREE — the timings would compare different computations; not timing.\n  ${bad.join('\n  ')}\n`,
+      );
       exitCode = 1;
       throw new Error('disagreement');
     }
@@ -177,7 +213,9 @@ try {
         if (predicted > opts.budget * 1000) {
           stopped = `> budget (predicted ${fmtMs(predicted)})`;
           samples[method][n] = { skip: stopped, predictedMs: predicted, predictedFrom: prev.n };
-          console.log(`  ${METHOD_INFO[method].label.padEnd(17)} n = ${String(n).padStart(6)}: skipped from here on, ${stopped} > ${opts.budget} s`);
+          console.log(
+            `  ${METHOD_INFO[method].label.padEnd(17)} n = ${String(n).padStart(6)}: skipped from here on, ${stopped} > ${opts.budget} s`,
+          );
           continue;
         }
       }
@@ -194,7 +232,9 @@ try {
       }
       samples[method][n] = { samples: [], bytes: r.bytes, passes: {}, source: r.source, warmupMs: r.ms };
       prev = { n, ms: Math.max(r.ms, 1e-3) };
-      console.log(`  ${METHOD_INFO[method].label.padEnd(17)} n = ${String(n).padStart(6)}: ${fmtMs(r.ms).padStart(9)} (${r.source}; visit took ${(r.wallMs / 1000).toFixed(1)} s)`);
+      console.log(
+        `  ${METHOD_INFO[method].label.padEnd(17)} n = ${String(n).padStart(6)}: ${fmtMs(r.ms).padStart(9)} (${r.source}; visit took ${(r.wallMs / 1000).toFixed(1)} s)`,
+      );
     }
   }
 
@@ -225,30 +265,67 @@ try {
   const point = (method, n) => json.points.find((p) => p.method === method && p.n === n);
   const shown = DISPLAY.filter((mm) => methods.includes(mm));
 
-  console.log(`\nper point: median and min of ${opts.rounds} interleaved runs; GFLOP/s on the median (exact 4n²d, Performer 8nmd)`);
-  console.log(['n'.padStart(7), 'method'.padEnd(17), 'side'.padEnd(5), 'median'.padStart(10), 'min'.padStart(10), 'GFLOP/s'.padStart(8), 'bytes'.padStart(10), '  passes (median ms)'].join(' '));
+  console.log(
+    `\nper point: median and min of ${opts.rounds} interleaved runs; GFLOP/s on the median (exact 4n²d, Performer 8nmd)`,
+  );
+  console.log(
+    [
+      'n'.padStart(7),
+      'method'.padEnd(17),
+      'side'.padEnd(5),
+      'median'.padStart(10),
+      'min'.padStart(10),
+      'GFLOP/s'.padStart(8),
+      'bytes'.padStart(10),
+      '  passes (median ms)',
+    ].join(' '),
+  );
   for (const n of ns) {
     for (const method of shown) {
       const p = point(method, n);
       const c = samples[method][n];
       const mi = METHOD_INFO[method];
       if (!p) {
-        console.log([String(n).padStart(7), mi.label.padEnd(17), mi.side.padEnd(5), (c?.skip ?? 'no samples').padStart(10)].join(' '));
+        console.log(
+          [String(n).padStart(7), mi.label.padEnd(17), mi.side.padEnd(5), (c?.skip ?? 'no samples').padStart(10)].join(
+            ' ',
+          ),
+        );
         continue;
       }
-      const passes = p.passes ? Object.entries(p.passes).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ') : '';
-      console.log([String(n).padStart(7), mi.label.padEnd(17), mi.side.padEnd(5), fmtMs(p.medianMs).padStart(10), fmtMs(p.minMs).padStart(10),
-        fmtG(p.gflops).padStart(8), fmtBytes(p.bytes).padStart(10), passes ? `  ${passes}` : ''].join(' '));
+      const passes = p.passes
+        ? Object.entries(p.passes)
+            .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+            .join(', ')
+        : '';
+      console.log(
+        [
+          String(n).padStart(7),
+          mi.label.padEnd(17),
+          mi.side.padEnd(5),
+          fmtMs(p.medianMs).padStart(10),
+          fmtMs(p.minMs).padStart(10),
+          fmtG(p.gflops).padStart(8),
+          fmtBytes(p.bytes).padStart(10),
+          passes ? `  ${passes}` : '',
+        ].join(' '),
+      );
     }
   }
 
   // the issue's side-by-side table (median · GFLOP/s)
-  console.log(`\n| n | ${shown.map((mm) => `${METHOD_INFO[mm].label}${METHOD_INFO[mm].side === 'ours' ? ' (ours)' : ''}`).join(' | ')} |`);
+  console.log(
+    `\n| n | ${shown.map((mm) => `${METHOD_INFO[mm].label}${METHOD_INFO[mm].side === 'ours' ? ' (ours)' : ''}`).join(' | ')} |`,
+  );
   console.log(`|---|${shown.map(() => '---').join('|')}|`);
   for (const n of ns) {
     const cells = shown.map((mm) => {
       const p = point(mm, n);
-      return p ? `${fmtMs(p.medianMs)}${p.gflops != null ? ` · ${fmtG(p.gflops)}` : ''}` : samples[mm][n]?.skip ? 'skipped' : '—';
+      return p
+        ? `${fmtMs(p.medianMs)}${p.gflops != null ? ` · ${fmtG(p.gflops)}` : ''}`
+        : samples[mm][n]?.skip
+          ? 'skipped'
+          : '—';
     });
     console.log(`| ${n} | ${cells.join(' | ')} |`);
   }
@@ -256,24 +333,48 @@ try {
   const at = ns.includes(4096) ? 4096 : ns.at(-1);
   console.log(`\ntargets (medians, n = ${at}):`);
   for (const t of stats.targets(json.points, at)) {
-    const v = t.value == null ? '—' : t.name.startsWith('measured crossover') ? `n ≈ ${Math.round(t.value)}` : `${t.value.toFixed(2)}${t.name.includes('time /') ? '×' : ''}`;
+    const v =
+      t.value == null
+        ? '—'
+        : t.name.startsWith('measured crossover')
+          ? `n ≈ ${Math.round(t.value)}`
+          : `${t.value.toFixed(2)}${t.name.includes('time /') ? '×' : ''}`;
     const verdict = t.met == null ? '? not measured' : t.met ? '✓ met' : '✗ missed';
     console.log(`  ${verdict.padEnd(15)} ${t.name}: ${v} (goal ${t.goal}; ${t.detail})`);
   }
   // A peer skipped at n = `at` for the budget: the ratio its warm-up prediction implies, marked as an estimate.
-  for (const [ours, peer] of [['exact', 'tfjs-exact'], ['performer-bidirectional', 'tfjs-favor']]) {
+  for (const [ours, peer] of [
+    ['exact', 'tfjs-exact'],
+    ['performer-bidirectional', 'tfjs-favor'],
+  ]) {
     const skipped = samples[peer]?.[at];
     const o = point(ours, at);
     if (skipped?.predictedMs && o) {
-      console.log(`  (estimate)      ${peer} at n = ${at} skipped (> budget); predicted from n = ${skipped.predictedFrom} ` +
-        `(∝ n^${METHOD_INFO[peer].power}): ${fmtMs(skipped.predictedMs)}, i.e. ${peer} time / ${ours} time ≈ ${(skipped.predictedMs / o.medianMs).toFixed(1)}× — not a measurement`);
+      console.log(
+        `  (estimate)      ${peer} at n = ${at} skipped (> budget); predicted from n = ${skipped.predictedFrom} ` +
+          `(∝ n^${METHOD_INFO[peer].power}): ${fmtMs(skipped.predictedMs)}, i.e. ${peer} time / ${ours} time ≈ ${(skipped.predictedMs / o.medianMs).toFixed(1)}× — not a measurement`,
+      );
     }
   }
   const big = json.points.find((p) => p.n === 2 ** 20 && p.method.startsWith('performer'));
-  if (big) console.log(`  ✓ measured      Performer at n = 2^20 (d = ${d}, m = ${m}): ${fmtMs(big.medianMs)}, ${fmtBytes(big.bytes)}`);
-  else console.log('  ? not measured  Performer at n = 2^20, d = 16, m = 64 — run: npm run bench -- --d 16 --m 64 --min-n 1048576 --max-n 1048576 --only performer-bidirectional,performer-causal --rounds 1');
+  if (big)
+    console.log(
+      `  ✓ measured      Performer at n = 2^20 (d = ${d}, m = ${m}): ${fmtMs(big.medianMs)}, ${fmtBytes(big.bytes)}`,
+    );
+  else
+    console.log(
+      '  ? not measured  Performer at n = 2^20, d = 16, m = 64 — run: npm run bench -- --d 16 --m 64 --min-n 1048576 --max-n 1048576 --only performer-bidirectional,performer-causal --rounds 1',
+    );
 
-  const largest = shown.map((mm) => `${METHOD_INFO[mm].label} ${json.points.filter((p) => p.method === mm).map((p) => p.n).at(-1) ?? '—'}`);
+  const largest = shown.map(
+    (mm) =>
+      `${METHOD_INFO[mm].label} ${
+        json.points
+          .filter((p) => p.method === mm)
+          .map((p) => p.n)
+          .at(-1) ?? '—'
+      }`,
+  );
   console.log(`\nlargest n measured: ${largest.join(', ')}`);
 
   if (opts.json) {

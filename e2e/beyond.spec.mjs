@@ -22,26 +22,45 @@ test(
     await page.setViewportSize({ width: 1100, height: 900 });
     await page.goto(`${appUrl}/?embed=beyond&backend=cpu&n=1024&input=gaussian&scale=0.8`);
     await page.waitForSelector('[data-embed="beyond"] [data-panel="beyond"]', { timeout: 60_000 });
-    assert.equal(await page.getAttribute('[data-embed-controls]', 'data-embed-controls'), 'n,m,scale,proj', 'the panel’s default controls');
+    assert.equal(
+      await page.getAttribute('[data-embed-controls]', 'data-embed-controls'),
+      'n,m,scale,proj',
+      'the panel’s default controls',
+    );
 
     const count = Number(await page.getAttribute('table[data-estimators]', 'data-estimators'));
     const ids = await page.$$eval('tr[data-estimator]', (rows) => rows.map((r) => r.getAttribute('data-estimator')));
     assert.equal(ids.length, count);
     assert.ok(count >= 9, `7 maps + 2 projection variants at least, got ${count}`);
     // every estimator's row renders its formula (KaTeX) or names its projection, and cites a source that is listed
-    const cited = await page.$$eval('tr[data-estimator] a[href^="#beyond-ref-"]', (as) => as.map((a) => a.getAttribute('href').slice('#beyond-ref-'.length)));
+    const cited = await page.$$eval('tr[data-estimator] a[href^="#beyond-ref-"]', (as) =>
+      as.map((a) => a.getAttribute('href').slice('#beyond-ref-'.length)),
+    );
     assert.equal(cited.length, count);
-    for (const k of new Set(cited)) assert.equal(await page.locator(`[data-beyond-refs] li[data-cite="${k}"] a[href^="https://"]`).count(), 1, `reference ${k}`);
+    for (const k of new Set(cited))
+      assert.equal(
+        await page.locator(`[data-beyond-refs] li[data-cite="${k}"] a[href^="https://"]`).count(),
+        1,
+        `reference ${k}`,
+      );
     assert.ok((await page.locator('tr[data-estimator] .katex').count()) >= 7, 'KaTeX for each map');
 
     await page.waitForSelector('[data-analysis="beyondSweeps"][data-status="done"]', { timeout: 180_000 });
     await page.waitForSelector('[data-analysis="estimatorTiming"][data-status="done"]', { timeout: 180_000 });
     for (const f of FIGURES) {
       const fig = page.locator(`[data-beyond-figure="${f}"]`);
-      assert.equal(await fig.locator('svg circle').count() >= count, true, `figure ${f} draws at least one point per estimator`);
+      assert.equal(
+        (await fig.locator('svg circle').count()) >= count,
+        true,
+        `figure ${f} draws at least one point per estimator`,
+      );
       const legend = await fig.locator('.legend li').allTextContents();
       assert.equal(legend.length, count, `figure ${f}: one legend entry per estimator (${legend.join(' | ')})`);
-      assert.equal(await fig.locator('.export-toolbar').count() > 0, true, `figure ${f} is wrapped in <Figure> (export buttons)`);
+      assert.equal(
+        (await fig.locator('.export-toolbar').count()) > 0,
+        true,
+        `figure ${f} is wrapped in <Figure> (export buttons)`,
+      );
     }
 
     const best = await value(page, 'beyond-best-error');
@@ -56,11 +75,17 @@ test(
     }
     // the time figure's data table holds each estimator's error of A at the full n (one draw)
     await page.click('[data-beyond-figure="time"] details.data-table summary');
-    const table = await page.$$eval('[data-beyond-figure="time"] details.data-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    const table = await page.$$eval('[data-beyond-figure="time"] details.data-table tbody tr', (trs) =>
+      trs.map((tr) => [...tr.children].map((c) => c.textContent)),
+    );
     assert.equal(table.length, count, 'one row per estimator in the time table');
     const exact = await page.textContent('[data-beyond-figure="time"] .marker-label');
-    log(`error vs time at n = 1024, d = 16, m = 64, gaussian inputs, s = 0.8, on the CPU twins (median of 5 runs of features + linear attention; ${exact}):`);
-    log('  estimator | time ms | rel. error of A at full n (one draw) | rel. error of A at m = 64 (mean over 8 seeds, 256 keys)');
+    log(
+      `error vs time at n = 1024, d = 16, m = 64, gaussian inputs, s = 0.8, on the CPU twins (median of 5 runs of features + linear attention; ${exact}):`,
+    );
+    log(
+      '  estimator | time ms | rel. error of A at full n (one draw) | rel. error of A at m = 64 (mean over 8 seeds, 256 keys)',
+    );
     rows.forEach((r, k) => log(`  ${r.id} | ${r.ms.toFixed(2)} | ${table[k][2]} | ${r.err.toFixed(4)}`));
     const dir = join(artifacts, 'screenshots');
     mkdirSync(dir, { recursive: true });
@@ -92,14 +117,20 @@ test(
     await page.goto(`${appUrl}/?embed=beyond&n=${N_GPU}&input=gaussian&scale=0.8`);
     await page.waitForSelector('[data-embed="beyond"] [data-panel="beyond"]', { timeout: 60_000 });
     await page.waitForSelector('[data-analysis="estimatorTiming"][data-status="done"]', { timeout: 300_000 });
-    const notes = await page.$$eval('[data-beyond-figure="time"] p.note', (ps) => ps.map((p) => p.textContent).join(' '));
+    const notes = await page.$$eval('[data-beyond-figure="time"] p.note', (ps) =>
+      ps.map((p) => p.textContent).join(' '),
+    );
     assert.match(notes, /WebGPU \(/, `the time figure says the WGSL kernels were timed: ${notes}`);
     const ids = await page.$$eval('tr[data-estimator]', (rows) => rows.map((r) => r.getAttribute('data-estimator')));
     await page.click('[data-beyond-figure="time"] details.data-table summary');
-    const table = await page.$$eval('[data-beyond-figure="time"] details.data-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    const table = await page.$$eval('[data-beyond-figure="time"] details.data-table tbody tr', (trs) =>
+      trs.map((tr) => [...tr.children].map((c) => c.textContent)),
+    );
     assert.equal(table.length, ids.length);
     const exact = await page.textContent('[data-beyond-figure="time"] .marker-label');
-    log(`error vs time at n = ${N_GPU}, d = 16, m = 64, gaussian inputs, s = 0.8, on WebGPU (SwiftShader, a CPU rasterizer: not a GPU's times; ${exact}):`);
+    log(
+      `error vs time at n = ${N_GPU}, d = 16, m = 64, gaussian inputs, s = 0.8, on WebGPU (SwiftShader, a CPU rasterizer: not a GPU's times; ${exact}):`,
+    );
     log('  estimator | time ms | rel. error of A at full n (one draw)');
     for (const [k, id] of ids.entries()) {
       const ms = await value(page, `beyond-time-${id}`);

@@ -2,7 +2,12 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
-const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+const CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
 
 export function findBrowser() {
   const fromEnv = process.env.CHROME_PATH;
@@ -34,6 +39,8 @@ export const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swif
 /** webgpu: true → SwiftShader WebGPU; false → a browser where WebGPU is switched off (CPU fallback). */
 export async function launchBrowser({ webgpu = true } = {}) {
   const executablePath = findBrowser();
-  const args = webgpu ? [...BASE_ARGS, ...WEBGPU_ARGS] : [...BASE_ARGS, '--disable-features=WebGPU,Vulkan', '--disable-gpu'];
+  const args = webgpu
+    ? [...BASE_ARGS, ...WEBGPU_ARGS]
+    : [...BASE_ARGS, '--disable-features=WebGPU,Vulkan', '--disable-gpu'];
   return chromium.launch({ executablePath, headless: true, args });
 }

@@ -30,7 +30,10 @@ async function foreignSite(pages) {
 
 /** The example post with its relative iframe sources pointed at the app (as if it sat on another host). */
 function examplePost(appUrl) {
-  return readFileSync(join(here, '..', 'public', 'embed-example.html'), 'utf8').replaceAll('src="./index.html?', `src="${appUrl}/index.html?`);
+  return readFileSync(join(here, '..', 'public', 'embed-example.html'), 'utf8').replaceAll(
+    'src="./index.html?',
+    `src="${appUrl}/index.html?`,
+  );
 }
 
 async function frameFor(page, id, timeout = 60_000) {
@@ -58,8 +61,14 @@ async function settled(frameOrPage, timeout = 120_000) {
 
 /** Frame height seen by the parent vs the document's height inside the frame. */
 async function heights(page, frame, id) {
-  const frameHeight = await page.evaluate((i) => document.querySelector(`iframe[data-performer-embed="${i}"]`).getBoundingClientRect().height, id);
-  const inner = await frame.evaluate(() => ({ scrollHeight: document.documentElement.scrollHeight, clientHeight: document.documentElement.clientHeight }));
+  const frameHeight = await page.evaluate(
+    (i) => document.querySelector(`iframe[data-performer-embed="${i}"]`).getBoundingClientRect().height,
+    id,
+  );
+  const inner = await frame.evaluate(() => ({
+    scrollHeight: document.documentElement.scrollHeight,
+    clientHeight: document.documentElement.clientHeight,
+  }));
   return { frameHeight, ...inner };
 }
 
@@ -92,12 +101,18 @@ test(
         const frame = await frameFor(page, id);
         await settled(frame);
         const h = await waitSized(page, frame, id);
-        const width = await page.evaluate((i) => document.querySelector(`iframe[data-performer-embed="${i}"]`).getBoundingClientRect().width, id);
+        const width = await page.evaluate(
+          (i) => document.querySelector(`iframe[data-performer-embed="${i}"]`).getBoundingClientRect().width,
+          id,
+        );
         assert.ok(h.scrollHeight > 300, `frame ${id} shows its panel (content ${h.scrollHeight} px)`);
         // no inner scroll areas: nothing inside the frame scrolls vertically
         const scrollers = await frame.evaluate(() =>
           [...document.querySelectorAll('*')]
-            .filter((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowY) && el.scrollHeight > el.clientHeight + 1)
+            .filter(
+              (el) =>
+                ['auto', 'scroll'].includes(getComputedStyle(el).overflowY) && el.scrollHeight > el.clientHeight + 1,
+            )
             .map((el) => el.className || el.tagName),
         );
         assert.deepEqual(scrollers, [], `frame ${id} has inner scroll areas`);
@@ -109,7 +124,11 @@ test(
       await page.screenshot({ path: join(artifacts, 'screenshots', 'embed-example.png'), fullPage: true });
 
       // the credit opens the full app with the same state in a new tab
-      const credit = await results['fig-error'].frame.$eval('a[data-embed-credit]', (a) => ({ href: a.href, target: a.target, rel: a.rel }));
+      const credit = await results['fig-error'].frame.$eval('a[data-embed-credit]', (a) => ({
+        href: a.href,
+        target: a.target,
+        rel: a.rel,
+      }));
       assert.equal(credit.target, '_blank');
       assert.match(credit.rel, /noopener/);
       const cq = new URL(credit.href).searchParams;
@@ -131,12 +150,21 @@ test(
       // parent side: a resize message from the wrong window / origin is ignored
       const errFrame = results['fig-error'].frame;
       const h0 = results['fig-error'].frameHeight;
-      await page.evaluate(() => window.postMessage({ type: 'performer-explainer:resize', id: 'fig-error', height: 123 }, '*'));
+      await page.evaluate(() =>
+        window.postMessage({ type: 'performer-explainer:resize', id: 'fig-error', height: 123 }, '*'),
+      );
       await sleep(400);
-      assert.ok(Math.abs((await heights(page, errFrame, 'fig-error')).frameHeight - h0) <= 2, 'a forged resize message changed the frame');
+      assert.ok(
+        Math.abs((await heights(page, errFrame, 'fig-error')).frameHeight - h0) <= 2,
+        'a forged resize message changed the frame',
+      );
 
       // frame side: malformed set messages are ignored, the documented one is applied
-      const post = (msg) => page.evaluate(([m]) => document.querySelector('iframe[data-performer-embed="fig-error"]').contentWindow.postMessage(m, '*'), [msg]);
+      const post = (msg) =>
+        page.evaluate(
+          ([m]) => document.querySelector('iframe[data-performer-embed="fig-error"]').contentWindow.postMessage(m, '*'),
+          [msg],
+        );
       for (const bad of [
         { type: 'performer-explainer:set', id: 'fig-error', params: { m: 'lots' } },
         { type: 'performer-explainer:set', id: 'fig-rank', params: { m: 8 } },
@@ -163,12 +191,21 @@ test(
 test(
   'axe: no violations in any embedded panel, nor in the unknown-panel message (light and dark)',
   async ({ page, appUrl, log }) => {
-    for (const [id, extra] of [...PANELS.map((p) => [p, '']), ['bogus', ''], ['error', '&theme=dark'], ['bogus', '&theme=dark']]) {
+    for (const [id, extra] of [
+      ...PANELS.map((p) => [p, '']),
+      ['bogus', ''],
+      ['error', '&theme=dark'],
+      ['bogus', '&theme=dark'],
+    ]) {
       await page.goto(`${appUrl}/?embed=${id}&${SMALL}&embedId=a11y${extra}`);
       await page.waitForSelector('main.embed-main');
       if (id !== 'bogus') await settled(page);
       await injectAxe(page);
-      const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id} (${v.nodes.length})`));
+      const violations = await page.evaluate(async () =>
+        (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map(
+          (v) => `${v.id} (${v.nodes.length})`,
+        ),
+      );
       log(`axe, embed=${id}${extra}: ${violations.length} violations ${violations.join(', ')}`);
       assert.deepEqual(violations, [], `embed=${id}${extra}`);
     }
@@ -200,7 +237,11 @@ test(
     await page.goto(`${appUrl}/?embed=error&controls=m,bogus&${SMALL}`);
     await page.waitForSelector('[data-notice="param-rejected"]');
     assert.match(await page.textContent('[data-notice="param-rejected"]'), /controls/);
-    assert.equal(await page.getAttribute('[data-embed-controls]', 'data-embed-controls'), 'm,scale,d,map', 'the panel defaults stay');
+    assert.equal(
+      await page.getAttribute('[data-embed-controls]', 'data-embed-controls'),
+      'm,scale,d,map',
+      'the panel defaults stay',
+    );
     await page.goto(`${appUrl}/?embed=error&controls=none&${SMALL}`);
     await page.waitForSelector('main.embed-main');
     assert.equal(await page.locator('[data-embed-controls]').count(), 0);
@@ -221,12 +262,20 @@ test(
     assert.equal(await dialog.locator('[data-embed-panel]').inputValue(), 'rank');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-embed-for')), 'rank', 'focus returns to the button');
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute('data-embed-for')),
+      'rank',
+      'focus returns to the button',
+    );
 
     // from the header
     await page.click('header [data-action="open-embed"]');
     await dialog.waitFor();
-    assert.equal(await page.evaluate(() => !!document.activeElement?.closest('dialog')), true, 'focus moves into the dialog');
+    assert.equal(
+      await page.evaluate(() => !!document.activeElement?.closest('dialog')),
+      true,
+      'focus moves into the dialog',
+    );
     await dialog.locator('[data-embed-panel]').selectOption('feature-maps');
     for (const c of ['scale', 'map']) await dialog.locator(`[data-embed-control="${c}"]`).uncheck();
     await dialog.locator('[data-embed-frame-id]').fill('bad id!');
@@ -235,17 +284,37 @@ test(
     const snippet = await dialog.locator('[data-embed-snippet]').inputValue();
     const src = new URL(snippet.match(/src="([^"]+)"/)[1].replaceAll('&amp;', '&'));
     assert.equal(src.origin, new URL(appUrl).origin);
-    for (const [k, v] of Object.entries({ embed: 'feature-maps', controls: 'm', embedId: 'my-fig', n: '64', m: '16', scale: '1.2' }))
+    for (const [k, v] of Object.entries({
+      embed: 'feature-maps',
+      controls: 'm',
+      embedId: 'my-fig',
+      n: '64',
+      m: '16',
+      scale: '1.2',
+    }))
       assert.equal(src.searchParams.get(k), v, k);
     assert.ok(snippet.split('<script>')[1].split('\n').length <= 15, 'script of at most 15 lines');
     await dialog.locator('[data-action="copy-snippet"]').click();
     await page.waitForSelector('[data-copy-state="copied"], [data-copy-state="selected"]');
     const state = await page.getAttribute('[data-copy-state]', 'data-copy-state');
     if (state === 'copied') assert.equal(await page.evaluate(() => navigator.clipboard.readText()), snippet);
-    else assert.equal(await page.evaluate(() => window.getSelection()?.toString() || document.activeElement.value.slice(document.activeElement.selectionStart, document.activeElement.selectionEnd)), snippet);
+    else
+      assert.equal(
+        await page.evaluate(
+          () =>
+            window.getSelection()?.toString() ||
+            document.activeElement.value.slice(
+              document.activeElement.selectionStart,
+              document.activeElement.selectionEnd,
+            ),
+        ),
+        snippet,
+      );
     log(`copy: ${state}`);
 
-    const site = await foreignSite({ '/pasted.html': `<!doctype html><html lang="en"><head><title>pasted</title></head><body><h1>A post</h1>${snippet}</body></html>` });
+    const site = await foreignSite({
+      '/pasted.html': `<!doctype html><html lang="en"><head><title>pasted</title></head><body><h1>A post</h1>${snippet}</body></html>`,
+    });
     try {
       const p2 = await context.newPage();
       await p2.goto(`${site.url}/pasted.html`);
@@ -278,12 +347,18 @@ test(
         await page.goto(`${site.url}/${k === 4 ? 'four' : 'one'}.html`);
         await page.evaluate(() => {
           window.__long = [];
-          new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask', buffered: true });
+          new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => e.duration))).observe({
+            type: 'longtask',
+            buffered: true,
+          });
         });
         const f1 = await frameFor(page, 'f1');
         await f1.evaluate(() => {
           window.__long = [];
-          new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask', buffered: true });
+          new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => e.duration))).observe({
+            type: 'longtask',
+            buffered: true,
+          });
         });
         await f1.waitForSelector('main[data-has-result="1"]', { timeout: 60_000 });
         const firstResult = Date.now() - t0;
@@ -298,10 +373,17 @@ test(
         if (k === 4) {
           for (const id of ['f2', 'f3', 'f4']) {
             const f = await frameFor(page, id);
-            const s = await f.$eval('main.embed-main', (m) => ({ active: m.dataset.active, result: m.dataset.hasResult }));
+            const s = await f.$eval('main.embed-main', (m) => ({
+              active: m.dataset.active,
+              result: m.dataset.hasResult,
+            }));
             assert.deepEqual(s, { active: '0', result: '0' }, `off-screen frame ${id} computed`);
             // its engine has not even started (no backend chosen: no workers, no pipelines)
-            assert.equal(await f.getAttribute('[data-metric="backend"]', 'data-value'), '', `off-screen frame ${id} started its engine`);
+            assert.equal(
+              await f.getAttribute('[data-metric="backend"]', 'data-value'),
+              '',
+              `off-screen frame ${id} started its engine`,
+            );
           }
           // scroll to the last one: it computes, and the first one pauses
           await page.locator('iframe[data-performer-embed="f4"]').scrollIntoViewIfNeeded();
@@ -311,7 +393,11 @@ test(
           log(`4 embeds: f4 shows its first result ${Date.now() - t1} ms after it is scrolled into view`);
           await f1.waitForSelector('main[data-active="0"]', { timeout: 10_000 });
           const f2 = await frameFor(page, 'f2');
-          assert.equal(await f2.getAttribute('main.embed-main', 'data-has-result'), '0', 'a frame scrolled past without stopping');
+          assert.equal(
+            await f2.getAttribute('main.embed-main', 'data-has-result'),
+            '0',
+            'a frame scrolled past without stopping',
+          );
         }
       }
     } finally {

@@ -9,7 +9,10 @@ async function open(page, baseUrl, query = '') {
   return page.evaluate(() => window.engineDriver.ready());
 }
 
-test('computes on the CPU stand-in while WebGPU warms up, then settles on WebGPU (SwiftShader) with finite outputs and metrics', async ({ page, baseUrl }) => {
+test('computes on the CPU stand-in while WebGPU warms up, then settles on WebGPU (SwiftShader) with finite outputs and metrics', async ({
+  page,
+  baseUrl,
+}) => {
   await page.goto(`${baseUrl}/e2e/pages/engine.html`);
   await page.waitForFunction(() => window.engineDriver, null, { timeout: 60_000 });
   const start = await page.evaluate(() => window.engineDriver.started());
@@ -29,16 +32,23 @@ test('computes on the CPU stand-in while WebGPU warms up, then settles on WebGPU
   assert.ok(r.metrics.entropyExact > 0.9 && r.metrics.entropyExact <= 1.0001);
 });
 
-test('falls back to the CPU worker, and says why, when the browser has no WebGPU', async ({ page, baseUrl }) => {
-  const backend = await open(page, baseUrl);
-  assert.equal(backend.kind, 'cpu');
-  assert.match(backend.reason, /adapter|WebGPU/i);
-  const r = await page.evaluate(() => window.engineDriver.compute({ n: 64 }));
-  assert.ok(r.ok && r.finite, JSON.stringify(r));
-  assert.equal(r.backend.kind, 'cpu');
-}, { webgpu: false });
+test(
+  'falls back to the CPU worker, and says why, when the browser has no WebGPU',
+  async ({ page, baseUrl }) => {
+    const backend = await open(page, baseUrl);
+    assert.equal(backend.kind, 'cpu');
+    assert.match(backend.reason, /adapter|WebGPU/i);
+    const r = await page.evaluate(() => window.engineDriver.compute({ n: 64 }));
+    assert.ok(r.ok && r.finite, JSON.stringify(r));
+    assert.equal(r.backend.kind, 'cpu');
+  },
+  { webgpu: false },
+);
 
-test('latest wins: a burst of 12 requests resolves only the newest, and the worker computes at most 2 of them (the rest never start)', async ({ page, baseUrl }) => {
+test('latest wins: a burst of 12 requests resolves only the newest, and the worker computes at most 2 of them (the rest never start)', async ({
+  page,
+  baseUrl,
+}) => {
   await open(page, baseUrl);
   const before = (await page.evaluate(() => window.engineDriver.stats())).computesRun;
   const results = await page.evaluate(() => window.engineDriver.burst(12, (i) => ({ n: 32 + i, seed: i })));
@@ -71,23 +81,30 @@ test('bad input gives typed errors and leaves the engine usable', async ({ page,
   assert.ok(cases.after.ok, JSON.stringify(cases.after));
 });
 
-test('recovers from GPU device loss: a new device, and the next compute succeeds', async ({ page, baseUrl }) => {
-  await open(page, baseUrl);
-  assert.ok((await page.evaluate(() => window.engineDriver.compute({}))).ok);
-  await page.evaluate(() => window.engineDriver.loseDevice());
-  await page.waitForFunction(() => window.engineDriver.backendEvents().length > 0, null, { timeout: 30_000 });
-  const events = await page.evaluate(() => window.engineDriver.backendEvents());
-  assert.match(events[0], /device lost/i);
-  const r = await page.evaluate(() => window.engineDriver.compute({ seed: 2 }));
-  assert.ok(r.ok && r.finite, JSON.stringify(r));
-}, { timeout: 240_000 }); // two pipeline compilations on SwiftShader: the warm-up before 'ready', and the new device's
+test(
+  'recovers from GPU device loss: a new device, and the next compute succeeds',
+  async ({ page, baseUrl }) => {
+    await open(page, baseUrl);
+    assert.ok((await page.evaluate(() => window.engineDriver.compute({}))).ok);
+    await page.evaluate(() => window.engineDriver.loseDevice());
+    await page.waitForFunction(() => window.engineDriver.backendEvents().length > 0, null, { timeout: 30_000 });
+    const events = await page.evaluate(() => window.engineDriver.backendEvents());
+    assert.match(events[0], /device lost/i);
+    const r = await page.evaluate(() => window.engineDriver.compute({ seed: 2 }));
+    assert.ok(r.ok && r.finite, JSON.stringify(r));
+  },
+  { timeout: 240_000 },
+); // two pipeline compilations on SwiftShader: the warm-up before 'ready', and the new device's
 
 test('buffers are reused: 40 recomputes of varying size leak no GPU buffers', async ({ page, baseUrl }) => {
   await open(page, baseUrl);
   await page.evaluate(() => window.engineDriver.compute({ n: 96 }));
   const before = await page.evaluate(() => window.engineDriver.stats());
   for (let round = 0; round < 4; round++) {
-    await page.evaluate((round) => window.engineDriver.burst(10, (i) => ({ n: 64 + ((i * 7 + round) % 32), seed: i })), round);
+    await page.evaluate(
+      (round) => window.engineDriver.burst(10, (i) => ({ n: 64 + ((i * 7 + round) % 32), seed: i })),
+      round,
+    );
   }
   await page.evaluate(() => window.engineDriver.compute({ n: 96 }));
   const after = await page.evaluate(() => window.engineDriver.stats());
@@ -96,14 +113,22 @@ test('buffers are reused: 40 recomputes of varying size leak no GPU buffers', as
   assert.ok(after.created <= before.created + 4, `created ${before.created} → ${after.created}`);
 });
 
-test('cancel really stops a CPU run: an n = 65,536 request is dropped and the next request is answered', async ({ page, baseUrl }) => {
-  const backend = await open(page, baseUrl);
-  assert.equal(backend.kind, 'cpu');
-  // hours of CPU work if it were not stopped; the next compute could not be answered behind it
-  const r = await page.evaluate(() =>
-    window.engineDriver.cancelThenCompute({ n: 65_536, d: 256, m: 1_024 }, { viewCells: 0, rowStats: false, rows: [0] }, 300),
-  );
-  assert.equal(r.cancelled, true);
-  assert.equal(r.outcome.code, 'cancelled', JSON.stringify(r.outcome));
-  assert.ok(r.next.ok && r.next.finite, JSON.stringify(r.next));
-}, { webgpu: false, timeout: 60_000 });
+test(
+  'cancel really stops a CPU run: an n = 65,536 request is dropped and the next request is answered',
+  async ({ page, baseUrl }) => {
+    const backend = await open(page, baseUrl);
+    assert.equal(backend.kind, 'cpu');
+    // hours of CPU work if it were not stopped; the next compute could not be answered behind it
+    const r = await page.evaluate(() =>
+      window.engineDriver.cancelThenCompute(
+        { n: 65_536, d: 256, m: 1_024 },
+        { viewCells: 0, rowStats: false, rows: [0] },
+        300,
+      ),
+    );
+    assert.equal(r.cancelled, true);
+    assert.equal(r.outcome.code, 'cancelled', JSON.stringify(r.outcome));
+    assert.ok(r.next.ok && r.next.finite, JSON.stringify(r.next));
+  },
+  { webgpu: false, timeout: 60_000 },
+);

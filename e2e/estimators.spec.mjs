@@ -18,42 +18,50 @@ async function idleWithResult(page, timeout = 60_000) {
   return Number(await page.getAttribute('[data-metric="rel-error-A"]', 'data-value'));
 }
 
-test('map=oprf / taylor2 / cosformer and proj=simplex load from the URL, show in the controls and compute', async ({ page, appUrl, log }) => {
-  for (const [query, map, proj] of [
-    ['map=oprf&proj=simplex', 'oprf', 'simplex'],
-    ['map=taylor2', 'taylor2', null],
-    ['map=cosformer&causal=1', 'cosformer', null],
-  ]) {
-    await page.goto(`${appUrl}/?backend=cpu&n=128&${query}`);
-    const err = await idleWithResult(page);
-    assert.equal(await page.inputValue('select[data-param="featureMap"]'), map);
-    if (proj) assert.equal(await page.inputValue('select[data-param="projection"]'), proj);
-    assert.equal(await page.locator('.engine-error').count(), 0, `${query}: no engine error`);
-    log(`${query}: relative error of A ${err.toFixed(3)}`);
-    if (map === 'oprf') {
-      // the feature-map panel states the A chosen for these Q, K: negative (bounded features), not FAVOR+'s 0
-      const note = page.locator('[data-note="oprf"]');
-      await note.waitFor({ timeout: 60_000 });
-      const a = Number(await note.getAttribute('data-oprf-a'));
-      log(`oprf: A = ${a.toFixed(4)} for these Q, K`);
-      assert.ok(a < 0 && a > -10, `A = ${a}`);
+test(
+  'map=oprf / taylor2 / cosformer and proj=simplex load from the URL, show in the controls and compute',
+  async ({ page, appUrl, log }) => {
+    for (const [query, map, proj] of [
+      ['map=oprf&proj=simplex', 'oprf', 'simplex'],
+      ['map=taylor2', 'taylor2', null],
+      ['map=cosformer&causal=1', 'cosformer', null],
+    ]) {
+      await page.goto(`${appUrl}/?backend=cpu&n=128&${query}`);
+      const err = await idleWithResult(page);
+      assert.equal(await page.inputValue('select[data-param="featureMap"]'), map);
+      if (proj) assert.equal(await page.inputValue('select[data-param="projection"]'), proj);
+      assert.equal(await page.locator('.engine-error').count(), 0, `${query}: no engine error`);
+      log(`${query}: relative error of A ${err.toFixed(3)}`);
+      if (map === 'oprf') {
+        // the feature-map panel states the A chosen for these Q, K: negative (bounded features), not FAVOR+'s 0
+        const note = page.locator('[data-note="oprf"]');
+        await note.waitFor({ timeout: 60_000 });
+        const a = Number(await note.getAttribute('data-oprf-a'));
+        log(`oprf: A = ${a.toFixed(4)} for these Q, K`);
+        assert.ok(a < 0 && a > -10, `A = ${a}`);
+      }
+      assert.ok(err > 0 && err < 2, `${query}: error of A ${err} is a real, bounded number`);
     }
-    assert.ok(err > 0 && err < 2, `${query}: error of A ${err} is a real, bounded number`);
-  }
-}, { timeout: 120_000, webgpu: false });
+  },
+  { timeout: 120_000, webgpu: false },
+);
 
-test('taylor2 at d = 64 (4161 features) is refused: a typed exceeds-limit error and a note at the d slider', async ({ page, appUrl }) => {
-  await page.goto(`${appUrl}/?backend=cpu&map=taylor2&d=64`);
-  const note = page.locator('[data-warning="taylor2-d"]');
-  await note.waitFor({ timeout: 30_000 });
-  assert.match(await note.textContent(), /4[,\u202f\u00a0 ]?161/);
-  const banner = page.locator('.engine-error');
-  await banner.waitFor({ timeout: 30_000 });
-  assert.equal(await banner.getAttribute('data-error-code'), 'exceeds-limit');
-  assert.match(await banner.textContent(), /d ≤ 44/);
-  // back to a d it fits: the note turns into the feature count and the result comes back
-  await page.goto(`${appUrl}/?backend=cpu&map=taylor2&d=16`);
-  await idleWithResult(page);
-  assert.equal(await page.locator('[data-warning="taylor2-d"]').count(), 0);
-  assert.equal(await page.locator('.engine-error').count(), 0);
-}, { timeout: 90_000, webgpu: false });
+test(
+  'taylor2 at d = 64 (4161 features) is refused: a typed exceeds-limit error and a note at the d slider',
+  async ({ page, appUrl }) => {
+    await page.goto(`${appUrl}/?backend=cpu&map=taylor2&d=64`);
+    const note = page.locator('[data-warning="taylor2-d"]');
+    await note.waitFor({ timeout: 30_000 });
+    assert.match(await note.textContent(), /4[,\u202f\u00a0 ]?161/);
+    const banner = page.locator('.engine-error');
+    await banner.waitFor({ timeout: 30_000 });
+    assert.equal(await banner.getAttribute('data-error-code'), 'exceeds-limit');
+    assert.match(await banner.textContent(), /d ≤ 44/);
+    // back to a d it fits: the note turns into the feature count and the result comes back
+    await page.goto(`${appUrl}/?backend=cpu&map=taylor2&d=16`);
+    await idleWithResult(page);
+    assert.equal(await page.locator('[data-warning="taylor2-d"]').count(), 0);
+    assert.equal(await page.locator('.engine-error').count(), 0);
+  },
+  { timeout: 90_000, webgpu: false },
+);

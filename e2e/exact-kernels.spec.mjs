@@ -18,7 +18,9 @@ function table(log, title, rows) {
   log(`${title}`);
   log(`  ${'case'.padEnd(44)} ${'max abs'.padStart(8)} ${'max rel'.padStart(8)} ${'ms'.padStart(7)}`);
   for (const r of rows) {
-    log(`  ${(r.ok ? '✓ ' : '✗ ') + r.name.padEnd(42)} ${fmt(r.maxAbs).padStart(8)} ${fmt(r.maxRel).padStart(8)} ${String(Math.round(r.ms)).padStart(7)}`);
+    log(
+      `  ${(r.ok ? '✓ ' : '✗ ') + r.name.padEnd(42)} ${fmt(r.maxAbs).padStart(8)} ${fmt(r.maxRel).padStart(8)} ${String(Math.round(r.ms)).padStart(7)}`,
+    );
   }
 }
 function assertAll(rows) {
@@ -46,19 +48,25 @@ const EXACT_CASES = [
   { n: 65, d: 17, causal: true, storage: 16384, scale: 3 },
 ];
 
-test('exact fused kernel matches the CPU online-softmax twin on awkward shapes', async ({ page, baseUrl, log }) => {
-  const info = await open(page, baseUrl);
-  log(`adapter: ${info.adapter}; timestamps: ${info.hasTimestamps}; workgroup memory: ${info.maxComputeWorkgroupStorageSize} B`);
-  const rows = [];
-  for (const cs of EXACT_CASES) {
-    const r = await page.evaluate((c) => window.exactKernels.exact(c), cs);
-    const t = r.tiles;
-    const name = `n=${cs.n} d=${cs.d} ${cs.causal ? 'causal' : 'bidir'} [${t.br}×${t.bc}${t.qShared ? ' Qs' : ''}${cs.storage ? ' 16K' : ''}]`;
-    rows.push({ name, ...r });
-  }
-  table(log, 'exact fused attention vs core exactAttentionOutput', rows);
-  assertAll(rows);
-}, { timeout: 240_000 });
+test(
+  'exact fused kernel matches the CPU online-softmax twin on awkward shapes',
+  async ({ page, baseUrl, log }) => {
+    const info = await open(page, baseUrl);
+    log(
+      `adapter: ${info.adapter}; timestamps: ${info.hasTimestamps}; workgroup memory: ${info.maxComputeWorkgroupStorageSize} B`,
+    );
+    const rows = [];
+    for (const cs of EXACT_CASES) {
+      const r = await page.evaluate((c) => window.exactKernels.exact(c), cs);
+      const t = r.tiles;
+      const name = `n=${cs.n} d=${cs.d} ${cs.causal ? 'causal' : 'bidir'} [${t.br}×${t.bc}${t.qShared ? ' Qs' : ''}${cs.storage ? ' 16K' : ''}]`;
+      rows.push({ name, ...r });
+    }
+    table(log, 'exact fused attention vs core exactAttentionOutput', rows);
+    assertAll(rows);
+  },
+  { timeout: 240_000 },
+);
 
 const DENSE_CASES = [
   { n: 1, d: 1, m: 4, featureMap: 'positive', causal: false, viewCells: 8, rows: [0] },
@@ -71,17 +79,24 @@ const DENSE_CASES = [
   { n: 1000, d: 8, m: 16, featureMap: 'positive', causal: true, viewCells: 512, rows: [500] },
 ];
 
-test('dense statistics kernels (normalizers, row stats, matrix view, full rows) match the CPU twins', async ({ page, baseUrl, log }) => {
-  await open(page, baseUrl);
-  const rows = [];
-  for (const cs of DENSE_CASES) {
-    const r = await page.evaluate((c) => window.exactKernels.dense(c), cs);
-    const g = r.geometry;
-    rows.push({ name: `n=${cs.n} d=${cs.d} m'=${g.mp} ${cs.featureMap} ${cs.causal ? 'causal' : 'bidir'} view ${g.cells}/b${g.block}`, ...r });
-  }
-  table(log, "dense kernels vs core (worst of norms, 5 row stats, 3 view planes, rows); CPU features uploaded", rows);
-  assertAll(rows);
-}, { timeout: 180_000 });
+test(
+  'dense statistics kernels (normalizers, row stats, matrix view, full rows) match the CPU twins',
+  async ({ page, baseUrl, log }) => {
+    await open(page, baseUrl);
+    const rows = [];
+    for (const cs of DENSE_CASES) {
+      const r = await page.evaluate((c) => window.exactKernels.dense(c), cs);
+      const g = r.geometry;
+      rows.push({
+        name: `n=${cs.n} d=${cs.d} m'=${g.mp} ${cs.featureMap} ${cs.causal ? 'causal' : 'bidir'} view ${g.cells}/b${g.block}`,
+        ...r,
+      });
+    }
+    table(log, 'dense kernels vs core (worst of norms, 5 row stats, 3 view planes, rows); CPU features uploaded', rows);
+    assertAll(rows);
+  },
+  { timeout: 180_000 },
+);
 
 const JOBS = [
   { n: 64, d: 16, m: 16, featureMap: 'positive', causal: false, viewCells: 32, rowStats: true, rows: [0, 63] },
@@ -91,24 +106,43 @@ const JOBS = [
   { n: 129, d: 12, m: 0, featureMap: 'elu1', causal: false, viewCells: 0, rowStats: true, rows: [128] },
   { n: 80, d: 16, m: 20, featureMap: 'exp', causal: true, viewCells: 40, rowStats: false, rows: [0, 79] },
   { n: 96, d: 7, m: 0, featureMap: 'double-softmax', causal: true, viewCells: 96, rowStats: true, rows: [95] },
-  { n: 200, d: 32, m: 64, featureMap: 'positive', causal: false, viewCells: 0, rowStats: false, rows: [], input: 'clustered', scale: 1 },
+  {
+    n: 200,
+    d: 32,
+    m: 64,
+    featureMap: 'positive',
+    causal: false,
+    viewCells: 0,
+    rowStats: false,
+    rows: [],
+    input: 'clustered',
+    scale: 1,
+  },
 ];
 
-test('the WebGPU backend matches runAttentionJob (all fields, every feature map)', async ({ page, baseUrl, log }) => {
-  await open(page, baseUrl);
-  const rows = [];
-  for (const cs of JOBS) {
-    const r = await page.evaluate((c) => window.exactKernels.backendJob(c), cs);
-    rows.push({ name: `n=${cs.n} d=${cs.d} m=${cs.m} ${cs.featureMap} ${cs.causal ? 'causal' : 'bidir'}`, ...r });
-  }
-  table(log, 'createWebGpuBackend(...).run(job) vs runAttentionJob(job) (worst field)', rows);
-  log(`  timings of the last job: ${rows.at(-1).timings.join(' ')}; bytes ${rows.at(-1).bytesAllocated}`);
-  assertAll(rows);
-}, { timeout: 180_000 });
+test(
+  'the WebGPU backend matches runAttentionJob (all fields, every feature map)',
+  async ({ page, baseUrl, log }) => {
+    await open(page, baseUrl);
+    const rows = [];
+    for (const cs of JOBS) {
+      const r = await page.evaluate((c) => window.exactKernels.backendJob(c), cs);
+      rows.push({ name: `n=${cs.n} d=${cs.d} m=${cs.m} ${cs.featureMap} ${cs.causal ? 'causal' : 'bidir'}`, ...r });
+    }
+    table(log, 'createWebGpuBackend(...).run(job) vs runAttentionJob(job) (worst field)', rows);
+    log(`  timings of the last job: ${rows.at(-1).timings.join(' ')}; bytes ${rows.at(-1).bytesAllocated}`);
+    assertAll(rows);
+  },
+  { timeout: 180_000 },
+);
 
 test('dummy attention returns V; repeated runs reuse every buffer', async ({ page, baseUrl, log }) => {
   await open(page, baseUrl);
-  for (const [n, d] of [[1, 1], [257, 3], [1000, 64]]) {
+  for (const [n, d] of [
+    [1, 1],
+    [257, 3],
+    [1000, 64],
+  ]) {
     const r = await page.evaluate(([n, d]) => window.exactKernels.dummy(n, d), [n, d]);
     assert.ok(r.exactMatch, `dummy n=${n} d=${d} does not return V: ${JSON.stringify(r)}`);
   }
@@ -120,14 +154,25 @@ test('dummy attention returns V; repeated runs reuse every buffer', async ({ pag
   log(`allocator after each run: ${stats.map((s) => `${s.job}:${s.created}/${s.liveBuffers}`).join(' ')}`);
   const created = stats.map((s) => s.created);
   // The first run of the larger shape creates everything; nothing is created afterwards.
-  assert.ok(created.every((c) => c === created[0]), `buffers created per run: ${created.join(', ')}`);
+  assert.ok(
+    created.every((c) => c === created[0]),
+    `buffers created per run: ${created.join(', ')}`,
+  );
   assert.ok(stats.every((s) => s.liveBuffers === stats[0].liveBuffers));
 });
 
-test('bad input, device limits and device loss give typed EngineErrors, nothing crashes', async ({ page, baseUrl, log }) => {
+test('bad input, device limits and device loss give typed EngineErrors, nothing crashes', async ({
+  page,
+  baseUrl,
+  log,
+}) => {
   await open(page, baseUrl);
   const r = await page.evaluate(() => window.exactKernels.badInputs());
-  log(Object.entries(r.cases).map(([k, v]) => `${k} → ${v.code}`).join('; '));
+  log(
+    Object.entries(r.cases)
+      .map(([k, v]) => `${k} → ${v.code}`)
+      .join('; '),
+  );
   assert.equal(r.cases.n0.code, 'invalid-size');
   assert.equal(r.cases.dTooBig.code, 'exceeds-limit');
   assert.equal(r.cases.nanInQ.code, 'non-finite-input');
@@ -146,14 +191,18 @@ test('bad input, device limits and device loss give typed EngineErrors, nothing 
   assert.equal(lim.lost.code, 'device-lost');
 });
 
-test('n = 32768, d = 16: the fused kernel runs within default limits and matches the CPU on sampled rows', async ({ page, baseUrl, log }) => {
-  await open(page, baseUrl);
-  const rowsToCheck = [0, 1, 4095, 8191, 16_384, 20_000, 32_766, 32_767];
-  const cs = { n: 32_768, d: 16, causal: true, defaultLimits: true, sampleRows: rowsToCheck };
-  const r = await page.evaluate((c) => window.exactKernels.exact(c), cs);
-  table(log, `large case on a default-limits device (${r.storageLimit} B workgroup memory)`, [
-    { name: `n=32768 d=16 causal [${r.tiles.br}×${r.tiles.bc}] rows ${rowsToCheck.length}`, ...r },
-  ]);
-  assert.equal(r.storageLimit, 16384);
-  assert.ok(r.ok, JSON.stringify(r));
-}, { timeout: 240_000 });
+test(
+  'n = 32768, d = 16: the fused kernel runs within default limits and matches the CPU on sampled rows',
+  async ({ page, baseUrl, log }) => {
+    await open(page, baseUrl);
+    const rowsToCheck = [0, 1, 4095, 8191, 16_384, 20_000, 32_766, 32_767];
+    const cs = { n: 32_768, d: 16, causal: true, defaultLimits: true, sampleRows: rowsToCheck };
+    const r = await page.evaluate((c) => window.exactKernels.exact(c), cs);
+    table(log, `large case on a default-limits device (${r.storageLimit} B workgroup memory)`, [
+      { name: `n=32768 d=16 causal [${r.tiles.br}×${r.tiles.bc}] rows ${rowsToCheck.length}`, ...r },
+    ]);
+    assert.equal(r.storageLimit, 16384);
+    assert.ok(r.ok, JSON.stringify(r));
+  },
+  { timeout: 240_000 },
+);

@@ -8,7 +8,17 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from './harness.mjs';
 
-const ANALYSES = ['errorVsM', 'normSweep', 'errorVsD', 'entryErrors', 'rowEntropies', 'entropyVsN', 'localTruncation', 'spectra', 'mapRows'];
+const ANALYSES = [
+  'errorVsM',
+  'normSweep',
+  'errorVsD',
+  'entryErrors',
+  'rowEntropies',
+  'entropyVsN',
+  'localTruncation',
+  'spectra',
+  'mapRows',
+];
 const PARAMS = { n: 96, d: 16, m: 48, causal: true };
 const QUERY = `?backend=cpu&n=${PARAMS.n}&d=${PARAMS.d}&m=${PARAMS.m}&causal=1&scale=1&seed=3&fseed=5&map=positive&input=gaussian&proj=orthogonal-chi`;
 
@@ -35,8 +45,12 @@ async function inspectSvg(page, text) {
       error: doc.querySelector('parsererror')?.textContent ?? null,
       root: root.localName,
       width: Number(root.getAttribute('width')),
-      images: [...doc.querySelectorAll('image')].map((i) => (i.getAttribute('href') ?? i.getAttribute('xlink:href') ?? '').slice(0, 22)),
-      strokedPaths: [...doc.querySelectorAll('path')].filter((p) => /stroke:\s*rgb/.test(p.getAttribute('style') ?? '') && (p.getAttribute('d') ?? '').length > 20).length,
+      images: [...doc.querySelectorAll('image')].map((i) =>
+        (i.getAttribute('href') ?? i.getAttribute('xlink:href') ?? '').slice(0, 22),
+      ),
+      strokedPaths: [...doc.querySelectorAll('path')].filter(
+        (p) => /stroke:\s*rgb/.test(p.getAttribute('style') ?? '') && (p.getAttribute('d') ?? '').length > 20,
+      ).length,
       texts,
       external: /(?:href|src)="(?!data:|#)/.test(src),
     };
@@ -52,7 +66,12 @@ async function pngColours(page, bytes) {
     const c = new OffscreenCanvas(bmp.width, bmp.height);
     const ctx = c.getContext('2d');
     ctx.drawImage(bmp, 0, 0);
-    const { data } = ctx.getImageData(Math.floor(bmp.width / 3), Math.floor(bmp.height / 3), Math.floor(bmp.width / 3), Math.floor(bmp.height / 3));
+    const { data } = ctx.getImageData(
+      Math.floor(bmp.width / 3),
+      Math.floor(bmp.height / 3),
+      Math.floor(bmp.width / 3),
+      Math.floor(bmp.height / 3),
+    );
     const set = new Set();
     for (let i = 0; i < data.length; i += 4) set.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
     return set.size;
@@ -64,12 +83,20 @@ function pngSize(bytes) {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-test('every figure has PNG and SVG buttons (and CSV for its table); the files hold the figure', async ({ page, appUrl, artifacts, log }) => {
+test('every figure has PNG and SVG buttons (and CSV for its table); the files hold the figure', async ({
+  page,
+  appUrl,
+  artifacts,
+  log,
+}) => {
   keepDir = join(artifacts, 'export');
   mkdirSync(keepDir, { recursive: true });
   await page.goto(`${appUrl}/${QUERY}`);
-  await page.waitForSelector('[data-metric="heatmap-exact"][data-result-id]:not([data-result-id=""])', { timeout: 60_000 });
-  for (const id of ANALYSES) await page.waitForSelector(`[data-analysis="${id}"][data-status="done"]`, { timeout: 120_000 });
+  await page.waitForSelector('[data-metric="heatmap-exact"][data-result-id]:not([data-result-id=""])', {
+    timeout: 60_000,
+  });
+  for (const id of ANALYSES)
+    await page.waitForSelector(`[data-analysis="${id}"][data-status="done"]`, { timeout: 120_000 });
 
   // ---- every figure in every panel carries the buttons ----
   const census = await page.evaluate(() => {
@@ -82,7 +109,9 @@ test('every figure has PNG and SVG buttons (and CSV for its table); the files ho
     }
     return {
       charts: charts.length,
-      unwrapped: charts.filter((c) => !c.closest('.export-figure')).map((c) => c.querySelector('[aria-label]')?.getAttribute('aria-label')),
+      unwrapped: charts
+        .filter((c) => !c.closest('.export-figure'))
+        .map((c) => c.querySelector('[aria-label]')?.getAttribute('aria-label')),
       figures: figures.length,
       perPanel,
       buttons: figures.map((f) => ({
@@ -90,22 +119,32 @@ test('every figure has PNG and SVG buttons (and CSV for its table); the files ho
         svg: f.querySelectorAll(':scope > .export-toolbar [data-export="svg"]').length,
         csv: f.querySelectorAll(':scope > .export-toolbar [data-export="csv"]').length,
         tables: f.querySelectorAll('.data-table').length,
-        labels: [...f.querySelectorAll(':scope > .export-toolbar [data-export]')].map((b) => b.getAttribute('aria-label')),
+        labels: [...f.querySelectorAll(':scope > .export-toolbar [data-export]')].map((b) =>
+          b.getAttribute('aria-label'),
+        ),
         title: f.getAttribute('data-export-figure'),
       })),
     };
   });
-  log(`figures with export buttons: ${census.figures} (${Object.entries(census.perPanel).map(([k, v]) => `${k} ${v}`).join(', ')}); charts on the page: ${census.charts}`);
+  log(
+    `figures with export buttons: ${census.figures} (${Object.entries(census.perPanel)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}); charts on the page: ${census.charts}`,
+  );
   assert.deepEqual(census.unwrapped, [], 'every chart and heatmap sits in an export figure');
   assert.equal(census.figures, census.charts);
   // at least: main 3 heatmaps + the row chart; error 5; sparsity 4; rank 1; feature maps: curves + one per map
   const least = { main: 4, error: 5, sparsity: 4, rank: 1, 'feature-maps': 6 };
-  for (const [p, k] of Object.entries(least)) assert.ok(census.perPanel[p] >= k, `panel ${p}: ${census.perPanel[p]} figures, expected ≥ ${k}`);
+  for (const [p, k] of Object.entries(least))
+    assert.ok(census.perPanel[p] >= k, `panel ${p}: ${census.perPanel[p]} figures, expected ≥ ${k}`);
   for (const b of census.buttons) {
     assert.equal(b.png, 1, `${b.title}: one PNG button`);
     assert.equal(b.svg, 1, `${b.title}: one SVG button`);
     assert.equal(b.csv, b.tables, `${b.title}: a CSV button per data table`);
-    assert.ok(b.labels.includes(`Download PNG of ${b.title}`) && b.labels.includes(`Download SVG of ${b.title}`), `${b.title}: accessible labels ${b.labels}`);
+    assert.ok(
+      b.labels.includes(`Download PNG of ${b.title}`) && b.labels.includes(`Download SVG of ${b.title}`),
+      `${b.title}: accessible labels ${b.labels}`,
+    );
   }
 
   await page.locator('#panel-main').screenshot({ path: join(keepDir, 'page-main-panel.png') });
@@ -118,7 +157,10 @@ test('every figure has PNG and SVG buttons (and CSV for its table); the files ho
   assert.equal(hm.error, null, `SVG parses: ${hm.error}`);
   assert.equal(hm.root, 'svg');
   assert.equal(hm.external, false, 'SVG references nothing outside itself');
-  assert.ok(hm.images.length >= 2 && hm.images.every((h) => h.startsWith('data:image/png;base64')), `heatmap and colour bar embedded as PNG images: ${hm.images}`);
+  assert.ok(
+    hm.images.length >= 2 && hm.images.every((h) => h.startsWith('data:image/png;base64')),
+    `heatmap and colour bar embedded as PNG images: ${hm.images}`,
+  );
   assert.ok(hm.texts.includes('key j') && hm.texts.includes('query i'), 'axis labels are in the SVG');
   const hmPng = await download(page, exact.locator('[data-export="png"]'));
   assert.match(hmPng.name, /\.png$/);
@@ -136,7 +178,9 @@ test('every figure has PNG and SVG buttons (and CSV for its table); the files ho
   assert.equal(hmLines[0], hmTable.head.join(','), 'CSV header = table header');
   assert.equal(hmLines.length - 1, hmTable.rows.length, 'CSV has the table’s rows');
   assert.equal(hmLines[1].split(',').slice(0, 2).join(','), hmTable.rows[0].slice(0, 2).join(','));
-  log(`heatmap: SVG ${hmSvg.bytes.length} B (${hm.images.length} images), PNG ${size.width}×${size.height} ${hmPng.bytes.length} B (${colours} colours mid-image), CSV ${hmLines.length - 1} rows`);
+  log(
+    `heatmap: SVG ${hmSvg.bytes.length} B (${hm.images.length} images), PNG ${size.width}×${size.height} ${hmPng.bytes.length} B (${colours} colours mid-image), CSV ${hmLines.length - 1} rows`,
+  );
 
   // ---- line chart (error vs m): SVG holds every series' path and the legend; CSV = table ----
   const sweep = page.locator('#panel-error .export-figure').first();
@@ -147,20 +191,31 @@ test('every figure has PNG and SVG buttons (and CSV for its table); the files ho
   assert.equal(line.error, null);
   const legend = await sweep.locator('.legend li').allTextContents();
   const pathsOnPage = await sweep.locator('.chart > svg path[stroke]:not([stroke="none"]):not(.domain)').count();
-  assert.ok(line.strokedPaths >= pathsOnPage && pathsOnPage >= 4, `SVG has the series paths (${line.strokedPaths} ≥ ${pathsOnPage})`);
+  assert.ok(
+    line.strokedPaths >= pathsOnPage && pathsOnPage >= 4,
+    `SVG has the series paths (${line.strokedPaths} ≥ ${pathsOnPage})`,
+  );
   for (const l of legend) assert.ok(line.texts.includes(l.trim()), `legend label "${l}" in the SVG`);
   assert.ok(line.texts.includes(sweepTitle), 'title in the SVG');
   const linePng = await download(page, sweep.locator('[data-export="png"]'));
   assert.ok(pngSize(linePng.bytes).width === 2 * line.width && linePng.bytes.length > 2_000);
-  const lineCsv = (await download(page, sweep.locator('[data-export="csv"]'))).bytes.toString('utf8').trim().split('\n');
+  const lineCsv = (await download(page, sweep.locator('[data-export="csv"]'))).bytes
+    .toString('utf8')
+    .trim()
+    .split('\n');
   await sweep.locator('.data-table summary').click();
   const lineRows = await sweep.locator('.data-table tbody tr').count();
   const lineHead = await sweep.locator('.data-table th').allTextContents();
   assert.equal(lineCsv[0], lineHead.join(','));
   assert.equal(lineCsv.length - 1, lineRows, `CSV rows ${lineCsv.length - 1} = table rows ${lineRows}`);
   const firstCells = await sweep.locator('.data-table tbody tr').first().locator('td').allTextContents();
-  assert.ok(lineCsv[1].startsWith(firstCells[0].includes(',') ? `"${firstCells[0]}"` : firstCells[0]), 'first CSV row is the table’s first series');
-  log(`line chart: SVG ${lineSvg.bytes.length} B with ${line.strokedPaths} stroked paths, CSV ${lineCsv.length - 1} rows`);
+  assert.ok(
+    lineCsv[1].startsWith(firstCells[0].includes(',') ? `"${firstCells[0]}"` : firstCells[0]),
+    'first CSV row is the table’s first series',
+  );
+  log(
+    `line chart: SVG ${lineSvg.bytes.length} B with ${line.strokedPaths} stroked paths, CSV ${lineCsv.length - 1} rows`,
+  );
 
   // ---- histogram: SVG and CSV ----
   const hist = page.locator('#panel-sparsity .export-figure').first();
@@ -174,10 +229,18 @@ test('every figure has PNG and SVG buttons (and CSV for its table); the files ho
   assert.equal(histCsv.length - 1, await hist.locator('.data-table tbody tr').count());
 });
 
-test('state JSON: shapes consistent; exact A, its error and A·V recomputed from the file agree', async ({ page, appUrl, log }) => {
+test('state JSON: shapes consistent; exact A, its error and A·V recomputed from the file agree', async ({
+  page,
+  appUrl,
+  log,
+}) => {
   await page.goto(`${appUrl}/${QUERY}`);
-  await page.waitForSelector('[data-metric="heatmap-exact"][data-result-id]:not([data-result-id=""])', { timeout: 60_000 });
-  await page.waitForFunction(() => document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing');
+  await page.waitForSelector('[data-metric="heatmap-exact"][data-result-id]:not([data-result-id=""])', {
+    timeout: 60_000,
+  });
+  await page.waitForFunction(
+    () => document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing',
+  );
   const button = page.locator('[data-export="json"]');
   assert.equal(await button.isDisabled(), false);
   const t0 = Date.now();
@@ -192,10 +255,22 @@ test('state JSON: shapes consistent; exact A, its error and A·V recomputed from
   assert.equal(s.params.causal, true);
   assert.equal(s.backend.kind, 'cpu');
   assert.equal(s.inputs, 'generated');
-  assert.deepEqual(s.shapes, { Q: [n, d], K: [n, d], V: [n, d], W: [m, d], A_exact: [n, n], A_approx: [n, n], out_exact: [n, d], out_approx: [n, d] });
+  assert.deepEqual(s.shapes, {
+    Q: [n, d],
+    K: [n, d],
+    V: [n, d],
+    W: [m, d],
+    A_exact: [n, n],
+    A_approx: [n, n],
+    out_exact: [n, d],
+    out_approx: [n, d],
+  });
   for (const [key, [r, c]] of Object.entries(s.shapes)) {
     assert.ok(Array.isArray(s[key]) && s[key].length === r * c, `${key} is a flat array of ${r}×${c}`);
-    assert.ok(s[key].every((x) => typeof x === 'number' && Number.isFinite(x)), `${key} holds finite numbers`);
+    assert.ok(
+      s[key].every((x) => typeof x === 'number' && Number.isFinite(x)),
+      `${key} holds finite numbers`,
+    );
   }
 
   // exact A from Q and K, here: softmax(Q Kᵀ / √d) with the causal mask
@@ -212,7 +287,7 @@ test('state JSON: shapes consistent; exact A, its error and A·V recomputed from
       mx = Math.max(mx, row[j]);
     }
     let sum = 0;
-    for (let j = 0; j <= last; j++) sum += (row[j] = Math.exp(row[j] - mx));
+    for (let j = 0; j <= last; j++) sum += row[j] = Math.exp(row[j] - mx);
     for (let j = 0; j < n; j++) {
       A[i * n + j] = j <= last ? row[j] / sum : 0;
       maxDiffA = Math.max(maxDiffA, Math.abs(A[i * n + j] - s.A_exact[i * n + j]));
@@ -229,10 +304,16 @@ test('state JSON: shapes consistent; exact A, its error and A·V recomputed from
   }
   const relA = Math.sqrt(num / den);
   const shownRelA = Number(await page.getAttribute('[data-metric="rel-error-A"]', 'data-value'));
-  assert.ok(Math.abs(relA - s.metrics['rel-error-A']) <= 1e-5 * relA, `rel-error-A recomputed ${relA} vs file ${s.metrics['rel-error-A']}`);
+  assert.ok(
+    Math.abs(relA - s.metrics['rel-error-A']) <= 1e-5 * relA,
+    `rel-error-A recomputed ${relA} vs file ${s.metrics['rel-error-A']}`,
+  );
   assert.equal(s.metrics['rel-error-A'], shownRelA, 'metrics are the numbers on screen');
-  const shown = await page.$$eval('#panel-main .metrics [data-metric]', (els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-metric'), e.getAttribute('data-value')])));
-  for (const [key, v] of Object.entries(shown)) assert.equal(s.metrics[key], v === '' ? null : Number(v), `metric ${key}`);
+  const shown = await page.$$eval('#panel-main .metrics [data-metric]', (els) =>
+    Object.fromEntries(els.map((e) => [e.getAttribute('data-metric'), e.getAttribute('data-value')])),
+  );
+  for (const [key, v] of Object.entries(shown))
+    assert.equal(s.metrics[key], v === '' ? null : Number(v), `metric ${key}`);
 
   // Â rows of a causal map sum to 1 and vanish above the diagonal
   for (const i of [0, n >> 1, n - 1]) {
@@ -257,8 +338,13 @@ test('state JSON: shapes consistent; exact A, its error and A·V recomputed from
   }
   assert.ok(maxDiffOut < 1e-5, `out_exact = A V: max |Δ| ${maxDiffOut}`);
   const relOut = Math.sqrt(on / od);
-  assert.ok(Math.abs(relOut - s.metrics['rel-error-out']) <= 1e-4 * relOut, `rel-error-out recomputed ${relOut} vs ${s.metrics['rel-error-out']}`);
-  log(`recomputed from the file: max |ΔA| ${maxDiffA.toExponential(1)}, rel-error-A ${relA.toFixed(6)} (shown ${shownRelA.toFixed(6)}), max |Δout| ${maxDiffOut.toExponential(1)}`);
+  assert.ok(
+    Math.abs(relOut - s.metrics['rel-error-out']) <= 1e-4 * relOut,
+    `rel-error-out recomputed ${relOut} vs ${s.metrics['rel-error-out']}`,
+  );
+  log(
+    `recomputed from the file: max |ΔA| ${maxDiffA.toExponential(1)}, rel-error-A ${relA.toFixed(6)} (shown ${shownRelA.toFixed(6)}), max |Δout| ${maxDiffOut.toExponential(1)}`,
+  );
 
   // at the limit, n = 1024, the export still works (size and time logged); above it the button is disabled and says why
   const input = page.locator('[data-param-input="n"]');
@@ -266,7 +352,9 @@ test('state JSON: shapes consistent; exact A, its error and A·V recomputed from
     await input.fill(String(n));
     await input.press('Enter');
     await page.waitForFunction(
-      (txt) => (document.querySelector('[data-result-params]')?.textContent ?? '').replace(/,/g, '').includes(`n = ${txt}`) && document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing',
+      (txt) =>
+        (document.querySelector('[data-result-params]')?.textContent ?? '').replace(/,/g, '').includes(`n = ${txt}`) &&
+        document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing',
       String(n),
       { timeout: 120_000 },
     );
@@ -278,37 +366,62 @@ test('state JSON: shapes consistent; exact A, its error and A·V recomputed from
   const bs = JSON.parse(big.bytes.toString('utf8'));
   assert.deepEqual(bs.shapes.A_approx, [1024, 1024]);
   assert.equal(bs.A_exact.length, 1024 * 1024);
-  log(`JSON at n = 1024, d = ${d}, m = ${m}: ${(big.bytes.length / 1e6).toFixed(1)} MB, ${bigMs} ms from click to file (CPU path, shared machine)`);
+  log(
+    `JSON at n = 1024, d = ${d}, m = ${m}: ${(big.bytes.length / 1e6).toFixed(1)} MB, ${bigMs} ms from click to file (CPU path, shared machine)`,
+  );
   await setN(2048);
   assert.equal(await button.isDisabled(), true, 'JSON export disabled above n = 1024');
   const why = await page.textContent('.state-export .note');
   assert.match(why, /n ≤ 1,024/);
 });
 
-test('under a strict Content-Security-Policy (no eval, images only from data:) PNG, SVG and JSON still export', async ({ page, appUrl, log }) => {
-  await page.route((url) => url.pathname === '/' || url.pathname.endsWith('/index.html'), async (route) => {
-    const response = await route.fetch();
-    // the build's own script hashes (its inline file:// notice), everything else stricter than the build's meta CSP
-    const meta = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(await response.text());
-    const scriptSrc = meta?.[1].split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src ')) ?? "script-src 'self'";
-    const csp = `default-src 'self'; ${scriptSrc}; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self'; connect-src 'self'`;
-    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': csp } });
-  });
+test('under a strict Content-Security-Policy (no eval, images only from data:) PNG, SVG and JSON still export', async ({
+  page,
+  appUrl,
+  log,
+}) => {
+  await page.route(
+    (url) => url.pathname === '/' || url.pathname.endsWith('/index.html'),
+    async (route) => {
+      const response = await route.fetch();
+      // the build's own script hashes (its inline file:// notice), everything else stricter than the build's meta CSP
+      const meta = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(await response.text());
+      const scriptSrc =
+        meta?.[1]
+          .split(';')
+          .map((d) => d.trim())
+          .find((d) => d.startsWith('script-src ')) ?? "script-src 'self'";
+      const csp = `default-src 'self'; ${scriptSrc}; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self'; connect-src 'self'`;
+      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': csp } });
+    },
+  );
   await page.addInitScript(() => {
     window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   await page.goto(`${appUrl}/${QUERY}`);
-  await page.waitForSelector('[data-metric="heatmap-exact"][data-result-id]:not([data-result-id=""])', { timeout: 60_000 });
+  await page.waitForSelector('[data-metric="heatmap-exact"][data-result-id]:not([data-result-id=""])', {
+    timeout: 60_000,
+  });
   const fig = page.locator('.export-figure', { has: page.locator('[data-metric="heatmap-approx"]') });
   const png = await download(page, fig.locator('[data-export="png"]'));
   assert.ok(pngSize(png.bytes).width > 400 && png.bytes.length > 2_000, 'PNG rendered through a data: image');
   const svg = await inspectSvg(page, (await download(page, fig.locator('[data-export="svg"]'))).bytes.toString('utf8'));
   assert.equal(svg.error, null);
-  await page.waitForFunction(() => document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing');
+  await page.waitForFunction(
+    () => document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing',
+  );
   const json = JSON.parse((await download(page, '[data-export="json"]')).bytes.toString('utf8'));
   assert.equal(json.A_approx.length, PARAMS.n * PARAMS.n);
   const violations = await page.evaluate(() => window.__violations);
-  log(`CSP violations while exporting: ${violations.length ? violations.join('; ') : 'none'} (blob: images refused → data: fallback)`);
-  assert.deepEqual(violations.filter((v) => !v.startsWith('img-src blob')), [], 'no other CSP violation');
+  log(
+    `CSP violations while exporting: ${violations.length ? violations.join('; ') : 'none'} (blob: images refused → data: fallback)`,
+  );
+  assert.deepEqual(
+    violations.filter((v) => !v.startsWith('img-src blob')),
+    [],
+    'no other CSP violation',
+  );
 });

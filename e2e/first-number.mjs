@@ -54,7 +54,12 @@ function probe() {
     const onGpu = resultBackend ? resultBackend === 'webgpu' : kind === 'webgpu';
     if (marks.webgpuResult === null && onGpu && drawn) marks.webgpuResult = now;
   };
-  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  new MutationObserver(check).observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    characterData: true,
+  });
 }
 
 const paths = [
@@ -82,10 +87,14 @@ for (const path of paths) {
     await page.goto(`${appUrl}/${path.query}`);
     const wantGpu = path.webgpu && !path.query;
     await page
-      .waitForFunction((g) => {
-        const m = window.__firstNumber;
-        return m && m.metric !== null && m.heatmap !== null && (!g || m.webgpuResult !== null);
-      }, wantGpu, { timeout: timeoutMs, polling: 100 })
+      .waitForFunction(
+        (g) => {
+          const m = window.__firstNumber;
+          return m && m.metric !== null && m.heatmap !== null && (!g || m.webgpuResult !== null);
+        },
+        wantGpu,
+        { timeout: timeoutMs, polling: 100 },
+      )
       .catch(() => {});
     samples.push(await page.evaluate(() => window.__firstNumber));
     await context.close();
@@ -103,7 +112,13 @@ await new Promise((r) => server.httpServer.close(r));
 
 console.log(`\nfirst numbers after navigation (median of ${runs} loads, 1280×800, default URL; root ${root})\n`);
 const header = ['path', 'first metric', 'first heatmap', 'first WebGPU result', 'badge at first number'];
-const table = rows.map((r) => [r.path, fmt(r.metric), fmt(r.heatmap), r.webgpu === null ? 'n/a' : fmt(r.webgpu), r.badge]);
+const table = rows.map((r) => [
+  r.path,
+  fmt(r.metric),
+  fmt(r.heatmap),
+  r.webgpu === null ? 'n/a' : fmt(r.webgpu),
+  r.badge,
+]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
 const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
 console.log(line(header));

@@ -10,7 +10,11 @@ import { test } from './harness.mjs';
 const drawn = '[data-metric="heatmap-exact"][data-result-id]:not([data-result-id=""])';
 
 async function idle(page, timeout = 60_000) {
-  await page.waitForFunction(() => document.querySelector('#panel-main .compute-status')?.getAttribute('data-status') !== 'computing', null, { timeout });
+  await page.waitForFunction(
+    () => document.querySelector('#panel-main .compute-status')?.getAttribute('data-status') !== 'computing',
+    null,
+    { timeout },
+  );
 }
 
 async function typeParam(page, param, value) {
@@ -35,85 +39,113 @@ function firstResultProbe() {
   }).observe(document, { subtree: true, childList: true, attributes: true });
 }
 
-test('the CPU result appears while WebGPU compiles (badge says so), then the badge and the figures switch to WebGPU', async ({ page, appUrl }) => {
-  await page.addInitScript(firstResultProbe);
-  await page.goto(`${appUrl}/`);
-  await page.waitForFunction(() => window.__first, null, { timeout: 60_000 });
-  const first = await page.evaluate(() => window.__first);
-  assert.equal(first.resultBackend, 'cpu', JSON.stringify(first));
-  assert.equal(first.badge, 'warming', JSON.stringify(first));
-  assert.match(first.badgeText, /CPU.*WebGPU starting/, JSON.stringify(first));
-  // every metric of the first result is a number already
-  for (const name of ['rel-error-A', 'rel-error-out', 'entropy-exact', 'entropy-performer']) {
-    const v = await page.getAttribute(`[data-metric="${name}"]`, 'data-value');
-    assert.ok(v !== null && Number.isFinite(Number(v)) && v !== '', `${name} = ${v}`);
-  }
+test(
+  'the CPU result appears while WebGPU compiles (badge says so), then the badge and the figures switch to WebGPU',
+  async ({ page, appUrl }) => {
+    await page.addInitScript(firstResultProbe);
+    await page.goto(`${appUrl}/`);
+    await page.waitForFunction(() => window.__first, null, { timeout: 60_000 });
+    const first = await page.evaluate(() => window.__first);
+    assert.equal(first.resultBackend, 'cpu', JSON.stringify(first));
+    assert.equal(first.badge, 'warming', JSON.stringify(first));
+    assert.match(first.badgeText, /CPU.*WebGPU starting/, JSON.stringify(first));
+    // every metric of the first result is a number already
+    for (const name of ['rel-error-A', 'rel-error-out', 'entropy-exact', 'entropy-performer']) {
+      const v = await page.getAttribute(`[data-metric="${name}"]`, 'data-value');
+      assert.ok(v !== null && Number.isFinite(Number(v)) && v !== '', `${name} = ${v}`);
+    }
 
-  await page.waitForSelector('[data-metric="backend"][data-value="webgpu"]', { timeout: 120_000 });
-  assert.match(await page.textContent('[data-metric="backend"]'), /^WebGPU: /);
-  await page.waitForSelector('[data-result-backend="webgpu"]', { timeout: 60_000 });
-  await idle(page);
-  const after = await page.getAttribute('[data-metric="heatmap-exact"]', 'data-result-id');
-  assert.notEqual(after, first.resultId, 'the heatmaps were redrawn from the WebGPU result');
-  assert.match(await page.textContent('#panel-main .compute-status'), /computed on WebGPU/);
-}, { timeout: 240_000 });
+    await page.waitForSelector('[data-metric="backend"][data-value="webgpu"]', { timeout: 120_000 });
+    assert.match(await page.textContent('[data-metric="backend"]'), /^WebGPU: /);
+    await page.waitForSelector('[data-result-backend="webgpu"]', { timeout: 60_000 });
+    await idle(page);
+    const after = await page.getAttribute('[data-metric="heatmap-exact"]', 'data-result-id');
+    assert.notEqual(after, first.resultId, 'the heatmaps were redrawn from the WebGPU result');
+    assert.match(await page.textContent('#panel-main .compute-status'), /computed on WebGPU/);
+  },
+  { timeout: 240_000 },
+);
 
-test('a heavy run (n = 65,536, d = 256, m = 1,024) says its estimate before starting, then runs with elapsed time and Cancel; Cancel stops it and the previous result stays', async ({ page, appUrl }) => {
-  await page.goto(`${appUrl}/?backend=cpu`);
-  await page.waitForSelector(drawn, { timeout: 60_000 });
-  await idle(page);
-  const before = await page.getAttribute('[data-metric="heatmap-exact"]', 'data-result-id');
-  const paramsBefore = await page.textContent('[data-result-params]');
+test(
+  'a heavy run (n = 65,536, d = 256, m = 1,024) says its estimate before starting, then runs with elapsed time and Cancel; Cancel stops it and the previous result stays',
+  async ({ page, appUrl }) => {
+    await page.goto(`${appUrl}/?backend=cpu`);
+    await page.waitForSelector(drawn, { timeout: 60_000 });
+    await idle(page);
+    const before = await page.getAttribute('[data-metric="heatmap-exact"]', 'data-result-id');
+    const paramsBefore = await page.textContent('[data-result-params]');
 
-  await typeParam(page, 'n', 65536);
-  await typeParam(page, 'd', 256);
-  await typeParam(page, 'm', 1024);
-  // said beforehand, in the main panel: predicted far beyond a minute, so it waits for a go-ahead
-  const held = page.locator('#panel-main [data-held]');
-  await held.waitFor({ timeout: 30_000 });
-  assert.match(await held.textContent(), /Not started: this run \(n = 65,536, d = 256, m = 1024.*\) is predicted to take about/);
-  assert.ok(Number(await held.getAttribute('data-estimate-ms')) > 60_000);
-  assert.equal(await page.getAttribute('[data-metric="heatmap-exact"]', 'data-result-id'), before);
-  await held.locator('[data-action="compute-anyway"]').click();
-  // running: the estimate, elapsed time and Cancel
-  const status = page.locator('#panel-main .compute-status[data-long="true"]');
-  await status.waitFor({ timeout: 30_000 });
-  const est = Number(await status.locator('[data-estimate-ms]').getAttribute('data-estimate-ms'));
-  assert.ok(est > 60_000, `estimate ${est} ms`);
-  assert.match(await status.locator('.long-run').textContent(), /n = 65,536, d = 256, m = 1024.*predicted to take about/);
-  await page.waitForFunction(() => /so far/.test(document.querySelector('#panel-main .elapsed')?.textContent ?? ''));
+    await typeParam(page, 'n', 65536);
+    await typeParam(page, 'd', 256);
+    await typeParam(page, 'm', 1024);
+    // said beforehand, in the main panel: predicted far beyond a minute, so it waits for a go-ahead
+    const held = page.locator('#panel-main [data-held]');
+    await held.waitFor({ timeout: 30_000 });
+    assert.match(
+      await held.textContent(),
+      /Not started: this run \(n = 65,536, d = 256, m = 1024.*\) is predicted to take about/,
+    );
+    assert.ok(Number(await held.getAttribute('data-estimate-ms')) > 60_000);
+    assert.equal(await page.getAttribute('[data-metric="heatmap-exact"]', 'data-result-id'), before);
+    await held.locator('[data-action="compute-anyway"]').click();
+    // running: the estimate, elapsed time and Cancel
+    const status = page.locator('#panel-main .compute-status[data-long="true"]');
+    await status.waitFor({ timeout: 30_000 });
+    const est = Number(await status.locator('[data-estimate-ms]').getAttribute('data-estimate-ms'));
+    assert.ok(est > 60_000, `estimate ${est} ms`);
+    assert.match(
+      await status.locator('.long-run').textContent(),
+      /n = 65,536, d = 256, m = 1024.*predicted to take about/,
+    );
+    await page.waitForFunction(() => /so far/.test(document.querySelector('#panel-main .elapsed')?.textContent ?? ''));
 
-  await status.locator('[data-action="cancel-compute"]').click();
-  await idle(page, 10_000);
-  assert.equal(await page.getAttribute('#panel-main .compute-status', 'data-status'), 'ok');
-  assert.equal(await page.getAttribute('[data-metric="heatmap-exact"]', 'data-result-id'), before, 'the previous heatmaps stay');
-  assert.equal(await page.textContent('[data-result-params]'), paramsBefore);
-  // the controls and the URL went back to the parameters of the result shown, and say so
-  assert.equal(await page.inputValue('[data-param-input="n"]'), '256');
-  await page.waitForFunction(() => /[?&]n=256(&|$)/.test(location.search), null, { timeout: 5_000 });
-  assert.match(await page.textContent('[data-cancelled="reverted"]'), /Cancelled the run for n = 65,536/);
+    await status.locator('[data-action="cancel-compute"]').click();
+    await idle(page, 10_000);
+    assert.equal(await page.getAttribute('#panel-main .compute-status', 'data-status'), 'ok');
+    assert.equal(
+      await page.getAttribute('[data-metric="heatmap-exact"]', 'data-result-id'),
+      before,
+      'the previous heatmaps stay',
+    );
+    assert.equal(await page.textContent('[data-result-params]'), paramsBefore);
+    // the controls and the URL went back to the parameters of the result shown, and say so
+    assert.equal(await page.inputValue('[data-param-input="n"]'), '256');
+    await page.waitForFunction(() => /[?&]n=256(&|$)/.test(location.search), null, { timeout: 5_000 });
+    assert.match(await page.textContent('[data-cancelled="reverted"]'), /Cancelled the run for n = 65,536/);
 
-  // the cancelled work really stopped: the engine answers the next (small) request at once,
-  // which it could not while an n = 65,536 CPU run (hours) occupied it
-  await typeParam(page, 'seed', 2);
-  await page.waitForFunction((b) => {
-    const id = document.querySelector('[data-metric="heatmap-exact"]')?.getAttribute('data-result-id');
-    return id && id !== b && document.querySelector('#panel-main .compute-status')?.getAttribute('data-status') === 'ok';
-  }, before, { timeout: 30_000 });
-}, { webgpu: false, timeout: 120_000 });
+    // the cancelled work really stopped: the engine answers the next (small) request at once,
+    // which it could not while an n = 65,536 CPU run (hours) occupied it
+    await typeParam(page, 'seed', 2);
+    await page.waitForFunction(
+      (b) => {
+        const id = document.querySelector('[data-metric="heatmap-exact"]')?.getAttribute('data-result-id');
+        return (
+          id && id !== b && document.querySelector('#panel-main .compute-status')?.getAttribute('data-status') === 'ok'
+        );
+      },
+      before,
+      { timeout: 30_000 },
+    );
+  },
+  { webgpu: false, timeout: 120_000 },
+);
 
-test('a failing first run (trig features, s = 4, d = 256) explains itself in the main panel', async ({ page, appUrl }) => {
-  await page.goto(`${appUrl}/?backend=cpu&map=trig&scale=4&d=256`);
-  const err = page.locator('#panel-main .engine-error');
-  await err.waitFor({ timeout: 60_000 });
-  assert.equal(await err.getAttribute('data-error-code'), 'non-finite-result');
-  const text = await err.textContent();
-  assert.match(text, /first computation failed/);
-  assert.match(text, /overflowed/);
-  assert.ok(!/Waiting for the engine/.test(await page.textContent('#panel-main')), 'no endless waiting message');
-  const box = await err.boundingBox();
-  assert.ok(box && box.y + box.height <= 800, `error box ${JSON.stringify(box)} is on the first screen`);
-}, { webgpu: false });
+test(
+  'a failing first run (trig features, s = 4, d = 256) explains itself in the main panel',
+  async ({ page, appUrl }) => {
+    await page.goto(`${appUrl}/?backend=cpu&map=trig&scale=4&d=256`);
+    const err = page.locator('#panel-main .engine-error');
+    await err.waitFor({ timeout: 60_000 });
+    assert.equal(await err.getAttribute('data-error-code'), 'non-finite-result');
+    const text = await err.textContent();
+    assert.match(text, /first computation failed/);
+    assert.match(text, /overflowed/);
+    assert.ok(!/Waiting for the engine/.test(await page.textContent('#panel-main')), 'no endless waiting message');
+    const box = await err.boundingBox();
+    assert.ok(box && box.y + box.height <= 800, `error box ${JSON.stringify(box)} is on the first screen`);
+  },
+  { webgpu: false },
+);
 
 /**
  * Asserted at each size, on a fresh load at scroll 0: the canvases of exact A and Â are in one row
@@ -133,7 +165,10 @@ async function checkLayout(page, { width, height, minShare, diffBeside }) {
   const info = JSON.stringify({ a, b, c, figA, figB, body });
   assert.ok(Math.abs(a.y - b.y) <= 2 && a.x + a.width <= b.x, `A and Â side by side at ${width}×${height}: ${info}`);
   assert.ok(inside(a) && inside(b), `A and Â within the ${width}×${height} viewport: ${info}`);
-  assert.ok(figA.width >= minShare * body && figB.width >= minShare * body, `each figure ≥ ${minShare} of ${body} px: ${info}`);
+  assert.ok(
+    figA.width >= minShare * body && figB.width >= minShare * body,
+    `each figure ≥ ${minShare} of ${body} px: ${info}`,
+  );
   if (diffBeside) {
     assert.ok(Math.abs(c.y - a.y) <= 2 && b.x + b.width <= c.x, `|A − Â| beside them: ${info}`);
     assert.ok(inside(c), `|A − Â| within the viewport: ${info}`);
@@ -142,18 +177,22 @@ async function checkLayout(page, { width, height, minShare, diffBeside }) {
   assert.ok(status && status.y + status.height <= height, `compute status above the fold: ${JSON.stringify(status)}`);
 }
 
-test('projector layout: A and Â side by side and large at 1024×768; |A − Â| beside them at 1920×1080; screenshots', async ({ page, appUrl, artifacts }) => {
-  const dir = join(artifacts, 'screenshots');
-  mkdirSync(dir, { recursive: true });
-  for (const [width, height, minShare, diffBeside] of [
-    [1024, 768, 0.4, false],
-    [1920, 1080, 0.3, true],
-  ]) {
-    await page.setViewportSize({ width, height });
-    await page.goto(`${appUrl}/`);
-    await page.waitForSelector(drawn, { timeout: 60_000 });
-    await idle(page);
-    await checkLayout(page, { width, height, minShare, diffBeside });
-    await page.screenshot({ path: join(dir, `first-screen-${width}x${height}.png`) });
-  }
-}, { webgpu: false });
+test(
+  'projector layout: A and Â side by side and large at 1024×768; |A − Â| beside them at 1920×1080; screenshots',
+  async ({ page, appUrl, artifacts }) => {
+    const dir = join(artifacts, 'screenshots');
+    mkdirSync(dir, { recursive: true });
+    for (const [width, height, minShare, diffBeside] of [
+      [1024, 768, 0.4, false],
+      [1920, 1080, 0.3, true],
+    ]) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${appUrl}/`);
+      await page.waitForSelector(drawn, { timeout: 60_000 });
+      await idle(page);
+      await checkLayout(page, { width, height, minShare, diffBeside });
+      await page.screenshot({ path: join(dir, `first-screen-${width}x${height}.png`) });
+    }
+  },
+  { webgpu: false },
+);

@@ -20,19 +20,107 @@ import { test } from './harness.mjs';
  */
 const ALLOWED = [
   // methods, products, proper names
-  'performer', 'performers', 'favor', 'webgpu', 'softmax', 'relu', 'elu', 'gelu', 'transformer', 'transformers',
-  'swiftshader', 'katex', 'google', 'ai', 'arxiv', 'iclr', 'icml', 'wacv', 'kexue', 'fm', 'scientific', 'spaces',
-  'su', 'jianlin', 'krzysztof', 'choromanski', 'lucy', 'colwell', 'angelos', 'katharopoulos', 'zhuoran', 'shen',
-  'chromium', 'chrome', 'vulkan', 'navigator', 'requestadapter', 'requestdevice',
+  'performer',
+  'performers',
+  'favor',
+  'webgpu',
+  'softmax',
+  'relu',
+  'elu',
+  'gelu',
+  'transformer',
+  'transformers',
+  'swiftshader',
+  'katex',
+  'google',
+  'ai',
+  'arxiv',
+  'iclr',
+  'icml',
+  'wacv',
+  'kexue',
+  'fm',
+  'scientific',
+  'spaces',
+  'su',
+  'jianlin',
+  'krzysztof',
+  'choromanski',
+  'lucy',
+  'colwell',
+  'angelos',
+  'katharopoulos',
+  'zhuoran',
+  'shen',
+  'chromium',
+  'chrome',
+  'vulkan',
+  'navigator',
+  'requestadapter',
+  'requestdevice',
   // math and statistics tokens
-  'exp', 'log', 'ln', 'max', 'min', 'sin', 'cos', 'tanh', 'kl', 'mse', 'rms', 'svd', 'iid', 'top', 'nan', 'inf',
-  'sm', 'trig', 'eff', 'rank', 'frobenius', 'std', 'qk',
+  'exp',
+  'log',
+  'ln',
+  'max',
+  'min',
+  'sin',
+  'cos',
+  'tanh',
+  'kl',
+  'mse',
+  'rms',
+  'svd',
+  'iid',
+  'top',
+  'nan',
+  'inf',
+  'sm',
+  'trig',
+  'eff',
+  'rank',
+  'frobenius',
+  'std',
+  'qk',
   // units, formats, identifiers that appear in URLs and file names
-  'nats', 'nat', 'ms', 'px', 'gpu', 'cpu', 'fps', 'png', 'svg', 'csv', 'json', 'npy', 'html', 'iframe', 'url', 'id',
-  'api', 'backend', 'lang', 'en', 'zh', 'true', 'false', 'float', 'f32', 'f64',
+  'nats',
+  'nat',
+  'ms',
+  'px',
+  'gpu',
+  'cpu',
+  'fps',
+  'png',
+  'svg',
+  'csv',
+  'json',
+  'npy',
+  'html',
+  'iframe',
+  'url',
+  'id',
+  'api',
+  'backend',
+  'lang',
+  'en',
+  'zh',
+  'true',
+  'false',
+  'float',
+  'f32',
+  'f64',
 ];
-const SKIP_SELECTOR = '.katex, script, style, noscript, template, code, pre, kbd, samp, textarea, [translate="no"], [lang^="en"]';
-const ATTRIBUTES = ['aria-label', 'title', 'placeholder', 'alt', 'aria-valuetext', 'aria-description', 'aria-roledescription'];
+const SKIP_SELECTOR =
+  '.katex, script, style, noscript, template, code, pre, kbd, samp, textarea, [translate="no"], [lang^="en"]';
+const ATTRIBUTES = [
+  'aria-label',
+  'title',
+  'placeholder',
+  'alt',
+  'aria-valuetext',
+  'aria-description',
+  'aria-roledescription',
+];
 
 /** Runs in the page: every English sentence under `rootSelector` (document body by default). */
 function findEnglishInPage({ allowed, skip, attributes, rootSelector }) {
@@ -68,7 +156,8 @@ function findEnglishInPage({ allowed, skip, attributes, rootSelector }) {
   const where = (el) => {
     const panel = el.closest('[data-panel]')?.getAttribute('data-panel');
     const tag = el.tagName.toLowerCase();
-    const cls = typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+    const cls =
+      typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
     return `${panel ? `[panel ${panel}] ` : ''}<${tag}${cls}>`;
   };
   const found = [];
@@ -76,13 +165,17 @@ function findEnglishInPage({ allowed, skip, attributes, rootSelector }) {
   if (!root) return found;
   const visit = (el) => {
     if (el.matches(skip)) return;
-    const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.nodeValue).join('');
+    const own = [...el.childNodes]
+      .filter((n) => n.nodeType === Node.TEXT_NODE)
+      .map((n) => n.nodeValue)
+      .join('');
     for (const r of runs(own)) found.push(`${where(el)} text: “${r}” in “${own.trim().slice(0, 160)}”`);
     for (const a of attributes) {
       const v = el.getAttribute(a);
       if (v) for (const r of runs(v)) found.push(`${where(el)} @${a}: “${r}” in “${v.slice(0, 160)}”`);
     }
-    if ((el.tagName === 'INPUT' && /^(button|submit|reset)$/i.test(el.type)) && el.value) for (const r of runs(el.value)) found.push(`${where(el)} value: “${r}”`);
+    if (el.tagName === 'INPUT' && /^(button|submit|reset)$/i.test(el.type) && el.value)
+      for (const r of runs(el.value)) found.push(`${where(el)} value: “${r}”`);
     for (const c of el.children) visit(c);
   };
   visit(root);
@@ -90,7 +183,12 @@ function findEnglishInPage({ allowed, skip, attributes, rootSelector }) {
 }
 
 async function findEnglish(page, rootSelector) {
-  return page.evaluate(findEnglishInPage, { allowed: ALLOWED, skip: SKIP_SELECTOR, attributes: ATTRIBUTES, rootSelector });
+  return page.evaluate(findEnglishInPage, {
+    allowed: ALLOWED,
+    skip: SKIP_SELECTOR,
+    attributes: ATTRIBUTES,
+    rootSelector,
+  });
 }
 
 /**
@@ -103,10 +201,15 @@ async function settle(page, timeout = 150_000) {
   let stableSince = Date.now();
   while (Date.now() - t0 < timeout) {
     const { busy, sig } = await page.evaluate(() => {
-      const pending = [...document.querySelectorAll('.analysis-status')].filter((e) => !['done', 'error', 'cancelled'].includes(e.getAttribute('data-status') ?? ''));
+      const pending = [...document.querySelectorAll('.analysis-status')].filter(
+        (e) => !['done', 'error', 'cancelled'].includes(e.getAttribute('data-status') ?? ''),
+      );
       const computing = document.querySelector('.compute-status[data-status="computing"]');
       const text = document.body.innerText;
-      return { busy: pending.length > 0 || !!computing, sig: `${text.length}:${text.slice(0, 200)}:${document.querySelectorAll('[data-status]').length}` };
+      return {
+        busy: pending.length > 0 || !!computing,
+        sig: `${text.length}:${text.slice(0, 200)}:${document.querySelectorAll('[data-status]').length}`,
+      };
     });
     if (busy || sig !== lastSig) {
       lastSig = sig;
@@ -121,144 +224,185 @@ function report(label, found) {
   return `${found.length} untranslated English sentence(s) ${label}:\n  ${found.join('\n  ')}`;
 }
 
-test('zh: no untranslated English sentence on the page, in any panel, embed, slide or dialog', async ({ page, appUrl, log }) => {
-  await page.goto(`${appUrl}/?lang=zh&backend=cpu`);
-  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
-  // every panel is there and has finished its analyses
-  await page.waitForFunction(() => document.querySelectorAll('[data-panel]').length >= 5 && document.querySelector('[data-result-params]'), null, { timeout: 60_000 });
-  await settle(page);
-  const analyses = await page.$$eval('[data-analysis]', (els) => els.map((e) => `${e.getAttribute('data-analysis')}=${e.getAttribute('data-status')}`));
-  log(`analyses: ${analyses.join(', ')}`);
-  assert.ok(analyses.length >= 9, `expected every panel's analyses on the page, found ${analyses.length}`);
-  assert.ok(analyses.every((a) => a.endsWith('=done')), `every analysis finished: ${analyses.join(', ')}`);
-  // the walker itself is sound: it finds English where there is some
-  await page.evaluate(() => {
-    const p = document.createElement('p');
-    p.id = 'i18n-probe';
-    p.textContent = '注意力 the error of A grows with d';
-    p.title = 'Exact softmax attention vs its linear approximation';
-    document.body.append(p);
-  });
-  const probed = await findEnglish(page, '#i18n-probe');
-  assert.equal(probed.length, 2, `the walker flags a planted sentence in text and in an attribute: ${probed.join(' | ')}`);
-  await page.evaluate(() => document.getElementById('i18n-probe')?.remove());
-
-  const found = await findEnglish(page);
-  const panels = await page.$$eval('[data-panel]', (els) => els.map((e) => e.getAttribute('data-panel')));
-  log(`walked the page: header, controls, ${panels.length} panels (${panels.join(', ')}), footer`);
-
-  // dialogs opened by [data-open-dialog] buttons (built by other parts of the app)
-  const dialogButtons = await page.$$('[data-open-dialog]');
-  for (const [k, button] of dialogButtons.entries()) {
-    const name = (await button.getAttribute('data-open-dialog')) || `#${k}`;
-    await button.click();
-    const dialog = await page.waitForSelector('dialog[open], [role="dialog"]:not([hidden]), [role="alertdialog"]:not([hidden])', { timeout: 10_000 });
-    await page.waitForTimeout(300);
-    await dialog.evaluate((el) => el.setAttribute('data-i18n-walk', ''));
-    for (const f of await findEnglish(page, '[data-i18n-walk]')) found.push(`[dialog ${name}] ${f}`);
-    await dialog.evaluate((el) => el.removeAttribute('data-i18n-walk'));
-    await page.keyboard.press('Escape');
-    await page.waitForTimeout(300);
-    await page.evaluate(() => document.querySelectorAll('dialog[open]').forEach((d) => d.close()));
-  }
-  log(`dialogs walked: ${dialogButtons.length}`);
-  assert.deepEqual(found, [], report('on the page', found));
-
-  // each panel embedded alone (?embed=<panel>): the embed's own frame, controls and credit
-  const embeds = [];
-  for (const id of panels) {
-    await page.goto(`${appUrl}/?lang=zh&backend=cpu&embed=${id}`);
-    await page.waitForSelector(`[data-embed="${id}"]`, { timeout: 30_000 });
+test(
+  'zh: no untranslated English sentence on the page, in any panel, embed, slide or dialog',
+  async ({ page, appUrl, log }) => {
+    await page.goto(`${appUrl}/?lang=zh&backend=cpu`);
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    // every panel is there and has finished its analyses
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-panel]').length >= 5 && document.querySelector('[data-result-params]'),
+      null,
+      { timeout: 60_000 },
+    );
     await settle(page);
-    for (const f of await findEnglish(page)) embeds.push(`[embed ${id}] ${f}`);
-  }
-  log(`embeds walked: ${panels.length}`);
-  assert.deepEqual(embeds, [], report('in the embeds', embeds));
+    const analyses = await page.$$eval('[data-analysis]', (els) =>
+      els.map((e) => `${e.getAttribute('data-analysis')}=${e.getAttribute('data-status')}`),
+    );
+    log(`analyses: ${analyses.join(', ')}`);
+    assert.ok(analyses.length >= 9, `expected every panel's analyses on the page, found ${analyses.length}`);
+    assert.ok(
+      analyses.every((a) => a.endsWith('=done')),
+      `every analysis finished: ${analyses.join(', ')}`,
+    );
+    // the walker itself is sound: it finds English where there is some
+    await page.evaluate(() => {
+      const p = document.createElement('p');
+      p.id = 'i18n-probe';
+      p.textContent = '注意力 the error of A grows with d';
+      p.title = 'Exact softmax attention vs its linear approximation';
+      document.body.append(p);
+    });
+    const probed = await findEnglish(page, '#i18n-probe');
+    assert.equal(
+      probed.length,
+      2,
+      `the walker flags a planted sentence in text and in an attribute: ${probed.join(' | ')}`,
+    );
+    await page.evaluate(() => document.getElementById('i18n-probe')?.remove());
 
-  // presentation slides: ?present, then → until the step stops changing
-  await page.goto(`${appUrl}/?lang=zh&backend=cpu&present`);
-  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
-  await settle(page);
-  // the step is in the URL (step=N) where the app has slides; without one, fall back to the text
-  const state = () =>
-    page.evaluate(() => new URL(location.href).searchParams.get('step') ?? `text:${document.body.innerText.slice(0, 400)}`);
-  const slides = [];
-  let before = await state();
-  for (let step = 0; step < 60; step++) {
-    for (const f of await findEnglish(page)) slides.push(`[slide ${before.startsWith('text:') ? step : before}] ${f}`);
-    await page.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined));
-    await page.keyboard.press('ArrowRight');
-    await page.waitForTimeout(600);
-    await settle(page);
-    const after = await state();
-    if (after === before) {
-      log(step === 0 ? 'no presentation mode in this build (→ changes nothing)' : `walked ${step + 1} slides`);
-      break;
+    const found = await findEnglish(page);
+    const panels = await page.$$eval('[data-panel]', (els) => els.map((e) => e.getAttribute('data-panel')));
+    log(`walked the page: header, controls, ${panels.length} panels (${panels.join(', ')}), footer`);
+
+    // dialogs opened by [data-open-dialog] buttons (built by other parts of the app)
+    const dialogButtons = await page.$$('[data-open-dialog]');
+    for (const [k, button] of dialogButtons.entries()) {
+      const name = (await button.getAttribute('data-open-dialog')) || `#${k}`;
+      await button.click();
+      const dialog = await page.waitForSelector(
+        'dialog[open], [role="dialog"]:not([hidden]), [role="alertdialog"]:not([hidden])',
+        { timeout: 10_000 },
+      );
+      await page.waitForTimeout(300);
+      await dialog.evaluate((el) => el.setAttribute('data-i18n-walk', ''));
+      for (const f of await findEnglish(page, '[data-i18n-walk]')) found.push(`[dialog ${name}] ${f}`);
+      await dialog.evaluate((el) => el.removeAttribute('data-i18n-walk'));
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(300);
+      await page.evaluate(() => document.querySelectorAll('dialog[open]').forEach((d) => d.close()));
     }
-    before = after;
-  }
-  assert.deepEqual(slides, [], report('on the slides', [...new Set(slides)]));
-}, { timeout: 420_000, webgpu: false });
+    log(`dialogs walked: ${dialogButtons.length}`);
+    assert.deepEqual(found, [], report('on the page', found));
 
-test('the header select switches the language: text, <html lang> and the URL follow', async ({ page, appUrl }) => {
-  await page.goto(`${appUrl}/?backend=cpu`);
-  await page.waitForSelector('h1');
-  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
-  assert.equal(await page.textContent('h1'), 'Performer, up close');
-  assert.equal(await page.textContent('#h-error'), '1 · How large is the error, and what drives it?');
-  const select = page.locator('.app-header select[data-setting="lang"]');
-  assert.deepEqual(await select.locator('option').allTextContents(), ['English', '中文']);
+    // each panel embedded alone (?embed=<panel>): the embed's own frame, controls and credit
+    const embeds = [];
+    for (const id of panels) {
+      await page.goto(`${appUrl}/?lang=zh&backend=cpu&embed=${id}`);
+      await page.waitForSelector(`[data-embed="${id}"]`, { timeout: 30_000 });
+      await settle(page);
+      for (const f of await findEnglish(page)) embeds.push(`[embed ${id}] ${f}`);
+    }
+    log(`embeds walked: ${panels.length}`);
+    assert.deepEqual(embeds, [], report('in the embeds', embeds));
 
-  await select.selectOption('zh');
-  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
-  assert.equal(await page.textContent('h1'), '细看 Performer');
-  assert.equal(await page.textContent('#h-error'), '1 · 误差有多大，由什么决定？');
-  assert.equal(await page.evaluate(() => document.title), '细看 Performer —— softmax 与 FAVOR+ 线性注意力');
-  assert.match(await page.textContent('.app-footer'), /苏剑林.*科学空间/s);
-  await page.waitForFunction(() => new URL(location.href).searchParams.get('lang') === 'zh');
+    // presentation slides: ?present, then → until the step stops changing
+    await page.goto(`${appUrl}/?lang=zh&backend=cpu&present`);
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    await settle(page);
+    // the step is in the URL (step=N) where the app has slides; without one, fall back to the text
+    const state = () =>
+      page.evaluate(
+        () => new URL(location.href).searchParams.get('step') ?? `text:${document.body.innerText.slice(0, 400)}`,
+      );
+    const slides = [];
+    let before = await state();
+    for (let step = 0; step < 60; step++) {
+      for (const f of await findEnglish(page))
+        slides.push(`[slide ${before.startsWith('text:') ? step : before}] ${f}`);
+      await page.evaluate(() =>
+        document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined,
+      );
+      await page.keyboard.press('ArrowRight');
+      await page.waitForTimeout(600);
+      await settle(page);
+      const after = await state();
+      if (after === before) {
+        log(step === 0 ? 'no presentation mode in this build (→ changes nothing)' : `walked ${step + 1} slides`);
+        break;
+      }
+      before = after;
+    }
+    assert.deepEqual(slides, [], report('on the slides', [...new Set(slides)]));
+  },
+  { timeout: 420_000, webgpu: false },
+);
 
-  await select.selectOption('en');
-  await page.waitForFunction(() => document.documentElement.lang === 'en');
-  assert.equal(await page.textContent('h1'), 'Performer, up close');
-  // chosen explicitly: the URL keeps naming it, so a copied link opens in English for everyone
-  await page.waitForFunction(() => new URL(location.href).searchParams.get('lang') === 'en');
-  const links = await page.$$eval('.app-footer a', (as) => as.map((a) => a.getAttribute('href')));
-  for (const href of ['https://kexue.fm/archives/8338', 'https://arxiv.org/abs/2009.14794', 'https://research.google/blog/rethinking-attention-with-performers/']) {
-    assert.ok(links.includes(href), `the footer links ${href}: ${links.join(', ')}`);
-  }
-  assert.ok(!/seed 00\d/i.test(await page.textContent('body')), 'no "seed 000/001" anywhere on the page');
-}, { timeout: 60_000, webgpu: false });
-
-test('lang=xx gives a notice naming the parameter, and the page stays in the default language', async ({ page, appUrl }) => {
-  await page.goto(`${appUrl}/?lang=xx&backend=cpu`);
-  await page.waitForSelector('[data-notice="param-rejected"]', { timeout: 30_000 });
-  const text = await page.textContent('.notices');
-  assert.match(text, /lang = “xx”/);
-  assert.match(text, /en, zh/);
-  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
-  assert.equal(await page.textContent('h1'), 'Performer, up close');
-}, { timeout: 60_000, webgpu: false });
-
-test('a browser whose language is Chinese (locale zh-CN) gets Chinese without lang= in the URL', async ({ context, appUrl }) => {
-  const zhContext = await context.browser().newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 800 } });
-  const errors = [];
-  try {
-    const page = await zhContext.newPage();
-    page.on('pageerror', (e) => errors.push(e));
+test(
+  'the header select switches the language: text, <html lang> and the URL follow',
+  async ({ page, appUrl }) => {
     await page.goto(`${appUrl}/?backend=cpu`);
-    assert.equal(await page.evaluate(() => navigator.languages[0]), 'zh-CN');
+    await page.waitForSelector('h1');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+    assert.equal(await page.textContent('h1'), 'Performer, up close');
+    assert.equal(await page.textContent('#h-error'), '1 · How large is the error, and what drives it?');
+    const select = page.locator('.app-header select[data-setting="lang"]');
+    assert.deepEqual(await select.locator('option').allTextContents(), ['English', '中文']);
+
+    await select.selectOption('zh');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     assert.equal(await page.textContent('h1'), '细看 Performer');
-    assert.equal(await page.inputValue('.app-header select[data-setting="lang"]'), 'zh');
-    // the browser default is not written into the URL (a shared link opens in each reader's language)
-    await page.waitForFunction(() => new URL(location.href).searchParams.has('n'));
-    assert.equal(await page.evaluate(() => new URL(location.href).searchParams.get('lang')), null);
-    // an explicit lang= still wins
-    await page.goto(`${appUrl}/?lang=en&backend=cpu`);
+    assert.equal(await page.textContent('#h-error'), '1 · 误差有多大，由什么决定？');
+    assert.equal(await page.evaluate(() => document.title), '细看 Performer —— softmax 与 FAVOR+ 线性注意力');
+    assert.match(await page.textContent('.app-footer'), /苏剑林.*科学空间/s);
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('lang') === 'zh');
+
+    await select.selectOption('en');
     await page.waitForFunction(() => document.documentElement.lang === 'en');
     assert.equal(await page.textContent('h1'), 'Performer, up close');
-    assert.deepEqual(errors, []);
-  } finally {
-    await zhContext.close();
-  }
-}, { timeout: 60_000, webgpu: false });
+    // chosen explicitly: the URL keeps naming it, so a copied link opens in English for everyone
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('lang') === 'en');
+    const links = await page.$$eval('.app-footer a', (as) => as.map((a) => a.getAttribute('href')));
+    for (const href of [
+      'https://kexue.fm/archives/8338',
+      'https://arxiv.org/abs/2009.14794',
+      'https://research.google/blog/rethinking-attention-with-performers/',
+    ]) {
+      assert.ok(links.includes(href), `the footer links ${href}: ${links.join(', ')}`);
+    }
+    assert.ok(!/seed 00\d/i.test(await page.textContent('body')), 'no "seed 000/001" anywhere on the page');
+  },
+  { timeout: 60_000, webgpu: false },
+);
+
+test(
+  'lang=xx gives a notice naming the parameter, and the page stays in the default language',
+  async ({ page, appUrl }) => {
+    await page.goto(`${appUrl}/?lang=xx&backend=cpu`);
+    await page.waitForSelector('[data-notice="param-rejected"]', { timeout: 30_000 });
+    const text = await page.textContent('.notices');
+    assert.match(text, /lang = “xx”/);
+    assert.match(text, /en, zh/);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+    assert.equal(await page.textContent('h1'), 'Performer, up close');
+  },
+  { timeout: 60_000, webgpu: false },
+);
+
+test(
+  'a browser whose language is Chinese (locale zh-CN) gets Chinese without lang= in the URL',
+  async ({ context, appUrl }) => {
+    const zhContext = await context.browser().newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 800 } });
+    const errors = [];
+    try {
+      const page = await zhContext.newPage();
+      page.on('pageerror', (e) => errors.push(e));
+      await page.goto(`${appUrl}/?backend=cpu`);
+      assert.equal(await page.evaluate(() => navigator.languages[0]), 'zh-CN');
+      await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+      assert.equal(await page.textContent('h1'), '细看 Performer');
+      assert.equal(await page.inputValue('.app-header select[data-setting="lang"]'), 'zh');
+      // the browser default is not written into the URL (a shared link opens in each reader's language)
+      await page.waitForFunction(() => new URL(location.href).searchParams.has('n'));
+      assert.equal(await page.evaluate(() => new URL(location.href).searchParams.get('lang')), null);
+      // an explicit lang= still wins
+      await page.goto(`${appUrl}/?lang=en&backend=cpu`);
+      await page.waitForFunction(() => document.documentElement.lang === 'en');
+      assert.equal(await page.textContent('h1'), 'Performer, up close');
+      assert.deepEqual(errors, []);
+    } finally {
+      await zhContext.close();
+    }
+  },
+  { timeout: 60_000, webgpu: false },
+);

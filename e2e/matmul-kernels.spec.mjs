@@ -22,16 +22,22 @@ const CASES = [
   { m: 9, n: 5, k: 7, lda: 10, offA: 3, ldb: 6, offB: 1, ldc: 8, offC: 2, accumulate: true, relu: true },
 ];
 
-test('matmul kernel matches the CPU twin on awkward shapes, strides, accumulate and ReLU', async ({ page, baseUrl, log }) => {
-  await page.goto(`${baseUrl}/e2e/pages/matmul-kernels.html`);
-  await page.waitForFunction(() => window.matmulKernels, null, { timeout: 60_000 });
-  const info = await page.evaluate(() => window.matmulKernels.info());
-  log(`adapter: ${info.adapter}`);
-  const bad = [];
-  for (const cs of CASES) {
-    const r = await page.evaluate((c) => window.matmulKernels.run(c), cs);
-    log(`${r.ok ? '✓' : '✗'} ${JSON.stringify(cs).padEnd(100)} max abs ${r.maxAbs.toExponential(1)}  max rel ${r.maxRel.toExponential(1)}`);
-    if (!r.ok) bad.push({ cs, r });
-  }
-  assert.deepEqual(bad, [], 'every case within tolerance');
-}, { timeout: 180_000 });
+test(
+  'matmul kernel matches the CPU twin on awkward shapes, strides, accumulate and ReLU',
+  async ({ page, baseUrl, log }) => {
+    await page.goto(`${baseUrl}/e2e/pages/matmul-kernels.html`);
+    await page.waitForFunction(() => window.matmulKernels, null, { timeout: 60_000 });
+    const info = await page.evaluate(() => window.matmulKernels.info());
+    log(`adapter: ${info.adapter}`);
+    const bad = [];
+    for (const cs of CASES) {
+      const r = await page.evaluate((c) => window.matmulKernels.run(c), cs);
+      log(
+        `${r.ok ? '✓' : '✗'} ${JSON.stringify(cs).padEnd(100)} max abs ${r.maxAbs.toExponential(1)}  max rel ${r.maxRel.toExponential(1)}`,
+      );
+      if (!r.ok) bad.push({ cs, r });
+    }
+    assert.deepEqual(bad, [], 'every case within tolerance');
+  },
+  { timeout: 180_000 },
+);

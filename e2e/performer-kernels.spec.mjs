@@ -73,56 +73,69 @@ const shape = (c) =>
   (c.generic ? ' generic' : '');
 
 function check(failures, c, what, r, tol, metric) {
-  if (!r.finite || !(r[metric] <= tol)) failures.push(`${shape(c)} ${what}: ${metric} ${r[metric]} > ${tol} (finite ${r.finite})`);
+  if (!r.finite || !(r[metric] <= tol))
+    failures.push(`${shape(c)} ${what}: ${metric} ${r[metric]} > ${tol} (finite ${r.finite})`);
 }
 
-test('feature maps, bidirectional and causal outputs match the CPU twins (covering design + extras)', async ({ page, baseUrl, log }) => {
-  await open(page, baseUrl);
-  const messages = await page.evaluate(() => window.performerKernels.shaderMessages());
-  for (const [name, list] of Object.entries(messages)) assert.deepEqual(list, [], `${name} shader compiles without messages`);
+test(
+  'feature maps, bidirectional and causal outputs match the CPU twins (covering design + extras)',
+  async ({ page, baseUrl, log }) => {
+    await open(page, baseUrl);
+    const messages = await page.evaluate(() => window.performerKernels.shaderMessages());
+    for (const [name, list] of Object.entries(messages))
+      assert.deepEqual(list, [], `${name} shader compiles without messages`);
 
-  const failures = [];
-  log(`tolerances: features max|Δ| ≤ ${FEATURE_TOL}·max|φ|; outputs max_c|Δ| ≤ ${OUTPUT_TOL}·κ_i·(max|V| + |out_i|)`);
-  log(`${'shape'.padEnd(48)} | φ rel   | bidir abs / rel   | causal abs / rel (C)  | κmax | path`);
-  let worstF = 0;
-  let worstO = 0;
-  for (const c of [...DESIGN, ...EXTRA]) {
-    const r = await page.evaluate(([c]) => window.performerKernels.runCase(c, { chunk: c.chunk }), [c]);
-    check(failures, c, 'features', r.features, FEATURE_TOL, 'rel');
-    check(failures, c, 'bidirectional', r.bidirectional, OUTPUT_TOL, 'norm');
-    check(failures, c, 'causal', r.causal, OUTPUT_TOL, 'norm');
-    worstF = Math.max(worstF, r.features.rel);
-    worstO = Math.max(worstO, r.bidirectional.norm, r.causal.norm);
-    const k = Math.max(r.bidirectional.kappaMax, r.causal.kappaMax);
-    log(
-      `${shape(c).padEnd(48)} | ${e(r.features.rel)} | ${e(r.bidirectional.maxAbs)} / ${e(r.bidirectional.rel)} | ` +
-        `${e(r.causal.maxAbs)} / ${e(r.causal.rel)} (${r.causal.chunk}) | ${k < 1.0001 ? '1' : k.toFixed(0)} | ${r.bidirectional.path}`,
-    );
-  }
-  log(`worst: features rel ${e(worstF)}, outputs normalized ${e(worstO)}`);
-  assert.deepEqual(failures, []);
+    const failures = [];
+    log(`tolerances: features max|Δ| ≤ ${FEATURE_TOL}·max|φ|; outputs max_c|Δ| ≤ ${OUTPUT_TOL}·κ_i·(max|V| + |out_i|)`);
+    log(`${'shape'.padEnd(48)} | φ rel   | bidir abs / rel   | causal abs / rel (C)  | κmax | path`);
+    let worstF = 0;
+    let worstO = 0;
+    for (const c of [...DESIGN, ...EXTRA]) {
+      const r = await page.evaluate(([c]) => window.performerKernels.runCase(c, { chunk: c.chunk }), [c]);
+      check(failures, c, 'features', r.features, FEATURE_TOL, 'rel');
+      check(failures, c, 'bidirectional', r.bidirectional, OUTPUT_TOL, 'norm');
+      check(failures, c, 'causal', r.causal, OUTPUT_TOL, 'norm');
+      worstF = Math.max(worstF, r.features.rel);
+      worstO = Math.max(worstO, r.bidirectional.norm, r.causal.norm);
+      const k = Math.max(r.bidirectional.kappaMax, r.causal.kappaMax);
+      log(
+        `${shape(c).padEnd(48)} | ${e(r.features.rel)} | ${e(r.bidirectional.maxAbs)} / ${e(r.bidirectional.rel)} | ` +
+          `${e(r.causal.maxAbs)} / ${e(r.causal.rel)} (${r.causal.chunk}) | ${k < 1.0001 ? '1' : k.toFixed(0)} | ${r.bidirectional.path}`,
+      );
+    }
+    log(`worst: features rel ${e(worstF)}, outputs normalized ${e(worstO)}`);
+    assert.deepEqual(failures, []);
 
-  // On-the-fly key features inside the generic fused kernel equal the materialized ones, bit for bit.
-  for (const c of [
-    { map: 'positive', n: 40, d: 64, m: 33 },
-    { map: 'hyperbolic', n: 64, d: 64, m: 256 },
-    { map: 'trig', n: 16, d: 16, m: 33 },
-    { map: 'double-softmax', n: 7, d: 16, m: 0 },
-    { map: 'hedgehog', n: 7, d: 16, m: 33 },
-  ]) {
-    const r = await page.evaluate((c) => window.performerKernels.keyFeatureBits(c), c);
-    assert.equal(r.mismatches, 0, `${shape(c)}: ${r.mismatches} of ${r.compared} on-the-fly key features differ from materialized`);
-  }
+    // On-the-fly key features inside the generic fused kernel equal the materialized ones, bit for bit.
+    for (const c of [
+      { map: 'positive', n: 40, d: 64, m: 33 },
+      { map: 'hyperbolic', n: 64, d: 64, m: 256 },
+      { map: 'trig', n: 16, d: 16, m: 33 },
+      { map: 'double-softmax', n: 7, d: 16, m: 0 },
+      { map: 'hedgehog', n: 7, d: 16, m: 33 },
+    ]) {
+      const r = await page.evaluate((c) => window.performerKernels.keyFeatureBits(c), c);
+      assert.equal(
+        r.mismatches,
+        0,
+        `${shape(c)}: ${r.mismatches} of ${r.compared} on-the-fly key features differ from materialized`,
+      );
+    }
 
-  // Every reduction has a fixed order: reruns give identical bits (features and outputs).
-  for (const causal of [false, true]) {
-    const r = await page.evaluate((causal) => window.performerKernels.determinism({ map: 'positive', n: 700, d: 32, m: 64 }, causal), causal);
-    assert.ok(r.same, `${causal ? 'causal' : 'bidirectional'} rerun is bit-identical`);
-  }
+    // Every reduction has a fixed order: reruns give identical bits (features and outputs).
+    for (const causal of [false, true]) {
+      const r = await page.evaluate(
+        (causal) => window.performerKernels.determinism({ map: 'positive', n: 700, d: 32, m: 64 }, causal),
+        causal,
+      );
+      assert.ok(r.same, `${causal ? 'causal' : 'bidirectional'} rerun is bit-identical`);
+    }
 
-  const rej = await page.evaluate(() => window.performerKernels.rejects({ map: 'positive', n: 8, d: 300, m: 4 }));
-  assert.equal(rej.code, 'exceeds-limit');
-}, { timeout: 420_000 });
+    const rej = await page.evaluate(() => window.performerKernels.rejects({ map: 'positive', n: 8, d: 300, m: 4 }));
+    assert.equal(rej.code, 'exceeds-limit');
+  },
+  { timeout: 420_000 },
+);
 
 // The later estimators (FM_KIND 7–9 and the simplex projection, src/core/feature-maps-beyond.ts):
 // one entry per map on awkward shapes — n = 1, n not a multiple of any tile, d = 1 and d past a
@@ -142,52 +155,86 @@ const LATER = [
   { map: 'positive', n: 100, d: 16, m: 33, projection: 'simplex' },
 ];
 
-test('later estimators (oprf, taylor2, cosformer, simplex W) match their CPU twins; on-the-fly features equal materialized', async ({ page, baseUrl, log }) => {
-  await open(page, baseUrl);
-  const failures = [];
-  for (const c of LATER) {
-    const r = await page.evaluate(([c]) => window.performerKernels.runCase(c, { chunk: c.chunk }), [c]);
-    check(failures, c, 'features', r.features, FEATURE_TOL, 'rel');
-    check(failures, c, 'bidirectional', r.bidirectional, OUTPUT_TOL, 'norm');
-    check(failures, c, 'causal', r.causal, OUTPUT_TOL, 'norm');
-    log(`${shape(c).padEnd(40)}${c.projection ? ` ${c.projection}` : ''} | φ rel ${e(r.features.rel)} | bidir ${e(r.bidirectional.norm)} | causal ${e(r.causal.norm)} (${r.causal.chunk})`);
-  }
-  assert.deepEqual(failures, []);
-  for (const c of [
-    { map: 'oprf', n: 40, d: 64, m: 33 },
-    { map: 'taylor2', n: 5, d: 8, m: 0 },
-    { map: 'cosformer', n: 16, d: 16, m: 0 },
-  ]) {
-    const r = await page.evaluate((c) => window.performerKernels.keyFeatureBits(c), c);
-    assert.equal(r.mismatches, 0, `${shape(c)}: ${r.mismatches} of ${r.compared} on-the-fly key features differ from materialized`);
-  }
-}, { timeout: 240_000 });
+test(
+  'later estimators (oprf, taylor2, cosformer, simplex W) match their CPU twins; on-the-fly features equal materialized',
+  async ({ page, baseUrl, log }) => {
+    await open(page, baseUrl);
+    const failures = [];
+    for (const c of LATER) {
+      const r = await page.evaluate(([c]) => window.performerKernels.runCase(c, { chunk: c.chunk }), [c]);
+      check(failures, c, 'features', r.features, FEATURE_TOL, 'rel');
+      check(failures, c, 'bidirectional', r.bidirectional, OUTPUT_TOL, 'norm');
+      check(failures, c, 'causal', r.causal, OUTPUT_TOL, 'norm');
+      log(
+        `${shape(c).padEnd(40)}${c.projection ? ` ${c.projection}` : ''} | φ rel ${e(r.features.rel)} | bidir ${e(r.bidirectional.norm)} | causal ${e(r.causal.norm)} (${r.causal.chunk})`,
+      );
+    }
+    assert.deepEqual(failures, []);
+    for (const c of [
+      { map: 'oprf', n: 40, d: 64, m: 33 },
+      { map: 'taylor2', n: 5, d: 8, m: 0 },
+      { map: 'cosformer', n: 16, d: 16, m: 0 },
+    ]) {
+      const r = await page.evaluate((c) => window.performerKernels.keyFeatureBits(c), c);
+      assert.equal(
+        r.mismatches,
+        0,
+        `${shape(c)}: ${r.mismatches} of ${r.compared} on-the-fly key features differ from materialized`,
+      );
+    }
+  },
+  { timeout: 240_000 },
+);
 
-test('large case n = 16384, d = 64, m = 256: bidirectional and causal on sampled rows', async ({ page, baseUrl, log }) => {
-  await open(page, baseUrl);
-  const c = { map: 'positive', n: 16384, d: 64, m: 256 };
-  for (const causal of [false, true]) {
-    const r = await page.evaluate(([c, causal]) => window.performerKernels.output(c, causal, { sampleRows: 256 }), [c, causal]);
-    log(
-      `${shape(c)} ${causal ? `causal (C=${r.chunk})` : 'bidirectional'}: ${r.rowsCompared} rows, max abs ${e(r.maxAbs)}, ` +
-        `rel ${e(r.rel)}, normalized ${e(r.norm)} | GPU ${(r.ms / 1000).toFixed(1)} s, CPU twin ${(r.cpuMs / 1000).toFixed(1)} s`,
-    );
-    assert.ok(r.finite && r.norm <= OUTPUT_TOL, JSON.stringify(r));
-  }
-}, { timeout: 150_000 });
+test(
+  'large case n = 16384, d = 64, m = 256: bidirectional and causal on sampled rows',
+  async ({ page, baseUrl, log }) => {
+    await open(page, baseUrl);
+    const c = { map: 'positive', n: 16384, d: 64, m: 256 };
+    for (const causal of [false, true]) {
+      const r = await page.evaluate(
+        ([c, causal]) => window.performerKernels.output(c, causal, { sampleRows: 256 }),
+        [c, causal],
+      );
+      log(
+        `${shape(c)} ${causal ? `causal (C=${r.chunk})` : 'bidirectional'}: ${r.rowsCompared} rows, max abs ${e(r.maxAbs)}, ` +
+          `rel ${e(r.rel)}, normalized ${e(r.norm)} | GPU ${(r.ms / 1000).toFixed(1)} s, CPU twin ${(r.cpuMs / 1000).toFixed(1)} s`,
+      );
+      assert.ok(r.finite && r.norm <= OUTPUT_TOL, JSON.stringify(r));
+    }
+  },
+  { timeout: 150_000 },
+);
 
-test('all-zero normalizers (d = 256, s = 4, no ε): rows are 0 and counted, never NaN; ε = 1e-6 leaves none', async ({ page, baseUrl, log }) => {
-  await open(page, baseUrl);
-  for (const causal of [false, true]) {
-    const shift = await page.evaluate((causal) => window.performerKernels.zeroNormalizers({ map: 'positive', n: 64, d: 256, m: 16, scale: 4 }, causal), causal);
-    log(`${causal ? 'causal' : 'bidirectional'} shift: GPU ${shift.gpuZeroRows} zero rows, CPU twin ${shift.cpuZeroRows}; finite ${shift.finite}, zero rows are 0: ${shift.zeroRowsAreZero}`);
-    assert.ok(shift.finite, 'output is finite');
-    assert.ok(shift.zeroRowsAreZero, 'rows with a zero normalizer are 0');
-    assert.ok(shift.cpuZeroRows > 0, 'the CPU twin sees zero normalizers here');
-    // the GPU multiplies features in f32 (the twin in f64), so it can only reach zero more often
-    assert.ok(shift.gpuZeroRows >= shift.cpuZeroRows, JSON.stringify(shift));
-    const ref = await page.evaluate((causal) => window.performerKernels.zeroNormalizers({ map: 'positive', n: 64, d: 256, m: 16, scale: 4, stab: 'ref' }, causal), causal);
-    assert.equal(ref.gpuZeroRows, 0, 'ε keeps every normalizer positive');
-    assert.ok(ref.finite);
-  }
-}, { timeout: 120_000 });
+test(
+  'all-zero normalizers (d = 256, s = 4, no ε): rows are 0 and counted, never NaN; ε = 1e-6 leaves none',
+  async ({ page, baseUrl, log }) => {
+    await open(page, baseUrl);
+    for (const causal of [false, true]) {
+      const shift = await page.evaluate(
+        (causal) =>
+          window.performerKernels.zeroNormalizers({ map: 'positive', n: 64, d: 256, m: 16, scale: 4 }, causal),
+        causal,
+      );
+      log(
+        `${causal ? 'causal' : 'bidirectional'} shift: GPU ${shift.gpuZeroRows} zero rows, CPU twin ${shift.cpuZeroRows}; finite ${shift.finite}, zero rows are 0: ${shift.zeroRowsAreZero}`,
+      );
+      assert.ok(shift.finite, 'output is finite');
+      assert.ok(shift.zeroRowsAreZero, 'rows with a zero normalizer are 0');
+      assert.ok(shift.cpuZeroRows > 0, 'the CPU twin sees zero normalizers here');
+      // the GPU multiplies features in f32 (the twin in f64), so it can only reach zero more often
+      assert.ok(shift.gpuZeroRows >= shift.cpuZeroRows, JSON.stringify(shift));
+      const ref = await page.evaluate(
+        (causal) =>
+          window.performerKernels.zeroNormalizers(
+            { map: 'positive', n: 64, d: 256, m: 16, scale: 4, stab: 'ref' },
+            causal,
+          ),
+        causal,
+      );
+      assert.equal(ref.gpuZeroRows, 0, 'ε keeps every normalizer positive');
+      assert.ok(ref.finite);
+    }
+  },
+  { timeout: 120_000 },
+);

@@ -18,7 +18,9 @@ const urlStep = (page) => page.evaluate(() => new URLSearchParams(location.searc
 
 async function waitForStep(page, k) {
   await page.waitForSelector(`.present[data-step="${k}"]`, { timeout: 10_000 });
-  await page.waitForFunction((kk) => new URLSearchParams(location.search).get('step') === String(kk), k, { timeout: 10_000 });
+  await page.waitForFunction((kk) => new URLSearchParams(location.search).get('step') === String(kk), k, {
+    timeout: 10_000,
+  });
 }
 
 async function press(page, key, expected) {
@@ -37,145 +39,174 @@ async function axeViolations(page) {
   });
 }
 
-test('lecture mode: ?present&step=3 opens slide 3 with focus on its heading; → PageDown ← PageUp Home End navigate and write step= to the URL; a focused slider keeps its arrows', async ({ page, appUrl }) => {
-  await page.setViewportSize({ width: 1024, height: 768 });
-  await page.goto(`${appUrl}/?present&step=3&backend=cpu`);
-  await waitForStep(page, 3);
-  const s = await state(page);
-  assert.equal(s.ui.present, true);
-  assert.equal(s.ui.step, 3);
-  await page.waitForFunction(() => document.activeElement?.matches('.slide h1'), null, { timeout: 5_000 }); // the slide heading has focus
-  assert.match(await page.textContent('[data-announce]'), /Slide 3 of 10/);
-  // the lecturer moves the slide's control: on a focused slider the arrows are the slider's, PageDown still pages
-  const m0 = (await state(page)).params.m;
-  await page.focus('.control-strip [data-param="m"]');
-  await page.keyboard.press('ArrowLeft');
-  await page.waitForFunction((m) => window.__performer.getState().params.m < m, m0);
-  assert.equal((await state(page)).ui.step, 3, 'an arrow on a slider moves the slider, not the slide');
-  await page.waitForFunction((m) => document.querySelector('.slide-fig')?.getAttribute('data-ready') === '1' && window.__performer.getState().compute.result?.params.m === m, (await state(page)).params.m, { timeout: 30_000 });
-  await press(page, 'PageDown', 4);
-  await press(page, 'ArrowLeft', 3);
-  await press(page, 'ArrowRight', 4);
-  await press(page, 'PageDown', 5);
-  await press(page, 'ArrowLeft', 4);
-  await press(page, 'PageUp', 3);
-  await press(page, 'End', STEPS);
-  await press(page, 'PageDown', STEPS); // stays on the last slide
-  await press(page, 'Home', 1);
-  await press(page, 'PageUp', 1);
-  assert.match(await page.textContent('[data-announce]'), /Slide 1 of 10/);
-  await page.waitForFunction(() => document.activeElement?.matches('.slide h1'), null, { timeout: 5_000 }); // focus moves to the new slide heading
-}, { webgpu: false, timeout: 60_000 });
-
-test('lecture mode: every slide applies its scene and shows a computed figure; body text ≥ 20 px at 1024×768; axe finds no violations', async ({ page, appUrl, artifacts, log }) => {
-  await page.setViewportSize({ width: 1024, height: 768 });
-  const shots = join(artifacts, 'screenshots');
-  mkdirSync(shots, { recursive: true });
-  await page.goto(`${appUrl}/?present&step=1&backend=cpu`);
-  await waitForStep(page, 1);
-  const wide = [];
-  for (let k = 1; k <= STEPS; k++) {
-    if (k > 1) await press(page, 'ArrowRight', k);
-    const scene = JSON.parse(await page.getAttribute('.present', 'data-scene'));
-    const params = (await state(page)).params;
-    for (const [key, v] of Object.entries(scene)) assert.equal(params[key], v, `slide ${k}: ${key} set to ${v}`);
-    await page.waitForSelector('.slide-fig[data-ready="1"]', { timeout: 120_000 });
-    const drawn = await page.evaluate(() => {
-      const fig = document.querySelector('.slide-fig');
-      const canvases = fig.querySelectorAll('.heatmap[data-result-id]:not([data-result-id=""]) canvas').length;
-      const lines = [...fig.querySelectorAll('.chart svg g[clip-path] path')].filter((p) => (p.getAttribute('d') ?? '').length > 20).length;
-      return { canvases, lines, kind: fig.getAttribute('data-figure') };
-    });
-    assert.ok(drawn.canvases + drawn.lines > 0, `slide ${k} (${drawn.kind}) draws data: ${JSON.stringify(drawn)}`);
-    const sizes = await page.evaluate(() =>
-      ['.slide-caption', '.slide-stat', '.strip-control label', '.slide-sources', '.present-bar'].map((sel) => {
-        const el = document.querySelector(sel);
-        return [sel, el ? parseFloat(getComputedStyle(el).fontSize) : null];
-      }),
+test(
+  'lecture mode: ?present&step=3 opens slide 3 with focus on its heading; → PageDown ← PageUp Home End navigate and write step= to the URL; a focused slider keeps its arrows',
+  async ({ page, appUrl }) => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.goto(`${appUrl}/?present&step=3&backend=cpu`);
+    await waitForStep(page, 3);
+    const s = await state(page);
+    assert.equal(s.ui.present, true);
+    assert.equal(s.ui.step, 3);
+    await page.waitForFunction(() => document.activeElement?.matches('.slide h1'), null, { timeout: 5_000 }); // the slide heading has focus
+    assert.match(await page.textContent('[data-announce]'), /Slide 3 of 10/);
+    // the lecturer moves the slide's control: on a focused slider the arrows are the slider's, PageDown still pages
+    const m0 = (await state(page)).params.m;
+    await page.focus('.control-strip [data-param="m"]');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction((m) => window.__performer.getState().params.m < m, m0);
+    assert.equal((await state(page)).ui.step, 3, 'an arrow on a slider moves the slider, not the slide');
+    await page.waitForFunction(
+      (m) =>
+        document.querySelector('.slide-fig')?.getAttribute('data-ready') === '1' &&
+        window.__performer.getState().compute.result?.params.m === m,
+      (await state(page)).params.m,
+      { timeout: 30_000 },
     );
-    for (const [sel, px] of sizes) if (px !== null) assert.ok(px >= 20, `slide ${k}: ${sel} font ${px}px ≥ 20px`);
-    const formula = await page.evaluate(() => {
-      const f = document.querySelector('.slide-formula');
-      return { scroll: f.scrollWidth, client: f.clientWidth };
-    });
-    if (formula.scroll > formula.client + 1) wide.push(`slide ${k}: the formula is wider than its column (${formula.scroll} > ${formula.client} px)`);
-    const overflow = await page.evaluate(() => {
+    await press(page, 'PageDown', 4);
+    await press(page, 'ArrowLeft', 3);
+    await press(page, 'ArrowRight', 4);
+    await press(page, 'PageDown', 5);
+    await press(page, 'ArrowLeft', 4);
+    await press(page, 'PageUp', 3);
+    await press(page, 'End', STEPS);
+    await press(page, 'PageDown', STEPS); // stays on the last slide
+    await press(page, 'Home', 1);
+    await press(page, 'PageUp', 1);
+    assert.match(await page.textContent('[data-announce]'), /Slide 1 of 10/);
+    await page.waitForFunction(() => document.activeElement?.matches('.slide h1'), null, { timeout: 5_000 }); // focus moves to the new slide heading
+  },
+  { webgpu: false, timeout: 60_000 },
+);
+
+test(
+  'lecture mode: every slide applies its scene and shows a computed figure; body text ≥ 20 px at 1024×768; axe finds no violations',
+  async ({ page, appUrl, artifacts, log }) => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const shots = join(artifacts, 'screenshots');
+    mkdirSync(shots, { recursive: true });
+    await page.goto(`${appUrl}/?present&step=1&backend=cpu`);
+    await waitForStep(page, 1);
+    const wide = [];
+    for (let k = 1; k <= STEPS; k++) {
+      if (k > 1) await press(page, 'ArrowRight', k);
+      const scene = JSON.parse(await page.getAttribute('.present', 'data-scene'));
+      const params = (await state(page)).params;
+      for (const [key, v] of Object.entries(scene)) assert.equal(params[key], v, `slide ${k}: ${key} set to ${v}`);
+      await page.waitForSelector('.slide-fig[data-ready="1"]', { timeout: 120_000 });
+      const drawn = await page.evaluate(() => {
+        const fig = document.querySelector('.slide-fig');
+        const canvases = fig.querySelectorAll('.heatmap[data-result-id]:not([data-result-id=""]) canvas').length;
+        const lines = [...fig.querySelectorAll('.chart svg g[clip-path] path')].filter(
+          (p) => (p.getAttribute('d') ?? '').length > 20,
+        ).length;
+        return { canvases, lines, kind: fig.getAttribute('data-figure') };
+      });
+      assert.ok(drawn.canvases + drawn.lines > 0, `slide ${k} (${drawn.kind}) draws data: ${JSON.stringify(drawn)}`);
+      const sizes = await page.evaluate(() =>
+        ['.slide-caption', '.slide-stat', '.strip-control label', '.slide-sources', '.present-bar'].map((sel) => {
+          const el = document.querySelector(sel);
+          return [sel, el ? parseFloat(getComputedStyle(el).fontSize) : null];
+        }),
+      );
+      for (const [sel, px] of sizes) if (px !== null) assert.ok(px >= 20, `slide ${k}: ${sel} font ${px}px ≥ 20px`);
+      const formula = await page.evaluate(() => {
+        const f = document.querySelector('.slide-formula');
+        return { scroll: f.scrollWidth, client: f.clientWidth };
+      });
+      if (formula.scroll > formula.client + 1)
+        wide.push(`slide ${k}: the formula is wider than its column (${formula.scroll} > ${formula.client} px)`);
+      const overflow = await page.evaluate(() => {
+        const body = document.querySelector('.slide-fig-body');
+        return body.scrollHeight - body.clientHeight;
+      });
+      if (overflow > 2) wide.push(`slide ${k}: the figure overflows its box by ${overflow}px`);
+      log(`slide ${k} ${drawn.kind}: ${JSON.stringify(sizes.map(([, px]) => px))} px`);
+      if (SHOT_STEPS.includes(k)) {
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: join(shots, `slide-${k}.png`) });
+      }
+      if (k === 3 || k === STEPS) {
+        const v = await axeViolations(page);
+        assert.deepEqual(v, [], `axe on slide ${k}`);
+      }
+    }
+    assert.deepEqual(wide, [], 'every figure and formula fits its box at 1024×768');
+  },
+  { webgpu: false, timeout: 420_000 },
+);
+
+test(
+  'lecture mode: ? shows the key list, Esc closes it, Esc leaves to the page, P enters again; keys are inert while typing',
+  async ({ page, appUrl }) => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.goto(`${appUrl}/?present&step=42&backend=cpu`);
+    await waitForStep(page, 1);
+    assert.ok(await page.isVisible('[data-notice="param-rejected"]'), 'a bad step says so');
+    await page.keyboard.press('?');
+    await page.waitForSelector('[data-keys-dialog]');
+    const text = await page.textContent('[data-keys-dialog]');
+    for (const k of ['PageDown', 'PageUp', 'Home', 'End', 'Esc']) assert.ok(text.includes(k), `key list names ${k}`);
+    assert.deepEqual(await axeViolations(page), [], 'axe with the key list open');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-keys-dialog]', { state: 'detached' });
+    assert.equal((await state(page)).ui.present, true, 'Esc first closes the key list');
+    await press(page, 'End', STEPS);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('.app-header');
+    assert.equal((await state(page)).ui.present, false);
+    await page.waitForFunction(
+      () => !new URLSearchParams(location.search).has('present') && !new URLSearchParams(location.search).has('step'),
+    );
+    await page.waitForFunction(() => document.activeElement?.matches('[data-action="present"]'), null, {
+      timeout: 5_000,
+    }); // focus returns to the Present button
+    // typing a P into a text field does not start the slides
+    const input = page.locator('[data-param-input="n"]');
+    await input.focus();
+    await page.keyboard.press('p');
+    assert.equal((await state(page)).ui.present, false, 'P in a text field is text');
+    await input.press('Escape');
+    await page.locator('h1').first().click();
+    await page.keyboard.press('p');
+    await waitForStep(page, STEPS);
+    assert.equal((await state(page)).ui.present, true, 'P enters lecture mode at the current step');
+    await page.click('[data-action="exit"]');
+    await page.waitForSelector('[data-action="present"]');
+    await page.click('[data-action="present"]');
+    await waitForStep(page, STEPS);
+  },
+  { webgpu: false, timeout: 60_000 },
+);
+
+test(
+  'lecture mode in Chinese at 1920×1080: translated slide, figure and formula fit, type ≥ 20 px',
+  async ({ page, appUrl, artifacts }) => {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.goto(`${appUrl}/?present&step=6&lang=zh&backend=cpu`);
+    await waitForStep(page, 6);
+    await page.waitForSelector('.slide-fig[data-ready="1"]', { timeout: 60_000 });
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh');
+    for (const sel of ['.slide h1', '.slide-caption', '[data-announce]', '.strip-control label']) {
+      assert.match(await page.textContent(sel), /[\u4e00-\u9fff]/, `${sel} is in Chinese`);
+    }
+    const fit = await page.evaluate(() => {
       const body = document.querySelector('.slide-fig-body');
-      return body.scrollHeight - body.clientHeight;
+      const f = document.querySelector('.slide-formula');
+      const heat = document.querySelector('.slide-heatmaps .heatmap canvas');
+      return {
+        overflow: body.scrollHeight - body.clientHeight,
+        formula: f.scrollWidth - f.clientWidth,
+        heatmap: heat.getBoundingClientRect().width,
+        caption: parseFloat(getComputedStyle(document.querySelector('.slide-caption')).fontSize),
+      };
     });
-    if (overflow > 2) wide.push(`slide ${k}: the figure overflows its box by ${overflow}px`);
-    log(`slide ${k} ${drawn.kind}: ${JSON.stringify(sizes.map(([, px]) => px))} px`);
-    if (SHOT_STEPS.includes(k)) {
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: join(shots, `slide-${k}.png`) });
-    }
-    if (k === 3 || k === STEPS) {
-      const v = await axeViolations(page);
-      assert.deepEqual(v, [], `axe on slide ${k}`);
-    }
-  }
-  assert.deepEqual(wide, [], 'every figure and formula fits its box at 1024×768');
-}, { webgpu: false, timeout: 420_000 });
-
-test('lecture mode: ? shows the key list, Esc closes it, Esc leaves to the page, P enters again; keys are inert while typing', async ({ page, appUrl }) => {
-  await page.setViewportSize({ width: 1024, height: 768 });
-  await page.goto(`${appUrl}/?present&step=42&backend=cpu`);
-  await waitForStep(page, 1);
-  assert.ok(await page.isVisible('[data-notice="param-rejected"]'), 'a bad step says so');
-  await page.keyboard.press('?');
-  await page.waitForSelector('[data-keys-dialog]');
-  const text = await page.textContent('[data-keys-dialog]');
-  for (const k of ['PageDown', 'PageUp', 'Home', 'End', 'Esc']) assert.ok(text.includes(k), `key list names ${k}`);
-  assert.deepEqual(await axeViolations(page), [], 'axe with the key list open');
-  await page.keyboard.press('Escape');
-  await page.waitForSelector('[data-keys-dialog]', { state: 'detached' });
-  assert.equal((await state(page)).ui.present, true, 'Esc first closes the key list');
-  await press(page, 'End', STEPS);
-  await page.keyboard.press('Escape');
-  await page.waitForSelector('.app-header');
-  assert.equal((await state(page)).ui.present, false);
-  await page.waitForFunction(() => !new URLSearchParams(location.search).has('present') && !new URLSearchParams(location.search).has('step'));
-  await page.waitForFunction(() => document.activeElement?.matches('[data-action="present"]'), null, { timeout: 5_000 }); // focus returns to the Present button
-  // typing a P into a text field does not start the slides
-  const input = page.locator('[data-param-input="n"]');
-  await input.focus();
-  await page.keyboard.press('p');
-  assert.equal((await state(page)).ui.present, false, 'P in a text field is text');
-  await input.press('Escape');
-  await page.locator('h1').first().click();
-  await page.keyboard.press('p');
-  await waitForStep(page, STEPS);
-  assert.equal((await state(page)).ui.present, true, 'P enters lecture mode at the current step');
-  await page.click('[data-action="exit"]');
-  await page.waitForSelector('[data-action="present"]');
-  await page.click('[data-action="present"]');
-  await waitForStep(page, STEPS);
-}, { webgpu: false, timeout: 60_000 });
-
-test('lecture mode in Chinese at 1920×1080: translated slide, figure and formula fit, type ≥ 20 px', async ({ page, appUrl, artifacts }) => {
-  await page.setViewportSize({ width: 1920, height: 1080 });
-  await page.goto(`${appUrl}/?present&step=6&lang=zh&backend=cpu`);
-  await waitForStep(page, 6);
-  await page.waitForSelector('.slide-fig[data-ready="1"]', { timeout: 60_000 });
-  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh');
-  for (const sel of ['.slide h1', '.slide-caption', '[data-announce]', '.strip-control label']) {
-    assert.match(await page.textContent(sel), /[\u4e00-\u9fff]/, `${sel} is in Chinese`);
-  }
-  const fit = await page.evaluate(() => {
-    const body = document.querySelector('.slide-fig-body');
-    const f = document.querySelector('.slide-formula');
-    const heat = document.querySelector('.slide-heatmaps .heatmap canvas');
-    return {
-      overflow: body.scrollHeight - body.clientHeight,
-      formula: f.scrollWidth - f.clientWidth,
-      heatmap: heat.getBoundingClientRect().width,
-      caption: parseFloat(getComputedStyle(document.querySelector('.slide-caption')).fontSize),
-    };
-  });
-  assert.ok(fit.overflow <= 2 && fit.formula <= 1, `fits: ${JSON.stringify(fit)}`);
-  assert.ok(fit.heatmap >= 450, `heatmaps use the screen: ${fit.heatmap}px wide`);
-  assert.ok(fit.caption >= 20, `caption ${fit.caption}px`);
-  const shots = join(artifacts, 'screenshots');
-  mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: join(shots, 'slide-6-1920-zh.png') });
-}, { webgpu: false, timeout: 90_000 });
+    assert.ok(fit.overflow <= 2 && fit.formula <= 1, `fits: ${JSON.stringify(fit)}`);
+    assert.ok(fit.heatmap >= 450, `heatmaps use the screen: ${fit.heatmap}px wide`);
+    assert.ok(fit.caption >= 20, `caption ${fit.caption}px`);
+    const shots = join(artifacts, 'screenshots');
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: join(shots, 'slide-6-1920-zh.png') });
+  },
+  { webgpu: false, timeout: 90_000 },
+);

@@ -20,7 +20,9 @@ try {
 }
 
 const filter = process.argv[2] ?? '';
-const specs = readdirSync(here).filter((f) => f.endsWith('.spec.mjs') && f.includes(filter)).sort();
+const specs = readdirSync(here)
+  .filter((f) => f.endsWith('.spec.mjs') && f.includes(filter))
+  .sort();
 for (const spec of specs) {
   const before = registry.length;
   await import(pathToFileURL(join(here, spec)).href);
@@ -32,10 +34,19 @@ for (const spec of specs) {
 // The build runs first: a dev server sets NODE_ENV=development, which would ship React's dev build.
 const distDir = join(artifacts, 'dist');
 await build({ root, mode: 'production', logLevel: 'error', build: { outDir: distDir, emptyOutDir: true } });
-const server = await createServer({ root, logLevel: 'warn', server: { port: 0, host: '127.0.0.1', hmr: false, watch: null } });
+const server = await createServer({
+  root,
+  logLevel: 'warn',
+  server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
+});
 await server.listen();
 const baseUrl = `http://localhost:${server.httpServer.address().port}`;
-const appServer = await preview({ root, logLevel: 'warn', build: { outDir: distDir }, preview: { port: 0, host: '127.0.0.1' } });
+const appServer = await preview({
+  root,
+  logLevel: 'warn',
+  build: { outDir: distDir },
+  preview: { port: 0, host: '127.0.0.1' },
+});
 const appUrl = `http://localhost:${appServer.httpServer.address().port}`;
 
 const browsers = {};
@@ -47,7 +58,9 @@ async function browserFor(webgpu) {
 let passed = 0;
 let failed = 0;
 const started = Date.now();
-console.log(`browser tests: ${registry.length} in ${specs.length} spec file(s); test pages at ${baseUrl}, production build at ${appUrl}`);
+console.log(
+  `browser tests: ${registry.length} in ${specs.length} spec file(s); test pages at ${baseUrl}, production build at ${appUrl}`,
+);
 for (const t of registry) {
   const browser = await browserFor(t.webgpu);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -75,7 +88,12 @@ for (const t of registry) {
     console.log(`  ✓ ${t.file} › ${t.name} (${Date.now() - t0} ms)`);
   } catch (e) {
     failed++;
-    console.log(`  ✗ ${t.file} › ${t.name} (${Date.now() - t0} ms)\n      ${String(e?.stack ?? e).split('\n').slice(0, 8).join('\n      ')}`);
+    console.log(
+      `  ✗ ${t.file} › ${t.name} (${Date.now() - t0} ms)\n      ${String(e?.stack ?? e)
+        .split('\n')
+        .slice(0, 8)
+        .join('\n      ')}`,
+    );
   } finally {
     clearTimeout(timer);
     await context.close().catch(() => {});

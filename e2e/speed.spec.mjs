@@ -23,7 +23,12 @@ async function metric(page, name) {
 
 async function pointCounts(page) {
   const raw = await page.getAttribute('[data-speed-result]', 'data-speed-points');
-  return Object.fromEntries(raw.split(',').map((kv) => kv.split(':')).map(([k, v]) => [k, Number(v)]));
+  return Object.fromEntries(
+    raw
+      .split(',')
+      .map((kv) => kv.split(':'))
+      .map(([k, v]) => [k, Number(v)]),
+  );
 }
 
 async function runOnce(page, budgetS, timeout) {
@@ -40,63 +45,97 @@ async function open(page, appUrl, extra) {
   await page.waitForSelector('[data-action="speed-run"]:not([disabled])', { timeout: 90_000 });
 }
 
-test('speed panel on the CPU path: every method measured, metrics set, CSV complete, Cancel keeps the previous result', async ({ page, appUrl, artifacts, log }) => {
-  await open(page, appUrl, '&backend=cpu');
-  await runOnce(page, 2, 120_000);
-  assert.equal(await page.getAttribute('[data-speed-timing]', 'data-speed-timing'), 'cpu', 'the panel says the CPU twins were timed');
-  const counts = await pointCounts(page);
-  log(`points per method: ${JSON.stringify(counts)}`);
-  for (const m of [...ATTENTION, ...LAYER]) assert.ok(counts[m] >= 1, `${m} has at least one point`);
-  for (const name of ['speed-crossover', 'speed-gflops-exact', 'speed-gflops-performer']) {
-    const v = await metric(page, name);
-    assert.ok(v !== null && v !== '' && Number(v) > 0, `${name} has a positive value (got ${v})`);
-  }
-  const before = { gflops: await metric(page, 'speed-gflops-exact'), cross: await metric(page, 'speed-crossover'), points: JSON.stringify(counts) };
+test(
+  'speed panel on the CPU path: every method measured, metrics set, CSV complete, Cancel keeps the previous result',
+  async ({ page, appUrl, artifacts, log }) => {
+    await open(page, appUrl, '&backend=cpu');
+    await runOnce(page, 2, 120_000);
+    assert.equal(
+      await page.getAttribute('[data-speed-timing]', 'data-speed-timing'),
+      'cpu',
+      'the panel says the CPU twins were timed',
+    );
+    const counts = await pointCounts(page);
+    log(`points per method: ${JSON.stringify(counts)}`);
+    for (const m of [...ATTENTION, ...LAYER]) assert.ok(counts[m] >= 1, `${m} has at least one point`);
+    for (const name of ['speed-crossover', 'speed-gflops-exact', 'speed-gflops-performer']) {
+      const v = await metric(page, name);
+      assert.ok(v !== null && v !== '' && Number(v) > 0, `${name} has a positive value (got ${v})`);
+    }
+    const before = {
+      gflops: await metric(page, 'speed-gflops-exact'),
+      cross: await metric(page, 'speed-crossover'),
+      points: JSON.stringify(counts),
+    };
 
-  // the time figure's CSV: one row per measured attention point (header + Σ counts)
-  const fig = page.locator('[data-export-figure]').first();
-  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), fig.locator('[data-export="csv"]').click()]);
-  const csv = readFileSync(await dl.path(), 'utf8').trim().split('\n');
-  const attentionPoints = ATTENTION.reduce((s, m) => s + counts[m], 0);
-  assert.equal(csv.length, 1 + attentionPoints, 'the time CSV holds every measured point');
-  // the full-results CSV: every point of every method with all columns
-  const [dl2] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.click('[data-action="speed-csv"]')]);
-  const all = readFileSync(await dl2.path(), 'utf8').trim().split('\n');
-  assert.equal(all.length, 1 + attentionPoints + LAYER.reduce((s, m) => s + counts[m], 0), 'the results CSV holds every point');
-  assert.match(all[0], /^method,n,median_ms,min_ms,runs,bytes,gflops/);
+    // the time figure's CSV: one row per measured attention point (header + Σ counts)
+    const fig = page.locator('[data-export-figure]').first();
+    const [dl] = await Promise.all([
+      page.waitForEvent('download', { timeout: 30_000 }),
+      fig.locator('[data-export="csv"]').click(),
+    ]);
+    const csv = readFileSync(await dl.path(), 'utf8')
+      .trim()
+      .split('\n');
+    const attentionPoints = ATTENTION.reduce((s, m) => s + counts[m], 0);
+    assert.equal(csv.length, 1 + attentionPoints, 'the time CSV holds every measured point');
+    // the full-results CSV: every point of every method with all columns
+    const [dl2] = await Promise.all([
+      page.waitForEvent('download', { timeout: 30_000 }),
+      page.click('[data-action="speed-csv"]'),
+    ]);
+    const all = readFileSync(await dl2.path(), 'utf8')
+      .trim()
+      .split('\n');
+    assert.equal(
+      all.length,
+      1 + attentionPoints + LAYER.reduce((s, m) => s + counts[m], 0),
+      'the results CSV holds every point',
+    );
+    assert.match(all[0], /^method,n,median_ms,min_ms,runs,bytes,gflops/);
 
-  const dir = shots(artifacts);
-  await page.locator('[data-panel="speed"]').screenshot({ path: join(dir, 'speed-cpu-1280.png') });
-  await page.locator('[data-speed-layer]').screenshot({ path: join(dir, 'speed-layer-cpu-1280.png') });
+    const dir = shots(artifacts);
+    await page.locator('[data-panel="speed"]').screenshot({ path: join(dir, 'speed-cpu-1280.png') });
+    await page.locator('[data-speed-layer]').screenshot({ path: join(dir, 'speed-layer-cpu-1280.png') });
 
-  // Cancel: a long run is stopped; the previous result and metrics stay
-  await page.selectOption('[data-ui="speedBudget"]', '120');
-  await page.click('[data-action="speed-run"]');
-  await page.waitForSelector('[data-action="speed-cancel"]', { timeout: 10_000 });
-  await page.click('[data-action="speed-cancel"]');
-  await page.waitForSelector('[data-speed-state="cancelled"]', { timeout: 30_000 });
-  assert.equal(await page.getAttribute('[data-speed-result]', 'data-speed-result'), 'done', 'the previous complete result is shown');
-  assert.equal(await metric(page, 'speed-gflops-exact'), before.gflops);
-  assert.equal(await metric(page, 'speed-crossover'), before.cross);
-  assert.equal(JSON.stringify(await pointCounts(page)), before.points);
-}, { webgpu: false, timeout: 240_000 });
+    // Cancel: a long run is stopped; the previous result and metrics stay
+    await page.selectOption('[data-ui="speedBudget"]', '120');
+    await page.click('[data-action="speed-run"]');
+    await page.waitForSelector('[data-action="speed-cancel"]', { timeout: 10_000 });
+    await page.click('[data-action="speed-cancel"]');
+    await page.waitForSelector('[data-speed-state="cancelled"]', { timeout: 30_000 });
+    assert.equal(
+      await page.getAttribute('[data-speed-result]', 'data-speed-result'),
+      'done',
+      'the previous complete result is shown',
+    );
+    assert.equal(await metric(page, 'speed-gflops-exact'), before.gflops);
+    assert.equal(await metric(page, 'speed-crossover'), before.cross);
+    assert.equal(JSON.stringify(await pointCounts(page)), before.points);
+  },
+  { webgpu: false, timeout: 240_000 },
+);
 
-test('speed panel on WebGPU: a short run times every method on the GPU', async ({ page, appUrl, artifacts, log }) => {
-  await open(page, appUrl, '');
-  const badge = await page.getAttribute('[data-metric="backend"]', 'data-value');
-  assert.equal(badge, 'webgpu', 'the page runs on WebGPU');
-  await runOnce(page, 2, 240_000);
-  const timing = await page.getAttribute('[data-speed-timing]', 'data-speed-timing');
-  assert.ok(timing === 'timestamp' || timing === 'wall', `GPU timing (got ${timing})`);
-  const counts = await pointCounts(page);
-  log(`timing: ${timing}; points per method: ${JSON.stringify(counts)}`);
-  for (const m of [...ATTENTION, ...LAYER]) assert.ok(counts[m] >= 1, `${m} has at least one point`);
-  for (const name of ['speed-gflops-exact', 'speed-gflops-performer']) {
-    const v = Number(await metric(page, name));
-    assert.ok(Number.isFinite(v) && v > 0, `${name} is positive`);
-  }
-  assert.equal(await page.locator('[data-stop-kind="error"]').count(), 0, 'no method failed');
-  const dir = shots(artifacts);
-  await page.locator('[data-panel="speed"]').screenshot({ path: join(dir, 'speed-webgpu-1280.png') });
-  await page.locator('[data-speed-layer]').screenshot({ path: join(dir, 'speed-layer-webgpu-1280.png') });
-}, { timeout: 360_000 });
+test(
+  'speed panel on WebGPU: a short run times every method on the GPU',
+  async ({ page, appUrl, artifacts, log }) => {
+    await open(page, appUrl, '');
+    const badge = await page.getAttribute('[data-metric="backend"]', 'data-value');
+    assert.equal(badge, 'webgpu', 'the page runs on WebGPU');
+    await runOnce(page, 2, 240_000);
+    const timing = await page.getAttribute('[data-speed-timing]', 'data-speed-timing');
+    assert.ok(timing === 'timestamp' || timing === 'wall', `GPU timing (got ${timing})`);
+    const counts = await pointCounts(page);
+    log(`timing: ${timing}; points per method: ${JSON.stringify(counts)}`);
+    for (const m of [...ATTENTION, ...LAYER]) assert.ok(counts[m] >= 1, `${m} has at least one point`);
+    for (const name of ['speed-gflops-exact', 'speed-gflops-performer']) {
+      const v = Number(await metric(page, name));
+      assert.ok(Number.isFinite(v) && v > 0, `${name} is positive`);
+    }
+    assert.equal(await page.locator('[data-stop-kind="error"]').count(), 0, 'no method failed');
+    const dir = shots(artifacts);
+    await page.locator('[data-panel="speed"]').screenshot({ path: join(dir, 'speed-webgpu-1280.png') });
+    await page.locator('[data-speed-layer]').screenshot({ path: join(dir, 'speed-layer-webgpu-1280.png') });
+  },
+  { timeout: 360_000 },
+);

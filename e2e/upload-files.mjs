@@ -49,7 +49,9 @@ export function npy({
   align = 64,
   headerLenDelta = 0,
 }) {
-  const dict = header ?? `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, 'shape': ${shapeText(headerShape)}, }`;
+  const dict =
+    header ??
+    `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, 'shape': ${shapeText(headerShape)}, }`;
   const lenBytes = version[0] === 1 ? 2 : 4;
   const pre = 6 + 2 + lenBytes;
   let h = dict;
@@ -64,17 +66,39 @@ export function npy({
   (values ?? []).forEach((v, i) => {
     const o = i * size;
     switch (code) {
-      case 'f4': dv.setFloat32(o, v, !big); break;
-      case 'f8': dv.setFloat64(o, v, !big); break;
-      case 'c8': dv.setFloat32(o, v, !big); break;
-      case 'c16': dv.setFloat64(o, v, !big); break;
-      case 'i4': dv.setInt32(o, Math.round(v), !big); break;
-      case 'i8': dv.setBigInt64(o, BigInt(Math.round(v)), !big); break;
-      case 'u8': dv.setBigUint64(o, BigInt(Math.abs(Math.round(v))), !big); break;
-      case 'i2': dv.setInt16(o, Math.round(v), !big); break;
-      case 'u2': case 'f2': dv.setUint16(o, Math.abs(Math.round(v)) & 0xffff, !big); break;
-      case 'u4': dv.setUint32(o, Math.abs(Math.round(v)), !big); break;
-      default: dv.setUint8(o, Math.abs(Math.round(v)) & 0xff);
+      case 'f4':
+        dv.setFloat32(o, v, !big);
+        break;
+      case 'f8':
+        dv.setFloat64(o, v, !big);
+        break;
+      case 'c8':
+        dv.setFloat32(o, v, !big);
+        break;
+      case 'c16':
+        dv.setFloat64(o, v, !big);
+        break;
+      case 'i4':
+        dv.setInt32(o, Math.round(v), !big);
+        break;
+      case 'i8':
+        dv.setBigInt64(o, BigInt(Math.round(v)), !big);
+        break;
+      case 'u8':
+        dv.setBigUint64(o, BigInt(Math.abs(Math.round(v))), !big);
+        break;
+      case 'i2':
+        dv.setInt16(o, Math.round(v), !big);
+        break;
+      case 'u2':
+      case 'f2':
+        dv.setUint16(o, Math.abs(Math.round(v)) & 0xffff, !big);
+        break;
+      case 'u4':
+        dv.setUint32(o, Math.abs(Math.round(v)), !big);
+        break;
+      default:
+        dv.setUint8(o, Math.abs(Math.round(v)) & 0xff);
     }
   });
   const out = new Uint8Array(pre + h.length + data.length);
@@ -114,7 +138,39 @@ export function badFiles() {
   // problems; inside the data → the data no longer matches the header's shape
   const off4 = good4.length - n * d * 4;
   const off8 = good8.length - n * d * 8;
-  const cuts4 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 24, 32, 48, off4 - 2, off4 - 1, off4, off4 + 1, off4 + 2, off4 + 3, off4 + 4, off4 + 7, off4 + 12, off4 + 20, off4 + 33, off4 + 40, off4 + 44, off4 + 46, off4 + 47];
+  const cuts4 = [
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
+    12,
+    16,
+    24,
+    32,
+    48,
+    off4 - 2,
+    off4 - 1,
+    off4,
+    off4 + 1,
+    off4 + 2,
+    off4 + 3,
+    off4 + 4,
+    off4 + 7,
+    off4 + 12,
+    off4 + 20,
+    off4 + 33,
+    off4 + 40,
+    off4 + 44,
+    off4 + 46,
+    off4 + 47,
+  ];
   for (const c of new Set(cuts4)) {
     add(`truncated-f4-at-${c}.npy`, good4.slice(0, c), c < off4 ? 'truncated-header' : 'data-size-mismatch');
   }
@@ -134,16 +190,52 @@ export function badFiles() {
   ];
   magics.forEach((m, i) => add(`bad-magic-${i}.npy`, npy({ values: vals, shape: [n, d], magic: m }), 'bad-magic'));
   add('archive.npz', npy({ values: vals, shape: [n, d], magic: magics[4] }), 'bad-magic');
-  add('random-bytes.npy', Uint8Array.from({ length: 200 }, (_, i) => (i * 37 + 11) & 0xff), 'bad-magic');
+  add(
+    'random-bytes.npy',
+    Uint8Array.from({ length: 200 }, (_, i) => (i * 37 + 11) & 0xff),
+    'bad-magic',
+  );
   // versions
-  for (const v of [[0, 0], [4, 0], [1, 1], [255, 0]]) {
+  for (const v of [
+    [0, 0],
+    [4, 0],
+    [1, 1],
+    [255, 0],
+  ]) {
     add(`version-${v.join('.')}.npy`, npy({ values: vals, shape: [n, d], version: v }), 'unsupported-version');
   }
   // every unsupported dtype
-  for (const descr of ['<i1', '|i1', '|u1', '|b1', '<i2', '<u2', '<i4', '<u4', '<i8', '<u8', '<f2', '<c8', '<c16', '|O', '<U8', '|S4', '<f16', '<V8']) {
+  for (const descr of [
+    '<i1',
+    '|i1',
+    '|u1',
+    '|b1',
+    '<i2',
+    '<u2',
+    '<i4',
+    '<u4',
+    '<i8',
+    '<u8',
+    '<f2',
+    '<c8',
+    '<c16',
+    '|O',
+    '<U8',
+    '|S4',
+    '<f16',
+    '<V8',
+  ]) {
     add(`dtype-${descr.replace(/[<>|]/g, '')}.npy`, npy({ values: vals, shape: [n, d], descr }), 'unsupported-dtype');
   }
-  add('dtype-structured.npy', npy({ values: vals, shape: [n, d], header: "{'descr': [('a', '<f4'), ('b', '<f4')], 'fortran_order': False, 'shape': (4, 3), }" }), 'unsupported-dtype');
+  add(
+    'dtype-structured.npy',
+    npy({
+      values: vals,
+      shape: [n, d],
+      header: "{'descr': [('a', '<f4'), ('b', '<f4')], 'fortran_order': False, 'shape': (4, 3), }",
+    }),
+    'unsupported-dtype',
+  );
   add('dtype-big-f4.npy', npy({ values: vals, shape: [n, d], descr: '>f4' }), 'big-endian');
   add('dtype-big-f8.npy', npy({ values: vals, shape: [n, d], descr: '>f8' }), 'big-endian');
   add('dtype-big-i4.npy', npy({ values: vals, shape: [n, d], descr: '>i4' }), 'unsupported-dtype');
@@ -151,10 +243,27 @@ export function badFiles() {
   add('fortran-f4.npy', npy({ values: vals, shape: [n, d], fortran: true }), 'fortran-order');
   add('fortran-f8.npy', npy({ values: vals, shape: [n, d], fortran: true, descr: '<f8' }), 'fortran-order');
   // the header's shape lies about the data
-  for (const hs of [[5, 3], [3, 3], [4, 4], [4, 2], [2, 3], [12, 3], [1, 1]]) {
+  for (const hs of [
+    [5, 3],
+    [3, 3],
+    [4, 4],
+    [4, 2],
+    [2, 3],
+    [12, 3],
+    [1, 1],
+  ]) {
     add(`shape-lie-${hs.join('x')}.npy`, npy({ values: vals, shape: [n, d], headerShape: hs }), 'data-size-mismatch');
   }
-  add('shape-lie-f8-as-f4.npy', npy({ values: vals, shape: [n, d], descr: '<f8', header: "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 3), }" }), 'data-size-mismatch');
+  add(
+    'shape-lie-f8-as-f4.npy',
+    npy({
+      values: vals,
+      shape: [n, d],
+      descr: '<f8',
+      header: "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 3), }",
+    }),
+    'data-size-mismatch',
+  );
   add('trailing-bytes.npy', new Uint8Array([...good4, 1, 2, 3, 4]), 'data-size-mismatch');
   // not 2-D, zero size
   for (const hs of [[12], [], [2, 2, 3], [1, 4, 3], [1, 1, 1, 12]]) {
@@ -168,10 +277,26 @@ export function badFiles() {
   add('too-many-elements.npy', npy({ values: [], shape: [20_000, 256] }), 'too-many-elements');
   // malformed headers
   add('header-not-dict.npy', npy({ values: vals, shape: [n, d], header: 'hello world' }), 'bad-header');
-  add('header-no-descr.npy', npy({ values: vals, shape: [n, d], header: "{'fortran_order': False, 'shape': (4, 3), }" }), 'bad-header');
-  add('header-no-shape.npy', npy({ values: vals, shape: [n, d], header: "{'descr': '<f4', 'fortran_order': False, }" }), 'bad-header');
-  add('header-no-fortran.npy', npy({ values: vals, shape: [n, d], header: "{'descr': '<f4', 'shape': (4, 3), }" }), 'bad-header');
-  add('header-shape-words.npy', npy({ values: vals, shape: [n, d], header: "{'descr': '<f4', 'fortran_order': False, 'shape': (four, 3), }" }), 'bad-header');
+  add(
+    'header-no-descr.npy',
+    npy({ values: vals, shape: [n, d], header: "{'fortran_order': False, 'shape': (4, 3), }" }),
+    'bad-header',
+  );
+  add(
+    'header-no-shape.npy',
+    npy({ values: vals, shape: [n, d], header: "{'descr': '<f4', 'fortran_order': False, }" }),
+    'bad-header',
+  );
+  add(
+    'header-no-fortran.npy',
+    npy({ values: vals, shape: [n, d], header: "{'descr': '<f4', 'shape': (4, 3), }" }),
+    'bad-header',
+  );
+  add(
+    'header-shape-words.npy',
+    npy({ values: vals, shape: [n, d], header: "{'descr': '<f4', 'fortran_order': False, 'shape': (four, 3), }" }),
+    'bad-header',
+  );
   add('header-length-beyond-file.npy', npy({ values: vals, shape: [n, d], headerLenDelta: 4000 }), 'truncated-header');
   add('header-unaligned.npy', npy({ values: vals, shape: [n, d], align: 0 }), 'unaligned');
   // NaN / ±Inf at random places, float32 and float64; float64 values beyond float32's range
@@ -213,7 +338,11 @@ export function badFiles() {
   add('neg-inf.csv', text('1,2,3\n-Infinity,5,6\n'), 'non-finite');
   add('NaN-first-row.csv', text('NaN,NaN,NaN\n1,2,3\n'), 'non-finite');
   add('overflow.csv', text('1,2,3\n4,5,1e40\n'), 'float32-overflow');
-  add('binary.csv', Uint8Array.from({ length: 64 }, (_, i) => (i * 7) & 0xff), 'not-text');
+  add(
+    'binary.csv',
+    Uint8Array.from({ length: 64 }, (_, i) => (i * 7) & 0xff),
+    'not-text',
+  );
   add('latin1.csv', Uint8Array.from([0x31, 0x2c, 0xe9, 0x0a]), 'not-text');
   add('nul.csv', text('1,2\u0000,3\n'), 'not-text');
   add('too-many-cols.csv', text(Array.from({ length: 300 }, () => '1').join(',') + '\n'), 'too-many-cols');

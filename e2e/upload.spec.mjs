@@ -35,7 +35,17 @@ const PHRASE = {
   'v-shape-mismatch': /must be n × d/,
 };
 
-const ANALYSES = ['errorVsM', 'normSweep', 'errorVsD', 'entryErrors', 'rowEntropies', 'entropyVsN', 'localTruncation', 'spectra', 'mapRows'];
+const ANALYSES = [
+  'errorVsM',
+  'normSweep',
+  'errorVsD',
+  'entryErrors',
+  'rowEntropies',
+  'entropyVsN',
+  'localTruncation',
+  'spectra',
+  'mapRows',
+];
 
 /** What must not change when a file is refused. */
 function snapshot(page) {
@@ -68,15 +78,24 @@ async function feed(page, slot, name, bytes) {
   await page.evaluate(() => {
     window.__uploadBefore = window.__performer.getState().upload;
   });
-  await page.setInputFiles(`[data-upload-input="${slot}"]`, { name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+  await page.setInputFiles(`[data-upload-input="${slot}"]`, {
+    name,
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(bytes),
+  });
   // every outcome replaces the upload slice: a new error, a staged file, or new inputs in use
-  await page.waitForFunction(() => window.__performer.getState().upload !== window.__uploadBefore, null, { timeout: 10_000 });
+  await page.waitForFunction(() => window.__performer.getState().upload !== window.__uploadBefore, null, {
+    timeout: 10_000,
+  });
   return page.evaluate(async () => {
     const u = window.__performer.getState().upload;
     if (!u.error) return null;
     await new Promise((r) => requestAnimationFrame(() => r()));
     const el = document.querySelector(`[data-upload-error][data-upload-seq="${u.error.seq}"]`);
-    return { code: el?.getAttribute('data-upload-error') ?? `(not shown: ${u.error.problem.code})`, text: el?.textContent ?? '' };
+    return {
+      code: el?.getAttribute('data-upload-error') ?? `(not shown: ${u.error.problem.code})`,
+      text: el?.textContent ?? '',
+    };
   });
 }
 
@@ -102,7 +121,12 @@ function exactA(q, k, n, d) {
 async function shownExactA(page) {
   return page.evaluate(() => {
     const r = window.__performer.getState().compute.result;
-    return { cells: r.output.view.cells, block: r.output.view.block, exact: Array.from(r.output.view.exact), relErrorA: r.metrics.relErrorA };
+    return {
+      cells: r.output.view.cells,
+      block: r.output.view.block,
+      exact: Array.from(r.output.view.exact),
+      relErrorA: r.metrics.relErrorA,
+    };
   });
 }
 
@@ -120,125 +144,168 @@ async function waitForAnalysesOn(page, uploadId) {
   await page.waitForFunction(
     ([ids, up]) => {
       const a = window.__performer.getState().analyses;
-      return ids.every((id) => a[id]?.status === 'done' && (id === 'errorVsD' || up === null || a[id].valueKey.includes(`upload:${up}`)));
+      return ids.every(
+        (id) =>
+          a[id]?.status === 'done' && (id === 'errorVsD' || up === null || a[id].valueKey.includes(`upload:${up}`)),
+      );
     },
     [ANALYSES, uploadId],
     { timeout: 120_000 },
   );
 }
 
-test('upload: ≥ 100 bad files refused by name with the state unchanged; .npy f32/f64 and CSV inputs drive every panel', async ({ page, appUrl, log }) => {
-  await page.goto(`${appUrl}/?n=64&d=8`);
-  await idle(page, 64);
-  await page.waitForSelector('[data-upload-input="q"]', { state: 'attached' });
-  const generatedErr = (await shownExactA(page)).relErrorA;
-  await waitForAnalysesOn(page, null); // every panel's analyses finished: their state is part of what must not change
+test(
+  'upload: ≥ 100 bad files refused by name with the state unchanged; .npy f32/f64 and CSV inputs drive every panel',
+  async ({ page, appUrl, log }) => {
+    await page.goto(`${appUrl}/?n=64&d=8`);
+    await idle(page, 64);
+    await page.waitForSelector('[data-upload-input="q"]', { state: 'attached' });
+    const generatedErr = (await shownExactA(page)).relErrorA;
+    await waitForAnalysesOn(page, null); // every panel's analyses finished: their state is part of what must not change
 
-  // ---- bad files, one at a time, through the Q picker ----
-  const corpus = [...badFiles(), { name: 'huge.npy', bytes: new Uint8Array(40 * 1024 * 1024 + 1), code: 'file-too-large' }];
-  const before = await snapshot(page);
-  const outcome = new Map();
-  for (const f of corpus) {
-    const r = await feed(page, 'q', f.name, f.bytes);
-    assert.ok(r, `${f.name} was accepted`);
-    assert.equal(r.code, f.code, `${f.name}: problem`);
-    assert.match(r.text, PHRASE[f.code], `${f.name}: message “${r.text}”`);
-    assert.ok(r.text.includes(f.name), `${f.name}: the message names the file`);
-    assert.equal(await snapshot(page), before, `${f.name}: state changed`);
-    outcome.set(f.code, (outcome.get(f.code) ?? 0) + 1);
-  }
-  // ---- files that are fine alone but do not fit together ----
-  let pairs = 0;
-  for (const p of badPairs()) {
-    assert.equal(await feed(page, p.staged[0], p.staged[1], p.staged[2]), null, `${p.staged[1]} staged`);
-    const r = await feed(page, p.bad[0], p.bad[1], p.bad[2]);
-    assert.equal(r?.code, p.code, `${p.bad[1]}: problem`);
-    assert.match(r.text, PHRASE[p.code]);
-    assert.equal(await snapshot(page), before, `${p.bad[1]}: state changed`);
-    pairs++;
-  }
-  await page.click('[data-action="remove-upload"]'); // drops the staged K
-  assert.equal(await snapshot(page), before);
-  const total = corpus.length + pairs;
-  log(`bad files: ${total} refused (${corpus.length} single files + ${pairs} mismatched pairs), each with its problem named; params, result, every analysis, inputs and URL unchanged after every one`);
-  log(`  by problem: ${[...outcome].map(([c, k]) => `${c} ${k}`).join(', ')}`);
-  assert.ok(total >= 100);
+    // ---- bad files, one at a time, through the Q picker ----
+    const corpus = [
+      ...badFiles(),
+      { name: 'huge.npy', bytes: new Uint8Array(40 * 1024 * 1024 + 1), code: 'file-too-large' },
+    ];
+    const before = await snapshot(page);
+    const outcome = new Map();
+    for (const f of corpus) {
+      const r = await feed(page, 'q', f.name, f.bytes);
+      assert.ok(r, `${f.name} was accepted`);
+      assert.equal(r.code, f.code, `${f.name}: problem`);
+      assert.match(r.text, PHRASE[f.code], `${f.name}: message “${r.text}”`);
+      assert.ok(r.text.includes(f.name), `${f.name}: the message names the file`);
+      assert.equal(await snapshot(page), before, `${f.name}: state changed`);
+      outcome.set(f.code, (outcome.get(f.code) ?? 0) + 1);
+    }
+    // ---- files that are fine alone but do not fit together ----
+    let pairs = 0;
+    for (const p of badPairs()) {
+      assert.equal(await feed(page, p.staged[0], p.staged[1], p.staged[2]), null, `${p.staged[1]} staged`);
+      const r = await feed(page, p.bad[0], p.bad[1], p.bad[2]);
+      assert.equal(r?.code, p.code, `${p.bad[1]}: problem`);
+      assert.match(r.text, PHRASE[p.code]);
+      assert.equal(await snapshot(page), before, `${p.bad[1]}: state changed`);
+      pairs++;
+    }
+    await page.click('[data-action="remove-upload"]'); // drops the staged K
+    assert.equal(await snapshot(page), before);
+    const total = corpus.length + pairs;
+    log(
+      `bad files: ${total} refused (${corpus.length} single files + ${pairs} mismatched pairs), each with its problem named; params, result, every analysis, inputs and URL unchanged after every one`,
+    );
+    log(`  by problem: ${[...outcome].map(([c, k]) => `${c} ${k}`).join(', ')}`);
+    assert.ok(total >= 100);
 
-  // ---- good: Q as float32 .npy, then K as float64 .npy, through the pickers ----
-  const n1 = 40;
-  const d1 = 6;
-  const q1 = gaussian(n1, d1, 11, 1.3);
-  const k1 = gaussian(n1, d1, 12, 1.3);
-  // Q through the keyboard: focus the slot's button, Enter opens the file chooser
-  await page.focus('[data-upload-slot="q"] button');
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
-  await chooser.setFiles({ name: 'q.npy', mimeType: 'application/octet-stream', buffer: Buffer.from(npy({ values: q1, shape: [n1, d1] })) });
-  await page.waitForSelector('[data-upload-waiting="k"]');
-  assert.equal(await snapshot(page), before, 'Q alone changes nothing yet');
-  assert.equal(await feed(page, 'k', 'k.npy', npy({ values: k1, shape: [n1, d1], descr: '<f8' })), null);
-  await idle(page, n1);
-  const up1 = await page.getAttribute('[data-upload-active]', 'data-upload-active');
-  const shown1 = await shownExactA(page);
-  const worst1 = assertExactMatches(shown1, q1, k1, n1, d1, '.npy');
-  assert.notEqual(shown1.relErrorA, generatedErr, 'the error metric responds to the uploaded inputs');
-  await page.waitForFunction(() => /input=uploaded/.test(location.search) && /n=40&d=6/.test(location.search), null, { timeout: 5_000 });
-  assert.ok(await page.isDisabled('[data-param="n"]'), 'n is locked while uploaded');
-  assert.ok(await page.isDisabled('[data-param-input="d"]'), 'd is locked while uploaded');
-  assert.ok(!(await page.isDisabled('[data-param="m"]')), 'm still works');
-  await waitForAnalysesOn(page, up1);
-  const panelNs = await page.evaluate(() => {
-    const a = window.__performer.getState().analyses;
-    return { spectra: a.spectra.value.n, rows: a.rowEntropies.value.n, map: a.mapRows.value.n, local: a.localTruncation.value.n, nGrid: a.entropyVsN.value.nGrid.at(-1) };
-  });
-  assert.deepEqual(panelNs, { spectra: n1, rows: n1, map: n1, local: n1, nGrid: n1 });
+    // ---- good: Q as float32 .npy, then K as float64 .npy, through the pickers ----
+    const n1 = 40;
+    const d1 = 6;
+    const q1 = gaussian(n1, d1, 11, 1.3);
+    const k1 = gaussian(n1, d1, 12, 1.3);
+    // Q through the keyboard: focus the slot's button, Enter opens the file chooser
+    await page.focus('[data-upload-slot="q"] button');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    await chooser.setFiles({
+      name: 'q.npy',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(npy({ values: q1, shape: [n1, d1] })),
+    });
+    await page.waitForSelector('[data-upload-waiting="k"]');
+    assert.equal(await snapshot(page), before, 'Q alone changes nothing yet');
+    assert.equal(await feed(page, 'k', 'k.npy', npy({ values: k1, shape: [n1, d1], descr: '<f8' })), null);
+    await idle(page, n1);
+    const up1 = await page.getAttribute('[data-upload-active]', 'data-upload-active');
+    const shown1 = await shownExactA(page);
+    const worst1 = assertExactMatches(shown1, q1, k1, n1, d1, '.npy');
+    assert.notEqual(shown1.relErrorA, generatedErr, 'the error metric responds to the uploaded inputs');
+    await page.waitForFunction(() => /input=uploaded/.test(location.search) && /n=40&d=6/.test(location.search), null, {
+      timeout: 5_000,
+    });
+    assert.ok(await page.isDisabled('[data-param="n"]'), 'n is locked while uploaded');
+    assert.ok(await page.isDisabled('[data-param-input="d"]'), 'd is locked while uploaded');
+    assert.ok(!(await page.isDisabled('[data-param="m"]')), 'm still works');
+    await waitForAnalysesOn(page, up1);
+    const panelNs = await page.evaluate(() => {
+      const a = window.__performer.getState().analyses;
+      return {
+        spectra: a.spectra.value.n,
+        rows: a.rowEntropies.value.n,
+        map: a.mapRows.value.n,
+        local: a.localTruncation.value.n,
+        nGrid: a.entropyVsN.value.nGrid.at(-1),
+      };
+    });
+    assert.deepEqual(panelNs, { spectra: n1, rows: n1, map: n1, local: n1, nGrid: n1 });
 
-  // causal and m still act on the uploaded inputs
-  await page.check('[data-param="causal"]');
-  await page.waitForFunction(() => window.__performer.getState().compute.result?.params.causal === true && window.__performer.getState().compute.status === 'ok');
-  await page.waitForFunction(() => location.search.includes('causal=1')); // the URL is written 150 ms after a change
+    // causal and m still act on the uploaded inputs
+    await page.check('[data-param="causal"]');
+    await page.waitForFunction(
+      () =>
+        window.__performer.getState().compute.result?.params.causal === true &&
+        window.__performer.getState().compute.status === 'ok',
+    );
+    await page.waitForFunction(() => location.search.includes('causal=1')); // the URL is written 150 ms after a change
 
-  // a bad file while uploaded inputs are in use leaves them in use
-  const during = await snapshot(page);
-  const r = await feed(page, 'k', 'k-bad.npy', npy({ values: k1, shape: [n1, d1], fortran: true }));
-  assert.equal(r?.code, 'fortran-order');
-  assert.equal(await snapshot(page), during);
-  await page.uncheck('[data-param="causal"]');
+    // a bad file while uploaded inputs are in use leaves them in use
+    const during = await snapshot(page);
+    const r = await feed(page, 'k', 'k-bad.npy', npy({ values: k1, shape: [n1, d1], fortran: true }));
+    assert.equal(r?.code, 'fortran-order');
+    assert.equal(await snapshot(page), during);
+    await page.uncheck('[data-param="causal"]');
 
-  // ---- good: CSV Q and K dropped together on the drop zone (slots from the names) ----
-  const n2 = 24;
-  const d2 = 4;
-  const q2 = gaussian(n2, d2, 21, 0.9);
-  const k2 = gaussian(n2, d2, 22, 0.9);
-  const rows = (v, n, d) => Array.from({ length: n }, (_, i) => v.slice(i * d, (i + 1) * d).map((x) => x.toPrecision(9)));
-  const files = [
-    { name: 'keys.csv', text: new TextDecoder().decode(csv([['k0', 'k1', 'k2', 'k3'], ...rows(k2, n2, d2)])) },
-    { name: 'queries.csv', text: new TextDecoder().decode(csv(rows(q2, n2, d2))) },
-  ];
-  await page.evaluate((fs) => {
-    const dt = new DataTransfer();
-    for (const f of fs) dt.items.add(new File([f.text], f.name, { type: 'text/csv' }));
-    document.querySelector('[data-drop-zone]').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-  }, files);
-  await idle(page, n2);
-  const shown2 = await shownExactA(page);
-  const worst2 = assertExactMatches(shown2, q2.map((x) => Number(x.toPrecision(9))), k2.map((x) => Number(x.toPrecision(9))), n2, d2, 'CSV');
-  assert.notEqual(shown2.relErrorA, shown1.relErrorA);
-  const up2 = await page.getAttribute('[data-upload-active]', 'data-upload-active');
-  assert.notEqual(up2, up1);
-  await waitForAnalysesOn(page, up2);
-  log(`good files: .npy f32 Q + f64 K (n = ${n1}, d = ${d1}) and CSV Q + K with a header row, dropped together (n = ${n2}, d = ${d2}): exact A = recomputation within ${Math.max(worst1, worst2).toExponential(1)}; rel. error of A ${generatedErr.toFixed(3)} (generated) → ${shown1.relErrorA.toFixed(3)} → ${shown2.relErrorA.toFixed(3)}; all ${ANALYSES.length} analyses re-ran on the uploads`);
+    // ---- good: CSV Q and K dropped together on the drop zone (slots from the names) ----
+    const n2 = 24;
+    const d2 = 4;
+    const q2 = gaussian(n2, d2, 21, 0.9);
+    const k2 = gaussian(n2, d2, 22, 0.9);
+    const rows = (v, n, d) =>
+      Array.from({ length: n }, (_, i) => v.slice(i * d, (i + 1) * d).map((x) => x.toPrecision(9)));
+    const files = [
+      { name: 'keys.csv', text: new TextDecoder().decode(csv([['k0', 'k1', 'k2', 'k3'], ...rows(k2, n2, d2)])) },
+      { name: 'queries.csv', text: new TextDecoder().decode(csv(rows(q2, n2, d2))) },
+    ];
+    await page.evaluate((fs) => {
+      const dt = new DataTransfer();
+      for (const f of fs) dt.items.add(new File([f.text], f.name, { type: 'text/csv' }));
+      document
+        .querySelector('[data-drop-zone]')
+        .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, files);
+    await idle(page, n2);
+    const shown2 = await shownExactA(page);
+    const worst2 = assertExactMatches(
+      shown2,
+      q2.map((x) => Number(x.toPrecision(9))),
+      k2.map((x) => Number(x.toPrecision(9))),
+      n2,
+      d2,
+      'CSV',
+    );
+    assert.notEqual(shown2.relErrorA, shown1.relErrorA);
+    const up2 = await page.getAttribute('[data-upload-active]', 'data-upload-active');
+    assert.notEqual(up2, up1);
+    await waitForAnalysesOn(page, up2);
+    log(
+      `good files: .npy f32 Q + f64 K (n = ${n1}, d = ${d1}) and CSV Q + K with a header row, dropped together (n = ${n2}, d = ${d2}): exact A = recomputation within ${Math.max(worst1, worst2).toExponential(1)}; rel. error of A ${generatedErr.toFixed(3)} (generated) → ${shown1.relErrorA.toFixed(3)} → ${shown2.relErrorA.toFixed(3)}; all ${ANALYSES.length} analyses re-ran on the uploads`,
+    );
 
-  // ---- remove: back to the generated inputs of before ----
-  await page.click('[data-action="remove-upload"]');
-  await idle(page, 64);
-  await page.waitForFunction(() => !/input=uploaded/.test(location.search), null, { timeout: 5_000 });
-  assert.equal((await shownExactA(page)).relErrorA, generatedErr, 'the generated inputs are back');
+    // ---- remove: back to the generated inputs of before ----
+    await page.click('[data-action="remove-upload"]');
+    await idle(page, 64);
+    await page.waitForFunction(() => !/input=uploaded/.test(location.search), null, { timeout: 5_000 });
+    assert.equal((await shownExactA(page)).relErrorA, generatedErr, 'the generated inputs are back');
 
-  // ---- a link made while uploaded: explained, generated inputs shown ----
-  await page.goto(`${appUrl}/?n=${n1}&d=${d1}&input=uploaded`);
-  await page.waitForSelector('[data-notice="upload-not-in-link"]');
-  await idle(page, n1);
-  const st = await page.evaluate(() => ({ input: window.__performer.getState().params.input, active: window.__performer.getState().upload.active }));
-  assert.equal(st.active, null);
-  assert.ok(['gaussian', 'clustered', 'local'].includes(st.input));
-}, { timeout: 300_000, webgpu: false });
+    // ---- a link made while uploaded: explained, generated inputs shown ----
+    await page.goto(`${appUrl}/?n=${n1}&d=${d1}&input=uploaded`);
+    await page.waitForSelector('[data-notice="upload-not-in-link"]');
+    await idle(page, n1);
+    const st = await page.evaluate(() => ({
+      input: window.__performer.getState().params.input,
+      active: window.__performer.getState().upload.active,
+    }));
+    assert.equal(st.active, null);
+    assert.ok(['gaussian', 'clustered', 'local'].includes(st.input));
+  },
+  { timeout: 300_000, webgpu: false },
+);

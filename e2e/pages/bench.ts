@@ -6,7 +6,16 @@ import { maxRelDiff, normalizePasses } from '../../src/core/bench-stats';
 import { acquireGpu } from '../../src/gpu/device';
 import type { BenchKernel } from '../../src/gpu/kernel-bench';
 import { createWebGpuBackend, type WebGpuBackend } from '../../src/gpu/webgpu-backend';
-import { disposeInputs, initTfjs, tfBytes, tfInputs, tfOutput, timeTf, type TfInputs, type TfMethod } from './tfjs-attention';
+import {
+  disposeInputs,
+  initTfjs,
+  tfBytes,
+  tfInputs,
+  tfOutput,
+  timeTf,
+  type TfInputs,
+  type TfMethod,
+} from './tfjs-attention';
 
 let backendP: Promise<WebGpuBackend> | null = null;
 function backend(): Promise<WebGpuBackend> {
@@ -56,7 +65,12 @@ interface Visit {
 
 function failure(e: unknown, t0: number) {
   const err = e as { code?: string; message?: string };
-  return { ok: false as const, code: err.code ?? 'error', message: err.message ?? String(e), wallMs: performance.now() - t0 };
+  return {
+    ok: false as const,
+    code: err.code ?? 'error',
+    message: err.message ?? String(e),
+    wallMs: performance.now() - t0,
+  };
 }
 
 const bench = {
@@ -85,7 +99,12 @@ const bench = {
       const { n, d, m } = o;
       const i = drawInputs(n, d, m, o.seed);
       const ours = await b.run({
-        inputs: { q: { rows: n, cols: d, data: i.q }, k: { rows: n, cols: d, data: i.k }, v: { rows: n, cols: d, data: i.v }, w: { rows: m, cols: d, data: i.w } },
+        inputs: {
+          q: { rows: n, cols: d, data: i.q },
+          k: { rows: n, cols: d, data: i.k },
+          v: { rows: n, cols: d, data: i.v },
+          w: { rows: m, cols: d, data: i.w },
+        },
         featureMap: 'positive',
         stabilizer: 'shift',
         causal: false,
@@ -120,10 +139,25 @@ const bench = {
         return { ok: true as const, ms: r.ms, source: r.source, bytes, passes: null, wallMs: performance.now() - t0 };
       }
       const b = await backend();
-      const r = await b.timeKernel({ kernel: o.method, n: o.n, d: o.d, m: o.m, repeats: 1, warmup: o.warmup, seed: o.seed });
+      const r = await b.timeKernel({
+        kernel: o.method,
+        n: o.n,
+        d: o.d,
+        m: o.m,
+        repeats: 1,
+        warmup: o.warmup,
+        seed: o.seed,
+      });
       // Per-pass times when the hook reports them (any of the shapes normalizePasses reads).
       const passes = normalizePasses((r as unknown as { passes?: unknown }).passes);
-      return { ok: true as const, ms: r.medianMs, source: r.source, bytes: r.bytes, passes, wallMs: performance.now() - t0 };
+      return {
+        ok: true as const,
+        ms: r.medianMs,
+        source: r.source,
+        bytes: r.bytes,
+        passes,
+        wallMs: performance.now() - t0,
+      };
     } catch (e) {
       return failure(e, t0);
     }

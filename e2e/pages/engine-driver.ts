@@ -38,7 +38,9 @@ async function compute(p: Partial<AttentionParams>, extra: Partial<ComputeReques
       metrics: r.metrics,
       // The n×d outputs stay in the worker (protocol.ts slimResult); the backends reject non-finite
       // outputs, and relErrorOut = ‖out − out_exact‖/‖out_exact‖ is finite only when both are.
-      finite: Number.isFinite(r.metrics.relErrorOut) && (!r.output.view || (finite(r.output.view.exact) && finite(r.output.view.approx))),
+      finite:
+        Number.isFinite(r.metrics.relErrorOut) &&
+        (!r.output.view || (finite(r.output.view.exact) && finite(r.output.view.approx))),
       viewCells: r.output.view?.cells ?? 0,
       rows: r.output.rows.map((row) => row.index),
       bytesAllocated: r.output.bytesAllocated,

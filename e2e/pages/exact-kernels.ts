@@ -11,7 +11,13 @@ import { linearAttentionMatrix, performerFeatures } from '../../src/core/linear-
 import { matrixView, rowStatsFromMatrices } from '../../src/core/matrix-view';
 import { createRng } from '../../src/core/rng';
 import type { AttentionParams, FeatureMapKind, Matrix } from '../../src/core/types';
-import { encodeFullRows, encodeMatrixView, encodeRowNormalizers, encodeRowStats, type DenseProblem } from '../../src/gpu/attention-stats';
+import {
+  encodeFullRows,
+  encodeMatrixView,
+  encodeRowNormalizers,
+  encodeRowStats,
+  type DenseProblem,
+} from '../../src/gpu/attention-stats';
 import { acquireGpu, type GpuContext } from '../../src/gpu/device';
 import { encodeDummyAttention } from '../../src/gpu/dummy-attention';
 import { encodeExactAttention, exactTileConfig, type ExactTileConfig } from '../../src/gpu/exact-attention';
@@ -78,7 +84,13 @@ async function defaultLimitsGpu(): Promise<GpuContext> {
 
 function kernelContext(g: GpuContext): KernelContext {
   const device = g.device;
-  return { device, pipelines: new PipelineCache(device), alloc: new GpuAllocator(device), timer: new GpuTimer(device, false), limits: device.limits };
+  return {
+    device,
+    pipelines: new PipelineCache(device),
+    alloc: new GpuAllocator(device),
+    timer: new GpuTimer(device, false),
+    limits: device.limits,
+  };
 }
 
 let mainCtx: KernelContext | null = null;
@@ -91,7 +103,10 @@ function randomMatrix(rows: number, cols: number, seed: number, std: number): Ma
   return { rows, cols, data: createRng(seed).fillNormal(new Float32Array(rows * cols), std) };
 }
 
-async function submitAndRead(c: KernelContext, encode: (enc: GPUCommandEncoder) => { buf: GPUBuffer; floats: number }[]) {
+async function submitAndRead(
+  c: KernelContext,
+  encode: (enc: GPUCommandEncoder) => { buf: GPUBuffer; floats: number }[],
+) {
   const enc = c.device.createCommandEncoder();
   const outs = encode(enc);
   const t0 = performance.now();
@@ -283,7 +298,9 @@ async function dummy(n: number, d: number) {
   const qb = c.alloc.upload('t.q', q.data);
   const kb = c.alloc.upload('t.k', k.data);
   const vb = c.alloc.upload('t.v', v.data);
-  const { data, ms } = await submitAndRead(c, (enc) => [{ buf: encodeDummyAttention(c, enc, { n, d, q: qb, k: kb, v: vb }), floats: n * d }]);
+  const { data, ms } = await submitAndRead(c, (enc) => [
+    { buf: encodeDummyAttention(c, enc, { n, d, q: qb, k: kb, v: vb }), floats: n * d },
+  ]);
   const got = data[0]!;
   let exactMatch = true;
   for (let i = 0; i < got.length; i++) if (got[i] !== v.data[i]) exactMatch = false;
@@ -308,7 +325,14 @@ interface JobCase extends Partial<AttentionParams> {
 
 function jobOf(cs: JobCase): AttentionJob {
   const p = params(cs);
-  return { inputs: generateInputs(p), featureMap: p.featureMap, causal: p.causal, viewCells: cs.viewCells, rowStats: cs.rowStats, rows: cs.rows };
+  return {
+    inputs: generateInputs(p),
+    featureMap: p.featureMap,
+    causal: p.causal,
+    viewCells: cs.viewCells,
+    rowStats: cs.rowStats,
+    rows: cs.rows,
+  };
 }
 
 async function backendJob(cs: JobCase) {
@@ -388,12 +412,19 @@ async function badInputs() {
   const before = b.stats();
   const nan = jobOf(ok);
   nan.inputs.q.data[5] = Number.NaN;
-  const bigD: AttentionJob = { ...base, inputs: { ...base.inputs, q: { rows: 16, cols: 300, data: new Float32Array(16 * 300) } } };
+  const bigD: AttentionJob = {
+    ...base,
+    inputs: { ...base.inputs, q: { rows: 16, cols: 300, data: new Float32Array(16 * 300) } },
+  };
   const cases = {
-    n0: await expectError(() => b.run({ ...base, inputs: { ...base.inputs, q: { rows: 0, cols: 8, data: new Float32Array(0) } } })),
+    n0: await expectError(() =>
+      b.run({ ...base, inputs: { ...base.inputs, q: { rows: 0, cols: 8, data: new Float32Array(0) } } }),
+    ),
     dTooBig: await expectError(() => b.run(bigD)),
     nanInQ: await expectError(() => b.run(nan)),
-    m0: await expectError(() => b.run({ ...base, inputs: { ...base.inputs, w: { rows: 0, cols: 8, data: new Float32Array(0) } } })),
+    m0: await expectError(() =>
+      b.run({ ...base, inputs: { ...base.inputs, w: { rows: 0, cols: 8, data: new Float32Array(0) } } }),
+    ),
     rowOutOfRange: await expectError(() => b.run({ ...base, rows: [16] })),
     cancelled: await expectError(() => {
       const a = new AbortController();
@@ -402,10 +433,9 @@ async function badInputs() {
     }),
   };
   const createdUnchanged = b.stats().created === before.created;
-  const after = await b.run(base).then(
-    (o) => ({ code: 'ok', message: `finite: ${o.exactOut.data.every(Number.isFinite)}` }),
-    outcome,
-  );
+  const after = await b
+    .run(base)
+    .then((o) => ({ code: 'ok', message: `finite: ${o.exactOut.data.every(Number.isFinite)}` }), outcome);
   return { cases, createdUnchanged, after };
 }
 

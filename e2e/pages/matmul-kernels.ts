@@ -20,7 +20,14 @@ function ctx() {
   ctxP ??= acquireGpu().then((a) => {
     if (!a.ok) throw new Error(a.reason);
     const device = a.gpu.device;
-    return { device, pipelines: new PipelineCache(device), alloc: new GpuAllocator(device), timer: new GpuTimer(device, false), limits: device.limits, adapter: a.gpu.adapterName ?? '' };
+    return {
+      device,
+      pipelines: new PipelineCache(device),
+      alloc: new GpuAllocator(device),
+      timer: new GpuTimer(device, false),
+      limits: device.limits,
+      adapter: a.gpu.adapterName ?? '',
+    };
   });
   return ctxP;
 }

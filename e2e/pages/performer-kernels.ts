@@ -18,19 +18,37 @@ import { GpuTimer } from '../../src/gpu/gpu-timer';
 import { readFloats } from '../../src/gpu/readback';
 import { withErrorScopes } from '../../src/gpu/error-scope';
 import type { KernelContext } from '../../src/gpu/kernel-context';
-import { encodeFavorFeatures, encodeFavorStats, favorSource, type FavorProblem, type FavorStats } from '../../src/gpu/favor-features';
+import {
+  encodeFavorFeatures,
+  encodeFavorStats,
+  favorSource,
+  type FavorProblem,
+  type FavorStats,
+} from '../../src/gpu/favor-features';
 import featuresCode from '../../src/shaders/favor-features.wgsl?raw';
 import bidirectionalCode from '../../src/shaders/performer-bidirectional.wgsl?raw';
 import causalCode from '../../src/shaders/performer-causal.wgsl?raw';
 import projectionCode from '../../src/shaders/favor-projection.wgsl?raw';
 import expGemmCode from '../../src/shaders/performer-exp-gemm.wgsl?raw';
-import { encodePerformerBidirectional, performerSource, performerTiles, takesExpPath } from '../../src/gpu/performer-bidirectional';
+import {
+  encodePerformerBidirectional,
+  performerSource,
+  performerTiles,
+  takesExpPath,
+} from '../../src/gpu/performer-bidirectional';
 import { causalPlan, encodePerformerCausal, fusedCausalPlan } from '../../src/gpu/performer-causal';
 import { encodeFavorProjection, type FavorProjection } from '../../src/gpu/performer-exp';
 import { generateInputs } from '../../src/core/inputs';
 import { featureDim, featureMapParam } from '../../src/core/feature-maps';
 import { linearAttention, linearAttentionOutput, performerFeatures } from '../../src/core/linear-attention';
-import type { AttentionInputs, FeatureMapKind, InputKind, Matrix, ProjectionKind, Stabilizer } from '../../src/core/types';
+import type {
+  AttentionInputs,
+  FeatureMapKind,
+  InputKind,
+  Matrix,
+  ProjectionKind,
+  Stabilizer,
+} from '../../src/core/types';
 
 export interface Case {
   n: number;
@@ -179,7 +197,12 @@ function outputErrors(got: Float32Array, ref: Matrix, v: Matrix, kappa: Float64A
   return { maxAbs, rel: scale > 0 ? maxAbs / scale : maxAbs, norm, kappaMax, finite, rowsCompared: list.length };
 }
 
-async function submitAndRead(k: KernelContext, label: string, encode: (enc: GPUCommandEncoder) => GPUBuffer[], floats: number[]) {
+async function submitAndRead(
+  k: KernelContext,
+  label: string,
+  encode: (enc: GPUCommandEncoder) => GPUBuffer[],
+  floats: number[],
+) {
   return withErrorScopes(k.device, label, async () => {
     const enc = k.device.createCommandEncoder({ label });
     const bufs = encode(enc);
@@ -233,20 +256,29 @@ async function output(c: Case, causal: boolean, opts: { chunk?: number; sampleRo
   const p = upload(k, inp, c);
   const fast = takesExpPath(k, { ...p, generic: c.generic });
   let pre: { stats?: FavorStats; projection?: FavorProjection } = {};
-  const first = await submitAndRead(k, fast ? 'projection' : 'stats', (enc) => {
-    if (fast) {
-      const projection = encodeFavorProjection(k, enc, p);
-      pre = { projection, stats: projection.stats };
-    } else {
-      pre = { stats: encodeFavorStats(k, enc, p) };
-    }
-    return [];
-  }, []);
+  const first = await submitAndRead(
+    k,
+    fast ? 'projection' : 'stats',
+    (enc) => {
+      if (fast) {
+        const projection = encodeFavorProjection(k, enc, p);
+        pre = { projection, stats: projection.stats };
+      } else {
+        pre = { stats: encodeFavorStats(k, enc, p) };
+      }
+      return [];
+    },
+    [],
+  );
   const args = { ...p, ...pre, generic: c.generic };
   const { data, ms } = await submitAndRead(
     k,
     causal ? 'causal' : 'bidirectional',
-    (enc) => [causal ? encodePerformerCausal(k, enc, { ...args, chunk: opts.chunk }) : encodePerformerBidirectional(k, enc, args)],
+    (enc) => [
+      causal
+        ? encodePerformerCausal(k, enc, { ...args, chunk: opts.chunk })
+        : encodePerformerBidirectional(k, enc, args),
+    ],
     [c.n * c.d],
   );
   const t1 = performance.now();
@@ -264,7 +296,13 @@ async function output(c: Case, causal: boolean, opts: { chunk?: number; sampleRo
   const mp = featureDim(c.map, c.m, c.d);
   const maxBinding = Math.min(k.limits.maxStorageBufferBindingSize, k.limits.maxBufferSize);
   const plan = causal ? (fast ? fusedCausalPlan : causalPlan)(c.n, c.d, mp, maxBinding, opts.chunk) : null;
-  return { ...outputErrors(data[0]!, ref, inp.v, kappa, rows), ms: first.ms + ms, cpuMs, chunk: plan?.chunk ?? null, path: fast ? 'exp' : 'generic' };
+  return {
+    ...outputErrors(data[0]!, ref, inp.v, kappa, rows),
+    ms: first.ms + ms,
+    cpuMs,
+    chunk: plan?.chunk ?? null,
+    path: fast ? 'exp' : 'generic',
+  };
 }
 
 /**
@@ -354,7 +392,9 @@ async function determinism(c: Case, causal: boolean) {
       (enc) => {
         const stats = encodeFavorStats(k, enc, p);
         const f = encodeFavorFeatures(k, enc, p, stats);
-        const out = causal ? encodePerformerCausal(k, enc, { ...p, stats }) : encodePerformerBidirectional(k, enc, { ...p, stats });
+        const out = causal
+          ? encodePerformerCausal(k, enc, { ...p, stats })
+          : encodePerformerBidirectional(k, enc, { ...p, stats });
         return [out, f.qf, f.kf];
       },
       [c.n * c.d, c.n * mp, c.n * mp],
@@ -394,7 +434,13 @@ async function runCase(c: Case, opts: { chunk?: number } = {}) {
 async function shaderMessages() {
   const k = await ctx();
   const out: Record<string, string[]> = {};
-  const sources = { features: featuresCode, bidirectional: bidirectionalCode, causal: causalCode, projection: projectionCode, expGemm: expGemmCode };
+  const sources = {
+    features: featuresCode,
+    bidirectional: bidirectionalCode,
+    causal: causalCode,
+    projection: projectionCode,
+    expGemm: expGemmCode,
+  };
   for (const [name, src] of Object.entries(sources)) {
     const code = name === 'bidirectional' || name === 'causal' ? performerSource(src) : favorSource(src);
     const info = await k.device.createShaderModule({ code }).getCompilationInfo();
@@ -416,7 +462,12 @@ async function profile(c: Case, causal: boolean) {
       await submitAndRead(
         k,
         'main',
-        (enc) => (causal ? encodePerformerCausal(k, enc, { ...p, stats }) : encodePerformerBidirectional(k, enc, { ...p, stats }), []),
+        (enc) => (
+          causal
+            ? encodePerformerCausal(k, enc, { ...p, stats })
+            : encodePerformerBidirectional(k, enc, { ...p, stats }),
+          []
+        ),
         [],
       )
     ).ms;
@@ -442,4 +493,3 @@ async function allocatorStats() {
   profile,
   allocatorStats,
 };
-

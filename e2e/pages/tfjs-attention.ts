@@ -53,8 +53,24 @@ export function initTfjs(): Promise<TfInfo> {
   return ready;
 }
 
-export function tfInputs(n: number, d: number, m: number, q: Float32Array, k: Float32Array, v: Float32Array, w: Float32Array): TfInputs {
-  return { n, d, m, q: tf.tensor2d(q, [n, d]), k: tf.tensor2d(k, [n, d]), v: tf.tensor2d(v, [n, d]), w: tf.tensor2d(w, [m, d]) };
+export function tfInputs(
+  n: number,
+  d: number,
+  m: number,
+  q: Float32Array,
+  k: Float32Array,
+  v: Float32Array,
+  w: Float32Array,
+): TfInputs {
+  return {
+    n,
+    d,
+    m,
+    q: tf.tensor2d(q, [n, d]),
+    k: tf.tensor2d(k, [n, d]),
+    v: tf.tensor2d(v, [n, d]),
+    w: tf.tensor2d(w, [m, d]),
+  };
 }
 
 export function disposeInputs(x: TfInputs): void {

@@ -44,14 +44,30 @@ function BackendBadge() {
   const warming = useStore((s) => s.backend.warming ?? false);
   if (warming && info) {
     return (
-      <div className="badge backend-warming" data-metric="backend" data-value="warming" title={strings.firstscreen.badgeWarmingTitle} role="status">
+      <div
+        className="badge backend-warming"
+        data-metric="backend"
+        data-value="warming"
+        title={strings.firstscreen.badgeWarmingTitle}
+        role="status"
+      >
         {strings.firstscreen.badgeWarming}
       </div>
     );
   }
-  const text = !info ? t.backendPending : info.kind === 'webgpu' ? t.backendWebgpu(info.adapter) : t.backendCpu(info.reason);
+  const text = !info
+    ? t.backendPending
+    : info.kind === 'webgpu'
+      ? t.backendWebgpu(info.adapter)
+      : t.backendCpu(info.reason);
   return (
-    <div className={`badge backend-${info?.kind ?? 'pending'}`} data-metric="backend" data-value={info?.kind ?? ''} title={t.backendLabel} role="status">
+    <div
+      className={`badge backend-${info?.kind ?? 'pending'}`}
+      data-metric="backend"
+      data-value={info?.kind ?? ''}
+      title={t.backendLabel}
+      role="status"
+    >
       {text}
     </div>
   );
@@ -100,7 +116,12 @@ function Notices() {
       {notices.map((n) => (
         <div key={n.id} className={`notice notice-${n.level}`} data-notice={n.code}>
           <span>{noticeText(t, n)}</span>
-          <button type="button" className="small" aria-label={t.app.dismiss} onClick={() => actions.dismissNotice(n.id)}>
+          <button
+            type="button"
+            className="small"
+            aria-label={t.app.dismiss}
+            onClick={() => actions.dismissNotice(n.id)}
+          >
             ×
           </button>
         </div>

@@ -48,7 +48,10 @@ function Credit({ badge }: { badge: ReactNode }) {
   const t = useStrings().embedding;
   const params = useStore((s) => s.params);
   const ui = useStore((s) => s.ui);
-  const href = useMemo(() => fullAppHref(new URL(writeUrl({ params, ui }, window.location.search), window.location.href).toString()), [params, ui]);
+  const href = useMemo(
+    () => fullAppHref(new URL(writeUrl({ params, ui }, window.location.search), window.location.href).toString()),
+    [params, ui],
+  );
   return (
     <footer className="embed-credit note">
       <a href={href} target="_blank" rel="noopener" data-embed-credit="">
@@ -97,7 +100,15 @@ function UnknownPanel({ raw }: { raw: string }) {
   );
 }
 
-export function Embed({ panels, notices, badge }: { panels: Record<PanelId, () => ReactNode>; notices: ReactNode; badge: ReactNode }) {
+export function Embed({
+  panels,
+  notices,
+  badge,
+}: {
+  panels: Record<PanelId, () => ReactNode>;
+  notices: ReactNode;
+  badge: ReactNode;
+}) {
   const t = useStrings();
   const ui = useStore((s) => s.ui);
   const status = useStore((s) => s.compute.status);
@@ -106,7 +117,12 @@ export function Embed({ panels, notices, badge }: { panels: Record<PanelId, () =
   const panel = ui.embed;
   return (
     <div className="app embed" data-embed={panel ?? ''}>
-      <main className="embed-main" data-active={visible ? '1' : '0'} data-status={status} data-has-result={hasResult ? '1' : '0'}>
+      <main
+        className="embed-main"
+        data-active={visible ? '1' : '0'}
+        data-status={status}
+        data-has-result={hasResult ? '1' : '0'}
+      >
         <h1 className="sr-only">{panel ? `${t.app.title}: ${t.embedding.panelNames[panel]}` : t.app.title}</h1>
         {notices}
         {panel ? (

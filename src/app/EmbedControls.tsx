@@ -33,7 +33,12 @@ function ScaleControl() {
         aria-valuetext={`${t.controls.scale} = ${scale}`}
         onChange={(e) => actions.setParam('scale', Number(e.target.value))}
       />
-      <TypedNumber param="scale" value={scale} label={t.controls.typed(`${t.controls.scale} (${SCALE_RANGE.min}–${SCALE_RANGE.max})`)} width={5} />
+      <TypedNumber
+        param="scale"
+        value={scale}
+        label={t.controls.typed(`${t.controls.scale} (${SCALE_RANGE.min}–${SCALE_RANGE.max})`)}
+        width={5}
+      />
     </Row>
   );
 }
@@ -45,7 +50,13 @@ function CausalControl() {
   const actions = useActions();
   return (
     <div className="control control-inline">
-      <input id={id} type="checkbox" checked={causal} data-param="causal" onChange={(e) => actions.setParam('causal', e.target.checked)} />
+      <input
+        id={id}
+        type="checkbox"
+        checked={causal}
+        data-param="causal"
+        onChange={(e) => actions.setParam('causal', e.target.checked)}
+      />
       <label htmlFor={id}>{t.causal}</label>
     </div>
   );
@@ -90,7 +101,12 @@ export function EmbedControls({ ids }: { ids: readonly EmbedControlId[] }) {
   const t = useStrings().embedding;
   if (!ids.length) return null;
   return (
-    <form className="embed-controls" aria-label={t.strip} data-embed-controls={ids.join(',')} onSubmit={(e) => e.preventDefault()}>
+    <form
+      className="embed-controls"
+      aria-label={t.strip}
+      data-embed-controls={ids.join(',')}
+      onSubmit={(e) => e.preventDefault()}
+    >
       {ids.map((id) => (
         <EmbedControl key={id} id={id} />
       ))}

@@ -76,7 +76,12 @@ function EmbedDialog({ initialPanel, onClose }: { initialPanel: PanelId; onClose
       <p className="note">{t.dialogLead}</p>
       <div className="embed-dialog-grid">
         <label htmlFor={`${uid}-panel`}>{t.panel}</label>
-        <select id={`${uid}-panel`} value={panel} data-embed-panel="" onChange={(e) => choosePanel(e.target.value as PanelId)}>
+        <select
+          id={`${uid}-panel`}
+          value={panel}
+          data-embed-panel=""
+          onChange={(e) => choosePanel(e.target.value as PanelId)}
+        >
           {PANEL_IDS.map((p) => (
             <option key={p} value={p}>
               {t.panelNames[p]}
@@ -103,13 +108,28 @@ function EmbedDialog({ initialPanel, onClose }: { initialPanel: PanelId; onClose
         <legend>{t.controls}</legend>
         {EMBED_CONTROL_IDS.map((c) => (
           <label key={c} className="check">
-            <input type="checkbox" checked={controls.includes(c)} data-embed-control={c} onChange={(e) => toggle(c, e.target.checked)} /> {t.controlNames[c]}
+            <input
+              type="checkbox"
+              checked={controls.includes(c)}
+              data-embed-control={c}
+              onChange={(e) => toggle(c, e.target.checked)}
+            />{' '}
+            {t.controlNames[c]}
           </label>
         ))}
         <span className="note">{t.controlsHint}</span>
       </fieldset>
       <label htmlFor={`${uid}-code`}>{t.snippet}</label>
-      <textarea id={`${uid}-code`} ref={area} className="embed-snippet" readOnly rows={14} value={snippet} data-embed-snippet="" spellCheck={false} />
+      <textarea
+        id={`${uid}-code`}
+        ref={area}
+        className="embed-snippet"
+        readOnly
+        rows={14}
+        value={snippet}
+        data-embed-snippet=""
+        spellCheck={false}
+      />
       <div className="embed-dialog-actions">
         <button type="button" onClick={copy} data-action="copy-snippet">
           {t.copy}

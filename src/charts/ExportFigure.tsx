@@ -68,7 +68,11 @@ export function ExportFigure({ title, fileName, labels, extras, table = true, ch
         return;
       }
       if (!body.current) throw new Error('the figure is not on the page');
-      const composed = composeFigureSvg(body.current, title, (extras?.() ?? []).filter((e): e is Element => e !== null));
+      const composed = composeFigureSvg(
+        body.current,
+        title,
+        (extras?.() ?? []).filter((e): e is Element => e !== null),
+      );
       const blob =
         kind === 'svg'
           ? new Blob([`<?xml version="1.0" encoding="UTF-8"?>\n${composed.svg}`], { type: 'image/svg+xml' })
@@ -87,7 +91,16 @@ export function ExportFigure({ title, fileName, labels, extras, table = true, ch
     <div className="export-figure" data-export-figure={title}>
       <div className="export-toolbar" role="group" aria-label={labels.toolbar(title)}>
         {kinds.map((k) => (
-          <button key={k} type="button" className="small" data-export={k} aria-label={aria[k](title)} title={aria[k](title)} disabled={busy !== null} onClick={() => void run(k)}>
+          <button
+            key={k}
+            type="button"
+            className="small"
+            data-export={k}
+            aria-label={aria[k](title)}
+            title={aria[k](title)}
+            disabled={busy !== null}
+            onClick={() => void run(k)}
+          >
             {labels[k]}
           </button>
         ))}

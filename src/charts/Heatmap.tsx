@@ -61,7 +61,11 @@ export function Heatmap(props: HeatmapProps) {
     const img = ctx.createImageData(cells, cells);
     const px = img.data;
     const lut = scale.lut;
-    const neg = [parseInt(NEGATIVE_COLOR.slice(1, 3), 16), parseInt(NEGATIVE_COLOR.slice(3, 5), 16), parseInt(NEGATIVE_COLOR.slice(5, 7), 16)];
+    const neg = [
+      parseInt(NEGATIVE_COLOR.slice(1, 3), 16),
+      parseInt(NEGATIVE_COLOR.slice(3, 5), 16),
+      parseInt(NEGATIVE_COLOR.slice(5, 7), 16),
+    ];
     for (let k = 0; k < cells * cells; k++) {
       const v = data[k]!;
       const i = Number.isNaN(v) ? -1 : scale.index(v);
@@ -85,8 +89,16 @@ export function Heatmap(props: HeatmapProps) {
   useEffect(() => {
     if (!xAxis.current || !yAxis.current) return;
     const ticks = size < 220 ? 3 : 5;
-    select(xAxis.current).call(axisBottom(pos).ticks(ticks).tickFormat((v) => fmtInt(v as number)));
-    select(yAxis.current).call(axisLeft(pos).ticks(ticks).tickFormat((v) => fmtInt(v as number)));
+    select(xAxis.current).call(
+      axisBottom(pos)
+        .ticks(ticks)
+        .tickFormat((v) => fmtInt(v as number)),
+    );
+    select(yAxis.current).call(
+      axisLeft(pos)
+        .ticks(ticks)
+        .tickFormat((v) => fmtInt(v as number)),
+    );
   }, [pos, size]);
 
   const cellAt = (e: PointerEvent<HTMLElement>) => {
@@ -131,10 +143,20 @@ export function Heatmap(props: HeatmapProps) {
   };
 
   return (
-    <figure className="heatmap" data-metric={props.metric} data-result-id={drawnId ?? ''} style={{ width: size + M.left + M.right }}>
+    <figure
+      className="heatmap"
+      data-metric={props.metric}
+      data-result-id={drawnId ?? ''}
+      style={{ width: size + M.left + M.right }}
+    >
       <figcaption>{title}</figcaption>
       <div className="heatmap-frame" style={{ width: size + M.left + M.right, height: size + M.top + M.bottom }}>
-        <svg className="heatmap-axes" width={size + M.left + M.right} height={size + M.top + M.bottom} aria-hidden="true">
+        <svg
+          className="heatmap-axes"
+          width={size + M.left + M.right}
+          height={size + M.top + M.bottom}
+          aria-hidden="true"
+        >
           <g transform={`translate(${M.left},${M.top})`}>
             <g className="axis" ref={xAxis} transform={`translate(0,${size})`} />
             <g className="axis" ref={yAxis} />
@@ -192,13 +214,18 @@ export function Heatmap(props: HeatmapProps) {
             for (let b = 0; b < cells; b += per) {
               let s = 0;
               let cnt = 0;
-              for (let I = a; I < Math.min(cells, a + per); I++) for (let J = b; J < Math.min(cells, b + per); J++) {
-                s += data[I * cells + J]!;
-                cnt++;
-              }
+              for (let I = a; I < Math.min(cells, a + per); I++)
+                for (let J = b; J < Math.min(cells, b + per); J++) {
+                  s += data[I * cells + J]!;
+                  cnt++;
+                }
               const r0 = a * block;
               const c0 = b * block;
-              out.push([`${r0}–${Math.min(n, (a + per) * block) - 1}`, `${c0}–${Math.min(n, (b + per) * block) - 1}`, s / cnt]);
+              out.push([
+                `${r0}–${Math.min(n, (a + per) * block) - 1}`,
+                `${c0}–${Math.min(n, (b + per) * block) - 1}`,
+                s / cnt,
+              ]);
             }
           }
           return out;

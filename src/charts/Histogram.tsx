@@ -38,7 +38,18 @@ export interface HistogramProps {
 
 const M = { top: 12, right: 16, bottom: 42, left: 58 };
 
-function HistogramImpl({ series, domain, bins = 20, xLabel, yLabel, ariaLabel, tableCaption, height = 220, dimmed, labels: t }: HistogramProps) {
+function HistogramImpl({
+  series,
+  domain,
+  bins = 20,
+  xLabel,
+  yLabel,
+  ariaLabel,
+  tableCaption,
+  height = 220,
+  dimmed,
+  labels: t,
+}: HistogramProps) {
   const [ref, width] = useWidth<HTMLDivElement>();
   const xRef = useRef<SVGGElement>(null);
   const yRef = useRef<SVGGElement>(null);
@@ -70,7 +81,12 @@ function HistogramImpl({ series, domain, bins = 20, xLabel, yLabel, ariaLabel, t
 
   useEffect(() => {
     if (xRef.current) select(xRef.current).call(axisBottom(xs).ticks(Math.max(2, Math.floor(innerW / 70))));
-    if (yRef.current) select(yRef.current).call(axisLeft(ys).ticks(4).tickFormat((v) => fmtPct(v as number)));
+    if (yRef.current)
+      select(yRef.current).call(
+        axisLeft(ys)
+          .ticks(4)
+          .tickFormat((v) => fmtPct(v as number)),
+      );
   }, [xs, ys, innerW]);
 
   const step = (c: number[]) => {
@@ -93,9 +109,26 @@ function HistogramImpl({ series, domain, bins = 20, xLabel, yLabel, ariaLabel, t
           <text className="axis-label" transform={`translate(-46,${innerH / 2}) rotate(-90)`} textAnchor="middle">
             {yLabel}
           </text>
-          {hoverBin !== null && <rect x={xs(lo + hoverBin * binW)} width={xs(lo + binW) - xs(lo)} y={0} height={innerH} fill="var(--muted)" opacity={0.12} />}
+          {hoverBin !== null && (
+            <rect
+              x={xs(lo + hoverBin * binW)}
+              width={xs(lo + binW) - xs(lo)}
+              y={0}
+              height={innerH}
+              fill="var(--muted)"
+              opacity={0.12}
+            />
+          )}
           {series.map((s, k) => (
-            <path key={s.id} d={step(counts[k]!)} fill={s.color} fillOpacity={0.1} stroke={s.color} strokeWidth={1.8} strokeDasharray={s.dash} />
+            <path
+              key={s.id}
+              d={step(counts[k]!)}
+              fill={s.color}
+              fillOpacity={0.1}
+              stroke={s.color}
+              strokeWidth={1.8}
+              strokeDasharray={s.dash}
+            />
           ))}
           <rect
             width={innerW}
@@ -110,7 +143,11 @@ function HistogramImpl({ series, domain, bins = 20, xLabel, yLabel, ariaLabel, t
         </g>
       </svg>
       {hoverBin !== null && (
-        <div className="tooltip" style={{ left: Math.min(width - 180, M.left + xs(lo + (hoverBin + 1) * binW) + 8), top: M.top }} role="status">
+        <div
+          className="tooltip"
+          style={{ left: Math.min(width - 180, M.left + xs(lo + (hoverBin + 1) * binW) + 8), top: M.top }}
+          role="status"
+        >
           <div className="tooltip-x">
             {xLabel}: {fmt(lo + hoverBin * binW)}–{fmt(lo + (hoverBin + 1) * binW)}
           </div>
@@ -126,7 +163,12 @@ function HistogramImpl({ series, domain, bins = 20, xLabel, yLabel, ariaLabel, t
         caption={tableCaption}
         labels={t}
         columns={[t.bin, ...series.map((s) => s.label)]}
-        rows={() => Array.from({ length: bins }, (_, b) => [`${fmt(lo + b * binW)}–${fmt(lo + (b + 1) * binW)}`, ...counts.map((c) => fmtPct(c[b]))])}
+        rows={() =>
+          Array.from({ length: bins }, (_, b) => [
+            `${fmt(lo + b * binW)}–${fmt(lo + (b + 1) * binW)}`,
+            ...counts.map((c) => fmtPct(c[b])),
+          ])
+        }
       />
     </div>
   );

@@ -145,7 +145,18 @@ function nearestIndex(xs: ArrayLike<number>, x: number, log: boolean): number {
 }
 
 function LineChartImpl(props: LineChartProps) {
-  const { series, xLabel, yLabel, ariaLabel, xScale = 'linear', yScale = 'linear', height = 240, markers = [], hLines = [], dots = [] } = props;
+  const {
+    series,
+    xLabel,
+    yLabel,
+    ariaLabel,
+    xScale = 'linear',
+    yScale = 'linear',
+    height = 240,
+    markers = [],
+    hLines = [],
+    dots = [],
+  } = props;
   const [wrapRef, width] = useWidth<HTMLDivElement>();
   const xAxisRef = useRef<SVGGElement>(null);
   const yAxisRef = useRef<SVGGElement>(null);
@@ -159,8 +170,10 @@ function LineChartImpl(props: LineChartProps) {
   const yLog = yScale === 'log';
 
   const { xs, ys } = useMemo(() => {
-    const xd = props.xDomain ?? extent([...allX(series), ...markers.map((m) => m.x), ...dots.map((d) => d.x)], xLog) ?? [1, 2];
-    const yd = props.yDomain ?? extent([...allY(series), ...dots.map((d) => d.y), ...hLines.map((h) => h.y)], yLog) ?? [0, 1];
+    const xd = props.xDomain ??
+      extent([...allX(series), ...markers.map((m) => m.x), ...dots.map((d) => d.x)], xLog) ?? [1, 2];
+    const yd = props.yDomain ??
+      extent([...allY(series), ...dots.map((d) => d.y), ...hLines.map((h) => h.y)], yLog) ?? [0, 1];
     return {
       xs: makeScale(xScale, xd, [0, innerW], false),
       ys: makeScale(yScale, yd, [innerH, 0], true),
@@ -243,19 +256,45 @@ function LineChartImpl(props: LineChartProps) {
             {hLines.map((h) =>
               okY(h.y) ? (
                 <g key={`h-${h.label}`}>
-                  <line x1={0} x2={innerW} y1={ys(h.y)} y2={ys(h.y)} stroke={h.color ?? 'var(--muted)'} strokeDasharray="4 3" />
-                  <text x={innerW - 4} y={ys(h.y) - 4} textAnchor="end" className="marker-label" fill={h.color ?? 'var(--muted)'}>
+                  <line
+                    x1={0}
+                    x2={innerW}
+                    y1={ys(h.y)}
+                    y2={ys(h.y)}
+                    stroke={h.color ?? 'var(--muted)'}
+                    strokeDasharray="4 3"
+                  />
+                  <text
+                    x={innerW - 4}
+                    y={ys(h.y) - 4}
+                    textAnchor="end"
+                    className="marker-label"
+                    fill={h.color ?? 'var(--muted)'}
+                  >
                     {h.label}
                   </text>
                 </g>
               ) : null,
             )}
-            {paths.map(({ s, band }) => (band ? <path key={`b-${s.id}`} d={band} fill={s.color} opacity={0.16} stroke="none" /> : null))}
+            {paths.map(({ s, band }) =>
+              band ? <path key={`b-${s.id}`} d={band} fill={s.color} opacity={0.16} stroke="none" /> : null,
+            )}
             {paths.map(({ s, d }) =>
-              d ? <path key={`l-${s.id}`} d={d} fill="none" stroke={s.color} strokeWidth={s.width ?? 1.8} strokeDasharray={s.dash} /> : null,
+              d ? (
+                <path
+                  key={`l-${s.id}`}
+                  d={d}
+                  fill="none"
+                  stroke={s.color}
+                  strokeWidth={s.width ?? 1.8}
+                  strokeDasharray={s.dash}
+                />
+              ) : null,
             )}
             {paths.map(({ s, pts }) =>
-              pts.map((i) => <circle key={`p-${s.id}-${i}`} cx={xs(s.x[i]!)} cy={ys(s.y[i]!)} r={2.6} fill={s.color} />),
+              pts.map((i) => (
+                <circle key={`p-${s.id}-${i}`} cx={xs(s.x[i]!)} cy={ys(s.y[i]!)} r={2.6} fill={s.color} />
+              )),
             )}
             {dots.map((d) =>
               okX(d.x) && okY(d.y) ? (
@@ -269,7 +308,14 @@ function LineChartImpl(props: LineChartProps) {
           {markers.map((mk) =>
             okX(mk.x) ? (
               <g key={`m-${mk.label}`}>
-                <line x1={xs(mk.x)} x2={xs(mk.x)} y1={0} y2={innerH} stroke={mk.color ?? 'var(--muted)'} strokeDasharray="3 3" />
+                <line
+                  x1={xs(mk.x)}
+                  x2={xs(mk.x)}
+                  y1={0}
+                  y2={innerH}
+                  stroke={mk.color ?? 'var(--muted)'}
+                  strokeDasharray="3 3"
+                />
                 <text x={xs(mk.x) + 3} y={10} className="marker-label" fill={mk.color ?? 'var(--muted)'}>
                   {mk.label}
                 </text>
@@ -279,7 +325,11 @@ function LineChartImpl(props: LineChartProps) {
           {hover && (
             <g pointerEvents="none">
               <line x1={hover.px} x2={hover.px} y1={0} y2={innerH} stroke="var(--muted)" strokeWidth={0.8} />
-              {readout.map((r) => (okY(r.y) ? <circle key={r.s.id} cx={xs(r.x)} cy={ys(r.y)} r={3.5} fill={r.s.color} stroke="var(--bg)" /> : null))}
+              {readout.map((r) =>
+                okY(r.y) ? (
+                  <circle key={r.s.id} cx={xs(r.x)} cy={ys(r.y)} r={3.5} fill={r.s.color} stroke="var(--bg)" />
+                ) : null,
+              )}
             </g>
           )}
           <rect
@@ -293,7 +343,11 @@ function LineChartImpl(props: LineChartProps) {
         </g>
       </svg>
       {hover && readout.length > 0 && (
-        <div className="tooltip" style={{ left: Math.min(width - 180, M.left + hover.px + 12), top: M.top }} role="status">
+        <div
+          className="tooltip"
+          style={{ left: Math.min(width - 180, M.left + hover.px + 12), top: M.top }}
+          role="status"
+        >
           <div className="tooltip-x">
             {xLabel}: {fmt(readout[0]!.x)}
           </div>
@@ -305,7 +359,18 @@ function LineChartImpl(props: LineChartProps) {
           ))}
         </div>
       )}
-      {!props.noLegend && <Legend items={series.map((s) => ({ id: s.id, label: s.label, color: s.color, dash: s.dash, band: !!s.band, points: s.noLine }))} />}
+      {!props.noLegend && (
+        <Legend
+          items={series.map((s) => ({
+            id: s.id,
+            label: s.label,
+            color: s.color,
+            dash: s.dash,
+            band: !!s.band,
+            points: s.noLine,
+          }))}
+        />
+      )}
       {props.notes?.map((note, i) =>
         note ? (
           <p key={i} className="note">

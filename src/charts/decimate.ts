@@ -6,7 +6,10 @@ export const MAX_ROW_POINTS = 1_024;
  * survive, which is what attention rows are about), at the position where it occurs. Short rows
  * come back unchanged (per = 1).
  */
-export function decimateMax(values: ArrayLike<number>, buckets: number = MAX_ROW_POINTS): { x: Float64Array; y: Float64Array; per: number } {
+export function decimateMax(
+  values: ArrayLike<number>,
+  buckets: number = MAX_ROW_POINTS,
+): { x: Float64Array; y: Float64Array; per: number } {
   const n = values.length;
   if (n <= buckets * 2) {
     const x = new Float64Array(n);
@@ -35,4 +38,3 @@ export function decimateMax(values: ArrayLike<number>, buckets: number = MAX_ROW
   }
   return { x, y, per };
 }
-

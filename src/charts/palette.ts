@@ -85,19 +85,21 @@ export const LOG_DECADES = 4;
 export function robustMax(arrays: ArrayLike<number>[], q = 0.995): { top: number; max: number } {
   let max = 0;
   let count = 0;
-  for (const a of arrays) for (let i = 0; i < a.length; i++) {
-    const v = a[i]!;
-    if (v > max && Number.isFinite(v)) max = v;
-  }
+  for (const a of arrays)
+    for (let i = 0; i < a.length; i++) {
+      const v = a[i]!;
+      if (v > max && Number.isFinite(v)) max = v;
+    }
   if (!(max > 0)) return { top: 1, max: 0 };
   const bins = 2048;
   const hist = new Uint32Array(bins);
-  for (const a of arrays) for (let i = 0; i < a.length; i++) {
-    const v = a[i]!;
-    if (!(v >= 0) || !Number.isFinite(v)) continue;
-    hist[Math.min(bins - 1, Math.floor((v / max) * bins))]!++;
-    count++;
-  }
+  for (const a of arrays)
+    for (let i = 0; i < a.length; i++) {
+      const v = a[i]!;
+      if (!(v >= 0) || !Number.isFinite(v)) continue;
+      hist[Math.min(bins - 1, Math.floor((v / max) * bins))]!++;
+      count++;
+    }
   const target = q * count;
   let acc = 0;
   for (let b = 0; b < bins; b++) {

@@ -12,11 +12,17 @@ function similar(a: unknown, b: unknown, depth: number): boolean {
     for (let i = 0; i < a.length; i++) if (!similar(a[i], b[i], depth - 1)) return false;
     return true;
   }
-  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype) return false;
+  if (
+    Array.isArray(b) ||
+    Object.getPrototypeOf(a) !== Object.prototype ||
+    Object.getPrototypeOf(b) !== Object.prototype
+  )
+    return false;
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
   if (ka.length !== kb.length) return false;
-  for (const k of ka) if (!similar((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth - 1)) return false;
+  for (const k of ka)
+    if (!similar((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth - 1)) return false;
   return true;
 }
 

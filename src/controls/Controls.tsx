@@ -15,7 +15,21 @@ import { useUploadLocked } from './UploadControls';
 import { D_STOPS, M_STOPS, N_STOPS, nearestStop, type ParamKey } from '../store/params';
 import { useActions, useStore } from '../store/react';
 
-export function TypedNumber({ param, value, label, width = 7, id, disabled }: { param: ParamKey; value: number; label: string; width?: number; id?: string; disabled?: boolean }) {
+export function TypedNumber({
+  param,
+  value,
+  label,
+  width = 7,
+  id,
+  disabled,
+}: {
+  param: ParamKey;
+  value: number;
+  label: string;
+  width?: number;
+  id?: string;
+  disabled?: boolean;
+}) {
   const actions = useActions();
   const [text, setText] = useState(String(value));
   useEffect(() => setText(String(value)), [value]);
@@ -44,7 +58,17 @@ export function TypedNumber({ param, value, label, width = 7, id, disabled }: { 
   );
 }
 
-export function Row({ label, htmlFor, help, children }: { label: ReactNode; htmlFor: string; help?: ReactNode; children: ReactNode }) {
+export function Row({
+  label,
+  htmlFor,
+  help,
+  children,
+}: {
+  label: ReactNode;
+  htmlFor: string;
+  help?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="control">
       <label htmlFor={htmlFor}>{label}</label>
@@ -55,7 +79,17 @@ export function Row({ label, htmlFor, help, children }: { label: ReactNode; html
 }
 
 /** Slider over a list of stops plus a typed entry; the slider shows the stop nearest to the value. */
-export function StopSlider({ param, label, help, stops }: { param: 'n' | 'd' | 'm'; label: string; help?: ReactNode; stops: readonly number[] }) {
+export function StopSlider({
+  param,
+  label,
+  help,
+  stops,
+}: {
+  param: 'n' | 'd' | 'm';
+  label: string;
+  help?: ReactNode;
+  stops: readonly number[];
+}) {
   const id = useId();
   const t = useStrings().controls;
   const value = useStore((s) => s.params[param]);
@@ -82,13 +116,33 @@ export function StopSlider({ param, label, help, stops }: { param: 'n' | 'd' | '
   );
 }
 
-export function Select<K extends 'featureMap' | 'projection' | 'input' | 'stabilizer'>({ param, label, options, names, disabled, help }: { param: K; label: string; options: readonly AttentionParams[K][]; names: Record<string, string>; disabled?: boolean; help?: ReactNode }) {
+export function Select<K extends 'featureMap' | 'projection' | 'input' | 'stabilizer'>({
+  param,
+  label,
+  options,
+  names,
+  disabled,
+  help,
+}: {
+  param: K;
+  label: string;
+  options: readonly AttentionParams[K][];
+  names: Record<string, string>;
+  disabled?: boolean;
+  help?: ReactNode;
+}) {
   const id = useId();
   const value = useStore((s) => s.params[param]);
   const actions = useActions();
   return (
     <Row label={label} htmlFor={id} help={help}>
-      <select id={id} value={value as string} data-param={param} disabled={disabled} onChange={(e) => actions.setParam(param, e.target.value)}>
+      <select
+        id={id}
+        value={value as string}
+        data-param={param}
+        disabled={disabled}
+        onChange={(e) => actions.setParam(param, e.target.value)}
+      >
         {options.map((o) => (
           <option key={o as string} value={o as string}>
             {names[o as string]}
@@ -133,7 +187,12 @@ export function Controls() {
     <form className="controls" aria-label={t.heading} onSubmit={(e) => e.preventDefault()}>
       <h2 className="controls-title">{t.heading}</h2>
       <StopSlider param="n" label={t.n} help={t.nHelp} stops={N_STOPS} />
-      <StopSlider param="d" label={t.d} help={p.featureMap === 'taylor2' ? <TaylorDimHelp d={p.d} /> : undefined} stops={D_STOPS} />
+      <StopSlider
+        param="d"
+        label={t.d}
+        help={p.featureMap === 'taylor2' ? <TaylorDimHelp d={p.d} /> : undefined}
+        stops={D_STOPS}
+      />
       <StopSlider param="m" label={t.m} help={proj ? t.mHelp(fmtInt(mp)) : t.noProjection} stops={M_STOPS} />
       <Select param="featureMap" label={t.featureMap} options={FEATURE_MAPS} names={t.mapNames} />
       <Select param="projection" label={t.projection} options={PROJECTIONS} names={t.projNames} disabled={!proj} />
@@ -148,7 +207,12 @@ export function Controls() {
           ) : p.input !== 'gaussian' && p.scale < STRUCTURED_SCALE ? (
             <>
               {t.structuredHint(STRUCTURED_SCALE)}{' '}
-              <button type="button" className="link-button" data-action="structured-scale" onClick={() => actions.setParam('scale', STRUCTURED_SCALE)}>
+              <button
+                type="button"
+                className="link-button"
+                data-action="structured-scale"
+                onClick={() => actions.setParam('scale', STRUCTURED_SCALE)}
+              >
                 {t.structuredAction(STRUCTURED_SCALE)}
               </button>
             </>
@@ -172,12 +236,24 @@ export function Controls() {
         <TypedNumber param="scale" value={p.scale} label={t.typed(t.scale)} width={5} disabled={!!uploaded} />
       </Row>
       <div className="control control-inline">
-        <input id={causalId} type="checkbox" checked={p.causal} data-param="causal" onChange={(e) => actions.setParam('causal', e.target.checked)} />
+        <input
+          id={causalId}
+          type="checkbox"
+          checked={p.causal}
+          data-param="causal"
+          onChange={(e) => actions.setParam('causal', e.target.checked)}
+        />
         <label htmlFor={causalId}>{t.causal}</label>
       </div>
       <Row label={t.seed} htmlFor={seedId}>
         <TypedNumber id={seedId} param="seed" value={p.seed} label={t.seed} width={6} />
-        <button type="button" onClick={() => actions.redrawFeatures()} title={t.redrawHelp} disabled={!proj} data-action="redraw">
+        <button
+          type="button"
+          onClick={() => actions.redrawFeatures()}
+          title={t.redrawHelp}
+          disabled={!proj}
+          data-action="redraw"
+        >
           {t.redraw}
         </button>
         <span className="help">{t.featureSeed(p.featureSeed)}</span>
@@ -194,5 +270,14 @@ function StabilizerSelect() {
   const st = useStrings().stab;
   const map = useStore((s) => s.params.featureMap);
   const uses = map === 'positive' || map === 'hyperbolic' || map === 'exp';
-  return <Select param="stabilizer" label={st.label} options={STABILIZERS} names={st.names} help={st.help} disabled={!uses} />;
+  return (
+    <Select
+      param="stabilizer"
+      label={st.label}
+      options={STABILIZERS}
+      names={st.names}
+      help={st.help}
+      disabled={!uses}
+    />
+  );
 }

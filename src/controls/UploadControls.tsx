@@ -12,7 +12,9 @@ import { useAppStore, useStore } from '../store/react';
 import { createUploadActions, type UploadFileInput } from '../store/upload';
 import { isUploadLocked, type StagedMatrix } from '../store/upload-state';
 
-async function readAll(files: { slot: UploadSlot; file: File }[]): Promise<UploadFileInput[] | { slot: UploadSlot; name: string; detail: string }> {
+async function readAll(
+  files: { slot: UploadSlot; file: File }[],
+): Promise<UploadFileInput[] | { slot: UploadSlot; name: string; detail: string }> {
   const out: UploadFileInput[] = [];
   for (const { slot, file } of files) {
     try {
@@ -31,12 +33,14 @@ function FileLine({ staged }: { staged: StagedMatrix | undefined }) {
   return (
     <span className="upload-file" title={f.notes.map((n) => t.notes[n]).join('; ') || undefined}>
       {t.fileInfo(f.name, f.rows, f.cols, t.kinds[f.dtype])}
-      {f.notes.filter((n) => n !== 'float64').map((n) => (
-        <span key={n} className="note">
-          {' '}
-          · {t.notes[n]}
-        </span>
-      ))}
+      {f.notes
+        .filter((n) => n !== 'float64')
+        .map((n) => (
+          <span key={n} className="note">
+            {' '}
+            · {t.notes[n]}
+          </span>
+        ))}
     </span>
   );
 }
@@ -104,7 +108,11 @@ export function UploadControls() {
   const err = upload.error;
 
   return (
-    <section className="upload" aria-labelledby="upload-heading" data-upload-state={active ? 'active' : Object.keys(upload.staged).length ? 'staged' : 'none'}>
+    <section
+      className="upload"
+      aria-labelledby="upload-heading"
+      data-upload-state={active ? 'active' : Object.keys(upload.staged).length ? 'staged' : 'none'}
+    >
       <h2 id="upload-heading" className="controls-title">
         {t.heading}
       </h2>
@@ -123,9 +131,19 @@ export function UploadControls() {
         <p className="note">{over ? t.dropActive : t.drop}</p>
         <ul className="upload-slots">
           {UPLOAD_SLOTS.map((slot) => (
-            <li key={slot} data-upload-slot={slot} onDragOver={(e) => e.preventDefault()} onDrop={(e) => onZoneDrop(e, slot)}>
+            <li
+              key={slot}
+              data-upload-slot={slot}
+              onDragOver={(e) => e.preventDefault()}
+              onDrop={(e) => onZoneDrop(e, slot)}
+            >
               <strong>{t.slotNames[slot]}</strong>{' '}
-              <button type="button" className="small" aria-label={t.chooseAria(t.slotNames[slot])} onClick={() => inputs.current[slot]?.click()}>
+              <button
+                type="button"
+                className="small"
+                aria-label={t.chooseAria(t.slotNames[slot])}
+                onClick={() => inputs.current[slot]?.click()}
+              >
                 {t.choose(slot.toUpperCase())}
               </button>
               <input
@@ -143,7 +161,13 @@ export function UploadControls() {
                   e.target.value = ''; // the same file again is a new choice
                 }}
               />
-              <div className="upload-file-line">{slot === 'v' && !shown.v && (active || shown.q || shown.k) ? <span className="note">{t.vDefault}</span> : <FileLine staged={shown[slot]} />}</div>
+              <div className="upload-file-line">
+                {slot === 'v' && !shown.v && (active || shown.q || shown.k) ? (
+                  <span className="note">{t.vDefault}</span>
+                ) : (
+                  <FileLine staged={shown[slot]} />
+                )}
+              </div>
             </li>
           ))}
         </ul>
@@ -157,7 +181,11 @@ export function UploadControls() {
             </button>
           </div>
         )}
-        {tooMany && <div className="notice notice-error" data-upload-error="too-many-files">{t.tooMany}</div>}
+        {tooMany && (
+          <div className="notice notice-error" data-upload-error="too-many-files">
+            {t.tooMany}
+          </div>
+        )}
       </div>
       {Object.keys(upload.staged).length > 0 && waiting.length > 0 && (
         <p className="note" data-upload-waiting={waiting.join(',')}>

@@ -78,9 +78,7 @@ export interface AttentionOutput {
   bytesAllocated: number;
 }
 
-export type BackendInfo =
-  | { kind: 'webgpu'; adapter: string; features: string[] }
-  | { kind: 'cpu'; reason: string };
+export type BackendInfo = { kind: 'webgpu'; adapter: string; features: string[] } | { kind: 'cpu'; reason: string };
 
 export interface AttentionBackend {
   readonly info: BackendInfo;

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { benchJson, findCrossover, flopModel, gflops, maxRelDiff, normalizePasses, rotatedOrder, sampleStats, targets, type BenchPoint } from './bench-stats';
+import {
+  benchJson,
+  findCrossover,
+  flopModel,
+  gflops,
+  maxRelDiff,
+  normalizePasses,
+  rotatedOrder,
+  sampleStats,
+  targets,
+  type BenchPoint,
+} from './bench-stats';
 
 describe('rotatedOrder (interleaved rounds of the bench)', () => {
   it('visits every point exactly once per round, starting each round at a different point', () => {
@@ -58,7 +69,12 @@ describe('findCrossover', () => {
   });
   it('says "below" when Performer is faster at the smallest n, and extrapolates with n² vs n past the last', () => {
     expect(findCrossover([{ n: 256, exactMs: 2, performerMs: 1 }])).toEqual({ kind: 'below', n: 256 });
-    expect(findCrossover([{ n: 4096, exactMs: 2000, performerMs: 2300 }, { n: 1024, exactMs: 100, performerMs: 600 }])).toEqual({
+    expect(
+      findCrossover([
+        { n: 4096, exactMs: 2000, performerMs: 2300 },
+        { n: 1024, exactMs: 100, performerMs: 600 },
+      ]),
+    ).toEqual({
       kind: 'extrapolated',
       n: 4096 * 1.15,
       from: 4096,
@@ -79,20 +95,34 @@ describe('benchJson and normalizePasses', () => {
       d: 64,
       m: 256,
       points: [
-        { method: 'exact', n: 1024, medianMs: 150, minMs: 100, gflops: (4 * 1024 ** 2 * 64) / 150e6, bytes: 10, passes: { 'exact.fused': 140 } },
+        {
+          method: 'exact',
+          n: 1024,
+          medianMs: 150,
+          minMs: 100,
+          gflops: (4 * 1024 ** 2 * 64) / 150e6,
+          bytes: 10,
+          passes: { 'exact.fused': 140 },
+        },
         { method: 'dummy', n: 1024, medianMs: 1, minMs: 1, gflops: null, bytes: 5 },
       ],
     });
     expect(JSON.parse(JSON.stringify(json))).toEqual(json);
   });
   it('reads pass times given as a list of { kernel | name, ms } or as { name: ms }, summing repeats', () => {
-    expect(normalizePasses([{ kernel: 'a', ms: 1 }, { name: 'b', ms: 2 }, { kernel: 'a', ms: 3 }])).toEqual({ a: 4, b: 2 });
+    expect(
+      normalizePasses([
+        { kernel: 'a', ms: 1 },
+        { name: 'b', ms: 2 },
+        { kernel: 'a', ms: 3 },
+      ]),
+    ).toEqual({ a: 4, b: 2 });
     expect(normalizePasses({ x: 1.5, y: 'bad' })).toEqual({ x: 1.5 });
     expect(normalizePasses(undefined)).toBeNull();
   });
 });
 
-describe('targets (the issue\'s ratios)', () => {
+describe("targets (the issue's ratios)", () => {
   const pt = (method: BenchPoint['method'], n: number, medianMs: number): BenchPoint => ({
     method,
     n,
@@ -103,9 +133,13 @@ describe('targets (the issue\'s ratios)', () => {
   });
   it('computes the GFLOP/s ratios, the crossover and the speed-ups over tfjs, each with its verdict', () => {
     const t = targets([
-      pt('exact', 1024, 100), pt('performer-bidirectional', 1024, 50),
-      pt('exact', 4096, 2000), pt('performer-bidirectional', 4096, 200), pt('performer-causal', 4096, 4000),
-      pt('tfjs-favor', 4096, 500), pt('tfjs-exact', 4096, 12000),
+      pt('exact', 1024, 100),
+      pt('performer-bidirectional', 1024, 50),
+      pt('exact', 4096, 2000),
+      pt('performer-bidirectional', 4096, 200),
+      pt('performer-causal', 4096, 4000),
+      pt('tfjs-favor', 4096, 500),
+      pt('tfjs-exact', 4096, 12000),
     ]);
     expect(t.map((x) => x.met)).toEqual([true, false, true, false, true]);
     // bidir: 8·4096·256·64 / 200 ms vs 4·4096²·64 / 2000 ms → 0.5 · 256·… = ratio 1.25

@@ -5,8 +5,16 @@
  */
 
 /** Methods of the bench: ours (WGSL kernels) and the TensorFlow.js peers composed from tf ops. */
-export type BenchMethod = 'exact' | 'performer-bidirectional' | 'performer-causal' | 'dummy' | 'tfjs-exact' | 'tfjs-favor';
-export const BENCH_METHODS: readonly BenchMethod[] = ['exact', 'performer-bidirectional', 'performer-causal', 'dummy', 'tfjs-exact', 'tfjs-favor'];
+export type BenchMethod =
+  'exact' | 'performer-bidirectional' | 'performer-causal' | 'dummy' | 'tfjs-exact' | 'tfjs-favor';
+export const BENCH_METHODS: readonly BenchMethod[] = [
+  'exact',
+  'performer-bidirectional',
+  'performer-causal',
+  'dummy',
+  'tfjs-exact',
+  'tfjs-favor',
+];
 
 /**
  * The visiting order of round `round` (0-based) out of `rounds`: the same points, rotated so each
@@ -197,12 +205,16 @@ export interface Target {
  * and exact ≥ 4× faster than tfjs exact at n = `at`.
  */
 export function targets(points: readonly BenchPoint[], at = 4096): Target[] {
-  const get = (method: BenchMethod, n = at): BenchPoint | undefined => points.find((p) => p.method === method && p.n === n);
+  const get = (method: BenchMethod, n = at): BenchPoint | undefined =>
+    points.find((p) => p.method === method && p.n === n);
   const ratio = (num: number | null | undefined, den: number | null | undefined): number | null =>
     num != null && den != null && den > 0 ? num / den : null;
   const out: Target[] = [];
   const exact = get('exact');
-  for (const [method, goal] of [['performer-bidirectional', 0.5], ['performer-causal', 0.35]] as const) {
+  for (const [method, goal] of [
+    ['performer-bidirectional', 0.5],
+    ['performer-causal', 0.35],
+  ] as const) {
     const p = get(method);
     const v = ratio(p?.gflops, exact?.gflops);
     out.push({
@@ -237,7 +249,10 @@ export function targets(points: readonly BenchPoint[], at = 4096): Target[] {
             ? `between n = ${cross.between[0]} and ${cross.between[1]} (log-log interpolation)`
             : `slower at every measured n; extrapolated from n = ${cross.from} (exact ∝ n², Performer ∝ n)`,
   });
-  for (const [ours, peer, goal] of [['performer-bidirectional', 'tfjs-favor', 3], ['exact', 'tfjs-exact', 4]] as const) {
+  for (const [ours, peer, goal] of [
+    ['performer-bidirectional', 'tfjs-favor', 3],
+    ['exact', 'tfjs-exact', 4],
+  ] as const) {
     const o = get(ours);
     const p = get(peer);
     const v = ratio(p?.medianMs, o?.medianMs);

@@ -38,7 +38,8 @@ function jobFor(p: AttentionParams, extra: Partial<AttentionJob> = {}): Attentio
 
 function closeArrays(a: Float32Array, b: Float32Array, tol: number): void {
   expect(a.length).toBe(b.length);
-  for (let i = 0; i < a.length; i++) expect(Math.abs(a[i]! - b[i]!)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(b[i]!)));
+  for (let i = 0; i < a.length; i++)
+    expect(Math.abs(a[i]! - b[i]!)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(b[i]!)));
 }
 
 describe('runAttentionJob matches the dense reference', () => {
@@ -146,13 +147,22 @@ describe('runAttentionJob bookkeeping', () => {
  * float64 reference; n = 256, Q, K ~ N(0, s²), positive features, 4 draws averaged). Bands are
  * generous: each draw's error fluctuates by ~20%.
  */
-describe("the reference numbers of ARCHITECTURE.md", () => {
+describe('the reference numbers of ARCHITECTURE.md', () => {
   function averaged(s: number, m: number, projection: AttentionParams['projection']) {
     let err = 0;
     let ent = 0;
     const draws = 4;
     for (let t = 0; t < draws; t++) {
-      const p: AttentionParams = { ...params, n: 256, d: 16, m, scale: s, projection, seed: 10 + t, featureSeed: 20 + t };
+      const p: AttentionParams = {
+        ...params,
+        n: 256,
+        d: 16,
+        m,
+        scale: s,
+        projection,
+        seed: 10 + t,
+        featureSeed: 20 + t,
+      };
       const out = runAttentionJob(jobFor(p, { viewCells: 0, rows: [] }));
       const sum = summarizeRowStats(out.rowStats!, false);
       err += sum.relErrorA;

@@ -8,7 +8,14 @@
  * the same numbers a dense n×n computation would give, without ever holding n×n. Their cost is
  * O(n²(d + m')), which is why the job asks for them explicitly.
  */
-import type { AttentionJob, AttentionOutput, AttentionRowPair, KernelTiming, MatrixView, RowStats } from './attention-job';
+import type {
+  AttentionJob,
+  AttentionOutput,
+  AttentionRowPair,
+  KernelTiming,
+  MatrixView,
+  RowStats,
+} from './attention-job';
 import { EngineError } from './errors';
 import { exactAttentionOutput, exactAttentionRow } from './exact-attention';
 import { featureDim, keyFeatures, mapContext, queryFeatures, scaleInputs, usesProjection } from './feature-maps';
@@ -24,10 +31,14 @@ function assertFinite(what: string, m: Matrix): void {
   const idx = firstNonFinite(m.data);
   if (idx >= 0) {
     const row = Math.floor(idx / Math.max(m.cols, 1));
-    throw new EngineError('non-finite-result', `${what} overflowed: entry [${row}, ${idx - row * m.cols}] is ${m.data[idx]}`, {
-      stage: what,
-      index: idx,
-    });
+    throw new EngineError(
+      'non-finite-result',
+      `${what} overflowed: entry [${row}, ${idx - row * m.cols}] is ${m.data[idx]}`,
+      {
+        stage: what,
+        index: idx,
+      },
+    );
   }
 }
 

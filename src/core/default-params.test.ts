@@ -12,7 +12,15 @@ import type { AttentionParams, FeatureMapKind } from './types';
 
 function scene(featureMap: FeatureMapKind) {
   const p: AttentionParams = { ...DEFAULT_PARAMS, featureMap };
-  const out = runAttentionJob({ inputs: generateInputs(p), featureMap, stabilizer: p.stabilizer, causal: p.causal, viewCells: 0, rowStats: true, rows: [] });
+  const out = runAttentionJob({
+    inputs: generateInputs(p),
+    featureMap,
+    stabilizer: p.stabilizer,
+    causal: p.causal,
+    viewCells: 0,
+    rowStats: true,
+    rows: [],
+  });
   return summarizeRowStats(out.rowStats!, p.causal);
 }
 

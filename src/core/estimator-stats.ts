@@ -32,7 +32,14 @@ export interface PairStats {
  * seeds derived from `seed`; draw s uses the same W for every spec, so specs are compared on common
  * random numbers). OPRF's A is chosen once from all of x and y (`oprfParameter`), as the app does.
  */
-export function estimatorStats(specs: readonly EstimatorSpec[], x: Matrix, y: Matrix, m: number, draws: number, seed: number): PairStats[][] {
+export function estimatorStats(
+  specs: readonly EstimatorSpec[],
+  x: Matrix,
+  y: Matrix,
+  m: number,
+  draws: number,
+  seed: number,
+): PairStats[][] {
   const d = x.cols;
   const a = oprfParameter(x, y);
   const pairs = x.rows;

@@ -91,13 +91,20 @@ export interface EstimatorSpec {
  * the limit (the second-order Taylor map at large d), which every path refuses.
  */
 export function estimatorSet(projection: ProjectionKind, d: number): EstimatorSpec[] {
-  const maps = FEATURE_MAPS.filter((map) => MAP_INFO[map].family !== 'learned' && (MAP_INFO[map].family === 'random' || featureDim(map, 1, d) <= LIMITS.featureDimMax)).map((map): EstimatorSpec => {
+  const maps = FEATURE_MAPS.filter(
+    (map) =>
+      MAP_INFO[map].family !== 'learned' &&
+      (MAP_INFO[map].family === 'random' || featureDim(map, 1, d) <= LIMITS.featureDimMax),
+  ).map((map): EstimatorSpec => {
     const family = MAP_INFO[map].family;
     return { id: map, map, projection: family === 'random' ? projection : null, family };
   });
-  const variants = PROJECTIONS.filter((p) => p !== projection).map(
-    (p): EstimatorSpec => ({ id: `positive@${p}`, map: 'positive', projection: p, family: 'random' }),
-  );
+  const variants = PROJECTIONS.filter((p) => p !== projection).map((p): EstimatorSpec => ({
+    id: `positive@${p}`,
+    map: 'positive',
+    projection: p,
+    family: 'random',
+  }));
   return [...maps, ...variants];
 }
 

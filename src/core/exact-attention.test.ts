@@ -75,8 +75,16 @@ describe('exactAttentionOutput (streaming online softmax, the CPU twin of the fu
   it('handles increasing scores (every key a new max) without overflow', () => {
     const n = 50;
     const q = matrix(1, 1, [100]);
-    const k = matrix(n, 1, Array.from({ length: n }, (_, j) => j));
-    const v = matrix(n, 1, Array.from({ length: n }, (_, j) => j));
+    const k = matrix(
+      n,
+      1,
+      Array.from({ length: n }, (_, j) => j),
+    );
+    const v = matrix(
+      n,
+      1,
+      Array.from({ length: n }, (_, j) => j),
+    );
     const out = exactAttentionOutput(q, k, v, false);
     expect(out.data[0]).toBeCloseTo(n - 1, 3); // essentially all mass on the last key
   });
@@ -97,7 +105,10 @@ describe('exactRowNormalizers', () => {
         }
         const mx = Math.max(...s);
         expect(max[i]).toBeCloseTo(mx, 5);
-        expect(sum[i]).toBeCloseTo(s.reduce((a, x) => a + Math.exp(x - mx), 0), 5);
+        expect(sum[i]).toBeCloseTo(
+          s.reduce((a, x) => a + Math.exp(x - mx), 0),
+          5,
+        );
         expect(sum[i]).toBeGreaterThanOrEqual(1);
       }
     }

@@ -33,7 +33,14 @@ export function scoreRow(q: Matrix, k: Matrix, i: number, causal: boolean, out: 
 }
 
 /** Writes row i of A (length n, masked entries 0) into `out`. */
-export function exactAttentionRow(q: Matrix, k: Matrix, i: number, causal: boolean, out: Float32Array, scratch?: Float64Array): Float32Array {
+export function exactAttentionRow(
+  q: Matrix,
+  k: Matrix,
+  i: number,
+  causal: boolean,
+  out: Float32Array,
+  scratch?: Float64Array,
+): Float32Array {
   const n = k.rows;
   const s = scratch && scratch.length >= n ? scratch : new Float64Array(n);
   scoreRow(q, k, i, causal, s);

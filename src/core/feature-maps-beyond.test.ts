@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { estimatorStats, meanMse, type EstimatorSpec } from './estimator-stats';
 import { exactAttentionMatrix } from './exact-attention';
-import { featureDim, keyFeatures, mapContext, queryFeatures, rawFeatures, scaleInputs, usesProjection } from './feature-maps';
+import {
+  featureDim,
+  keyFeatures,
+  mapContext,
+  queryFeatures,
+  rawFeatures,
+  scaleInputs,
+  usesProjection,
+} from './feature-maps';
 import { cosformerAngle, oprfA, oprfParameter, oprfRho, taylor2Curve, taylor2Dim } from './feature-maps-beyond';
 import { linearAttentionMatrix, linearAttentionOutput, performerFeatures } from './linear-attention';
 import { relativeError } from './metrics';
@@ -59,7 +67,8 @@ describe('OPRF / FAVOR++ (Likhosherstov et al. 2022)', () => {
     const rho = oprfRho(x, y);
     // mean over pairs of log E f⁴-term = d log(1−4A) − (d/2) log(1−8A) + 2(1−4A)/(1−8A)·‖x+y‖² − ‖x‖² − ‖y‖²;
     // only the A-dependent part matters: d log(1−4A) − (d/2) log(1−8A) + 2(1−4A)/(1−8A)·dρ.
-    const L = (a: number): number => d * Math.log(1 - 4 * a) - (d / 2) * Math.log(1 - 8 * a) + ((2 * (1 - 4 * a)) / (1 - 8 * a)) * d * rho;
+    const L = (a: number): number =>
+      d * Math.log(1 - 4 * a) - (d / 2) * Math.log(1 - 8 * a) + ((2 * (1 - 4 * a)) / (1 - 8 * a)) * d * rho;
     const best = oprfParameter(x, y);
     for (let a = -2; a < 0.124; a += 0.01) expect(L(best)).toBeLessThanOrEqual(L(a) + 1e-12);
   });
@@ -82,7 +91,9 @@ describe('OPRF / FAVOR++ (Likhosherstov et al. 2022)', () => {
   it('has a lower MSE per entry than FAVOR+ on the same pairs and the same W (iid: ratio < 0.8; orthogonal: < 0.8)', () => {
     const iid = mseOf('oprf', 'iid') / mseOf('positive', 'iid');
     const orth = mseOf('oprf', 'orthogonal-chi') / mseOf('positive', 'orthogonal-chi');
-    console.info(`MSE ratio OPRF / FAVOR+ (s = 0.5, d = m = 16, N = ${N}): iid ${iid.toFixed(3)}, orthogonal ${orth.toFixed(3)}`);
+    console.info(
+      `MSE ratio OPRF / FAVOR+ (s = 0.5, d = m = 16, N = ${N}): iid ${iid.toFixed(3)}, orthogonal ${orth.toFixed(3)}`,
+    );
     expect(iid).toBeLessThan(0.8);
     expect(orth).toBeLessThan(0.8);
   });
@@ -113,8 +124,16 @@ describe('OPRF / FAVOR++ (Likhosherstov et al. 2022)', () => {
     const w = randomProjection('orthogonal-chi', 16, 8, createRng(3));
     const ctx = mapContext('oprf', x, y);
     for (const causal of [false, true]) {
-      const st = linearAttentionMatrix(queryFeatures('oprf', x, w, 'shift', ctx), keyFeatures('oprf', y, w, 'shift', ctx), causal);
-      const raw = linearAttentionMatrix(rawFeatures('oprf', x, w, 'query', ctx), rawFeatures('oprf', y, w, 'key', ctx), causal);
+      const st = linearAttentionMatrix(
+        queryFeatures('oprf', x, w, 'shift', ctx),
+        keyFeatures('oprf', y, w, 'shift', ctx),
+        causal,
+      );
+      const raw = linearAttentionMatrix(
+        rawFeatures('oprf', x, w, 'query', ctx),
+        rawFeatures('oprf', y, w, 'key', ctx),
+        causal,
+      );
       expect(relativeError(st.data, raw.data)).toBeLessThan(1e-5);
     }
   });
@@ -136,8 +155,13 @@ describe('simplex random features (Reid et al. 2023) as the projection of FAVOR+
       return row.map((v) => v / len);
     };
     const cos = (a: number, b: number): number => unit(a).reduce((s, v, c) => s + v * unit(b)[c]!, 0);
-    for (const [b0, rows] of [[0, 6], [6, 6], [12, 3]] as const)
-      for (let i = 0; i < rows; i++) for (let j = i + 1; j < rows; j++) expect(cos(b0 + i, b0 + j)).toBeCloseTo(-1 / (d - 1), 5);
+    for (const [b0, rows] of [
+      [0, 6],
+      [6, 6],
+      [12, 3],
+    ] as const)
+      for (let i = 0; i < rows; i++)
+        for (let j = i + 1; j < rows; j++) expect(cos(b0 + i, b0 + j)).toBeCloseTo(-1 / (d - 1), 5);
     expect(Math.abs(cos(0, 6) + 1 / (d - 1))).toBeGreaterThan(1e-3);
   });
 
@@ -150,7 +174,9 @@ describe('simplex random features (Reid et al. 2023) as the projection of FAVOR+
     const ratio = mseOf('positive', 'simplex') / mseOf('positive', 'orthogonal-chi');
     const iid = mseOf('positive', 'iid') / mseOf('positive', 'orthogonal-chi');
     const oprf = mseOf('oprf', 'simplex') / mseOf('positive', 'orthogonal-chi');
-    console.info(`MSE ratio vs orthogonal FAVOR+: simplex ${ratio.toFixed(3)}, iid ${iid.toFixed(3)}, OPRF + simplex ${oprf.toFixed(3)}`);
+    console.info(
+      `MSE ratio vs orthogonal FAVOR+: simplex ${ratio.toFixed(3)}, iid ${iid.toFixed(3)}, OPRF + simplex ${oprf.toFixed(3)}`,
+    );
     expect(ratio).toBeLessThan(0.9);
   });
 });
@@ -188,7 +214,9 @@ describe('second-order Taylor map (Based, Arora et al. 2024)', () => {
       const { qf, kf } = performerFeatures(inputs, 'taylor2');
       errs.push(relativeError(linearAttentionMatrix(qf, kf, false).data, exactAttentionMatrix(q, k, false).data));
     }
-    console.info(`Taylor-2 relative error of A at s = 0.8, 0.4, 0.2, 0.1: ${errs.map((e) => e.toExponential(2)).join(', ')}`);
+    console.info(
+      `Taylor-2 relative error of A at s = 0.8, 0.4, 0.2, 0.1: ${errs.map((e) => e.toExponential(2)).join(', ')}`,
+    );
     for (let i = 1; i < errs.length; i++) expect(errs[i]!).toBeLessThan(errs[i - 1]! / 8);
     expect(errs[errs.length - 1]!).toBeLessThan(1e-4);
   });
@@ -241,7 +269,9 @@ describe('cosFormer (Qin et al. 2022)', () => {
       expect(relativeError(lin.data, ref)).toBeLessThan(1e-5);
       // output: (Â V) from the quadratic definition vs linear attention's prefix / global sums
       const outRef = new Float64Array(n * d);
-      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let c = 0; c < d; c++) outRef[i * d + c]! += ref[i * n + j]! * v.data[j * d + c]!;
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++)
+          for (let c = 0; c < d; c++) outRef[i * d + c]! += ref[i * n + j]! * v.data[j * d + c]!;
       expect(relativeError(linearAttentionOutput(qf, kf, v, causal).data, outRef)).toBeLessThan(1e-5);
     });
   }
@@ -250,7 +280,10 @@ describe('cosFormer (Qin et al. 2022)', () => {
     const x = scaleInputs(gaussian(20, 4, 1, 51));
     const full = queryFeatures('cosformer', x, { rows: 0, cols: 4, data: new Float32Array(0) });
     const sub = { rows: 2, cols: 4, data: new Float32Array([...x.data.subarray(12, 16), ...x.data.subarray(68, 72)]) };
-    const part = queryFeatures('cosformer', sub, { rows: 0, cols: 4, data: new Float32Array(0) }, 'shift', { positions: [3, 17], length: 20 });
+    const part = queryFeatures('cosformer', sub, { rows: 0, cols: 4, data: new Float32Array(0) }, 'shift', {
+      positions: [3, 17],
+      length: 20,
+    });
     expect(Array.from(part.data)).toEqual([...full.data.subarray(3 * 8, 4 * 8), ...full.data.subarray(17 * 8, 18 * 8)]);
     expect(cosformerAngle(20, 20)).toBeCloseTo(Math.PI / 2, 12);
   });

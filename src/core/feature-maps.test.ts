@@ -95,30 +95,35 @@ describe('the maps, entry by entry (ARCHITECTURE.md formulas)', () => {
   });
 
   it('the default stabilizer is the max shift alone (no ε)', () => {
-    expect(Array.from(queryFeatures('positive', X, W).data)).toEqual(Array.from(queryFeatures('positive', X, W, 'shift').data));
+    expect(Array.from(queryFeatures('positive', X, W).data)).toEqual(
+      Array.from(queryFeatures('positive', X, W, 'shift').data),
+    );
     expect(Array.from(keyFeatures('exp', X, W).data)).toEqual(Array.from(keyFeatures('exp', X, W, 'shift').data));
     expect(stabilizerEps('shift')).toBe(0);
     expect(stabilizerEps('ref')).toBe(FEATURE_EPS);
   });
 
-  it.each(EPS_OF)('hyperbolic (%s): [exp(+u − ‖x‖²/2 − c) + ε | exp(−u − ‖x‖²/2 − c) + ε] (2m)^{-1/2}, ε = %s, c = max |u| (query: per row; key: global)', (stab, eps) => {
-    const fq = queryFeatures('hyperbolic', X, W, stab);
-    const fk = keyFeatures('hyperbolic', X, W, stab);
-    let ck = 0;
-    for (let i = 0; i < 2; i++) for (let r = 0; r < 3; r++) ck = Math.max(ck, Math.abs(u(i, r)));
-    for (let i = 0; i < 2; i++) {
-      const cq = Math.max(...[0, 1, 2].map((r) => Math.abs(u(i, r))));
-      for (let r = 0; r < 3; r++) {
-        for (const [f, c] of [
-          [fq, cq],
-          [fk, ck],
-        ] as const) {
-          expect(f.data[i * 6 + r]).toBeCloseTo((Math.exp(u(i, r) - nrm2(i) / 2 - c) + eps) / Math.sqrt(6), 7);
-          expect(f.data[i * 6 + 3 + r]).toBeCloseTo((Math.exp(-u(i, r) - nrm2(i) / 2 - c) + eps) / Math.sqrt(6), 7);
+  it.each(EPS_OF)(
+    'hyperbolic (%s): [exp(+u − ‖x‖²/2 − c) + ε | exp(−u − ‖x‖²/2 − c) + ε] (2m)^{-1/2}, ε = %s, c = max |u| (query: per row; key: global)',
+    (stab, eps) => {
+      const fq = queryFeatures('hyperbolic', X, W, stab);
+      const fk = keyFeatures('hyperbolic', X, W, stab);
+      let ck = 0;
+      for (let i = 0; i < 2; i++) for (let r = 0; r < 3; r++) ck = Math.max(ck, Math.abs(u(i, r)));
+      for (let i = 0; i < 2; i++) {
+        const cq = Math.max(...[0, 1, 2].map((r) => Math.abs(u(i, r))));
+        for (let r = 0; r < 3; r++) {
+          for (const [f, c] of [
+            [fq, cq],
+            [fk, ck],
+          ] as const) {
+            expect(f.data[i * 6 + r]).toBeCloseTo((Math.exp(u(i, r) - nrm2(i) / 2 - c) + eps) / Math.sqrt(6), 7);
+            expect(f.data[i * 6 + 3 + r]).toBeCloseTo((Math.exp(-u(i, r) - nrm2(i) / 2 - c) + eps) / Math.sqrt(6), 7);
+          }
         }
       }
-    }
-  });
+    },
+  );
 
   it('trig: m^{-1/2} exp(‖x‖²/2) [sin u | cos u], identical for queries and keys', () => {
     const f = queryFeatures('trig', X, W);
@@ -135,7 +140,8 @@ describe('the maps, entry by entry (ARCHITECTURE.md formulas)', () => {
   it('relu: max(m^{-1/2} u, 0) + 0.001', () => {
     const f = queryFeatures('relu', X, W);
     for (let i = 0; i < 2; i++) {
-      for (let r = 0; r < 3; r++) expect(f.data[i * 3 + r]).toBeCloseTo(Math.max(u(i, r) / Math.sqrt(3), 0) + RELU_EPS, 6);
+      for (let r = 0; r < 3; r++)
+        expect(f.data[i * 3 + r]).toBeCloseTo(Math.max(u(i, r) / Math.sqrt(3), 0) + RELU_EPS, 6);
     }
   });
 
@@ -220,7 +226,8 @@ describe('raw estimators of SM(x, y) = exp(x·y)', () => {
     const draws = 3000;
     const rng = createRng(21);
     const vals: number[] = [];
-    for (let t = 0; t < draws; t++) vals.push(positiveKernelEstimate(x, y, randomProjection('orthogonal-chi', 8, 4, rng)));
+    for (let t = 0; t < draws; t++)
+      vals.push(positiveKernelEstimate(x, y, randomProjection('orthogonal-chi', 8, 4, rng)));
     const mean = vals.reduce((a, b) => a + b, 0) / draws;
     const sd = Math.sqrt(vals.reduce((a, b) => a + (b - mean) ** 2, 0) / (draws - 1));
     expect(Math.abs(mean - sm)).toBeLessThan((4 * sd) / Math.sqrt(draws));

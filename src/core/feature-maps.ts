@@ -36,7 +36,14 @@
  */
 import { EngineError } from './errors';
 import { hedgehogFeatures } from './hedgehog';
-import { cosformerFeatures, oprfFeatures, oprfParameter, taylor2Dim, taylor2Features, type MapContext } from './feature-maps-beyond';
+import {
+  cosformerFeatures,
+  oprfFeatures,
+  oprfParameter,
+  taylor2Dim,
+  taylor2Features,
+  type MapContext,
+} from './feature-maps-beyond';
 import type { FeatureMapKind, Matrix, Stabilizer } from './types';
 
 export type { MapContext } from './feature-maps-beyond';
@@ -150,7 +157,15 @@ export type FeatureSide = 'query' | 'key';
  * the raw estimators, used by the tests to show the shifts cancel. `eps` is added to every
  * exponential feature (positive, hyperbolic, exp) when stabilizing.
  */
-function features(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide, stabilize: boolean, epsIn: number, ctx: MapContext = {}): Matrix {
+function features(
+  kind: FeatureMapKind,
+  x: Matrix,
+  w: Matrix,
+  side: FeatureSide,
+  stabilize: boolean,
+  epsIn: number,
+  ctx: MapContext = {},
+): Matrix {
   const { rows: n, cols: d } = x;
   const m = w.rows;
   const mp = featureDim(kind, m, d);
@@ -161,7 +176,8 @@ function features(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide,
   if (kind === 'taylor2') return taylor2Features(x);
   if (kind === 'cosformer') return cosformerFeatures(x, ctx);
   if (kind === 'oprf') {
-    if (ctx.oprfA === undefined) throw new EngineError('invalid-size', 'the oprf map needs its parameter A (mapContext of Q and K)');
+    if (ctx.oprfA === undefined)
+      throw new EngineError('invalid-size', 'the oprf map needs its parameter A (mapContext of Q and K)');
     const half = sqNorms(x).map((v) => v / 2);
     return oprfFeatures(projectRows(x, w), half, w, ctx.oprfA, side === 'key', stabilize, eps);
   }
@@ -243,12 +259,24 @@ function features(kind: FeatureMapKind, x: Matrix, w: Matrix, side: FeatureSide,
 }
 
 /** φ(x_i) for every query row (x already scaled by d^{-1/4}); n × m'. */
-export function queryFeatures(kind: FeatureMapKind, x: Matrix, w: Matrix, stabilizer: Stabilizer = 'shift', ctx?: MapContext): Matrix {
+export function queryFeatures(
+  kind: FeatureMapKind,
+  x: Matrix,
+  w: Matrix,
+  stabilizer: Stabilizer = 'shift',
+  ctx?: MapContext,
+): Matrix {
   return features(kind, x, w, 'query', true, stabilizerEps(stabilizer), ctx);
 }
 
 /** φ(y_j) for every key row (y already scaled by d^{-1/4}); n × m'. Stabilizers are global over keys. */
-export function keyFeatures(kind: FeatureMapKind, y: Matrix, w: Matrix, stabilizer: Stabilizer = 'shift', ctx?: MapContext): Matrix {
+export function keyFeatures(
+  kind: FeatureMapKind,
+  y: Matrix,
+  w: Matrix,
+  stabilizer: Stabilizer = 'shift',
+  ctx?: MapContext,
+): Matrix {
   return features(kind, y, w, 'key', true, stabilizerEps(stabilizer), ctx);
 }
 

@@ -7,7 +7,14 @@
  */
 import { exactAttentionMatrix } from './exact-attention';
 import { keyFeatures, queryFeatures, scaleInputs } from './feature-maps';
-import { createHedgehogTrainer, denseErrors, denseLinearAttention, HEDGEHOG_FIT, hedgehogFeatures, type HedgehogProblem } from './hedgehog';
+import {
+  createHedgehogTrainer,
+  denseErrors,
+  denseLinearAttention,
+  HEDGEHOG_FIT,
+  hedgehogFeatures,
+  type HedgehogProblem,
+} from './hedgehog';
 import { generateInputs, projectionFor } from './inputs';
 import { randomProjection } from './projections';
 import { createRng, deriveSeed } from './rng';
@@ -36,7 +43,12 @@ export function hedgehogInit(p: AttentionParams): Matrix {
 export function hedgehogProblem(q: Matrix, k: Matrix, nFit: number, causal: boolean): HedgehogProblem {
   const qs = firstRows(q, nFit);
   const ks = firstRows(k, nFit);
-  return { x: scaleInputs(qs), y: scaleInputs(ks), target: Float64Array.from(exactAttentionMatrix(qs, ks, causal).data), causal };
+  return {
+    x: scaleInputs(qs),
+    y: scaleInputs(ks),
+    target: Float64Array.from(exactAttentionMatrix(qs, ks, causal).data),
+    causal,
+  };
 }
 
 /** Seed of the held-out sequence: the next input seed (same kind, scale, n, d). */
@@ -74,7 +86,13 @@ function hedgehogErrors(q: Matrix, k: Matrix, w: Matrix, causal: boolean, exact:
 }
 
 /** FAVOR+ positive features with m' = 2m random features, over `seeds` feature seeds. */
-function randomErrors(p: AttentionParams, q: Matrix, k: Matrix, exact: Float64Array, seeds: number): RandomFeatureErrors {
+function randomErrors(
+  p: AttentionParams,
+  q: Matrix,
+  k: Matrix,
+  exact: Float64Array,
+  seeds: number,
+): RandomFeatureErrors {
   const x = scaleInputs(q);
   const y = scaleInputs(k);
   const mRf = Math.min(2 * p.m, LIMITS.mMax);
@@ -82,7 +100,11 @@ function randomErrors(p: AttentionParams, q: Matrix, k: Matrix, exact: Float64Ar
   let kl = 0;
   for (let s = 0; s < seeds; s++) {
     const w = randomProjection(p.projection, mRf, p.d, createRng(deriveSeed(p.featureSeed + s, 'w')));
-    const e = denseErrors(denseLinearAttention(queryFeatures('positive', x, w), keyFeatures('positive', y, w), p.causal), exact, q.rows);
+    const e = denseErrors(
+      denseLinearAttention(queryFeatures('positive', x, w), keyFeatures('positive', y, w), p.causal),
+      exact,
+      q.rows,
+    );
     errs.push(e.relError);
     kl += e.meanKL / seeds;
   }
@@ -97,7 +119,13 @@ function randomErrors(p: AttentionParams, q: Matrix, k: Matrix, exact: Float64Ar
  * (generated or uploaded) Q, K; for uploaded data the held-out positions are the next nFit ones of
  * the upload when it has them.
  */
-export function evaluateHedgehog(p: AttentionParams, inputs: Pick<AttentionInputs, 'q' | 'k'>, w: Matrix, uploaded: boolean, randomSeeds = 8): HedgehogEvaluation {
+export function evaluateHedgehog(
+  p: AttentionParams,
+  inputs: Pick<AttentionInputs, 'q' | 'k'>,
+  w: Matrix,
+  uploaded: boolean,
+  randomSeeds = 8,
+): HedgehogEvaluation {
   const nFit = hedgehogPositions(inputs.q.rows);
   const w0 = hedgehogInit(p);
   const on = (q: Matrix, k: Matrix) => {
@@ -132,7 +160,11 @@ export function evaluateHedgehog(p: AttentionParams, inputs: Pick<AttentionInput
 }
 
 /** Train synchronously (tests, scripts): the losses per step and the fitted W. */
-export function fitHedgehogSync(p: AttentionParams, inputs: Pick<AttentionInputs, 'q' | 'k'>, steps: number = HEDGEHOG_FIT.steps): { w: Matrix; losses: number[]; finalLoss: number } {
+export function fitHedgehogSync(
+  p: AttentionParams,
+  inputs: Pick<AttentionInputs, 'q' | 'k'>,
+  steps: number = HEDGEHOG_FIT.steps,
+): { w: Matrix; losses: number[]; finalLoss: number } {
   const problem = hedgehogProblem(inputs.q, inputs.k, hedgehogPositions(inputs.q.rows), p.causal);
   const trainer = createHedgehogTrainer(problem, hedgehogInit(p), steps);
   const losses: number[] = [];

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMS } from './default-params';
-import { createHedgehogTrainer, denseLinearAttention, hedgehogFeatures, hedgehogLossAndGrad, hedgehogLearningRate, HEDGEHOG_FIT } from './hedgehog';
+import {
+  createHedgehogTrainer,
+  denseLinearAttention,
+  hedgehogFeatures,
+  hedgehogLossAndGrad,
+  hedgehogLearningRate,
+  HEDGEHOG_FIT,
+} from './hedgehog';
 import { evaluateHedgehog, fitHedgehogSync, hedgehogInit, hedgehogProblem } from './hedgehog-fit';
 import { generateInputs } from './inputs';
 import type { AttentionParams } from './types';

@@ -191,7 +191,11 @@ export interface HedgehogTrainer {
   weights(): Matrix;
 }
 
-export function createHedgehogTrainer(problem: HedgehogProblem, w0: Matrix, steps: number = HEDGEHOG_FIT.steps): HedgehogTrainer {
+export function createHedgehogTrainer(
+  problem: HedgehogProblem,
+  w0: Matrix,
+  steps: number = HEDGEHOG_FIT.steps,
+): HedgehogTrainer {
   const { rows: m, cols: d } = w0;
   if (d !== problem.x.cols || d !== problem.y.cols) {
     throw new EngineError('shape-mismatch', `W is ${m}×${d} but inputs have d = ${problem.x.cols}`);
@@ -252,7 +256,11 @@ export function denseLinearAttention(qf: Matrix, kf: Matrix, causal: boolean): F
 }
 
 /** ‖Â − A‖_F / ‖A‖_F and mean KL(A_i ‖ Â_i) of dense n × n matrices. */
-export function denseErrors(approx: Float64Array, exact: Float64Array, n: number): { relError: number; meanKL: number } {
+export function denseErrors(
+  approx: Float64Array,
+  exact: Float64Array,
+  n: number,
+): { relError: number; meanKL: number } {
   let num = 0;
   let den = 0;
   let kl = 0;

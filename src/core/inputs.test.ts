@@ -20,7 +20,8 @@ const base: AttentionParams = {
   stabilizer: 'shift',
 };
 
-const same = (a: Matrix, b: Matrix): boolean => a.rows === b.rows && a.cols === b.cols && a.data.every((x, i) => x === b.data[i]);
+const same = (a: Matrix, b: Matrix): boolean =>
+  a.rows === b.rows && a.cols === b.cols && a.data.every((x, i) => x === b.data[i]);
 const meanSq = (m: Matrix): number => m.data.reduce((s, x) => s + x * x, 0) / m.data.length;
 
 describe('generateInputs', () => {

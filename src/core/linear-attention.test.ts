@@ -35,7 +35,11 @@ describe('linearAttentionMatrix', () => {
       const ww = usesProjection(kind) ? w : matrix(0, d);
       for (const causal of [false, true]) {
         const ctx = mapContext(kind, x, y);
-        const a = linearAttentionMatrix(queryFeatures(kind, x, ww, 'shift', ctx), keyFeatures(kind, y, ww, 'shift', ctx), causal);
+        const a = linearAttentionMatrix(
+          queryFeatures(kind, x, ww, 'shift', ctx),
+          keyFeatures(kind, y, ww, 'shift', ctx),
+          causal,
+        );
         for (let i = 0; i < n; i++) {
           let s = 0;
           for (let j = 0; j < n; j++) {

@@ -31,7 +31,12 @@ export function linearAttentionOutput(qf: Matrix, kf: Matrix, v: Matrix, causal:
  * out = Â V without forming Â, and the number of query rows whose normalizer φ(q_i)·Σ_j φ(k_j) is
  * exactly 0 (their output row is 0).
  */
-export function linearAttention(qf: Matrix, kf: Matrix, v: Matrix, causal: boolean): { out: Matrix; zeroNormalizerRows: number } {
+export function linearAttention(
+  qf: Matrix,
+  kf: Matrix,
+  v: Matrix,
+  causal: boolean,
+): { out: Matrix; zeroNormalizerRows: number } {
   checkFeatures(qf, kf);
   if (v.rows !== kf.rows) throw new EngineError('shape-mismatch', `V has ${v.rows} rows, φ(K) has ${kf.rows}`);
   const mp = qf.cols;
@@ -89,7 +94,14 @@ export function keyFeatureSum(kf: Matrix): Float64Array {
  * by their sum (accumulated in f64 in key order). Masked entries (causal, j > i) are 0; a row whose
  * sum is exactly 0 is all 0.
  */
-export function linearAttentionRow(qf: Matrix, kf: Matrix, i: number, causal: boolean, out: Float32Array, scratch?: Float64Array): Float32Array {
+export function linearAttentionRow(
+  qf: Matrix,
+  kf: Matrix,
+  i: number,
+  causal: boolean,
+  out: Float32Array,
+  scratch?: Float64Array,
+): Float32Array {
   const mp = qf.cols;
   const n = kf.rows;
   const s = scratch && scratch.length >= n ? scratch : new Float64Array(n);
@@ -120,7 +132,11 @@ export function linearAttentionMatrix(qf: Matrix, kf: Matrix, causal: boolean): 
 }
 
 /** φ(Q·d^{-1/4}) and φ(K·d^{-1/4}) with the inputs' projection W. */
-export function performerFeatures(inputs: AttentionInputs, kind: FeatureMapKind, stabilizer: Stabilizer = 'shift'): { qf: Matrix; kf: Matrix } {
+export function performerFeatures(
+  inputs: AttentionInputs,
+  kind: FeatureMapKind,
+  stabilizer: Stabilizer = 'shift',
+): { qf: Matrix; kf: Matrix } {
   const x = scaleInputs(inputs.q);
   const y = scaleInputs(inputs.k);
   const ctx = mapContext(kind, x, y);

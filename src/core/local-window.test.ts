@@ -6,7 +6,6 @@ import { relFrobeniusError } from './matrix';
 import { generateInputs } from './inputs';
 import { DEFAULT_PARAMS } from './default-params';
 
-
 const M = (n: number, data: number[]) => ({ rows: n, cols: n, data: Float32Array.from(data) });
 
 describe('truncateToWindow', () => {

@@ -87,7 +87,12 @@ function multiply(m: Matrix, v: Matrix): Float32Array {
 }
 
 /** The whole experiment for one pair (A exact, Â approximate), optionally with values V for output errors. */
-export function localTruncationCurve(exact: Matrix, approx: Matrix, windows: readonly number[], v?: Matrix): TruncationPoint[] {
+export function localTruncationCurve(
+  exact: Matrix,
+  approx: Matrix,
+  windows: readonly number[],
+  v?: Matrix,
+): TruncationPoint[] {
   if (exact.rows !== approx.rows || exact.cols !== approx.cols) {
     throw new RangeError(`localTruncationCurve: A is ${exact.rows}×${exact.cols}, Â is ${approx.rows}×${approx.cols}`);
   }

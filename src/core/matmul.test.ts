@@ -40,8 +40,12 @@ describe('matmul twin', () => {
   });
 
   it('refuses buffers too small for the shape and negative or fractional sizes', () => {
-    expect(() => matmulInto({ m: 2, n: 2, k: 2 }, new Float32Array(3), new Float32Array(4), new Float32Array(4))).toThrow(/needs 4, 4, 4/);
-    expect(() => matmulInto({ m: 1.5, n: 1, k: 1 }, new Float32Array(2), new Float32Array(1), new Float32Array(2))).toThrow(/m = 1.5/);
+    expect(() =>
+      matmulInto({ m: 2, n: 2, k: 2 }, new Float32Array(3), new Float32Array(4), new Float32Array(4)),
+    ).toThrow(/needs 4, 4, 4/);
+    expect(() =>
+      matmulInto({ m: 1.5, n: 1, k: 1 }, new Float32Array(2), new Float32Array(1), new Float32Array(2)),
+    ).toThrow(/m = 1.5/);
     expect(matmulExtents({ m: 0, n: 5, k: 5 }).c).toBe(0);
   });
 

@@ -50,19 +50,35 @@ export function matmulLayout(s: MatmulShape): Required<MatmulShape> {
 /** Elements each of a, b, c must hold for the shape (the last element read or written, plus one). */
 export function matmulExtents(s: MatmulShape): { a: number; b: number; c: number } {
   const L = matmulLayout(s);
-  const ext = (off: number, rows: number, ld: number, cols: number) => (rows === 0 || cols === 0 ? 0 : off + (rows - 1) * ld + cols);
+  const ext = (off: number, rows: number, ld: number, cols: number) =>
+    rows === 0 || cols === 0 ? 0 : off + (rows - 1) * ld + cols;
   return { a: ext(L.offA, L.m, L.lda, L.k), b: ext(L.offB, L.k, L.ldb, L.n), c: ext(L.offC, L.m, L.ldc, L.n) };
 }
 
 function check(s: MatmulShape, a: Float32Array, b: Float32Array, c: Float32Array): Required<MatmulShape> {
   const L = matmulLayout(s);
-  for (const [name, v] of Object.entries({ m: L.m, n: L.n, k: L.k, lda: L.lda, ldb: L.ldb, ldc: L.ldc, offA: L.offA, offB: L.offB, offC: L.offC })) {
-    if (!Number.isInteger(v) || v < 0) throw new EngineError('invalid-size', `matmul: ${name} = ${v} is not a non-negative integer`);
+  for (const [name, v] of Object.entries({
+    m: L.m,
+    n: L.n,
+    k: L.k,
+    lda: L.lda,
+    ldb: L.ldb,
+    ldc: L.ldc,
+    offA: L.offA,
+    offB: L.offB,
+    offC: L.offC,
+  })) {
+    if (!Number.isInteger(v) || v < 0)
+      throw new EngineError('invalid-size', `matmul: ${name} = ${v} is not a non-negative integer`);
   }
-  if (L.lda < L.k || L.ldb < L.n || L.ldc < L.n) throw new EngineError('shape-mismatch', 'matmul: a leading dimension is smaller than its row');
+  if (L.lda < L.k || L.ldb < L.n || L.ldc < L.n)
+    throw new EngineError('shape-mismatch', 'matmul: a leading dimension is smaller than its row');
   const e = matmulExtents(L);
   if (a.length < e.a || b.length < e.b || c.length < e.c) {
-    throw new EngineError('shape-mismatch', `matmul: buffers of ${a.length}, ${b.length}, ${c.length} floats; the shape needs ${e.a}, ${e.b}, ${e.c}`);
+    throw new EngineError(
+      'shape-mismatch',
+      `matmul: buffers of ${a.length}, ${b.length}, ${c.length} floats; the shape needs ${e.a}, ${e.b}, ${e.c}`,
+    );
   }
   return L;
 }

@@ -24,7 +24,11 @@ describe('viewGeometry', () => {
 
 describe('matrixView', () => {
   it('block means, hand-checked on 5×5 with 2 cells (blocks of 3 and a partial block of 2)', () => {
-    const exact = matrix(5, 5, Array.from({ length: 25 }, (_, t) => t)); // entry (i, j) = 5i + j
+    const exact = matrix(
+      5,
+      5,
+      Array.from({ length: 25 }, (_, t) => t),
+    ); // entry (i, j) = 5i + j
     const approx = matrix(5, 5);
     const v = matrixView(exact, approx, 2);
     expect([v.cells, v.block, v.aggregation]).toEqual([2, 3, 'mean']);

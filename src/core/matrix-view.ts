@@ -42,11 +42,23 @@ export interface ViewAccumulator {
 export function createViewAccumulator(n: number, maxCells: number): ViewAccumulator {
   const { cells, block } = viewGeometry(n, maxCells);
   const size = cells * cells;
-  return { n, cells, block, exact: new Float64Array(size), approx: new Float64Array(size), absDiff: new Float64Array(size) };
+  return {
+    n,
+    cells,
+    block,
+    exact: new Float64Array(size),
+    approx: new Float64Array(size),
+    absDiff: new Float64Array(size),
+  };
 }
 
 /** Adds row i of A and Â (each length n) to the cell sums. */
-export function accumulateViewRow(acc: ViewAccumulator, i: number, exactRow: ArrayLike<number>, approxRow: ArrayLike<number>): void {
+export function accumulateViewRow(
+  acc: ViewAccumulator,
+  i: number,
+  exactRow: ArrayLike<number>,
+  approxRow: ArrayLike<number>,
+): void {
   const { n, cells, block } = acc;
   const base = Math.floor(i / block) * cells;
   for (let j = 0; j < n; j++) {
@@ -83,7 +95,10 @@ export function finishView(acc: ViewAccumulator): MatrixView {
 export function matrixView(exact: Matrix, approx: Matrix, maxCells: number): MatrixView {
   const n = exact.rows;
   if (exact.cols !== n || approx.rows !== n || approx.cols !== n) {
-    throw new EngineError('shape-mismatch', `view needs two n×n matrices, got ${exact.rows}×${exact.cols} and ${approx.rows}×${approx.cols}`);
+    throw new EngineError(
+      'shape-mismatch',
+      `view needs two n×n matrices, got ${exact.rows}×${exact.cols} and ${approx.rows}×${approx.cols}`,
+    );
   }
   const acc = createViewAccumulator(n, maxCells);
   for (let i = 0; i < n; i++) {
@@ -103,7 +118,13 @@ export function createRowStats(n: number): RowStats {
 }
 
 /** Fills entry i of `stats` from row i of A and Â (length n; keys j > i ignored when causal). */
-export function writeRowStats(stats: RowStats, i: number, exactRow: ArrayLike<number>, approxRow: ArrayLike<number>, causal: boolean): void {
+export function writeRowStats(
+  stats: RowStats,
+  i: number,
+  exactRow: ArrayLike<number>,
+  approxRow: ArrayLike<number>,
+  causal: boolean,
+): void {
   const last = causal ? Math.min(i, exactRow.length - 1) : exactRow.length - 1;
   let hA = 0;
   let hB = 0;
@@ -133,7 +154,10 @@ export function writeRowStats(stats: RowStats, i: number, exactRow: ArrayLike<nu
 export function rowStatsFromMatrices(exact: Matrix, approx: Matrix, causal: boolean): RowStats {
   const n = exact.rows;
   if (exact.cols !== n || approx.rows !== n || approx.cols !== n) {
-    throw new EngineError('shape-mismatch', `row stats need two n×n matrices, got ${exact.rows}×${exact.cols} and ${approx.rows}×${approx.cols}`);
+    throw new EngineError(
+      'shape-mismatch',
+      `row stats need two n×n matrices, got ${exact.rows}×${exact.cols} and ${approx.rows}×${approx.cols}`,
+    );
   }
   const stats = createRowStats(n);
   for (let i = 0; i < n; i++) {

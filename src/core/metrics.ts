@@ -10,7 +10,8 @@ import { KL_FLOOR } from './matrix-view';
 
 /** ‖approx − exact‖₂ / ‖exact‖₂ over two equally long arrays (0 if both are zero, ∞ if only exact is). */
 export function relativeError(approx: ArrayLike<number>, exact: ArrayLike<number>): number {
-  if (approx.length !== exact.length) throw new RangeError(`relativeError: lengths ${approx.length} and ${exact.length}`);
+  if (approx.length !== exact.length)
+    throw new RangeError(`relativeError: lengths ${approx.length} and ${exact.length}`);
   let num = 0;
   let den = 0;
   for (let i = 0; i < exact.length; i++) {

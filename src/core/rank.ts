@@ -15,7 +15,8 @@ export const DEFAULT_RANK_TOL = 1e-6;
 function checkSpectrum(sigma: ArrayLike<number>): void {
   for (let i = 0; i < sigma.length; i++) {
     const s = sigma[i]!;
-    if (!(s >= 0) || !Number.isFinite(s)) throw new RangeError(`spectrum entry ${i} is ${s}; singular values are finite and ≥ 0`);
+    if (!(s >= 0) || !Number.isFinite(s))
+      throw new RangeError(`spectrum entry ${i} is ${s}; singular values are finite and ≥ 0`);
   }
 }
 
@@ -27,7 +28,8 @@ function maxOf(sigma: ArrayLike<number>): number {
 
 /** #{σ_i > relTol·σ_max}; 0 for an all-zero (or empty) spectrum. */
 export function numericalRank(sigma: ArrayLike<number>, relTol: number = DEFAULT_RANK_TOL): number {
-  if (!(relTol >= 0) || !Number.isFinite(relTol)) throw new RangeError(`tolerance ${relTol} must be a finite number ≥ 0`);
+  if (!(relTol >= 0) || !Number.isFinite(relTol))
+    throw new RangeError(`tolerance ${relTol} must be a finite number ≥ 0`);
   checkSpectrum(sigma);
   const top = maxOf(sigma);
   if (top === 0) return 0;

@@ -5,10 +5,15 @@ import { generateInputs } from './inputs';
 import { linearAttentionMatrix, performerFeatures } from './linear-attention';
 import { numericalRank } from './rank';
 import { createRng } from './rng';
-import { causalLinearAttentionF64, exactAttentionF64, householderR, lowRankProductCore, normalizedQueryFeatures } from './spectra';
+import {
+  causalLinearAttentionF64,
+  exactAttentionF64,
+  householderR,
+  lowRankProductCore,
+  normalizedQueryFeatures,
+} from './spectra';
 import { singularValues } from './svd';
 import { DEFAULT_PARAMS } from './default-params';
-
 
 const params = { ...DEFAULT_PARAMS, n: 96, d: 8, m: 12 };
 const inputs = generateInputs(params);
@@ -34,13 +39,14 @@ describe('householderR', () => {
     const rng = createRng(1);
     const a = { rows: 20, cols: 5, data: rng.fillNormal(new Float32Array(100)) };
     const r = householderR(a);
-    for (let i = 0; i < 5; i++) for (let j = 0; j < 5; j++) {
-      let rr = 0;
-      let aa = 0;
-      for (let k = 0; k < 5; k++) rr += r[k * 5 + i]! * r[k * 5 + j]!;
-      for (let k = 0; k < 20; k++) aa += a.data[k * 5 + i]! * a.data[k * 5 + j]!;
-      expect(rr).toBeCloseTo(aa, 10);
-    }
+    for (let i = 0; i < 5; i++)
+      for (let j = 0; j < 5; j++) {
+        let rr = 0;
+        let aa = 0;
+        for (let k = 0; k < 5; k++) rr += r[k * 5 + i]! * r[k * 5 + j]!;
+        for (let k = 0; k < 20; k++) aa += a.data[k * 5 + i]! * a.data[k * 5 + j]!;
+        expect(rr).toBeCloseTo(aa, 10);
+      }
   });
 });
 

@@ -101,7 +101,11 @@ export function householderR(a: { rows: number; cols: number; data: ArrayLike<nu
  * The matrix whose singular values are those of B Cᵀ·s (B, C: n×p, s a scalar): R_B R_Cᵀ·s (p×p)
  * when p < n, else the dense product (n×n).
  */
-export function lowRankProductCore(b: Matrix | { rows: number; cols: number; data: Float64Array }, c: Matrix, s = 1): { rows: number; cols: number; data: Float64Array } {
+export function lowRankProductCore(
+  b: Matrix | { rows: number; cols: number; data: Float64Array },
+  c: Matrix,
+  s = 1,
+): { rows: number; cols: number; data: Float64Array } {
   const n = b.rows;
   const p = b.cols;
   if (c.cols !== p) throw new RangeError(`lowRankProductCore: ${b.rows}×${b.cols} and ${c.rows}×${c.cols}`);

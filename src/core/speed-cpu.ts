@@ -20,12 +20,19 @@ const MIN_SAMPLE_MS = 4;
 
 function inputs(n: number, d: number, m: number, seed = 1): AttentionInputs {
   const rng = createRng(seed);
-  const mat = (rows: number, cols: number, std: number): Matrix => ({ rows, cols, data: rng.fillNormal(new Float32Array(rows * cols), std) });
+  const mat = (rows: number, cols: number, std: number): Matrix => ({
+    rows,
+    cols,
+    data: rng.fillNormal(new Float32Array(rows * cols), std),
+  });
   return { q: mat(n, d, 0.5), k: mat(n, d, 0.5), v: mat(n, d, 1), w: randomProjection('orthogonal-chi', m, d, rng) };
 }
 
 /** One attention head on the CPU twins; returns the output and the bytes it allocated. */
-export function cpuAttention(method: 'exact' | 'performer-bidirectional' | 'performer-causal' | 'dummy', inp: AttentionInputs): { out: Matrix; bytes: number } {
+export function cpuAttention(
+  method: 'exact' | 'performer-bidirectional' | 'performer-causal' | 'dummy',
+  inp: AttentionInputs,
+): { out: Matrix; bytes: number } {
   const n = inp.q.rows;
   const d = inp.q.cols;
   const m = inp.w.rows;
@@ -59,7 +66,16 @@ function layerWeights(n: number, cfg: LayerConfig, m: number, seed = 2): LayerWe
   const rng = createRng(seed);
   const D = cfg.dModel;
   const g = (len: number, std: number) => rng.fillNormal(new Float32Array(len), std);
-  return { x: g(n * D, 1), wq: g(D * D, 1 / Math.sqrt(D)), wk: g(D * D, 1 / Math.sqrt(D)), wv: g(D * D, 1 / Math.sqrt(D)), wo: g(D * D, 1 / Math.sqrt(D)), w1: g(D * cfg.dFf, 1 / Math.sqrt(D)), w2: g(cfg.dFf * D, 1 / Math.sqrt(cfg.dFf)), wf: randomProjection('orthogonal-chi', m, D / cfg.heads, rng) };
+  return {
+    x: g(n * D, 1),
+    wq: g(D * D, 1 / Math.sqrt(D)),
+    wk: g(D * D, 1 / Math.sqrt(D)),
+    wv: g(D * D, 1 / Math.sqrt(D)),
+    wo: g(D * D, 1 / Math.sqrt(D)),
+    w1: g(D * cfg.dFf, 1 / Math.sqrt(D)),
+    w2: g(cfg.dFf * D, 1 / Math.sqrt(cfg.dFf)),
+    wf: randomProjection('orthogonal-chi', m, D / cfg.heads, rng),
+  };
 }
 
 /**
@@ -87,7 +103,8 @@ export function cpuLayer(
   const kh = new Float32Array(n * dh);
   const vh = new Float32Array(n * dh);
   const W = w.wf;
-  const attMethod = method === 'layer-exact' ? 'exact' : method === 'layer-performer' ? 'performer-bidirectional' : 'dummy';
+  const attMethod =
+    method === 'layer-exact' ? 'exact' : method === 'layer-performer' ? 'performer-bidirectional' : 'dummy';
   let attBytes = 0;
   lap('projections');
   for (let h = 0; h < cfg.heads; h++) {
@@ -164,7 +181,12 @@ export function createCpuSpeedBackend(reason: string, d: number, m: number): Spe
         const ms = (performance.now() - t0) / calls;
         if (!(warmup && r === 0)) {
           samples.push(ms);
-          if (isLayer) partSamples.push({ projections: sum.projections / calls, attention: sum.attention / calls, ffn: sum.ffn / calls });
+          if (isLayer)
+            partSamples.push({
+              projections: sum.projections / calls,
+              attention: sum.attention / calls,
+              ffn: sum.ffn / calls,
+            });
         }
         await new Promise((res) => setTimeout(res, 0));
       }

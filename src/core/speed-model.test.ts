@@ -49,15 +49,33 @@ describe('crossover finder', () => {
 
   it('interpolates the crossing of a quadratic and a linear curve in log-log space', () => {
     // exact t = n², Performer t = 1000 n → cross at n = 1000
-    const c = findCrossover(curve((n) => n * n), curve((n) => 1000 * n));
+    const c = findCrossover(
+      curve((n) => n * n),
+      curve((n) => 1000 * n),
+    );
     expect(c.kind).toBe('at');
     if (c.kind === 'at') expect(c.n).toBeCloseTo(1000, 6);
   });
 
   it('says "below" when the Performer is faster everywhere and "above" when it never catches up', () => {
-    expect(findCrossover(curve((n) => n * n), curve((n) => n))).toEqual({ kind: 'below', n: 64 });
-    expect(findCrossover(curve((n) => n), curve((n) => 10 * n))).toEqual({ kind: 'above', n: 4096 });
-    expect(findCrossover([], curve((n) => n))).toEqual({ kind: 'none' });
+    expect(
+      findCrossover(
+        curve((n) => n * n),
+        curve((n) => n),
+      ),
+    ).toEqual({ kind: 'below', n: 64 });
+    expect(
+      findCrossover(
+        curve((n) => n),
+        curve((n) => 10 * n),
+      ),
+    ).toEqual({ kind: 'above', n: 4096 });
+    expect(
+      findCrossover(
+        [],
+        curve((n) => n),
+      ),
+    ).toEqual({ kind: 'none' });
   });
 
   it('uses the last sign change (noise at small n does not count) and only n measured by both', () => {

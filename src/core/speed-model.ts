@@ -72,7 +72,10 @@ export interface SpeedResult {
   elapsedMs: number;
 }
 
-export type SpeedStop = { kind: 'budget'; nextN: number; predictedMs: number } | { kind: 'range'; maxN: number } | { kind: 'error'; n: number; message: string };
+export type SpeedStop =
+  | { kind: 'budget'; nextN: number; predictedMs: number }
+  | { kind: 'range'; maxN: number }
+  | { kind: 'error'; n: number; message: string };
 
 /** Progress of a run: elapsed vs estimated ms, the point just measured. */
 export interface SpeedProgress {
@@ -100,14 +103,20 @@ export function attentionFlops(method: AttentionMethod, n: number, d: number, mp
 /** FLOPs of one layer: Q, K, V, O projections 8·n·D², FFN 4·n·D·F, plus the attention of every head. */
 export function layerFlops(method: LayerMethod, n: number, cfg: LayerConfig, mp: number): number {
   const dh = cfg.dModel / cfg.heads;
-  const att = method === 'layer-exact' ? attentionFlops('exact', n, dh, mp) : method === 'layer-performer' ? attentionFlops('performer-bidirectional', n, dh, mp) : 0;
+  const att =
+    method === 'layer-exact'
+      ? attentionFlops('exact', n, dh, mp)
+      : method === 'layer-performer'
+        ? attentionFlops('performer-bidirectional', n, dh, mp)
+        : 0;
   return 8 * n * cfg.dModel * cfg.dModel + 4 * n * cfg.dModel * cfg.dFf + cfg.heads * att;
 }
 
 /** Work that sets how a method's time grows with n: FLOPs, or for dummy attention the 3·n·d floats it moves. */
 export function methodWork(method: SpeedMethod, n: number, d: number, mp: number, cfg: LayerConfig): number {
   if (method === 'dummy') return 3 * n * d;
-  if (method === 'exact' || method === 'performer-bidirectional' || method === 'performer-causal') return attentionFlops(method, n, d, mp);
+  if (method === 'exact' || method === 'performer-bidirectional' || method === 'performer-causal')
+    return attentionFlops(method, n, d, mp);
   return layerFlops(method, n, cfg, mp);
 }
 
@@ -146,7 +155,10 @@ export type Crossover =
  * of log t_slow − log t_fast over the n both measured, linearly interpolated in (log n, log t).
  * Points are (n, ms) in any order; n present in only one series are ignored.
  */
-export function findCrossover(slow: readonly { n: number; ms: number }[], fast: readonly { n: number; ms: number }[]): Crossover {
+export function findCrossover(
+  slow: readonly { n: number; ms: number }[],
+  fast: readonly { n: number; ms: number }[],
+): Crossover {
   const f = new Map(fast.map((p) => [p.n, p.ms]));
   const common = slow
     .filter((p) => f.has(p.n) && p.ms > 0 && f.get(p.n)! > 0)
@@ -191,7 +203,14 @@ export function repeatsFor(predictedMs: number, pointShareMs: number): number {
 }
 
 /** Prediction of the next point from the last measured one, scaled by the work model. */
-export function predictNext(method: SpeedMethod, last: { n: number; ms: number }, nextN: number, d: number, mp: number, cfg: LayerConfig): number {
+export function predictNext(
+  method: SpeedMethod,
+  last: { n: number; ms: number },
+  nextN: number,
+  d: number,
+  mp: number,
+  cfg: LayerConfig,
+): number {
   const w0 = methodWork(method, last.n, d, mp, cfg);
   const w1 = methodWork(method, nextN, d, mp, cfg);
   return w0 > 0 ? (last.ms * w1) / w0 : last.ms;

@@ -20,7 +20,10 @@ function fake(over: Partial<SpeedBackend> = {}): SpeedBackend & { calls: [SpeedM
     calls,
     async timePoint(method, n) {
       calls.push([method, n]);
-      const ms = method === 'dummy' || method.startsWith('layer') ? n / 1000 : attentionFlops(method as 'exact', n, 64, 64) / 1e6;
+      const ms =
+        method === 'dummy' || method.startsWith('layer')
+          ? n / 1000
+          : attentionFlops(method as 'exact', n, 64, 64) / 1e6;
       return { medianMs: ms, minMs: ms, runs: 1, bytes: n * 100 };
     },
     ...over,

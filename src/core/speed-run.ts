@@ -70,8 +70,20 @@ export async function runSpeedSweep(req: SpeedRequest, be: SpeedBackend, hooks: 
     if (hooks.cancelled()) throw new EngineError('cancelled', 'speed run cancelled');
   };
   const sections = [
-    { methods: ATTENTION_METHODS as readonly SpeedMethod[], ns: sweepLengths(be.attentionMaxLog2), budget: req.layer ? req.budgetMs * ATTENTION_SHARE : req.budgetMs },
-    ...(req.layer ? [{ methods: LAYER_METHODS as readonly SpeedMethod[], ns: sweepLengths(be.layerMaxLog2), budget: req.budgetMs * (1 - ATTENTION_SHARE) }] : []),
+    {
+      methods: ATTENTION_METHODS as readonly SpeedMethod[],
+      ns: sweepLengths(be.attentionMaxLog2),
+      budget: req.layer ? req.budgetMs * ATTENTION_SHARE : req.budgetMs,
+    },
+    ...(req.layer
+      ? [
+          {
+            methods: LAYER_METHODS as readonly SpeedMethod[],
+            ns: sweepLengths(be.layerMaxLog2),
+            budget: req.budgetMs * (1 - ATTENTION_SHARE),
+          },
+        ]
+      : []),
   ].map((s) => ({ ...s, ns: s.ns.filter((n) => n <= Math.min(...s.methods.map((mm) => be.maxN?.(mm) ?? Infinity))) }));
 
   // ---- calibration = the first point (n = 2^6) of every method, with a warm-up run (compiles
@@ -80,7 +92,13 @@ export async function runSpeedSweep(req: SpeedRequest, be: SpeedBackend, hooks: 
   const points: SpeedPoint[] = [];
   const stops: Partial<Record<SpeedMethod, SpeedStop>> = {};
   const used = new Map<SpeedMethod, number>();
-  const measure = async (method: SpeedMethod, n: number, repeats: number, warmup: boolean, charge: boolean): Promise<SpeedPoint | null> => {
+  const measure = async (
+    method: SpeedMethod,
+    n: number,
+    repeats: number,
+    warmup: boolean,
+    charge: boolean,
+  ): Promise<SpeedPoint | null> => {
     await check();
     const t1 = performance.now();
     try {
@@ -110,7 +128,16 @@ export async function runSpeedSweep(req: SpeedRequest, be: SpeedBackend, hooks: 
   const estimateMs =
     calibrated +
     sections.reduce((sum, s) => {
-      const plan = planSweep({ methods: s.methods, ns: s.ns, calibration, budgetMs: s.budget, pointCapMs: be.pointCapMs, d, mp, layer: cfg });
+      const plan = planSweep({
+        methods: s.methods,
+        ns: s.ns,
+        calibration,
+        budgetMs: s.budget,
+        pointCapMs: be.pointCapMs,
+        d,
+        mp,
+        layer: cfg,
+      });
       return sum + plan.points.filter((p) => p.n > s.ns[0]!).reduce((a, p) => a + p.costMs, 0);
     }, 0);
   hooks.onProgress({ doneMs: calibrated, totalMs: estimateMs, label: 'estimate', estimateMs });

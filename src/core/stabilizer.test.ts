@@ -74,7 +74,15 @@ function meanNormEntropy(a: ArrayLike<number>, n: number): number {
 
 /** Â of the app's CPU path (full-resolution view of the job's output) for these parameters. */
 function appA(inputs: AttentionInputs, stabilizer?: Stabilizer): Float32Array {
-  const out = runAttentionJob({ inputs, featureMap: 'positive', stabilizer, causal: false, viewCells: N, rowStats: false, rows: [] });
+  const out = runAttentionJob({
+    inputs,
+    featureMap: 'positive',
+    stabilizer,
+    causal: false,
+    viewCells: N,
+    rowStats: false,
+    rows: [],
+  });
   expect(out.view!.block).toBe(1);
   expect(out.zeroNormalizerRows).toBe(0);
   return out.view!.approx;
@@ -88,7 +96,16 @@ function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
 
 describe('stabilizer at s = 2 (n = 256, d = 16, m = 64) vs an independent float64 estimator', () => {
   for (const seed of SEEDS) {
-    const p: AttentionParams = { ...DEFAULT_PARAMS, n: N, d: D, m: M, input: 'gaussian', scale: 2, seed, featureSeed: seed + 10 };
+    const p: AttentionParams = {
+      ...DEFAULT_PARAMS,
+      n: N,
+      d: D,
+      m: M,
+      input: 'gaussian',
+      scale: 2,
+      seed,
+      featureSeed: seed + 10,
+    };
     const inputs = generateInputs(p);
     const exactF64 = favorF64(inputs, 0);
     const epsF64 = favorF64(inputs, EPS);

@@ -23,7 +23,9 @@ describe('singularValues', () => {
   it('returns |diagonal entries|, sorted descending, for a diagonal matrix', () => {
     const a = new Float64Array([0, 0, 0, 0, -3, 0, 0, 0, 0.5]);
     a[0] = 2;
-    expect(Array.from(singularValues({ rows: 3, cols: 3, data: a }))).toEqual([3, 2, 0.5].map((x) => expect.closeTo(x, 14)));
+    expect(Array.from(singularValues({ rows: 3, cols: 3, data: a }))).toEqual(
+      [3, 2, 0.5].map((x) => expect.closeTo(x, 14)),
+    );
   });
 
   it('solves a 2×2 by hand: [[3, 0], [4, 5]] has AᵀA eigenvalues 45 and 5', () => {
@@ -64,11 +66,12 @@ describe('singularValues', () => {
     const b = rng.fillNormal(new Float32Array(n * r));
     const c = rng.fillNormal(new Float32Array(r * n));
     const a = new Float64Array(n * n);
-    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
-      let s = 0;
-      for (let k = 0; k < r; k++) s += b[i * r + k]! * c[k * n + j]!;
-      a[i * n + j] = s;
-    }
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) {
+        let s = 0;
+        for (let k = 0; k < r; k++) s += b[i * r + k]! * c[k * n + j]!;
+        a[i * n + j] = s;
+      }
     const s = singularValues({ rows: n, cols: n, data: a });
     expect(s[r - 1]! / s[0]!).toBeGreaterThan(1e-3);
     for (let k = r; k < n; k++) expect(s[k]! / s[0]!).toBeLessThan(1e-13);

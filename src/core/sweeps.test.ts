@@ -5,10 +5,21 @@ import { linearAttentionRow } from './linear-attention';
 import { topKMass } from './metrics';
 import { randomProjection } from './projections';
 import { createRng } from './rng';
-import { approxRowsOf, estimatorTheory, evenRows, exactRowsOf, pairRho, powersOfTwo, predictedRelError, relErrorOverRows, spread, subRows, topMassCurve } from './sweeps';
+import {
+  approxRowsOf,
+  estimatorTheory,
+  evenRows,
+  exactRowsOf,
+  pairRho,
+  powersOfTwo,
+  predictedRelError,
+  relErrorOverRows,
+  spread,
+  subRows,
+  topMassCurve,
+} from './sweeps';
 import { hyperbolicRelativeMse, positiveRelativeMse, trigRelativeMse } from './theory';
 import { DEFAULT_PARAMS } from './default-params';
-
 
 describe('row subsets', () => {
   it('evenRows spreads distinct rows over 0 … n−1', () => {
@@ -79,7 +90,12 @@ describe('estimator theory (Lemma 2 and its normalized form)', () => {
     const errs: number[] = [];
     for (let s = 0; s < 12; s++) {
       const w = randomProjection('iid', p.m, p.d, createRng(1000 + s));
-      const approx = approxRowsOf(queryFeatures('positive', subRows(x, rows), w), keyFeatures('positive', y, w), rows, false);
+      const approx = approxRowsOf(
+        queryFeatures('positive', subRows(x, rows), w),
+        keyFeatures('positive', y, w),
+        rows,
+        false,
+      );
       errs.push(relErrorOverRows(approx, exact) ** 2);
     }
     const measured = Math.sqrt(errs.reduce((a, b) => a + b) / errs.length);
@@ -101,7 +117,10 @@ describe('estimator theory (Lemma 2 and its normalized form)', () => {
     const rows = evenRows(64, 8);
     const exact = exactRowsOf(inputs.q, inputs.k, rows, false);
     const w = randomProjection('iid', p.m, p.d, createRng(9));
-    const measured = relErrorOverRows(approxRowsOf(queryFeatures('positive', subRows(x, rows), w), keyFeatures('positive', y, w), rows, false), exact);
+    const measured = relErrorOverRows(
+      approxRowsOf(queryFeatures('positive', subRows(x, rows), w), keyFeatures('positive', y, w), rows, false),
+      exact,
+    );
     expect(predictedRelError(estimatorTheory('positive', x, y, rows, false), p.m)).toBeGreaterThan(10 * measured);
   });
 
@@ -114,7 +133,10 @@ describe('estimator theory (Lemma 2 and its normalized form)', () => {
     const exact = exactRowsOf(inputs.q, inputs.k, rows, false);
     const err = (kind: 'positive' | 'trig') => {
       const w = randomProjection('orthogonal-chi', p.m, p.d, createRng(3));
-      return relErrorOverRows(approxRowsOf(queryFeatures(kind, subRows(x, rows), w), keyFeatures(kind, y, w), rows, false), exact);
+      return relErrorOverRows(
+        approxRowsOf(queryFeatures(kind, subRows(x, rows), w), keyFeatures(kind, y, w), rows, false),
+        exact,
+      );
     };
     expect(err('positive')).toBeLessThan(2);
     expect(err('trig')).toBeGreaterThan(3 * err('positive'));

@@ -133,7 +133,9 @@ export function powersOfTwo(from: number, to: number): number[] {
  * quantity as metrics.topKMass for every k at once).
  */
 export function topMassCurve(row: ArrayLike<number>): Float64Array {
-  const sorted = Float64Array.from(row as ArrayLike<number>).sort().reverse();
+  const sorted = Float64Array.from(row as ArrayLike<number>)
+    .sort()
+    .reverse();
   const cum = new Float64Array(sorted.length);
   let s = 0;
   for (let t = 0; t < sorted.length; t++) {
@@ -165,7 +167,13 @@ export function pairRho(kind: EstimatorKind, xx: number, sj: number, sl: number,
  * Second-moment theory over the given query rows for inputs already scaled by d^{-1/4} (x = q·d^{-1/4},
  * y = k·d^{-1/4}). O(rows · n² + n² d) time, O(n²) memory for the key Gram matrix.
  */
-export function estimatorTheory(kind: EstimatorKind, x: Matrix, y: Matrix, rows: readonly number[], causal: boolean): EstimatorTheory {
+export function estimatorTheory(
+  kind: EstimatorKind,
+  x: Matrix,
+  y: Matrix,
+  rows: readonly number[],
+  causal: boolean,
+): EstimatorTheory {
   const n = y.rows;
   const d = y.cols;
   const gram = new Float64Array(n * n);
@@ -225,7 +233,11 @@ export function estimatorTheory(kind: EstimatorKind, x: Matrix, y: Matrix, rows:
 }
 
 /** Predicted relative Frobenius error of A at m projections from `estimatorTheory`. */
-export function predictedRelError(t: EstimatorTheory, m: number, which: 'perEntry' | 'normalized' = 'normalized'): number {
+export function predictedRelError(
+  t: EstimatorTheory,
+  m: number,
+  which: 'perEntry' | 'normalized' = 'normalized',
+): number {
   if (t.exactSq === 0) return NaN;
   return Math.sqrt(t[which] / t.exactSq / m);
 }

@@ -58,7 +58,14 @@ describe('Lemma 2 (closed forms)', () => {
  * AND within 15% relative (the inputs are chosen small, ‖x ± y‖² < 1, so err² is not heavy-tailed
  * and N = 4000 gives a relative standard error of ~3–5%).
  */
-function empiricalMse(est: typeof positiveKernelEstimate, x: number[], y: number[], m: number, draws: number, seed: number) {
+function empiricalMse(
+  est: typeof positiveKernelEstimate,
+  x: number[],
+  y: number[],
+  m: number,
+  draws: number,
+  seed: number,
+) {
   const rng = createRng(seed);
   const target = softmaxKernel(x, y);
   const sq: number[] = [];

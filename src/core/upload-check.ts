@@ -86,7 +86,8 @@ export function checkShape(shape: readonly number[]): UploadProblem | null {
   if (n === 0 || d === 0) return { code: 'zero-size', shape: [n, d] };
   if (n > LIMITS.nMax) return { code: 'too-many-rows', n, max: LIMITS.nMax };
   if (d > LIMITS.dMax) return { code: 'too-many-cols', d, max: LIMITS.dMax };
-  if (n * d > UPLOAD_LIMITS.maxElements) return { code: 'too-many-elements', count: n * d, max: UPLOAD_LIMITS.maxElements };
+  if (n * d > UPLOAD_LIMITS.maxElements)
+    return { code: 'too-many-elements', count: n * d, max: UPLOAD_LIMITS.maxElements };
   return null;
 }
 
@@ -94,7 +95,11 @@ export function checkShape(shape: readonly number[]): UploadProblem | null {
  * Copies `values` (row-major n×d, float32 or float64) into a float32 matrix, rejecting the first
  * NaN/±Inf and any finite float64 value that float32 cannot hold.
  */
-export function toFiniteMatrix(values: ArrayLike<number>, n: number, d: number): { ok: true; matrix: Matrix } | { ok: false; problem: UploadProblem } {
+export function toFiniteMatrix(
+  values: ArrayLike<number>,
+  n: number,
+  d: number,
+): { ok: true; matrix: Matrix } | { ok: false; problem: UploadProblem } {
   const data = new Float32Array(n * d);
   for (let t = 0; t < n * d; t++) {
     const x = values[t]!;
@@ -103,7 +108,8 @@ export function toFiniteMatrix(values: ArrayLike<number>, n: number, d: number):
       return { ok: false, problem: { code: 'non-finite', row: Math.floor(t / d), col: t % d, value } };
     }
     const f = Math.fround(x);
-    if (!Number.isFinite(f)) return { ok: false, problem: { code: 'float32-overflow', row: Math.floor(t / d), col: t % d } };
+    if (!Number.isFinite(f))
+      return { ok: false, problem: { code: 'float32-overflow', row: Math.floor(t / d), col: t % d } };
     data[t] = f;
   }
   return { ok: true, matrix: { rows: n, cols: d, data } };

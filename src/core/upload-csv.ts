@@ -18,14 +18,20 @@ const NON_FINITE_RE = /^[+-]?(nan|inf|infinity)$/i;
 
 const fail = (problem: UploadProblem): FileResult => ({ ok: false, problem });
 
-type Cell = { kind: 'number'; value: number } | { kind: 'non-finite'; value: 'NaN' | 'Infinity' | '-Infinity' } | { kind: 'text' };
+type Cell =
+  | { kind: 'number'; value: number }
+  | { kind: 'non-finite'; value: 'NaN' | 'Infinity' | '-Infinity' }
+  | { kind: 'text' };
 
 export function parseCell(raw: string): Cell {
   const s = raw.trim();
   if (NUMBER_RE.test(s)) return { kind: 'number', value: Number(s) };
   if (NON_FINITE_RE.test(s)) {
     const lower = s.toLowerCase();
-    return { kind: 'non-finite', value: lower.includes('nan') ? 'NaN' : lower.startsWith('-') ? '-Infinity' : 'Infinity' };
+    return {
+      kind: 'non-finite',
+      value: lower.includes('nan') ? 'NaN' : lower.startsWith('-') ? '-Infinity' : 'Infinity',
+    };
   }
   return { kind: 'text' };
 }
@@ -84,7 +90,8 @@ export function parseDelimited(bytes: Uint8Array): FileResult {
     if (cells.length !== d) return fail({ code: 'csv-ragged', line, expected: d, got: cells.length });
     for (let c = 0; c < d; c++) {
       const cell = parseCell(cells[c]!);
-      if (cell.kind === 'text') return fail({ code: 'csv-non-numeric', line, col: c + 1, cell: cells[c]!.trim().slice(0, 24) });
+      if (cell.kind === 'text')
+        return fail({ code: 'csv-non-numeric', line, col: c + 1, cell: cells[c]!.trim().slice(0, 24) });
       if (cell.kind === 'non-finite') return fail({ code: 'non-finite', row: r, col: c, value: cell.value });
       values[r * d + c] = cell.value;
     }

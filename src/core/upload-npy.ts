@@ -11,7 +11,14 @@
  * Format reference: numpy's `numpy/lib/format.py` (NEP 1).
  */
 import { parse as parseNpyBuffer } from 'npyjs';
-import { checkShape, describeBytes, NPY_MAGIC, toFiniteMatrix, type FileResult, type UploadProblem } from './upload-check';
+import {
+  checkShape,
+  describeBytes,
+  NPY_MAGIC,
+  toFiniteMatrix,
+  type FileResult,
+  type UploadProblem,
+} from './upload-check';
 
 const fail = (problem: UploadProblem): FileResult => ({ ok: false, problem });
 
@@ -48,7 +55,8 @@ export function parseNpy(buffer: ArrayBuffer): FileResult {
   const dataOffset = 8 + lenBytes + headerLen;
   if (dataOffset > bytes.length) return fail({ code: 'truncated-header', bytes: bytes.length, needed: dataOffset });
   const header = new TextDecoder(major === 3 ? 'utf-8' : 'latin1').decode(bytes.subarray(8 + lenBytes, dataOffset));
-  if (!/^\s*\{[\s\S]*\}\s*$/.test(header)) return fail({ code: 'bad-header', detail: 'the header is not a {…} dictionary' });
+  if (!/^\s*\{[\s\S]*\}\s*$/.test(header))
+    return fail({ code: 'bad-header', detail: 'the header is not a {…} dictionary' });
   const descr = headerDescr(header);
   if (descr === null) return fail({ code: 'bad-header', detail: "the header has no 'descr'" });
   const dtype = dtypeProblem(descr);
@@ -66,18 +74,30 @@ export function parseNpy(buffer: ArrayBuffer): FileResult {
   } catch (e) {
     return fail({ code: 'bad-header', detail: e instanceof Error ? e.message : String(e) });
   }
-  if (!/['"]fortran_order['"]\s*:\s*(True|False)/.test(header)) return fail({ code: 'bad-header', detail: "the header has no 'fortran_order'" });
-  if (!/['"]shape['"]\s*:\s*\(/.test(header)) return fail({ code: 'bad-header', detail: "the header has no 'shape' tuple" });
+  if (!/['"]fortran_order['"]\s*:\s*(True|False)/.test(header))
+    return fail({ code: 'bad-header', detail: "the header has no 'fortran_order'" });
+  if (!/['"]shape['"]\s*:\s*\(/.test(header))
+    return fail({ code: 'bad-header', detail: "the header has no 'shape' tuple" });
   const shape = parsed.shape;
-  if (!shape.every((s) => Number.isSafeInteger(s) && s >= 0)) return fail({ code: 'bad-header', detail: 'the shape is not a tuple of whole numbers' });
+  if (!shape.every((s) => Number.isSafeInteger(s) && s >= 0))
+    return fail({ code: 'bad-header', detail: 'the shape is not a tuple of whole numbers' });
   if (parsed.fortranOrder) return fail({ code: 'fortran-order' });
   const shapeProblem = checkShape(shape);
   if (shapeProblem) return fail(shapeProblem);
   const [n, d] = shape as [number, number];
   const expectedBytes = n * d * itemSize;
-  if (dataBytes !== expectedBytes) return fail({ code: 'data-size-mismatch', shape: [n, d], expectedBytes, actualBytes: dataBytes });
+  if (dataBytes !== expectedBytes)
+    return fail({ code: 'data-size-mismatch', shape: [n, d], expectedBytes, actualBytes: dataBytes });
   const values = parsed.data as Float32Array | Float64Array;
   const r = toFiniteMatrix(values, n, d);
   if (!r.ok) return r;
-  return { ok: true, value: { matrix: r.matrix, format: 'npy', dtype: itemSize === 8 ? 'float64' : 'float32', notes: itemSize === 8 ? ['float64'] : [] } };
+  return {
+    ok: true,
+    value: {
+      matrix: r.matrix,
+      format: 'npy',
+      dtype: itemSize === 8 ? 'float64' : 'float32',
+      notes: itemSize === 8 ? ['float64'] : [],
+    },
+  };
 }

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain JS module shared with the browser test (no types)
 import { badFiles, badPairs, csv, gaussian, npy, text } from '../../e2e/upload-files.mjs';
 import { LIMITS } from './limits';
-import { assignSlots, checkSet, entryRms, readMatrixFile, slotFromName, UPLOAD_LIMITS, type UploadProblem } from './upload';
+import {
+  assignSlots,
+  checkSet,
+  entryRms,
+  readMatrixFile,
+  slotFromName,
+  UPLOAD_LIMITS,
+  type UploadProblem,
+} from './upload';
 
 type Fixture = { name: string; bytes: Uint8Array; code: UploadProblem['code'] };
 
@@ -22,7 +30,11 @@ describe('readMatrixFile accepts well-formed files', () => {
     expect(r.value.dtype).toBe('float32');
   });
   it('reads a float64 .npy (format 2.0 and 3.0 headers too), rounding to float32', () => {
-    for (const version of [[1, 0], [2, 0], [3, 0]]) {
+    for (const version of [
+      [1, 0],
+      [2, 0],
+      [3, 0],
+    ]) {
       const r = read('k.npy', npy({ values: vals, shape: [5, 3], descr: '<f8', version }));
       expect(r.ok).toBe(true);
       if (!r.ok) return;
@@ -31,7 +43,10 @@ describe('readMatrixFile accepts well-formed files', () => {
     }
   });
   it('reads comma, tab, semicolon and space separated text, skipping a BOM, comments and a header row', () => {
-    const rows = [[1, 2.5, -3e-2], [4, 5, 6]];
+    const rows = [
+      [1, 2.5, -3e-2],
+      [4, 5, 6],
+    ];
     const variants: [string, Uint8Array][] = [
       ['a.csv', csv(rows)],
       ['a.tsv', csv(rows, '\t')],
@@ -58,7 +73,11 @@ describe('readMatrixFile accepts well-formed files', () => {
   });
   it('rejects a file over the byte cap before parsing it', () => {
     const r = readMatrixFile('huge.npy', new ArrayBuffer(UPLOAD_LIMITS.maxBytes + 1));
-    expect(!r.ok && r.problem).toEqual({ code: 'file-too-large', bytes: UPLOAD_LIMITS.maxBytes + 1, max: UPLOAD_LIMITS.maxBytes });
+    expect(!r.ok && r.problem).toEqual({
+      code: 'file-too-large',
+      bytes: UPLOAD_LIMITS.maxBytes + 1,
+      max: UPLOAD_LIMITS.maxBytes,
+    });
   });
 });
 
@@ -82,7 +101,12 @@ describe('readMatrixFile rejects every generated bad file with the problem it ha
   });
   it('reports the header shape, expected and actual data bytes when the shape lies', () => {
     const r = read('q.npy', npy({ values: gaussian(4, 3, 1), shape: [4, 3], headerShape: [5, 3] }));
-    expect(!r.ok && r.problem).toEqual({ code: 'data-size-mismatch', shape: [5, 3], expectedBytes: 60, actualBytes: 48 });
+    expect(!r.ok && r.problem).toEqual({
+      code: 'data-size-mismatch',
+      shape: [5, 3],
+      expectedBytes: 60,
+      actualBytes: 48,
+    });
   });
 });
 
@@ -96,10 +120,18 @@ describe('checkSet', () => {
   it('rejects Q/K of different n or d and V that is not n×d', () => {
     expect(checkSet({ q: m(5, 3), k: m(4, 3) })).toEqual({ code: 'qk-shape-mismatch', q: [5, 3], k: [4, 3] });
     expect(checkSet({ q: m(4, 3), k: m(4, 2) })?.code).toBe('qk-shape-mismatch');
-    expect(checkSet({ q: m(4, 3), k: m(4, 3), v: m(4, 2) })).toEqual({ code: 'v-shape-mismatch', v: [4, 2], expected: [4, 3] });
+    expect(checkSet({ q: m(4, 3), k: m(4, 3), v: m(4, 2) })).toEqual({
+      code: 'v-shape-mismatch',
+      v: [4, 2],
+      expected: [4, 3],
+    });
   });
   it('every generated bad pair is refused with its problem', () => {
-    for (const p of badPairs() as { staged: [string, string, Uint8Array]; bad: [string, string, Uint8Array]; code: string }[]) {
+    for (const p of badPairs() as {
+      staged: [string, string, Uint8Array];
+      bad: [string, string, Uint8Array];
+      code: string;
+    }[]) {
       const a = read(p.staged[1], p.staged[2]);
       const b = read(p.bad[1], p.bad[2]);
       expect(a.ok && b.ok).toBe(true);

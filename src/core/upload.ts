@@ -10,7 +10,15 @@
 import type { Matrix } from './types';
 import { parseNpy } from './upload-npy';
 import { parseDelimited } from './upload-csv';
-import { fileExtension, looksLikeNpy, UPLOAD_LIMITS, UPLOAD_SLOTS, type FileResult, type UploadProblem, type UploadSlot } from './upload-check';
+import {
+  fileExtension,
+  looksLikeNpy,
+  UPLOAD_LIMITS,
+  UPLOAD_SLOTS,
+  type FileResult,
+  type UploadProblem,
+  type UploadSlot,
+} from './upload-check';
 
 export * from './upload-check';
 

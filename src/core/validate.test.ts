@@ -65,7 +65,9 @@ describe('validateParams', () => {
     expect(codeOf(() => validateParams({ ...params, n: LIMITS.nMax + 1 }))).toBe('exceeds-limit');
     expect(codeOf(() => validateParams({ ...params, d: LIMITS.dMax + 1 }))).toBe('exceeds-limit');
     expect(codeOf(() => validateParams({ ...params, m: LIMITS.mMax + 1 }))).toBe('exceeds-limit');
-    expect(codeOf(() => validateParams({ ...params, n: LIMITS.nMax, d: LIMITS.dMax, m: LIMITS.mMax }))).toBe('no error');
+    expect(codeOf(() => validateParams({ ...params, n: LIMITS.nMax, d: LIMITS.dMax, m: LIMITS.mMax }))).toBe(
+      'no error',
+    );
   });
 
   it('rejects unknown enums and non-finite seeds or scale (hostile URLs)', () => {

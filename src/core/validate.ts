@@ -12,7 +12,14 @@ import { EngineError } from './errors';
 import { featureDim, usesProjection } from './feature-maps';
 import { LIMITS } from './limits';
 import { firstNonFinite } from './matrix';
-import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS, type AttentionParams, type FeatureMapKind, type Matrix } from './types';
+import {
+  FEATURE_MAPS,
+  INPUT_KINDS,
+  PROJECTIONS,
+  type AttentionParams,
+  type FeatureMapKind,
+  type Matrix,
+} from './types';
 
 function checkSize(name: string, value: unknown, min: number, max: number): void {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
@@ -25,7 +32,10 @@ function checkSize(name: string, value: unknown, min: number, max: number): void
 
 function checkEnum<T extends string>(name: string, value: unknown, allowed: readonly T[]): void {
   if (!allowed.includes(value as T)) {
-    throw new EngineError('invalid-size', `${name} must be one of ${allowed.join(', ')}, got ${String(value)}`, { name, value });
+    throw new EngineError('invalid-size', `${name} must be one of ${allowed.join(', ')}, got ${String(value)}`, {
+      name,
+      value,
+    });
   }
 }
 
@@ -63,20 +73,26 @@ export function validateParams(p: AttentionParams): void {
       throw new EngineError('invalid-size', `${name} must be a finite number, got ${String(v)}`, { name, value: v });
     }
   }
-  if (p.scale < 0) throw new EngineError('invalid-size', `scale must be ≥ 0, got ${p.scale}`, { name: 'scale', value: p.scale });
+  if (p.scale < 0)
+    throw new EngineError('invalid-size', `scale must be ≥ 0, got ${p.scale}`, { name: 'scale', value: p.scale });
   if (typeof p.causal !== 'boolean') throw new EngineError('invalid-size', 'causal must be a boolean');
 }
 
 function checkMatrix(name: string, m: Matrix, rows: number, cols: number): void {
-  if (!m || !(m.data instanceof Float32Array)) throw new EngineError('shape-mismatch', `${name} is not a matrix`, { matrix: name });
+  if (!m || !(m.data instanceof Float32Array))
+    throw new EngineError('shape-mismatch', `${name} is not a matrix`, { matrix: name });
   if (m.rows !== rows || m.cols !== cols || m.data.length !== rows * cols) {
-    throw new EngineError('shape-mismatch', `${name} is ${m.rows}×${m.cols} (${m.data.length} values), expected ${rows}×${cols}`, {
-      matrix: name,
-      rows: m.rows,
-      cols: m.cols,
-      expectedRows: rows,
-      expectedCols: cols,
-    });
+    throw new EngineError(
+      'shape-mismatch',
+      `${name} is ${m.rows}×${m.cols} (${m.data.length} values), expected ${rows}×${cols}`,
+      {
+        matrix: name,
+        rows: m.rows,
+        cols: m.cols,
+        expectedRows: rows,
+        expectedCols: cols,
+      },
+    );
   }
 }
 
@@ -85,12 +101,18 @@ function checkFinite(name: string, m: Matrix): void {
   if (idx >= 0) {
     const row = Math.floor(idx / m.cols);
     const col = idx - row * m.cols;
-    throw new EngineError('non-finite-input', `${name}[${row}, ${col}] is ${m.data[idx]}`, { matrix: name, index: idx, row, col });
+    throw new EngineError('non-finite-input', `${name}[${row}, ${col}] is ${m.data[idx]}`, {
+      matrix: name,
+      index: idx,
+      row,
+      col,
+    });
   }
 }
 
 export function validateJob(job: AttentionJob): void {
-  if (typeof job !== 'object' || job === null || !job.inputs) throw new EngineError('shape-mismatch', 'job has no inputs');
+  if (typeof job !== 'object' || job === null || !job.inputs)
+    throw new EngineError('shape-mismatch', 'job has no inputs');
   checkEnum('featureMap', job.featureMap, FEATURE_MAPS);
   const { q, k, v, w } = job.inputs;
   if (!q || !k || !v || !w) throw new EngineError('shape-mismatch', 'job needs Q, K, V and W');
@@ -108,9 +130,13 @@ export function validateJob(job: AttentionJob): void {
   if (!Array.isArray(job.rows)) throw new EngineError('invalid-size', 'rows must be an array of row indices');
   for (const r of job.rows) {
     if (typeof r !== 'number' || !Number.isInteger(r) || r < 0) {
-      throw new EngineError('invalid-size', `row index must be an integer ≥ 0, got ${String(r)}`, { name: 'rows', value: r });
+      throw new EngineError('invalid-size', `row index must be an integer ≥ 0, got ${String(r)}`, {
+        name: 'rows',
+        value: r,
+      });
     }
-    if (r >= n) throw new EngineError('exceeds-limit', `row index ${r} ≥ n = ${n}`, { name: 'rows', value: r, limit: n - 1 });
+    if (r >= n)
+      throw new EngineError('exceeds-limit', `row index ${r} ≥ n = ${n}`, { name: 'rows', value: r, limit: n - 1 });
   }
 
   checkFinite('Q', q);

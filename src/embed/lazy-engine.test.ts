@@ -20,7 +20,7 @@ function fake() {
       return () => {};
     },
     compute: (req: ComputeRequest) => Promise.resolve({ id: 1, params: req.params } as unknown as ComputeResult),
-    analyze: <T,>() => Promise.resolve('v' as T),
+    analyze: <T>() => Promise.resolve('v' as T),
   };
   return { created, create: () => (created.push('engine'), engine) };
 }

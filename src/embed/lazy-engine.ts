@@ -47,7 +47,8 @@ export function createLazyEngine(create: () => EngineLike): LazyEngine {
     },
     compute: (req) => start().compute(req),
     cancel: () => real?.cancel() ?? false,
-    analyze: <T,>(op: string, payload: unknown, opts?: Parameters<EngineClient['analyze']>[2]) => start().analyze<T>(op, payload, opts),
+    analyze: <T>(op: string, payload: unknown, opts?: Parameters<EngineClient['analyze']>[2]) =>
+      start().analyze<T>(op, payload, opts),
     exportState: (req, meta) => {
       const e = start();
       return e.exportState ? e.exportState(req, meta) : Promise.reject(new Error('this engine cannot export'));

@@ -10,7 +10,12 @@ const PAGE = 'https://example.org/performer/index.html?n=64&embed=main#x';
 function loadScript(frames: { src: string; id: string; win: object }[]) {
   const body = SNIPPET_SCRIPT.replace(/^<script>\n/, '').replace(/\n<\/script>$/, '');
   let handler: ((e: { data: unknown; origin: string; source: unknown }) => void) | null = null;
-  const els = frames.map((f) => ({ src: f.src, contentWindow: f.win, dataset: { performerEmbed: f.id }, style: { height: '' } }));
+  const els = frames.map((f) => ({
+    src: f.src,
+    contentWindow: f.win,
+    dataset: { performerEmbed: f.id },
+    style: { height: '' },
+  }));
   const doc = { querySelectorAll: (sel: string) => (sel === 'iframe[data-performer-embed]' ? els : []) };
   new Function('addEventListener', 'document', 'location', body)(
     (type: string, h: typeof handler) => type === 'message' && (handler = h),
@@ -23,7 +28,13 @@ function loadScript(frames: { src: string; id: string; win: object }[]) {
 
 describe('embed snippet', () => {
   const state = initialState({ n: 256, m: 32, scale: 1.5 }, { theme: 'dark' });
-  const spec = { pageHref: PAGE, stateSearch: writeUrl(state, '?backend=cpu&hide=rank&present=1'), panel: 'error' as const, controls: ['m', 'scale'] as const, id: 'fig-err' };
+  const spec = {
+    pageHref: PAGE,
+    stateSearch: writeUrl(state, '?backend=cpu&hide=rank&present=1'),
+    panel: 'error' as const,
+    controls: ['m', 'scale'] as const,
+    id: 'fig-err',
+  };
 
   it('points the frame at the page with the current state, the panel, its controls and id', () => {
     const src = new URL(embedSrc({ ...spec, controls: [...spec.controls] }));
@@ -70,7 +81,8 @@ describe('embed snippet', () => {
     send({ data: msg('b', 400), origin: 'https://app.example.org', source: w1 });
     send({ data: msg('a', 400), origin: 'https://app.example.org', source: w2 });
     send({ data: { ...msg('b', 400), type: 'resize' }, origin: 'https://app.example.org', source: w2 });
-    for (const h of ['400', -1, 0, 1e9, NaN, null]) send({ data: msg('b', h), origin: 'https://app.example.org', source: w2 });
+    for (const h of ['400', -1, 0, 1e9, NaN, null])
+      send({ data: msg('b', h), origin: 'https://app.example.org', source: w2 });
     send({ data: null, origin: 'https://app.example.org', source: w2 });
     send({ data: 'performer-explainer:resize', origin: 'https://app.example.org', source: w2 });
     expect(els[1]!.style.height).toBe('');
@@ -78,7 +90,9 @@ describe('embed snippet', () => {
   });
 
   it('links the credit to the full app with the same state', () => {
-    expect(fullAppHref('https://h.org/app/?n=64&embed=rank&controls=m&embedId=f&m=8#top')).toBe('https://h.org/app/?n=64&m=8');
+    expect(fullAppHref('https://h.org/app/?n=64&embed=rank&controls=m&embedId=f&m=8#top')).toBe(
+      'https://h.org/app/?n=64&m=8',
+    );
   });
 });
 

@@ -47,12 +47,14 @@ describe('compute (one request end to end on the CPU backend)', () => {
   });
 
   it('rejects bad parameters with typed errors before any work', async () => {
-    await expect(compute(1, { params: { ...params, n: 0 }, viewCells: 0, rowStats: false, rows: [] }, cpu)).rejects.toMatchObject({
+    await expect(
+      compute(1, { params: { ...params, n: 0 }, viewCells: 0, rowStats: false, rows: [] }, cpu),
+    ).rejects.toMatchObject({
       code: 'invalid-size',
     });
-    await expect(compute(1, { params: { ...params, d: 10_000 }, viewCells: 0, rowStats: false, rows: [] }, cpu)).rejects.toBeInstanceOf(
-      EngineError,
-    );
+    await expect(
+      compute(1, { params: { ...params, d: 10_000 }, viewCells: 0, rowStats: false, rows: [] }, cpu),
+    ).rejects.toBeInstanceOf(EngineError);
   });
 
   it('accepts external Q/K of the right shape and refuses the wrong shape', () => {
@@ -61,7 +63,9 @@ describe('compute (one request end to end on the CPU backend)', () => {
     expect(inputs.q).toBe(q);
     expect(inputs.w.rows).toBe(32);
     const bad = { rows: 63, cols: 8, data: new Float32Array(63 * 8) };
-    expect(() => prepareInputs({ params, external: { q: bad, k: q }, viewCells: 0, rowStats: false, rows: [] })).toThrow(/63×8/);
+    expect(() =>
+      prepareInputs({ params, external: { q: bad, k: q }, viewCells: 0, rowStats: false, rows: [] }),
+    ).toThrow(/63×8/);
   });
 
   it('drops pinned rows that no longer exist after n shrank', () => {
@@ -72,7 +76,12 @@ describe('compute (one request end to end on the CPU backend)', () => {
 
   it('passes the stabilizer to the backend: at s = 2 ref (ε) gives a flatter Â than shift', async () => {
     const p = { ...params, d: 16, m: 64, scale: 2 };
-    const req = (stabilizer: 'shift' | 'ref') => ({ params: { ...p, stabilizer }, viewCells: 0, rowStats: true, rows: [] });
+    const req = (stabilizer: 'shift' | 'ref') => ({
+      params: { ...p, stabilizer },
+      viewCells: 0,
+      rowStats: true,
+      rows: [],
+    });
     expect(jobFor(req('ref'), prepareInputs(req('ref'))).stabilizer).toBe('ref');
     const shift = await compute(1, req('shift'), cpu);
     const ref = await compute(2, req('ref'), cpu);

@@ -16,7 +16,9 @@ import { requestFittedW } from './hedgehog-op';
 export function prepareInputs(request: ComputeRequest): AttentionInputs {
   const inputs = prepareSeededInputs(request);
   // map=hedgehog runs on the fitted W the request carries (trained in the analysis worker).
-  return request.params.featureMap === 'hedgehog' ? { ...inputs, w: requestFittedW(request.fitted, request.params) } : inputs;
+  return request.params.featureMap === 'hedgehog'
+    ? { ...inputs, w: requestFittedW(request.fitted, request.params) }
+    : inputs;
 }
 
 function prepareSeededInputs(request: ComputeRequest): AttentionInputs {
@@ -24,7 +26,11 @@ function prepareSeededInputs(request: ComputeRequest): AttentionInputs {
   const ext = request.external;
   if (!ext) return generateInputs(request.params);
   const { n, d } = request.params;
-  for (const [name, m] of [['Q', ext.q], ['K', ext.k], ['V', ext.v]] as const) {
+  for (const [name, m] of [
+    ['Q', ext.q],
+    ['K', ext.k],
+    ['V', ext.v],
+  ] as const) {
     if (m && (m.rows !== n || m.cols !== d)) {
       throw new EngineError('shape-mismatch', `${name} is ${m.rows}×${m.cols} but n×d is ${n}×${d}`);
     }

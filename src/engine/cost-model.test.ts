@@ -18,8 +18,12 @@ describe('requestFlops', () => {
     expect(c.exact).toBe(4 * 1e6 * 10);
     expect(c.performer).toBe(8 * 1_000 * 20 * 10);
     expect(c.dense).toBe(0);
-    expect(requestFlops(req({ n: 1_000, d: 10, m: 20, featureMap: 'trig' }), 'cpu').performer).toBe(8 * 1_000 * 40 * 10);
-    expect(requestFlops(req({ n: 1_000, d: 10, m: 20, featureMap: 'elu1' }), 'cpu').performer).toBe(8 * 1_000 * 10 * 10);
+    expect(requestFlops(req({ n: 1_000, d: 10, m: 20, featureMap: 'trig' }), 'cpu').performer).toBe(
+      8 * 1_000 * 40 * 10,
+    );
+    expect(requestFlops(req({ n: 1_000, d: 10, m: 20, featureMap: 'elu1' }), 'cpu').performer).toBe(
+      8 * 1_000 * 10 * 10,
+    );
     expect(requestFlops(req({ n: 1_000, d: 10, m: 20, causal: true }), 'cpu').exact).toBe(2 * 1e6 * 10);
   });
 

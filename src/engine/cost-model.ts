@@ -26,7 +26,10 @@ export interface CostBreakdown {
   total: number;
 }
 
-export function requestFlops(req: Pick<ComputeRequest, 'params' | 'viewCells' | 'rowStats' | 'rows'>, kind: BackendKind): CostBreakdown {
+export function requestFlops(
+  req: Pick<ComputeRequest, 'params' | 'viewCells' | 'rowStats' | 'rows'>,
+  kind: BackendKind,
+): CostBreakdown {
   const { n, d, m, featureMap, causal } = req.params;
   const mp = featureDim(featureMap, m, d);
   const c = causal ? 0.5 : 1;

@@ -15,7 +15,13 @@
 import type { BackendInfo } from '../core/attention-job';
 import { EngineError } from '../core/errors';
 import type { ExportMeta } from './export-state';
-import type { ComputeRequest, ComputeResult, EngineRequestMessage, EngineResponseMessage, RateSample } from './protocol';
+import type {
+  ComputeRequest,
+  ComputeResult,
+  EngineRequestMessage,
+  EngineResponseMessage,
+  RateSample,
+} from './protocol';
 import { deserializeError } from './serialize-error';
 import type { SpeedProgress, SpeedRequest, SpeedResult } from '../core/speed-model';
 import { isEngineOp } from './analysis/types';
@@ -224,7 +230,11 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
   // A stand-in only pays off where WebGPU may come up (navigator.gpu exists) and is not excluded.
   if (!forceCpu && typeof navigator !== 'undefined' && 'gpu' in navigator) startStandIn();
 
-  function request<T>(worker: Worker, msg: EngineRequestMessage & { id: number }, extra: Partial<Pending> = {}): Promise<T> {
+  function request<T>(
+    worker: Worker,
+    msg: EngineRequestMessage & { id: number },
+    extra: Partial<Pending> = {},
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       pending.set(msg.id, { resolve: resolve as (v: never) => void, reject, worker, ...extra });
       worker.postMessage(msg);
@@ -233,7 +243,10 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
 
   function analysisWorker(): Worker {
     if (!analysis) {
-      const w = new Worker(new URL('./analysis-worker.ts', import.meta.url), { type: 'module', name: 'attention-analysis' });
+      const w = new Worker(new URL('./analysis-worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'attention-analysis',
+      });
       w.onmessage = onMessageFrom(w);
       w.onerror = (ev) => rejectPending(w, new EngineError('internal', `analysis worker failed: ${ev.message}`));
       analysis = w;
@@ -297,7 +310,8 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
         pending.delete(latestCompute);
         prev.reject(new EngineError('cancelled', 'superseded by a newer request'));
         // the worker drops a superseded request itself when it sees the newer one
-        if (prev.worker && prev.worker !== active()) prev.worker.postMessage({ type: 'cancel', id: latestCompute } satisfies EngineRequestMessage);
+        if (prev.worker && prev.worker !== active())
+          prev.worker.postMessage({ type: 'cancel', id: latestCompute } satisfies EngineRequestMessage);
       }
       latestCompute = id;
       lastRequest = req;
@@ -331,7 +345,11 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
       // ops that time the live backend run in the engine worker, the rest on the CPU twins beside it
       const worker = isEngineOp(op) ? primary : analysisWorker();
       if (opts.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
-      opts.signal?.addEventListener('abort', () => worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage), { once: true });
+      opts.signal?.addEventListener(
+        'abort',
+        () => worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage),
+        { once: true },
+      );
       return request<T>(worker, { type: 'analyze', id, op, payload }, { onProgress: opts.onProgress });
     },
     stats() {
@@ -348,7 +366,11 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
       if (opts.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
       // timed on the settled backend (the primary), never on the CPU stand-in
       const worker = primary;
-      opts.signal?.addEventListener('abort', () => worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage), { once: true });
+      opts.signal?.addEventListener(
+        'abort',
+        () => worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage),
+        { once: true },
+      );
       return request<SpeedResult>(worker, { type: 'speed', id, request: req }, { onSpeed: opts.onProgress });
     },
     async loseDevice() {

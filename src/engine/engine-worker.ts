@@ -19,7 +19,13 @@ import { createCpuBackend } from './cpu-backend';
 import { requestFlops } from './cost-model';
 import { estimatorTiming } from './estimator-timing';
 import { isEngineOp } from './analysis/types';
-import { slimResult, type ComputeRequest, type EngineRequestMessage, type EngineResponseMessage, type RateSample } from './protocol';
+import {
+  slimResult,
+  type ComputeRequest,
+  type EngineRequestMessage,
+  type EngineResponseMessage,
+  type RateSample,
+} from './protocol';
 import { serializeError } from './serialize-error';
 import { createTurns } from './gpu-turns';
 import { runSpeed } from './speed';
@@ -64,16 +70,21 @@ async function runEngineOp(id: number, op: string, payload: unknown): Promise<vo
     if (!backendReady) throw new EngineError('internal', 'engine not initialised');
     const b = await backendReady;
     let lastYield = performance.now();
-    const value = await estimatorTiming(payload as Parameters<typeof estimatorTiming>[0], {
-      progress: (done, total, label) => post({ type: 'progress', id, done, total, label }),
-      cancelled: () => opCancelled.has(id),
-      breathe: async () => {
-        if (performance.now() - lastYield > 30) {
-          await new Promise<void>((r) => setTimeout(r, 0));
-          lastYield = performance.now();
-        }
+    const value = await estimatorTiming(
+      payload as Parameters<typeof estimatorTiming>[0],
+      {
+        progress: (done, total, label) => post({ type: 'progress', id, done, total, label }),
+        cancelled: () => opCancelled.has(id),
+        breathe: async () => {
+          if (performance.now() - lastYield > 30) {
+            await new Promise<void>((r) => setTimeout(r, 0));
+            lastYield = performance.now();
+          }
+        },
       },
-    }, b, gpuTurn);
+      b,
+      gpuTurn,
+    );
     if (opCancelled.has(id)) throw new EngineError('cancelled', 'cancelled');
     post({ type: 'analysis', id, value });
   } catch (e) {
@@ -209,7 +220,8 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
     }
     case 'compute': {
       latestId = msg.id;
-      if (queued) post({ type: 'error', id: queued.id, error: { code: 'cancelled', message: 'superseded by a newer request' } });
+      if (queued)
+        post({ type: 'error', id: queued.id, error: { code: 'cancelled', message: 'superseded by a newer request' } });
       queued = { id: msg.id, request: msg.request };
       inFlight?.abort.abort();
       void pump();
@@ -229,14 +241,21 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
       break;
     }
     case 'stats': {
-      const stats = { ...(gpuBackend ? gpuBackend.stats() : { liveBuffers: 0, liveBytes: 0, created: 0 }), computesRun };
+      const stats = {
+        ...(gpuBackend ? gpuBackend.stats() : { liveBuffers: 0, liveBytes: 0, created: 0 }),
+        computesRun,
+      };
       post({ type: 'stats', id: msg.id, stats });
       break;
     }
     case 'lose-device': {
       // For robustness tests: destroying the device exercises the same path as a real loss.
       gpu?.device.destroy();
-      post({ type: 'stats', id: msg.id, stats: { ...(gpuBackend ? gpuBackend.stats() : { liveBuffers: 0, liveBytes: 0, created: 0 }), computesRun } });
+      post({
+        type: 'stats',
+        id: msg.id,
+        stats: { ...(gpuBackend ? gpuBackend.stats() : { liveBuffers: 0, liveBytes: 0, created: 0 }), computesRun },
+      });
       break;
     }
     case 'export': {

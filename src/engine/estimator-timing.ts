@@ -10,11 +10,16 @@
 import type { AttentionBackend, KernelTiming } from '../core/attention-job';
 import { EngineError } from '../core/errors';
 import { estimatorDim, estimatorSet } from '../core/estimators';
-import { ROW_STATS_MAX_N, type AnalysisContext, type EstimatorTiming, type EstimatorTimingPayload, type EstimatorTimingResult } from './analysis/types';
+import {
+  ROW_STATS_MAX_N,
+  type AnalysisContext,
+  type EstimatorTiming,
+  type EstimatorTimingPayload,
+  type EstimatorTimingResult,
+} from './analysis/types';
 import { readParams } from './analysis/helpers';
 import { compute } from './compute';
 import { readExternal } from './external-inputs';
-
 
 const EXACT_KERNEL = 'exact-attention';
 
@@ -52,7 +57,13 @@ export async function estimatorTiming(
   const estimators: EstimatorTiming[] = [];
   for (const e of set) {
     const params = { ...p, featureMap: e.map, projection: e.projection ?? p.projection };
-    const request = (rowStats: boolean) => ({ params, ...(ext ? { external: ext } : {}), viewCells: 0, rowStats, rows: [] });
+    const request = (rowStats: boolean) => ({
+      params,
+      ...(ext ? { external: ext } : {}),
+      viewCells: 0,
+      rowStats,
+      rows: [],
+    });
     const check = () => {
       if (ctx.cancelled()) throw new EngineError('cancelled', 'timing cancelled');
     };

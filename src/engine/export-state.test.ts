@@ -4,7 +4,14 @@ import { generateInputs } from '../core/inputs';
 import type { AttentionParams } from '../core/types';
 import { compute } from './compute';
 import { createCpuBackend } from './cpu-backend';
-import { buildStateJson, denseState, EXPORT_MAX_N, exportStateJson, MATRIX_KEYS, shortestFloat32 } from './export-state';
+import {
+  buildStateJson,
+  denseState,
+  EXPORT_MAX_N,
+  exportStateJson,
+  MATRIX_KEYS,
+  shortestFloat32,
+} from './export-state';
 
 const params: AttentionParams = {
   n: 24,
@@ -39,7 +46,10 @@ describe('state JSON export', () => {
     for (const key of MATRIX_KEYS) {
       expect(Array.isArray(json[key]), key).toBe(true);
       expect(json[key].length, key).toBe(json.shapes[key][0] * json.shapes[key][1]);
-      expect(json[key].every((x: unknown) => typeof x === 'number' && Number.isFinite(x)), key).toBe(true);
+      expect(
+        json[key].every((x: unknown) => typeof x === 'number' && Number.isFinite(x)),
+        key,
+      ).toBe(true);
     }
     expect(json.version).toBe(1);
     expect(json.params).toEqual(params);
@@ -48,7 +58,12 @@ describe('state JSON export', () => {
   });
 
   it('metrics keep their data-metric names and values; non-finite values become null', () => {
-    const json = JSON.parse(exportStateJson({ params, viewCells: 0, rowStats: false, rows: [] }, { backend, metrics: { ...metrics, bad: NaN } }));
+    const json = JSON.parse(
+      exportStateJson(
+        { params, viewCells: 0, rowStats: false, rows: [] },
+        { backend, metrics: { ...metrics, bad: NaN } },
+      ),
+    );
     expect(json.metrics).toEqual({ ...metrics, bad: null });
   });
 
@@ -74,7 +89,12 @@ describe('state JSON export', () => {
 
   it('uploaded inputs are exported as given and marked as uploaded', () => {
     const inputs = generateInputs({ ...params, seed: 77 });
-    const json = JSON.parse(exportStateJson({ params, external: { q: inputs.q, k: inputs.k }, viewCells: 0, rowStats: false, rows: [] }, { backend, metrics }));
+    const json = JSON.parse(
+      exportStateJson(
+        { params, external: { q: inputs.q, k: inputs.k }, viewCells: 0, rowStats: false, rows: [] },
+        { backend, metrics },
+      ),
+    );
     expect(json.inputs).toBe('uploaded');
     expect(Float32Array.from(json.K)).toEqual(inputs.k.data);
   });
@@ -94,7 +114,7 @@ describe('state JSON export', () => {
     for (const x of xs) expect(Math.fround(shortestFloat32(x))).toBe(x);
     // 20,000 float32 values over the whole exponent range (subnormals included), each in ≤ 9 significant digits
     let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 20_000; i++) {
       const x = Math.fround((rand() - 0.5) * 10 ** Math.floor(rand() * 80 - 42));
       const y = shortestFloat32(x);

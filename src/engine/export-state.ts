@@ -34,10 +34,14 @@ export interface DenseState {
 export function denseState(request: ComputeRequest): DenseState {
   const { n } = request.params;
   if (n > EXPORT_MAX_N) {
-    throw new EngineError('exceeds-limit', `the JSON export holds dense n×n matrices and is limited to n ≤ ${EXPORT_MAX_N} (n is ${n})`, {
-      n,
-      limit: EXPORT_MAX_N,
-    });
+    throw new EngineError(
+      'exceeds-limit',
+      `the JSON export holds dense n×n matrices and is limited to n ≤ ${EXPORT_MAX_N} (n is ${n})`,
+      {
+        n,
+        limit: EXPORT_MAX_N,
+      },
+    );
   }
   const inputs = prepareInputs(request);
   const { q, k, v } = inputs;
@@ -89,7 +93,11 @@ export function shortestFloat32(x: number): number {
   for (let p = 6; p <= 9; p++) {
     const k = p - 1 - e; // decimal places
     const y =
-      k >= 0 && k <= 22 ? Math.round(x * POW10[k]!) / POW10[k]! : k < 0 && k >= -22 ? Math.round(x / POW10[-k]!) * POW10[-k]! : Number(x.toPrecision(p));
+      k >= 0 && k <= 22
+        ? Math.round(x * POW10[k]!) / POW10[k]!
+        : k < 0 && k >= -22
+          ? Math.round(x / POW10[-k]!) * POW10[-k]!
+          : Number(x.toPrecision(p));
     if (Math.fround(y) === x) return y;
   }
   return x; // the float64 spelling of a float32 is exact
@@ -101,7 +109,12 @@ function flat(m: Matrix): number[] {
   return out;
 }
 
-export function buildStateJson(params: AttentionParams, state: DenseState, meta: ExportMeta, uploaded: boolean): StateJson {
+export function buildStateJson(
+  params: AttentionParams,
+  state: DenseState,
+  meta: ExportMeta,
+  uploaded: boolean,
+): StateJson {
   const mats: Record<MatrixKey, Matrix> = {
     Q: state.inputs.q,
     K: state.inputs.k,
@@ -112,7 +125,10 @@ export function buildStateJson(params: AttentionParams, state: DenseState, meta:
     out_exact: state.outExact,
     out_approx: state.outApprox,
   };
-  const shapes = Object.fromEntries(MATRIX_KEYS.map((key) => [key, [mats[key].rows, mats[key].cols]])) as Record<MatrixKey, [number, number]>;
+  const shapes = Object.fromEntries(MATRIX_KEYS.map((key) => [key, [mats[key].rows, mats[key].cols]])) as Record<
+    MatrixKey,
+    [number, number]
+  >;
   return {
     version: EXPORT_VERSION,
     params,
@@ -128,7 +144,9 @@ export function buildStateJson(params: AttentionParams, state: DenseState, meta:
     out_exact: flat(mats.out_exact),
     out_approx: flat(mats.out_approx),
     // NaN / ±∞ are not JSON; JSON.stringify would write null anyway — say so in the type
-    metrics: Object.fromEntries(Object.entries(meta.metrics).map(([key, v]) => [key, v !== null && Number.isFinite(v) ? v : null])),
+    metrics: Object.fromEntries(
+      Object.entries(meta.metrics).map(([key, v]) => [key, v !== null && Number.isFinite(v) ? v : null]),
+    ),
   };
 }
 

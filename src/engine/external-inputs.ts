@@ -45,9 +45,16 @@ export function readExternal(payload: unknown): ExternalInputs | null {
  * prefix, as they do with generated inputs), with W from `p`'s feature seed.
  */
 export function externalInputs(p: AttentionParams, ext: ExternalInputs, nUse = p.n): AttentionInputs {
-  for (const [name, m] of [['Q', ext.q], ['K', ext.k], ['V', ext.v]] as const) {
+  for (const [name, m] of [
+    ['Q', ext.q],
+    ['K', ext.k],
+    ['V', ext.v],
+  ] as const) {
     if (m && (m.cols !== p.d || m.rows < nUse)) {
-      throw new EngineError('shape-mismatch', `uploaded ${name} is ${m.rows}×${m.cols}; this analysis needs ${nUse}×${p.d}`);
+      throw new EngineError(
+        'shape-mismatch',
+        `uploaded ${name} is ${m.rows}×${m.cols}; this analysis needs ${nUse}×${p.d}`,
+      );
     }
   }
   const pn = { ...p, n: nUse };

@@ -21,7 +21,10 @@ const ctx = (onProgress: (detail: unknown) => void = () => {}, cancelAfter = Inf
 describe('hedgehogFit op', () => {
   it('streams the loss curve with its progress and returns W (m × d) under the training key', async () => {
     const seen: number[] = [];
-    const r = await hedgehogFit({ params: p }, ctx((d) => seen.push((d as HedgehogProgressDetail).losses.length)));
+    const r = await hedgehogFit(
+      { params: p },
+      ctx((d) => seen.push((d as HedgehogProgressDetail).losses.length)),
+    );
     expect(r.key).toBe(hedgehogKey(p));
     expect([r.w.rows, r.w.cols]).toEqual([p.m, p.d]);
     expect(seen.slice(0, 3)).toEqual([1, 2, 3]);
@@ -52,7 +55,13 @@ describe('compute with map = hedgehog', () => {
 
   it('refuses a W fitted for other parameters', async () => {
     const fit = await hedgehogFit({ params: p }, ctx());
-    const req = { params: { ...p, seed: 9 }, viewCells: 0, rowStats: false, rows: [], fitted: { key: fit.key, w: fit.w } };
+    const req = {
+      params: { ...p, seed: 9 },
+      viewCells: 0,
+      rowStats: false,
+      rows: [],
+      fitted: { key: fit.key, w: fit.w },
+    };
     await expect(compute(1, req, createCpuBackend('test'))).rejects.toThrow(/other parameters/);
   });
 });

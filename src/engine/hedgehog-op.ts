@@ -13,7 +13,14 @@
 import { EngineError } from '../core/errors';
 import { generateInputs } from '../core/inputs';
 import { createHedgehogTrainer, HEDGEHOG_FIT, hedgehogLossFloor } from '../core/hedgehog';
-import { evaluateHedgehog, hedgehogInit, hedgehogKey, hedgehogPositions, hedgehogProblem, type HedgehogEvaluation } from '../core/hedgehog-fit';
+import {
+  evaluateHedgehog,
+  hedgehogInit,
+  hedgehogKey,
+  hedgehogPositions,
+  hedgehogProblem,
+  type HedgehogEvaluation,
+} from '../core/hedgehog-fit';
 import type { AttentionParams, Matrix } from '../core/types';
 import { validateParams } from '../core/validate';
 import { readExternal } from './external-inputs';
@@ -120,5 +127,15 @@ export async function hedgehogFit(payload: HedgehogFitPayload, ctx: OpContext): 
   const w = trainer.weights();
   const evaluation = evaluateHedgehog(p, qk, w, !!ext);
   const lossFloor = hedgehogLossFloor(problem);
-  return { key: hedgehogKey(p, payload.upload ?? null), w, losses, finalLoss, lossFloor, steps, positions, trainMs, evaluation };
+  return {
+    key: hedgehogKey(p, payload.upload ?? null),
+    w,
+    losses,
+    finalLoss,
+    lossFloor,
+    steps,
+    positions,
+    trainMs,
+    evaluation,
+  };
 }

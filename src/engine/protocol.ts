@@ -119,9 +119,12 @@ export type EngineResponseMessage =
   | { type: 'result'; id: number; result: ComputeResult }
   | { type: 'progress'; id: number; done: number; total: number; label?: string; detail?: unknown }
   | { type: 'analysis'; id: number; value: unknown }
-  | { type: 'stats'; id: number; stats: { liveBuffers: number; liveBytes: number; created: number; computesRun: number } }
+  | {
+      type: 'stats';
+      id: number;
+      stats: { liveBuffers: number; liveBytes: number; created: number; computesRun: number };
+    }
   | { type: 'error'; id: number; error: SerializedEngineError }
   | { type: 'export'; id: number; json: string }
   | { type: 'speed-progress'; id: number; progress: SpeedProgress }
   | { type: 'speed'; id: number; result: SpeedResult };
-

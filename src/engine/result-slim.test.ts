@@ -16,10 +16,20 @@ function floatArrays(value: unknown, out: number[] = []): number[] {
 
 describe('slimResult (what a compute result sends to the main thread)', () => {
   it('keeps what the panels read and drops the inputs, the n×d outputs and the per-row statistics', async () => {
-    const full = await compute(3, { params, viewCells: 16, rowStats: true, rows: [0, 63] }, createCpuBackend('unit test'));
+    const full = await compute(
+      3,
+      { params, viewCells: 16, rowStats: true, rows: [0, 63] },
+      createCpuBackend('unit test'),
+    );
     const slim = slimResult(full);
     expect(Object.keys(slim).sort()).toEqual(['backend', 'elapsedMs', 'id', 'metrics', 'output', 'params']);
-    expect(Object.keys(slim.output).sort()).toEqual(['bytesAllocated', 'rows', 'timings', 'view', 'zeroNormalizerRows']);
+    expect(Object.keys(slim.output).sort()).toEqual([
+      'bytesAllocated',
+      'rows',
+      'timings',
+      'view',
+      'zeroNormalizerRows',
+    ]);
     expect(slim.id).toBe(3);
     expect(slim.params).toEqual(params);
     expect(slim.metrics).toEqual(full.metrics);

@@ -14,7 +14,10 @@ import { createGpuSpeedBackend, type GpuLock } from '../gpu/speed-runner';
 export function checkSpeedRequest(r: SpeedRequest): void {
   const int = (v: number, lo: number, hi: number) => Number.isInteger(v) && v >= lo && v <= hi;
   if (!int(r.d, 1, 256) || !int(r.m, 1, 4096) || !(r.budgetMs > 0 && r.budgetMs <= 600_000)) {
-    throw new EngineError('invalid-size', `speed run: d = ${r.d} (1–256), m = ${r.m} (1–4096), budget = ${r.budgetMs} ms (≤ 10 min)`);
+    throw new EngineError(
+      'invalid-size',
+      `speed run: d = ${r.d} (1–256), m = ${r.m} (1–4096), budget = ${r.budgetMs} ms (≤ 10 min)`,
+    );
   }
 }
 

@@ -13,7 +13,11 @@ export function slug(text: string): string {
     .replace(/-{2,}/g, '-');
 }
 
-export function exportFileName(what: string, p: Pick<AttentionParams, 'n' | 'd' | 'm' | 'featureMap' | 'scale' | 'causal'>, ext: string): string {
+export function exportFileName(
+  what: string,
+  p: Pick<AttentionParams, 'n' | 'd' | 'm' | 'featureMap' | 'scale' | 'causal'>,
+  ext: string,
+): string {
   const parts = ['performer', slug(what), `n${p.n}`, `d${p.d}`, `m${p.m}`, p.featureMap, `s${p.scale}`];
   if (p.causal) parts.push('causal');
   return `${parts.filter(Boolean).join('-')}.${ext}`;

@@ -19,7 +19,9 @@ async function svgImage(svg: string): Promise<HTMLImageElement> {
     return await loadImage(url);
   } catch {
     return await loadImage(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`).catch(() => {
-      throw new Error('the browser could not load the figure as an image (does a Content-Security-Policy block blob: and data: images?)');
+      throw new Error(
+        'the browser could not load the figure as an image (does a Content-Security-Policy block blob: and data: images?)',
+      );
     });
   } finally {
     URL.revokeObjectURL(url);

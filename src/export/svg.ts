@@ -111,15 +111,31 @@ function lineRuns(node: Text): { text: string; left: number; top: number; width:
       last.end = m.index + m[0].length;
       last.right = Math.max(last.right, r.right);
       last.bottom = Math.max(last.bottom, r.bottom);
-    } else lines.push({ start: m.index, end: m.index + m[0].length, left: r.left, top: r.top, right: r.right, bottom: r.bottom });
+    } else
+      lines.push({
+        start: m.index,
+        end: m.index + m[0].length,
+        left: r.left,
+        top: r.top,
+        right: r.right,
+        bottom: r.bottom,
+      });
   }
-  return lines.map((l) => ({ text: src.slice(l.start, l.end), left: l.left, top: l.top, width: l.right - l.left, height: l.bottom - l.top }));
+  return lines.map((l) => ({
+    text: src.slice(l.start, l.end),
+    left: l.left,
+    top: l.top,
+    width: l.right - l.left,
+    height: l.bottom - l.top,
+  }));
 }
 
 function textOf(el: Element, box: Box): string[] {
   const out: string[] = [];
   const cs = getComputedStyle(el);
-  const style = escapeXml(`font-family:${cs.fontFamily};font-size:${cs.fontSize};font-weight:${cs.fontWeight};fill:${cs.color}`);
+  const style = escapeXml(
+    `font-family:${cs.fontFamily};font-size:${cs.fontSize};font-weight:${cs.fontWeight};fill:${cs.color}`,
+  );
   for (const node of el.childNodes) {
     if (!(node instanceof Text) || !node.data.trim()) continue;
     for (const line of lineRuns(node)) {
@@ -169,7 +185,9 @@ function layers(root: Element, box: Box): string[] {
     } else {
       // .swatch-dot: an HTML colour dot in a legend
       const bg = getComputedStyle(el).backgroundColor;
-      out.push(`<circle cx="${(r.left + r.width / 2).toFixed(1)}" cy="${(r.top + r.height / 2).toFixed(1)}" r="${(r.width / 2).toFixed(1)}" fill="${escapeXml(bg)}"/>`);
+      out.push(
+        `<circle cx="${(r.left + r.width / 2).toFixed(1)}" cy="${(r.top + r.height / 2).toFixed(1)}" r="${(r.width / 2).toFixed(1)}" fill="${escapeXml(bg)}"/>`,
+      );
     }
   }
   return out;
@@ -207,7 +225,9 @@ export function composeFigureSvg(root: Element, title: string, extras: readonly 
     const box = new Box();
     const drawn = layers(block, box);
     if (box.empty) continue;
-    parts.push(`<g transform="translate(${(PAD - box.left).toFixed(1)},${(y - box.top).toFixed(1)})">${drawn.join('')}</g>`);
+    parts.push(
+      `<g transform="translate(${(PAD - box.left).toFixed(1)},${(y - box.top).toFixed(1)})">${drawn.join('')}</g>`,
+    );
     y += box.bottom - box.top + 12;
     width = Math.max(width, box.right - box.left);
   }

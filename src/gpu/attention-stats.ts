@@ -45,7 +45,11 @@ function constants(ctx: KernelContext): Record<string, number> {
   return { WG, BR, RN, C4: c4 };
 }
 
-function params(p: DenseProblem, gridX: number, extra: { rowCount?: number; cells?: number; block?: number; gc?: number } = {}): Uint8Array {
+function params(
+  p: DenseProblem,
+  gridX: number,
+  extra: { rowCount?: number; cells?: number; block?: number; gc?: number } = {},
+): Uint8Array {
   const buf = new ArrayBuffer(48);
   const u = new Uint32Array(buf);
   u[0] = p.n;
@@ -61,7 +65,12 @@ function params(p: DenseProblem, gridX: number, extra: { rowCount?: number; cell
   return new Uint8Array(buf);
 }
 
-function bind(ctx: KernelContext, pipeline: GPUComputePipeline, entries: Record<number, GPUBuffer>, label: string): GPUBindGroup {
+function bind(
+  ctx: KernelContext,
+  pipeline: GPUComputePipeline,
+  entries: Record<number, GPUBuffer>,
+  label: string,
+): GPUBindGroup {
   return ctx.device.createBindGroup({
     label,
     layout: pipeline.getBindGroupLayout(0),
@@ -102,7 +111,12 @@ export function encodeRowNormalizers(ctx: KernelContext, encoder: GPUCommandEnco
 }
 
 /** Row statistics, 5 planes of n floats: exactEntropy, approxEntropy, sqErr, exactSq, kl (role 'stats.rowstats'). */
-export function encodeRowStats(ctx: KernelContext, encoder: GPUCommandEncoder, p: DenseProblem, norms: GPUBuffer): GPUBuffer {
+export function encodeRowStats(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  p: DenseProblem,
+  norms: GPUBuffer,
+): GPUBuffer {
   const out = ctx.alloc.storage('stats.rowstats', 5 * p.n * 4);
   const grid = dispatchGrid(Math.ceil(p.n / BR), ctx.limits.maxComputeWorkgroupsPerDimension);
   const u = ctx.alloc.uniform('stats.u.rowstats', params(p, grid[0]));
@@ -114,13 +128,26 @@ export function encodeRowStats(ctx: KernelContext, encoder: GPUCommandEncoder, p
  * Full rows A_{r,·} and Â_{r,·} for the requested rows: 2·R planes of n floats, exact rows first
  * (role 'stats.fullrows').
  */
-export function encodeFullRows(ctx: KernelContext, encoder: GPUCommandEncoder, p: DenseProblem, norms: GPUBuffer, rows: readonly number[]): GPUBuffer {
+export function encodeFullRows(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  p: DenseProblem,
+  norms: GPUBuffer,
+  rows: readonly number[],
+): GPUBuffer {
   const R = rows.length;
   const out = ctx.alloc.storage('stats.fullrows', 2 * R * p.n * 4);
   const list = ctx.alloc.upload('stats.rowlist', new Uint32Array(rows));
   const grid: [number, number] = [Math.ceil(p.n / BC), Math.ceil(R / BR)];
   const u = ctx.alloc.uniform('stats.u.fullrows', params(p, grid[0], { rowCount: R }));
-  run(ctx, encoder, 'attention-rows', statsPipeline(ctx, 'fullRows'), { 0: u, ...inputs(p), 5: norms, 6: out, 7: list }, grid);
+  run(
+    ctx,
+    encoder,
+    'attention-rows',
+    statsPipeline(ctx, 'fullRows'),
+    { 0: u, ...inputs(p), 5: norms, 6: out, 7: list },
+    grid,
+  );
   return out;
 }
 

@@ -17,7 +17,11 @@ export interface DummyAttentionArgs {
 }
 
 /** Encodes out = V (having read Q and K) into `encoder`; returns the n×d output buffer. */
-export function encodeDummyAttention(ctx: KernelContext, encoder: GPUCommandEncoder, args: DummyAttentionArgs): GPUBuffer {
+export function encodeDummyAttention(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  args: DummyAttentionArgs,
+): GPUBuffer {
   const role = args.role ?? 'dummy.out';
   const count = args.n * args.d;
   const out = ctx.alloc.storage(role, count * 4);

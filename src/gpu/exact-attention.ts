@@ -33,9 +33,29 @@ const MAX_ACC = 16;
 
 /** Candidate (rows per workgroup, keys per thread), best first, by the number of vec4 columns. */
 function candidates(d4: number): [number, number][] {
-  if (d4 <= 8) return [[64, 4], [32, 4], [32, 2], [16, 4], [16, 2], [16, 1]];
-  if (d4 <= 32) return [[32, 4], [64, 4], [32, 2], [16, 4], [16, 2], [16, 1]];
-  return [[16, 4], [16, 2], [16, 1]];
+  if (d4 <= 8)
+    return [
+      [64, 4],
+      [32, 4],
+      [32, 2],
+      [16, 4],
+      [16, 2],
+      [16, 1],
+    ];
+  if (d4 <= 32)
+    return [
+      [32, 4],
+      [64, 4],
+      [32, 2],
+      [16, 4],
+      [16, 2],
+      [16, 1],
+    ];
+  return [
+    [16, 4],
+    [16, 2],
+    [16, 1],
+  ];
 }
 
 function describe(d: number, br: number, rn: number, dc4: number, qShared: boolean): ExactTileConfig {
@@ -95,7 +115,11 @@ export interface ExactAttentionArgs {
  * Encodes out = softmax(QKᵀ/√d)V into `encoder` (pads Q, K, V to vec4 rows first when 4 ∤ d);
  * returns the n×d output buffer (role `args.role`).
  */
-export function encodeExactAttention(ctx: KernelContext, encoder: GPUCommandEncoder, args: ExactAttentionArgs): GPUBuffer {
+export function encodeExactAttention(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  args: ExactAttentionArgs,
+): GPUBuffer {
   const { n, d, causal } = args;
   const role = args.role ?? 'exact.out';
   const cfg = args.tiles ?? exactTileConfig(d, ctx.limits.maxComputeWorkgroupStorageSize);

@@ -87,7 +87,10 @@ export interface FmExtra {
 }
 
 /** The FmParams uniform (64 bytes) of feature-map-common.wgsl. */
-export function favorParams(p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featureMap' | 'stabilizer' | 'mapParam'>, extra: FmExtra = {}): ArrayBuffer {
+export function favorParams(
+  p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featureMap' | 'stabilizer' | 'mapParam'>,
+  extra: FmExtra = {},
+): ArrayBuffer {
   const buf = new ArrayBuffer(64);
   const u = new Uint32Array(buf);
   const f = new Float32Array(buf);
@@ -110,7 +113,12 @@ export function favorParams(p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featureMap'
 }
 
 /** A bind group with buffers at explicit binding numbers (the kernels' bindings are sparse). */
-export function bindAt(device: GPUDevice, pipeline: GPUComputePipeline, entries: Record<number, GPUBuffer>, label?: string): GPUBindGroup {
+export function bindAt(
+  device: GPUDevice,
+  pipeline: GPUComputePipeline,
+  entries: Record<number, GPUBuffer>,
+  label?: string,
+): GPUBindGroup {
   return device.createBindGroup({
     label,
     layout: pipeline.getBindGroupLayout(0),
@@ -138,9 +146,13 @@ export function encodeDispatch(
 export function checkBinding(ctx: KernelContext, what: string, bytes: number): void {
   const max = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
   if (bytes > max) {
-    throw new EngineError('exceeds-limit', `${what} needs ${(bytes / 2 ** 20).toFixed(1)} MiB, the device allows ${(max / 2 ** 20).toFixed(0)} MiB per buffer`, {
-      bytes,
-      max,
-    });
+    throw new EngineError(
+      'exceeds-limit',
+      `${what} needs ${(bytes / 2 ** 20).toFixed(1)} MiB, the device allows ${(max / 2 ** 20).toFixed(0)} MiB per buffer`,
+      {
+        bytes,
+        max,
+      },
+    );
   }
 }

@@ -15,7 +15,15 @@ import code from '../shaders/favor-features.wgsl?raw';
 import { EngineError } from '../core/errors';
 import { featureDim, usesProjection } from '../core/feature-maps';
 import type { KernelContext } from './kernel-context';
-import { checkBinding, encodeDispatch, favorParams, favorSource, uColumns, type FavorProblem, type FavorStats } from './favor-dispatch';
+import {
+  checkBinding,
+  encodeDispatch,
+  favorParams,
+  favorSource,
+  uColumns,
+  type FavorProblem,
+  type FavorStats,
+} from './favor-dispatch';
 
 // The kit moved to favor-dispatch.ts; re-exported so existing imports keep working.
 export {
@@ -57,11 +65,16 @@ function pipe(ctx: KernelContext, entry: string): GPUComputePipeline {
 
 function checkProblem(ctx: KernelContext, p: FavorProblem): void {
   const { n, d, m } = p;
-  for (const [name, v] of [['n', n], ['d', d]] as const) {
+  for (const [name, v] of [
+    ['n', n],
+    ['d', d],
+  ] as const) {
     if (!Number.isInteger(v) || v < 1) throw new EngineError('invalid-size', `${name} = ${v}`);
   }
-  if (usesProjection(p.featureMap) && (!Number.isInteger(m) || m < 1)) throw new EngineError('invalid-size', `m = ${m}`);
-  if (p.featureMap === 'oprf' && !Number.isFinite(p.mapParam)) throw new EngineError('invalid-size', 'the oprf map needs its parameter A (featureMapParam of Q, K)');
+  if (usesProjection(p.featureMap) && (!Number.isInteger(m) || m < 1))
+    throw new EngineError('invalid-size', `m = ${m}`);
+  if (p.featureMap === 'oprf' && !Number.isFinite(p.mapParam))
+    throw new EngineError('invalid-size', 'the oprf map needs its parameter A (featureMapParam of Q, K)');
   if (d > 256) throw new EngineError('exceeds-limit', `the Performer kernels support d ≤ 256 (got ${d})`);
   checkBinding(ctx, 'Q', n * d * 4);
 }
@@ -75,7 +88,8 @@ export function encodeFavorStats(ctx: KernelContext, encoder: GPUCommandEncoder,
   const { n, d, featureMap: kind } = p;
   const a = ctx.alloc;
   if (kind === 'hedgehog') return encodeHedgehogStats(ctx, encoder, p);
-  const needs = kind === 'positive' || kind === 'hyperbolic' || kind === 'exp' || kind === 'double-softmax' || kind === 'oprf';
+  const needs =
+    kind === 'positive' || kind === 'hyperbolic' || kind === 'exp' || kind === 'double-softmax' || kind === 'oprf';
   if (!needs) {
     return { qStats: a.storage('favor.qstats', 16), kStats: a.storage('favor.kstats', 16) };
   }
@@ -88,7 +102,13 @@ export function encodeFavorStats(ctx: KernelContext, encoder: GPUCommandEncoder,
     const scratch = a.storage('favor.kscratch', chunks * d * 8);
     const u = a.uniform('favor.u.dsstats', new Uint32Array(favorParams(p, { chunk: DS_CHUNK, nchunks: chunks })));
     encodeDispatch(ctx, pass, pipe(ctx, 'ds_row_stats'), { 0: u, ...base, 6: qStats }, Math.ceil(n / 256));
-    encodeDispatch(ctx, pass, pipe(ctx, 'ds_col_partials'), { 0: u, ...base, 6: scratch }, Math.ceil((chunks * d) / 256));
+    encodeDispatch(
+      ctx,
+      pass,
+      pipe(ctx, 'ds_col_partials'),
+      { 0: u, ...base, 6: scratch },
+      Math.ceil((chunks * d) / 256),
+    );
     encodeDispatch(ctx, pass, pipe(ctx, 'ds_col_combine'), { 0: u, 6: kStats, 7: scratch }, Math.ceil(d / 256));
     pass.end();
     return { qStats, kStats };
@@ -118,8 +138,20 @@ function encodeHedgehogStats(ctx: KernelContext, encoder: GPUCommandEncoder, p: 
   const base = { 1: p.q, 2: p.k, 3: p.w };
   const pipeline = pipe(ctx, 'hh_row_stats');
   const groups = Math.ceil(p.n / 256);
-  encodeDispatch(ctx, pass, pipeline, { 0: a.uniform('favor.u.hh.q', new Uint32Array(favorParams(p, { a0: 0 }))), ...base, 6: qStats }, groups);
-  encodeDispatch(ctx, pass, pipeline, { 0: a.uniform('favor.u.hh.k', new Uint32Array(favorParams(p, { a0: 1 }))), ...base, 6: kStats }, groups);
+  encodeDispatch(
+    ctx,
+    pass,
+    pipeline,
+    { 0: a.uniform('favor.u.hh.q', new Uint32Array(favorParams(p, { a0: 0 }))), ...base, 6: qStats },
+    groups,
+  );
+  encodeDispatch(
+    ctx,
+    pass,
+    pipeline,
+    { 0: a.uniform('favor.u.hh.k', new Uint32Array(favorParams(p, { a0: 1 }))), ...base, 6: kStats },
+    groups,
+  );
   pass.end();
   return { qStats, kStats };
 }
@@ -129,7 +161,12 @@ function encodeHedgehogStats(ctx: KernelContext, encoder: GPUCommandEncoder, p: 
  * ('favor.features'), after the statistics (encoded here unless `stats` from an earlier
  * `encodeFavorStats` of the same problem is passed). Memory: 2·n·m'·4 bytes.
  */
-export function encodeFavorFeatures(ctx: KernelContext, encoder: GPUCommandEncoder, p: FavorProblem, stats?: FavorStats): FavorFeatures {
+export function encodeFavorFeatures(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  p: FavorProblem,
+  stats?: FavorStats,
+): FavorFeatures {
   const st = stats ?? encodeFavorStats(ctx, encoder, p);
   const { n, d, m, featureMap: kind } = p;
   const mp = featureDim(kind, m, d);

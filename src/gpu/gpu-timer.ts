@@ -11,9 +11,16 @@ export class GpuTimer {
   private resolveBuf: GPUBuffer | null = null;
   private labels: string[] = [];
 
-  constructor(private readonly device: GPUDevice, readonly useTimestamps: boolean) {
+  constructor(
+    private readonly device: GPUDevice,
+    readonly useTimestamps: boolean,
+  ) {
     if (useTimestamps) {
-      this.querySet = device.createQuerySet({ label: 'kernel-timestamps', type: 'timestamp', count: this.capacity * 2 });
+      this.querySet = device.createQuerySet({
+        label: 'kernel-timestamps',
+        type: 'timestamp',
+        count: this.capacity * 2,
+      });
       this.resolveBuf = device.createBuffer({
         label: 'kernel-timestamps-resolve',
         size: this.capacity * 2 * 8,

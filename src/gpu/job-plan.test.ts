@@ -5,10 +5,19 @@ import { checkJobLimits, plannedBuffers } from './job-plan';
 
 function job(n: number, d: number, m: number, extra: Partial<AttentionJob> = {}): AttentionJob {
   const z = (r: number, c: number) => ({ rows: r, cols: c, data: new Float32Array(r * c) });
-  return { inputs: { q: z(n, d), k: z(n, d), v: z(n, d), w: z(m, d) }, featureMap: 'hyperbolic', causal: false, viewCells: 0, rowStats: false, rows: [], ...extra };
+  return {
+    inputs: { q: z(n, d), k: z(n, d), v: z(n, d), w: z(m, d) },
+    featureMap: 'hyperbolic',
+    causal: false,
+    viewCells: 0,
+    rowStats: false,
+    rows: [],
+    ...extra,
+  };
 }
 
-const limits = (bytes: number) => ({ maxStorageBufferBindingSize: bytes, maxBufferSize: 2 ** 32 }) as unknown as GPUSupportedLimits;
+const limits = (bytes: number) =>
+  ({ maxStorageBufferBindingSize: bytes, maxBufferSize: 2 ** 32 }) as unknown as GPUSupportedLimits;
 
 describe('checkJobLimits', () => {
   it('accepts the largest product shape without dense statistics on a 128 MiB device', () => {
@@ -34,14 +43,24 @@ describe('checkJobLimits', () => {
   });
   it('plans the projections XWᵀ (2·n·m floats) for the exp maps at d ≤ 64, and the generic path past the binding limit', () => {
     const planned = (j: AttentionJob, bytes: number) => new Map(plannedBuffers(j, bytes));
-    expect(planned(job(1000, 64, 256, { featureMap: 'positive' }), 2 ** 27).get('the projections XWᵀ of Q and K')).toBe(2 * 1000 * 256 * 4);
+    expect(planned(job(1000, 64, 256, { featureMap: 'positive' }), 2 ** 27).get('the projections XWᵀ of Q and K')).toBe(
+      2 * 1000 * 256 * 4,
+    );
     // d > 64, a generic map, or projections past the binding limit: no projection buffer
-    expect(planned(job(1000, 65, 256, { featureMap: 'positive' }), 2 ** 27).has('the projections XWᵀ of Q and K')).toBe(false);
-    expect(planned(job(1000, 64, 256, { featureMap: 'trig' }), 2 ** 27).has('the projections XWᵀ of Q and K')).toBe(false);
-    expect(planned(job(2 ** 20, 16, 64, { featureMap: 'positive' }), 2 ** 27).has('the projections XWᵀ of Q and K')).toBe(false);
+    expect(planned(job(1000, 65, 256, { featureMap: 'positive' }), 2 ** 27).has('the projections XWᵀ of Q and K')).toBe(
+      false,
+    );
+    expect(planned(job(1000, 64, 256, { featureMap: 'trig' }), 2 ** 27).has('the projections XWᵀ of Q and K')).toBe(
+      false,
+    );
+    expect(
+      planned(job(2 ** 20, 16, 64, { featureMap: 'positive' }), 2 ** 27).has('the projections XWᵀ of Q and K'),
+    ).toBe(false);
   });
   it('the fused causal path keeps only the chunk states (chunks of 64 rows)', () => {
-    const bytes = new Map(plannedBuffers(job(4096, 64, 256, { featureMap: 'positive', causal: true }), 2 ** 27)).get('the causal Performer workspace');
+    const bytes = new Map(plannedBuffers(job(4096, 64, 256, { featureMap: 'positive', causal: true }), 2 ** 27)).get(
+      'the causal Performer workspace',
+    );
     expect(bytes).toBe((4096 / 64) * 256 * 65 * 4);
   });
 });

@@ -17,7 +17,13 @@ import { encodePerformerBidirectional } from './performer-bidirectional';
 import { encodePerformerCausal } from './performer-causal';
 
 export type BenchKernel = 'exact' | 'exact-causal' | 'performer-bidirectional' | 'performer-causal' | 'dummy';
-export const BENCH_KERNELS: readonly BenchKernel[] = ['exact', 'exact-causal', 'performer-bidirectional', 'performer-causal', 'dummy'];
+export const BENCH_KERNELS: readonly BenchKernel[] = [
+  'exact',
+  'exact-causal',
+  'performer-bidirectional',
+  'performer-causal',
+  'dummy',
+];
 
 export interface KernelBenchOptions {
   kernel: BenchKernel;
@@ -84,7 +90,19 @@ export async function timeKernel(ctx: KernelContext, o: KernelBenchOptions): Pro
   const w = usesW ? alloc.upload('bench.w', randomProjection('orthogonal-chi', m, d, rng).data) : null;
 
   const encode = (enc: GPUCommandEncoder): void => {
-    const performer = { n, d, m, featureMap, stabilizer: 'shift' as const, q, k, w: w!, v, generic: o.generic, mapParam };
+    const performer = {
+      n,
+      d,
+      m,
+      featureMap,
+      stabilizer: 'shift' as const,
+      q,
+      k,
+      w: w!,
+      v,
+      generic: o.generic,
+      mapParam,
+    };
     switch (kernel) {
       case 'exact':
       case 'exact-causal':

@@ -33,8 +33,25 @@ export function encodeMatmul(ctx: KernelContext, encoder: GPUCommandEncoder, arg
   if (L.m === 0 || L.n === 0) return;
   const [gx, gy] = matmulGrid(L.m, L.n);
   const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
-  if (gx > maxDim || gy > maxDim) throw new EngineError('exceeds-limit', `matmul ${L.m}×${L.n} needs ${gx}×${gy} workgroups; this GPU allows ${maxDim} per dimension`);
-  const u = new Uint32Array([L.m, L.n, L.k, L.lda, L.ldb, L.ldc, L.offA, L.offB, L.offC, L.accumulate ? 1 : 0, L.relu ? 1 : 0, 0]);
+  if (gx > maxDim || gy > maxDim)
+    throw new EngineError(
+      'exceeds-limit',
+      `matmul ${L.m}×${L.n} needs ${gx}×${gy} workgroups; this GPU allows ${maxDim} per dimension`,
+    );
+  const u = new Uint32Array([
+    L.m,
+    L.n,
+    L.k,
+    L.lda,
+    L.ldb,
+    L.ldc,
+    L.offA,
+    L.offB,
+    L.offC,
+    L.accumulate ? 1 : 0,
+    L.relu ? 1 : 0,
+    0,
+  ]);
   const uniform = ctx.alloc.uniform(args.role ?? 'matmul.params', u);
   const pipeline = ctx.pipelines.pipeline('matmul', code, 'main');
   const pass = encoder.beginComputePass(ctx.timer.pass(args.label ?? 'matmul'));

@@ -92,7 +92,13 @@ export function performerPipeline(ctx: KernelContext, d: number, entry: string):
 }
 
 /** Keys per chunk of the bidirectional key pass: enough chunks for parallelism, partials within budget. */
-export function bidirectionalChunk(n: number, d: number, mp: number, ftiles: number, maxBinding: number): { chunk: number; chunks: number } {
+export function bidirectionalChunk(
+  n: number,
+  d: number,
+  mp: number,
+  ftiles: number,
+  maxBinding: number,
+): { chunk: number; chunks: number } {
   const entryBytes = mp * (d + 1) * 4;
   const maxChunks = Math.max(1, Math.floor(Math.min(PARTIALS_BUDGET, maxBinding) / entryBytes));
   const wanted = Math.max(1, Math.ceil(TARGET_GROUPS / ftiles));
@@ -140,7 +146,11 @@ export function encodeKeyValueChunks(
  * Bidirectional Performer output (n×d, then the n row normalizers: n·d + n floats; role `args.role ?? 'bidir.out'`). Workspace: the chunk
  * partials ('bidir.partials', ≤ 64 MiB) and the m'×(d+1) state ('bidir.state').
  */
-export function encodePerformerBidirectional(ctx: KernelContext, encoder: GPUCommandEncoder, args: PerformerArgs): GPUBuffer {
+export function encodePerformerBidirectional(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  args: PerformerArgs,
+): GPUBuffer {
   const { n, d, m, featureMap: kind } = args;
   if (takesExpPath(ctx, args)) {
     const mp = featureDim(kind, m, d);

@@ -16,7 +16,13 @@ import { EngineError } from '../core/errors';
 import { featureDim } from '../core/feature-maps';
 import type { KernelContext } from './kernel-context';
 import { encodeDispatch, encodeFavorStats, favorParams } from './favor-features';
-import { encodeKeyValueChunks, performerSource, performerTiles, takesExpPath, type PerformerArgs } from './performer-bidirectional';
+import {
+  encodeKeyValueChunks,
+  performerSource,
+  performerTiles,
+  takesExpPath,
+  type PerformerArgs,
+} from './performer-bidirectional';
 import { encodeExpCausal, fusedCausalChunk } from './performer-exp';
 
 /** The causal workspace stays under this many bytes (and under the device's binding limit). */
@@ -50,11 +56,15 @@ export function causalPlan(n: number, d: number, mp: number, maxBinding: number,
     const bytes = (gOffset + nchunks * chunk * chunk) * 4;
     if (bytes <= limit || forceChunk !== undefined) return { chunk, nchunks, stateFloats, gOffset, bytes };
   }
-  throw new EngineError('exceeds-limit', `causal Performer attention with n = ${n}, m' = ${mp}, d = ${d} needs more than ${(limit / 2 ** 20).toFixed(0)} MiB of workspace`, {
-    n,
-    mp,
-    d,
-  });
+  throw new EngineError(
+    'exceeds-limit',
+    `causal Performer attention with n = ${n}, m' = ${mp}, d = ${d} needs more than ${(limit / 2 ** 20).toFixed(0)} MiB of workspace`,
+    {
+      n,
+      mp,
+      d,
+    },
+  );
 }
 
 /**
@@ -65,7 +75,11 @@ export function fusedCausalPlan(n: number, d: number, mp: number, maxBinding: nu
   const chunk = fusedCausalChunk(n, d, mp, maxBinding, CAUSAL_BUDGET, forceChunk);
   if (chunk === null || chunk % 64 !== 0) {
     if (chunk !== null) throw new RangeError(`causal chunk ${chunk} is not a positive multiple of 64`);
-    throw new EngineError('exceeds-limit', `causal Performer attention with n = ${n}, m' = ${mp}, d = ${d} needs more than ${(Math.min(maxBinding, CAUSAL_BUDGET) / 2 ** 20).toFixed(0)} MiB of chunk states`, { n, mp, d });
+    throw new EngineError(
+      'exceeds-limit',
+      `causal Performer attention with n = ${n}, m' = ${mp}, d = ${d} needs more than ${(Math.min(maxBinding, CAUSAL_BUDGET) / 2 ** 20).toFixed(0)} MiB of chunk states`,
+      { n, mp, d },
+    );
   }
   const nchunks = Math.ceil(n / chunk);
   const stateFloats = mp * (d + 1);
@@ -85,13 +99,23 @@ function pipe(ctx: KernelContext, args: PerformerArgs, entry: string): GPUComput
 }
 
 /** Causal Performer output (n×d, then the n row normalizers: n·d + n floats; role `args.role ?? 'causal.out'`). `chunk` forces C (tests). */
-export function encodePerformerCausal(ctx: KernelContext, encoder: GPUCommandEncoder, args: PerformerArgs & { chunk?: number }): GPUBuffer {
+export function encodePerformerCausal(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  args: PerformerArgs & { chunk?: number },
+): GPUBuffer {
   const { n, d, m, featureMap: kind } = args;
   const mp = featureDim(kind, m, d);
   const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
   if (takesExpPath(ctx, args)) {
     const chunk = fusedCausalPlan(n, d, mp, maxBinding, args.chunk).chunk;
-    return encodeExpCausal(ctx, encoder, { ...args, role: args.role ?? 'causal.out' }, chunk, pipe(ctx, args, 'causal_prefix'));
+    return encodeExpCausal(
+      ctx,
+      encoder,
+      { ...args, role: args.role ?? 'causal.out' },
+      chunk,
+      pipe(ctx, args, 'causal_prefix'),
+    );
   }
   const stats = args.stats ?? encodeFavorStats(ctx, encoder, args);
   const t = performerTiles(d);
@@ -113,11 +137,23 @@ export function encodePerformerCausal(ctx: KernelContext, encoder: GPUCommandEnc
 
   const T = chunk / 64;
   const gram = encoder.beginComputePass(ctx.timer.pass('causal.gram'));
-  encodeDispatch(ctx, gram, pipe(ctx, args, 'causal_gram'), { 0: u, ...inputs, 12: work }, nchunks * ((T * (T + 1)) / 2));
+  encodeDispatch(
+    ctx,
+    gram,
+    pipe(ctx, args, 'causal_gram'),
+    { 0: u, ...inputs, 12: work },
+    nchunks * ((T * (T + 1)) / 2),
+  );
   gram.end();
 
   const po = encoder.beginComputePass(ctx.timer.pass('causal.out'));
-  encodeDispatch(ctx, po, pipe(ctx, args, 'causal_out'), { 0: u, ...inputs, 6: args.v, 10: work, 11: out }, Math.ceil(n / t.TILE));
+  encodeDispatch(
+    ctx,
+    po,
+    pipe(ctx, args, 'causal_out'),
+    { 0: u, ...inputs, 6: args.v, 10: work, 11: out },
+    Math.ceil(n / t.TILE),
+  );
   po.end();
   return out;
 }

@@ -19,7 +19,15 @@ import gemmCode from '../shaders/performer-exp-gemm.wgsl?raw';
 import { featureDim } from '../core/feature-maps';
 import type { FeatureMapKind } from '../core/types';
 import type { KernelContext } from './kernel-context';
-import { checkBinding, encodeDispatch, favorParams, favorSource, uColumns, type FavorProblem, type FavorStats } from './favor-dispatch';
+import {
+  checkBinding,
+  encodeDispatch,
+  favorParams,
+  favorSource,
+  uColumns,
+  type FavorProblem,
+  type FavorStats,
+} from './favor-dispatch';
 import { encodeVec4Rows } from './pack-vec4';
 
 /** The maps of the fast path: φ = ratio·(exp(±ω·x − ‖x‖²/2·[norm] − shift) + ε). */
@@ -65,7 +73,11 @@ export function gemmPipeline(ctx: KernelContext, d: number, entry: string): GPUC
 }
 
 /** Encodes U = XWᵀ of both sides, hn and the maxima in one pass ('favor.project'). */
-export function encodeFavorProjection(ctx: KernelContext, encoder: GPUCommandEncoder, p: FavorProblem): FavorProjection {
+export function encodeFavorProjection(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  p: FavorProblem,
+): FavorProjection {
   const { n, d, m } = p;
   const nu = uColumns(p.featureMap, m, d);
   checkBinding(ctx, 'the projections XWᵀ of Q and K', projectionBytes(n, nu));
@@ -82,7 +94,13 @@ export function encodeFavorProjection(ctx: KernelContext, encoder: GPUCommandEnc
   const uni = a.uniform('proj.u.params', new Uint32Array(favorParams(p)));
   const pipe = (entry: string) => ctx.pipelines.pipeline(PROJECTION, favorSource(projectionCode), entry);
   const pass = encoder.beginComputePass(ctx.timer.pass('favor.project'));
-  encodeDispatch(ctx, pass, pipe('project'), { 0: uni, 13: q4, 14: k4, 15: w4, 16: u, 17: hn, 18: qStats, 19: kpart }, 2 * tiles);
+  encodeDispatch(
+    ctx,
+    pass,
+    pipe('project'),
+    { 0: uni, 13: q4, 14: k4, 15: w4, 16: u, 17: hn, 18: qStats, 19: kpart },
+    2 * tiles,
+  );
   encodeDispatch(ctx, pass, pipe('key_max'), { 0: uni, 20: kStats, 21: kpart }, 1);
   pass.end();
   return { u, hn, stats: { qStats, kStats } };
@@ -154,10 +172,18 @@ export function encodeExpBidirectional(
 }
 
 /** Smallest chunk (multiple of 64, or `force`) whose nchunks·m'·(d+1) state workspace fits. */
-export function fusedCausalChunk(n: number, d: number, mp: number, maxBinding: number, budget: number, force?: number): number | null {
+export function fusedCausalChunk(
+  n: number,
+  d: number,
+  mp: number,
+  maxBinding: number,
+  budget: number,
+  force?: number,
+): number | null {
   if (force !== undefined) return force;
   const E = mp * (d + 1) * 4;
-  for (let chunk = 64; chunk <= 65536; chunk *= 2) if (Math.ceil(n / chunk) * E <= Math.min(maxBinding, budget)) return chunk;
+  for (let chunk = 64; chunk <= 65536; chunk *= 2)
+    if (Math.ceil(n / chunk) * E <= Math.min(maxBinding, budget)) return chunk;
   return null;
 }
 

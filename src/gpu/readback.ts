@@ -1,5 +1,10 @@
 /** Copy a GPU buffer's first `bytes` bytes to the CPU as a Float32Array. */
-export async function readFloats(device: GPUDevice, src: GPUBuffer, floats: number, offsetFloats = 0): Promise<Float32Array> {
+export async function readFloats(
+  device: GPUDevice,
+  src: GPUBuffer,
+  floats: number,
+  offsetFloats = 0,
+): Promise<Float32Array> {
   const bytes = floats * 4;
   if (bytes === 0) return new Float32Array(0);
   const staging = device.createBuffer({

@@ -33,7 +33,13 @@ export interface GpuSpeedBackend extends SpeedBackend {
 
 type LayerPart = 'projections' | 'attention' | 'ffn';
 
-export function createGpuSpeedBackend(base: KernelContext, adapter: string, d: number, m: number, lock: GpuLock): GpuSpeedBackend {
+export function createGpuSpeedBackend(
+  base: KernelContext,
+  adapter: string,
+  d: number,
+  m: number,
+  lock: GpuLock,
+): GpuSpeedBackend {
   const { device } = base;
   const alloc = new JobAllocator(device);
   const timer = new GpuTimer(device, base.timer.useTimestamps);
@@ -61,7 +67,8 @@ export function createGpuSpeedBackend(base: KernelContext, adapter: string, d: n
     const F = cfg.dFf;
     const rng = createRng(2);
     alloc.beginJob();
-    const g = (role: string, len: number, std: number) => alloc.upload(role, rng.fillNormal(new Float32Array(len), std));
+    const g = (role: string, len: number, std: number) =>
+      alloc.upload(role, rng.fillNormal(new Float32Array(len), std));
     const x = g('speed.x', n * D, 1);
     const wq = g('speed.wq', D * D, 1 / Math.sqrt(D));
     const wk = g('speed.wk', D * D, 1 / Math.sqrt(D));
@@ -81,24 +88,100 @@ export function createGpuSpeedBackend(base: KernelContext, adapter: string, d: n
       parts.projections += await phase((enc) => enc.copyBufferToBuffer(x, 0, y, 0, n * D * 4));
       for (let h = 0; h < cfg.heads; h++) {
         parts.projections += await phase((enc) => {
-          encodeMatmul(ctx, enc, { m: n, n: dh, k: D, ldb: D, offB: h * dh, a: x, b: wq, c: q, role: 'speed.mm.q', label: 'proj' });
-          encodeMatmul(ctx, enc, { m: n, n: dh, k: D, ldb: D, offB: h * dh, a: x, b: wk, c: k, role: 'speed.mm.k', label: 'proj' });
-          encodeMatmul(ctx, enc, { m: n, n: dh, k: D, ldb: D, offB: h * dh, a: x, b: wv, c: v, role: 'speed.mm.v', label: 'proj' });
+          encodeMatmul(ctx, enc, {
+            m: n,
+            n: dh,
+            k: D,
+            ldb: D,
+            offB: h * dh,
+            a: x,
+            b: wq,
+            c: q,
+            role: 'speed.mm.q',
+            label: 'proj',
+          });
+          encodeMatmul(ctx, enc, {
+            m: n,
+            n: dh,
+            k: D,
+            ldb: D,
+            offB: h * dh,
+            a: x,
+            b: wk,
+            c: k,
+            role: 'speed.mm.k',
+            label: 'proj',
+          });
+          encodeMatmul(ctx, enc, {
+            m: n,
+            n: dh,
+            k: D,
+            ldb: D,
+            offB: h * dh,
+            a: x,
+            b: wv,
+            c: v,
+            role: 'speed.mm.v',
+            label: 'proj',
+          });
         });
         let att: GPUBuffer | null = null;
         parts.attention += await phase((enc) => {
-          if (method === 'layer-exact') att = encodeExactAttention(ctx, enc, { n, d: dh, causal: false, q, k, v, role: 'speed.att' });
+          if (method === 'layer-exact')
+            att = encodeExactAttention(ctx, enc, { n, d: dh, causal: false, q, k, v, role: 'speed.att' });
           else if (method === 'layer-performer')
-            att = encodePerformerBidirectional(ctx, enc, { n, d: dh, m, featureMap: 'positive', stabilizer: 'shift', q, k, w: wf, v, role: 'speed.att' });
+            att = encodePerformerBidirectional(ctx, enc, {
+              n,
+              d: dh,
+              m,
+              featureMap: 'positive',
+              stabilizer: 'shift',
+              q,
+              k,
+              w: wf,
+              v,
+              role: 'speed.att',
+            });
           else att = encodeDummyAttention(ctx, enc, { n, d: dh, q, k, v, role: 'speed.att' });
         });
         parts.projections += await phase((enc) =>
-          encodeMatmul(ctx, enc, { m: n, n: D, k: dh, offB: h * dh * D, accumulate: true, a: att!, b: wo, c: y, role: 'speed.mm.o', label: 'proj' }),
+          encodeMatmul(ctx, enc, {
+            m: n,
+            n: D,
+            k: dh,
+            offB: h * dh * D,
+            accumulate: true,
+            a: att!,
+            b: wo,
+            c: y,
+            role: 'speed.mm.o',
+            label: 'proj',
+          }),
         );
       }
       parts.ffn += await phase((enc) => {
-        encodeMatmul(ctx, enc, { m: n, n: F, k: D, relu: true, a: y, b: w1, c: hidden, role: 'speed.mm.1', label: 'ffn' });
-        encodeMatmul(ctx, enc, { m: n, n: D, k: F, accumulate: true, a: hidden, b: w2, c: y, role: 'speed.mm.2', label: 'ffn' });
+        encodeMatmul(ctx, enc, {
+          m: n,
+          n: F,
+          k: D,
+          relu: true,
+          a: y,
+          b: w1,
+          c: hidden,
+          role: 'speed.mm.1',
+          label: 'ffn',
+        });
+        encodeMatmul(ctx, enc, {
+          m: n,
+          n: D,
+          k: F,
+          accumulate: true,
+          a: hidden,
+          b: w2,
+          c: y,
+          role: 'speed.mm.2',
+          label: 'ffn',
+        });
       });
       return parts;
     };

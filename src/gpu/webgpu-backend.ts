@@ -10,13 +10,26 @@
  * rejects non-finite results, honours the AbortSignal between stages and maps a lost device to
  * 'device-lost' (after which the backend refuses further runs; the engine makes a new one).
  */
-import type { AttentionJob, AttentionOutput, AttentionRowPair, KernelTiming, MatrixView, RowStats } from '../core/attention-job';
+import type {
+  AttentionJob,
+  AttentionOutput,
+  AttentionRowPair,
+  KernelTiming,
+  MatrixView,
+  RowStats,
+} from '../core/attention-job';
 import { EngineError, isEngineError } from '../core/errors';
 import { featureMapParam } from '../core/feature-maps';
 import type { Matrix } from '../core/types';
 import { validateJob } from '../core/validate';
 import type { AllocatorStats } from './allocator';
-import { encodeFullRows, encodeMatrixView, encodeRowNormalizers, encodeRowStats, type DenseProblem } from './attention-stats';
+import {
+  encodeFullRows,
+  encodeMatrixView,
+  encodeRowNormalizers,
+  encodeRowStats,
+  type DenseProblem,
+} from './attention-stats';
 import type { GpuContext } from './device';
 import { withErrorScopes } from './error-scope';
 import { encodeExactAttention } from './exact-attention';
@@ -58,9 +71,13 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
   });
 
   const lostError = (): EngineError =>
-    new EngineError('device-lost', `the GPU device was lost (${lostInfo?.reason ?? 'unknown'}${lostInfo?.message ? `: ${lostInfo.message}` : ''})`, {
-      reason: lostInfo?.reason,
-    });
+    new EngineError(
+      'device-lost',
+      `the GPU device was lost (${lostInfo?.reason ?? 'unknown'}${lostInfo?.message ? `: ${lostInfo.message}` : ''})`,
+      {
+        reason: lostInfo?.reason,
+      },
+    );
 
   function checkAlive(signal?: AbortSignal): void {
     if (lostInfo) throw lostError();
@@ -128,10 +145,15 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       });
       const performer = await stage('performer', (enc) => {
         // exp-of-projection maps: the projection pass yields the stabilizer stats (no separate stats pass)
-        const projection = takesExpPath(ctx, { ...problem, v: vb }) ? encodeFavorProjection(ctx, enc, problem) : undefined;
+        const projection = takesExpPath(ctx, { ...problem, v: vb })
+          ? encodeFavorProjection(ctx, enc, problem)
+          : undefined;
         const stats = projection?.stats ?? encodeFavorStats(ctx, enc, problem);
         const args = { ...problem, v: vb, stats, projection };
-        return { stats, out: s.causal ? encodePerformerCausal(ctx, enc, args) : encodePerformerBidirectional(ctx, enc, args) };
+        return {
+          stats,
+          out: s.causal ? encodePerformerCausal(ctx, enc, args) : encodePerformerBidirectional(ctx, enc, args),
+        };
       });
 
       let rowStatsBuf: GPUBuffer | null = null;
@@ -146,8 +168,10 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
         });
         const norms = await stage('row-normalizers', (enc) => encodeRowNormalizers(ctx, enc, dp));
         if (job.rowStats) rowStatsBuf = await stage('row-stats', (enc) => encodeRowStats(ctx, enc, dp, norms));
-        if (job.viewCells > 0) viewRes = await stage('matrix-view', (enc) => encodeMatrixView(ctx, enc, dp, norms, job.viewCells));
-        if (job.rows.length > 0) rowsBuf = await stage('attention-rows', (enc) => encodeFullRows(ctx, enc, dp, norms, job.rows));
+        if (job.viewCells > 0)
+          viewRes = await stage('matrix-view', (enc) => encodeMatrixView(ctx, enc, dp, norms, job.viewCells));
+        if (job.rows.length > 0)
+          rowsBuf = await stage('attention-rows', (enc) => encodeFullRows(ctx, enc, dp, norms, job.rows));
       }
       timer.resolve(encoder);
       device.queue.submit([encoder.finish()]);
@@ -169,7 +193,14 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
         const { cells, block } = vr.plan;
         const all = await readFloats(device, vr.buffer, 3 * cells * cells);
         const plane = cells * cells;
-        view = { cells, block, aggregation: 'mean', exact: all.slice(0, plane), approx: all.slice(plane, 2 * plane), absDiff: all.slice(2 * plane) };
+        view = {
+          cells,
+          block,
+          aggregation: 'mean',
+          exact: all.slice(0, plane),
+          approx: all.slice(plane, 2 * plane),
+          absDiff: all.slice(2 * plane),
+        };
         assertFinite('matrix view', all, cells);
       }
       let rowStats: RowStats | null = null;
@@ -190,7 +221,16 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       }
       const timings = timer.useTimestamps ? await timer.read() : wallTimings;
       checkAlive(signal);
-      return { exactOut, approxOut, zeroNormalizerRows, view, rowStats, rows, timings, bytesAllocated: alloc.jobBytes() };
+      return {
+        exactOut,
+        approxOut,
+        zeroNormalizerRows,
+        view,
+        rowStats,
+        rows,
+        timings,
+        bytesAllocated: alloc.jobBytes(),
+      };
     });
   }
 
@@ -237,7 +277,10 @@ function assertFinite(what: string, data: Float32Array, cols: number): void {
     const x = data[i]!;
     if (!Number.isFinite(x)) {
       const row = Math.floor(i / Math.max(cols, 1));
-      throw new EngineError('non-finite-result', `${what} overflowed: entry [${row}, ${i - row * cols}] is ${x}`, { stage: what, index: i });
+      throw new EngineError('non-finite-result', `${what} overflowed: entry [${row}, ${i - row * cols}] is ${x}`, {
+        stage: what,
+        index: i,
+      });
     }
   }
 }

@@ -209,7 +209,8 @@ export const en = {
   notices: {
     rejected: (source: 'url' | 'control', key: string, raw: string, reason: RejectReason) =>
       `${source === 'url' ? 'Ignored URL parameter' : 'Ignored value for'} ${key} = “${raw}”: ${REASONS[reason]} — ${ruleText(key)}. The previous value is kept.`,
-    clamped: (key: ParamKey, raw: string, to: number) => `${PARAM_NAMES[key]} = ${raw} is outside the allowed range (${ruleText(key).replace(/^must be /, '')}); using ${fmt(to)}.`,
+    clamped: (key: ParamKey, raw: string, to: number) =>
+      `${PARAM_NAMES[key]} = ${raw} is outside the allowed range (${ruleText(key).replace(/^must be /, '')}); using ${fmt(to)}.`,
     backendChanged: (why: string) => `The compute backend changed: ${why}.`,
   },
   errors: {
@@ -225,10 +226,12 @@ export const en = {
       'gpu-validation': 'The GPU rejected the work (validation or out of memory).',
       cancelled: 'Cancelled.',
       internal: 'Unexpected engine failure.',
-      'hedgehog-not-fitted': 'The Hedgehog map has no fitted W (its training was cancelled or failed): press “Train” in the feature-map panel.',
+      'hedgehog-not-fitted':
+        'The Hedgehog map has no fitted W (its training was cancelled or failed): press “Train” in the feature-map panel.',
     } as Record<string, string>,
     retry: 'Try again',
-    panelCrashed: (panel: string) => `The “${panel}” panel hit an error while drawing. The rest of the page still works.`,
+    panelCrashed: (panel: string) =>
+      `The “${panel}” panel hit an error while drawing. The rest of the page still works.`,
     analysisFailed: 'This analysis failed:',
   },
   controls: {
@@ -249,7 +252,8 @@ export const en = {
     input: 'Inputs',
     scale: 'q/k norm scale s',
     scaleHelp: 'std of q, k entries; large s concentrates softmax and breaks FAVOR+',
-    structuredHint: (s: number) => `clustered and local inputs only give peaked attention once s is large enough (about ${s}); below that they look as uniform as Gaussian ones`,
+    structuredHint: (s: number) =>
+      `clustered and local inputs only give peaked attention once s is large enough (about ${s}); below that they look as uniform as Gaussian ones`,
     structuredAction: (s: number) => `use s = ${s}`,
     reset: 'Reset all',
     mapNames: MAP_NAMES,
@@ -311,13 +315,16 @@ export const en = {
     colourNegative: 'negative entry (trig features)',
     scaleLinear: 'linear colours',
     scaleLog: 'log colours (4 decades)',
-    blockNote: (b: number, cells: number) => `n is above 512: each of the ${cells}×${cells} cells shows the mean of a ${b}×${b} block of entries (block means).`,
+    blockNote: (b: number, cells: number) =>
+      `n is above 512: each of the ${cells}×${cells} cells shows the mean of a ${b}×${b} block of entries (block means).`,
     fullRes: 'Full resolution: one cell per entry.',
     noView: (limit: string, backend: string) =>
       `Heatmaps and per-row statistics need the full n×n matrices, which are requested up to n = ${limit} on ${backend}. Above that only the outputs are compared (in linear time); the row chart below still shows one full row.`,
     rowTitle: (i: number, pinned: boolean) => `Query row i = ${fmtInt(i)}${pinned ? ' (pinned)' : ''}`,
-    rowHint: 'Hover a heatmap row to preview it; click to pin (Enter with the keyboard). Click the pinned row again to unpin.',
-    rowHover: (i: number, b: number) => `Previewing rows ${fmtInt(i)}–${fmtInt(i + b - 1)} (block means); click to pin and fetch the full row.`,
+    rowHint:
+      'Hover a heatmap row to preview it; click to pin (Enter with the keyboard). Click the pinned row again to unpin.',
+    rowHover: (i: number, b: number) =>
+      `Previewing rows ${fmtInt(i)}–${fmtInt(i + b - 1)} (block means); click to pin and fetch the full row.`,
     unpin: 'Unpin',
     rowX: 'key j',
     rowY: 'attention weight',
@@ -335,7 +342,8 @@ export const en = {
     title: '1 · How large is the error, and what drives it?',
     lead: 'FAVOR+ is unbiased for every entry of exp(QKᵀ/√d), but its variance grows like exp(‖x+y‖²): with the norms of q and k, and hence with d for Gaussian inputs — not with n. Orthogonal projections lower it; trig features, whose weights can be negative, blow up where the exact entries are tiny.',
     formula: String.raw`\begin{gathered}\operatorname{MSE}_{+}=\tfrac1m\,e^{\|x+y\|^2}\,\mathrm{SM}^2(x,y)\big(1-e^{-\|x+y\|^2}\big) \\ \operatorname{MSE}_{\mathrm{trig}}=\tfrac{1}{2m}\,e^{\|x+y\|^2}\,\mathrm{SM}^{-2}(x,y)\big(1-e^{-\|x-y\|^2}\big)^2\end{gathered}`,
-    formulaNote: 'Lemma 2 of the Performer paper, for one entry SM(x, y) = exp(x·y), with iid ω ~ N(0, I) and inputs x = q/⁴√d, y = k/⁴√d.',
+    formulaNote:
+      'Lemma 2 of the Performer paper, for one entry SM(x, y) = exp(x·y), with iid ω ~ N(0, I) and inputs x = q/⁴√d, y = k/⁴√d.',
     sweepTitle: 'Error of A vs number of features m',
     sweepNote: (seeds: number, rows: number, n: number) =>
       `Mean over ${seeds} feature seeds (band: min–max), ${rows} query rows against n′ = ${fmtInt(n)} keys; dashed lines are iid projections. Dotted: Lemma 2’s second moments carried through the row normalization to first order (iid features) — an RMS over draws, so heavy tails keep it above the typical run when errors are large. Ring: the current computation.`,
@@ -357,11 +365,14 @@ export const en = {
     entropyExact: 'softmax A',
     entropyPerf: 'positive Â',
     dTitle: 'Error vs head dimension d',
-    dNote: (s: number, m: number) => `Positive features, s = ${s}, m = ${m}: at a fixed entry scale, ‖x+y‖² ≈ 2√d·s² grows with d, and so does the error.`,
+    dNote: (s: number, m: number) =>
+      `Positive features, s = ${s}, m = ${m}: at a fixed entry scale, ‖x+y‖² ≈ 2√d·s² grows with d, and so does the error.`,
     xD: 'head dimension d',
     blowTitle: 'Per-entry relative error vs the exact entry',
-    blowNote: 'Median (band 10–90%) of |Â_ij − A_ij| / A_ij in bins of A_ij. Positive features keep the relative error bounded as A_ij → 0; trig features do not.',
-    blowSmallest: (trig: string, pos: string) => `At the smallest exact entries the median relative error is ${trig} for trig features and ${pos} for positive ones.`,
+    blowNote:
+      'Median (band 10–90%) of |Â_ij − A_ij| / A_ij in bins of A_ij. Positive features keep the relative error bounded as A_ij → 0; trig features do not.',
+    blowSmallest: (trig: string, pos: string) =>
+      `At the smallest exact entries the median relative error is ${trig} for trig features and ${pos} for positive ones.`,
     xEntry: 'exact entry A_ij',
     yRel: '|Â_ij − A_ij| / A_ij',
     tableSweep: 'error vs m, mean and range over seeds',
@@ -383,7 +394,8 @@ export const en = {
     xK: 'k keys',
     yMass: 'attention mass on the top k keys',
     nTitle: 'Mean normalized entropy vs n',
-    nNote: (rows: number) => `${rows} query rows per n (same seeds; Gaussian inputs are prefixes of one draw). Current n marked.`,
+    nNote: (rows: number) =>
+      `${rows} query rows per n (same seeds; Gaussian inputs are prefixes of one draw). Current n marked.`,
     xN: 'sequence length n',
     localTitle: 'Su’s experiment: truncate linear attention to a local window',
     localNote: (map: string) =>
@@ -443,7 +455,8 @@ export const en = {
     yF: 'f(x)',
     tangent: 'tangent of eˣ at 0: 1 + x',
     rowsTitle: (i: number) => `Query row i = ${fmtInt(i)} under every map, against softmax`,
-    rowsNote: (m: number, proj: string) => `Same Q, K and the same W (m = ${m}, ${proj}) for every map that uses a projection.`,
+    rowsNote: (m: number, proj: string) =>
+      `Same Q, K and the same W (m = ${m}, ${proj}) for every map that uses a projection.`,
     mapLegend: 'the map’s Â_i (colour of the map)',
     rowStats: (err: string, kl: string, h: string) => `error ${err} · KL ${kl} · entropy ${h}`,
     lambdaTitle: 'λ-invariance: a per-query factor cancels',
@@ -527,11 +540,13 @@ export const en = {
     jsonBusy: 'Preparing JSON…',
     jsonHint: 'Parameters, Q, K, V, W, exact A, Â, both outputs and the numbers above, as one JSON file.',
     jsonWaiting: 'Available once the first result is on screen.',
-    jsonLimit: (limit: string, n: string) => `The JSON holds dense n×n matrices, so it is offered for n ≤ ${limit} (n is ${n}); lower n to export.`,
+    jsonLimit: (limit: string, n: string) =>
+      `The JSON holds dense n×n matrices, so it is offered for n ≤ ${limit} (n is ${n}); lower n to export.`,
   },
   upload: {
     heading: 'Your own Q and K',
-    intro: 'Load Q and K (and optionally V) as .npy (float32 or float64, C order, shape [n, d]) or CSV. Every panel then computes on them; nothing leaves your browser.',
+    intro:
+      'Load Q and K (and optionally V) as .npy (float32 or float64, C order, shape [n, d]) or CSV. Every panel then computes on them; nothing leaves your browser.',
     drop: 'Drop .npy or CSV files here (name them q, k, v — or drop them one by one on their slot)',
     dropActive: 'Release to load',
     slotNames: { q: 'Q', k: 'K', v: 'V (optional)' } as Record<UploadSlot, string>,
@@ -539,11 +554,22 @@ export const en = {
     chooseAria: (slot: string) => `Choose a .npy or CSV file for ${slot}`,
     empty: 'no file',
     vDefault: 'seeded Gaussian (from the input seed)',
-    fileInfo: (name: string, rows: number, cols: number, kind: string) => `${name} · ${fmtInt(rows)} × ${fmtInt(cols)} · ${kind}`,
-    kinds: { float32: '.npy float32', float64: '.npy float64 (rounded to float32)', text: 'text' } as Record<'float32' | 'float64' | 'text', string>,
-    notes: { bom: 'byte-order mark ignored', 'header-row': 'header row skipped', comments: '# comment lines skipped', float64: 'float64 rounded to float32' } as Record<UploadNote, string>,
-    waiting: (slots: string) => `Waiting for ${slots}: the panels keep computing on the current inputs until it is there.`,
-    active: (n: number, d: number, rms: string) => `In use: your Q, K with n = ${fmtInt(n)}, d = ${fmtInt(d)} (RMS of the entries ${rms}).`,
+    fileInfo: (name: string, rows: number, cols: number, kind: string) =>
+      `${name} · ${fmtInt(rows)} × ${fmtInt(cols)} · ${kind}`,
+    kinds: { float32: '.npy float32', float64: '.npy float64 (rounded to float32)', text: 'text' } as Record<
+      'float32' | 'float64' | 'text',
+      string
+    >,
+    notes: {
+      bom: 'byte-order mark ignored',
+      'header-row': 'header row skipped',
+      comments: '# comment lines skipped',
+      float64: 'float64 rounded to float32',
+    } as Record<UploadNote, string>,
+    waiting: (slots: string) =>
+      `Waiting for ${slots}: the panels keep computing on the current inputs until it is there.`,
+    active: (n: number, d: number, rms: string) =>
+      `In use: your Q, K with n = ${fmtInt(n)}, d = ${fmtInt(d)} (RMS of the entries ${rms}).`,
     remove: 'Remove uploaded data',
     rejected: (file: string, why: string) => `Not loaded: ${file} — ${why}. Everything on the page is unchanged.`,
     dismiss: 'Dismiss',
@@ -552,7 +578,8 @@ export const en = {
     scaleLocked: (rms: string) => `the uploaded Q, K are used as they are; their entries’ RMS is ${rms}`,
     notInLink:
       'This link was made with uploaded Q and K, and uploaded data is never part of a link. Showing the generated inputs instead — load the files again to see them.',
-    locked: (key: string) => `${PARAM_NAMES[key as ParamKey] ?? key} follows the uploaded files; remove the uploaded data to change it.`,
+    locked: (key: string) =>
+      `${PARAM_NAMES[key as ParamKey] ?? key} follows the uploaded files; remove the uploaded data to change it.`,
     problem: (p: UploadProblem): string => {
       switch (p.code) {
         case 'empty':
@@ -648,7 +675,13 @@ export const en = {
     enter: 'Present',
     enterHint: 'Lecture mode: full-screen slides (key P)',
     controls: 'Controls of this slide',
-    controlNames: { n: 'sequence length n', d: 'head dimension d', m: 'random features m', scale: 'norm scale s', causal: 'causal (decoder) mask' },
+    controlNames: {
+      n: 'sequence length n',
+      d: 'head dimension d',
+      m: 'random features m',
+      scale: 'norm scale s',
+      causal: 'causal (decoder) mask',
+    },
     sourcesLabel: 'Follows',
     sources: {
       blog: 'Choromanski & Colwell, “Rethinking Attention with Performers”, Google AI Blog, Oct 2020',
@@ -671,64 +704,76 @@ export const en = {
     costY: 'FLOPs (model)',
     costTable: 'FLOP model vs n',
     costCrossover: (n: string) => `n* ≈ 2m = ${n}`,
-    costMeasured: (exact: string, perf: string, backend: string) => `measured now at this n (${backend}): exact ${exact}, Performer ${perf}`,
+    costMeasured: (exact: string, perf: string, backend: string) =>
+      `measured now at this n (${backend}): exact ${exact}, Performer ${perf}`,
     orthSeries: (proj: string) => `FAVOR+, ${proj}`,
-    orthStat: (seeds: number, rows: number, n: number) => `mean over ${seeds} draws of W (band: min–max), ${rows} query rows, n = ${n}`,
+    orthStat: (seeds: number, rows: number, n: number) =>
+      `mean over ${seeds} draws of W (band: min–max), ${rows} query rows, n = ${n}`,
     theoryIid: 'theory (Lemma 2, iid)',
     curvesTitle: 'eˣ and its first-order Taylor expansion',
     rowTitle: (i: number) => `Query row i = ${i}`,
     mapStat: (map: string, h: string) => `${map}: entropy ${h}`,
     spectraStat: (rA: string, rHat: string, tol: string) => `numerical rank (τ = ${tol}): A ${rA}, Â ${rHat}`,
-    normStat: (m: number, seeds: number) => `m = ${m}, ${seeds} draws of W per point (band: their spread); exact entropy from the same rows`,
+    normStat: (m: number, seeds: number) =>
+      `m = ${m}, ${seeds} draws of W per point (band: their spread); exact entropy from the same rows`,
     normErrorTitle: 'Error of FAVOR+ vs norm scale s',
     normEntropyTitle: 'Softmax entropy vs norm scale s',
     steps: {
       quadratic: {
         title: 'Attention compares every query with every key',
-        caption: 'n tokens make n² scores: double the sequence and time and memory grow fourfold. Move n and watch the matrix grow.',
+        caption:
+          'n tokens make n² scores: double the sequence and time and memory grow fourfold. Move n and watch the matrix grow.',
       },
       kernel: {
         title: 'Softmax attention is a kernel',
-        caption: 'Each weight is exp(q·k/√d), normalized over its row: a kernel between scaled queries and keys. Here q and k encode position; raise the norm scale s and every query concentrates on its neighbours.',
+        caption:
+          'Each weight is exp(q·k/√d), normalized over its row: a kernel between scaled queries and keys. Here q and k encode position; raise the norm scale s and every query concentrates on its neighbours.',
       },
       features: {
         title: 'Positive random features',
-        caption: 'FAVOR+ writes the kernel as an average over random directions ω and keeps m of them. Every feature is positive, so Â stays a proper distribution. More features, less noise.',
+        caption:
+          'FAVOR+ writes the kernel as an average over random directions ω and keeps m of them. Every feature is positive, so Â stays a proper distribution. More features, less noise.',
       },
       orthogonal: {
         title: 'Orthogonal features: same cost, lower error',
-        caption: 'Drawing the ω mutually orthogonal (with Gaussian lengths) keeps the estimate unbiased and lowers its variance for every d. Solid: orthogonal; dashed: iid; dotted: theory.',
+        caption:
+          'Drawing the ω mutually orthogonal (with Gaussian lengths) keeps the estimate unbiased and lowers its variance for every d. Solid: orthogonal; dashed: iid; dotted: theory.',
       },
       linear: {
         title: 'Associativity makes it linear',
-        caption: 'Multiply φ(K)ᵀV first: an m×d summary of all keys that every query reuses. The cost grows with n, not n²; beyond n ≈ 2m the Performer needs fewer operations.',
+        caption:
+          'Multiply φ(K)ᵀV first: an m×d summary of all keys that every query reuses. The cost grows with n, not n²; beyond n ≈ 2m the Performer needs fewer operations.',
       },
       causal: {
         title: 'Causal attention with prefix sums',
-        caption: 'A decoder may only look back. Running sums of φ(k_j)v_jᵀ and φ(k_j) over the keys seen so far give every output with one update per token — still linear.',
+        caption:
+          'A decoder may only look back. Running sums of φ(k_j)v_jᵀ and φ(k_j) over the keys seen so far give every output with one update per token — still linear.',
       },
       maps: {
         title: 'eˣ versus 1 + elu',
-        caption: '1 + elu(x) is eˣ’s first-order Taylor expansion. It cannot turn large score gaps into large weights, so its rows stay flat; FAVOR+ estimates eˣ itself and can follow a peaked row.',
+        caption:
+          '1 + elu(x) is eˣ’s first-order Taylor expansion. It cannot turn large score gaps into large weights, so its rows stay flat; FAVOR+ estimates eˣ itself and can follow a peaked row.',
       },
       sparsity: {
         title: 'Softmax can focus, 1 + elu spreads out',
-        caption: 'Share of a row’s attention held by its k largest weights. Softmax puts most of it on a few keys; 1 + elu spreads it thin, towards average pooling.',
+        caption:
+          'Share of a row’s attention held by its k largest weights. Softmax puts most of it on a few keys; 1 + elu spreads it thin, towards average pooling.',
       },
       rank: {
         title: 'Low rank: at most m for linear attention, up to n for softmax',
-        caption: 'QKᵀ has rank ≤ d and φ(Q)φ(K)ᵀ rank ≤ m, but the elementwise exponential can lift softmax attention to full rank. The singular values show where each spectrum falls off.',
+        caption:
+          'QKᵀ has rank ≤ d and φ(Q)φ(K)ᵀ rank ≤ m, but the elementwise exponential can lift softmax attention to full rank. The singular values show where each spectrum falls off.',
       },
       concentration: {
         title: 'The price of concentration',
-        caption: 'As s grows, softmax concentrates (right: entropy falls) while FAVOR+’s error explodes (left). Where the estimator is accurate, attention is nearly uniform.',
+        caption:
+          'As s grows, softmax concentrates (right: entropy falls) while FAVOR+’s error explodes (left). Where the estimator is accurate, attention is nearly uniform.',
       },
     },
   },
   hedgehog: {
     title: 'A learned feature map, fitted here: Hedgehog',
-    lead:
-      'Instead of drawing W at random, learn it: φ(x) = [softmax(Wx) ‖ softmax(−Wx)] (m′ = 2m features, positive and bounded) with W trained so that Â mimics this head’s softmax attention — minimizing the cross-entropy between the rows of A and Â by gradient descent, in your browser.',
+    lead: 'Instead of drawing W at random, learn it: φ(x) = [softmax(Wx) ‖ softmax(−Wx)] (m′ = 2m features, positive and bounded) with W trained so that Â mimics this head’s softmax attention — minimizing the cross-entropy between the rows of A and Â by gradient descent, in your browser.',
     cite: 'M. Zhang, K. Bhatia, H. Kumbong, C. Ré, “The Hedgehog & the Porcupine: Expressive Linear Attentions with Softmax Mimicry”, ICLR 2024',
     lossFormula: String.raw`\mathcal L(W)=-\frac1n\sum_i\sum_j A_{ij}\log\hat A_{ij},\qquad \hat A_{ij}=\frac{\phi(x_i)^\top\phi(y_j)}{\sum_{j'}\phi(x_i)^\top\phi(y_{j'})}`,
     recipe: (steps: number, positions: number) =>
@@ -783,7 +828,8 @@ export const en = {
   },
   firstscreen: {
     badgeWarming: 'CPU (WebGPU starting…)',
-    badgeWarmingTitle: 'WebGPU is compiling its pipelines; meanwhile the CPU computes the figures. They are recomputed on WebGPU as soon as it is ready.',
+    badgeWarmingTitle:
+      'WebGPU is compiling its pipelines; meanwhile the CPU computes the figures. They are recomputed on WebGPU as soon as it is ready.',
     backendName: { webgpu: 'WebGPU', cpu: 'the CPU' } as Record<'webgpu' | 'cpu', string>,
     computingOn: (backend: string) => `Computing on ${backend}…`,
     estimate: (est: string, elapsed: string) => `about ${est} predicted · ${elapsed} so far`,
@@ -794,7 +840,8 @@ export const en = {
     cancel: 'Cancel',
     cancelledReverted: (params: string, est: string) =>
       `Cancelled the run for ${params} (predicted about ${est}). The controls are back at the parameters of the result shown.`,
-    cancelledNothing: (params: string, est: string) => `Cancelled: nothing has been computed for ${params} (predicted about ${est}).`,
+    cancelledNothing: (params: string, est: string) =>
+      `Cancelled: nothing has been computed for ${params} (predicted about ${est}).`,
     computeAnyway: 'Compute anyway',
     held: (params: string, est: string, backend: string, shown: boolean) =>
       `Not started: this run (${params}) is predicted to take about ${est} on ${backend}. ${shown ? 'The figures below stay as they are.' : 'Nothing has been computed yet.'}`,
@@ -813,7 +860,8 @@ export const en = {
     title: 'Speed: time vs sequence length',
     lead: 'The headline figure of Choromanski and Colwell’s Google AI Blog post (“Rethinking Attention with Performers”, October 2020) plots time against sequence length on log-log axes: regular attention grows quadratically and stops where memory runs out, while the Performer stays close to “dummy” attention, which just returns V and marks the best any attention can do. Here the same figure is measured live on your machine, with this page’s own kernels.',
     formula: String.raw`\underbrace{4n^2d}_{\text{exact}}\quad\text{vs}\quad \underbrace{8\,n\,m'd}_{\text{Performer}}\qquad\Rightarrow\qquad n_\times = 2m'\cdot\frac{R_{\text{exact}}}{R_{\text{Performer}}}`,
-    formulaNote: 'FLOP model (a multiply-add counts 2): exact attention forms Q Kᵀ and A V; the Performer projects Q and K onto m′ features, forms φ(K)ᵀ V and φ(Q) S. At equal speed per FLOP they cost the same at n = 2m′; R is each method’s measured GFLOP/s.',
+    formulaNote:
+      'FLOP model (a multiply-add counts 2): exact attention forms Q Kᵀ and A V; the Performer projects Q and K onto m′ features, forms φ(K)ᵀ V and φ(Q) S. At equal speed per FLOP they cost the same at n = 2m′; R is each method’s measured GFLOP/s.',
     citePrefix: 'The figure this panel measures live is the speed figure of',
     blogCite: 'Choromanski & Colwell, Google AI Blog, 2020',
     run: 'Run',
@@ -821,7 +869,8 @@ export const en = {
     cancel: 'Cancel',
     budget: 'Time budget',
     budgetOption: (s: number) => (s < 60 ? `${s} s` : `${s / 60} min`),
-    budgetHelp: 'Each method gets an equal share; a method stops when its next (doubled) n is predicted to overrun its share.',
+    budgetHelp:
+      'Each method gets an equal share; a method stops when its next (doubled) n is predicted to overrun its share.',
     layerToggle: 'also time one Transformer layer',
     heavy: 'Timing is heavy for the machine: it runs only when you press Run.',
     idle: 'No measurements yet. Press Run to time exact attention, the Performer and dummy attention from n = 64 upward on this device.',
@@ -833,9 +882,12 @@ export const en = {
     failed: (msg: string) => `The speed run failed: ${msg}. The previous result (if any) is still shown.`,
     took: (ms: string, budget: string) => `Measured in ${ms} (budget ${budget}).`,
     timing: {
-      timestamp: (adapter: string) => `Timed on the GPU (${adapter}) with GPU timestamp queries: the sum of each method’s compute passes, median of up to 5 runs after a warm-up run.`,
-      wall: (adapter: string) => `Timed on the GPU (${adapter}) by wall-clock time from submit to onSubmittedWorkDone (this device has no timestamp queries), median of up to 5 runs after a warm-up run.`,
-      cpu: (reason: string) => `CPU fallback (${reason}): these are the CPU twins of the kernels timed in the engine worker, over a smaller range of n — not GPU numbers.`,
+      timestamp: (adapter: string) =>
+        `Timed on the GPU (${adapter}) with GPU timestamp queries: the sum of each method’s compute passes, median of up to 5 runs after a warm-up run.`,
+      wall: (adapter: string) =>
+        `Timed on the GPU (${adapter}) by wall-clock time from submit to onSubmittedWorkDone (this device has no timestamp queries), median of up to 5 runs after a warm-up run.`,
+      cpu: (reason: string) =>
+        `CPU fallback (${reason}): these are the CPU twins of the kernels timed in the engine worker, over a smaller range of n — not GPU numbers.`,
     },
     methods: {
       exact: 'exact (fused softmax)',
@@ -869,9 +921,11 @@ export const en = {
     gflopsPerformer: 'GFLOP/s, Performer bidirectional (largest n)',
     gflopsCausal: 'GFLOP/s, Performer causal (largest n)',
     maxN: (what: string) => `largest n, ${what}`,
-    sweepNote: (d: number, m: number) => `One attention head, d = ${d}, m = ${m} positive random features (m′ = m), random Gaussian inputs; the same kernels as the rest of the page.`,
+    sweepNote: (d: number, m: number) =>
+      `One attention head, d = ${d}, m = ${m} positive random features (m′ = m), random Gaussian inputs; the same kernels as the rest of the page.`,
     stops: 'Where each method stopped',
-    stopBudget: (what: string, n: string, ms: string) => `${what}: n = ${n} was predicted to take ${ms} per run, past its share of the budget.`,
+    stopBudget: (what: string, n: string, ms: string) =>
+      `${what}: n = ${n} was predicted to take ${ms} per run, past its share of the budget.`,
     stopRange: (what: string, n: string) => `${what}: reached the end of the range, n = ${n}.`,
     stopError: (what: string, n: string, msg: string) => `${what}: failed at n = ${n} — ${msg}`,
     downloadAll: 'Download all results (CSV)',
@@ -879,7 +933,8 @@ export const en = {
     layerTitle: 'One Transformer layer',
     layerLead: (D: number, h: number, f: number) =>
       `The blog’s timings are for whole models. This view times one layer as in that setting — Q, K, V and O projections (d_model = ${D}, ${h} heads), attention per head, and a feed-forward block (d_ff = ${f}, ReLU) — on this page’s tiled WGSL matrix-product kernel, with exact, Performer or dummy attention. Layer norm and biases are left out (O(n·d_model) each). Past the crossover the Performer layer approaches the dummy layer: attention stops being the cost.`,
-    layerCpu: (D: number, h: number, f: number) => `On the CPU fallback the layer is smaller: d_model = ${D}, ${h} heads, d_ff = ${f}.`,
+    layerCpu: (D: number, h: number, f: number) =>
+      `On the CPU fallback the layer is smaller: d_model = ${D}, ${h} heads, d_ff = ${f}.`,
     layerTimeTitle: 'Time of one Transformer layer vs n (log-log)',
     layerRatioTitle: 'Layer time ÷ dummy-layer time (1 = attention costs nothing)',
     yRatio: 'time ÷ dummy layer',
@@ -888,7 +943,8 @@ export const en = {
     partsTitle: 'Where a layer’s time goes (largest n measured by all three)',
     parts: { projections: 'Q, K, V, O projections', attention: 'attention', ffn: 'feed-forward' },
     partsTable: 'time per layer component',
-    partsNone: 'The split into components needs GPU timestamps (or the CPU path); this device reports the layer’s total only.',
+    partsNone:
+      'The split into components needs GPU timestamps (or the CPU path); this device reports the layer’s total only.',
     component: 'component',
     layerRatioMetric: 'Performer layer ÷ dummy layer (largest n)',
     layerExactMetric: 'exact layer ÷ dummy layer (same n)',
@@ -905,7 +961,10 @@ export const en = {
     colFormula: 'feature map φ',
     colDim: 'm′',
     colSource: 'source',
-    family: { random: 'random (over seeds)', deterministic: 'deterministic', learned: 'learned (fitted W)' } as Record<MapFamily, string>,
+    family: { random: 'random (over seeds)', deterministic: 'deterministic', learned: 'learned (fitted W)' } as Record<
+      MapFamily,
+      string
+    >,
     variant: (map: string, proj: string) => `${map}, ${proj}`,
     projectionRow: (proj: string) => `W with ${proj} rows`,
     dimTitle: 'Error of A vs feature dimension m′',
@@ -930,7 +989,8 @@ export const en = {
     sourceWall: 'wall clock around each kernel',
     exactLine: (ms: string) => `exact softmax: ${ms}`,
     tableTime: 'error of A and time per estimator',
-    noErrorA: (n: number) => `Above n = ${fmtInt(n)} the error is that of the output (the dense row statistics are skipped).`,
+    noErrorA: (n: number) =>
+      `Above n = ${fmtInt(n)} the error is that of the output (the dense row statistics are skipped).`,
     best: (name: string, m: number) => `lowest error of A at m = ${m}: ${name}`,
     errorAt: (name: string) => `${name}, error of A`,
     timeOf: (name: string) => `${name}, ms`,

@@ -11,13 +11,55 @@ import { STRINGS } from '.';
 const UNTRANSLATED_OK = new Set(
   [
     // names and methods
-    'performer', 'favor', 'webgpu', 'softmax', 'relu', 'elu', 'gpu', 'cpu', 'transformer', 'kexue', 'fm', 'arxiv',
-    'iclr', 'icml', 'wacv', 'krzysztof', 'choromanski', 'lucy', 'colwell', 'angelos', 'katharopoulos', 'zhuoran', 'shen',
+    'performer',
+    'favor',
+    'webgpu',
+    'softmax',
+    'relu',
+    'elu',
+    'gpu',
+    'cpu',
+    'transformer',
+    'kexue',
+    'fm',
+    'arxiv',
+    'iclr',
+    'icml',
+    'wacv',
+    'krzysztof',
+    'choromanski',
+    'lucy',
+    'colwell',
+    'angelos',
+    'katharopoulos',
+    'zhuoran',
+    'shen',
     // math operators and symbols as written in formulas
-    'exp', 'log', 'max', 'min', 'sin', 'cos', 'kl', 'mse', 'sm', 'trig', 'out', 'exact', 'eff', 'rank', 'model',
-    'top', 'nats', 'ms',
+    'exp',
+    'log',
+    'max',
+    'min',
+    'sin',
+    'cos',
+    'kl',
+    'mse',
+    'sm',
+    'trig',
+    'out',
+    'exact',
+    'eff',
+    'rank',
+    'model',
+    'top',
+    'nats',
+    'ms',
     // file formats
-    'png', 'svg', 'csv', 'json', 'npy', 'float',
+    'png',
+    'svg',
+    'csv',
+    'json',
+    'npy',
+    'float',
   ].map((w) => w.toLowerCase()),
 );
 
@@ -26,7 +68,10 @@ const UNTRANSLATED_OK = new Set(
  * symbols such as QK, Wx, KL), not subscripts (A_ij), not TeX commands, not on the allowlist.
  */
 function foreignWords(s: string): string[] {
-  const text = s.replace(/\\(begin|end)\{[a-z*]+\}/g, ' ').replace(/\\[a-zA-Z]+/g, ' ').replace(/_\{?[A-Za-z]+/g, ' ');
+  const text = s
+    .replace(/\\(begin|end)\{[a-z*]+\}/g, ' ')
+    .replace(/\\[a-zA-Z]+/g, ' ')
+    .replace(/_\{?[A-Za-z]+/g, ' ');
   return (text.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => !UNTRANSLATED_OK.has(w.toLowerCase()));
 }
 
@@ -34,7 +79,13 @@ type Leaf = { path: string; en: unknown; zh: unknown };
 
 function leaves(a: unknown, b: unknown, path = ''): Leaf[] {
   if (typeof a === 'object' && a !== null) {
-    return Object.keys(a).flatMap((k) => leaves((a as Record<string, unknown>)[k], typeof b === 'object' && b !== null ? (b as Record<string, unknown>)[k] : undefined, path ? `${path}.${k}` : k));
+    return Object.keys(a).flatMap((k) =>
+      leaves(
+        (a as Record<string, unknown>)[k],
+        typeof b === 'object' && b !== null ? (b as Record<string, unknown>)[k] : undefined,
+        path ? `${path}.${k}` : k,
+      ),
+    );
   }
   return [{ path, en: a, zh: b }];
 }
@@ -52,11 +103,19 @@ describe('zh strings', () => {
 
   it('every key of en exists in zh with the same type (functions are functions of the same arity)', () => {
     const problems = all
-      .filter((l) => typeof l.en !== typeof l.zh || (typeof l.en === 'function' && (l.en as () => string).length !== (l.zh as () => string).length))
+      .filter(
+        (l) =>
+          typeof l.en !== typeof l.zh ||
+          (typeof l.en === 'function' && (l.en as () => string).length !== (l.zh as () => string).length),
+      )
       .map((l) => `${l.path}: en ${typeof l.en}, zh ${typeof l.zh}`);
     expect(problems).toEqual([]);
     // and zh has no keys en lacks (a stale or misspelled key would never be shown)
-    expect(leaves(zh, en).filter((l) => l.zh === undefined).map((l) => l.path)).toEqual([]);
+    expect(
+      leaves(zh, en)
+        .filter((l) => l.zh === undefined)
+        .map((l) => l.path),
+    ).toEqual([]);
   });
 
   it('no zh string equals its English counterpart unless it is math or names only', () => {
@@ -81,7 +140,12 @@ describe('zh strings', () => {
 
   it('zh strings contain Chinese characters or punctuation wherever the English has words to translate', () => {
     const bare = all
-      .filter((l) => typeof l.zh === 'string' && foreignWords(l.en as string).length && !/[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]/.test(l.zh as string))
+      .filter(
+        (l) =>
+          typeof l.zh === 'string' &&
+          foreignWords(l.en as string).length &&
+          !/[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]/.test(l.zh as string),
+      )
       .map((l) => `${l.path}: ${l.zh}`);
     expect(bare).toEqual([]);
   });
@@ -89,7 +153,9 @@ describe('zh strings', () => {
   it('interpolating functions put their arguments into the Chinese text', () => {
     expect(zh.charts.tableTruncated(1000, 4096)).toBe('共 4,096 行，显示前 1,000 行。');
     expect(zh.main.rowTitle(12, true)).toBe('查询行 i = 12（已固定）');
-    expect(zh.notices.rejected('url', 'lang', 'xx', 'not-an-option')).toBe('已忽略 URL 参数 lang = “xx”：不是可选值之一——必须是 en、zh 之一。保留原来的值。');
+    expect(zh.notices.rejected('url', 'lang', 'xx', 'not-an-option')).toBe(
+      '已忽略 URL 参数 lang = “xx”：不是可选值之一——必须是 en、zh 之一。保留原来的值。',
+    );
     expect(zh.notices.rejected('url', 'n', '0', 'out-of-range')).toContain('必须是1 到 65,536 之间的整数');
     expect(zh.notices.clamped('m', '5000', 1024)).toBe('m = 5000 超出允许范围（1 到 1,024 之间的整数），改用 1,024。');
   });
@@ -101,15 +167,19 @@ describe('zh strings', () => {
   });
 
   it('known backend reasons are translated, browser details kept', () => {
-    expect(zh.app.backendCpu('this browser exposes no WebGPU (navigator.gpu is missing)')).toBe('CPU 后备路径：此浏览器未提供 WebGPU（navigator.gpu 不存在）');
-    expect(zh.app.backendCpu('GPU device lost (destroyed: gone); WebGPU is present but no GPU adapter is available')).toBe(
-      'CPU 后备路径：GPU 设备丢失（destroyed: gone）；浏览器支持 WebGPU，但没有可用的 GPU 适配器',
+    expect(zh.app.backendCpu('this browser exposes no WebGPU (navigator.gpu is missing)')).toBe(
+      'CPU 后备路径：此浏览器未提供 WebGPU（navigator.gpu 不存在）',
     );
+    expect(
+      zh.app.backendCpu('GPU device lost (destroyed: gone); WebGPU is present but no GPU adapter is available'),
+    ).toBe('CPU 后备路径：GPU 设备丢失（destroyed: gone）；浏览器支持 WebGPU，但没有可用的 GPU 适配器');
     expect(zh.notices.backendChanged('requestDevice failed: boom')).toBe('计算后端已切换：requestDevice 失败：boom。');
   });
 
   it('no product text names the sources by their internal file labels ("seed" + number)', () => {
-    const seeds = [...leaves(en, en), ...leaves(zh, zh)].filter((l) => typeof l.en === 'string' && /seed 00\d/i.test(l.en as string)).map((l) => l.path);
+    const seeds = [...leaves(en, en), ...leaves(zh, zh)]
+      .filter((l) => typeof l.en === 'string' && /seed 00\d/i.test(l.en as string))
+      .map((l) => l.path);
     expect(seeds).toEqual([]);
   });
 });

@@ -8,7 +8,9 @@ function imports(dir: string): { file: string; from: string }[] {
   return readdirSync(join(SRC, dir), { recursive: true, encoding: 'utf8' })
     .filter((f) => /\.(ts|tsx)$/.test(f))
     .flatMap((f) =>
-      [...readFileSync(join(SRC, dir, f), 'utf8').matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => ({ file: `${dir}/${f}`, from: m[1]! })),
+      [...readFileSync(join(SRC, dir, f), 'utf8').matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map(
+        (m) => ({ file: `${dir}/${f}`, from: m[1]! }),
+      ),
     );
 }
 
@@ -20,7 +22,9 @@ describe('where the texts may be read', () => {
   });
 
   it('nothing below the UI (core, gpu, engine, store) imports i18n or app', () => {
-    const bad = ['core', 'gpu', 'engine', 'store'].flatMap(imports).filter((i) => /(^|\/)(app|i18n)(\/|$)/.test(i.from));
+    const bad = ['core', 'gpu', 'engine', 'store']
+      .flatMap(imports)
+      .filter((i) => /(^|\/)(app|i18n)(\/|$)/.test(i.from));
     expect(bad).toEqual([]);
   });
 });

@@ -17,7 +17,12 @@ import type { UploadProblem } from '../core/upload-check';
 import type { MapFamily } from '../core/estimators';
 
 const mibZh = (bytes: number) => `${(bytes / 1048576).toFixed(bytes < 1048576 ? 2 : 1)} MiB`;
-const LOCKED_NAMES_ZH: Record<string, string> = { n: '序列长度 n', d: '头维度 d', scale: '范数尺度 s', input: '输入类型' };
+const LOCKED_NAMES_ZH: Record<string, string> = {
+  n: '序列长度 n',
+  d: '头维度 d',
+  scale: '范数尺度 s',
+  input: '输入类型',
+};
 
 const PARAM_NAMES: Record<ParamKey, string> = {
   n: 'n',
@@ -80,7 +85,10 @@ const REASONS: Record<RejectReason, string> = {
  * languages); the known phrases are translated here, browser-supplied details are kept verbatim.
  */
 const BACKEND_REASONS: [RegExp, (...m: string[]) => string][] = [
-  [/^this browser exposes no WebGPU \(navigator\.gpu is missing\)$/, () => '此浏览器未提供 WebGPU（navigator.gpu 不存在）'],
+  [
+    /^this browser exposes no WebGPU \(navigator\.gpu is missing\)$/,
+    () => '此浏览器未提供 WebGPU（navigator.gpu 不存在）',
+  ],
   [/^WebGPU is present but no GPU adapter is available$/, () => '浏览器支持 WebGPU，但没有可用的 GPU 适配器'],
   [/^requestAdapter failed: (.*)$/s, (d) => `requestAdapter 失败：${d}`],
   [/^requestDevice failed: (.*)$/s, (d) => `requestDevice 失败：${d}`],
@@ -242,13 +250,15 @@ export const zh: Strings = {
   notices: {
     rejected: (source: 'url' | 'control', key: string, raw: string, reason: RejectReason) =>
       `${source === 'url' ? '已忽略 URL 参数' : '已忽略输入值'} ${key} = “${raw}”：${REASONS[reason]}——${ruleText(key)}。保留原来的值。`,
-    clamped: (key: ParamKey, raw: string, to: number) => `${PARAM_NAMES[key]} = ${raw} 超出允许范围（${allowed(key)}），改用 ${fmt(to)}。`,
+    clamped: (key: ParamKey, raw: string, to: number) =>
+      `${PARAM_NAMES[key]} = ${raw} 超出允许范围（${allowed(key)}），改用 ${fmt(to)}。`,
     backendChanged: (why: string) => `计算后端已切换：${backendReason(why)}。`,
   },
   errors: {
     title: '上一次计算失败，屏幕上保留的是之前的结果。',
     codes: {
-      'non-finite-result': '计算结果溢出为非有限值——这是三角函数特征在范数较大时的典型表现（exp(‖x‖²/2) 爆炸，行和可能为 0）。',
+      'non-finite-result':
+        '计算结果溢出为非有限值——这是三角函数特征在范数较大时的典型表现（exp(‖x‖²/2) 爆炸，行和可能为 0）。',
       'exceeds-limit': '规模超出了此设备或后端的上限。',
       'invalid-size': '尺寸无效。',
       'non-finite-input': '输入中含有 NaN 或无穷大。',
@@ -281,7 +291,8 @@ export const zh: Strings = {
     input: '输入',
     scale: 'q/k 范数尺度 s',
     scaleHelp: 'q、k 各元素的标准差；s 越大，softmax 越集中，FAVOR+ 也越容易失效',
-    structuredHint: (s: number) => `聚类输入和局部输入要在 s 足够大（约 ${s}）时才会产生集中的注意力；低于这个值，它们看起来和高斯输入一样均匀`,
+    structuredHint: (s: number) =>
+      `聚类输入和局部输入要在 s 足够大（约 ${s}）时才会产生集中的注意力；低于这个值，它们看起来和高斯输入一样均匀`,
     structuredAction: (s: number) => `改用 s = ${s}`,
     reset: '全部重置',
     mapNames: MAP_NAMES,
@@ -343,13 +354,17 @@ export const zh: Strings = {
     colourNegative: '负值元素（三角函数特征）',
     scaleLinear: '线性色标',
     scaleLog: '对数色标（4 个数量级）',
-    blockNote: (b: number, cells: number) => `n 大于 512：${cells}×${cells} 个单元中，每个单元显示一个 ${b}×${b} 元素块的均值（块均值）。`,
+    blockNote: (b: number, cells: number) =>
+      `n 大于 512：${cells}×${cells} 个单元中，每个单元显示一个 ${b}×${b} 元素块的均值（块均值）。`,
     fullRes: '全分辨率：每个元素占一个单元。',
     noView: (limit: string, backend: string) =>
-      tight(`热力图和逐行统计需要完整的 n×n 矩阵，在 ${backend} 上只在 n ≤ ${limit} 时请求。超过这个规模只比较输出（线性时间）；下方的行图仍显示完整的一行。`),
+      tight(
+        `热力图和逐行统计需要完整的 n×n 矩阵，在 ${backend} 上只在 n ≤ ${limit} 时请求。超过这个规模只比较输出（线性时间）；下方的行图仍显示完整的一行。`,
+      ),
     rowTitle: (i: number, pinned: boolean) => `查询行 i = ${fmtInt(i)}${pinned ? '（已固定）' : ''}`,
     rowHint: '鼠标悬停在热力图的某一行上即可预览；单击固定（键盘用回车键）。再次单击已固定的行即可取消固定。',
-    rowHover: (i: number, b: number) => `正在预览第 ${fmtInt(i)}–${fmtInt(i + b - 1)} 行（块均值）；单击即可固定并获取完整的一行。`,
+    rowHover: (i: number, b: number) =>
+      `正在预览第 ${fmtInt(i)}–${fmtInt(i + b - 1)} 行（块均值）；单击即可固定并获取完整的一行。`,
     unpin: '取消固定',
     rowX: '键 j',
     rowY: '注意力权重',
@@ -367,7 +382,8 @@ export const zh: Strings = {
     title: '1 · 误差有多大，由什么决定？',
     lead: 'FAVOR+ 对 exp(QKᵀ/√d) 的每个元素都是无偏的，但它的方差按 exp(‖x+y‖²) 增长：随 q、k 的范数增长，对高斯输入而言也就是随 d 增长——而不是随 n 增长。正交投影能降低方差；三角函数特征的权重可能为负，在精确值很小的地方误差会爆炸。',
     formula: en.error.formula,
-    formulaNote: 'Performer 论文的引理 2，针对单个元素 SM(x, y) = exp(x·y)，其中 ω ~ N(0, I) 独立同分布，输入 x = q/⁴√d，y = k/⁴√d。',
+    formulaNote:
+      'Performer 论文的引理 2，针对单个元素 SM(x, y) = exp(x·y)，其中 ω ~ N(0, I) 独立同分布，输入 x = q/⁴√d，y = k/⁴√d。',
     sweepTitle: 'A 的误差随随机特征数 m 的变化',
     sweepNote: (seeds: number, rows: number, n: number) =>
       `对 ${seeds} 个特征种子取平均（阴影带：最小值–最大值），${rows} 个查询行对 n′ = ${fmtInt(n)} 个键；虚线为独立同分布投影。点线：把引理 2 的二阶矩按一阶近似传递过行归一化得到的理论值（独立同分布特征）——它是对多次抽样取的均方根，所以在误差较大时，重尾会让它高于典型的单次结果。圆圈：当前这次计算。`,
@@ -389,11 +405,14 @@ export const zh: Strings = {
     entropyExact: 'softmax A',
     entropyPerf: '正值 Â',
     dTitle: '误差随头维度 d 的变化',
-    dNote: (s: number, m: number) => `正值特征，s = ${s}，m = ${m}：元素尺度固定时，‖x+y‖² ≈ 2√d·s² 随 d 增长，误差也随之增长。`,
+    dNote: (s: number, m: number) =>
+      `正值特征，s = ${s}，m = ${m}：元素尺度固定时，‖x+y‖² ≈ 2√d·s² 随 d 增长，误差也随之增长。`,
     xD: '头维度 d',
     blowTitle: '逐元素相对误差与精确元素值的关系',
-    blowNote: '按 A_ij 分箱后 |Â_ij − A_ij| / A_ij 的中位数（阴影带：10%–90%）。A_ij → 0 时，正值特征的相对误差保持有界，三角函数特征则不然。',
-    blowSmallest: (trig: string, pos: string) => `在最小的精确元素处，三角函数特征的相对误差中位数为 ${trig}，正值特征为 ${pos}。`,
+    blowNote:
+      '按 A_ij 分箱后 |Â_ij − A_ij| / A_ij 的中位数（阴影带：10%–90%）。A_ij → 0 时，正值特征的相对误差保持有界，三角函数特征则不然。',
+    blowSmallest: (trig: string, pos: string) =>
+      `在最小的精确元素处，三角函数特征的相对误差中位数为 ${trig}，正值特征为 ${pos}。`,
     xEntry: '精确元素 A_ij',
     yRel: '|Â_ij − A_ij| / A_ij',
     tableSweep: '误差随 m 的变化：各种子的均值与范围',
@@ -433,7 +452,8 @@ export const zh: Strings = {
     tableLocal: '误差随窗口的变化',
     exact: 'softmax（精确）',
     topMass: (k: number, who: string) => `top-${k} 质量，${who}`,
-    trigNote: '三角函数特征会让 Â 出现负值，因此它的行不是概率分布：“熵”只计入正元素，top-k 质量也可能超过 1。这种不稳定性正是这组对比要说明的。',
+    trigNote:
+      '三角函数特征会让 Â 出现负值，因此它的行不是概率分布：“熵”只计入正元素，top-k 质量也可能超过 1。这种不稳定性正是这组对比要说明的。',
     perf: (map: string) => `${map}（当前）`,
     elu: '1+elu',
     entropyElu: '熵，1+elu',
@@ -558,11 +578,13 @@ export const zh: Strings = {
     jsonBusy: '正在生成 JSON…',
     jsonHint: '参数、Q、K、V、W、精确的 A、Â、两种输出以及上方的各项指标，合为一个 JSON 文件。',
     jsonWaiting: '第一个结果显示后即可下载。',
-    jsonLimit: (limit: string, n: string) => `JSON 包含稠密的 n×n 矩阵，因此仅在 n ≤ ${limit} 时提供（当前 n 为 ${n}）；请减小 n 后再导出。`,
+    jsonLimit: (limit: string, n: string) =>
+      `JSON 包含稠密的 n×n 矩阵，因此仅在 n ≤ ${limit} 时提供（当前 n 为 ${n}）；请减小 n 后再导出。`,
   },
   upload: {
     heading: '使用你自己的 Q 和 K',
-    intro: '载入 Q 和 K（V 可选）：.npy（float32 或 float64，C 顺序，形状 [n, d]）或 CSV。之后所有面板都在这些数据上计算；数据不会离开你的浏览器。',
+    intro:
+      '载入 Q 和 K（V 可选）：.npy（float32 或 float64，C 顺序，形状 [n, d]）或 CSV。之后所有面板都在这些数据上计算；数据不会离开你的浏览器。',
     drop: '把 .npy 或 CSV 文件拖到这里（文件名为 q、k、v——或逐个拖到对应的槽位）',
     dropActive: '松开即可载入',
     slotNames: { q: 'Q', k: 'K', v: 'V（可选）' },
@@ -570,18 +592,26 @@ export const zh: Strings = {
     chooseAria: (slot: string) => `为 ${slot} 选择 .npy 或 CSV 文件`,
     empty: '无文件',
     vDefault: '由输入种子生成的高斯矩阵',
-    fileInfo: (name: string, rows: number, cols: number, kind: string) => `${name} · ${fmtInt(rows)} × ${fmtInt(cols)} · ${kind}`,
+    fileInfo: (name: string, rows: number, cols: number, kind: string) =>
+      `${name} · ${fmtInt(rows)} × ${fmtInt(cols)} · ${kind}`,
     kinds: { float32: '.npy float32', float64: '.npy float64（舍入为 float32）', text: '文本' },
-    notes: { bom: '已忽略字节顺序标记（BOM）', 'header-row': '已跳过表头行', comments: '已跳过 # 注释行', float64: 'float64 已舍入为 float32' },
+    notes: {
+      bom: '已忽略字节顺序标记（BOM）',
+      'header-row': '已跳过表头行',
+      comments: '已跳过 # 注释行',
+      float64: 'float64 已舍入为 float32',
+    },
     waiting: (slots: string) => `还缺 ${slots}：在它载入之前，各面板继续使用当前的输入。`,
-    active: (n: number, d: number, rms: string) => `正在使用你的 Q、K：n = ${fmtInt(n)}，d = ${fmtInt(d)}（元素的均方根 ${rms}）。`,
+    active: (n: number, d: number, rms: string) =>
+      `正在使用你的 Q、K：n = ${fmtInt(n)}，d = ${fmtInt(d)}（元素的均方根 ${rms}）。`,
     remove: '移除上传的数据',
     rejected: (file: string, why: string) => `未载入：${file}——${why}。页面上的一切保持不变。`,
     dismiss: '关闭',
     tooMany: '最多拖入三个文件（Q、K 和 V）。',
     lockedHelp: '由上传的文件决定（移除文件后才能修改）',
     scaleLocked: (rms: string) => `上传的 Q、K 按原样使用；其元素的均方根为 ${rms}`,
-    notInLink: '这个链接是在上传 Q 和 K 之后生成的，而上传的数据从不包含在链接中。现在显示的是生成的输入——请重新载入文件以查看它们。',
+    notInLink:
+      '这个链接是在上传 Q 和 K 之后生成的，而上传的数据从不包含在链接中。现在显示的是生成的输入——请重新载入文件以查看它们。',
     locked: (key: string) => `${LOCKED_NAMES_ZH[key] ?? key} 由上传的文件决定；移除上传的数据后才能修改。`,
     problem: (p: UploadProblem): string => {
       switch (p.code) {
@@ -678,7 +708,13 @@ export const zh: Strings = {
     enter: '演示',
     enterHint: '讲座模式：全屏幻灯片（按 P 键）',
     controls: '本页的控件',
-    controlNames: { n: '序列长度 n', d: '头维度 d', m: '随机特征数 m', scale: '范数尺度 s', causal: '因果（解码器）掩码' },
+    controlNames: {
+      n: '序列长度 n',
+      d: '头维度 d',
+      m: '随机特征数 m',
+      scale: '范数尺度 s',
+      causal: '因果（解码器）掩码',
+    },
     sourcesLabel: '依据',
     sources: {
       blog: 'Choromanski & Colwell，“Rethinking Attention with Performers”，Google AI Blog，2020 年 10 月',
@@ -701,15 +737,18 @@ export const zh: Strings = {
     costY: '浮点运算数（模型）',
     costTable: '浮点运算模型随 n 的变化',
     costCrossover: (n: string) => `交叉点 n* ≈ 2m = ${n}`,
-    costMeasured: (exact: string, perf: string, backend: string) => `当前 n 的实测（${backend}）：精确 ${exact}，Performer ${perf}`,
+    costMeasured: (exact: string, perf: string, backend: string) =>
+      `当前 n 的实测（${backend}）：精确 ${exact}，Performer ${perf}`,
     orthSeries: (proj: string) => `FAVOR+，${proj}`,
-    orthStat: (seeds: number, rows: number, n: number) => `${seeds} 次抽取 W 的平均（色带：最小–最大），${rows} 个查询行，n = ${n}`,
+    orthStat: (seeds: number, rows: number, n: number) =>
+      `${seeds} 次抽取 W 的平均（色带：最小–最大），${rows} 个查询行，n = ${n}`,
     theoryIid: '理论（引理 2，独立同分布）',
     curvesTitle: 'eˣ 及其一阶泰勒展开',
     rowTitle: (i: number) => `查询行 i = ${i}`,
     mapStat: (map: string, h: string) => `${map}：熵 ${h}`,
     spectraStat: (rA: string, rHat: string, tol: string) => `数值秩（τ = ${tol}）：A ${rA}，Â ${rHat}`,
-    normStat: (m: number, seeds: number) => `m = ${m}，每个点抽取 ${seeds} 次 W（色带：其离散范围）；精确熵取自同样的行`,
+    normStat: (m: number, seeds: number) =>
+      `m = ${m}，每个点抽取 ${seeds} 次 W（色带：其离散范围）；精确熵取自同样的行`,
     normErrorTitle: 'FAVOR+ 的误差随范数尺度 s 的变化',
     normEntropyTitle: 'softmax 的熵随范数尺度 s 的变化',
     steps: {
@@ -719,46 +758,54 @@ export const zh: Strings = {
       },
       kernel: {
         title: 'softmax 注意力是一个核函数',
-        caption: '每个权重是 exp(q·k/√d) 再按行归一化：缩放后的查询与键之间的一个核。这里 q 和 k 编码了位置；增大范数尺度 s，每个查询都集中到它的邻居上。',
+        caption:
+          '每个权重是 exp(q·k/√d) 再按行归一化：缩放后的查询与键之间的一个核。这里 q 和 k 编码了位置；增大范数尺度 s，每个查询都集中到它的邻居上。',
       },
       features: {
         title: '正值随机特征',
-        caption: 'FAVOR+ 把这个核写成对随机方向 ω 的平均，只保留 m 个方向。每个特征都是正的，所以 Â 仍是合法的概率分布。特征越多，噪声越小。',
+        caption:
+          'FAVOR+ 把这个核写成对随机方向 ω 的平均，只保留 m 个方向。每个特征都是正的，所以 Â 仍是合法的概率分布。特征越多，噪声越小。',
       },
       orthogonal: {
         title: '正交特征：代价相同，误差更小',
-        caption: '让各个 ω 两两正交（长度仍服从高斯分布），估计保持无偏，并且对任意 d 都降低方差。实线：正交；虚线：独立同分布；点线：理论值。',
+        caption:
+          '让各个 ω 两两正交（长度仍服从高斯分布），估计保持无偏，并且对任意 d 都降低方差。实线：正交；虚线：独立同分布；点线：理论值。',
       },
       linear: {
         title: '结合律让它变成线性',
-        caption: '先算 φ(K)ᵀV：一个汇总了所有键的 m×d 矩阵，供每个查询重复使用。代价随 n 而不是 n² 增长；n 超过约 2m 后，Performer 的运算量更少。',
+        caption:
+          '先算 φ(K)ᵀV：一个汇总了所有键的 m×d 矩阵，供每个查询重复使用。代价随 n 而不是 n² 增长；n 超过约 2m 后，Performer 的运算量更少。',
       },
       causal: {
         title: '用前缀和实现因果注意力',
-        caption: '解码器只能往回看。对已见过的键累加 φ(k_j)v_jᵀ 和 φ(k_j)，每个 token 只需一次更新就得到输出——仍然是线性的。',
+        caption:
+          '解码器只能往回看。对已见过的键累加 φ(k_j)v_jᵀ 和 φ(k_j)，每个 token 只需一次更新就得到输出——仍然是线性的。',
       },
       maps: {
         title: 'eˣ 与 1 + elu',
-        caption: '1 + elu(x) 是 eˣ 的一阶泰勒展开。它无法把较大的得分差距变成较大的权重，所以各行保持平坦；FAVOR+ 估计的是 eˣ 本身，能跟上尖峰状的行。',
+        caption:
+          '1 + elu(x) 是 eˣ 的一阶泰勒展开。它无法把较大的得分差距变成较大的权重，所以各行保持平坦；FAVOR+ 估计的是 eˣ 本身，能跟上尖峰状的行。',
       },
       sparsity: {
         title: 'softmax 能聚焦，1 + elu 则分散',
-        caption: '一行注意力中最大的 k 个权重所占的份额。softmax 把大部分权重放在少数几个键上；1 + elu 把它摊薄，趋近于平均池化。',
+        caption:
+          '一行注意力中最大的 k 个权重所占的份额。softmax 把大部分权重放在少数几个键上；1 + elu 把它摊薄，趋近于平均池化。',
       },
       rank: {
         title: '低秩：线性注意力至多为 m，softmax 可达 n',
-        caption: 'QKᵀ 的秩不超过 d，φ(Q)φ(K)ᵀ 的秩不超过 m，但逐元素取指数可以把 softmax 注意力提升到满秩。奇异值显示了各个谱在哪里衰减。',
+        caption:
+          'QKᵀ 的秩不超过 d，φ(Q)φ(K)ᵀ 的秩不超过 m，但逐元素取指数可以把 softmax 注意力提升到满秩。奇异值显示了各个谱在哪里衰减。',
       },
       concentration: {
         title: '集中的代价',
-        caption: '随着 s 增大，softmax 越来越集中（右：熵下降），而 FAVOR+ 的误差急剧增大（左）。在估计准确的地方，注意力几乎是均匀的。',
+        caption:
+          '随着 s 增大，softmax 越来越集中（右：熵下降），而 FAVOR+ 的误差急剧增大（左）。在估计准确的地方，注意力几乎是均匀的。',
       },
     },
   },
   hedgehog: {
     title: '在这里拟合的可学习特征映射：Hedgehog',
-    lead:
-      '不再随机抽取 W，而是学习它：φ(x) = [softmax(Wx) ‖ softmax(−Wx)]（m′ = 2m 个特征，取正值且有界），训练 W 使 Â 模仿当前这个注意力头的 softmax 注意力——在你的浏览器中用梯度下降最小化 A 与 Â 各行之间的交叉熵。',
+    lead: '不再随机抽取 W，而是学习它：φ(x) = [softmax(Wx) ‖ softmax(−Wx)]（m′ = 2m 个特征，取正值且有界），训练 W 使 Â 模仿当前这个注意力头的 softmax 注意力——在你的浏览器中用梯度下降最小化 A 与 Â 各行之间的交叉熵。',
     cite: 'M. Zhang, K. Bhatia, H. Kumbong, C. Ré，《The Hedgehog & the Porcupine: Expressive Linear Attentions with Softmax Mimicry》，ICLR 2024',
     lossFormula: en.hedgehog.lossFormula,
     recipe: (steps: number, positions: number) =>
@@ -813,7 +860,8 @@ export const zh: Strings = {
   },
   firstscreen: {
     badgeWarming: 'CPU（WebGPU 启动中…）',
-    badgeWarmingTitle: 'WebGPU 正在编译计算管线，期间由 CPU 计算图表；WebGPU 一旦就绪，图表会自动在 WebGPU 上重新计算。',
+    badgeWarmingTitle:
+      'WebGPU 正在编译计算管线，期间由 CPU 计算图表；WebGPU 一旦就绪，图表会自动在 WebGPU 上重新计算。',
     backendName: { webgpu: 'WebGPU', cpu: '处理器（CPU）' },
     computingOn: (backend: string) => `正在 ${backend} 上计算…`,
     estimate: (est: string, elapsed: string) => `预计约 ${est} · 已用 ${elapsed}`,
@@ -822,7 +870,8 @@ export const zh: Strings = {
       `这次计算（${params}）预计在 ${backend} 上需要约 ${est}。完成之前下方图表保持不变；点击“取消”可停止计算。`,
     progressLabel: (est: string) => `已用时间与预计的 ${est} 之比`,
     cancel: '取消',
-    cancelledReverted: (params: string, est: string) => `已取消 ${params} 的计算（预计约 ${est}）。控件已恢复为当前所示结果的参数。`,
+    cancelledReverted: (params: string, est: string) =>
+      `已取消 ${params} 的计算（预计约 ${est}）。控件已恢复为当前所示结果的参数。`,
     cancelledNothing: (params: string, est: string) => `已取消：${params} 尚未计算任何结果（预计约 ${est}）。`,
     computeAnyway: '仍然计算',
     held: (params: string, est: string, backend: string, shown: boolean) =>
@@ -842,7 +891,8 @@ export const zh: Strings = {
     title: '速度：时间与序列长度',
     lead: 'Choromanski 与 Colwell 在 Google AI 博客文章（《Rethinking Attention with Performers》，2020 年 10 月）中的核心图，以双对数坐标绘制时间与序列长度的关系：常规注意力呈平方增长，并在内存耗尽处中断；而 Performer 始终接近“伪”注意力——它直接返回 V，代表任何注意力所能达到的最优效率。这里用本页自己的内核，在你的机器上实时测出同一张图。',
     formula: String.raw`\underbrace{4n^2d}_{\text{精确}}\quad\text{对比}\quad \underbrace{8\,n\,m'd}_{\text{Performer}}\qquad\Rightarrow\qquad n_\times = 2m'\cdot\frac{R_{\text{精确}}}{R_{\text{Performer}}}`,
-    formulaNote: '浮点运算模型（一次乘加计 2 次）：精确注意力计算 Q Kᵀ 与 A V；Performer 把 Q、K 投影到 m′ 个特征上，再计算 φ(K)ᵀ V 与 φ(Q) S。若每次浮点运算的速度相同，两者在 n = 2m′ 处代价相等；R 为各方法实测的 GFLOP/s。',
+    formulaNote:
+      '浮点运算模型（一次乘加计 2 次）：精确注意力计算 Q Kᵀ 与 A V；Performer 把 Q、K 投影到 m′ 个特征上，再计算 φ(K)ᵀ V 与 φ(Q) S。若每次浮点运算的速度相同，两者在 n = 2m′ 处代价相等；R 为各方法实测的 GFLOP/s。',
     citePrefix: '本面板实时测量的，正是以下文章中的速度图：',
     blogCite: 'Choromanski 与 Colwell，Google AI 博客，2020',
     run: '运行',
@@ -862,9 +912,12 @@ export const zh: Strings = {
     failed: (msg: string) => `速度测试失败：${msg}。仍显示上一次的结果（如有）。`,
     took: (ms: string, budget: string) => `测量用时 ${ms}（预算 ${budget}）。`,
     timing: {
-      timestamp: (adapter: string) => `在 GPU（${adapter}）上用 GPU 时间戳查询计时：各方法所有计算通道之和，预热一次后取至多 5 次运行的中位数。`,
-      wall: (adapter: string) => `在 GPU（${adapter}）上以从提交到 onSubmittedWorkDone 的挂钟时间计时（该设备不支持时间戳查询），预热一次后取至多 5 次运行的中位数。`,
-      cpu: (reason: string) => `CPU 回退（${reason}）：这里计时的是各内核在引擎 worker 中运行的 CPU 对照实现，n 的范围更小——并非 GPU 数据。`,
+      timestamp: (adapter: string) =>
+        `在 GPU（${adapter}）上用 GPU 时间戳查询计时：各方法所有计算通道之和，预热一次后取至多 5 次运行的中位数。`,
+      wall: (adapter: string) =>
+        `在 GPU（${adapter}）上以从提交到 onSubmittedWorkDone 的挂钟时间计时（该设备不支持时间戳查询），预热一次后取至多 5 次运行的中位数。`,
+      cpu: (reason: string) =>
+        `CPU 回退（${reason}）：这里计时的是各内核在引擎 worker 中运行的 CPU 对照实现，n 的范围更小——并非 GPU 数据。`,
     },
     methods: {
       exact: '精确（融合 softmax）',
@@ -898,7 +951,8 @@ export const zh: Strings = {
     gflopsPerformer: 'GFLOP/s，Performer 双向（最大 n）',
     gflopsCausal: 'GFLOP/s，Performer 因果（最大 n）',
     maxN: (what: string) => `最大 n，${what}`,
-    sweepNote: (d: number, m: number) => `单个注意力头，d = ${d}，m = ${m} 个正随机特征（m′ = m），随机高斯输入；与本页其余部分使用同一套内核。`,
+    sweepNote: (d: number, m: number) =>
+      `单个注意力头，d = ${d}，m = ${m} 个正随机特征（m′ = m），随机高斯输入；与本页其余部分使用同一套内核。`,
     stops: '各方法停在何处',
     stopBudget: (what: string, n: string, ms: string) => `${what}：预测 n = ${n} 每次运行需 ${ms}，超出其预算份额。`,
     stopRange: (what: string, n: string) => `${what}：已到范围终点 n = ${n}。`,
@@ -934,7 +988,10 @@ export const zh: Strings = {
     colFormula: '特征映射 φ',
     colDim: 'm′',
     colSource: '来源',
-    family: { random: '随机（对种子取平均）', deterministic: '确定性', learned: '学习得到（拟合的 W）' } as Record<MapFamily, string>,
+    family: { random: '随机（对种子取平均）', deterministic: '确定性', learned: '学习得到（拟合的 W）' } as Record<
+      MapFamily,
+      string
+    >,
     variant: (map: string, proj: string) => `${map}，${proj}`,
     projectionRow: (proj: string) => `W 的行取${proj}`,
     dimTitle: 'A 的误差随特征维数 m′ 的变化',

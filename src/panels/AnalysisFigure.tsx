@@ -49,7 +49,11 @@ export function AnalysisFigure<T>(props: {
       {v !== null && props.before?.(v)}
       {v !== null && (
         <Figure name={props.name} title={title}>
-          {props.chart ? <LineChart labels={t.charts} ariaLabel={title} dimmed={a.stale} {...props.chart(v)} /> : props.children?.(v)}
+          {props.chart ? (
+            <LineChart labels={t.charts} ariaLabel={title} dimmed={a.stale} {...props.chart(v)} />
+          ) : (
+            props.children?.(v)
+          )}
         </Figure>
       )}
       {v !== null && props.after?.(v)}

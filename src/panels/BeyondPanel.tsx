@@ -7,11 +7,24 @@
  */
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useStrings } from '../app/strings';
-import { estimatorDim, estimatorSet, MAP_INFO, PROJECTION_INFO, type CitationKey, type EstimatorSpec } from '../core/estimators';
+import {
+  estimatorDim,
+  estimatorSet,
+  MAP_INFO,
+  PROJECTION_INFO,
+  type CitationKey,
+  type EstimatorSpec,
+} from '../core/estimators';
 import { fmtMs } from '../charts/format';
 import { type Series } from '../charts/LineChart';
 import { MAP_COLORS, MAP_DASH } from '../charts/palette';
-import { beyondSweepsRequest, estimatorTimingRequest, ROW_STATS_MAX_N, type BeyondSeries, type EstimatorTimingResult } from '../store/analyses';
+import {
+  beyondSweepsRequest,
+  estimatorTimingRequest,
+  ROW_STATS_MAX_N,
+  type BeyondSeries,
+  type EstimatorTimingResult,
+} from '../store/analyses';
 import { useStore } from '../store/react';
 import { AnalysisFigure } from './AnalysisFigure';
 import { REFERENCES } from './beyond-refs';
@@ -26,7 +39,9 @@ const ERROR_CAP = 50;
 
 /** Log y-domain over the series' values (bands included) up to ERROR_CAP, and the series whose mean leaves it. */
 function errorDomain(series: Series[]): { domain: [number, number] | undefined; off: string[] } {
-  const vals = series.flatMap((x) => [...Array.from(x.y), ...(x.band ? [...Array.from(x.band.lo), ...Array.from(x.band.hi)] : [])]).filter((v) => Number.isFinite(v) && v > 0);
+  const vals = series
+    .flatMap((x) => [...Array.from(x.y), ...(x.band ? [...Array.from(x.band.lo), ...Array.from(x.band.hi)] : [])])
+    .filter((v) => Number.isFinite(v) && v > 0);
   if (!vals.length) return { domain: undefined, off: [] };
   const lo = Math.min(...vals) / 1.5;
   const hi = Math.min(Math.max(...vals) * 1.5, ERROR_CAP);
@@ -54,9 +69,12 @@ function useSeen<T extends Element>(): [RefObject<T | null>, boolean] {
   useEffect(() => {
     const el = ref.current;
     if (seen || !el) return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setSeen(true);
-    }, { rootMargin: '300px' });
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setSeen(true);
+      },
+      { rootMargin: '300px' },
+    );
     io.observe(el);
     return () => io.disconnect();
   }, [seen]);
@@ -77,31 +95,58 @@ export function BeyondPanel() {
   const timing = useAnalysisRequest(estimatorTimingRequest(params, backendKey), seen && backend !== null);
 
   const variants = set.filter((e) => e.id !== e.map);
-  const name = (e: EstimatorSpec) => (e.id === e.map ? t.names.maps[e.map] : s.variant(t.names.maps[e.map], t.names.projections[e.projection!]));
-  const dash = (e: EstimatorSpec) => (e.id === e.map ? MAP_DASH[e.map] : VARIANT_DASH[variants.indexOf(e) % VARIANT_DASH.length]);
+  const name = (e: EstimatorSpec) =>
+    e.id === e.map ? t.names.maps[e.map] : s.variant(t.names.maps[e.map], t.names.projections[e.projection!]);
+  const dash = (e: EstimatorSpec) =>
+    e.id === e.map ? MAP_DASH[e.map] : VARIANT_DASH[variants.indexOf(e) % VARIANT_DASH.length];
   const style = (e: EstimatorSpec) => ({ id: e.id, label: name(e), color: MAP_COLORS[e.map], dash: dash(e) });
-  const band = (e: BeyondSeries, sp: { lo: number[]; hi: number[] }) => (e.family === 'random' ? { lo: sp.lo, hi: sp.hi } : undefined);
+  const band = (e: BeyondSeries, sp: { lo: number[]; hi: number[] }) =>
+    e.family === 'random' ? { lo: sp.lo, hi: sp.hi } : undefined;
 
   const sv = sweeps.value;
   const dimSeries: Series[] = sv
-    ? sv.estimators.map((e) => ({ ...style(e), x: e.dims, y: e.error.mean, band: band(e, e.error), points: true, noLine: e.dims.length === 1 }))
+    ? sv.estimators.map((e) => ({
+        ...style(e),
+        x: e.dims,
+        y: e.error.mean,
+        band: band(e, e.error),
+        points: true,
+        noLine: e.dims.length === 1,
+      }))
     : [];
-  const scaleSeries: Series[] = sv ? sv.estimators.map((e) => ({ ...style(e), x: sv.scales, y: e.norm.mean, band: band(e, e.norm), points: true })) : [];
-  const best = sv ? sv.estimators.reduce<BeyondSeries | null>((b, e) => (Number.isFinite(e.current.mean) && (!b || e.current.mean < b.current.mean) ? e : b), null) : null;
+  const scaleSeries: Series[] = sv
+    ? sv.estimators.map((e) => ({ ...style(e), x: sv.scales, y: e.norm.mean, band: band(e, e.norm), points: true }))
+    : [];
+  const best = sv
+    ? sv.estimators.reduce<BeyondSeries | null>(
+        (b, e) => (Number.isFinite(e.current.mean) && (!b || e.current.mean < b.current.mean) ? e : b),
+        null,
+      )
+    : null;
 
   const tv = timing.value;
   const timeSeries: Series[] = tv
-    ? tv.estimators.map((e) => ({ ...style(e), x: [e.ms], y: [e.relErrorA ?? e.relErrorOut], points: true, noLine: true }))
+    ? tv.estimators.map((e) => ({
+        ...style(e),
+        x: [e.ms],
+        y: [e.relErrorA ?? e.relErrorOut],
+        points: true,
+        noLine: true,
+      }))
     : [];
   const fastest = tv ? Math.min(...tv.estimators.map((e) => e.ms)) : null;
   const dimY = errorDomain(dimSeries);
   const scaleY = errorDomain(scaleSeries);
   const timeY = errorDomain(timeSeries);
-  const timeX: [number, number] | undefined = tv ? [Math.max(1e-3, (fastest ?? 1) / 2), Math.max(tv.exactMs, ...tv.estimators.map((e) => e.ms)) * 2.5] : undefined;
+  const timeX: [number, number] | undefined = tv
+    ? [Math.max(1e-3, (fastest ?? 1) / 2), Math.max(tv.exactMs, ...tv.estimators.map((e) => e.ms)) * 2.5]
+    : undefined;
 
   return (
     <Panel id="beyond" title={s.title} lead={s.lead}>
-      <p className="note" data-beyond-learned="">{s.learnedNote}</p>
+      <p className="note" data-beyond-learned="">
+        {s.learnedNote}
+      </p>
       <h3 ref={ref}>{s.mapsTitle}</h3>
       <div className="table-scroll">
         <table className="beyond-maps" data-estimators={set.length}>
@@ -123,7 +168,13 @@ export function BeyondPanel() {
                     <span className="swatch-dot" style={{ background: MAP_COLORS[e.map] }} /> {name(e)}
                   </th>
                   <td>{s.family[e.family]}</td>
-                  <td>{e.id === e.map ? <Formula inline tex={t.names.mapTex[e.map]} /> : s.projectionRow(t.names.projections[e.projection!])}</td>
+                  <td>
+                    {e.id === e.map ? (
+                      <Formula inline tex={t.names.mapTex[e.map]} />
+                    ) : (
+                      s.projectionRow(t.names.projections[e.projection!])
+                    )}
+                  </td>
                   <td>{estimatorDim(e, params.m, params.d)}</td>
                   <td>
                     <a href={`#beyond-ref-${cite}`}>[{cites.indexOf(cite) + 1}]</a>
@@ -139,7 +190,12 @@ export function BeyondPanel() {
         <div className="metrics">
           {best && <Metric name="beyond-best-error" label={s.best(name(best), sv.m)} value={best.current.mean} />}
           {sv.estimators.map((e) => (
-            <Metric key={e.id} name={`beyond-error-${e.id}`} label={s.errorAt(name(e))} value={Number.isFinite(e.current.mean) ? e.current.mean : null} />
+            <Metric
+              key={e.id}
+              name={`beyond-error-${e.id}`}
+              label={s.errorAt(name(e))}
+              value={Number.isFinite(e.current.mean) ? e.current.mean : null}
+            />
           ))}
         </div>
       )}
@@ -159,7 +215,10 @@ export function BeyondPanel() {
             yDomain: dimY.domain,
             height: 320,
             tableCaption: s.tableDim,
-            notes: [s.dimNote(v.seeds, v.rows, v.n), dimY.off.length ? s.offChart(dimY.off.join(', '), ERROR_CAP) : null],
+            notes: [
+              s.dimNote(v.seeds, v.rows, v.n),
+              dimY.off.length ? s.offChart(dimY.off.join(', '), ERROR_CAP) : null,
+            ],
           })}
         />
       </div>
@@ -179,7 +238,10 @@ export function BeyondPanel() {
             height: 320,
             tableCaption: s.tableScale,
             markers: [{ x: params.scale, label: `s = ${params.scale}` }],
-            notes: [s.scaleNote(v.m, v.normSeeds), scaleY.off.length ? s.offChart(scaleY.off.join(', '), ERROR_CAP) : null],
+            notes: [
+              s.scaleNote(v.m, v.normSeeds),
+              scaleY.off.length ? s.offChart(scaleY.off.join(', '), ERROR_CAP) : null,
+            ],
           })}
         />
       </div>
@@ -242,7 +304,15 @@ export function BeyondPanel() {
   );
 }
 
-function TimingMetrics({ v, name, fastest }: { v: EstimatorTimingResult; name: (e: EstimatorSpec) => string; fastest: number | null }) {
+function TimingMetrics({
+  v,
+  name,
+  fastest,
+}: {
+  v: EstimatorTimingResult;
+  name: (e: EstimatorSpec) => string;
+  fastest: number | null;
+}) {
   const s = useStrings().beyond;
   return (
     <div className="metrics">

@@ -54,9 +54,16 @@ export function ComputeStatus() {
                 />
               )}
               <span className="elapsed" data-estimate-ms={Math.round(running.estimateMs)} aria-hidden="true">
-                {running.long ? f.estimate(f.duration(running.estimateMs), f.duration(elapsed)) : f.elapsed(f.duration(elapsed))}
+                {running.long
+                  ? f.estimate(f.duration(running.estimateMs), f.duration(elapsed))
+                  : f.elapsed(f.duration(elapsed))}
               </span>
-              <button type="button" className="small" data-action="cancel-compute" onClick={() => controller.cancelCompute()}>
+              <button
+                type="button"
+                className="small"
+                data-action="cancel-compute"
+                onClick={() => controller.cancelCompute()}
+              >
                 {f.cancel}
               </button>
             </>
@@ -73,8 +80,18 @@ export function ComputeStatus() {
       )}
       {c.status === 'held' && c.held && (
         <p className="long-run warn" role="status" data-held="" data-estimate-ms={Math.round(c.held.estimateMs)}>
-          {f.held(paramsText(c.held.params), f.duration(c.held.estimateMs), f.backendName[c.held.backend], c.result !== null)}{' '}
-          <button type="button" className="small" data-action="compute-anyway" onClick={() => controller.computeAnyway()}>
+          {f.held(
+            paramsText(c.held.params),
+            f.duration(c.held.estimateMs),
+            f.backendName[c.held.backend],
+            c.result !== null,
+          )}{' '}
+          <button
+            type="button"
+            className="small"
+            data-action="compute-anyway"
+            onClick={() => controller.computeAnyway()}
+          >
             {f.computeAnyway}
           </button>
         </p>
@@ -85,7 +102,12 @@ export function ComputeStatus() {
             ? f.cancelledReverted(paramsText(c.cancelled.params), f.duration(c.cancelled.estimateMs))
             : f.cancelledNothing(paramsText(c.cancelled.params), f.duration(c.cancelled.estimateMs))}{' '}
           {!c.cancelled.reverted && (
-            <button type="button" className="small" data-action="compute-anyway" onClick={() => controller.computeAnyway()}>
+            <button
+              type="button"
+              className="small"
+              data-action="compute-anyway"
+              onClick={() => controller.computeAnyway()}
+            >
               {f.computeAnyway}
             </button>
           )}
@@ -93,8 +115,9 @@ export function ComputeStatus() {
       )}
       {c.error && (
         <div className="engine-error" role="alert" data-error-code={c.error.code}>
-          <strong>{c.result ? t.errors.title : f.firstFailed}</strong> {t.errors.codes[c.error.code] ?? t.errors.codes.internal}{' '}
-          <span className="detail">({c.error.message})</span> {!c.result && <span>{f.fixHint}</span>}{' '}
+          <strong>{c.result ? t.errors.title : f.firstFailed}</strong>{' '}
+          {t.errors.codes[c.error.code] ?? t.errors.codes.internal} <span className="detail">({c.error.message})</span>{' '}
+          {!c.result && <span>{f.fixHint}</span>}{' '}
           <button type="button" className="small" onClick={() => controller.recompute()}>
             {t.errors.retry}
           </button>

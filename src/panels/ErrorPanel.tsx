@@ -10,12 +10,7 @@ import { MAP_INFO } from '../core/estimators';
 import { fmt } from '../charts/format';
 import { type Series } from '../charts/LineChart';
 import { MAP_COLORS } from '../charts/palette';
-import {
-  entryErrorsRequest,
-  errorVsDRequest,
-  errorVsMRequest,
-  normSweepRequest,
-} from '../store/analyses';
+import { entryErrorsRequest, errorVsDRequest, errorVsMRequest, normSweepRequest } from '../store/analyses';
 import { useStore } from '../store/react';
 import { AnalysisFigure } from './AnalysisFigure';
 import { Metric, Panel, useAnalysisRequest } from './common';
@@ -53,7 +48,15 @@ export function ErrorPanel() {
       });
     }
     for (const th of sv.theory) {
-      sweepSeries.push({ id: `theory-${th.map}`, label: s.theory(t.names.maps[th.map]), color: MAP_COLORS[th.map], dash: THEORY_DASH, width: 1.2, x: sv.mGrid, y: th.values });
+      sweepSeries.push({
+        id: `theory-${th.map}`,
+        label: s.theory(t.names.maps[th.map]),
+        color: MAP_COLORS[th.map],
+        dash: THEORY_DASH,
+        width: 1.2,
+        x: sv.mGrid,
+        y: th.values,
+      });
     }
   }
   const current = result && MAP_INFO[result.params.featureMap].sweeps && m?.relErrorA != null ? m.relErrorA : null;
@@ -80,7 +83,15 @@ export function ErrorPanel() {
         })),
         ...nv.theory
           .filter((th) => th.map === 'positive')
-          .map((th) => ({ id: `theory-${th.map}`, label: s.theory(t.names.maps[th.map]), color: MAP_COLORS[th.map], dash: THEORY_DASH, width: 1.2, x: nv.scales, y: th.values })),
+          .map((th) => ({
+            id: `theory-${th.map}`,
+            label: s.theory(t.names.maps[th.map]),
+            color: MAP_COLORS[th.map],
+            dash: THEORY_DASH,
+            width: 1.2,
+            x: nv.scales,
+            y: th.values,
+          })),
         ...stabErrorSeries,
       ]
     : [];
@@ -91,8 +102,24 @@ export function ErrorPanel() {
   const dv = dDep.value;
   const dSeries: Series[] = dv
     ? [
-        { id: 'pos', label: t.names.maps.positive, color: MAP_COLORS.positive, x: dv.dGrid, y: dv.mean, band: { lo: dv.lo, hi: dv.hi }, points: true },
-        { id: 'theory', label: s.theory(t.names.maps.positive), color: MAP_COLORS.positive, dash: THEORY_DASH, width: 1.2, x: dv.dGrid, y: dv.theory },
+        {
+          id: 'pos',
+          label: t.names.maps.positive,
+          color: MAP_COLORS.positive,
+          x: dv.dGrid,
+          y: dv.mean,
+          band: { lo: dv.lo, hi: dv.hi },
+          points: true,
+        },
+        {
+          id: 'theory',
+          label: s.theory(t.names.maps.positive),
+          color: MAP_COLORS.positive,
+          dash: THEORY_DASH,
+          width: 1.2,
+          x: dv.dGrid,
+          y: dv.theory,
+        },
       ]
     : [];
 
@@ -113,13 +140,31 @@ export function ErrorPanel() {
   return (
     <Panel id="error" title={s.title} lead={s.lead} formula={s.formula} formulaNote={s.formulaNote}>
       <div className="metrics">
-        <Metric name="err-rel-error-A" label={t.metrics.relErrorA} hint={t.metrics.relErrorAHint} value={m?.relErrorA} />
-        <Metric name="err-rel-error-out" label={t.metrics.relErrorOut} hint={t.metrics.relErrorOutHint} value={m?.relErrorOut} />
+        <Metric
+          name="err-rel-error-A"
+          label={t.metrics.relErrorA}
+          hint={t.metrics.relErrorAHint}
+          value={m?.relErrorA}
+        />
+        <Metric
+          name="err-rel-error-out"
+          label={t.metrics.relErrorOut}
+          hint={t.metrics.relErrorOutHint}
+          value={m?.relErrorOut}
+        />
         <Metric name="err-mean-kl" label={t.metrics.meanKL} hint={t.metrics.meanKLHint} value={m?.meanKL} />
         {posOrth && sv && (
           <>
-            <Metric name="sweep-error-first" label={`${t.names.maps.positive}, m = ${sv.mGrid[0]}`} value={posOrth.mean[0]} />
-            <Metric name="sweep-error-last" label={`${t.names.maps.positive}, m = ${sv.mGrid.at(-1)}`} value={posOrth.mean.at(-1)} />
+            <Metric
+              name="sweep-error-first"
+              label={`${t.names.maps.positive}, m = ${sv.mGrid[0]}`}
+              value={posOrth.mean[0]}
+            />
+            <Metric
+              name="sweep-error-last"
+              label={`${t.names.maps.positive}, m = ${sv.mGrid.at(-1)}`}
+              value={posOrth.mean.at(-1)}
+            />
           </>
         )}
       </div>
@@ -154,7 +199,10 @@ export function ErrorPanel() {
           yScale: 'log',
           tableCaption: s.tableSweep,
           markers: [{ x: params.m, label: `${s.current} m = ${params.m}` }],
-          dots: current !== null && result ? [{ x: result.params.m, y: current, label: s.current, color: MAP_COLORS[result.params.featureMap] }] : [],
+          dots:
+            current !== null && result
+              ? [{ x: result.params.m, y: current, label: s.current, color: MAP_COLORS[result.params.featureMap] }]
+              : [],
           integerX: true,
           height: 300,
           notes: [s.sweepNote(v.seeds, v.rows, v.n)],
@@ -170,7 +218,12 @@ export function ErrorPanel() {
             before={(v) => (
               <div className="metrics">
                 {v.error.map((e) => (
-                  <Metric key={e.map} name={`norm-error-${e.map}`} label={`${t.names.maps[e.map]}, s = ${v.scales[lastScale]}`} value={e.mean[lastScale]} />
+                  <Metric
+                    key={e.map}
+                    name={`norm-error-${e.map}`}
+                    label={`${t.names.maps[e.map]}, s = ${v.scales[lastScale]}`}
+                    value={e.mean[lastScale]}
+                  />
                 ))}
               </div>
             )}
@@ -242,7 +295,13 @@ export function ErrorPanel() {
               xScale: 'log',
               yScale: 'log',
               tableCaption: s.tableBlow,
-              notes: [s.blowNote, s.blowSmallest(fmt(v.trig.median.find((x) => Number.isFinite(x))), fmt(v.positive.median.find((x) => Number.isFinite(x))))],
+              notes: [
+                s.blowNote,
+                s.blowSmallest(
+                  fmt(v.trig.median.find((x) => Number.isFinite(x))),
+                  fmt(v.positive.median.find((x) => Number.isFinite(x))),
+                ),
+              ],
             })}
           />
         </div>

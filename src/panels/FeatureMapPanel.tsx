@@ -35,9 +35,24 @@ export function FeatureMapPanel() {
     () => [
       { id: 'exp', label: 'eˣ', color: EXACT_COLOR, x: CURVE_X, y: CURVE_X.map(expCurve) },
       { id: 'elu', label: '1 + elu(x)', color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, x: CURVE_X, y: CURVE_X.map(elu1) },
-      { id: 'taylor2', label: '1 + x + x²/2', color: MAP_COLORS.taylor2, dash: MAP_DASH.taylor2, x: CURVE_X, y: CURVE_X.map(taylor2Curve) },
+      {
+        id: 'taylor2',
+        label: '1 + x + x²/2',
+        color: MAP_COLORS.taylor2,
+        dash: MAP_DASH.taylor2,
+        x: CURVE_X,
+        y: CURVE_X.map(taylor2Curve),
+      },
       { id: 'relu', label: 'relu(x)', color: MAP_COLORS.relu, dash: MAP_DASH.relu, x: CURVE_X, y: CURVE_X.map(relu) },
-      { id: 'tangent', label: s.tangent, color: OKABE_ITO.grey, dash: '2 3', width: 1.2, x: CURVE_X, y: CURVE_X.map((x) => 1 + x) },
+      {
+        id: 'tangent',
+        label: s.tangent,
+        color: OKABE_ITO.grey,
+        dash: '2 3',
+        width: 1.2,
+        x: CURVE_X,
+        y: CURVE_X.map((x) => 1 + x),
+      },
     ],
     [s.tangent],
   );
@@ -71,7 +86,16 @@ export function FeatureMapPanel() {
         <div className="sub">
           <h3>{s.curvesTitle}</h3>
           <Figure name="feature-map-curves" title={s.curvesTitle}>
-          <LineChart labels={t.charts} series={curves} xLabel={s.xX} yLabel={s.yF} ariaLabel={s.curvesTitle} tableCaption={s.tableCurves} yDomain={[-0.5, 4]} height={240} />
+            <LineChart
+              labels={t.charts}
+              series={curves}
+              xLabel={s.xX}
+              yLabel={s.yF}
+              ariaLabel={s.curvesTitle}
+              tableCaption={s.tableCurves}
+              yDomain={[-0.5, 4]}
+              height={240}
+            />
           </Figure>
           <p className="note">{t.estimators.taylorNote}</p>
           {params.featureMap === 'oprf' && v && (
@@ -90,8 +114,16 @@ export function FeatureMapPanel() {
           <p>{s.lambdaText}</p>
           <Formula tex={s.lambdaFormula} />
           {v && (
-            <p className="note" data-lambda-query={v.lambda.queryNormDropped} data-lambda-both={v.lambda.bothNormsDropped}>
-              {s.lambdaMeasured(fmt(v.lambda.queryNormDropped), fmt(v.lambda.bothNormsDropped), fmt(v.lambda.keyNormSpread))}
+            <p
+              className="note"
+              data-lambda-query={v.lambda.queryNormDropped}
+              data-lambda-both={v.lambda.bothNormsDropped}
+            >
+              {s.lambdaMeasured(
+                fmt(v.lambda.queryNormDropped),
+                fmt(v.lambda.bothNormsDropped),
+                fmt(v.lambda.keyNormSpread),
+              )}
             </p>
           )}
           <h3>{s.foldTitle}</h3>
@@ -105,12 +137,12 @@ export function FeatureMapPanel() {
       {v && <p className="note">{s.rowsNote(params.m, t.names.projections[params.projection])}</p>}
       {v && (
         <div ref={legendRef}>
-        <Legend
-          items={[
-            { id: 'exact', label: t.names.exact, color: EXACT_COLOR },
-            { id: 'map', label: s.mapLegend, color: OKABE_ITO.grey, dash: '5 3' },
-          ]}
-        />
+          <Legend
+            items={[
+              { id: 'exact', label: t.names.exact, color: EXACT_COLOR },
+              { id: 'map', label: s.mapLegend, color: OKABE_ITO.grey, dash: '5 3' },
+            ]}
+          />
         </div>
       )}
       <div className="small-multiples">
@@ -118,22 +150,26 @@ export function FeatureMapPanel() {
           <div key={m.map} className="sub" data-map-row={m.map}>
             <h4>{t.controls.mapNames[m.map]}</h4>
             <p className="stat-line">{s.rowStats(fmt(m.relError), fmt(m.kl), fmt(m.entropy))}</p>
-            <Figure name={`row-${v!.row}-${m.map}`} title={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v!.row)}`} extras={() => [legendRef.current]}>
-            <LineChart
-              labels={t.charts}
-              series={series}
-              xLabel={t.main.rowX}
-              yLabel={t.main.rowY}
-              ariaLabel={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v!.row)}`}
-              tableCaption={`${s.tableRows}: ${t.names.maps[m.map]}`}
-              xDomain={[0, Math.max(1, v!.n - 1)]}
-              yDomain={[yMin, yMax * 1.05 || 1]}
-              integerX
-              height={160}
-              noLegend
-              dimmed={rows.stale}
-              notes={[per > 1 ? t.main.rowDecimated(per) : null]}
-            />
+            <Figure
+              name={`row-${v!.row}-${m.map}`}
+              title={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v!.row)}`}
+              extras={() => [legendRef.current]}
+            >
+              <LineChart
+                labels={t.charts}
+                series={series}
+                xLabel={t.main.rowX}
+                yLabel={t.main.rowY}
+                ariaLabel={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v!.row)}`}
+                tableCaption={`${s.tableRows}: ${t.names.maps[m.map]}`}
+                xDomain={[0, Math.max(1, v!.n - 1)]}
+                yDomain={[yMin, yMax * 1.05 || 1]}
+                integerX
+                height={160}
+                noLegend
+                dimmed={rows.stale}
+                notes={[per > 1 ? t.main.rowDecimated(per) : null]}
+              />
             </Figure>
           </div>
         ))}

@@ -22,7 +22,12 @@ export function Figure(props: {
   const current = useStore((s) => s.params);
   const p = props.params ?? current;
   return (
-    <ExportFigure title={props.title} labels={labels} fileName={(ext) => exportFileName(props.name, p, ext)} extras={props.extras}>
+    <ExportFigure
+      title={props.title}
+      labels={labels}
+      fileName={(ext) => exportFileName(props.name, p, ext)}
+      extras={props.extras}
+    >
       {props.children}
     </ExportFigure>
   );

@@ -11,7 +11,15 @@ import { LineChart, type Series } from '../charts/LineChart';
 import { MAP_COLORS } from '../charts/palette';
 import { HEDGEHOG_FIT } from '../core/hedgehog';
 import { hedgehogPositions } from '../core/hedgehog-fit';
-import { currentFit, fitKeyOf, fitRequest, HEDGEHOG_ID, HEDGEHOG_OP, type HedgehogFitResult, type HedgehogProgressDetail } from '../store/hedgehog-fit';
+import {
+  currentFit,
+  fitKeyOf,
+  fitRequest,
+  HEDGEHOG_ID,
+  HEDGEHOG_OP,
+  type HedgehogFitResult,
+  type HedgehogProgressDetail,
+} from '../store/hedgehog-fit';
 import { useController, useStore } from '../store/react';
 import { Metric } from './common';
 import { Figure } from './Figure';
@@ -47,10 +55,17 @@ export function HedgehogTraining() {
   );
 
   const ev = fit?.evaluation;
-  const status = running ? (entry?.progress?.label === 'evaluate' ? s.evaluating : s.training(entry?.progress?.done ?? 0, steps)) : null;
+  const status = running
+    ? entry?.progress?.label === 'evaluate'
+      ? s.evaluating
+      : s.training(entry?.progress?.done ?? 0, steps)
+    : null;
 
   return (
-    <div className="sub hedgehog-training" data-hedgehog={running ? 'running' : fit ? 'done' : (entry?.key === key ? entry.status : 'idle')}>
+    <div
+      className="sub hedgehog-training"
+      data-hedgehog={running ? 'running' : fit ? 'done' : entry?.key === key ? entry.status : 'idle'}
+    >
       <h3>{s.title}</h3>
       <p>{s.lead}</p>
       <Formula tex={t.names.mapTex.hedgehog} />
@@ -62,9 +77,19 @@ export function HedgehogTraining() {
       <div className="progress-row" aria-live="polite">
         {running ? (
           <>
-            <progress max={steps + 1} value={entry?.progress?.done ?? 0} aria-label={status ?? ''} data-hedgehog-progress />
+            <progress
+              max={steps + 1}
+              value={entry?.progress?.done ?? 0}
+              aria-label={status ?? ''}
+              data-hedgehog-progress
+            />
             <span className="note">{status}</span>
-            <button type="button" className="small" onClick={() => controller.cancelAnalysis(HEDGEHOG_ID)} data-action="hedgehog-cancel">
+            <button
+              type="button"
+              className="small"
+              onClick={() => controller.cancelAnalysis(HEDGEHOG_ID)}
+              data-action="hedgehog-cancel"
+            >
               {s.cancel}
             </button>
           </>
@@ -87,28 +112,37 @@ export function HedgehogTraining() {
       </div>
       {params.featureMap === 'hedgehog' && <p className="note">{s.autoNote}</p>}
       <div data-hedgehog-loss-points={losses.length}>
-      <Figure name="hedgehog-loss" title={s.lossTitle}>
-        <LineChart
-          labels={t.charts}
-          series={series}
-          xLabel={s.lossX}
-          yLabel={s.lossY}
-          ariaLabel={s.lossTitle}
-          tableCaption={s.lossTable}
-          xDomain={[1, steps]}
-          integerX
-          height={200}
-          noLegend
-          hLines={fit ? [{ y: fit.lossFloor, label: s.lossFloor }] : undefined}
-          notes={[fit ? s.lossFloorNote(fmt(fit.lossFloor), fmt(fit.finalLoss - fit.lossFloor)) : null]}
-        />
-      </Figure>
+        <Figure name="hedgehog-loss" title={s.lossTitle}>
+          <LineChart
+            labels={t.charts}
+            series={series}
+            xLabel={s.lossX}
+            yLabel={s.lossY}
+            ariaLabel={s.lossTitle}
+            tableCaption={s.lossTable}
+            xDomain={[1, steps]}
+            integerX
+            height={200}
+            noLegend
+            hLines={fit ? [{ y: fit.lossFloor, label: s.lossFloor }] : undefined}
+            notes={[fit ? s.lossFloorNote(fmt(fit.lossFloor), fmt(fit.finalLoss - fit.lossFloor)) : null]}
+          />
+        </Figure>
       </div>
       {fit && ev && (
         <>
           <div className="metrics">
-            <Metric name="hedgehog-fitted-error" label={s.metricFitted} value={ev.fitted.hedgehog.relError} hint={s.metricHint} />
-            <Metric name="hedgehog-heldout-error" label={s.metricHeldOut} value={ev.heldOut?.hedgehog.relError ?? null} />
+            <Metric
+              name="hedgehog-fitted-error"
+              label={s.metricFitted}
+              value={ev.fitted.hedgehog.relError}
+              hint={s.metricHint}
+            />
+            <Metric
+              name="hedgehog-heldout-error"
+              label={s.metricHeldOut}
+              value={ev.heldOut?.hedgehog.relError ?? null}
+            />
             <Metric name="hedgehog-random-error" label={s.metricRandom} value={ev.fitted.random.mean} />
             <Metric name="hedgehog-final-loss" label={s.metricLoss} value={fit.finalLoss} />
           </div>
@@ -126,9 +160,30 @@ export function HedgehogTraining() {
               <tbody>
                 {(
                   [
-                    ['hedgehog', s.rowHedgehog, ev.fitted.hedgehog.relError, ev.heldOut?.hedgehog.relError, null, ev.fitted.hedgehog.meanKL],
-                    ['init', s.rowInit, ev.fitted.init.relError, ev.heldOut?.init.relError, null, ev.fitted.init.meanKL],
-                    ['random', s.rowRandom(ev.randomSeeds), ev.fitted.random.mean, ev.heldOut?.random.mean, [ev.fitted.random.std, ev.heldOut?.random.std], ev.fitted.random.meanKL],
+                    [
+                      'hedgehog',
+                      s.rowHedgehog,
+                      ev.fitted.hedgehog.relError,
+                      ev.heldOut?.hedgehog.relError,
+                      null,
+                      ev.fitted.hedgehog.meanKL,
+                    ],
+                    [
+                      'init',
+                      s.rowInit,
+                      ev.fitted.init.relError,
+                      ev.heldOut?.init.relError,
+                      null,
+                      ev.fitted.init.meanKL,
+                    ],
+                    [
+                      'random',
+                      s.rowRandom(ev.randomSeeds),
+                      ev.fitted.random.mean,
+                      ev.heldOut?.random.mean,
+                      [ev.fitted.random.std, ev.heldOut?.random.std],
+                      ev.fitted.random.meanKL,
+                    ],
                   ] as const
                 ).map(([id, label, fitted, held, sd, kl]) => (
                   <tr key={id} data-row={id}>
@@ -148,7 +203,11 @@ export function HedgehogTraining() {
             </table>
           </div>
           <p className="note">
-            {ev.heldOutSource === 'seed' ? s.heldOutSeed(ev.heldOutSeed ?? 0) : ev.heldOutSource === 'upload-tail' ? s.heldOutTail : s.heldOutNone}
+            {ev.heldOutSource === 'seed'
+              ? s.heldOutSeed(ev.heldOutSeed ?? 0)
+              : ev.heldOutSource === 'upload-tail'
+                ? s.heldOutTail
+                : s.heldOutNone}
           </p>
         </>
       )}

@@ -86,8 +86,21 @@ export function MainComparison() {
       const xs = Float64Array.from({ length: cells }, (_, J) => Math.min(n - 1, J * view.block + (view.block - 1) / 2));
       return {
         series: [
-          { id: 'exact', label: s.rowExact, color: EXACT_COLOR, x: xs, y: view.exact.subarray(I * cells, (I + 1) * cells) },
-          { id: 'approx', label: approxLabel, color: approxColor, dash: '5 3', x: xs, y: view.approx.subarray(I * cells, (I + 1) * cells) },
+          {
+            id: 'exact',
+            label: s.rowExact,
+            color: EXACT_COLOR,
+            x: xs,
+            y: view.exact.subarray(I * cells, (I + 1) * cells),
+          },
+          {
+            id: 'approx',
+            label: approxLabel,
+            color: approxColor,
+            dash: '5 3',
+            x: xs,
+            y: view.approx.subarray(I * cells, (I + 1) * cells),
+          },
         ],
         per: 1,
         title: s.rowTitle(I * view.block, pinned === I * view.block),
@@ -124,118 +137,159 @@ export function MainComparison() {
     // the status, the numbers and A beside Â must fit the first screen.
     <Panel id="main" title={s.title} lead={null}>
       <div ref={gridRef} className="panel-body">
-      <div className="status-line">
-        <ComputeStatus />
-        {result && (
-          <p className="result-params note" data-result-params="" data-result-backend={result.backend.kind}>
-            {s.resultParams(result.params.n, result.params.d, result.params.m, t.controls.mapNames[result.params.featureMap], result.params.scale, result.params.causal)}
-          </p>
-        )}
-      </div>
-      {!result ? (
-        <>
-          {status === 'idle' && <p className="note">{s.waiting}</p>}
-          {explainer}
-        </>
-      ) : (
-        <>
-          <ZeroNormalizerNotice rows={result.output.zeroNormalizerRows} n={result.params.n} />
-          <div className="metrics">
-            <Metric name="rel-error-A" label={t.metrics.relErrorA} hint={t.metrics.relErrorAHint} value={m?.relErrorA} />
-            <Metric name="rel-error-out" label={t.metrics.relErrorOut} hint={t.metrics.relErrorOutHint} value={m?.relErrorOut} />
-            <Metric name="mean-kl" label={t.metrics.meanKL} hint={t.metrics.meanKLHint} value={m?.meanKL} />
-            <Metric name="entropy-exact" label={t.metrics.entropyExact} hint={t.metrics.entropyHint} value={m?.entropyExact} />
-            <Metric name="entropy-performer" label={t.metrics.entropyPerformer} hint={t.metrics.entropyHint} value={m?.entropyApprox} />
-            <Metric name="compute-ms" label={t.metrics.time} value={latency} format={fmtMs} />
-          </div>
-          {view ? (
-            <>
-              <div className={`heatmaps across-${across}`}>
-                {(
-                  [
-                    ['exact', s.exact, view.exact],
-                    ['approx', s.approx(mapName), view.approx],
-                    ['diff', s.diff, view.absDiff],
-                  ] as const
-                ).map(([key, title, data]) => (
-                  <Figure key={key} name={`A-${key}`} title={title} params={result.params} extras={() => [legendRef.current]}>
-                  <Heatmap
-                    labels={t.charts}
-                    metric={`heatmap-${key}`}
-                    title={title}
-                    data={data}
-                    cells={view.cells}
-                    block={view.block}
-                    n={n}
-                    scale={scale}
-                    size={size}
-                    pinnedRow={pinned}
-                    hoveredRow={hovered}
-                    onHoverRow={actions.hoverRow}
-                    onPickRow={pick}
-                    resultId={result.id}
-                  />
-                  </Figure>
-                ))}
-              </div>
-              <div className="heatmap-toolbar">
-                <div ref={legendRef}>
-                  <ColorLegend
-                    labels={t.charts}
-                    scale={scale}
-                    label={clipped ? s.colourClipped : s.colour}
-                    negativeLabel={hasNegative ? s.colourNegative : undefined}
-                    width={Math.min(280, width - 20)}
-                  />
-                </div>
-                <div className="segmented" role="group" aria-label={s.colour}>
-                  <button type="button" aria-pressed={colorMode === 'linear'} onClick={() => actions.setUi('colorScale', 'linear')}>
-                    {s.scaleLinear}
-                  </button>
-                  <button type="button" aria-pressed={colorMode === 'log'} onClick={() => actions.setUi('colorScale', 'log')}>
-                    {s.scaleLog}
-                  </button>
-                </div>
-                <p className="note block-note" data-block={view.block}>
-                  {view.block > 1 ? s.blockNote(view.block, view.cells) : s.fullRes}
-                </p>
-              </div>
-            </>
-          ) : (
-            <p className="note warn" data-no-view="">
-              {s.noView(limit, backend?.kind === 'webgpu' ? s.onWebgpu : s.onCpu)}
+        <div className="status-line">
+          <ComputeStatus />
+          {result && (
+            <p className="result-params note" data-result-params="" data-result-backend={result.backend.kind}>
+              {s.resultParams(
+                result.params.n,
+                result.params.d,
+                result.params.m,
+                t.controls.mapNames[result.params.featureMap],
+                result.params.scale,
+                result.params.causal,
+              )}
             </p>
           )}
-          {explainer}
-          <StateExport />
-          {rowSeries && (
-            <div className="row-chart">
-              <h3>
-                {rowSeries.title}
-                {pinned !== null && (
-                  <button type="button" className="small" onClick={() => actions.pinRow(null)}>
-                    {s.unpin}
-                  </button>
-                )}
-              </h3>
-              <Figure name={`attention-row-${shownRow}`} title={rowSeries.title} params={result.params}>
-              <LineChart
-                labels={t.charts}
-                series={rowSeries.series}
-                xLabel={s.rowX}
-                yLabel={s.rowY}
-                ariaLabel={rowSeries.title}
-                tableCaption={s.rowTable(shownRow)}
-                xDomain={rowDomain}
-                integerX
-                height={210}
-                notes={[rowSeries.hoverNote, rowSeries.per > 1 ? s.rowDecimated(rowSeries.per) : null, s.rowHint]}
+        </div>
+        {!result ? (
+          <>
+            {status === 'idle' && <p className="note">{s.waiting}</p>}
+            {explainer}
+          </>
+        ) : (
+          <>
+            <ZeroNormalizerNotice rows={result.output.zeroNormalizerRows} n={result.params.n} />
+            <div className="metrics">
+              <Metric
+                name="rel-error-A"
+                label={t.metrics.relErrorA}
+                hint={t.metrics.relErrorAHint}
+                value={m?.relErrorA}
               />
-              </Figure>
+              <Metric
+                name="rel-error-out"
+                label={t.metrics.relErrorOut}
+                hint={t.metrics.relErrorOutHint}
+                value={m?.relErrorOut}
+              />
+              <Metric name="mean-kl" label={t.metrics.meanKL} hint={t.metrics.meanKLHint} value={m?.meanKL} />
+              <Metric
+                name="entropy-exact"
+                label={t.metrics.entropyExact}
+                hint={t.metrics.entropyHint}
+                value={m?.entropyExact}
+              />
+              <Metric
+                name="entropy-performer"
+                label={t.metrics.entropyPerformer}
+                hint={t.metrics.entropyHint}
+                value={m?.entropyApprox}
+              />
+              <Metric name="compute-ms" label={t.metrics.time} value={latency} format={fmtMs} />
             </div>
-          )}
-        </>
-      )}
+            {view ? (
+              <>
+                <div className={`heatmaps across-${across}`}>
+                  {(
+                    [
+                      ['exact', s.exact, view.exact],
+                      ['approx', s.approx(mapName), view.approx],
+                      ['diff', s.diff, view.absDiff],
+                    ] as const
+                  ).map(([key, title, data]) => (
+                    <Figure
+                      key={key}
+                      name={`A-${key}`}
+                      title={title}
+                      params={result.params}
+                      extras={() => [legendRef.current]}
+                    >
+                      <Heatmap
+                        labels={t.charts}
+                        metric={`heatmap-${key}`}
+                        title={title}
+                        data={data}
+                        cells={view.cells}
+                        block={view.block}
+                        n={n}
+                        scale={scale}
+                        size={size}
+                        pinnedRow={pinned}
+                        hoveredRow={hovered}
+                        onHoverRow={actions.hoverRow}
+                        onPickRow={pick}
+                        resultId={result.id}
+                      />
+                    </Figure>
+                  ))}
+                </div>
+                <div className="heatmap-toolbar">
+                  <div ref={legendRef}>
+                    <ColorLegend
+                      labels={t.charts}
+                      scale={scale}
+                      label={clipped ? s.colourClipped : s.colour}
+                      negativeLabel={hasNegative ? s.colourNegative : undefined}
+                      width={Math.min(280, width - 20)}
+                    />
+                  </div>
+                  <div className="segmented" role="group" aria-label={s.colour}>
+                    <button
+                      type="button"
+                      aria-pressed={colorMode === 'linear'}
+                      onClick={() => actions.setUi('colorScale', 'linear')}
+                    >
+                      {s.scaleLinear}
+                    </button>
+                    <button
+                      type="button"
+                      aria-pressed={colorMode === 'log'}
+                      onClick={() => actions.setUi('colorScale', 'log')}
+                    >
+                      {s.scaleLog}
+                    </button>
+                  </div>
+                  <p className="note block-note" data-block={view.block}>
+                    {view.block > 1 ? s.blockNote(view.block, view.cells) : s.fullRes}
+                  </p>
+                </div>
+              </>
+            ) : (
+              <p className="note warn" data-no-view="">
+                {s.noView(limit, backend?.kind === 'webgpu' ? s.onWebgpu : s.onCpu)}
+              </p>
+            )}
+            {explainer}
+            <StateExport />
+            {rowSeries && (
+              <div className="row-chart">
+                <h3>
+                  {rowSeries.title}
+                  {pinned !== null && (
+                    <button type="button" className="small" onClick={() => actions.pinRow(null)}>
+                      {s.unpin}
+                    </button>
+                  )}
+                </h3>
+                <Figure name={`attention-row-${shownRow}`} title={rowSeries.title} params={result.params}>
+                  <LineChart
+                    labels={t.charts}
+                    series={rowSeries.series}
+                    xLabel={s.rowX}
+                    yLabel={s.rowY}
+                    ariaLabel={rowSeries.title}
+                    tableCaption={s.rowTable(shownRow)}
+                    xDomain={rowDomain}
+                    integerX
+                    height={210}
+                    notes={[rowSeries.hoverNote, rowSeries.per > 1 ? s.rowDecimated(rowSeries.per) : null, s.rowHint]}
+                  />
+                </Figure>
+              </div>
+            )}
+          </>
+        )}
       </div>
     </Panel>
   );

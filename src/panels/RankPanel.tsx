@@ -31,13 +31,31 @@ function normalized(sigma: Float64Array): { x: Float64Array; y: Float64Array } {
 }
 
 /** σ_i/σ_1 of A, Â and the scores on log-log axes, with reference lines at d, m′ and the tolerance (also on the rank slide). */
-export function SpectrumChart({ v, tol, height, dimmed, notes }: { v: SpectraResult; tol: number; height: number; dimmed?: boolean; notes?: string[] }) {
+export function SpectrumChart({
+  v,
+  tol,
+  height,
+  dimmed,
+  notes,
+}: {
+  v: SpectraResult;
+  tol: number;
+  height: number;
+  dimmed?: boolean;
+  notes?: string[];
+}) {
   const t = useStrings();
   const s = t.rank;
   const series = useMemo(
     (): Series[] => [
       { id: 'exact', label: s.exact, color: EXACT_COLOR, ...normalized(v.exact) },
-      { id: 'approx', label: s.approx(t.names.maps[v.map]), color: MAP_COLORS[v.map], dash: '5 3', ...normalized(v.approx) },
+      {
+        id: 'approx',
+        label: s.approx(t.names.maps[v.map]),
+        color: MAP_COLORS[v.map],
+        dash: '5 3',
+        ...normalized(v.approx),
+      },
       { id: 'scores', label: s.scores, color: OKABE_ITO.green, dash: '2 3', ...normalized(v.scores) },
     ],
     [v, s, t.names.maps],
@@ -93,7 +111,12 @@ export function RankPanel() {
     <Panel id="rank" title={s.title} lead={s.lead} formula={s.formula}>
       <div className="inline-control">
         <label htmlFor={tolId}>{s.tol}</label>
-        <select id={tolId} value={tol} data-ui="rankTol" onChange={(e) => actions.setUi('rankTol', Number(e.target.value))}>
+        <select
+          id={tolId}
+          value={tol}
+          data-ui="rankTol"
+          onChange={(e) => actions.setUi('rankTol', Number(e.target.value))}
+        >
           {RANK_TOLERANCES.map((x) => (
             <option key={x} value={x}>
               {x.toExponential(0)}
@@ -103,7 +126,12 @@ export function RankPanel() {
         <span className="help">{s.tolHelp}</span>
       </div>
       <div className="inline-control">
-        <input id={causalId} type="checkbox" checked={params.causal} onChange={(e) => actions.setParam('causal', e.target.checked)} />
+        <input
+          id={causalId}
+          type="checkbox"
+          checked={params.causal}
+          onChange={(e) => actions.setParam('causal', e.target.checked)}
+        />
         <label htmlFor={causalId}>{s.causalToggle}</label>
       </div>
       {!ok ? (
@@ -115,7 +143,13 @@ export function RankPanel() {
           <AnalysisStatus req={spec.req} entry={spec.entry} />
           {v && derived && (
             <>
-              <div className="metrics" data-rank-tol={tol} data-rank-n={v.n} data-rank-mprime={v.mPrime} data-rank-causal={String(v.causal)}>
+              <div
+                className="metrics"
+                data-rank-tol={tol}
+                data-rank-n={v.n}
+                data-rank-mprime={v.mPrime}
+                data-rank-causal={String(v.causal)}
+              >
                 <Metric name="rank-exact" label={s.rankExact} value={derived.rankExact} format={fmtInt} />
                 <Metric name="rank-performer" label={s.rankApprox} value={derived.rankApprox} format={fmtInt} />
                 <Metric name="rank-scores" label={s.rankScores} value={derived.rankScores} format={fmtInt} />
@@ -124,7 +158,7 @@ export function RankPanel() {
               </div>
               <h3>{s.spectrumTitle}</h3>
               <Figure name="singular-values" title={s.spectrumTitle}>
-              <SpectrumChart v={v} tol={tol} height={300} dimmed={spec.stale} notes={[s.sizeNote(v.n)]} />
+                <SpectrumChart v={v} tol={tol} height={300} dimmed={spec.stale} notes={[s.sizeNote(v.n)]} />
               </Figure>
               {v.causal && v.minDiagExact !== null && v.minDiagApprox !== null && (
                 <p className="note" data-triangular="">

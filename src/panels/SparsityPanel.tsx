@@ -40,15 +40,33 @@ export function SparsityPanel() {
 
   const rv = rowsA.value;
   // zoom the entropy axis onto the data (at small norm scales every row sits just below 1)
-  const histLo = rv ? Math.max(0, Math.min(0.95, Math.floor(Math.min(...rv.exact, ...rv.performer, ...rv.elu1) * 20) / 20)) : 0;
+  const histLo = rv
+    ? Math.max(0, Math.min(0.95, Math.floor(Math.min(...rv.exact, ...rv.performer, ...rv.elu1) * 20) / 20))
+    : 0;
   const rvMap = rv ? t.names.maps[rv.map] : mapName;
   const topIdx = rv ? rv.topK.k.findIndex((k) => k >= TOP_K_SHOWN) : -1;
 
   const topSeries: Series[] = rv
     ? [
         { id: 'exact', label: s.exact, color: EXACT_COLOR, x: rv.topK.k, y: rv.topK.exact, points: true },
-        { id: 'perf', label: s.perf(rvMap), color: MAP_COLORS[rv.map], dash: MAP_DASH[rv.map] ?? '5 3', x: rv.topK.k, y: rv.topK.performer, points: true },
-        { id: 'elu', label: s.elu, color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, x: rv.topK.k, y: rv.topK.elu1, points: true },
+        {
+          id: 'perf',
+          label: s.perf(rvMap),
+          color: MAP_COLORS[rv.map],
+          dash: MAP_DASH[rv.map] ?? '5 3',
+          x: rv.topK.k,
+          y: rv.topK.performer,
+          points: true,
+        },
+        {
+          id: 'elu',
+          label: s.elu,
+          color: MAP_COLORS.elu1,
+          dash: MAP_DASH.elu1,
+          x: rv.topK.k,
+          y: rv.topK.elu1,
+          points: true,
+        },
       ]
     : [];
 
@@ -57,7 +75,15 @@ export function SparsityPanel() {
   const nSeries: Series[] = nv
     ? [
         { id: 'exact', label: s.exact, color: EXACT_COLOR, x: nv.nGrid, y: nv.exact, points: true },
-        { id: 'perf', label: s.perf(t.names.maps[nv.map]), color: MAP_COLORS[nv.map], dash: MAP_DASH[nv.map] ?? '5 3', x: nv.nGrid, y: nv.performer, points: true },
+        {
+          id: 'perf',
+          label: s.perf(t.names.maps[nv.map]),
+          color: MAP_COLORS[nv.map],
+          dash: MAP_DASH[nv.map] ?? '5 3',
+          x: nv.nGrid,
+          y: nv.performer,
+          points: true,
+        },
         { id: 'elu', label: s.elu, color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, x: nv.nGrid, y: nv.elu1, points: true },
       ]
     : [];
@@ -68,12 +94,29 @@ export function SparsityPanel() {
   const localX = lv ? lv.windows.map((w) => Math.min(keysIn(w), lv.n)) : [];
   const localSeries: Series[] = lv
     ? [
-        { id: 'approx', label: s.truncApprox(lvMap), color: MAP_COLORS[lv.map], x: localX, y: lv.errorApprox, points: true },
+        {
+          id: 'approx',
+          label: s.truncApprox(lvMap),
+          color: MAP_COLORS[lv.map],
+          x: localX,
+          y: lv.errorApprox,
+          points: true,
+        },
         { id: 'out', label: s.truncOut(lvMap), color: MAP_COLORS[lv.map], dash: '5 3', x: localX, y: lv.errorOut },
         { id: 'exact', label: s.truncExact, color: EXACT_COLOR, dash: '2 3', x: localX, y: lv.errorExact },
         ...(lv.map === 'elu1'
           ? []
-          : [{ id: 'elu', label: s.truncApprox(t.names.maps.elu1), color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, x: localX, y: lv.errorElu1, points: true }]),
+          : [
+              {
+                id: 'elu',
+                label: s.truncApprox(t.names.maps.elu1),
+                color: MAP_COLORS.elu1,
+                dash: MAP_DASH.elu1,
+                x: localX,
+                y: lv.errorElu1,
+                points: true,
+              },
+            ]),
       ]
     : [];
 
@@ -82,13 +125,27 @@ export function SparsityPanel() {
       {rv && rv.map === 'trig' && <p className="note warn">{s.trigNote}</p>}
       {rv && (
         <div className="metrics">
-          <Metric name="sparsity-entropy-exact" label={t.metrics.entropyExact} hint={t.metrics.entropyHint} value={mean(rv.exact)} />
-          <Metric name="sparsity-entropy-performer" label={`${t.metrics.entropyPerformer} (${rvMap})`} hint={t.metrics.entropyHint} value={mean(rv.performer)} />
+          <Metric
+            name="sparsity-entropy-exact"
+            label={t.metrics.entropyExact}
+            hint={t.metrics.entropyHint}
+            value={mean(rv.exact)}
+          />
+          <Metric
+            name="sparsity-entropy-performer"
+            label={`${t.metrics.entropyPerformer} (${rvMap})`}
+            hint={t.metrics.entropyHint}
+            value={mean(rv.performer)}
+          />
           <Metric name="entropy-elu1" label={s.entropyElu} hint={t.metrics.entropyHint} value={mean(rv.elu1)} />
           {topIdx >= 0 && (
             <>
               <Metric name="top8-exact" label={s.topMass(rv.topK.k[topIdx]!, s.exact)} value={rv.topK.exact[topIdx]} />
-              <Metric name="top8-performer" label={s.topMass(rv.topK.k[topIdx]!, rvMap)} value={rv.topK.performer[topIdx]} />
+              <Metric
+                name="top8-performer"
+                label={s.topMass(rv.topK.k[topIdx]!, rvMap)}
+                value={rv.topK.performer[topIdx]}
+              />
             </>
           )}
         </div>
@@ -111,7 +168,13 @@ export function SparsityPanel() {
                 labels={t.charts}
                 series={[
                   { id: 'exact', label: s.exact, color: EXACT_COLOR, values: v.exact },
-                  { id: 'perf', label: s.perf(rvMap), color: MAP_COLORS[v.map], dash: MAP_DASH[v.map] ?? '5 3', values: v.performer },
+                  {
+                    id: 'perf',
+                    label: s.perf(rvMap),
+                    color: MAP_COLORS[v.map],
+                    dash: MAP_DASH[v.map] ?? '5 3',
+                    values: v.performer,
+                  },
                   { id: 'elu', label: s.elu, color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, values: v.elu1 },
                 ]}
                 domain={[histLo, 1]}

@@ -33,7 +33,14 @@ export function methodSeries(
         const v = y(p);
         return v !== null && v > 0;
       });
-      return { id: m, label: label(m), ...METHOD_STYLE[m], points: true, x: ps.map((p) => p.n), y: ps.map((p) => y(p)!) };
+      return {
+        id: m,
+        label: label(m),
+        ...METHOD_STYLE[m],
+        points: true,
+        x: ps.map((p) => p.n),
+        y: ps.map((p) => y(p)!),
+      };
     })
     .filter((s) => s.x.length > 0);
 }
@@ -46,13 +53,39 @@ export function SpeedCharts({ result, view, dimmed }: { result: SpeedResult; vie
   const label = (m: SpeedMethod) => s.methods[m] ?? m;
   const timeSeries: Series[] = [
     ...methodSeries(ATT, view.by, label, (p) => p.medianMs),
-    ...(view.model.exact ? [{ id: 'model-exact', label: s.modelExact, color: EXACT_COLOR, dash: '1 4', width: 1, quiet: true, ...view.model.exact }] : []),
-    ...(view.model.bidir ? [{ id: 'model-performer', label: s.modelPerformer, color: OKABE_ITO.vermillion, dash: '1 4', width: 1, quiet: true, ...view.model.bidir }] : []),
+    ...(view.model.exact
+      ? [
+          {
+            id: 'model-exact',
+            label: s.modelExact,
+            color: EXACT_COLOR,
+            dash: '1 4',
+            width: 1,
+            quiet: true,
+            ...view.model.exact,
+          },
+        ]
+      : []),
+    ...(view.model.bidir
+      ? [
+          {
+            id: 'model-performer',
+            label: s.modelPerformer,
+            color: OKABE_ITO.vermillion,
+            dash: '1 4',
+            width: 1,
+            quiet: true,
+            ...view.model.bidir,
+          },
+        ]
+      : []),
   ];
   const markers: Marker[] = [];
-  if (view.crossover.kind === 'at') markers.push({ x: view.crossover.n, label: s.markMeasured(fmtInt(view.crossover.n)), color: OKABE_ITO.vermillion });
+  if (view.crossover.kind === 'at')
+    markers.push({ x: view.crossover.n, label: s.markMeasured(fmtInt(view.crossover.n)), color: OKABE_ITO.vermillion });
   const top = Math.max(64, ...result.points.filter((p) => !p.method.startsWith('layer-')).map((p) => p.n));
-  if (view.predicted !== null && view.predicted >= 32 && view.predicted <= top * 2) markers.push({ x: view.predicted, label: s.markModel(fmtInt(view.predicted)), color: OKABE_ITO.grey });
+  if (view.predicted !== null && view.predicted >= 32 && view.predicted <= top * 2)
+    markers.push({ x: view.predicted, label: s.markModel(fmtInt(view.predicted)), color: OKABE_ITO.grey });
   const cpu = result.backend === 'cpu';
   // a little room around 2^6 … the largest n, so end points are not drawn on the axes
   const xDomain: [number, number] = [45, Math.max(128, top) * 1.4];

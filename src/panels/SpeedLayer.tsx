@@ -17,14 +17,29 @@ import type { SpeedView } from './speed-view';
 const PART_KEYS = ['projections', 'attention', 'ffn'] as const;
 const PART_COLORS = { projections: OKABE_ITO.sky, attention: OKABE_ITO.vermillion, ffn: OKABE_ITO.green };
 
-function PartsBars({ rows, label, partLabel }: { rows: SpeedPoint[]; label: (m: SpeedMethod) => string; partLabel: (k: (typeof PART_KEYS)[number]) => string }) {
+function PartsBars({
+  rows,
+  label,
+  partLabel,
+}: {
+  rows: SpeedPoint[];
+  label: (m: SpeedMethod) => string;
+  partLabel: (k: (typeof PART_KEYS)[number]) => string;
+}) {
   const max = Math.max(...rows.map((p) => p.medianMs));
   const W = 560;
   const rowH = 26;
   const left = 200;
   const H = rows.length * rowH + 26;
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={rows.map((p) => `${label(p.method)}: ${fmtMs(p.medianMs)}`).join('; ')} className="speed-parts">
+    <svg
+      viewBox={`0 0 ${W} ${H}`}
+      width={W}
+      height={H}
+      role="img"
+      aria-label={rows.map((p) => `${label(p.method)}: ${fmtMs(p.medianMs)}`).join('; ')}
+      className="speed-parts"
+    >
       {rows.map((p, i) => {
         let x = left;
         const y = i * rowH + 4;
@@ -67,12 +82,21 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
   const xDomain: [number, number] = [45, Math.max(128, ...layerN) * 1.4];
   const ratioSeries: Series[] = [
     { id: 'ratio-exact', label: s.methods['layer-exact']!, color: EXACT_COLOR, points: true, ...view.layerRatio.exact },
-    { id: 'ratio-performer', label: s.methods['layer-performer']!, color: METHOD_STYLE['layer-performer'].color, points: true, ...view.layerRatio.performer },
+    {
+      id: 'ratio-performer',
+      label: s.methods['layer-performer']!,
+      color: METHOD_STYLE['layer-performer'].color,
+      points: true,
+      ...view.layerRatio.performer,
+    },
   ].filter((x) => x.x.length > 0);
   // largest n measured by all three layers
-  const common = view.by['layer-dummy'].map((p) => p.n).filter((n) => LAYER_METHODS.every((m) => view.by[m].some((p) => p.n === n)));
+  const common = view.by['layer-dummy']
+    .map((p) => p.n)
+    .filter((n) => LAYER_METHODS.every((m) => view.by[m].some((p) => p.n === n)));
   const nTop = common.length ? Math.max(...common) : null;
-  const partRows = nTop === null ? [] : LAYER_METHODS.map((m) => view.by[m].find((p) => p.n === nTop)!).filter((p) => p.parts);
+  const partRows =
+    nTop === null ? [] : LAYER_METHODS.map((m) => view.by[m].find((p) => p.n === nTop)!).filter((p) => p.parts);
   const hasParts = partRows.length > 0 && partRows.some((p) => (p.parts?.attention ?? 0) + (p.parts?.ffn ?? 0) > 0);
   const lastRatio = (r: { x: number[]; y: number[] }) => (r.y.length ? r.y[r.y.length - 1]! : null);
   const perfRatio = lastRatio(view.layerRatio.performer);
@@ -87,8 +111,18 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
       <p className="lead">{s.layerLead(cfg.dModel, cfg.heads, cfg.dFf)}</p>
       {result.backend === 'cpu' && <p className="note">{s.layerCpu(cfg.dModel, cfg.heads, cfg.dFf)}</p>}
       <div className="metrics">
-        <Metric name="speed-layer-performer-vs-dummy" label={s.layerRatioMetric} value={perfRatio} format={(v) => `${fmt(v)}×`} />
-        <Metric name="speed-layer-exact-vs-dummy" label={s.layerExactMetric} value={exactAtSame} format={(v) => `${fmt(v)}×`} />
+        <Metric
+          name="speed-layer-performer-vs-dummy"
+          label={s.layerRatioMetric}
+          value={perfRatio}
+          format={(v) => `${fmt(v)}×`}
+        />
+        <Metric
+          name="speed-layer-exact-vs-dummy"
+          label={s.layerExactMetric}
+          value={exactAtSame}
+          format={(v) => `${fmt(v)}×`}
+        />
       </div>
       <div className="grid-2">
         <div className="sub">
@@ -143,7 +177,9 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
                 caption={s.partsTable}
                 labels={t.charts}
                 columns={[t.charts.series, s.component, s.yMs]}
-                rows={() => partRows.flatMap((p) => PART_KEYS.map((k) => [label(p.method), s.parts[k], p.parts?.[k] ?? null]))}
+                rows={() =>
+                  partRows.flatMap((p) => PART_KEYS.map((k) => [label(p.method), s.parts[k], p.parts?.[k] ?? null]))
+                }
               />
             </Figure>
           ) : (

@@ -7,7 +7,13 @@
 import { useId, useMemo, useState } from 'react';
 import { useStrings } from '../app/strings';
 import { fmt, fmtInt, fmtMs } from '../charts/format';
-import { ATTENTION_METHODS, LAYER_METHODS, type Crossover, type SpeedMethod, type SpeedResult } from '../core/speed-model';
+import {
+  ATTENTION_METHODS,
+  LAYER_METHODS,
+  type Crossover,
+  type SpeedMethod,
+  type SpeedResult,
+} from '../core/speed-model';
 import { tableCsv } from '../export/csv';
 import { downloadBlob } from '../export/download';
 import { useStore } from '../store/react';
@@ -20,7 +26,10 @@ import { useSpeedRun, type SpeedRunState } from './useSpeedRun';
 const BLOG_URL = 'https://research.google/blog/rethinking-attention-with-performers/';
 export const SPEED_BUDGETS_S = [2, 10, 30, 120] as const;
 
-function crossoverText(c: Crossover, s: ReturnType<typeof useStrings>['speed']): { value: number | null; text?: string } {
+function crossoverText(
+  c: Crossover,
+  s: ReturnType<typeof useStrings>['speed'],
+): { value: number | null; text?: string } {
   switch (c.kind) {
     case 'at':
       return { value: c.n, text: `≈ ${fmtInt(c.n)}` };
@@ -46,7 +55,11 @@ function RunStatus({ state, onCancel }: { state: SpeedRunState; onCancel: () => 
   const calibrating = !p || p.totalMs === 0;
   return (
     <div className="progress-row speed-progress" aria-live="polite" data-speed-status="running">
-      {calibrating ? <progress aria-label={label} /> : <progress max={p.totalMs} value={Math.min(p.doneMs, p.totalMs)} aria-label={label} />}
+      {calibrating ? (
+        <progress aria-label={label} />
+      ) : (
+        <progress max={p.totalMs} value={Math.min(p.doneMs, p.totalMs)} aria-label={label} />
+      )}
       <span className="note">
         {label}
         {!calibrating && ` · ${s.elapsed(fmtMs(p.doneMs), fmtMs(p.totalMs))}`}
@@ -94,7 +107,18 @@ export function SpeedPanel() {
       };
     }
     return state.result;
-  }, [running, state.live, state.result, state.estimateMs, state.progress, backend, params.d, params.m, layer, budgetS]);
+  }, [
+    running,
+    state.live,
+    state.result,
+    state.estimateMs,
+    state.progress,
+    backend,
+    params.d,
+    params.m,
+    layer,
+    budgetS,
+  ]);
   const view = useMemo(() => (shown ? speedView(shown) : null), [shown]);
   const live = running && state.live.length > 0;
   const r = state.result;
@@ -102,7 +126,10 @@ export function SpeedPanel() {
   const start = () => run({ d: params.d, m: params.m, budgetMs: budgetS * 1000, layer });
   const download = () => {
     if (!r) return;
-    downloadBlob(new Blob([tableCsv(RESULT_COLUMNS, resultRows(r))], { type: 'text/csv;charset=utf-8' }), `performer-speed-d${r.d}-m${r.m}-${r.backend}.csv`);
+    downloadBlob(
+      new Blob([tableCsv(RESULT_COLUMNS, resultRows(r))], { type: 'text/csv;charset=utf-8' }),
+      `performer-speed-d${r.d}-m${r.m}-${r.backend}.csv`,
+    );
   };
   const cross = view ? crossoverText(view.crossover, s) : { value: null };
   const label = (m: SpeedMethod) => s.methods[m] ?? m;
@@ -112,7 +139,13 @@ export function SpeedPanel() {
       <div className="speed-controls">
         <div className="inline-control">
           <label htmlFor={budgetId}>{s.budget}</label>
-          <select id={budgetId} value={budgetS} disabled={running} data-ui="speedBudget" onChange={(e) => setBudgetS(Number(e.target.value))}>
+          <select
+            id={budgetId}
+            value={budgetS}
+            disabled={running}
+            data-ui="speedBudget"
+            onChange={(e) => setBudgetS(Number(e.target.value))}
+          >
             {SPEED_BUDGETS_S.map((b) => (
               <option key={b} value={b}>
                 {s.budgetOption(b)}
@@ -122,11 +155,23 @@ export function SpeedPanel() {
           <span className="help">{s.budgetHelp}</span>
         </div>
         <div className="inline-control">
-          <input id={layerId} type="checkbox" checked={layer} disabled={running} onChange={(e) => setLayer(e.target.checked)} />
+          <input
+            id={layerId}
+            type="checkbox"
+            checked={layer}
+            disabled={running}
+            onChange={(e) => setLayer(e.target.checked)}
+          />
           <label htmlFor={layerId}>{s.layerToggle}</label>
         </div>
         <div className="inline-control">
-          <button type="button" className="primary" data-action="speed-run" disabled={running || !backend} onClick={start}>
+          <button
+            type="button"
+            className="primary"
+            data-action="speed-run"
+            disabled={running || !backend}
+            onClick={start}
+          >
             {r ? s.rerun : s.run}
           </button>
           <span className="help">{s.heavy}</span>
@@ -147,19 +192,42 @@ export function SpeedPanel() {
           {s.idle}
         </p>
       ) : (
-        <div data-speed-result={live ? 'live' : 'done'} data-speed-points={[...ATTENTION_METHODS, ...LAYER_METHODS].map((m) => `${m}:${view.by[m].length}`).join(',')}>
+        <div
+          data-speed-result={live ? 'live' : 'done'}
+          data-speed-points={[...ATTENTION_METHODS, ...LAYER_METHODS].map((m) => `${m}:${view.by[m].length}`).join(',')}
+        >
           <p className="note" data-speed-timing={shown.timing}>
             {shown.timing === 'cpu' ? s.timing.cpu(shown.device) : s.timing[shown.timing](shown.device)}
           </p>
           {live && <p className="note">{s.liveNote}</p>}
           <div className="metrics" data-speed-backend={shown.backend}>
-            <Metric name="speed-crossover" label={s.crossover} value={cross.value} text={cross.value === null ? undefined : cross.text} />
-            <Metric name="speed-crossover-model" label={s.crossoverModel} value={view.predicted} format={(v) => `≈ ${fmtInt(v)}`} />
+            <Metric
+              name="speed-crossover"
+              label={s.crossover}
+              value={cross.value}
+              text={cross.value === null ? undefined : cross.text}
+            />
+            <Metric
+              name="speed-crossover-model"
+              label={s.crossoverModel}
+              value={view.predicted}
+              format={(v) => `≈ ${fmtInt(v)}`}
+            />
             <Metric name="speed-gflops-exact" label={s.gflopsExact} value={view.rate.exact} format={(v) => fmt(v)} />
-            <Metric name="speed-gflops-performer" label={s.gflopsPerformer} value={view.rate.bidir} format={(v) => fmt(v)} />
+            <Metric
+              name="speed-gflops-performer"
+              label={s.gflopsPerformer}
+              value={view.rate.bidir}
+              format={(v) => fmt(v)}
+            />
             <Metric name="speed-gflops-causal" label={s.gflopsCausal} value={view.rate.causal} format={(v) => fmt(v)} />
             <Metric name="speed-max-n-exact" label={s.maxN(label('exact'))} value={view.maxN.exact} format={fmtInt} />
-            <Metric name="speed-max-n-performer" label={s.maxN(label('performer-bidirectional'))} value={view.maxN['performer-bidirectional']} format={fmtInt} />
+            <Metric
+              name="speed-max-n-performer"
+              label={s.maxN(label('performer-bidirectional'))}
+              value={view.maxN['performer-bidirectional']}
+              format={fmtInt}
+            />
           </div>
           <SpeedCharts result={shown} view={view} dimmed={false} />
           {!live && Object.keys(shown.stops).length > 0 && (

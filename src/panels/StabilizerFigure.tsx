@@ -20,8 +20,23 @@ export function useStabilizerEntropySeries(nv: NormSweepResult | null): Series[]
   const by = (st: Stabilizer) => nv.stabilizers.find((x) => x.stabilizer === st)!;
   return [
     { id: 'exact', label: t.error.entropyExact, color: EXACT_COLOR, x: nv.scales, y: nv.entropyExact, points: true },
-    { id: 'shift', label: t.stab.seriesShift, color: MAP_COLORS.positive, x: nv.scales, y: by('shift').entropy, points: true },
-    { id: 'ref', label: t.stab.seriesRef, color: MAP_COLORS.positive, dash: REF_DASH, x: nv.scales, y: by('ref').entropy, points: true },
+    {
+      id: 'shift',
+      label: t.stab.seriesShift,
+      color: MAP_COLORS.positive,
+      x: nv.scales,
+      y: by('shift').entropy,
+      points: true,
+    },
+    {
+      id: 'ref',
+      label: t.stab.seriesRef,
+      color: MAP_COLORS.positive,
+      dash: REF_DASH,
+      x: nv.scales,
+      y: by('ref').entropy,
+      points: true,
+    },
   ];
 }
 
@@ -32,15 +47,17 @@ export function useStabilizerEntropySeries(nv: NormSweepResult | null): Series[]
 export function useOtherStabilizerErrorSeries(nv: NormSweepResult | null, current: Stabilizer): Series[] {
   const t = useStrings();
   if (!nv) return [];
-  return nv.stabilizers.filter((st) => st.stabilizer !== current).map((st) => ({
-    id: `stab-${st.stabilizer}`,
-    label: st.stabilizer === 'ref' ? t.stab.errorRef : t.stab.errorShift,
-    color: MAP_COLORS.positive,
-    dash: st.stabilizer === 'ref' ? REF_DASH : '1 2',
-    width: 1.5,
-    x: nv.scales,
-    y: st.error,
-  }));
+  return nv.stabilizers
+    .filter((st) => st.stabilizer !== current)
+    .map((st) => ({
+      id: `stab-${st.stabilizer}`,
+      label: st.stabilizer === 'ref' ? t.stab.errorRef : t.stab.errorShift,
+      color: MAP_COLORS.positive,
+      dash: st.stabilizer === 'ref' ? REF_DASH : '1 2',
+      width: 1.5,
+      x: nv.scales,
+      y: st.error,
+    }));
 }
 
 /** The one-figure, one-sentence explanation of how a 1e-6 constant flattens Â at large norms (title: t.stab.figureTitle, set by the caller). */
@@ -50,17 +67,17 @@ export function StabilizerFigure({ nv, scale, stale }: { nv: NormSweepResult; sc
   return (
     <figure className="stabilizer-figure" data-figure="stabilizer">
       <Figure name="entropy-vs-scale-by-stabilizer" title={t.stab.figureTitle}>
-      <LineChart
-        labels={t.charts}
-        series={series}
-        xLabel={t.error.xScale}
-        yLabel={t.error.yEntropy}
-        ariaLabel={t.stab.figureTitle}
-        tableCaption={t.stab.table}
-        yDomain={[0, 1]}
-        markers={[{ x: scale, label: `s = ${scale}` }]}
-        dimmed={stale}
-      />
+        <LineChart
+          labels={t.charts}
+          series={series}
+          xLabel={t.error.xScale}
+          yLabel={t.error.yEntropy}
+          ariaLabel={t.stab.figureTitle}
+          tableCaption={t.stab.table}
+          yDomain={[0, 1]}
+          markers={[{ x: scale, label: `s = ${scale}` }]}
+          dimmed={stale}
+        />
       </Figure>
       <figcaption className="note">{t.stab.flattenNote}</figcaption>
     </figure>

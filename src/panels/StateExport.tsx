@@ -51,7 +51,14 @@ export function StateExport() {
 
   return (
     <div className="state-export" ref={ref}>
-      <button type="button" className="small" data-export="json" disabled={why !== null || busy} aria-describedby={noteId} onClick={() => void run()}>
+      <button
+        type="button"
+        className="small"
+        data-export="json"
+        disabled={why !== null || busy}
+        aria-describedby={noteId}
+        onClick={() => void run()}
+      >
         {busy ? s.jsonBusy : s.json}
       </button>
       <span id={noteId} className="note">

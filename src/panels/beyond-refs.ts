@@ -20,7 +20,13 @@ export const REFERENCES: Record<CitationKey, Reference> = {
     href: 'https://arxiv.org/abs/2009.14794',
     link: 'arXiv:2009.14794',
   },
-  su2021: { who: 'Su Jianlin (苏剑林)', title: null, venue: 'Scientific Spaces (科学空间), 2021', href: 'https://kexue.fm/archives/8338', link: 'kexue.fm/archives/8338' },
+  su2021: {
+    who: 'Su Jianlin (苏剑林)',
+    title: null,
+    venue: 'Scientific Spaces (科学空间), 2021',
+    href: 'https://kexue.fm/archives/8338',
+    link: 'kexue.fm/archives/8338',
+  },
   katharopoulos2020: {
     who: 'A. Katharopoulos et al.',
     title: 'Transformers are RNNs: Fast Autoregressive Transformers with Linear Attention',
@@ -42,7 +48,13 @@ export const REFERENCES: Record<CitationKey, Reference> = {
     href: 'https://arxiv.org/abs/2205.15317',
     link: 'arXiv:2205.15317',
   },
-  reid2023: { who: 'I. Reid et al.', title: 'Simplex Random Features', venue: 'ICML 2023', href: 'https://arxiv.org/abs/2301.13856', link: 'arXiv:2301.13856' },
+  reid2023: {
+    who: 'I. Reid et al.',
+    title: 'Simplex Random Features',
+    venue: 'ICML 2023',
+    href: 'https://arxiv.org/abs/2301.13856',
+    link: 'arXiv:2301.13856',
+  },
   arora2024: {
     who: 'S. Arora et al.',
     title: 'Simple linear attention language models balance the recall-throughput tradeoff',

@@ -12,7 +12,14 @@ import type { AnalysisOpName } from '../engine/analysis';
 import type { AnalysisEntry, PanelId } from '../store/store';
 import { Formula } from './Formula';
 
-export function Panel(props: { id: PanelId; title: string; lead: ReactNode; formula?: string; formulaNote?: string; children: ReactNode }) {
+export function Panel(props: {
+  id: PanelId;
+  title: string;
+  lead: ReactNode;
+  formula?: string;
+  formulaNote?: string;
+  children: ReactNode;
+}) {
   return (
     <section className="panel" id={`panel-${props.id}`} data-panel={props.id} aria-labelledby={`h-${props.id}`}>
       <EmbedButton panel={props.id} />
@@ -39,7 +46,14 @@ export class PanelBoundary extends Component<{ name: string; children: ReactNode
     console.error(`panel "${this.props.name}" failed`, error, info.componentStack);
   }
   override render() {
-    if (this.state.error) return <BoundaryMessage name={this.props.name} error={this.state.error} onRetry={() => this.setState({ error: null })} />;
+    if (this.state.error)
+      return (
+        <BoundaryMessage
+          name={this.props.name}
+          error={this.state.error}
+          onRetry={() => this.setState({ error: null })}
+        />
+      );
     return this.props.children;
   }
 }
@@ -57,11 +71,23 @@ function BoundaryMessage({ name, error, onRetry }: { name: string; error: Error;
   );
 }
 
-export function Metric(props: { name: string; label: string; value: number | null | undefined; hint?: string; format?: (v: number) => string; text?: string }) {
+export function Metric(props: {
+  name: string;
+  label: string;
+  value: number | null | undefined;
+  hint?: string;
+  format?: (v: number) => string;
+  text?: string;
+}) {
   const v = props.value;
   const shown = props.text ?? (v === null || v === undefined ? '—' : (props.format ?? fmt)(v));
   return (
-    <div className="metric" data-metric={props.name} data-value={v === null || v === undefined ? '' : String(v)} title={props.hint}>
+    <div
+      className="metric"
+      data-metric={props.name}
+      data-value={v === null || v === undefined ? '' : String(v)}
+      title={props.hint}
+    >
       <div className="metric-value">{shown}</div>
       <div className="metric-label">{props.label}</div>
     </div>
@@ -116,7 +142,12 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
       {entry.status === 'cancelled' && (
         <div className="progress-row">
           <span className="note">{t.analysis.cancelled}</span>
-          <button type="button" className="small" onClick={() => controller.requestAnalysis(id, payload, currentKey, true)} data-action="run">
+          <button
+            type="button"
+            className="small"
+            onClick={() => controller.requestAnalysis(id, payload, currentKey, true)}
+            data-action="run"
+          >
             {t.analysis.rerun}
           </button>
         </div>
@@ -126,13 +157,19 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
           <span className="warn">
             {t.errors.analysisFailed} <span lang="en">{entry.error?.message}</span>
           </span>
-          <button type="button" className="small" onClick={() => controller.requestAnalysis(id, payload, currentKey, true)}>
+          <button
+            type="button"
+            className="small"
+            onClick={() => controller.requestAnalysis(id, payload, currentKey, true)}
+          >
             {t.analysis.rerun}
           </button>
         </div>
       )}
       {entry.status === 'running' && stale && <p className="note">{t.analysis.stale}</p>}
-      {entry.status === 'done' && entry.elapsedMs !== null && <span className="note took">{t.analysis.took(fmtMs(entry.elapsedMs))}</span>}
+      {entry.status === 'done' && entry.elapsedMs !== null && (
+        <span className="note took">{t.analysis.took(fmtMs(entry.elapsedMs))}</span>
+      )}
     </div>
   );
 }

@@ -17,10 +17,40 @@ function result(): SpeedResult {
     points.push({ method: 'dummy', n, medianMs: n / 1e4, minMs: n / 1e4, runs: 5, bytes: n * 768, gflops: null });
   }
   for (const n of [64, 128]) {
-    points.push({ method: 'layer-dummy', n, medianMs: 10, minMs: 10, runs: 1, bytes: 1, gflops: 1, parts: { projections: 5, attention: 0, ffn: 5 } });
-    points.push({ method: 'layer-performer', n, medianMs: 12, minMs: 12, runs: 1, bytes: 1, gflops: 1, parts: { projections: 5, attention: 2, ffn: 5 } });
+    points.push({
+      method: 'layer-dummy',
+      n,
+      medianMs: 10,
+      minMs: 10,
+      runs: 1,
+      bytes: 1,
+      gflops: 1,
+      parts: { projections: 5, attention: 0, ffn: 5 },
+    });
+    points.push({
+      method: 'layer-performer',
+      n,
+      medianMs: 12,
+      minMs: 12,
+      runs: 1,
+      bytes: 1,
+      gflops: 1,
+      parts: { projections: 5, attention: 2, ffn: 5 },
+    });
   }
-  return { backend: 'cpu', device: 'test', timing: 'cpu', d: 64, m: 64, layerConfig: { dModel: 8, heads: 2, dFf: 16 }, points, stops: {}, budgetMs: 1, estimateMs: 1, elapsedMs: 1 };
+  return {
+    backend: 'cpu',
+    device: 'test',
+    timing: 'cpu',
+    d: 64,
+    m: 64,
+    layerConfig: { dModel: 8, heads: 2, dFf: 16 },
+    points,
+    stops: {},
+    budgetMs: 1,
+    estimateMs: 1,
+    elapsedMs: 1,
+  };
 }
 
 describe('speed panel view', () => {

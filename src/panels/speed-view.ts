@@ -34,7 +34,12 @@ export interface SpeedView {
 }
 
 export function speedView(r: SpeedResult): SpeedView {
-  const by = Object.fromEntries([...ATTENTION_METHODS, ...LAYER_METHODS].map((m) => [m, r.points.filter((p) => p.method === m).sort((a, b) => a.n - b.n)])) as Record<SpeedMethod, SpeedPoint[]>;
+  const by = Object.fromEntries(
+    [...ATTENTION_METHODS, ...LAYER_METHODS].map((m) => [
+      m,
+      r.points.filter((p) => p.method === m).sort((a, b) => a.n - b.n),
+    ]),
+  ) as Record<SpeedMethod, SpeedPoint[]>;
   const rateOf = (m: SpeedMethod) => largestPoint(r.points, m)?.gflops ?? null;
   const rate = { exact: rateOf('exact'), bidir: rateOf('performer-bidirectional'), causal: rateOf('performer-causal') };
   const pts = (m: SpeedMethod) => by[m].map((p) => ({ n: p.n, ms: p.medianMs }));
@@ -44,7 +49,8 @@ export function speedView(r: SpeedResult): SpeedView {
   const attN = r.points.filter((p) => !p.method.startsWith('layer-')).map((p) => p.n);
   const top = attN.length ? Math.max(...attN) : 64;
   const ns = sweepLengths(Math.max(6, Math.round(Math.log2(top))));
-  const curve = (method: 'exact' | 'performer-bidirectional', g: number | null) => (g ? { x: ns, y: ns.map((n) => modelMs(attentionFlops(method, n, r.d, mp), g)) } : null);
+  const curve = (method: 'exact' | 'performer-bidirectional', g: number | null) =>
+    g ? { x: ns, y: ns.map((n) => modelMs(attentionFlops(method, n, r.d, mp), g)) } : null;
   const maxN: SpeedView['maxN'] = {};
   for (const m of [...ATTENTION_METHODS, ...LAYER_METHODS]) {
     const last = by[m][by[m].length - 1];
@@ -67,7 +73,22 @@ export function speedView(r: SpeedResult): SpeedView {
   };
 }
 
-export const RESULT_COLUMNS = ['method', 'n', 'median_ms', 'min_ms', 'runs', 'bytes', 'gflops', 'projections_ms', 'attention_ms', 'ffn_ms', 'timing', 'device', 'd', 'm'] as const;
+export const RESULT_COLUMNS = [
+  'method',
+  'n',
+  'median_ms',
+  'min_ms',
+  'runs',
+  'bytes',
+  'gflops',
+  'projections_ms',
+  'attention_ms',
+  'ffn_ms',
+  'timing',
+  'device',
+  'd',
+  'm',
+] as const;
 
 /** Every point of a run as table rows (RESULT_COLUMNS). */
 export function resultRows(r: SpeedResult): (string | number | null)[][] {

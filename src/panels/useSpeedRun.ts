@@ -21,7 +21,15 @@ export interface SpeedRunState {
   startedAt: number | null;
 }
 
-const INITIAL: SpeedRunState = { status: 'idle', result: null, live: [], progress: null, estimateMs: null, error: null, startedAt: null };
+const INITIAL: SpeedRunState = {
+  status: 'idle',
+  result: null,
+  live: [],
+  progress: null,
+  estimateMs: null,
+  error: null,
+  startedAt: null,
+};
 
 export function useSpeedRun() {
   const controller = useController();
@@ -34,7 +42,15 @@ export function useSpeedRun() {
       abort.current?.abort();
       const ac = new AbortController();
       abort.current = ac;
-      setState((s) => ({ ...s, status: 'running', live: [], progress: null, estimateMs: null, error: null, startedAt: performance.now() }));
+      setState((s) => ({
+        ...s,
+        status: 'running',
+        live: [],
+        progress: null,
+        estimateMs: null,
+        error: null,
+        startedAt: performance.now(),
+      }));
       controller
         .runSpeed(req, {
           signal: ac.signal,

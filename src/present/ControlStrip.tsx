@@ -74,7 +74,13 @@ function CausalToggle() {
   const actions = useActions();
   return (
     <div className="strip-control strip-toggle">
-      <input id={id} type="checkbox" checked={value} data-param="causal" onChange={(e) => actions.setParam('causal', e.target.checked)} />
+      <input
+        id={id}
+        type="checkbox"
+        checked={value}
+        data-param="causal"
+        onChange={(e) => actions.setParam('causal', e.target.checked)}
+      />
       <label htmlFor={id}>{label}</label>
     </div>
   );
@@ -86,7 +92,13 @@ export function ControlStrip({ controls }: { controls: readonly SlideControl[] }
   return (
     <div className="control-strip" role="group" aria-label={t.controls}>
       {controls.map((c) =>
-        c === 'scale' ? <ScaleSlider key={c} /> : c === 'causal' ? <CausalToggle key={c} /> : <StopSlider key={c} param={c} />,
+        c === 'scale' ? (
+          <ScaleSlider key={c} />
+        ) : c === 'causal' ? (
+          <CausalToggle key={c} />
+        ) : (
+          <StopSlider key={c} param={c} />
+        ),
       )}
     </div>
   );

@@ -128,7 +128,7 @@ export function Presentation({ notices }: { notices?: ReactNode }) {
     [],
   );
 
-    // every slide change moves focus to its heading, so a screen reader starts there
+  // every slide change moves focus to its heading, so a screen reader starts there
   useEffect(() => {
     heading.current?.focus({ preventScroll: true });
   }, [k]);
@@ -147,8 +147,7 @@ export function Presentation({ notices }: { notices?: ReactNode }) {
       if (action === 'help') {
         if (help) closeHelp();
         else setHelp(true);
-      }
-      else if (action === 'exit') {
+      } else if (action === 'exit') {
         if (help) closeHelp();
         else actions.setPresent(false);
       } else {
@@ -174,7 +173,13 @@ export function Presentation({ notices }: { notices?: ReactNode }) {
           <button type="button" onClick={() => go(k + 1)} disabled={k >= count} aria-label={p.next} data-action="next">
             →
           </button>
-          <button type="button" ref={keysButton} onClick={() => setHelp((h) => !h)} aria-expanded={help} data-action="keys">
+          <button
+            type="button"
+            ref={keysButton}
+            onClick={() => setHelp((h) => !h)}
+            aria-expanded={help}
+            data-action="keys"
+          >
             {p.keysButton}
           </button>
           <button type="button" onClick={() => actions.setPresent(false)} title={p.exit} data-action="exit">
@@ -200,15 +205,15 @@ export function Presentation({ notices }: { notices?: ReactNode }) {
           </div>
           <ControlStrip controls={step.controls} />
           <p className="slide-sources">
-              {p.sourcesLabel}:{' '}
-              {step.sources.map((s, i) => (
-                <span key={s}>
-                  {i > 0 && '; '}
-                  <a href={SOURCE_LINKS[s]} target="_blank" rel="noopener noreferrer">
-                    {p.sources[s]}
-                  </a>
-                </span>
-              ))}
+            {p.sourcesLabel}:{' '}
+            {step.sources.map((s, i) => (
+              <span key={s}>
+                {i > 0 && '; '}
+                <a href={SOURCE_LINKS[s]} target="_blank" rel="noopener noreferrer">
+                  {p.sources[s]}
+                </a>
+              </span>
+            ))}
           </p>
         </div>
         <div className="sr-only" aria-live="polite" aria-atomic="true" data-announce="">
@@ -234,7 +239,14 @@ export function PresentButton() {
     ref.current?.focus();
   }, []);
   return (
-    <button type="button" ref={ref} className="present-button" onClick={() => actions.setPresent(true)} title={p.enterHint} data-action="present">
+    <button
+      type="button"
+      ref={ref}
+      className="present-button"
+      onClick={() => actions.setPresent(true)}
+      title={p.enterHint}
+      data-action="present"
+    >
       {p.enter}
     </button>
   );

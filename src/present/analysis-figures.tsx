@@ -48,14 +48,16 @@ export function ErrorVsMFigure({ step, box }: { step: Step; box: Box }) {
       });
     }
     const th = v.theory.find((x) => x.map === 'positive');
-    if (th) series.push({ id: 'theory', label: p.theoryIid, color: OKABE_ITO.grey, dash: '2 4', x: v.mGrid, y: th.values });
+    if (th)
+      series.push({ id: 'theory', label: p.theoryIid, color: OKABE_ITO.grey, dash: '2 4', x: v.mGrid, y: th.values });
   }
   const { height, maxWidth } = chartSize(box);
   return (
     <Frame kind={step.figure} ready={a.ready} status={a.status} stat={v ? p.orthStat(v.seeds, v.rows, v.n) : null}>
       {v && (
         <div style={{ maxWidth }} className="slide-chart">
-          <LineChart labels={t.charts}
+          <LineChart
+            labels={t.charts}
             series={series}
             xLabel={t.error.xM}
             yLabel={t.error.yErr}
@@ -88,7 +90,15 @@ export function MapsFigure({ step, box }: { step: Step; box: Box }) {
     (): Series[] => [
       { id: 'exp', label: 'eˣ', color: EXACT_COLOR, x: CURVE_X, y: CURVE_X.map(expCurve) },
       { id: 'elu', label: '1 + elu(x)', color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, x: CURVE_X, y: CURVE_X.map(elu1) },
-      { id: 'tangent', label: '1 + x', color: OKABE_ITO.grey, dash: '2 3', x: CURVE_X, y: CURVE_X.map((x) => 1 + x), quiet: true },
+      {
+        id: 'tangent',
+        label: '1 + x',
+        color: OKABE_ITO.grey,
+        dash: '2 3',
+        x: CURVE_X,
+        y: CURVE_X.map((x) => 1 + x),
+        quiet: true,
+      },
     ],
     [],
   );
@@ -102,7 +112,14 @@ export function MapsFigure({ step, box }: { step: Step; box: Box }) {
       const mr = v.maps.find((x) => x.map === k);
       if (!mr) continue;
       const d = decimateMax(mr.values);
-      series.push({ id: k, label: t.names.maps[k], color: MAP_COLORS[k], dash: k === 'elu1' ? MAP_DASH.elu1 : '6 3', x: d.x, y: d.y });
+      series.push({
+        id: k,
+        label: t.names.maps[k],
+        color: MAP_COLORS[k],
+        dash: k === 'elu1' ? MAP_DASH.elu1 : '6 3',
+        x: d.x,
+        y: d.y,
+      });
       stats.push(p.mapStat(t.names.maps[k], fmt(mr.entropy)));
     }
     return { series, stats };
@@ -114,12 +131,22 @@ export function MapsFigure({ step, box }: { step: Step; box: Box }) {
       <div className="slide-grid maps">
         <div>
           <h2 className="slide-sub">{p.curvesTitle}</h2>
-          <LineChart labels={t.charts} series={curves} xLabel="x" yLabel="f(x)" ariaLabel={p.curvesTitle} tableCaption={p.curvesTitle} yDomain={[-0.5, 4]} height={height - 40} />
+          <LineChart
+            labels={t.charts}
+            series={curves}
+            xLabel="x"
+            yLabel="f(x)"
+            ariaLabel={p.curvesTitle}
+            tableCaption={p.curvesTitle}
+            yDomain={[-0.5, 4]}
+            height={height - 40}
+          />
         </div>
         <div>
           <h2 className="slide-sub">{p.rowTitle(row)}</h2>
           {rows && (
-            <LineChart labels={t.charts}
+            <LineChart
+              labels={t.charts}
               series={rows.series}
               xLabel={t.main.rowX}
               yLabel={t.main.rowY}
@@ -146,8 +173,24 @@ export function SparsityFigure({ step, box }: { step: Step; box: Box }) {
   const series: Series[] = rv
     ? [
         { id: 'exact', label: s.exact, color: EXACT_COLOR, x: rv.topK.k, y: rv.topK.exact, points: true },
-        { id: 'perf', label: s.perf(t.names.maps[rv.map]), color: MAP_COLORS[rv.map], dash: '6 3', x: rv.topK.k, y: rv.topK.performer, points: true },
-        { id: 'elu', label: s.elu, color: MAP_COLORS.elu1, dash: MAP_DASH.elu1, x: rv.topK.k, y: rv.topK.elu1, points: true },
+        {
+          id: 'perf',
+          label: s.perf(t.names.maps[rv.map]),
+          color: MAP_COLORS[rv.map],
+          dash: '6 3',
+          x: rv.topK.k,
+          y: rv.topK.performer,
+          points: true,
+        },
+        {
+          id: 'elu',
+          label: s.elu,
+          color: MAP_COLORS.elu1,
+          dash: MAP_DASH.elu1,
+          x: rv.topK.k,
+          y: rv.topK.elu1,
+          points: true,
+        },
       ]
     : [];
   const stat = rv
@@ -162,7 +205,19 @@ export function SparsityFigure({ step, box }: { step: Step; box: Box }) {
     <Frame kind={step.figure} ready={a.ready} status={a.status} stat={stat && t.present.statEntropies(stat)}>
       {rv && (
         <div style={{ maxWidth }} className="slide-chart">
-          <LineChart labels={t.charts} series={series} xLabel={s.xK} yLabel={s.yMass} xScale="log" yDomain={[0, 1]} integerX ariaLabel={s.topTitle} tableCaption={s.tableTop} height={height} dimmed={a.stale} />
+          <LineChart
+            labels={t.charts}
+            series={series}
+            xLabel={s.xK}
+            yLabel={s.yMass}
+            xScale="log"
+            yDomain={[0, 1]}
+            integerX
+            ariaLabel={s.topTitle}
+            tableCaption={s.tableTop}
+            height={height}
+            dimmed={a.stale}
+          />
         </div>
       )}
     </Frame>
@@ -181,7 +236,15 @@ export function SpectraFigure({ step, box }: { step: Step; box: Box }) {
       kind={step.figure}
       ready={a.ready}
       status={a.status}
-      stat={v ? t.present.spectraStat(fmtInt(numericalRank(v.exact, tol)), fmtInt(numericalRank(v.approx, tol)), tol.toExponential(0)) : null}
+      stat={
+        v
+          ? t.present.spectraStat(
+              fmtInt(numericalRank(v.exact, tol)),
+              fmtInt(numericalRank(v.approx, tol)),
+              tol.toExponential(0),
+            )
+          : null
+      }
     >
       {v && (
         <div style={{ maxWidth }} className="slide-chart">
@@ -203,8 +266,27 @@ export function NormFigure({ step, box }: { step: Step; box: Box }) {
   const errSeries: Series[] =
     v && pos
       ? [
-          { id: 'positive', label: t.names.maps.positive, color: MAP_COLORS.positive, x: v.scales, y: pos.mean, band: { lo: pos.lo, hi: pos.hi }, points: true },
-          ...(th ? [{ id: 'theory', label: t.error.theory(t.names.maps.positive), color: OKABE_ITO.grey, dash: '2 4', x: v.scales, y: th.values }] : []),
+          {
+            id: 'positive',
+            label: t.names.maps.positive,
+            color: MAP_COLORS.positive,
+            x: v.scales,
+            y: pos.mean,
+            band: { lo: pos.lo, hi: pos.hi },
+            points: true,
+          },
+          ...(th
+            ? [
+                {
+                  id: 'theory',
+                  label: t.error.theory(t.names.maps.positive),
+                  color: OKABE_ITO.grey,
+                  dash: '2 4',
+                  x: v.scales,
+                  y: th.values,
+                },
+              ]
+            : []),
         ]
       : [];
   const errDomain = ((): [number, number] | undefined => {
@@ -215,7 +297,15 @@ export function NormFigure({ step, box }: { step: Step; box: Box }) {
   const entSeries: Series[] = v
     ? [
         { id: 'exact', label: t.error.entropyExact, color: EXACT_COLOR, x: v.scales, y: v.entropyExact, points: true },
-        { id: 'perf', label: t.error.entropyPerf, color: MAP_COLORS.positive, dash: '6 3', x: v.scales, y: v.entropyPerformer, points: true },
+        {
+          id: 'perf',
+          label: t.error.entropyPerf,
+          color: MAP_COLORS.positive,
+          dash: '6 3',
+          x: v.scales,
+          y: v.entropyPerformer,
+          points: true,
+        },
       ]
     : [];
   const marker = [{ x: params.scale, label: `s = ${params.scale}` }];
@@ -226,15 +316,37 @@ export function NormFigure({ step, box }: { step: Step; box: Box }) {
         <div className="slide-grid">
           <div>
             <h2 className="slide-sub">{p.normErrorTitle}</h2>
-            <LineChart labels={t.charts} series={errSeries} xLabel={t.error.xScale} yLabel={t.error.yErr} yScale="log" yDomain={errDomain} ariaLabel={p.normErrorTitle} tableCaption={t.error.tableNorm} markers={marker} height={height - 40} dimmed={a.stale} />
+            <LineChart
+              labels={t.charts}
+              series={errSeries}
+              xLabel={t.error.xScale}
+              yLabel={t.error.yErr}
+              yScale="log"
+              yDomain={errDomain}
+              ariaLabel={p.normErrorTitle}
+              tableCaption={t.error.tableNorm}
+              markers={marker}
+              height={height - 40}
+              dimmed={a.stale}
+            />
           </div>
           <div>
             <h2 className="slide-sub">{p.normEntropyTitle}</h2>
-            <LineChart labels={t.charts} series={entSeries} xLabel={t.error.xScale} yLabel={t.error.yEntropy} yDomain={[0, 1]} ariaLabel={p.normEntropyTitle} tableCaption={t.error.tableEntropy} markers={marker} height={height - 40} dimmed={a.stale} />
+            <LineChart
+              labels={t.charts}
+              series={entSeries}
+              xLabel={t.error.xScale}
+              yLabel={t.error.yEntropy}
+              yDomain={[0, 1]}
+              ariaLabel={p.normEntropyTitle}
+              tableCaption={t.error.tableEntropy}
+              markers={marker}
+              height={height - 40}
+              dimmed={a.stale}
+            />
           </div>
         </div>
       )}
     </Frame>
   );
 }
-

@@ -25,13 +25,18 @@ export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
   const both = step.figure === 'compare';
   const view = result?.output.view ?? null;
   const ready = !!view && !!result && sameParams(result.params, params);
-  const scale = useMemo(() => heatScale(view ? robustMax(both ? [view.exact, view.approx] : [view.exact]).top : 1, 'linear'), [view, both]);
+  const scale = useMemo(
+    () => heatScale(view ? robustMax(both ? [view.exact, view.approx] : [view.exact]).top : 1, 'linear'),
+    [view, both],
+  );
 
   const count = both ? 2 : 1;
   // heatmap frame: axes 56 px wide, 34 px tall, its caption above; two matrices have the stat line
   // and colour bar below them, one has them beside it
   const side = both ? 0 : Math.min(340, Math.floor(box.width * 0.32));
-  const size = Math.floor(Math.max(120, Math.min(box.height - (both ? 128 : 70), (box.width - side - 24 * count) / count - 56)));
+  const size = Math.floor(
+    Math.max(120, Math.min(box.height - (both ? 128 : 70), (box.width - side - 24 * count) / count - 56)),
+  );
   const m = result?.metrics;
   const n = result?.params.n ?? params.n;
   let stat: ReactNode = null;
@@ -41,30 +46,42 @@ export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
     else if (result.params.causal) stat = p.statCausal(fmt(m?.relErrorA));
     else stat = p.statError(fmt(m?.relErrorA), result.params.m);
   }
-  const legend = result && <ColorLegend labels={t.charts} scale={scale} label={p.colour} width={Math.min(300, Math.max(200, (side || box.width / 3) - 16))} />;
+  const legend = result && (
+    <ColorLegend
+      labels={t.charts}
+      scale={scale}
+      label={p.colour}
+      width={Math.min(300, Math.max(200, (side || box.width / 3) - 16))}
+    />
+  );
   const maps =
     view && result ? (
       <div className="slide-heatmaps">
-        {(both ? ([['exact', p.exactTitle, view.exact], ['approx', p.approxTitle(t.names.maps[result.params.featureMap]), view.approx]] as const) : ([['exact', p.exactTitle, view.exact]] as const)).map(
-          ([key, title, data]) => (
-            <Heatmap labels={t.charts}
-              key={key}
-              metric={`slide-heatmap-${key}`}
-              title={title}
-              data={data}
-              cells={view.cells}
-              block={view.block}
-              n={result.params.n}
-              scale={scale}
-              size={size}
-              pinnedRow={pinned}
-              hoveredRow={hovered}
-              onHoverRow={actions.hoverRow}
-              onPickRow={(row) => actions.pinRow(row === pinned ? null : row)}
-              resultId={result.id}
-            />
-          ),
-        )}
+        {(both
+          ? ([
+              ['exact', p.exactTitle, view.exact],
+              ['approx', p.approxTitle(t.names.maps[result.params.featureMap]), view.approx],
+            ] as const)
+          : ([['exact', p.exactTitle, view.exact]] as const)
+        ).map(([key, title, data]) => (
+          <Heatmap
+            labels={t.charts}
+            key={key}
+            metric={`slide-heatmap-${key}`}
+            title={title}
+            data={data}
+            cells={view.cells}
+            block={view.block}
+            n={result.params.n}
+            scale={scale}
+            size={size}
+            pinnedRow={pinned}
+            hoveredRow={hovered}
+            onHoverRow={actions.hoverRow}
+            onPickRow={(row) => actions.pinRow(row === pinned ? null : row)}
+            resultId={result.id}
+          />
+        ))}
       </div>
     ) : null;
   return (
@@ -110,8 +127,23 @@ export function CostFigure({ step, box }: { step: Step; box: Box }) {
     const ns: number[] = [];
     for (let n = 16; n <= 65_536; n *= 2) ns.push(n);
     return [
-      { id: 'exact', label: p.costExact, color: EXACT_COLOR, x: ns, y: ns.map((n) => 4 * n * n * params.d), points: true },
-      { id: 'perf', label: p.costPerformer, color: MAP_COLORS.positive, dash: '6 3', x: ns, y: ns.map((n) => 8 * n * mp * params.d), points: true },
+      {
+        id: 'exact',
+        label: p.costExact,
+        color: EXACT_COLOR,
+        x: ns,
+        y: ns.map((n) => 4 * n * n * params.d),
+        points: true,
+      },
+      {
+        id: 'perf',
+        label: p.costPerformer,
+        color: MAP_COLORS.positive,
+        dash: '6 3',
+        x: ns,
+        y: ns.map((n) => 8 * n * mp * params.d),
+        points: true,
+      },
     ];
   }, [p, params.d, mp]);
   const timings = result && sameParams(result.params, params) ? result.output.timings : null;
@@ -125,10 +157,15 @@ export function CostFigure({ step, box }: { step: Step; box: Box }) {
       kind={step.figure}
       ready={!!timings}
       status={<ComputeNote />}
-      stat={timings ? p.costMeasured(fmtMs(exactMs), fmtMs(perfMs), backend?.kind === 'webgpu' ? 'WebGPU' : 'CPU') : p.waiting}
+      stat={
+        timings
+          ? p.costMeasured(fmtMs(exactMs), fmtMs(perfMs), backend?.kind === 'webgpu' ? 'WebGPU' : 'CPU')
+          : p.waiting
+      }
     >
       <div style={{ maxWidth }} className="slide-chart">
-        <LineChart labels={t.charts}
+        <LineChart
+          labels={t.charts}
           series={series}
           xLabel={p.costX}
           yLabel={p.costY}
@@ -147,4 +184,3 @@ export function CostFigure({ step, box }: { step: Step; box: Box }) {
     </Frame>
   );
 }
-

@@ -27,7 +27,13 @@ export function sameParams(a: AttentionParams, b: AttentionParams): boolean {
 }
 
 /** The frame of every figure: data-figure / data-ready for tests, a status line while waiting, a stat line under it. */
-export function Frame(props: { kind: string; ready: boolean; status?: ReactNode; stat?: ReactNode; children: ReactNode }) {
+export function Frame(props: {
+  kind: string;
+  ready: boolean;
+  status?: ReactNode;
+  stat?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="slide-fig" data-figure={props.kind} data-ready={props.ready ? '1' : '0'}>
       {props.status}
@@ -46,9 +52,12 @@ export function chartSize(box: Box, across = 1): { height: number; maxWidth: num
 export function useSlideAnalysis<Op extends AnalysisOpName>(req: AnalysisRequest<Op>, enabled = true) {
   const a = useAnalysisRequest(req, enabled);
   const ready = a.value !== null && !a.stale;
-  return { ...a, ready, status: ready ? null : <AnalysisStatus req={req} entry={a.entry as AnalysisEntry | undefined} /> };
+  return {
+    ...a,
+    ready,
+    status: ready ? null : <AnalysisStatus req={req} entry={a.entry as AnalysisEntry | undefined} />,
+  };
 }
-
 
 /** Status of the compute a figure waits for: "Computing…" before the first result, the engine's error (with Retry) when it failed. */
 export function ComputeNote() {

@@ -30,4 +30,3 @@ export function SlideFigure({ step, box }: { step: Step; box: Box }) {
       return <NormFigure step={step} box={box} />;
   }
 }
-

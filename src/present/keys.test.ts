@@ -32,7 +32,8 @@ describe('lecture-mode keys', () => {
   });
 
   it('a focused slider keeps its arrows, Home and End; PageUp/PageDown still change the slide', () => {
-    for (const key of ['ArrowRight', 'ArrowLeft', 'Home', 'End', ' ']) expect(keyAction(k(key), true, 'slider')).toBeNull();
+    for (const key of ['ArrowRight', 'ArrowLeft', 'Home', 'End', ' '])
+      expect(keyAction(k(key), true, 'slider')).toBeNull();
     expect(keyAction(k('PageDown'), true, 'slider')).toBe('next');
     expect(keyAction(k('PageUp'), true, 'slider')).toBe('prev');
   });
@@ -57,7 +58,11 @@ describe('lecture-mode keys', () => {
 
 describe('focusKind', () => {
   const el = (tagName: string, type?: string, editable = false) =>
-    ({ tagName, isContentEditable: editable, getAttribute: (a: string) => (a === 'type' ? (type ?? null) : null) }) as unknown as Element;
+    ({
+      tagName,
+      isContentEditable: editable,
+      getAttribute: (a: string) => (a === 'type' ? (type ?? null) : null),
+    }) as unknown as Element;
   it('text fields, selects and editable content are for typing; sliders and buttons are controls', () => {
     expect(focusKind(el('INPUT', 'text'))).toBe('text');
     expect(focusKind(el('INPUT'))).toBe('text');

@@ -14,26 +14,43 @@ describe('the lecture story', () => {
   });
 
   it('follows the sources in order: quadratic cost → kernel → positive features → orthogonal → linear → causal → eˣ vs 1+elu → sparsity, rank → concentration', () => {
-    const order: StepId[] = ['quadratic', 'kernel', 'features', 'orthogonal', 'linear', 'causal', 'maps', 'sparsity', 'rank', 'concentration'];
+    const order: StepId[] = [
+      'quadratic',
+      'kernel',
+      'features',
+      'orthogonal',
+      'linear',
+      'causal',
+      'maps',
+      'sparsity',
+      'rank',
+      'concentration',
+    ];
     expect(STORY.map((s) => s.id)).toEqual(order);
   });
 
-  it.each(STORY.map((s, i) => [i + 1, s] as const))('step %i sets a complete, valid scene within the slide limits', (_, step) => {
-    expect(invalidKeys({ ...step.params, seed: 1, featureSeed: 1 })).toEqual([]);
-    expect(step.params.n).toBeLessThanOrEqual(SLIDE_LIMITS.nMax);
-    expect(step.params.d).toBeLessThanOrEqual(SLIDE_LIMITS.dMax);
-    expect(step.params.m).toBeLessThanOrEqual(SLIDE_LIMITS.mMax);
-    expect(step.params.scale).toBeGreaterThanOrEqual(SLIDE_LIMITS.scaleMin);
-    expect(step.params.scale).toBeLessThanOrEqual(SLIDE_LIMITS.scaleMax);
-  });
+  it.each(STORY.map((s, i) => [i + 1, s] as const))(
+    'step %i sets a complete, valid scene within the slide limits',
+    (_, step) => {
+      expect(invalidKeys({ ...step.params, seed: 1, featureSeed: 1 })).toEqual([]);
+      expect(step.params.n).toBeLessThanOrEqual(SLIDE_LIMITS.nMax);
+      expect(step.params.d).toBeLessThanOrEqual(SLIDE_LIMITS.dMax);
+      expect(step.params.m).toBeLessThanOrEqual(SLIDE_LIMITS.mMax);
+      expect(step.params.scale).toBeGreaterThanOrEqual(SLIDE_LIMITS.scaleMin);
+      expect(step.params.scale).toBeLessThanOrEqual(SLIDE_LIMITS.scaleMax);
+    },
+  );
 
-  it.each(STORY.map((s, i) => [i + 1, s] as const))('step %i offers 1–3 distinct controls, cites a source and has a formula KaTeX renders', (_, step) => {
-    expect(step.controls.length).toBeGreaterThanOrEqual(1);
-    expect(step.controls.length).toBeLessThanOrEqual(3);
-    expect(new Set(step.controls).size).toBe(step.controls.length);
-    expect(step.sources.length).toBeGreaterThan(0);
-    expect(() => katex.renderToString(step.tex, { throwOnError: true, displayMode: true })).not.toThrow();
-  });
+  it.each(STORY.map((s, i) => [i + 1, s] as const))(
+    'step %i offers 1–3 distinct controls, cites a source and has a formula KaTeX renders',
+    (_, step) => {
+      expect(step.controls.length).toBeGreaterThanOrEqual(1);
+      expect(step.controls.length).toBeLessThanOrEqual(3);
+      expect(new Set(step.controls).size).toBe(step.controls.length);
+      expect(step.sources.length).toBeGreaterThan(0);
+      expect(() => katex.renderToString(step.tex, { throwOnError: true, displayMode: true })).not.toThrow();
+    },
+  );
 
   it('the steps that are about a control start where that control shows it', () => {
     const by = (id: StepId) => STORY.find((s) => s.id === id)!;

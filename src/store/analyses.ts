@@ -35,7 +35,17 @@ export interface AnalysisRequest<Op extends AnalysisOpName = AnalysisOpName> {
 export const SWEEP_BUDGET = { nCap: 256, rows: 32, seeds: 8, normSeeds: 4 } as const;
 
 const PARAM_KEYS: readonly (keyof AttentionParams)[] = [
-  'n', 'd', 'm', 'seed', 'featureSeed', 'featureMap', 'projection', 'input', 'scale', 'causal', 'stabilizer',
+  'n',
+  'd',
+  'm',
+  'seed',
+  'featureSeed',
+  'featureMap',
+  'projection',
+  'input',
+  'scale',
+  'causal',
+  'stabilizer',
 ];
 
 /**
@@ -51,7 +61,11 @@ function request<Op extends AnalysisOpName>(
 ): AnalysisRequest<Op> {
   const seen = { ...p, n: options.capN ? Math.min(p.n, SWEEP_BUDGET.nCap) : p.n };
   const parts = PARAM_KEYS.filter((k) => !ignores.includes(k)).map((k) => seen[k]);
-  return { op, payload: { params: p, ...payload } as AnalysisPayloads[Op], key: [...parts, ...(options.extra ?? [])].map(String).join('|') };
+  return {
+    op,
+    payload: { params: p, ...payload } as AnalysisPayloads[Op],
+    key: [...parts, ...(options.extra ?? [])].map(String).join('|'),
+  };
 }
 
 const SWEEP = { rows: SWEEP_BUDGET.rows, nCap: SWEEP_BUDGET.nCap };
@@ -82,7 +96,13 @@ export const mapRowsRequest = (p: AttentionParams, row: number) =>
 
 /** Every estimator vs m' and vs s (CPU twins, analysis worker); the map select does not matter, the projection does. */
 export const beyondSweepsRequest = (p: AttentionParams) =>
-  request('beyondSweeps', p, { ...SWEEP, seeds: SWEEP_BUDGET.seeds, normSeeds: SWEEP_BUDGET.normSeeds }, ['featureMap'], { capN: true });
+  request(
+    'beyondSweeps',
+    p,
+    { ...SWEEP, seeds: SWEEP_BUDGET.seeds, normSeeds: SWEEP_BUDGET.normSeeds },
+    ['featureMap'],
+    { capN: true },
+  );
 
 /** Timed runs per estimator on the live backend (engine worker), after one warm-up run. */
 export const TIMING_REPEATS = 5;
@@ -97,11 +117,15 @@ export const estimatorTimingRequest = (p: AttentionParams, backend: string) =>
  * so every analysis re-runs when the data changes. `errorVsD` sweeps d itself, which uploaded data
  * cannot do: it stays on generated inputs at the data's norm scale (params.scale follows the upload).
  */
-export function withUpload<Op extends AnalysisOpName>(req: AnalysisRequest<Op>, up: UploadedInputs | null): AnalysisRequest<Op> {
+export function withUpload<Op extends AnalysisOpName>(
+  req: AnalysisRequest<Op>,
+  up: UploadedInputs | null,
+): AnalysisRequest<Op> {
   if (!up || req.op === 'errorVsD') return req;
   const payload = req.payload;
   const cap = 'nCap' in payload && typeof payload.nCap === 'number' ? Math.min(up.n, Math.max(1, payload.nCap)) : up.n;
-  const head = (m: Matrix): Matrix => (cap >= m.rows ? m : { rows: cap, cols: m.cols, data: m.data.slice(0, cap * m.cols) });
+  const head = (m: Matrix): Matrix =>
+    cap >= m.rows ? m : { rows: cap, cols: m.cols, data: m.data.slice(0, cap * m.cols) };
   const external = { q: head(up.q.matrix), k: head(up.k.matrix), ...(up.v ? { v: head(up.v.matrix) } : {}) };
   return { ...req, payload: { ...payload, external }, key: `${req.key}|upload:${up.id}` };
 }

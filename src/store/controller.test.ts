@@ -11,8 +11,19 @@ function fakeEngine(
   info: BackendInfo = { kind: 'webgpu', adapter: 'fake', features: [] },
   opts: { warming?: boolean; calibration?: { flops: number; ms: number } } = {},
 ) {
-  const calls: { req: ComputeRequest; resolve: (r: ComputeResult) => void; reject: (e: unknown) => void; settled: boolean }[] = [];
-  const analyses: { op: string; signal?: AbortSignal; resolve: (v: unknown) => void; reject: (e: unknown) => void; progress?: (d: number, t: number) => void }[] = [];
+  const calls: {
+    req: ComputeRequest;
+    resolve: (r: ComputeResult) => void;
+    reject: (e: unknown) => void;
+    settled: boolean;
+  }[] = [];
+  const analyses: {
+    op: string;
+    signal?: AbortSignal;
+    resolve: (v: unknown) => void;
+    reject: (e: unknown) => void;
+    progress?: (d: number, t: number) => void;
+  }[] = [];
   const switchers = new Set<(b: BackendInfo, warming: boolean) => void>();
   let backend = info;
   let warming = opts.warming ?? false;
@@ -40,9 +51,19 @@ function fakeEngine(
       last.reject(new EngineError('cancelled', 'cancelled by the user'));
       return true;
     },
-    analyze: <T,>(op: string, _payload: unknown, opts?: { signal?: AbortSignal; onProgress?: (d: number, t: number) => void }) =>
+    analyze: <T>(
+      op: string,
+      _payload: unknown,
+      opts?: { signal?: AbortSignal; onProgress?: (d: number, t: number) => void },
+    ) =>
       new Promise<T>((resolve, reject) => {
-        const a = { op, signal: opts?.signal, resolve: resolve as (v: unknown) => void, reject, progress: opts?.onProgress };
+        const a = {
+          op,
+          signal: opts?.signal,
+          resolve: resolve as (v: unknown) => void,
+          reject,
+          progress: opts?.onProgress,
+        };
         opts?.signal?.addEventListener('abort', () => reject(new EngineError('cancelled', 'cancelled')));
         analyses.push(a);
       }),
@@ -69,7 +90,11 @@ describe('buildRequest', () => {
     const s = initialState({ n: VIEW_LIMITS.webgpu });
     expect(buildRequest({ ...s, backend: gpu })).toMatchObject({ viewCells: 512, rowStats: true });
     expect(buildRequest({ ...s, backend: cpu })).toMatchObject({ viewCells: 0, rowStats: false });
-    expect(buildRequest({ ...initialState({ n: 100 }), backend: cpu })).toMatchObject({ viewCells: 100, rowStats: true, rows: [50] });
+    expect(buildRequest({ ...initialState({ n: 100 }), backend: cpu })).toMatchObject({
+      viewCells: 100,
+      rowStats: true,
+      rows: [50],
+    });
   });
 });
 
@@ -150,7 +175,12 @@ describe('controller', () => {
     c.cancelAnalysis('errorVsM');
     await tick();
     // cancelled: the old value stays, marked with the key it belongs to
-    expect(store.getState().analyses.errorVsM).toMatchObject({ status: 'cancelled', value: [1, 2, 3], valueKey: 'k1', key: 'k2' });
+    expect(store.getState().analyses.errorVsM).toMatchObject({
+      status: 'cancelled',
+      value: [1, 2, 3],
+      valueKey: 'k1',
+      key: 'k2',
+    });
   });
 });
 
@@ -195,7 +225,11 @@ describe('controller: estimates, cancel, the CPU stand-in', () => {
     expect(calls.length).toBe(1);
     c.computeAnyway();
     expect(calls.length).toBe(2);
-    expect(store.getState().compute).toMatchObject({ status: 'computing', held: null, running: expect.objectContaining({ long: true }) });
+    expect(store.getState().compute).toMatchObject({
+      status: 'computing',
+      held: null,
+      running: expect.objectContaining({ long: true }),
+    });
   });
 
   it('learns the rate from finished runs: the estimate follows the measured throughput', async () => {

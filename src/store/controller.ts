@@ -25,7 +25,15 @@ import type { EngineClient, SpeedOptions } from '../engine/engine-client';
 import type { SpeedRequest, SpeedResult } from '../core/speed-model';
 import type { ComputeRequest } from '../engine/protocol';
 import { LIMITS } from '../core/limits';
-import { createActions, defaultRow, type AnalysisEntries, type AnalysisEntry, type AppState, type AppStore, type RunningCompute } from './store';
+import {
+  createActions,
+  defaultRow,
+  type AnalysisEntries,
+  type AnalysisEntry,
+  type AppState,
+  type AppStore,
+  type RunningCompute,
+} from './store';
 import type { AnalysisOpName } from '../engine/analysis';
 import { fitBlock, fitRequest, fittedField, fitKeyOf, HEDGEHOG_ID, OPS_USING_MAP } from './hedgehog-fit';
 
@@ -121,7 +129,13 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
   function priced(request: ComputeRequest): RunningCompute {
     const kind = engine.backend()?.kind ?? 'cpu';
     const estimateMs = rates.predict(kind, requestFlops(request, kind).total);
-    return { params: request.params, backend: kind, startedAt: Date.now(), estimateMs, long: estimateMs >= LONG_RUN_MS };
+    return {
+      params: request.params,
+      backend: kind,
+      startedAt: Date.now(),
+      estimateMs,
+      long: estimateMs >= LONG_RUN_MS,
+    };
   }
 
   function run(force = false): void {
@@ -157,7 +171,14 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
         if (disposed) return;
         rates.observe(result.backend.kind, requestFlops(request, result.backend.kind).total, result.elapsedMs);
         store.setState({
-          compute: { status: dirty ? 'computing' : 'ok', error: null, result, latencyMs: performance.now() - t0, running: null, cancelled: null },
+          compute: {
+            status: dirty ? 'computing' : 'ok',
+            error: null,
+            result,
+            latencyMs: performance.now() - t0,
+            running: null,
+            cancelled: null,
+          },
         });
         if (dirty) run();
       },
@@ -172,10 +193,19 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
             dirty = false;
             if (was) revert(was.running);
           } else if (dirty) run();
-          else store.setState((s) => ({ compute: { ...s.compute, running: null, status: s.compute.error ? 'error' : s.compute.result ? 'ok' : 'idle' } }));
+          else
+            store.setState((s) => ({
+              compute: {
+                ...s.compute,
+                running: null,
+                status: s.compute.error ? 'error' : s.compute.result ? 'ok' : 'idle',
+              },
+            }));
           return;
         }
-        store.setState((s) => ({ compute: { ...s.compute, running: null, status: dirty ? 'computing' : 'error', error: errorInfo(e) } }));
+        store.setState((s) => ({
+          compute: { ...s.compute, running: null, status: dirty ? 'computing' : 'error', error: errorInfo(e) },
+        }));
         if (dirty) run();
       },
     );
@@ -192,7 +222,10 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     }
     suppress = true;
     try {
-      store.setState({ params: shown.params, compute: { ...s.compute, status: 'ok', error: null, running: null, cancelled } });
+      store.setState({
+        params: shown.params,
+        compute: { ...s.compute, status: 'ok', error: null, running: null, cancelled },
+      });
     } finally {
       suppress = false;
     }
@@ -205,8 +238,10 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
 
   const unsubscribe = store.subscribe((s, prev) => {
     if (suppress) return;
-    if (s.params !== prev.params || s.ui.pinnedRow !== prev.ui.pinnedRow || s.upload?.active !== prev.upload?.active) run();
-    else if (s.params.featureMap === 'hedgehog' && s.analyses[HEDGEHOG_ID] !== prev.analyses[HEDGEHOG_ID]) onFitChange(s, prev);
+    if (s.params !== prev.params || s.ui.pinnedRow !== prev.ui.pinnedRow || s.upload?.active !== prev.upload?.active)
+      run();
+    else if (s.params.featureMap === 'hedgehog' && s.analyses[HEDGEHOG_ID] !== prev.analyses[HEDGEHOG_ID])
+      onFitChange(s, prev);
   });
 
   // ---- map=hedgehog: compute and map-dependent analyses wait for the fitted W ----
@@ -225,10 +260,15 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
         const r = fitRequest(s);
         requestAnalysis(HEDGEHOG_ID, r.payload, r.key);
       }
-      if (s.compute.status !== 'computing' || s.compute.error) store.setState({ compute: { ...s.compute, status: 'computing', error: null } });
+      if (s.compute.status !== 'computing' || s.compute.error)
+        store.setState({ compute: { ...s.compute, status: 'computing', error: null } });
     } else {
       store.setState({
-        compute: { ...s.compute, status: 'error', error: { code: 'hedgehog-not-fitted', message: 'the Hedgehog map is not fitted: press Train' } },
+        compute: {
+          ...s.compute,
+          status: 'error',
+          error: { code: 'hedgehog-not-fitted', message: 'the Hedgehog map is not fitted: press Train' },
+        },
       });
     }
     return true;
@@ -339,14 +379,24 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
           const now = performance.now();
           if (runs.get(id)?.token !== my || (now - lastProgress < 80 && done < total)) return;
           lastProgress = now;
-          patch(id, (e) => ({ ...(e as AnalysisEntry), progress: { done, total, label, ...(detail !== undefined ? { detail } : {}) } }));
+          patch(id, (e) => ({
+            ...(e as AnalysisEntry),
+            progress: { done, total, label, ...(detail !== undefined ? { detail } : {}) },
+          }));
         },
       })
       .then(
         (value) => {
           if (runs.get(id)?.token !== my || disposed) return;
           runs.delete(id);
-          patch(id, (e) => ({ ...(e as AnalysisEntry), status: 'done', value, valueKey: key, progress: null, elapsedMs: performance.now() - t0 }));
+          patch(id, (e) => ({
+            ...(e as AnalysisEntry),
+            status: 'done',
+            value,
+            valueKey: key,
+            progress: null,
+            elapsedMs: performance.now() - t0,
+          }));
         },
         (e: unknown) => {
           const r = runs.get(id);

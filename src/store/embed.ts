@@ -53,7 +53,11 @@ export function embedControlsFor(panel: PanelId, chosen: readonly EmbedControlId
 export function parseEmbedControls(raw: string): EmbedControlId[] | null {
   if (raw === 'none') return [];
   const ids = raw.split(',');
-  if (ids.length > EMBED_CONTROL_IDS.length * 2 || !ids.every((id) => (EMBED_CONTROL_IDS as readonly string[]).includes(id))) return null;
+  if (
+    ids.length > EMBED_CONTROL_IDS.length * 2 ||
+    !ids.every((id) => (EMBED_CONTROL_IDS as readonly string[]).includes(id))
+  )
+    return null;
   return [...new Set(ids as EmbedControlId[])];
 }
 
@@ -114,7 +118,12 @@ export function parseSetMessage(data: unknown, frameId: string | null): Partial<
   const out: Partial<AttentionParams> = {};
   for (const [urlKey, value] of entries) {
     if (!Object.prototype.hasOwnProperty.call(SETTABLE, urlKey)) return null;
-    if (typeof value !== 'string' && typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))) return null;
+    if (
+      typeof value !== 'string' &&
+      typeof value !== 'boolean' &&
+      !(typeof value === 'number' && Number.isFinite(value))
+    )
+      return null;
     const key = SETTABLE[urlKey]!;
     const r = parseParam(key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
     if (!r.ok) return null;

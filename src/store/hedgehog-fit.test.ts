@@ -25,7 +25,7 @@ function fakeEngine() {
       computes.push(req);
       return new Promise(() => {});
     },
-    analyze: <T,>(op: string, payload: unknown, opts?: { signal?: AbortSignal }) =>
+    analyze: <T>(op: string, payload: unknown, opts?: { signal?: AbortSignal }) =>
       new Promise<T>((resolve, reject) => {
         opts?.signal?.addEventListener('abort', () => reject(new EngineError('cancelled', 'cancelled')));
         analyses.push({ op, payload, resolve: resolve as (v: unknown) => void, reject });

@@ -37,7 +37,10 @@ export function currentFit(s: FitState): HedgehogFitResult | null {
 }
 
 /** The fit analysis request of the current state: payload and key. */
-export function fitRequest(s: Pick<AppState, 'params'> & { upload?: AppState['upload'] }): { payload: unknown; key: string } {
+export function fitRequest(s: Pick<AppState, 'params'> & { upload?: AppState['upload'] }): {
+  payload: unknown;
+  key: string;
+} {
   const up = s.upload?.active;
   const external = up ? { q: up.q.matrix, k: up.k.matrix } : undefined;
   return { payload: { params: s.params, upload: up?.id ?? null, ...(external ? { external } : {}) }, key: fitKeyOf(s) };

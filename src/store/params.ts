@@ -45,7 +45,8 @@ export const PARAM_RULES: { readonly [K in ParamKey]: ParamRule } = {
   stabilizer: { kind: 'enum', options: STABILIZERS },
 };
 
-export type RejectReason = 'not-a-number' | 'not-an-integer' | 'out-of-range' | 'not-an-option' | 'not-a-boolean' | 'too-long';
+export type RejectReason =
+  'not-a-number' | 'not-an-integer' | 'out-of-range' | 'not-an-option' | 'not-a-boolean' | 'too-long';
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: RejectReason };
 
@@ -84,9 +85,7 @@ export function parseParam<K extends ParamKey>(key: K, raw: string): ParseResult
   }
 }
 
-export type CoerceResult<T> =
-  | { ok: true; value: T; clampedFrom?: number }
-  | { ok: false; reason: RejectReason };
+export type CoerceResult<T> = { ok: true; value: T; clampedFrom?: number } | { ok: false; reason: RejectReason };
 
 /**
  * Lenient coercion for values coming from controls (numbers or strings): numbers outside the range

@@ -107,7 +107,15 @@ export interface AnalysisEntry<T = unknown> {
 export type AnalysisEntries = { [K in AnalysisOpName]?: AnalysisEntry<AnalysisResults[K]> };
 
 export type Notice =
-  | { id: number; level: 'error'; code: 'param-rejected'; source: 'url' | 'control'; key: string; raw: string; reason: RejectReason }
+  | {
+      id: number;
+      level: 'error';
+      code: 'param-rejected';
+      source: 'url' | 'control';
+      key: string;
+      raw: string;
+      reason: RejectReason;
+    }
   | { id: number; level: 'warning'; code: 'param-clamped'; key: ParamKey; raw: string; to: number }
   | { id: number; level: 'warning'; code: 'backend-changed'; why: string }
   | { id: number; level: 'warning'; code: 'upload-not-in-link' }
@@ -205,7 +213,14 @@ export function createActions(store: AppStore): Actions {
       }
       const r = coerceParam(key, raw);
       if (!r.ok) {
-        notify({ level: 'error', code: 'param-rejected', source: 'control', key, raw: String(raw).slice(0, 40), reason: r.reason });
+        notify({
+          level: 'error',
+          code: 'param-rejected',
+          source: 'control',
+          key,
+          raw: String(raw).slice(0, 40),
+          reason: r.reason,
+        });
         continue;
       }
       if (r.clampedFrom !== undefined) {

@@ -105,8 +105,26 @@ describe('upload actions', () => {
 
   it('the scale shows the RMS of the uploaded entries', () => {
     const { store, upload } = setup();
-    const q = { slot: 'q' as const, name: 'q.csv', buffer: bytes(csv([[2, 2], [2, 2]])) };
-    const k = { slot: 'k' as const, name: 'k.csv', buffer: bytes(csv([[2, -2], [-2, 2]])) };
+    const q = {
+      slot: 'q' as const,
+      name: 'q.csv',
+      buffer: bytes(
+        csv([
+          [2, 2],
+          [2, 2],
+        ]),
+      ),
+    };
+    const k = {
+      slot: 'k' as const,
+      name: 'k.csv',
+      buffer: bytes(
+        csv([
+          [2, -2],
+          [-2, 2],
+        ]),
+      ),
+    };
     upload.addFiles([q, k]);
     expect(store.getState().params.scale).toBe(2);
   });
@@ -185,7 +203,15 @@ describe('every analysis runs on uploaded inputs', () => {
     upload.addFiles([npyFile('q', n, d, 1), npyFile('k', n, d, 2)]);
     const s = store.getState();
     const ctx = { progress() {}, cancelled: () => false };
-    const requests = [errorVsMRequest, rowEntropiesRequest, normSweepRequest, entryErrorsRequest, entropyVsNRequest, spectraRequest, localTruncationRequest];
+    const requests = [
+      errorVsMRequest,
+      rowEntropiesRequest,
+      normSweepRequest,
+      entryErrorsRequest,
+      entropyVsNRequest,
+      spectraRequest,
+      localTruncationRequest,
+    ];
     for (const make of requests) {
       const req = withUpload(make(s.params), s.upload.active!);
       const value = (await runAnalysisOp(req.op, req.payload, ctx)) as { n?: number; nGrid?: number[] };

@@ -60,9 +60,21 @@ export function createUploadActions(store: AppStore): UploadActions {
         const r = readMatrixFile(f.name, f.buffer);
         if (!r.ok) return reject(f.slot, f.name, r.problem);
         const { matrix, format, dtype, notes } = r.value;
-        added[f.slot] = { matrix, file: { name: f.name, bytes: f.buffer.byteLength, format, dtype, notes, rows: matrix.rows, cols: matrix.cols } };
+        added[f.slot] = {
+          matrix,
+          file: {
+            name: f.name,
+            bytes: f.buffer.byteLength,
+            format,
+            dtype,
+            notes,
+            rows: matrix.rows,
+            cols: matrix.cols,
+          },
+        };
       }
-      const fits = (set: Partial<Record<UploadSlot, StagedMatrix>>) => checkSet({ q: set.q?.matrix, k: set.k?.matrix, v: set.v?.matrix });
+      const fits = (set: Partial<Record<UploadSlot, StagedMatrix>>) =>
+        checkSet({ q: set.q?.matrix, k: set.k?.matrix, v: set.v?.matrix });
       let next = { ...base, ...added };
       let problem = fits(next);
       // Files of another shape than the set in use start a new set (the one in use stays until the
@@ -88,7 +100,12 @@ export function createUploadActions(store: AppStore): UploadActions {
         k: next.k,
         v: next.v ?? null,
         rms,
-        before: s.upload.active?.before ?? { n: s.params.n, d: s.params.d, scale: s.params.scale, input: s.params.input },
+        before: s.upload.active?.before ?? {
+          n: s.params.n,
+          d: s.params.d,
+          scale: s.params.scale,
+          input: s.params.input,
+        },
       };
       const scale = Math.min(SCALE_RANGE.max, Math.max(SCALE_RANGE.min, Number(rms.toPrecision(3))));
       const pinned = s.ui.pinnedRow !== null && s.ui.pinnedRow >= n ? null : s.ui.pinnedRow;
@@ -98,7 +115,10 @@ export function createUploadActions(store: AppStore): UploadActions {
         // input kind 'gaussian': nothing structured (cluster labels, a positional band) is claimed of
         // the data, and the one sweep that cannot use it (error vs d) runs on Gaussians at its RMS
         params: { ...s.params, n, d, scale, input: 'gaussian' },
-        ui: pinned === s.ui.pinnedRow && hovered === s.ui.hoveredRow ? s.ui : { ...s.ui, pinnedRow: pinned, hoveredRow: hovered },
+        ui:
+          pinned === s.ui.pinnedRow && hovered === s.ui.hoveredRow
+            ? s.ui
+            : { ...s.ui, pinnedRow: pinned, hoveredRow: hovered },
       });
       return { kind: 'applied', id: active.id };
     },
@@ -111,7 +131,9 @@ export function createUploadActions(store: AppStore): UploadActions {
       store.setState({
         upload: EMPTY_UPLOAD,
         ...(before ? { params: { ...s.params, ...before } } : {}),
-        ...(before && s.ui.pinnedRow !== null && s.ui.pinnedRow >= before.n ? { ui: { ...s.ui, pinnedRow: null } } : {}),
+        ...(before && s.ui.pinnedRow !== null && s.ui.pinnedRow >= before.n
+          ? { ui: { ...s.ui, pinnedRow: null } }
+          : {}),
       });
     },
     dismissError() {

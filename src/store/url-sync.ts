@@ -14,7 +14,12 @@ export function loadFromUrl(store: AppStore, actions: Actions, search: string): 
 }
 
 /** `defaultLang`: the browser's language, left out of the URL unless chosen explicitly (see writeUrl). */
-export function startUrlSync(store: AppStore, win: Pick<Window, 'location' | 'history'> = window, delayMs = 150, defaultLang: Lang = 'en'): () => void {
+export function startUrlSync(
+  store: AppStore,
+  win: Pick<Window, 'location' | 'history'> = window,
+  delayMs = 150,
+  defaultLang: Lang = 'en',
+): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
   const write = () => {
     timer = null;

@@ -12,14 +12,29 @@ describe('readUrl', () => {
   });
 
   it('reads every parameter', () => {
-    const r = readUrl('?n=1024&d=32&m=128&seed=7&fseed=9&map=trig&proj=iid&causal=1&input=local&scale=0.75&row=3&lang=en&theme=dark');
+    const r = readUrl(
+      '?n=1024&d=32&m=128&seed=7&fseed=9&map=trig&proj=iid&causal=1&input=local&scale=0.75&row=3&lang=en&theme=dark',
+    );
     expect(r.notices).toEqual([]);
-    expect(r.params).toEqual({ n: 1024, d: 32, m: 128, seed: 7, featureSeed: 9, featureMap: 'trig', projection: 'iid', causal: true, input: 'local', scale: 0.75 });
+    expect(r.params).toEqual({
+      n: 1024,
+      d: 32,
+      m: 128,
+      seed: 7,
+      featureSeed: 9,
+      featureMap: 'trig',
+      projection: 'iid',
+      causal: true,
+      input: 'local',
+      scale: 0.75,
+    });
     expect(r.ui).toEqual({ pinnedRow: 3, lang: 'en', theme: 'dark' });
   });
 
   it('rejects hostile and garbage values one by one, keeping the valid ones', () => {
-    const r = readUrl('?n=-1&d=abc&m=1e9&map=%3Cimg%20src%3Dx%3E&scale=NaN&causal=perhaps&row=99999999&theme=__proto__&embed=x&seed=12');
+    const r = readUrl(
+      '?n=-1&d=abc&m=1e9&map=%3Cimg%20src%3Dx%3E&scale=NaN&causal=perhaps&row=99999999&theme=__proto__&embed=x&seed=12',
+    );
     expect(r.params).toEqual({ seed: 12 });
     const keys = r.notices.map((n) => (n.code === 'param-rejected' ? n.key : ''));
     expect(keys).toEqual(['n', 'd', 'm', 'map', 'causal', 'scale', 'theme', 'row']);
@@ -43,7 +58,10 @@ describe('readUrl', () => {
 
 describe('writeUrl', () => {
   it('round-trips through readUrl and keeps keys it does not own', () => {
-    const s = initialState({ n: 512, featureMap: 'hyperbolic', causal: true, scale: 1.25 }, { pinnedRow: 5, theme: 'light' });
+    const s = initialState(
+      { n: 512, featureMap: 'hyperbolic', causal: true, scale: 1.25 },
+      { pinnedRow: 5, theme: 'light' },
+    );
     const q = writeUrl(s, '?backend=cpu&n=3');
     expect(q).toContain('backend=cpu');
     const back = readUrl(q);
@@ -68,7 +86,9 @@ describe('language in the URL', () => {
   it('lang=xx is rejected with a notice and leaves the language alone', () => {
     const r = readUrl('?lang=xx');
     expect(r.ui.lang).toBeUndefined();
-    expect(r.notices).toEqual([{ level: 'error', code: 'param-rejected', source: 'url', key: 'lang', raw: 'xx', reason: 'not-an-option' }]);
+    expect(r.notices).toEqual([
+      { level: 'error', code: 'param-rejected', source: 'url', key: 'lang', raw: 'xx', reason: 'not-an-option' },
+    ]);
     expect(readUrl('?lang=zh').ui.lang).toBe('zh');
   });
 
@@ -98,7 +118,10 @@ describe('lecture mode in the URL', () => {
       const r = readUrl(`?present&step=${encodeURIComponent(bad)}`);
       expect(r.ui.step, bad).toBeUndefined();
       expect(r.ui.present).toBe(true);
-      expect(r.notices.map((n) => (n.code === 'param-rejected' ? n.key : '')), bad).toEqual(['step']);
+      expect(
+        r.notices.map((n) => (n.code === 'param-rejected' ? n.key : '')),
+        bad,
+      ).toEqual(['step']);
     }
     expect(readUrl('?present=maybe').notices).toHaveLength(1);
   });

@@ -9,7 +9,17 @@ import type { AttentionParams } from '../core/types';
 import { RANK_TOLERANCES } from '../core/rank';
 import { DEFAULT_PARAMS, parseParam, type ParamKey } from './params';
 import { isEmbedId, parseEmbedControls, writeEmbedControls } from './embed';
-import { LANGS, PANEL_IDS, PRESENT_STEP_COUNT, THEMES, type AppState, type Lang, type NoticeInput, type PanelId, type UiState } from './store';
+import {
+  LANGS,
+  PANEL_IDS,
+  PRESENT_STEP_COUNT,
+  THEMES,
+  type AppState,
+  type Lang,
+  type NoticeInput,
+  type PanelId,
+  type UiState,
+} from './store';
 
 /** URL key of each parameter. */
 export const URL_KEYS: { readonly [K in ParamKey]: string } = {
@@ -37,7 +47,11 @@ export interface UrlState {
   notices: NoticeInput[];
 }
 
-function reject(key: string, raw: string, reason: 'not-an-option' | 'out-of-range' | 'too-long' | 'not-an-integer' | 'not-a-number'): NoticeInput {
+function reject(
+  key: string,
+  raw: string,
+  reason: 'not-an-option' | 'out-of-range' | 'too-long' | 'not-an-integer' | 'not-a-number',
+): NoticeInput {
   return { level: 'error', code: 'param-rejected', source: 'url', key, raw: raw.slice(0, 40), reason };
 }
 
@@ -63,7 +77,15 @@ export function readUrl(search: string): UrlState {
     }
     const r = parseParam(key, raw);
     if (r.ok) (out.params as Record<string, unknown>)[key] = r.value;
-    else out.notices.push({ level: 'error', code: 'param-rejected', source: 'url', key: URL_KEYS[key], raw: raw.slice(0, 40), reason: r.reason });
+    else
+      out.notices.push({
+        level: 'error',
+        code: 'param-rejected',
+        source: 'url',
+        key: URL_KEYS[key],
+        raw: raw.slice(0, 40),
+        reason: r.reason,
+      });
   }
   const lang = q.get('lang');
   if (lang !== null) {
@@ -114,13 +136,15 @@ export function readUrl(search: string): UrlState {
   const present = q.get('present');
   if (present !== null) {
     if (['', '1', 'true', 'yes', 'on'].includes(present)) out.ui.present = true;
-    else if (!['0', 'false', 'no', 'off'].includes(present)) out.notices.push(reject('present', present, 'not-an-option'));
+    else if (!['0', 'false', 'no', 'off'].includes(present))
+      out.notices.push(reject('present', present, 'not-an-option'));
   }
   const step = q.get('step');
   if (step !== null) {
     // a bad step opens slide 1 (the default) and says why
     if (!/^\d{1,6}$/.test(step)) out.notices.push(reject('step', step, 'not-an-integer'));
-    else if (Number(step) < 1 || Number(step) > PRESENT_STEP_COUNT) out.notices.push(reject('step', step, 'out-of-range'));
+    else if (Number(step) < 1 || Number(step) > PRESENT_STEP_COUNT)
+      out.notices.push(reject('step', step, 'out-of-range'));
     else out.ui.step = Number(step);
   }
   return out;
@@ -132,7 +156,11 @@ export function readUrl(search: string): UrlState {
  * already names one (given explicitly): a link without `lang` opens in each reader's language, a link
  * that names one keeps it.
  */
-export function writeUrl(state: Pick<AppState, 'params' | 'ui'> & { upload?: AppState['upload'] }, current = '', defaultLang: Lang = 'en'): string {
+export function writeUrl(
+  state: Pick<AppState, 'params' | 'ui'> & { upload?: AppState['upload'] },
+  current = '',
+  defaultLang: Lang = 'en',
+): string {
   const q = new URLSearchParams(current.length <= MAX_QUERY_LENGTH ? current : '');
   const p = state.params;
   for (const key of Object.keys(URL_KEYS) as ParamKey[]) {

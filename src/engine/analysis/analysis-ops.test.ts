@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isEngineError } from '../../core/errors';
 import { numericalRank } from '../../core/rank';
-import {
-  ANALYSIS_OPS,
-  runAnalysisOp,
-  type WorkerOpName,
-  type AnalysisResults,
-} from '.';
+import { ANALYSIS_OPS, runAnalysisOp, type WorkerOpName, type AnalysisResults } from '.';
 import { DEFAULT_PARAMS } from '../../core/default-params';
 import { SWEEP_MAPS } from '../../core/estimators';
-
 
 const ctx = () => {
   const progress: [number, number][] = [];
@@ -46,7 +40,11 @@ describe('analysis ops', () => {
   });
 
   it('normSweep: the reference ε flattens Â at large norms (s = 2) but not at small ones (s = 0.5)', async () => {
-    const { value: r } = await run('normSweep', { params: { ...params, input: 'gaussian', d: 16, m: 64 }, scales: [0.5, 2], seeds: 2 });
+    const { value: r } = await run('normSweep', {
+      params: { ...params, input: 'gaussian', d: 16, m: 64 },
+      scales: [0.5, 2],
+      seeds: 2,
+    });
     const shift = r.stabilizers.find((x) => x.stabilizer === 'shift')!;
     const ref = r.stabilizers.find((x) => x.stabilizer === 'ref')!;
     expect(Math.abs(ref.entropy[0]! - shift.entropy[0]!)).toBeLessThan(0.01);
@@ -85,7 +83,9 @@ describe('analysis ops', () => {
     const { value: r } = await run('localTruncation', { params: { ...params, n: 64, input: 'local' } });
     expect(r.windows.at(-1)).toBe(63);
     expect(r.errorExact.at(-1)!).toBeLessThan(1e-6);
-    await expect(run('localTruncation', { params: { ...params, n: 4096 } })).rejects.toMatchObject({ code: 'exceeds-limit' });
+    await expect(run('localTruncation', { params: { ...params, n: 4096 } })).rejects.toMatchObject({
+      code: 'exceeds-limit',
+    });
   });
 
   it('spectra: rank(Â) ≤ m′, rank(QKᵀ) ≤ d, exact rank > m when n ≫ m; causal A is triangular with a positive diagonal', async () => {

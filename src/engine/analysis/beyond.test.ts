@@ -14,12 +14,16 @@ const mGrid = [8, 32, 128];
 describe('estimatorSet', () => {
   it('has every feature map but the learned ones once and positive features under every other projection, random maps with the given projection', () => {
     const set = estimatorSet('orthogonal-chi', DEFAULT_PARAMS.d);
-    expect(set.filter((e) => e.id === e.map).map((e) => e.map)).toEqual(FEATURE_MAPS.filter((m) => MAP_INFO[m].family !== 'learned'));
+    expect(set.filter((e) => e.id === e.map).map((e) => e.map)).toEqual(
+      FEATURE_MAPS.filter((m) => MAP_INFO[m].family !== 'learned'),
+    );
     expect(set.some((e) => e.map === 'hedgehog')).toBe(false);
     // the second-order Taylor map (1 + d + d² features) is left out where d is past the limit
     expect(estimatorSet('orthogonal-chi', 16).some((e) => e.map === 'taylor2')).toBe(true);
     expect(estimatorSet('orthogonal-chi', 64).some((e) => e.map === 'taylor2')).toBe(false);
-    expect(set.filter((e) => e.id !== e.map).map((e) => e.projection)).toEqual(PROJECTIONS.filter((p) => p !== 'orthogonal-chi'));
+    expect(set.filter((e) => e.id !== e.map).map((e) => e.projection)).toEqual(
+      PROJECTIONS.filter((p) => p !== 'orthogonal-chi'),
+    );
     for (const e of set) expect(e.projection === null).toBe(MAP_INFO[e.map].family !== 'random');
     expect(new Set(set.map((e) => e.id)).size).toBe(set.length);
   }, 30_000);
@@ -46,7 +50,10 @@ describe('beyondSweeps', () => {
   }, 30_000);
 
   it('the error of positive random features falls with m′ at every step, and by ≥ 30 % from m = 8 to 128 (mean over 8 seeds)', async () => {
-    const r = await ANALYSIS_OPS.beyondSweeps({ params: { ...params, scale: 0.5 }, mGrid, seeds: 8, normSeeds: 1, scales: [1] }, ctx);
+    const r = await ANALYSIS_OPS.beyondSweeps(
+      { params: { ...params, scale: 0.5 }, mGrid, seeds: 8, normSeeds: 1, scales: [1] },
+      ctx,
+    );
     for (const id of ['positive', 'positive@orthogonal-sqrtd', 'hyperbolic']) {
       const e = r.estimators.find((x) => x.id === id)!;
       expect(e.error.mean[1]!).toBeLessThan(e.error.mean[0]!);
@@ -56,7 +63,10 @@ describe('beyondSweeps', () => {
   }, 30_000);
 
   it('the current m is added to the grid when it is not on it, and its error is the headline number', async () => {
-    const r = await ANALYSIS_OPS.beyondSweeps({ params: { ...params, m: 24 }, mGrid, seeds: 2, normSeeds: 1, scales: [1] }, ctx);
+    const r = await ANALYSIS_OPS.beyondSweeps(
+      { params: { ...params, m: 24 }, mGrid, seeds: 2, normSeeds: 1, scales: [1] },
+      ctx,
+    );
     const pos = r.estimators.find((e) => e.id === 'positive')!;
     expect(pos.m).toEqual([8, 24, 32, 128]);
     expect(pos.current.mean).toBe(pos.error.mean[1]);
@@ -67,7 +77,12 @@ describe('estimatorTiming on the CPU backend (the twins)', () => {
   it('times every estimator once per repeat, reports m′, positive times and the error of A of the warm-up run', async () => {
     const backend = createCpuBackend('test');
     const progress: number[] = [];
-    const r = await estimatorTiming({ params, repeats: 2 }, { progress: (d) => progress.push(d), cancelled: () => false }, backend, (job) => job());
+    const r = await estimatorTiming(
+      { params, repeats: 2 },
+      { progress: (d) => progress.push(d), cancelled: () => false },
+      backend,
+      (job) => job(),
+    );
     const set = estimatorSet(params.projection, params.d);
     expect(r.estimators.map((e) => e.id)).toEqual(set.map((e) => e.id));
     expect(r.backend.kind).toBe('cpu');
@@ -86,7 +101,11 @@ describe('estimatorTiming on the CPU backend (the twins)', () => {
   it('stops with "cancelled" when asked to', async () => {
     const backend = createCpuBackend('test');
     let calls = 0;
-    await expect(estimatorTiming({ params, repeats: 1 }, { progress: () => {}, cancelled: () => ++calls > 2 }, backend, (job) => job())).rejects.toMatchObject({
+    await expect(
+      estimatorTiming({ params, repeats: 1 }, { progress: () => {}, cancelled: () => ++calls > 2 }, backend, (job) =>
+        job(),
+      ),
+    ).rejects.toMatchObject({
       code: 'cancelled',
     });
   }, 30_000);

@@ -12,7 +12,18 @@ import type { AttentionParams, Matrix } from '../../core/types';
 import { LIMITS } from '../../core/limits';
 import { readExternal } from '../external-inputs';
 import { DEFAULT_SCALES } from './error-sweeps';
-import { approxRowsFor, clampInt, cleanGrid, emptySpread, featureSeedAt, prepared, preparedAtScale, pushSpread, readParams, step } from './helpers';
+import {
+  approxRowsFor,
+  clampInt,
+  cleanGrid,
+  emptySpread,
+  featureSeedAt,
+  prepared,
+  preparedAtScale,
+  pushSpread,
+  readParams,
+  step,
+} from './helpers';
 import type { AnalysisContext, AnalysisPayloadBase, SpreadSeries, SweepBudget } from './types';
 
 export interface BeyondPayload extends AnalysisPayloadBase, SweepBudget {
@@ -70,7 +81,8 @@ export async function beyondSweeps(payload: BeyondPayload, ctx: AnalysisContext)
   const set = estimatorSet(p.projection, p.d);
   const drawsOf = (e: EstimatorSpec, random: number) => (e.family === 'random' ? random : 1);
   // deterministic maps: one point; the others: the grid and the current m (its error is the headline)
-  const mOf = (e: EstimatorSpec) => (e.family === 'deterministic' ? [p.m] : [...new Set([...mGrid, p.m])].sort((a, b) => a - b));
+  const mOf = (e: EstimatorSpec) =>
+    e.family === 'deterministic' ? [p.m] : [...new Set([...mGrid, p.m])].sort((a, b) => a - b);
   const total = set.reduce((s, e) => s + mOf(e).length * drawsOf(e, seeds), 0) + scales.length;
   let done = 0;
 
@@ -109,7 +121,9 @@ export async function beyondSweeps(payload: BeyondPayload, ctx: AnalysisContext)
     const at = preparedAtScale(p, n, ext, scales[si]!);
     const exactS = exactRowsOf(at.inputs.q, at.inputs.k, rows, p.causal);
     out.forEach((e, k) => {
-      const runs = ws[k]!.map((w) => relErrorOverRows(approxRowsFor(e.map, at.x, at.y, w, rows, p.causal, p.stabilizer), exactS));
+      const runs = ws[k]!.map((w) =>
+        relErrorOverRows(approxRowsFor(e.map, at.x, at.y, w, rows, p.causal, p.stabilizer), exactS),
+      );
       pushSpread(e.norm, runs);
     });
     await step(ctx, ++done, total, `s = ${scales[si]}`);

@@ -1,11 +1,46 @@
 /** The error panel's sweeps: error of A vs m, vs the norm scale s, vs d, and per exact entry. */
 import { EngineError } from '../../core/errors';
-import { estimatorTheory, evenRows, exactRowsOf, mean, normEntropies, powersOfTwo, predictedRelError, relErrorOverRows } from '../../core/sweeps';
+import {
+  estimatorTheory,
+  evenRows,
+  exactRowsOf,
+  mean,
+  normEntropies,
+  powersOfTwo,
+  predictedRelError,
+  relErrorOverRows,
+} from '../../core/sweeps';
 import { STABILIZERS, type ProjectionKind } from '../../core/types';
 import { LIMITS } from '../../core/limits';
 import { readExternal } from '../external-inputs';
-import { ESTIMATORS, hasTheory, preparedAtScale, step, readParams, clampInt, cleanGrid, projectionFor, featureSeedAt, prepared, approxRowsFor, pushSpread, emptySpread, quantile } from './helpers';
-import type { AnalysisContext, ErrorVsMPayload, ErrorVsMResult, NormSweepPayload, NormSweepResult, ErrorVsDPayload, ErrorVsDResult, EntryErrorsPayload, BinnedErrors, EntryErrorsResult } from './types';
+import {
+  ESTIMATORS,
+  hasTheory,
+  preparedAtScale,
+  step,
+  readParams,
+  clampInt,
+  cleanGrid,
+  projectionFor,
+  featureSeedAt,
+  prepared,
+  approxRowsFor,
+  pushSpread,
+  emptySpread,
+  quantile,
+} from './helpers';
+import type {
+  AnalysisContext,
+  ErrorVsMPayload,
+  ErrorVsMResult,
+  NormSweepPayload,
+  NormSweepResult,
+  ErrorVsDPayload,
+  ErrorVsDResult,
+  EntryErrorsPayload,
+  BinnedErrors,
+  EntryErrorsResult,
+} from './types';
 
 export async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): Promise<ErrorVsMResult> {
   const p = readParams(payload);
@@ -17,7 +52,12 @@ export async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): 
   const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
   const projections: ProjectionKind[] = ['orthogonal-chi', 'iid'];
   const errs = new Map<string, number[][]>(); // key map|proj → [mIndex][seed]
-  for (const map of ESTIMATORS) for (const proj of projections) errs.set(`${map}|${proj}`, mGrid.map(() => []));
+  for (const map of ESTIMATORS)
+    for (const proj of projections)
+      errs.set(
+        `${map}|${proj}`,
+        mGrid.map(() => []),
+      );
   const total = seeds * projections.length * mGrid.length + 1;
   let done = 0;
   for (let s = 0; s < seeds; s++) {
@@ -25,7 +65,8 @@ export async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): 
       for (let mi = 0; mi < mGrid.length; mi++) {
         const w = projectionFor(p, mGrid[mi]!, proj, featureSeedAt(p, s));
         for (const map of ESTIMATORS) {
-          errs.get(`${map}|${proj}`)![mi]!.push(relErrorOverRows(approxRowsFor(map, x, y, w, rows, p.causal, p.stabilizer), exact));
+          const cells = errs.get(`${map}|${proj}`)!;
+          cells[mi]!.push(relErrorOverRows(approxRowsFor(map, x, y, w, rows, p.causal, p.stabilizer), exact));
         }
         await step(ctx, ++done, total, `seed ${s + 1}/${seeds}`);
       }
@@ -85,7 +126,19 @@ export async function normSweep(payload: NormSweepPayload, ctx: AnalysisContext)
     }
     await step(ctx, si + 1, scales.length, `scale ${scales[si]}`);
   }
-  return { scales, n, rows: rows.length, seeds, m: p.m, projection: p.projection, error, theory, entropyExact, entropyPerformer, stabilizers };
+  return {
+    scales,
+    n,
+    rows: rows.length,
+    seeds,
+    m: p.m,
+    projection: p.projection,
+    error,
+    theory,
+    entropyExact,
+    entropyPerformer,
+    stabilizers,
+  };
 }
 
 export async function errorVsD(payload: ErrorVsDPayload, ctx: AnalysisContext): Promise<ErrorVsDResult> {
@@ -122,10 +175,12 @@ export async function entryErrors(payload: EntryErrorsPayload, ctx: AnalysisCont
   await step(ctx, 1, 3, 'exact');
   let lo = Infinity;
   let hi = 0;
-  for (const r of exact) for (const a of r) if (a > 0) {
-    lo = Math.min(lo, a);
-    hi = Math.max(hi, a);
-  }
+  for (const r of exact)
+    for (const a of r)
+      if (a > 0) {
+        lo = Math.min(lo, a);
+        hi = Math.max(hi, a);
+      }
   if (!(hi > 0)) throw new EngineError('non-finite-result', 'exact attention has no positive entries');
   lo = Math.max(lo, hi * 1e-12);
   const logLo = Math.log10(lo);

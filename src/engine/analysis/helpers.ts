@@ -4,7 +4,14 @@ import { keyFeatures, mapContext, queryFeatures, scaleInputs } from '../../core/
 import { generateInputs } from '../../core/inputs';
 import { approxRowsOf, spread, subRows, type EstimatorKind } from '../../core/sweeps';
 import { SWEEP_MAPS } from '../../core/estimators';
-import { type AttentionInputs, type AttentionParams, type FeatureMapKind, type Matrix, type ProjectionKind, type Stabilizer } from '../../core/types';
+import {
+  type AttentionInputs,
+  type AttentionParams,
+  type FeatureMapKind,
+  type Matrix,
+  type ProjectionKind,
+  type Stabilizer,
+} from '../../core/types';
 import { validateParams } from '../../core/validate';
 import { externalInputs, externalRms, rescaledInputs, type ExternalInputs } from '../external-inputs';
 import type { AnalysisContext, SpreadSeries } from './types';
@@ -40,7 +47,14 @@ export function clampInt(v: unknown, lo: number, hi: number, fallback: number): 
   return typeof v === 'number' && Number.isFinite(v) ? Math.max(lo, Math.min(hi, Math.round(v))) : fallback;
 }
 
-export function cleanGrid(v: unknown, lo: number, hi: number, fallback: number[], integer = true, maxLen = 24): number[] {
+export function cleanGrid(
+  v: unknown,
+  lo: number,
+  hi: number,
+  fallback: number[],
+  integer = true,
+  maxLen = 24,
+): number[] {
   if (!Array.isArray(v)) return fallback;
   const g = v
     .filter((x): x is number => typeof x === 'number' && Number.isFinite(x) && x >= lo && x <= hi)
@@ -65,7 +79,11 @@ export function featureSeedAt(p: AttentionParams, s: number): number {
 }
 
 /** Inputs truncated to their first nUse positions, scaled for the feature maps. */
-export function prepared(p: AttentionParams, nUse: number, ext: ExternalInputs | null = null): { inputs: AttentionInputs; x: Matrix; y: Matrix } {
+export function prepared(
+  p: AttentionParams,
+  nUse: number,
+  ext: ExternalInputs | null = null,
+): { inputs: AttentionInputs; x: Matrix; y: Matrix } {
   const inputs = ext ? externalInputs(p, ext, nUse) : generateInputs({ ...p, n: nUse });
   return { inputs, x: scaleInputs(inputs.q), y: scaleInputs(inputs.k) };
 }
@@ -74,9 +92,22 @@ export function withScaled(inputs: AttentionInputs): { inputs: AttentionInputs; 
   return { inputs, x: scaleInputs(inputs.q), y: scaleInputs(inputs.k) };
 }
 
-export function approxRowsFor(kind: FeatureMapKind, x: Matrix, y: Matrix, w: Matrix, rows: number[], causal: boolean, stab: Stabilizer): Float32Array[] {
+export function approxRowsFor(
+  kind: FeatureMapKind,
+  x: Matrix,
+  y: Matrix,
+  w: Matrix,
+  rows: number[],
+  causal: boolean,
+  stab: Stabilizer,
+): Float32Array[] {
   const mc = mapContext(kind, x, y); // full-sequence statistics; the query subset keeps its positions
-  return approxRowsOf(queryFeatures(kind, subRows(x, rows), w, stab, { ...mc, positions: rows }), keyFeatures(kind, y, w, stab, mc), rows, causal);
+  return approxRowsOf(
+    queryFeatures(kind, subRows(x, rows), w, stab, { ...mc, positions: rows }),
+    keyFeatures(kind, y, w, stab, mc),
+    rows,
+    causal,
+  );
 }
 
 export function pushSpread(target: SpreadSeries, values: number[]): void {
@@ -104,7 +135,12 @@ export const DENSE_ANALYSIS_MAX_N = 1_024;
  * The first n positions at norm scale `scale`: regenerated at that scale, or — for uploaded Q, K —
  * the upload rescaled so that its entries' RMS is `scale`.
  */
-export function preparedAtScale(p: AttentionParams, n: number, ext: ExternalInputs | null, scale: number): { inputs: AttentionInputs; x: Matrix; y: Matrix } {
+export function preparedAtScale(
+  p: AttentionParams,
+  n: number,
+  ext: ExternalInputs | null,
+  scale: number,
+): { inputs: AttentionInputs; x: Matrix; y: Matrix } {
   if (!ext) return prepared({ ...p, scale }, n);
   return withScaled(rescaledInputs(externalInputs(p, ext, n), scale / (externalRms(ext) || 1)));
 }

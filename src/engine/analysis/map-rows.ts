@@ -10,12 +10,13 @@ import { externalInputs, readExternal } from '../external-inputs';
 import { step, readParams, clampInt } from './helpers';
 import type { AnalysisContext, MapRowsPayload, MapRowsResult } from './types';
 
-
 export async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Promise<MapRowsResult> {
   const p = readParams(payload);
   const row = clampInt(payload.row, 0, p.n - 1, 0);
   const ext = readExternal(payload);
-  const inputs = ext ? externalInputs({ ...p, featureMap: 'positive' }, ext) : generateInputs({ ...p, featureMap: 'positive' });
+  const inputs = ext
+    ? externalInputs({ ...p, featureMap: 'positive' }, ext)
+    : generateInputs({ ...p, featureMap: 'positive' });
   const x = scaleInputs(inputs.q);
   const y = scaleInputs(inputs.k);
   const w = inputs.w;

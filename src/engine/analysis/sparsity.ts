@@ -9,9 +9,25 @@ import { localTruncationCurve, windowGrid } from '../../core/local-window';
 import { evenRows, exactRowsOf, firstRows, mean, normEntropies, powersOfTwo, topMassCurve } from '../../core/sweeps';
 import { LIMITS } from '../../core/limits';
 import { externalInputs, readExternal } from '../external-inputs';
-import { DENSE_ANALYSIS_MAX_N, step, readParams, clampInt, cleanGrid, uploadedGrid, prepared, approxRowsFor } from './helpers';
-import type { AnalysisContext, RowEntropiesPayload, RowEntropiesResult, EntropyVsNPayload, EntropyVsNResult, LocalTruncationPayload, LocalTruncationResult } from './types';
-
+import {
+  DENSE_ANALYSIS_MAX_N,
+  step,
+  readParams,
+  clampInt,
+  cleanGrid,
+  uploadedGrid,
+  prepared,
+  approxRowsFor,
+} from './helpers';
+import type {
+  AnalysisContext,
+  RowEntropiesPayload,
+  RowEntropiesResult,
+  EntropyVsNPayload,
+  EntropyVsNResult,
+  LocalTruncationPayload,
+  LocalTruncationResult,
+} from './types';
 
 export async function rowEntropies(payload: RowEntropiesPayload, ctx: AnalysisContext): Promise<RowEntropiesResult> {
   const p = readParams(payload);
@@ -55,23 +71,36 @@ export async function entropyVsN(payload: EntropyVsNPayload, ctx: AnalysisContex
   for (let t = 0; t < nGrid.length; t++) {
     const n = nGrid[t]!;
     // structured inputs depend on n (e.g. the local band ∝ √n), so those are regenerated per n
-    const inputs = ext ? externalInputs({ ...p, n }, ext, n) : p.input === 'gaussian' && big ? { ...big, q: firstRows(big.q, n), k: firstRows(big.k, n) } : generateInputs({ ...p, n });
+    const inputs = ext
+      ? externalInputs({ ...p, n }, ext, n)
+      : p.input === 'gaussian' && big
+        ? { ...big, q: firstRows(big.q, n), k: firstRows(big.k, n) }
+        : generateInputs({ ...p, n });
     const x = scaleInputs(inputs.q);
     const y = scaleInputs(inputs.k);
     const rows = evenRows(n, rowCount);
     const h = (r: Float32Array[]) => mean(normEntropies(r, rows, p.causal));
     out.exact.push(h(exactRowsOf(inputs.q, inputs.k, rows, p.causal)));
-    out.performer.push(h(approxRowsFor(p.featureMap, x, y, fittedMapW(payload, p, inputs.w), rows, p.causal, p.stabilizer)));
+    out.performer.push(
+      h(approxRowsFor(p.featureMap, x, y, fittedMapW(payload, p, inputs.w), rows, p.causal, p.stabilizer)),
+    );
     out.elu1.push(h(approxRowsFor('elu1', x, y, inputs.w, rows, p.causal, p.stabilizer)));
     await step(ctx, t + 1, nGrid.length, `n = ${n}`);
   }
   return out;
 }
 
-export async function localTruncation(payload: LocalTruncationPayload, ctx: AnalysisContext): Promise<LocalTruncationResult> {
+export async function localTruncation(
+  payload: LocalTruncationPayload,
+  ctx: AnalysisContext,
+): Promise<LocalTruncationResult> {
   const p = readParams(payload);
   const nMax = clampInt(payload.nMax, 16, 2048, DENSE_ANALYSIS_MAX_N);
-  if (p.n > nMax) throw new EngineError('exceeds-limit', `local truncation needs the dense n×n matrices: n ≤ ${nMax}`, { n: p.n, limit: nMax });
+  if (p.n > nMax)
+    throw new EngineError('exceeds-limit', `local truncation needs the dense n×n matrices: n ≤ ${nMax}`, {
+      n: p.n,
+      limit: nMax,
+    });
   const ext = readExternal(payload);
   const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
   const A = exactAttentionMatrix(inputs.q, inputs.k, p.causal);
@@ -84,7 +113,9 @@ export async function localTruncation(payload: LocalTruncationPayload, ctx: Anal
   let errorElu1 = curve.map((c) => c.errorApprox);
   if (p.featureMap !== 'elu1') {
     const elu = performerFeatures(inputs, 'elu1');
-    errorElu1 = localTruncationCurve(A, linearAttentionMatrix(elu.qf, elu.kf, p.causal), windows).map((c) => c.errorApprox);
+    errorElu1 = localTruncationCurve(A, linearAttentionMatrix(elu.qf, elu.kf, p.causal), windows).map(
+      (c) => c.errorApprox,
+    );
   }
   await step(ctx, 3, 3, 'windows');
   return {

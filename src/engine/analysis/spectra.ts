@@ -4,16 +4,23 @@ import { EngineError } from '../../core/errors';
 import { featureDim, scaleInputs } from '../../core/feature-maps';
 import { generateInputs } from '../../core/inputs';
 import { performerFeatures } from '../../core/linear-attention';
-import { causalLinearAttentionF64, exactAttentionF64, lowRankProductCore, normalizedQueryFeatures, spectrumSteps, type SpectrumMatrix } from '../../core/spectra';
+import {
+  causalLinearAttentionF64,
+  exactAttentionF64,
+  lowRankProductCore,
+  normalizedQueryFeatures,
+  spectrumSteps,
+  type SpectrumMatrix,
+} from '../../core/spectra';
 import { externalInputs, readExternal } from '../external-inputs';
 import { DENSE_ANALYSIS_MAX_N, step, readParams, clampInt } from './helpers';
 import type { AnalysisContext, SpectraPayload, SpectraResult } from './types';
 
-
 export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Promise<SpectraResult> {
   const p = readParams(payload);
   const nMax = clampInt(payload.nMax, 16, 2048, DENSE_ANALYSIS_MAX_N);
-  if (p.n > nMax) throw new EngineError('exceeds-limit', `spectra need an n×n SVD: n ≤ ${nMax}`, { n: p.n, limit: nMax });
+  if (p.n > nMax)
+    throw new EngineError('exceeds-limit', `spectra need an n×n SVD: n ≤ ${nMax}`, { n: p.n, limit: nMax });
   const n = p.n;
   const ext = readExternal(payload);
   const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
@@ -38,7 +45,8 @@ export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Pr
   const out: Float64Array[] = [];
   for (const [label, m] of jobs) {
     for (const v of m.data as ArrayLike<number> as Float64Array) {
-      if (!Number.isFinite(v)) throw new EngineError('non-finite-result', `${label} has non-finite entries (feature map ${p.featureMap})`);
+      if (!Number.isFinite(v))
+        throw new EngineError('non-finite-result', `${label} has non-finite entries (feature map ${p.featureMap})`);
     }
     const it = spectrumSteps(m, n);
     let s = it.next();

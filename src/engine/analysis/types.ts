@@ -28,7 +28,6 @@ export interface AnalysisPayloadBase {
   external?: ExternalInputs;
 }
 
-
 /** Sizes every sweep may be given; all optional, all clamped. */
 export interface SweepBudget {
   /** query rows sampled (evenly spaced) */
@@ -245,7 +244,10 @@ export function isEngineOp(op: string): op is EngineOpName {
 }
 
 /** One op: its payload in, its result out. */
-export type AnalysisOp<K extends AnalysisOpName> = (payload: AnalysisPayloads[K], ctx: AnalysisContext) => Promise<AnalysisResults[K]>;
+export type AnalysisOp<K extends AnalysisOpName> = (
+  payload: AnalysisPayloads[K],
+  ctx: AnalysisContext,
+) => Promise<AnalysisResults[K]>;
 
 // ---------------------------------------------------------------------------------------------
 // the engine worker's op: every estimator timed on the live backend
