@@ -9,7 +9,7 @@ import { test } from './harness.mjs';
 
 async function open(page, baseUrl) {
   await page.goto(`${baseUrl}/e2e/pages/exact-kernels.html`);
-  await page.waitForFunction(() => window.exactKernels, null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.exactKernels, null, { timeout: 120_000 });
   return page.evaluate(() => window.exactKernels.info());
 }
 

@@ -197,6 +197,8 @@ async function findEnglish(page, rootSelector) {
  */
 async function settle(page, timeout = 150_000) {
   const t0 = Date.now();
+  // panels that start their analyses only when near the viewport (Beyond the Performer) start now
+  for (const panel of await page.locator('[data-panel]').all()) await panel.scrollIntoViewIfNeeded();
   let lastSig = '';
   let stableSince = Date.now();
   while (Date.now() - t0 < timeout) {

@@ -141,7 +141,8 @@ export function UploadControls() {
               <button
                 type="button"
                 className="small"
-                aria-label={t.chooseAria(t.slotNames[slot])}
+                // the accessible name starts with the visible text (WCAG 2.5.3, label in name)
+                aria-label={`${t.choose(slot.toUpperCase())} ${t.chooseAria(t.slotNames[slot])}`}
                 onClick={() => inputs.current[slot]?.click()}
               >
                 {t.choose(slot.toUpperCase())}
