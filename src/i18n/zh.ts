@@ -572,7 +572,7 @@ export const zh: Strings = {
     toolbar: (title: string) => `下载「${title}」`,
     pngAria: (title: string) => `下载「${title}」的 PNG 图片`,
     svgAria: (title: string) => `下载「${title}」的 SVG 矢量图`,
-    csvAria: (title: string) => `下载「${title}」的数据（CSV）`,
+    csvAria: (title: string) => `下载「${title}」的数据，格式 CSV`,
     failed: (message: string) => `导出失败：${message}`,
     json: '下载当前状态（JSON）',
     jsonBusy: '正在生成 JSON…',
@@ -889,7 +889,7 @@ export const zh: Strings = {
   },
   speed: {
     title: '速度：时间与序列长度',
-    lead: 'Choromanski 与 Colwell 在 Google AI 博客文章（《Rethinking Attention with Performers》，2020 年 10 月）中的核心图，以双对数坐标绘制时间与序列长度的关系：常规注意力呈平方增长，并在内存耗尽处中断；而 Performer 始终接近“伪”注意力——它直接返回 V，代表任何注意力所能达到的最优效率。这里用本页自己的内核，在你的机器上实时测出同一张图。',
+    lead: 'Choromanski 与 Colwell 在 Google AI 博客文章（2020 年 10 月，即“用 Performer 重新思考注意力”一文）中的核心图，以双对数坐标绘制时间与序列长度的关系：常规注意力呈平方增长，并在内存耗尽处中断；而 Performer 始终接近“伪”注意力——它直接返回 V，代表任何注意力所能达到的最优效率。这里用本页自己的内核，在你的机器上实时测出同一张图。',
     formula: String.raw`\underbrace{4n^2d}_{\text{精确}}\quad\text{对比}\quad \underbrace{8\,n\,m'd}_{\text{Performer}}\qquad\Rightarrow\qquad n_\times = 2m'\cdot\frac{R_{\text{精确}}}{R_{\text{Performer}}}`,
     formulaNote:
       '浮点运算模型（一次乘加计 2 次）：精确注意力计算 Q Kᵀ 与 A V；Performer 把 Q、K 投影到 m′ 个特征上，再计算 φ(K)ᵀ V 与 φ(Q) S。若每次浮点运算的速度相同，两者在 n = 2m′ 处代价相等；R 为各方法实测的 GFLOP/s。',
