@@ -717,7 +717,7 @@ export const zh: Strings = {
     },
     sourcesLabel: '依据',
     sources: {
-      blog: 'Choromanski & Colwell，“Rethinking Attention with Performers”，Google AI Blog，2020 年 10 月',
+      blog: 'Choromanski 与 Colwell，Google AI 博客，2020 年 10 月（“用 Performer 重新思考注意力”）',
       paper: 'Choromanski 等，ICLR 2021，arXiv:2009.14794',
       su: '苏剑林，科学空间，kexue.fm/archives/8338',
       katharopoulos: 'Katharopoulos 等，“Transformers are RNNs”，ICML 2020',
