@@ -186,7 +186,7 @@ test(
     await page.goto(`${appUrl}/?present&step=6&lang=zh&backend=cpu`);
     await waitForStep(page, 6);
     await page.waitForSelector('.slide-fig[data-ready="1"]', { timeout: 60_000 });
-    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh');
+    assert.match(await page.evaluate(() => document.documentElement.lang), /^zh/);
     for (const sel of ['.slide h1', '.slide-caption', '[data-announce]', '.strip-control label']) {
       assert.match(await page.textContent(sel), /[\u4e00-\u9fff]/, `${sel} is in Chinese`);
     }

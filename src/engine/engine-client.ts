@@ -143,6 +143,9 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
         case 'progress':
           pending.get(msg.id)?.onProgress?.(msg.done, msg.total, msg.label, msg.detail);
           return;
+        case 'speed-progress':
+          pending.get(msg.id)?.onSpeed?.(msg.progress);
+          return;
         default: {
           const timer = abandoned.get(msg.id);
           if (timer !== undefined) {
