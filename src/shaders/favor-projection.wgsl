@@ -87,10 +87,10 @@ fn project(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
       wo[x] = min(c0 + t + 8u * x, nu - 1u) * d4;
     }
     for (var c4 = 0u; c4 < d4; c4++) {
-      let x0 = pj_row(side, r.x * d4 + c4) * s;
-      let x1 = pj_row(side, r.y * d4 + c4) * s;
-      let x2 = pj_row(side, r.z * d4 + c4) * s;
-      let x3 = pj_row(side, r.w * d4 + c4) * s;
+      let x0 = pj_row(side, r.x * d4 + c4);
+      let x1 = pj_row(side, r.y * d4 + c4);
+      let x2 = pj_row(side, r.z * d4 + c4);
+      let x3 = pj_row(side, r.w * d4 + c4);
       for (var x = 0u; x < 8u; x++) {
         let v = pj_w[wo[x] + c4];
         acc[x] += vec4f(dot(x0, v), dot(x1, v), dot(x2, v), dot(x3, v));
@@ -99,7 +99,7 @@ fn project(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
     for (var x = 0u; x < 8u; x++) {
       let col = c0 + t + 8u * x;
       if (col < nu) {
-        let v = acc[x];
+        let v = acc[x] * s;   // the scale d^{-1/4} once per entry, not per loaded row element
         best = max(best, select(v, abs(v), hyper));
         for (var a = 0u; a < 4u; a++) {
           let row = i0 + 4u * g + a;
