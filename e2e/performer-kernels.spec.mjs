@@ -57,6 +57,12 @@ const EXTRA = [
   { map: 'exp', n: 200, d: 32, m: 64, scale: 2, generic: true },
   // fast path: n just past a 64-row tile, d not a multiple of 4, a forced causal chunk of 192
   { map: 'hyperbolic', n: 65, d: 5, m: 7, chunk: 192 },
+  // fast path in projection row blocks (as at n = 2^20, where 2·n·m floats exceed a binding), forced
+  // small: a last block shorter than the others, a block not a power of two, both hyperbolic signs,
+  // a causal chunk of two 64-row tiles inside a block.
+  { map: 'positive', n: 333, d: 5, m: 33, block: 128, chunk: 64 },
+  { map: 'hyperbolic', n: 300, d: 7, m: 17, scale: 1.5, input: 'clustered', block: 192, chunk: 64 },
+  { map: 'exp', n: 257, d: 64, m: 64, stab: 'ref', block: 128, chunk: 128 },
 ];
 
 async function open(page, baseUrl) {
@@ -70,7 +76,8 @@ const shape = (c) =>
   (c.scale ? ` s=${c.scale}` : '') +
   (c.input ? ` ${c.input}` : '') +
   (c.stab ? ` stab=${c.stab}` : '') +
-  (c.generic ? ' generic' : '');
+  (c.generic ? ' generic' : '') +
+  (c.block ? ` block=${c.block}` : '');
 
 function check(failures, c, what, r, tol, metric) {
   if (!r.finite || !(r[metric] <= tol))

@@ -63,6 +63,8 @@ export interface Case {
   stab?: Stabilizer;
   /** force the generic on-the-fly path for an exp-of-projection map (default: the dispatchers' choice) */
   generic?: boolean;
+  /** fast path: force projection row blocks of this many rows (a multiple of 64; default: all n rows when they fit) */
+  block?: number;
 }
 
 let ctxP: Promise<KernelContext & { adapter: string }> | null = null;
@@ -261,7 +263,7 @@ async function output(c: Case, causal: boolean, opts: { chunk?: number; sampleRo
     fast ? 'projection' : 'stats',
     (enc) => {
       if (fast) {
-        const projection = encodeFavorProjection(k, enc, p);
+        const projection = encodeFavorProjection(k, enc, p, c.block);
         pre = { projection, stats: projection.stats };
       } else {
         pre = { stats: encodeFavorStats(k, enc, p) };
@@ -301,7 +303,7 @@ async function output(c: Case, causal: boolean, opts: { chunk?: number; sampleRo
     ms: first.ms + ms,
     cpuMs,
     chunk: plan?.chunk ?? null,
-    path: fast ? 'exp' : 'generic',
+    path: fast ? (c.block ? `exp, blocks of ${c.block}` : 'exp') : 'generic',
   };
 }
 

@@ -120,6 +120,9 @@ describe('benchJson and normalizePasses', () => {
     expect(normalizePasses({ x: 1.5, y: 'bad' })).toEqual({ x: 1.5 });
     expect(normalizePasses(undefined)).toBeNull();
   });
+  it("reads kernel-bench's per-pass shape { label, medianMs, minMs } (the median)", () => {
+    expect(normalizePasses([{ label: 'favor.project', medianMs: 2.5, minMs: 2 }])).toEqual({ 'favor.project': 2.5 });
+  });
 });
 
 describe("targets (the issue's ratios)", () => {

@@ -183,7 +183,8 @@ export function normalizePasses(raw: unknown): Record<string, number> | null {
     if (typeof name === 'string' && typeof ms === 'number' && Number.isFinite(ms)) out[name] = (out[name] ?? 0) + ms;
   };
   if (Array.isArray(raw)) {
-    for (const e of raw) if (e && typeof e === 'object') add(e.kernel ?? e.name ?? e.label ?? e.pass, e.ms);
+    for (const e of raw)
+      if (e && typeof e === 'object') add(e.kernel ?? e.name ?? e.label ?? e.pass, e.ms ?? e.medianMs);
   } else {
     for (const [name, ms] of Object.entries(raw)) add(name, ms);
   }

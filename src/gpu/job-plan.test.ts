@@ -41,21 +41,28 @@ describe('checkJobLimits', () => {
       expect.arrayContaining(['the row normalizers', 'the row statistics', '2 full attention rows', 'the matrix view']),
     );
   });
-  it('plans the projections XWᵀ (2·n·m floats) for the exp maps at d ≤ 64, and the generic path past the binding limit', () => {
+  it('plans the projections XWᵀ (2·n·m floats) for the exp maps at d ≤ 64, and no projection buffer on the generic path', () => {
     const planned = (j: AttentionJob, bytes: number) => new Map(plannedBuffers(j, bytes));
     expect(planned(job(1000, 64, 256, { featureMap: 'positive' }), 2 ** 27).get('the projections XWᵀ of Q and K')).toBe(
       2 * 1000 * 256 * 4,
     );
-    // d > 64, a generic map, or projections past the binding limit: no projection buffer
+    // d > 64 or a generic map: no projection buffer
     expect(planned(job(1000, 65, 256, { featureMap: 'positive' }), 2 ** 27).has('the projections XWᵀ of Q and K')).toBe(
       false,
     );
     expect(planned(job(1000, 64, 256, { featureMap: 'trig' }), 2 ** 27).has('the projections XWᵀ of Q and K')).toBe(
       false,
     );
-    expect(
-      planned(job(2 ** 20, 16, 64, { featureMap: 'positive' }), 2 ** 27).has('the projections XWᵀ of Q and K'),
-    ).toBe(false);
+  });
+  it('past the binding limit the fast path keeps one row block of the projections (n = 2^20, d = 16, m = 64 within 128 MiB, both modes)', () => {
+    for (const causal of [false, true]) {
+      const j = job(2 ** 20, 16, 64, { featureMap: 'positive', causal });
+      const planned = new Map(plannedBuffers(j, 2 ** 27));
+      // 2^18 rows per block: 2 · 2^18 · 64 floats = 128 MiB, a multiple of every chunk size
+      expect(planned.get('the projections XWᵀ of Q and K')).toBe(2 * 2 ** 18 * 64 * 4);
+      expect(Math.max(...planned.values())).toBeLessThanOrEqual(2 ** 27);
+      expect(() => checkJobLimits(j, limits(2 ** 27))).not.toThrow();
+    }
   });
   it('the fused causal path keeps only the chunk states (chunks of 64 rows)', () => {
     const bytes = new Map(plannedBuffers(job(4096, 64, 256, { featureMap: 'positive', causal: true }), 2 ** 27)).get(

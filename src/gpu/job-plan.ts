@@ -11,7 +11,7 @@ import { viewGeometry } from '../core/matrix-view';
 import { bucketSize, GpuAllocator } from './allocator';
 import { bidirectionalChunk, performerTiles } from './performer-bidirectional';
 import { causalPlan, fusedCausalPlan } from './performer-causal';
-import { projectionBytes, usesExpPath } from './performer-exp';
+import { blockAlignedChunk, projectionBlock, projectionBytes, usesExpPath } from './performer-exp';
 import { uColumns } from './favor-features';
 
 export interface JobShape {
@@ -59,7 +59,9 @@ export function plannedBuffers(job: AttentionJob, maxBinding: number): [string, 
   out.push(['the Performer key/value state', state]);
   const nu = uColumns(job.featureMap, s.m, d);
   const fast = usesExpPath({ n, d, m: s.m, featureMap: job.featureMap }, maxBinding);
-  if (fast) out.push(['the projections XWᵀ of Q and K', projectionBytes(n, nu)]);
+  // the fast path holds the projections of one row block (all n rows when they fit)
+  const block = fast ? projectionBlock(n, nu, maxBinding) : n;
+  if (fast) out.push(['the projections XWᵀ of Q and K', projectionBytes(block, nu)]);
   if (s.causal) {
     // the plans throw 'exceeds-limit' themselves when no chunk size fits.
     const plan = fast ? fusedCausalPlan(n, d, mp, maxBinding) : causalPlan(n, d, mp, maxBinding);
@@ -67,7 +69,9 @@ export function plannedBuffers(job: AttentionJob, maxBinding: number): [string, 
   } else {
     const t = performerTiles(d);
     const ftiles = fast ? Math.ceil(mp / 64) : Math.ceil(nu / (t.TILE / (mp / nu)));
-    out.push(['the Performer key/value partials', bidirectionalChunk(n, d, mp, ftiles, maxBinding).chunks * state]);
+    const { chunk, chunks } = bidirectionalChunk(n, d, mp, ftiles, maxBinding);
+    const parts = fast ? Math.ceil(n / blockAlignedChunk(chunk, block, n)) : chunks;
+    out.push(['the Performer key/value partials', parts * state]);
   }
   if (s.dense) {
     out.push(['the feature matrix φ(Q)', n * mp * f]);

@@ -41,6 +41,8 @@ export interface PerformerArgs extends FavorProblem {
   projection?: FavorProjection;
   /** true forces the generic on-the-fly path even for the exp maps (tests compare both) */
   generic?: boolean;
+  /** fast path: rows per projection block, forced (tests; default projectionBlock of performer-exp.ts) */
+  block?: number;
 }
 
 /** Whether these arguments run on the fast exp-of-projection path (performer-exp.ts). */
@@ -155,9 +157,9 @@ export function encodePerformerBidirectional(
   if (takesExpPath(ctx, args)) {
     const mp = featureDim(kind, m, d);
     checkBinding(ctx, 'the key/value state', mp * (d + 1) * 4);
-    const { chunk, chunks } = bidirectionalChunk(n, d, mp, Math.ceil(mp / 64), maxBindingOf(ctx));
+    const { chunk } = bidirectionalChunk(n, d, mp, Math.ceil(mp / 64), maxBindingOf(ctx));
     const reduce = performerPipeline(ctx, d, 'kv_reduce');
-    return encodeExpBidirectional(ctx, encoder, { ...args, role: args.role ?? 'bidir.out' }, chunk, chunks, reduce);
+    return encodeExpBidirectional(ctx, encoder, { ...args, role: args.role ?? 'bidir.out' }, chunk, reduce);
   }
   const stats = args.stats ?? encodeFavorStats(ctx, encoder, args);
   const t = performerTiles(d);

@@ -17,7 +17,13 @@
 // dot products over ⌈d/4⌉ (4 row + 8 W vec4 loads per 32 dot products) (rows and W read as padded vec4 rows; rows past n read row n−1, whose
 // duplicates change no maximum, and are never written). No barrier in the main loop; the row maxima
 // are combined over the 8 threads of a row group in a fixed order through workgroup memory.
-// Dispatch: 2·⌈n/32⌉ workgroups (query row tiles, then key row tiles).
+// Row blocks (FmParams a0 = first row u0, a1 = block rows B; chunk = first side, nchunks = side
+// count): the workgroups cover rows u0 .. min(n, u0 + B) − 1 of the sides chunk .. chunk + nchunks − 1
+// and U holds that block only, U_Q block then U_K block (row i of side s at (s·B + i − u0)·nu);
+// B = 0 projects every row for hn and the maxima only (no U write): the stabilizer pass of the
+// blocked path when 2·n·nu floats exceed a binding. hn, qstats and the key tile maxima are indexed
+// by the global row / tile. Unblocked: u0 = 0, B = n, both sides.
+// Dispatch: sides·⌈rows/32⌉ workgroups (query row tiles, then key row tiles).
 // key_max: one workgroup of 64; kstats[0] = max over the ⌈n/32⌉ key tile maxima. Dispatch: 1.
 //
 // Bindings: 0 FmParams, 13 Q, 14 K, 15 W (vec4 rows), 16 U (rw, U_Q then U_K, 2·n·nu f32),
@@ -53,14 +59,17 @@ fn project(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
            @builtin(local_invocation_index) lid: u32) {
   let n = fm.n;
   let nu = fm.nu;
-  let tiles = (n + PJ_R - 1u) / PJ_R;
+  let u0 = fm.a0;
+  let ub = fm.a1;
+  let rows = select(min(ub, n - u0), n - u0, ub == 0u);
+  let tiles = (rows + PJ_R - 1u) / PJ_R;
   let wid = id.x + id.y * nwg.x;
-  if (wid >= 2u * tiles) {
+  if (wid >= fm.nchunks * tiles) {
     return;
   }
-  let side = wid / tiles;
-  let tile = wid % tiles;
-  let i0 = tile * PJ_R;
+  let side = fm.chunk + wid / tiles;
+  let i0 = u0 + (wid % tiles) * PJ_R;
+  let tile = i0 / PJ_R;
   let g = lid / PJ_T;
   let t = lid % PJ_T;
   let d4 = (fm.d + 3u) / 4u;
@@ -78,25 +87,24 @@ fn project(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
       wo[x] = min(c0 + t + 8u * x, nu - 1u) * d4;
     }
     for (var c4 = 0u; c4 < d4; c4++) {
-      let x0 = pj_row(side, r.x * d4 + c4) * s;
-      let x1 = pj_row(side, r.y * d4 + c4) * s;
-      let x2 = pj_row(side, r.z * d4 + c4) * s;
-      let x3 = pj_row(side, r.w * d4 + c4) * s;
+      let x0 = pj_row(side, r.x * d4 + c4);
+      let x1 = pj_row(side, r.y * d4 + c4);
+      let x2 = pj_row(side, r.z * d4 + c4);
+      let x3 = pj_row(side, r.w * d4 + c4);
       for (var x = 0u; x < 8u; x++) {
         let v = pj_w[wo[x] + c4];
         acc[x] += vec4f(dot(x0, v), dot(x1, v), dot(x2, v), dot(x3, v));
       }
     }
-    let base = side * n * nu;
     for (var x = 0u; x < 8u; x++) {
       let col = c0 + t + 8u * x;
       if (col < nu) {
-        let v = acc[x];
+        let v = acc[x] * s;   // the scale d^{-1/4} once per entry, not per loaded row element
         best = max(best, select(v, abs(v), hyper));
         for (var a = 0u; a < 4u; a++) {
           let row = i0 + 4u * g + a;
-          if (row < n) {
-            pj_u[base + row * nu + col] = v[a];
+          if (row < n && ub != 0u) {
+            pj_u[(side * ub + row - u0) * nu + col] = v[a];
           }
         }
       }

@@ -32,6 +32,10 @@
 //                 block, the inter-chunk part φ(Q)ᵀ S_{<p} (state tile at the chunk's prefix); then
 //                 per 16-key sub-tile the masked G (j ≤ i) and V go through workgroup memory for
 //                 G·V into the same accumulators. Dispatch ⌈n/64⌉ (C a multiple of 64).
+// Row blocks: U may hold one block of rows only (FmParams a0 = first row u0, a1 = block rows B;
+// row i of side s at (s·B + i − u0)·nu, see favor-projection.wgsl); each dispatch then covers the
+// chunks (kv_gemm) or 64-row tiles (out_gemm, causal_fused) of rows u0 .. min(n, u0 + B) − 1, and B
+// is a multiple of the chunk, so no chunk or key block crosses a block. Unblocked: u0 = 0, B = n.
 // Workgroup ids are linearised id.x + id.y·num_workgroups.x.
 //
 // Bindings: 6 U (read, U_Q then U_K), 7 hn (read, hn_Q then hn_K), 8 V (vec4 rows),
@@ -70,6 +74,16 @@ fn xg_linear(id: vec3<u32>, nwg: vec3<u32>) -> u32 {
   return id.x + id.y * nwg.x;
 }
 
+/// Float index of row `row` (u0 ≤ row < u0 + B) of side `side` in the U block.
+fn xg_urow(side: u32, row: u32) -> u32 {
+  return (side * fm.a1 + (row - fm.a0)) * fm.nu;
+}
+
+/// One past the last row of the current block.
+fn xg_block_end() -> u32 {
+  return min(fm.n, fm.a0 + fm.a1);
+}
+
 /// off = hn·[positive, hyperbolic] + shift of row `row` of side `side` (row < n).
 fn xg_off(side: u32, row: u32) -> f32 {
   var shift = fm_kstats[0].x;
@@ -87,7 +101,7 @@ fn xg_off(side: u32, row: u32) -> f32 {
 /// the GEMM step that consumes it on a CPU rasterizer).
 fn xg_phi4_feats(side: u32, row: u32, f: u32, off: f32) -> vec4f {
   let nu = fm.nu;
-  let base = (side * fm.n + row) * nu;
+  let base = xg_urow(side, row);
   var u = vec4f(0.0);
   if (f + 3u < nu) {
     u = vec4f(xg_u[base + f], xg_u[base + f + 1u], xg_u[base + f + 2u], xg_u[base + f + 3u]);
@@ -110,8 +124,7 @@ fn xg_phi4_rows(side: u32, r: u32, f: u32, offs: vec4f) -> vec4f {
   let col = select(f, f - nu, neg);
   let last = fm.n - 1u;
   let rows = min(vec4u(r) + vec4u(0u, 1u, 2u, 3u), vec4u(last));
-  let o = side * fm.n;
-  var u = vec4f(xg_u[(o + rows.x) * nu + col], xg_u[(o + rows.y) * nu + col], xg_u[(o + rows.z) * nu + col], xg_u[(o + rows.w) * nu + col]);
+  var u = vec4f(xg_u[xg_urow(side, rows.x) + col], xg_u[xg_urow(side, rows.y) + col], xg_u[xg_urow(side, rows.z) + col], xg_u[xg_urow(side, rows.w) + col]);
   u = select(u, -u, neg);
   let ph = fm.ratio * (exp(u - offs) + fm.eps);
   return select(vec4f(0.0), ph, vec4u(r) + vec4u(0u, 1u, 2u, 3u) <= vec4u(last));
@@ -150,10 +163,11 @@ fn kv_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
   let d = fm.d;
   let ftiles = (mp + 63u) / 64u;
   let wid = xg_linear(id, nwg);
-  let p = wid / ftiles;
-  if (p >= fm.nchunks) {
+  let blockChunks = (xg_block_end() - fm.a0 + fm.chunk - 1u) / fm.chunk;
+  if (wid / ftiles >= blockChunks) {
     return;
   }
+  let p = fm.a0 / fm.chunk + wid / ftiles;
   let f0 = (wid % ftiles) * 64u;
   let g = lid / 4u;
   let cg = lid % 4u;
@@ -307,8 +321,8 @@ fn xg_store(acc: ptr<function, XgAcc>, i0: u32, lid: u32) {
 @compute @workgroup_size(64)
 fn out_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
-  let i0 = xg_linear(id, nwg) * 64u;
-  if (i0 >= fm.n) {
+  let i0 = fm.a0 + xg_linear(id, nwg) * 64u;
+  if (i0 >= xg_block_end()) {
     return;
   }
   xg_load_offsets(i0, lid);
@@ -320,8 +334,8 @@ fn out_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: 
 @compute @workgroup_size(64)
 fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) lid: u32) {
-  let i0 = xg_linear(id, nwg) * 64u;
-  if (i0 >= fm.n) {
+  let i0 = fm.a0 + xg_linear(id, nwg) * 64u;
+  if (i0 >= xg_block_end()) {
     return;
   }
   let mp = fm.mp;
