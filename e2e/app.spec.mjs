@@ -267,7 +267,7 @@ test(
     await page.selectOption('[data-param="stabilizer"]', 'ref');
     await waitForResult(page, before);
     assert.equal(await notice.count(), 0, 'no notice with stab=ref');
-    assert.match(page.url(), /stab=ref/);
+    await page.waitForFunction(() => location.search.includes('stab=ref'), null, { timeout: 10_000 }); // the URL follows the store
   },
   { webgpu: false, timeout: 120_000 },
 );

@@ -75,6 +75,8 @@ test(
     }
     // the time figure's data table holds each estimator's error of A at the full n (one draw)
     await page.click('[data-beyond-figure="time"] details.data-table summary');
+    // the table's rows are built when it opens (the toggle event arrives a task later)
+    await page.waitForSelector('[data-beyond-figure="time"] details.data-table tbody tr');
     const table = await page.$$eval('[data-beyond-figure="time"] details.data-table tbody tr', (trs) =>
       trs.map((tr) => [...tr.children].map((c) => c.textContent)),
     );
@@ -123,6 +125,8 @@ test(
     assert.match(notes, /WebGPU \(/, `the time figure says the WGSL kernels were timed: ${notes}`);
     const ids = await page.$$eval('tr[data-estimator]', (rows) => rows.map((r) => r.getAttribute('data-estimator')));
     await page.click('[data-beyond-figure="time"] details.data-table summary');
+    // the table's rows are built when it opens (the toggle event arrives a task later)
+    await page.waitForSelector('[data-beyond-figure="time"] details.data-table tbody tr');
     const table = await page.$$eval('[data-beyond-figure="time"] details.data-table tbody tr', (trs) =>
       trs.map((tr) => [...tr.children].map((c) => c.textContent)),
     );
