@@ -88,42 +88,15 @@ export function createGpuSpeedBackend(
       parts.projections += await phase((enc) => enc.copyBufferToBuffer(x, 0, y, 0, n * D * 4));
       for (let h = 0; h < cfg.heads; h++) {
         parts.projections += await phase((enc) => {
-          encodeMatmul(ctx, enc, {
-            m: n,
-            n: dh,
-            k: D,
-            ldb: D,
-            offB: h * dh,
-            a: x,
-            b: wq,
-            c: q,
-            role: 'speed.mm.q',
-            label: 'proj',
-          });
-          encodeMatmul(ctx, enc, {
-            m: n,
-            n: dh,
-            k: D,
-            ldb: D,
-            offB: h * dh,
-            a: x,
-            b: wk,
-            c: k,
-            role: 'speed.mm.k',
-            label: 'proj',
-          });
-          encodeMatmul(ctx, enc, {
-            m: n,
-            n: dh,
-            k: D,
-            ldb: D,
-            offB: h * dh,
-            a: x,
-            b: wv,
-            c: v,
-            role: 'speed.mm.v',
-            label: 'proj',
-          });
+          // this head's slice of Q, K and V: the same product with the three weight matrices
+          const heads: [GPUBuffer, GPUBuffer, string][] = [
+            [wq, q, 'speed.mm.q'],
+            [wk, k, 'speed.mm.k'],
+            [wv, v, 'speed.mm.v'],
+          ];
+          for (const [b, c, role] of heads) {
+            encodeMatmul(ctx, enc, { m: n, n: dh, k: D, ldb: D, offB: h * dh, a: x, b, c, role, label: 'proj' });
+          }
         });
         let att: GPUBuffer | null = null;
         parts.attention += await phase((enc) => {
