@@ -54,6 +54,30 @@ fn pj_row(side: u32, idx: u32) -> vec4f {
   return pj_k[idx];
 }
 
+fn pj_dot4(x0: vec4f, x1: vec4f, x2: vec4f, x3: vec4f, w: vec4f) -> vec4f {
+  return vec4f(dot(x0, w), dot(x1, w), dot(x2, w), dot(x3, w));
+}
+
+/// Epilogue of one accumulator: scale, write rows row0 .. row0+3 (< n) of column col (< nu) of U
+/// when this pass writes U, and return the running maxima (|u| for hyperbolic) including it.
+fn pj_emit(best: vec4f, acc: vec4f, side: u32, row0: u32, col: u32, hyper: bool) -> vec4f {
+  if (col >= fm.nu) {
+    return best;
+  }
+  let v = acc * fm.scale;   // the scale d^{-1/4} once per entry, not per loaded row element
+  let ub = fm.a1;
+  if (ub != 0u) {
+    let nu = fm.nu;
+    let base = (side * ub + row0 - fm.a0) * nu + col;
+    let n = fm.n;
+    if (row0 < n) { pj_u[base] = v.x; }
+    if (row0 + 1u < n) { pj_u[base + nu] = v.y; }
+    if (row0 + 2u < n) { pj_u[base + 2u * nu] = v.z; }
+    if (row0 + 3u < n) { pj_u[base + 3u * nu] = v.w; }
+  }
+  return max(best, select(v, abs(v), hyper));
+}
+
 @compute @workgroup_size(64)
 fn project(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) lid: u32) {
@@ -80,35 +104,48 @@ fn project(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
 
   var best = vec4f(FM_LOWEST);
   for (var c0 = 0u; c0 < nu; c0 += PJ_C) {
-    var acc: array<vec4f, 8>;          // acc[x]: column c0 + t + 8x, rows 4g..4g+3
-    var wo: array<u32, 8>;
-    for (var x = 0u; x < 8u; x++) {
-      acc[x] = vec4f(0.0);
-      wo[x] = min(c0 + t + 8u * x, nu - 1u) * d4;
-    }
+    // acc_x: column c0 + t + 8x, rows 4g..4g+3. Eight named registers, not an array: an array
+    // indexed by the loop variable is spilled to memory on a SIMD rasterizer (SwiftShader), and its
+    // gathers and scatters cost more than the dot products.
+    var acc0 = vec4f(0.0);
+    var acc1 = vec4f(0.0);
+    var acc2 = vec4f(0.0);
+    var acc3 = vec4f(0.0);
+    var acc4 = vec4f(0.0);
+    var acc5 = vec4f(0.0);
+    var acc6 = vec4f(0.0);
+    var acc7 = vec4f(0.0);
+    let cl = nu - 1u;
+    let w0 = min(c0 + t, cl) * d4;
+    let w1 = min(c0 + t + 8u, cl) * d4;
+    let w2 = min(c0 + t + 16u, cl) * d4;
+    let w3 = min(c0 + t + 24u, cl) * d4;
+    let w4 = min(c0 + t + 32u, cl) * d4;
+    let w5 = min(c0 + t + 40u, cl) * d4;
+    let w6 = min(c0 + t + 48u, cl) * d4;
+    let w7 = min(c0 + t + 56u, cl) * d4;
     for (var c4 = 0u; c4 < d4; c4++) {
       let x0 = pj_row(side, r.x * d4 + c4);
       let x1 = pj_row(side, r.y * d4 + c4);
       let x2 = pj_row(side, r.z * d4 + c4);
       let x3 = pj_row(side, r.w * d4 + c4);
-      for (var x = 0u; x < 8u; x++) {
-        let v = pj_w[wo[x] + c4];
-        acc[x] += vec4f(dot(x0, v), dot(x1, v), dot(x2, v), dot(x3, v));
-      }
+      acc0 += pj_dot4(x0, x1, x2, x3, pj_w[w0 + c4]);
+      acc1 += pj_dot4(x0, x1, x2, x3, pj_w[w1 + c4]);
+      acc2 += pj_dot4(x0, x1, x2, x3, pj_w[w2 + c4]);
+      acc3 += pj_dot4(x0, x1, x2, x3, pj_w[w3 + c4]);
+      acc4 += pj_dot4(x0, x1, x2, x3, pj_w[w4 + c4]);
+      acc5 += pj_dot4(x0, x1, x2, x3, pj_w[w5 + c4]);
+      acc6 += pj_dot4(x0, x1, x2, x3, pj_w[w6 + c4]);
+      acc7 += pj_dot4(x0, x1, x2, x3, pj_w[w7 + c4]);
     }
-    for (var x = 0u; x < 8u; x++) {
-      let col = c0 + t + 8u * x;
-      if (col < nu) {
-        let v = acc[x] * s;   // the scale d^{-1/4} once per entry, not per loaded row element
-        best = max(best, select(v, abs(v), hyper));
-        for (var a = 0u; a < 4u; a++) {
-          let row = i0 + 4u * g + a;
-          if (row < n && ub != 0u) {
-            pj_u[(side * ub + row - u0) * nu + col] = v[a];
-          }
-        }
-      }
-    }
+    best = pj_emit(best, acc0, side, i0 + 4u * g, c0 + t, hyper);
+    best = pj_emit(best, acc1, side, i0 + 4u * g, c0 + t + 8u, hyper);
+    best = pj_emit(best, acc2, side, i0 + 4u * g, c0 + t + 16u, hyper);
+    best = pj_emit(best, acc3, side, i0 + 4u * g, c0 + t + 24u, hyper);
+    best = pj_emit(best, acc4, side, i0 + 4u * g, c0 + t + 32u, hyper);
+    best = pj_emit(best, acc5, side, i0 + 4u * g, c0 + t + 40u, hyper);
+    best = pj_emit(best, acc6, side, i0 + 4u * g, c0 + t + 48u, hyper);
+    best = pj_emit(best, acc7, side, i0 + 4u * g, c0 + t + 56u, hyper);
   }
 
   pj_lanes[lid] = best;

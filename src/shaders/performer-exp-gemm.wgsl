@@ -61,9 +61,38 @@ var<workgroup> xg_koffs: array<f32, 64>;  // causal: key offsets of the key bloc
 var<workgroup> xg_z: array<f32, 16>;
 var<workgroup> xg_offs: array<f32, 64>;   // query row offsets of the tile
 
+// Register block of one invocation: aX_R holds columns 4·(cg·CV + X) .. +3 of row (feature) R.
+// Named fields, not an array: a private array indexed by a loop variable is spilled to memory and
+// every update becomes a gather and a scatter on a SIMD rasterizer (SwiftShader), which cost more
+// than the GEMM step itself; named fields with CV-guarded blocks stay in registers.
 struct XgAcc {
-  a: array<vec4f, 16>,   // a[x·4 + row a]: columns 4·(cg·CV + x) .. +3 of row a
+  a0_0: vec4f, a0_1: vec4f, a0_2: vec4f, a0_3: vec4f,
+  a1_0: vec4f, a1_1: vec4f, a1_2: vec4f, a1_3: vec4f,
+  a2_0: vec4f, a2_1: vec4f, a2_2: vec4f, a2_3: vec4f,
+  a3_0: vec4f, a3_1: vec4f, a3_2: vec4f, a3_3: vec4f,
   den: vec4f,
+}
+
+/// Entry (x, row a) of the register block (epilogues only: a switch, not a hot loop).
+fn xg_get(acc: ptr<function, XgAcc>, x: u32, a: u32) -> vec4f {
+  switch (x * 4u + a) {
+    case 0u: { return (*acc).a0_0; }
+    case 1u: { return (*acc).a0_1; }
+    case 2u: { return (*acc).a0_2; }
+    case 3u: { return (*acc).a0_3; }
+    case 4u: { return (*acc).a1_0; }
+    case 5u: { return (*acc).a1_1; }
+    case 6u: { return (*acc).a1_2; }
+    case 7u: { return (*acc).a1_3; }
+    case 8u: { return (*acc).a2_0; }
+    case 9u: { return (*acc).a2_1; }
+    case 10u: { return (*acc).a2_2; }
+    case 11u: { return (*acc).a2_3; }
+    case 12u: { return (*acc).a3_0; }
+    case 13u: { return (*acc).a3_1; }
+    case 14u: { return (*acc).a3_2; }
+    default: { return (*acc).a3_3; }
+  }
 }
 
 fn cg_of(lid: u32) -> u32 {
@@ -130,14 +159,33 @@ fn xg_phi4_rows(side: u32, r: u32, f: u32, offs: vec4f) -> vec4f {
   return select(vec4f(0.0), ph, vec4u(r) + vec4u(0u, 1u, 2u, 3u) <= vec4u(last));
 }
 
-/// acc += w[a] · (4·CV vec4 columns of tile row `o` of xg_b) for rows a = 0..3.
-fn xg_fma(acc: ptr<function, XgAcc>, w: vec4f, o: u32, cg: u32) {
-  for (var x = 0u; x < CV; x++) {
-    let v = xg_b[o + cg * CV + x];
-    (*acc).a[x * 4u] += w.x * v;
-    (*acc).a[x * 4u + 1u] += w.y * v;
-    (*acc).a[x * 4u + 2u] += w.z * v;
-    (*acc).a[x * 4u + 3u] += w.w * v;
+/// acc += w[a] · (CV vec4 columns of tile row at xg_b[o ..]) for rows a = 0..3 (o = l·4·CV + cg·CV).
+fn xg_fma(acc: ptr<function, XgAcc>, w: vec4f, o: u32) {
+  let v0 = xg_b[o];
+  (*acc).a0_0 += w.x * v0;
+  (*acc).a0_1 += w.y * v0;
+  (*acc).a0_2 += w.z * v0;
+  (*acc).a0_3 += w.w * v0;
+  if (CV > 1u) {
+    let v1 = xg_b[o + 1u];
+    (*acc).a1_0 += w.x * v1;
+    (*acc).a1_1 += w.y * v1;
+    (*acc).a1_2 += w.z * v1;
+    (*acc).a1_3 += w.w * v1;
+  }
+  if (CV > 2u) {
+    let v2 = xg_b[o + 2u];
+    (*acc).a2_0 += w.x * v2;
+    (*acc).a2_1 += w.y * v2;
+    (*acc).a2_2 += w.z * v2;
+    (*acc).a2_3 += w.w * v2;
+  }
+  if (CV > 3u) {
+    let v3 = xg_b[o + 3u];
+    (*acc).a3_0 += w.x * v3;
+    (*acc).a3_1 += w.y * v3;
+    (*acc).a3_2 += w.z * v3;
+    (*acc).a3_3 += w.w * v3;
   }
 }
 
@@ -175,7 +223,7 @@ fn kv_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
   let j1 = min(fm.n, j0 + fm.chunk);
   let vw = 4u * CV;
 
-  var acc: XgAcc;
+  var acc = XgAcc();
   for (var js = j0; js < j1; js += KT) {
     workgroupBarrier();
     for (var e = lid; e < KT * XG; e += 64u) {       // φ(K) tile: key e / 16, features 4·(e % 16) ..
@@ -192,7 +240,7 @@ fn kv_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
     for (var jl = 0u; jl < KT; jl++) {
       let ph = xg_a[jl * XG + g];
       acc.den += ph;
-      xg_fma(&acc, ph, jl * vw, cg);
+      xg_fma(&acc, ph, jl * vw + cg * CV);
     }
   }
 
@@ -204,7 +252,7 @@ fn kv_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
     }
     for (var x = 0u; x < CV; x++) {
       let c = 4u * (cg * CV + x);
-      let v = acc.a[x * 4u + a];
+      let v = xg_get(&acc, x, a);
       let o = base + f * d + c;
       if (c < d) { xg_part[o] = v.x; }
       if (c + 1u < d) { xg_part[o + 1u] = v.y; }
@@ -274,7 +322,7 @@ fn xg_query_state(acc: ptr<function, XgAcc>, i0: u32, soff: u32, lid: u32) {
     for (var l = 0u; l < FS; l++) {
       let ph = xg_a[l * XG + g];
       (*acc).den += ph * xg_z[l];
-      xg_fma(acc, ph, l * vw, cg);
+      xg_fma(acc, ph, l * vw + cg * CV);
     }
   }
 }
@@ -304,7 +352,7 @@ fn xg_store(acc: ptr<function, XgAcc>, i0: u32, lid: u32) {
       let c = 4u * (cg * CV + x);
       var v = vec4f(0.0);
       if (den != 0.0) {
-        v = (*acc).a[x * 4u + a] / den;
+        v = xg_get(acc, x, a) / den;
       }
       let o = row * d + c;
       if (c < d) { xg_out[o] = v.x; }
@@ -326,9 +374,34 @@ fn out_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: 
     return;
   }
   xg_load_offsets(i0, lid);
-  var acc: XgAcc;
+  var acc = XgAcc();
   xg_query_state(&acc, i0, 0u, lid);
   xg_store(&acc, i0, lid);
+}
+
+/// gk.aS_B += q · φ(K)[key 16S + 4kq + B] for S = 0..3, the four key quads at xg_c[o + 4S]
+/// (o = l·XG + kq), unrolled for the register block.
+fn xg_gram_step(gk: ptr<function, XgAcc>, q: vec4f, o: u32) {
+  let k0 = xg_c[o];
+  let k1 = xg_c[o + 4u];
+  let k2 = xg_c[o + 8u];
+  let k3 = xg_c[o + 12u];
+  (*gk).a0_0 += q * k0.x;
+  (*gk).a0_1 += q * k0.y;
+  (*gk).a0_2 += q * k0.z;
+  (*gk).a0_3 += q * k0.w;
+  (*gk).a1_0 += q * k1.x;
+  (*gk).a1_1 += q * k1.y;
+  (*gk).a1_2 += q * k1.z;
+  (*gk).a1_3 += q * k1.w;
+  (*gk).a2_0 += q * k2.x;
+  (*gk).a2_1 += q * k2.y;
+  (*gk).a2_2 += q * k2.z;
+  (*gk).a2_3 += q * k2.w;
+  (*gk).a3_0 += q * k3.x;
+  (*gk).a3_1 += q * k3.y;
+  (*gk).a3_2 += q * k3.z;
+  (*gk).a3_3 += q * k3.w;
 }
 
 @compute @workgroup_size(64)
@@ -350,15 +423,16 @@ fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) n
   let rows = vec4u(i0 + 4u * g) + vec4u(0u, 1u, 2u, 3u);
   xg_load_offsets(i0, lid);
 
-  var acc: XgAcc;
+  var acc = XgAcc();
   // Key blocks of 64 keys of the chunk, up to the tile's last row. The first block shares its
   // feature loop (and so its φ(Q) tiles) with the inter-chunk part: acc += φ(q)ᵀ S_{<p}.
   for (var kb = cs; kb <= ilast; kb += 64u) {
     let inter = kb == cs;
-    var gk: array<vec4f, 16>;   // gk[4s + b]: rows 4g..4g+3 × key kb + 16s + 4kq + b
-    for (var t = 0u; t < 16u; t++) {
-      gk[t] = vec4f(0.0);
-    }
+    // gk.aS_B: rows 4g..4g+3 × key kb + 16S + 4kq + B (den unused). Zeroed by an explicit
+    // constructor: a bare `var gk: XgAcc;` in this loop body kept the previous block's sums on
+    // SwiftShader (the zero initializer ran once, not per iteration), and chunks of more than
+    // 64 keys came out wrong.
+    var gk = XgAcc();
     {
       var off = 0.0;
       if (kb + lid <= ilast) {
@@ -387,15 +461,9 @@ fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) n
         let q = xg_a[l * XG + g];
         if (inter) {
           acc.den += q * xg_z[l];
-          xg_fma(&acc, q, l * vw, cg_of(lid));
+          xg_fma(&acc, q, l * vw + cg_of(lid) * CV);
         }
-        for (var s4 = 0u; s4 < 4u; s4++) {
-          let k = xg_c[l * XG + 4u * s4 + kq];
-          gk[4u * s4] += q * k.x;
-          gk[4u * s4 + 1u] += q * k.y;
-          gk[4u * s4 + 2u] += q * k.z;
-          gk[4u * s4 + 3u] += q * k.w;
-        }
+        xg_gram_step(&gk, q, l * XG + kq);
       }
     }
     // G·V per sub-tile of 16 keys: masked G (j ≤ i) through xg_a, V through xg_b.
@@ -407,14 +475,14 @@ fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) n
       workgroupBarrier();
       for (var b = 0u; b < 4u; b++) {
         let j = js + 4u * kq + b;
-        xg_a[(4u * kq + b) * XG + g] = select(vec4f(0.0), gk[4u * s4 + b], vec4u(j) <= rows);
+        xg_a[(4u * kq + b) * XG + g] = select(vec4f(0.0), xg_get(&gk, s4, b), vec4u(j) <= rows);
       }
       xg_load_v(js, fm.n, lid);
       workgroupBarrier();
       for (var jl = 0u; jl < KT; jl++) {
         let gv = xg_a[jl * XG + g];
         acc.den += gv;
-        xg_fma(&acc, gv, jl * vw, kq);
+        xg_fma(&acc, gv, jl * vw + kq * CV);
       }
     }
   }
