@@ -4,10 +4,12 @@
  * a data-table alternative. React renders the SVG; d3 supplies scales, shapes and axes.
  */
 import { area, axisBottom, axisLeft, line, scaleLinear, scaleLog, select, type ScaleContinuousNumeric } from 'd3';
-import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { similarProps } from './similar';
 import { DataTable, type DataTableLabels } from './DataTable';
 import { fmt } from './format';
+import { placeLabels } from './label-rows';
+import { logTicks, widenLogDomain } from './log-domain';
 import { useWidth } from './useWidth';
 
 export interface Series {
@@ -101,12 +103,9 @@ function* allX(series: Series[]): Iterable<number> {
 
 function makeScale(kind: 'linear' | 'log', domain: [number, number], range: [number, number], pad: boolean): Scale {
   if (kind === 'log') {
-    let [a, b] = domain;
-    if (a === b) {
-      a /= 2;
-      b *= 2;
-    }
-    return scaleLog().domain([a, b]).range(range);
+    return scaleLog()
+      .domain(widenLogDomain(...domain))
+      .range(range);
   }
   let [a, b] = domain;
   if (a === b) {
@@ -115,17 +114,6 @@ function makeScale(kind: 'linear' | 'log', domain: [number, number], range: [num
   }
   const s = scaleLinear().domain([a, b]).range(range);
   return pad ? s.nice() : s;
-}
-
-/** Tick values of a log axis: powers of ten when at least two are in range, else 1-2-5 values; at most `max`. */
-function logTicks(scale: Scale, max: number): number[] {
-  const all = scale.ticks(max);
-  const mant = (t: number) => t / 10 ** Math.floor(Math.log10(t) + 1e-9);
-  const decades = all.filter((t) => Math.abs(mant(t) - 1) < 1e-6);
-  let pick = decades.length >= 2 ? decades : all.filter((t) => [1, 2, 5].some((m) => Math.abs(mant(t) - m) < 1e-6));
-  if (pick.length < 2) pick = all;
-  const step = Math.max(1, Math.ceil(pick.length / max));
-  return pick.filter((_, i) => i % step === 0);
 }
 
 function nearestIndex(xs: ArrayLike<number>, x: number, log: boolean): number {
@@ -193,6 +181,28 @@ function LineChartImpl(props: LineChartProps) {
     else ya.ticks(ticksY).tickFormat((v) => fmt(v as number));
     select(yAxisRef.current).call(ya);
   }, [xs, ys, innerW, innerH, xLog, yLog, props.integerX]);
+
+  // Marker labels are measured once drawn, then placed in rows so nearby lines' labels never overlap.
+  const markerText = useRef<(SVGTextElement | null)[]>([]);
+  const [labelWidths, setLabelWidths] = useState<number[]>([]);
+  const markerKey = markers.map((m) => m.label).join('\u0000');
+  useLayoutEffect(() => {
+    const w = markers.map((m, i) => {
+      const el = markerText.current[i];
+      const measured = el && typeof el.getComputedTextLength === 'function' ? el.getComputedTextLength() : 0;
+      return measured > 0 ? measured : m.label.length * 6.5;
+    });
+    setLabelWidths((prev) => (prev.length === w.length && prev.every((v, i) => v === w[i]) ? prev : w));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the labels' text decides their width
+  }, [markerKey]);
+  const placed = useMemo(
+    () =>
+      placeLabels(
+        markers.map((m, i) => ({ x: xs(m.x), width: labelWidths[i] ?? m.label.length * 6.5 })),
+        innerW,
+      ),
+    [markers, labelWidths, xs, innerW],
+  );
 
   const okX = (v: number) => Number.isFinite(v) && (!xLog || v > 0);
   const okY = (v: number) => Number.isFinite(v) && (!yLog || v > 0);
@@ -305,7 +315,7 @@ function LineChartImpl(props: LineChartProps) {
               ) : null,
             )}
           </g>
-          {markers.map((mk) =>
+          {markers.map((mk, i) =>
             okX(mk.x) ? (
               <g key={`m-${mk.label}`}>
                 <line
@@ -316,7 +326,16 @@ function LineChartImpl(props: LineChartProps) {
                   stroke={mk.color ?? 'var(--muted)'}
                   strokeDasharray="3 3"
                 />
-                <text x={xs(mk.x) + 3} y={10} className="marker-label" fill={mk.color ?? 'var(--muted)'}>
+                <text
+                  ref={(el) => {
+                    markerText.current[i] = el;
+                  }}
+                  x={placed[i]?.textX ?? xs(mk.x) + 3}
+                  y={10 + (placed[i]?.row ?? 0) * 14}
+                  textAnchor={placed[i]?.anchor ?? 'start'}
+                  className="marker-label"
+                  fill={mk.color ?? 'var(--muted)'}
+                >
                   {mk.label}
                 </text>
               </g>

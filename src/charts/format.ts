@@ -2,7 +2,8 @@
 import { format } from 'd3';
 
 const f3 = format('.3~g');
-const f2 = format('.2~g');
+// 'r', not 'g': two significant digits in decimal notation (300, not 3e+2)
+const f2 = format('.2~r');
 const exp = format('.2~e');
 const int = format(',d');
 

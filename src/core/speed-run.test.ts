@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EngineError } from './errors';
 import { LAYER_CPU, attentionFlops, type SpeedMethod } from './speed-model';
 import { runSpeedSweep, type SpeedBackend } from './speed-run';
@@ -70,6 +70,38 @@ describe('speed run loop', () => {
     const r = await runSpeedSweep({ d: 64, m: 64, budgetMs: 1e6, layer: false }, be, hooks());
     expect(r.stops['performer-causal']).toEqual({ kind: 'error', n: 512, message: 'buffer too large' });
     expect(Math.max(...r.points.filter((p) => p.method === 'dummy').map((p) => p.n))).toBe(16384);
+  });
+
+  describe('on a virtual clock (each timed or warm-up run advances performance.now by its time)', () => {
+    afterEach(() => vi.restoreAllMocks());
+    /** A backend at 0.05 GFLOP/s whose first visit of each method also costs `compileMs` (pipeline compilation). */
+    function clocked(compileMs: number) {
+      let now = 0;
+      vi.spyOn(performance, 'now').mockImplementation(() => now);
+      const seen = new Set<SpeedMethod>();
+      return fake({
+        async timePoint(method, n, repeats, warmup) {
+          const ms = method === 'dummy' ? n / 100 : attentionFlops(method as 'exact', n, 64, 64) / 5e4;
+          now += ms * (repeats + (warmup ? 1 : 0)) + (seen.has(method) ? 0 : compileMs);
+          seen.add(method);
+          return { medianMs: ms, minMs: ms, runs: repeats, bytes: n };
+        },
+      });
+    }
+
+    it('the whole run, calibration included, stays within the budget', async () => {
+      const r = await runSpeedSweep({ d: 64, m: 64, budgetMs: 10_000, layer: false }, clocked(1500), hooks());
+      expect(r.elapsedMs).toBeLessThanOrEqual(10_000);
+      // and the sweep used the budget: every method measured past its calibration point
+      for (const m of ['exact', 'performer-bidirectional', 'performer-causal', 'dummy'] as const)
+        expect(r.points.filter((p) => p.method === m).length).toBeGreaterThan(1);
+    });
+
+    it('when calibration alone takes the budget, only the calibration points are measured', async () => {
+      const r = await runSpeedSweep({ d: 64, m: 64, budgetMs: 2000, layer: false }, clocked(1000), hooks());
+      expect(r.points.every((p) => p.n === 64)).toBe(true);
+      expect(r.stops.exact?.kind).toBe('budget');
+    });
   });
 
   it('rejects with "cancelled" when cancelled mid-run', async () => {

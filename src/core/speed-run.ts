@@ -4,8 +4,9 @@
  * the FLOP model (src/core/speed-model.ts `planSweep`), then sweep n = 2^7, 2^8, … in
  * rounds (each round visits every method still going, so the figure grows left to right), stopping
  * a method when its next point is predicted — from its last measured time scaled by the work model —
- * to overrun its share of the budget (the calibration points are not charged to it) or the per-point cap, or when it fails (e.g. a buffer past the
- * device's limit: the message is kept). The backend-specific part is `timePoint`.
+ * to overrun its share of the budget or the per-point cap, or when it fails (e.g. a buffer past the
+ * device's limit: the message is kept). The budget is the whole run's: the shares divide what the
+ * calibration left of it. The backend-specific part is `timePoint`.
  */
 import { EngineError } from './errors';
 import {
@@ -111,7 +112,8 @@ export async function runSpeedSweep(req: SpeedRequest, be: SpeedBackend, hooks: 
       stops[method] = { kind: 'error', n, message: e instanceof Error ? e.message : String(e) };
       return null;
     } finally {
-      // the calibration point (pipeline compilation, first allocations) is not charged to the share
+      // the calibration point (pipeline compilation, first allocations) is charged to the whole run
+      // (the shares divide what it left), not to the method's share
       if (charge) used.set(method, (used.get(method) ?? 0) + performance.now() - t1);
     }
   };
@@ -125,6 +127,10 @@ export async function runSpeedSweep(req: SpeedRequest, be: SpeedBackend, hooks: 
     }
   }
   const calibrated = performance.now() - t0;
+  // The budget covers the whole run: the sweep gets what calibration (compiles, first allocations)
+  // left of it, in the sections' proportions, so a 10 s run takes about 10 s on a slow backend too.
+  const left = Math.max(0, req.budgetMs - calibrated) / req.budgetMs;
+  for (const s of sections) s.budget *= left;
   const estimateMs =
     calibrated +
     sections.reduce((sum, s) => {

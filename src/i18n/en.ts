@@ -870,7 +870,7 @@ export const en = {
     budget: 'Time budget',
     budgetOption: (s: number) => (s < 60 ? `${s} s` : `${s / 60} min`),
     budgetHelp:
-      'Each method gets an equal share; a method stops when its next (doubled) n is predicted to overrun its share.',
+      'The budget covers the whole run. After each method’s first point (n = 64, which also compiles its kernels), the rest is shared equally; a method stops when its next (doubled) n is predicted to overrun its share.',
     layerToggle: 'also time one Transformer layer',
     heavy: 'Timing is heavy for the machine: it runs only when you press Run.',
     idle: 'No measurements yet. Press Run to time exact attention, the Performer and dummy attention from n = 64 upward on this device.',

@@ -900,7 +900,8 @@ export const zh: Strings = {
     cancel: '取消',
     budget: '时间预算',
     budgetOption: (s: number) => (s < 60 ? `${s} 秒` : `${s / 60} 分钟`),
-    budgetHelp: '每种方法平均分得一份预算；当预测下一个（加倍的）n 会超出其份额时，该方法停止。',
+    budgetHelp:
+      '预算涵盖整个运行。每种方法先测第一个点（n = 64，同时编译其内核），余下的预算平均分给各方法；当预测下一个（加倍的）n 会超出其份额时，该方法停止。',
     layerToggle: '同时测一个 Transformer 层',
     heavy: '计时对机器负担较重：只有按下“运行”才会开始。',
     idle: '尚无测量结果。按“运行”即可在本设备上从 n = 64 起测量精确注意力、Performer 与伪注意力。',

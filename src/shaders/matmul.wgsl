@@ -37,8 +37,12 @@ var<workgroup> Bs: array<vec4<f32>, 256>;
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
   let row0 = wg.y * TM;
   let col0 = wg.x * TN;
-  var acc: array<vec4<f32>, 4>;
-  for (var i = 0u; i < 4u; i++) { acc[i] = vec4<f32>(0.0); }
+  // Four named accumulators, not an array: the epilogue's loop-indexed reads would keep an array
+  // in memory (SwiftShader), so every FMA of the main loop would go through a load and a store.
+  var acc0 = vec4<f32>(0.0);
+  var acc1 = vec4<f32>(0.0);
+  var acc2 = vec4<f32>(0.0);
+  var acc3 = vec4<f32>(0.0);
 
   let tiles = (P.k + TK - 1u) / TK;
   for (var t = 0u; t < tiles; t++) {
@@ -66,25 +70,30 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     for (var kk = 0u; kk < TK; kk++) {
       let a = As[kk * 16u + lid.y];
       let b = Bs[kk * 16u + lid.x];
-      acc[0] = fma(vec4<f32>(a.x), b, acc[0]);
-      acc[1] = fma(vec4<f32>(a.y), b, acc[1]);
-      acc[2] = fma(vec4<f32>(a.z), b, acc[2]);
-      acc[3] = fma(vec4<f32>(a.w), b, acc[3]);
+      acc0 = fma(vec4<f32>(a.x), b, acc0);
+      acc1 = fma(vec4<f32>(a.y), b, acc1);
+      acc2 = fma(vec4<f32>(a.z), b, acc2);
+      acc3 = fma(vec4<f32>(a.w), b, acc3);
     }
     workgroupBarrier();
   }
 
-  for (var i = 0u; i < 4u; i++) {
-    let r = row0 + lid.y * 4u + i;
-    if (r >= P.m) { break; }
-    for (var j = 0u; j < 4u; j++) {
-      let c = col0 + lid.x * 4u + j;
-      if (c >= P.n) { break; }
-      var v = acc[i][j];
-      if (P.relu == 1u) { v = max(v, 0.0); }
-      let o = P.off_c + r * P.ldc + c;
-      if (P.accumulate == 1u) { v += C[o]; }
-      C[o] = v;
-    }
+  store_row(row0 + lid.y * 4u, col0 + lid.x * 4u, acc0);
+  store_row(row0 + lid.y * 4u + 1u, col0 + lid.x * 4u, acc1);
+  store_row(row0 + lid.y * 4u + 2u, col0 + lid.x * 4u, acc2);
+  store_row(row0 + lid.y * 4u + 3u, col0 + lid.x * 4u, acc3);
+}
+
+/// Columns c0 .. c0+3 (those < n) of row r (when < m) of C: act, accumulate, store.
+fn store_row(r: u32, c0: u32, acc: vec4<f32>) {
+  if (r >= P.m) { return; }
+  for (var j = 0u; j < 4u; j++) {
+    let c = c0 + j;
+    if (c >= P.n) { break; }
+    var v = acc[j];
+    if (P.relu == 1u) { v = max(v, 0.0); }
+    let o = P.off_c + r * P.ldc + c;
+    if (P.accumulate == 1u) { v += C[o]; }
+    C[o] = v;
   }
 }
