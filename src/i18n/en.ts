@@ -946,8 +946,14 @@ export const en = {
     partsNone:
       'The split into components needs GPU timestamps (or the CPU path); this device reports the layer’s total only.',
     component: 'component',
-    layerRatioMetric: 'Performer layer ÷ dummy layer (largest n)',
-    layerExactMetric: 'exact layer ÷ dummy layer (same n)',
+    layerExactMetric: (n: string) => `exact layer ÷ dummy layer (n = ${n})`,
+    layerPerformerMetric: (n: string) => `Performer layer ÷ dummy layer (n = ${n})`,
+    layerHalfMetric: 'n where exact attention costs as much as the rest of the layer (model)',
+    layerHalfMarker: (n: string) => `model: exact attention = rest of layer, n ≈ ${n}`,
+    modelLayerExact: 'model, layer with exact attention (a·n + c·n², measured rates)',
+    modelLayerPerformer: 'model, layer with Performer attention (a·n + c·n, measured rates)',
+    layerModelNote:
+      'Dotted: the layer extrapolated at the rates this run measured — projections and feed-forward linear in n, at the dummy layer’s largest point; exact (quadratic) and Performer (linear) attention for the layer’s heads, at the GFLOP/s the attention sweep above reached at its largest n. It extends the measured points; it does not replace them.',
     notRun: 'The layer was not timed in this run (tick the box above and run again).',
   },
   beyond: {

@@ -974,8 +974,14 @@ export const zh: Strings = {
     partsTable: '各层组件的时间',
     partsNone: '按组件拆分需要 GPU 时间戳（或 CPU 路径）；该设备只报告层的总时间。',
     component: '组件',
-    layerRatioMetric: 'Performer 层 ÷ 伪注意力层（最大 n）',
-    layerExactMetric: '精确层 ÷ 伪注意力层（同一 n）',
+    layerExactMetric: (n: string) => `精确层 ÷ 伪注意力层（n = ${n}）`,
+    layerPerformerMetric: (n: string) => `Performer 层 ÷ 伪注意力层（n = ${n}）`,
+    layerHalfMetric: '精确注意力与层内其余部分耗时相同的 n（模型）',
+    layerHalfMarker: (n: string) => `模型：精确注意力 = 层内其余部分，n ≈ ${n}`,
+    modelLayerExact: '模型，含精确注意力的层（a·n + c·n²，按实测速率）',
+    modelLayerPerformer: '模型，含 Performer 注意力的层（a·n + c·n，按实测速率）',
+    layerModelNote:
+      '点线：按本次实测速率外推的层时间——投影与前馈随 n 线性增长，取伪注意力层最大测点的速率；精确注意力（二次）与 Performer 注意力（线性）按层的各个头计算，取上方注意力测速在其最大 n 处达到的 GFLOP/s。它延伸实测点，而不取代它们。',
     notRun: '本次运行未测层（勾选上方选项后再次运行）。',
   },
   beyond: {

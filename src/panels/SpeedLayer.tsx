@@ -79,7 +79,51 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
   const cfg = result.layerConfig;
   if (!cfg) return <p className="note">{s.notRun}</p>;
   const layerN = result.points.filter((p) => p.method.startsWith('layer-')).map((p) => p.n);
-  const xDomain: [number, number] = [45, Math.max(128, ...layerN) * 1.4];
+  const lm = view.layerModel;
+  const xDomain: [number, number] = [45, Math.max(128, lm?.top ?? 0, ...layerN) * 1.4];
+  const modelLine = (id: string, label: string, color: string, x: number[], y: number[]): Series => ({
+    id,
+    label,
+    color,
+    dash: '1 4',
+    width: 1.4,
+    quiet: true,
+    x,
+    y,
+  });
+  const timeModel: Series[] = lm
+    ? [
+        ...(lm.model.cExact > 0
+          ? [modelLine('model-layer-exact', s.modelLayerExact, EXACT_COLOR, lm.curves.exact.x, lm.curves.exact.ms)]
+          : []),
+        modelLine(
+          'model-layer-performer',
+          s.modelLayerPerformer,
+          METHOD_STYLE['layer-performer'].color,
+          lm.curves.performer.x,
+          lm.curves.performer.ms,
+        ),
+      ]
+    : [];
+  const ratioModel: Series[] = lm
+    ? [
+        ...(lm.model.cExact > 0
+          ? [modelLine('model-ratio-exact', s.modelLayerExact, EXACT_COLOR, lm.curves.exact.x, lm.curves.exact.ratio)]
+          : []),
+        modelLine(
+          'model-ratio-performer',
+          s.modelLayerPerformer,
+          METHOD_STYLE['layer-performer'].color,
+          lm.curves.performer.x,
+          lm.curves.performer.ratio,
+        ),
+      ]
+    : [];
+  const halfN = lm?.model.exactHalfN ?? null;
+  const halfMarkers =
+    halfN !== null && halfN <= (lm?.top ?? 0)
+      ? [{ x: halfN, label: s.layerHalfMarker(fmtInt(halfN)), color: EXACT_COLOR }]
+      : [];
   const ratioSeries: Series[] = [
     { id: 'ratio-exact', label: s.methods['layer-exact']!, color: EXACT_COLOR, points: true, ...view.layerRatio.exact },
     {
@@ -98,13 +142,11 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
   const partRows =
     nTop === null ? [] : LAYER_METHODS.map((m) => view.by[m].find((p) => p.n === nTop)!).filter((p) => p.parts);
   const hasParts = partRows.length > 0 && partRows.some((p) => (p.parts?.attention ?? 0) + (p.parts?.ffn ?? 0) > 0);
-  const lastRatio = (r: { x: number[]; y: number[] }) => (r.y.length ? r.y[r.y.length - 1]! : null);
-  const perfRatio = lastRatio(view.layerRatio.performer);
-  const exactAtSame = (() => {
-    const n = view.layerRatio.performer.x[view.layerRatio.performer.x.length - 1];
-    const i = view.layerRatio.exact.x.indexOf(n ?? -1);
-    return i >= 0 ? view.layerRatio.exact.y[i]! : null;
-  })();
+  // each ratio at the largest n its layer shares with the dummy layer, with that n in the label
+  const lastOf = (r: { x: number[]; y: number[] }) =>
+    r.x.length ? { n: r.x[r.x.length - 1]!, v: r.y[r.y.length - 1]! } : null;
+  const perfLast = lastOf(view.layerRatio.performer);
+  const exactLast = lastOf(view.layerRatio.exact);
   return (
     <div className="speed-layer" data-speed-layer="">
       <h3>{s.layerTitle}</h3>
@@ -113,16 +155,17 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
       <div className="metrics">
         <Metric
           name="speed-layer-performer-vs-dummy"
-          label={s.layerRatioMetric}
-          value={perfRatio}
+          label={s.layerPerformerMetric(perfLast ? fmtInt(perfLast.n) : '—')}
+          value={perfLast?.v ?? null}
           format={(v) => `${fmt(v)}×`}
         />
         <Metric
           name="speed-layer-exact-vs-dummy"
-          label={s.layerExactMetric}
-          value={exactAtSame}
+          label={s.layerExactMetric(exactLast ? fmtInt(exactLast.n) : '—')}
+          value={exactLast?.v ?? null}
           format={(v) => `${fmt(v)}×`}
         />
+        <Metric name="speed-layer-half-n" label={s.layerHalfMetric} value={halfN} format={(v) => `≈ ${fmtInt(v)}`} />
       </div>
       <div className="grid-2">
         <div className="sub">
@@ -130,7 +173,9 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
           <Figure name="speed-layer-time" title={s.layerTimeTitle}>
             <LineChart
               labels={t.charts}
-              series={methodSeries(LAYER_METHODS, view.by, label, (p) => p.medianMs)}
+              series={[...methodSeries(LAYER_METHODS, view.by, label, (p) => p.medianMs), ...timeModel]}
+              markers={halfMarkers}
+              notes={lm ? [s.layerModelNote] : []}
               xLabel={s.xN}
               yLabel={s.yMs}
               xScale="log"
@@ -149,7 +194,8 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
           <Figure name="speed-layer-ratio" title={s.layerRatioTitle}>
             <LineChart
               labels={t.charts}
-              series={ratioSeries}
+              series={[...ratioSeries, ...ratioModel]}
+              markers={halfMarkers}
               xLabel={s.xN}
               yLabel={s.yRatio}
               xScale="log"

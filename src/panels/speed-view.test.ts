@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { attentionFlops, gflopsOf, type SpeedPoint, type SpeedResult } from '../core/speed-model';
-import { RESULT_COLUMNS, resultRows, speedView } from './speed-view';
+import { RESULT_COLUMNS, layerModelTop, resultRows, speedView } from './speed-view';
 
 /** exact at 2 GFLOP/s, Performer at 0.5 GFLOP/s, d = 64, m = 64, layers with a fixed cost. */
 function result(): SpeedResult {
@@ -74,6 +74,55 @@ describe('speed panel view', () => {
 
   it('divides each layer time by the dummy layer at the same n', () => {
     expect(speedView(result()).layerRatio.performer).toEqual({ x: [64, 128], y: [1.2, 1.2] });
+  });
+
+  /** result() with a linear dummy layer (10 ms at n = 128) and an exact layer 0.5 ms over it at 128, ∝ n². */
+  function withExactLayer(): SpeedResult {
+    const r = result();
+    for (const p of r.points) if (p.method === 'layer-dummy') p.medianMs = 10 * (p.n / 128);
+    for (const n of [64, 128]) {
+      const ms = 10 * (n / 128) + 0.5 * (n / 128) ** 2;
+      r.points.push({ method: 'layer-exact', n, medianMs: ms, minMs: ms, runs: 1, bytes: 1, gflops: 1 });
+    }
+    return r;
+  }
+
+  it('extrapolates the layer’s attention at the attention sweep’s rates, applied to the layer’s heads', () => {
+    const lm = speedView(withExactLayer()).layerModel!;
+    // 2 heads of d_h = 4: exact 4n²·4 FLOPs per head at 2 GFLOP/s, Performer 8n·64·4 at 0.5 GFLOP/s
+    const cExact = (2 * 4 * 4) / (2 * 1e6);
+    const cPerformer = (2 * 8 * 64 * 4) / (0.5 * 1e6);
+    expect(lm.model.cExact).toBeCloseTo(cExact, 15);
+    expect(lm.model.cPerformer).toBeCloseTo(cPerformer, 15);
+    expect(lm.model.exactHalfN).toBeCloseTo(10 / 128 / cExact, 6);
+    const last = lm.curves.exact.ratio.length - 1;
+    expect(lm.curves.exact.x[last]).toBe(lm.top);
+    expect(lm.top).toBe(32768); // 4 × n½ ≈ 19,531 → 2^15
+    expect(lm.curves.exact.ratio[last]).toBeCloseTo(1 + (cExact * lm.top) / (10 / 128), 6);
+    expect(lm.curves.performer.ratio[last]).toBeCloseTo(1 + cPerformer / (10 / 128), 9);
+  });
+
+  it('falls back to the layers’ own largest points when the attention sweep has no rate', () => {
+    const r = withExactLayer();
+    r.points = r.points.filter((p) => p.method.startsWith('layer-'));
+    const lm = speedView(r).layerModel!;
+    expect(lm.model.exactHalfN).toBeCloseTo(2560, 6);
+    const at = (c: { x: number[]; ms: number[] }, n: number) => c.ms[c.x.indexOf(n)]!;
+    expect(at(lm.curves.exact, 128)).toBeCloseTo(10.5, 9);
+    expect(at(lm.curves.performer, 128)).toBeCloseTo(12, 9);
+    expect(lm.top).toBe(16384);
+  });
+
+  it('has no layer model without a dummy-layer point', () => {
+    const r = result();
+    r.points = r.points.filter((p) => p.method !== 'layer-dummy');
+    expect(speedView(r).layerModel).toBeNull();
+  });
+
+  it('draws the layer model to a power of two: 8× the largest measured n, or 4× the half-attention n, at most 2^17', () => {
+    expect(layerModelTop(512, 2430)).toBe(16384);
+    expect(layerModelTop(1024, null)).toBe(8192);
+    expect(layerModelTop(1024, 1e6)).toBe(2 ** 17);
   });
 
   it('exports one row per point with every column', () => {

@@ -17,6 +17,7 @@ import {
   type SpeedPoint,
   type SpeedResult,
 } from '../core/speed-model';
+import { fitLayerModel, layerModelCurves, type LayerModel } from '../core/speed-layer-model';
 
 export interface SpeedView {
   by: Record<SpeedMethod, SpeedPoint[]>;
@@ -31,6 +32,21 @@ export interface SpeedView {
   maxN: Partial<Record<SpeedMethod, number>>;
   /** layer time ÷ dummy-layer time at the n both measured */
   layerRatio: { exact: { x: number[]; y: number[] }; performer: { x: number[]; y: number[] } };
+  /** the layer extrapolated at the measured rates (core/speed-layer-model.ts), over powers of √2 up to `top` */
+  layerModel: {
+    model: LayerModel;
+    top: number;
+    curves: ReturnType<typeof layerModelCurves>;
+  } | null;
+}
+
+/**
+ * Where the layer model is drawn to: 8× the largest measured layer n, and 4× the n where exact
+ * attention equals the rest of the layer (so its ratio visibly leaves 1), as a power of two ≤ 2^17.
+ */
+export function layerModelTop(largestN: number, halfN: number | null): number {
+  const want = Math.max(8 * largestN, halfN !== null ? 4 * halfN : 0);
+  return 2 ** Math.min(17, Math.max(Math.ceil(Math.log2(want)), Math.ceil(Math.log2(largestN))));
 }
 
 export function speedView(r: SpeedResult): SpeedView {
@@ -61,6 +77,27 @@ export function speedView(r: SpeedResult): SpeedView {
     const ps = by[m].filter((p) => dummy.has(p.n));
     return { x: ps.map((p) => p.n), y: ps.map((p) => p.medianMs / dummy.get(p.n)!) };
   };
+  const layerPts = (m: SpeedMethod) => by[m].map((p) => ({ n: p.n, ms: p.medianMs }));
+  // the layer's attention at the rates the attention sweep reached, for its heads (d_model / heads
+  // wide): ms per n² (exact, 4n²·d_h FLOPs per head) and per n (Performer, 8n·m′·d_h)
+  const cfg = r.layerConfig;
+  const dh = cfg ? cfg.dModel / cfg.heads : 0;
+  const N = 1024; // any n: the FLOP model is exactly quadratic / linear in n
+  const fitted = fitLayerModel(layerPts('layer-dummy'), layerPts('layer-exact'), layerPts('layer-performer'), {
+    cExact: cfg && rate.exact ? (cfg.heads * modelMs(attentionFlops('exact', N, dh, mp), rate.exact)) / (N * N) : null,
+    cPerformer:
+      cfg && rate.bidir
+        ? (cfg.heads * modelMs(attentionFlops('performer-bidirectional', N, dh, mp), rate.bidir)) / N
+        : null,
+  });
+  let layerModel: SpeedView['layerModel'] = null;
+  if (fitted) {
+    const largestN = Math.max(...LAYER_METHODS.flatMap((m) => by[m].map((p) => p.n)));
+    const top = layerModelTop(largestN, fitted.exactHalfN);
+    const ns: number[] = [];
+    for (let k = 12; 2 ** (k / 2) <= top; k++) ns.push(Math.round(2 ** (k / 2)));
+    layerModel = { model: fitted, top, curves: layerModelCurves(fitted, ns) };
+  }
   return {
     by,
     rate,
@@ -70,6 +107,7 @@ export function speedView(r: SpeedResult): SpeedView {
     model: { exact: curve('exact', rate.exact), bidir: curve('performer-bidirectional', rate.bidir) },
     maxN,
     layerRatio: { exact: ratio('layer-exact'), performer: ratio('layer-performer') },
+    layerModel,
   };
 }
 
