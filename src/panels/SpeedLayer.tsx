@@ -81,44 +81,26 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
   const layerN = result.points.filter((p) => p.method.startsWith('layer-')).map((p) => p.n);
   const lm = view.layerModel;
   const xDomain: [number, number] = [45, Math.max(128, lm?.top ?? 0, ...layerN) * 1.4];
-  const modelLine = (id: string, label: string, color: string, x: number[], y: number[]): Series => ({
-    id,
-    label,
-    color,
-    dash: '1 4',
-    width: 1.4,
-    quiet: true,
-    x,
-    y,
-  });
-  const timeModel: Series[] = lm
-    ? [
-        ...(lm.model.cExact > 0
-          ? [modelLine('model-layer-exact', s.modelLayerExact, EXACT_COLOR, lm.curves.exact.x, lm.curves.exact.ms)]
-          : []),
-        modelLine(
-          'model-layer-performer',
-          s.modelLayerPerformer,
-          METHOD_STYLE['layer-performer'].color,
-          lm.curves.performer.x,
-          lm.curves.performer.ms,
-        ),
-      ]
-    : [];
-  const ratioModel: Series[] = lm
-    ? [
-        ...(lm.model.cExact > 0
-          ? [modelLine('model-ratio-exact', s.modelLayerExact, EXACT_COLOR, lm.curves.exact.x, lm.curves.exact.ratio)]
-          : []),
-        modelLine(
-          'model-ratio-performer',
-          s.modelLayerPerformer,
-          METHOD_STYLE['layer-performer'].color,
-          lm.curves.performer.x,
-          lm.curves.performer.ratio,
-        ),
-      ]
-    : [];
+  // the dotted model curves, of time (ms) or of the ratio to the dummy layer
+  const modelSeries = (y: 'ms' | 'ratio'): Series[] => {
+    if (!lm) return [];
+    const kinds = [
+      { kind: 'exact', label: s.modelLayerExact, color: EXACT_COLOR, on: lm.model.cExact > 0 },
+      { kind: 'performer', label: s.modelLayerPerformer, color: METHOD_STYLE['layer-performer'].color, on: true },
+    ] as const;
+    return kinds
+      .filter((k) => k.on)
+      .map((k) => ({
+        id: `model-${y}-${k.kind}`,
+        label: k.label,
+        color: k.color,
+        dash: '1 4',
+        width: 1.4,
+        quiet: true,
+        x: lm.curves[k.kind].x,
+        y: lm.curves[k.kind][y],
+      }));
+  };
   const halfN = lm?.model.exactHalfN ?? null;
   const halfMarkers =
     halfN !== null && halfN <= (lm?.top ?? 0)
@@ -173,7 +155,7 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
           <Figure name="speed-layer-time" title={s.layerTimeTitle}>
             <LineChart
               labels={t.charts}
-              series={[...methodSeries(LAYER_METHODS, view.by, label, (p) => p.medianMs), ...timeModel]}
+              series={[...methodSeries(LAYER_METHODS, view.by, label, (p) => p.medianMs), ...modelSeries('ms')]}
               markers={halfMarkers}
               notes={lm ? [s.layerModelNote] : []}
               xLabel={s.xN}
@@ -194,7 +176,7 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
           <Figure name="speed-layer-ratio" title={s.layerRatioTitle}>
             <LineChart
               labels={t.charts}
-              series={[...ratioSeries, ...ratioModel]}
+              series={[...ratioSeries, ...modelSeries('ratio')]}
               markers={halfMarkers}
               xLabel={s.xN}
               yLabel={s.yRatio}
