@@ -50,7 +50,7 @@ const EXTRA = [
   // hedgehog (FM_KIND 10): per-row softmax over the m projections, both signs, both sides; the W
   // is given (the feature seed's projection stands in for a fitted one — the kernels only read W).
   { map: 'hedgehog', n: 257, d: 7, m: 33, scale: 1.5, input: 'clustered' },
-  // the exp-of-projection maps with d ≤ 64 take the fast GEMM path (performer-exp.ts); these force
+  // the exp-of-projection maps take the fast GEMM path (performer-exp.ts); these force
   // the generic on-the-fly path on the same kind of shapes, so both paths stay checked.
   { map: 'positive', n: 257, d: 64, m: 256, generic: true },
   { map: 'hyperbolic', n: 100, d: 7, m: 33, scale: 1.5, input: 'clustered', stab: 'ref', generic: true },
@@ -63,6 +63,9 @@ const EXTRA = [
   { map: 'positive', n: 333, d: 5, m: 33, block: 128, chunk: 64 },
   { map: 'hyperbolic', n: 300, d: 7, m: 17, scale: 1.5, input: 'clustered', block: 192, chunk: 64 },
   { map: 'exp', n: 257, d: 64, m: 64, stab: 'ref', block: 128, chunk: 128 },
+  // heads wider than 64 run the fast path in column tiles of 64 (d = 130: three tiles, the last two
+  // columns wide), here with row blocks and a causal chunk spanning two 64-row tiles as well
+  { map: 'positive', n: 333, d: 130, m: 33, block: 128, chunk: 128 },
 ];
 
 async function open(page, baseUrl) {

@@ -3,7 +3,7 @@
  * out = D^{-1} φ(Q) (φ(K)ᵀ V), D = diag(φ(Q) φ(K)ᵀ 1), without materializing φ(Q) or φ(K).
  * CPU twin: src/core/linear-attention.ts linearAttentionOutput(qf, kf, v, false).
  *
- * The exp-of-projection maps (positive, hyperbolic, exp) with d ≤ 64 take the fast GEMM path of
+ * The exp-of-projection maps (positive, hyperbolic, exp) take the fast GEMM path of
  * performer-exp.ts (passes 'favor.project', 'performer.kv', 'performer.out'); the rest runs here.
  * Passes of this generic path (all in the caller's encoder):
  *   'favor.stats'      stabilizers (skipped when the caller passes `stats`)

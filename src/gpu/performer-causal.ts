@@ -5,7 +5,7 @@
  * for row i in chunk p (chunks of C rows), S_{<p}, z_{<p} the exclusive prefix of the chunk states.
  * CPU twin: src/core/linear-attention.ts linearAttentionOutput(qf, kf, v, true).
  *
- * The exp-of-projection maps with d ≤ 64 take the fused path of performer-exp.ts ('favor.project',
+ * The exp-of-projection maps take the fused path of performer-exp.ts ('favor.project',
  * 'causal.scan', 'causal.out' with the chunk's quadratic part fused; workspace: the chunk states).
  * Generic passes: 'favor.stats' (unless `stats` is passed), 'causal.scan' (chunk states + exclusive prefix
  * over chunks, parallel over the m'·(d+1) entries), 'causal.gram' (per-chunk masked φ(Q)φ(K)ᵀ),

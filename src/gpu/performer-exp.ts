@@ -4,9 +4,10 @@
  * in its epilogue) and src/shaders/performer-exp-gemm.wgsl applies exp as it loads tiles of those
  * projections — φ(K)ᵀ[V | 1] as a split-K GEMM over key chunks, φ(Q)[S | z] as a GEMM over
  * feature tiles, and for causal attention the chunk's quadratic part fused with its output.
- * Other maps (trig, relu, elu1, double-softmax and any map added to the generic switch of
- * feature-map-common.wgsl) and head dimensions d > 64 keep the generic on-the-fly path
- * (performer-bidirectional.ts / performer-causal.ts), which the dispatchers there choose between.
+ * Head dimensions past 64 run in column tiles of 64 output columns (⌈d/64⌉ workgroups per row or
+ * feature tile). Other maps (trig, relu, elu1, double-softmax and any map added to the generic
+ * switch of feature-map-common.wgsl) keep the generic on-the-fly path (performer-bidirectional.ts /
+ * performer-causal.ts), which the dispatchers there choose between.
  * CPU twin: src/core/linear-attention.ts linearAttentionOutput with src/core/feature-maps.ts.
  * Projections past min(binding limit, 128 MiB) (n = 2^20 at m = 64) are held one row block at a
  * time: hn and the maxima first for all rows, then each GEMM's block is projected just before it.
@@ -34,8 +35,8 @@ import { encodeVec4Rows } from './pack-vec4';
 
 /** The maps of the fast path: φ = ratio·(exp(±ω·x − ‖x‖²/2·[norm] − shift) + ε). */
 export const EXP_MAPS: readonly FeatureMapKind[] = ['positive', 'hyperbolic', 'exp'];
-/** Largest head dimension of the fast path (each invocation holds 4 × d output columns). */
-export const EXP_MAX_D = 64;
+/** Output columns per workgroup of the GEMMs: wider heads run ⌈d / 64⌉ column tiles. */
+export const EXP_COLUMN_TILE = 64;
 /** The projections U of both sides (one row block of them when 2·n·nu floats do not fit) stay under this many bytes. */
 export const PROJECTION_BUDGET = 128 * 2 ** 20;
 /** Row blocks are multiples of this (every chunk size of the fast path divides it). */
@@ -64,9 +65,9 @@ export function projectionBlock(n: number, nu: number, maxBinding: number, force
   return rows >= BLOCK_ALIGN ? Math.floor(rows / BLOCK_ALIGN) * BLOCK_ALIGN : Math.floor(rows / 64) * 64;
 }
 
-/** Whether a problem runs on the fast path (map, head dimension, one 64-row projection block within the binding limit). */
+/** Whether a problem runs on the fast path (map, one 64-row projection block within the binding limit). */
 export function usesExpPath(p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featureMap'>, maxBinding: number): boolean {
-  if (!EXP_MAPS.includes(p.featureMap) || p.d > EXP_MAX_D) return false;
+  if (!EXP_MAPS.includes(p.featureMap)) return false;
   return projectionBlock(p.n, uColumns(p.featureMap, p.m, p.d), maxBinding) >= Math.min(64, p.n);
 }
 
@@ -91,9 +92,14 @@ export interface FavorProjection {
 const PROJECTION = 'favor-projection';
 const GEMM = 'performer-exp-gemm';
 
-/** vec4 columns per invocation of the GEMMs: ⌈⌈d/4⌉/4⌉. */
+/** vec4 columns per invocation of the GEMMs: ⌈⌈d/4⌉/4⌉ within one column tile of 64 (at most 4). */
 export function expColumns(d: number): number {
-  return Math.ceil(Math.ceil(d / 4) / 4);
+  return Math.min(EXP_COLUMN_TILE / 16, Math.ceil(Math.ceil(d / 4) / 4));
+}
+
+/** Column tiles of the GEMMs' outputs: ⌈d / 64⌉. */
+export function expColumnTiles(d: number): number {
+  return Math.ceil(d / EXP_COLUMN_TILE);
 }
 
 export function gemmPipeline(ctx: KernelContext, d: number, entry: string): GPUComputePipeline {
@@ -256,7 +262,8 @@ function encodeChunkStates(
     const inputs = { 0: uni, 4: proj.stats.qStats, 5: proj.stats.kStats, 6: proj.u, 7: proj.hn, 8: v4, 9: part };
     const chunks = Math.ceil(Math.min(block, a.n - u0) / chunk);
     const pass = encoder.beginComputePass(ctx.timer.pass(kvPass));
-    encodeDispatch(ctx, pass, gemmPipeline(ctx, a.d, 'kv_gemm'), inputs, chunks * Math.ceil(mp / 64));
+    const groups = chunks * Math.ceil(mp / 64) * expColumnTiles(a.d);
+    encodeDispatch(ctx, pass, gemmPipeline(ctx, a.d, 'kv_gemm'), inputs, groups);
     pass.end();
   }
 }
@@ -293,7 +300,7 @@ export function encodeExpBidirectional(
       po,
       gemmPipeline(ctx, d, 'out_gemm'),
       { 0: uo, 4: proj.stats.qStats, 5: proj.stats.kStats, 6: proj.u, 7: proj.hn, 10: state, 11: out },
-      Math.ceil(Math.min(proj.block, n - u0) / 64),
+      Math.ceil(Math.min(proj.block, n - u0) / 64) * expColumnTiles(d),
     );
     po.end();
   }
@@ -348,7 +355,7 @@ export function encodeExpCausal(
       po,
       gemmPipeline(ctx, d, 'causal_fused'),
       { 0: uo, 4: proj.stats.qStats, 5: proj.stats.kStats, 6: proj.u, 7: proj.hn, 8: v4, 10: work, 11: out },
-      Math.ceil(Math.min(proj.block, n - u0) / 64),
+      Math.ceil(Math.min(proj.block, n - u0) / 64) * expColumnTiles(d),
     );
     po.end();
   }

@@ -19,19 +19,23 @@
 // CPU twin: src/core/linear-attention.ts linearAttentionOutput (with core/feature-maps.ts features).
 //
 // Thread mapping: 64 invocations; g = lid / 4 (16 groups of 4 rows, 4 features or 4 keys),
-// cg = lid % 4 (output columns 4·(cg·CV + x) .. +3, x < CV, CV = ⌈⌈d/4⌉/4⌉ ≤ 4, so d ≤ 64). Each
-// invocation keeps a 4 × 4·CV register block (16 vec4 at most) plus 4 normalizers.
+// cg = lid % 4. A workgroup owns one column tile of 64 output columns (ct = its index mod
+// T = ⌈d/64⌉, vec4 columns cb4 = 16·ct ..): invocation cg holds columns cb + 4·(cg·CV + x) .. +3,
+// x < CV = min(4, ⌈⌈d/4⌉/4⌉), as a 4 × 4·CV register block (16 vec4 at most, named registers) plus
+// 4 normalizers. For d > 64 each column tile recomputes its φ tiles (and, causal, its Gram block):
+// the exp and Gram work grows with T, the GEMM work does not. z and the row normalizers are
+// written by column tile 0.
 //   kv_gemm:      64 features per workgroup; key sub-tiles of KT = 16: φ tile (16 keys × 64
 //                 features, exp at load) and V tile in workgroup memory, 2 barriers per sub-tile.
-//                 Dispatch nchunks · ⌈m'/64⌉ (FmParams chunk, nchunks).
+//                 Dispatch nchunks · ⌈m'/64⌉ · T (FmParams chunk, nchunks).
 //   out_gemm:     64 query rows per workgroup; feature steps of FS = 16: φ(Q) tile (exp at load;
-//                 row offsets loaded once), S and z tiles; 2 barriers per step. Dispatch ⌈n/64⌉.
+//                 row offsets loaded once), S and z tiles; 2 barriers per step. Dispatch ⌈n/64⌉ · T.
 //   causal_fused: per key block of 64 keys of the chunk (up to the tile's last row; one block when
 //                 C = 64): one loop over feature steps of 16 loads the φ(Q) tile once and feeds both
 //                 G = φ(Q)φ(K_block)ᵀ (4 rows × 16 keys per thread, registers) and, for the first
 //                 block, the inter-chunk part φ(Q)ᵀ S_{<p} (state tile at the chunk's prefix); then
 //                 per 16-key sub-tile the masked G (j ≤ i) and V go through workgroup memory for
-//                 G·V into the same accumulators. Dispatch ⌈n/64⌉ (C a multiple of 64).
+//                 G·V into the same accumulators. Dispatch ⌈n/64⌉ · T (C a multiple of 64).
 // Row blocks: U may hold one block of rows only (FmParams a0 = first row u0, a1 = block rows B;
 // row i of side s at (s·B + i − u0)·nu, see favor-projection.wgsl); each dispatch then covers the
 // chunks (kv_gemm) or 64-row tiles (out_gemm, causal_fused) of rows u0 .. min(n, u0 + B) − 1, and B
@@ -93,6 +97,11 @@ fn xg_get(acc: ptr<function, XgAcc>, x: u32, a: u32) -> vec4f {
     case 14u: { return (*acc).a3_2; }
     default: { return (*acc).a3_3; }
   }
+}
+
+/// Column tiles of 64 output columns (d > 64 runs ⌈d/64⌉ workgroups per row tile / feature tile).
+fn xg_ctiles() -> u32 {
+  return (fm.d + 63u) / 64u;
 }
 
 fn cg_of(lid: u32) -> u32 {
@@ -189,16 +198,17 @@ fn xg_fma(acc: ptr<function, XgAcc>, w: vec4f, o: u32) {
   }
 }
 
-/// V rows js .. js+KT−1 (zeros from row jend on, and past column d) → xg_b[jl·4·CV + c4].
-fn xg_load_v(js: u32, jend: u32, lid: u32) {
+/// V rows js .. js+KT−1, vec4 columns cb4 .. cb4+4·CV−1 (zeros from row jend on, and past column d)
+/// → xg_b[jl·4·CV + c4].
+fn xg_load_v(js: u32, jend: u32, cb4: u32, lid: u32) {
   let vw = 4u * CV;
   let d4 = (fm.d + 3u) / 4u;
   for (var e = lid; e < KT * vw; e += 64u) {
     let j = js + e / vw;
     let c4 = e % vw;
     var v = vec4f(0.0);
-    if (j < jend && c4 < d4) {
-      v = xg_v[j * d4 + c4];
+    if (j < jend && cb4 + c4 < d4) {
+      v = xg_v[j * d4 + cb4 + c4];
     }
     xg_b[e] = v;
   }
@@ -210,7 +220,10 @@ fn kv_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
   let mp = fm.mp;
   let d = fm.d;
   let ftiles = (mp + 63u) / 64u;
-  let wid = xg_linear(id, nwg);
+  let ctiles = xg_ctiles();
+  let wlin = xg_linear(id, nwg);
+  let cb4 = (wlin % ctiles) * 16u;   // first vec4 column of this workgroup's column tile
+  let wid = wlin / ctiles;
   let blockChunks = (xg_block_end() - fm.a0 + fm.chunk - 1u) / fm.chunk;
   if (wid / ftiles >= blockChunks) {
     return;
@@ -235,7 +248,7 @@ fn kv_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
       }
       xg_a[e] = ph;
     }
-    xg_load_v(js, j1, lid);
+    xg_load_v(js, j1, cb4, lid);
     workgroupBarrier();
     for (var jl = 0u; jl < KT; jl++) {
       let ph = xg_a[jl * XG + g];
@@ -251,7 +264,7 @@ fn kv_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
       continue;
     }
     for (var x = 0u; x < CV; x++) {
-      let c = 4u * (cg * CV + x);
+      let c = 4u * (cb4 + cg * CV + x);
       let v = xg_get(&acc, x, a);
       let o = base + f * d + c;
       if (c < d) { xg_part[o] = v.x; }
@@ -259,7 +272,7 @@ fn kv_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
       if (c + 2u < d) { xg_part[o + 2u] = v.z; }
       if (c + 3u < d) { xg_part[o + 3u] = v.w; }
     }
-    if (cg == 0u) {
+    if (cg == 0u && cb4 == 0u) {
       xg_part[base + mp * d + f] = acc.den[a];
     }
   }
@@ -279,15 +292,15 @@ fn xg_load_query_tile(i0: u32, f0: u32, lid: u32) {
   }
 }
 
-/// State tile of the m'×(d+1) state at xg_state[soff ..]: S rows f0 .. f0+FS−1 → xg_b[l·4·CV + c4]
-/// (zeros past m' and past column d), z entries → xg_z.
-fn xg_load_state_tile(soff: u32, f0: u32, lid: u32) {
+/// State tile of the m'×(d+1) state at xg_state[soff ..]: S rows f0 .. f0+FS−1, vec4 columns
+/// cb4 .. cb4+4·CV−1 → xg_b[l·4·CV + c4] (zeros past m' and past column d), z entries → xg_z.
+fn xg_load_state_tile(soff: u32, f0: u32, cb4: u32, lid: u32) {
   let mp = fm.mp;
   let d = fm.d;
   let vw = 4u * CV;
   for (var e = lid; e < FS * vw; e += 64u) {
     let f = f0 + e / vw;
-    let c = 4u * (e % vw);
+    let c = 4u * (cb4 + e % vw);
     var v = vec4f(0.0);
     if (f < mp) {
       let o = soff + f * d + c;
@@ -309,7 +322,7 @@ fn xg_load_state_tile(soff: u32, f0: u32, lid: u32) {
 
 /// Query rows i0 .. i0+63 against the m'×(d+1) state at xg_state[soff ..]: feature steps of FS,
 /// φ(Q) tile with exp at load, acc += φ S, den += φ·z (features in increasing order).
-fn xg_query_state(acc: ptr<function, XgAcc>, i0: u32, soff: u32, lid: u32) {
+fn xg_query_state(acc: ptr<function, XgAcc>, i0: u32, soff: u32, cb4: u32, lid: u32) {
   let mp = fm.mp;
   let g = lid / 4u;
   let cg = lid % 4u;
@@ -317,7 +330,7 @@ fn xg_query_state(acc: ptr<function, XgAcc>, i0: u32, soff: u32, lid: u32) {
   for (var f0 = 0u; f0 < mp; f0 += FS) {
     workgroupBarrier();
     xg_load_query_tile(i0, f0, lid);
-    xg_load_state_tile(soff, f0, lid);
+    xg_load_state_tile(soff, f0, cb4, lid);
     workgroupBarrier();
     for (var l = 0u; l < FS; l++) {
       let ph = xg_a[l * XG + g];
@@ -338,7 +351,7 @@ fn xg_load_offsets(i0: u32, lid: u32) {
 
 /// out rows i0 + 4g + a: acc / den (0 when den = 0: the all-zero-normalizer guard); the
 /// invocations with cg = 0 also write den to xg_out[n·d + row].
-fn xg_store(acc: ptr<function, XgAcc>, i0: u32, lid: u32) {
+fn xg_store(acc: ptr<function, XgAcc>, i0: u32, cb4: u32, lid: u32) {
   let d = fm.d;
   let g = lid / 4u;
   let cg = lid % 4u;
@@ -349,7 +362,7 @@ fn xg_store(acc: ptr<function, XgAcc>, i0: u32, lid: u32) {
     }
     let den = (*acc).den[a];
     for (var x = 0u; x < CV; x++) {
-      let c = 4u * (cg * CV + x);
+      let c = 4u * (cb4 + cg * CV + x);
       var v = vec4f(0.0);
       if (den != 0.0) {
         v = xg_get(acc, x, a) / den;
@@ -360,7 +373,7 @@ fn xg_store(acc: ptr<function, XgAcc>, i0: u32, lid: u32) {
       if (c + 2u < d) { xg_out[o + 2u] = v.z; }
       if (c + 3u < d) { xg_out[o + 3u] = v.w; }
     }
-    if (cg == 0u) {
+    if (cg == 0u && cb4 == 0u) {
       xg_out[fm.n * d + row] = den;
     }
   }
@@ -369,14 +382,17 @@ fn xg_store(acc: ptr<function, XgAcc>, i0: u32, lid: u32) {
 @compute @workgroup_size(64)
 fn out_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
-  let i0 = fm.a0 + xg_linear(id, nwg) * 64u;
+  let ctiles = xg_ctiles();
+  let wlin = xg_linear(id, nwg);
+  let cb4 = (wlin % ctiles) * 16u;
+  let i0 = fm.a0 + (wlin / ctiles) * 64u;
   if (i0 >= xg_block_end()) {
     return;
   }
   xg_load_offsets(i0, lid);
   var acc = XgAcc();
-  xg_query_state(&acc, i0, 0u, lid);
-  xg_store(&acc, i0, lid);
+  xg_query_state(&acc, i0, 0u, cb4, lid);
+  xg_store(&acc, i0, cb4, lid);
 }
 
 /// gk.aS_B += q · φ(K)[key 16S + 4kq + B] for S = 0..3, the four key quads at xg_c[o + 4S]
@@ -407,7 +423,10 @@ fn xg_gram_step(gk: ptr<function, XgAcc>, q: vec4f, o: u32) {
 @compute @workgroup_size(64)
 fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) lid: u32) {
-  let i0 = fm.a0 + xg_linear(id, nwg) * 64u;
+  let ctiles = xg_ctiles();
+  let wlin = xg_linear(id, nwg);
+  let cb4 = (wlin % ctiles) * 16u;
+  let i0 = fm.a0 + (wlin / ctiles) * 64u;
   if (i0 >= xg_block_end()) {
     return;
   }
@@ -454,7 +473,7 @@ fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) n
         xg_c[e] = ph;
       }
       if (inter) {
-        xg_load_state_tile(soff, f0, lid);
+        xg_load_state_tile(soff, f0, cb4, lid);
       }
       workgroupBarrier();
       for (var l = 0u; l < FS; l++) {
@@ -477,7 +496,7 @@ fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) n
         let j = js + 4u * kq + b;
         xg_a[(4u * kq + b) * XG + g] = select(vec4f(0.0), xg_get(&gk, s4, b), vec4u(j) <= rows);
       }
-      xg_load_v(js, fm.n, lid);
+      xg_load_v(js, fm.n, cb4, lid);
       workgroupBarrier();
       for (var jl = 0u; jl < KT; jl++) {
         let gv = xg_a[jl * XG + g];
@@ -486,5 +505,5 @@ fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) n
       }
     }
   }
-  xg_store(&acc, i0, lid);
+  xg_store(&acc, i0, cb4, lid);
 }
