@@ -132,13 +132,21 @@ test(
       );
     }
 
-    // Every reduction has a fixed order: reruns give identical bits (features and outputs).
-    for (const causal of [false, true]) {
-      const r = await page.evaluate(
-        (causal) => window.performerKernels.determinism({ map: 'positive', n: 700, d: 32, m: 64 }, causal),
-        causal,
-      );
-      assert.ok(r.same, `${causal ? 'causal' : 'bidirectional'} rerun is bit-identical`);
+    // Every reduction has a fixed order: reruns give identical bits (outputs; on the generic path
+    // the materialized features too), on each path: fast, fast in row blocks, fast with column
+    // tiles (d > 64), generic.
+    const runs = [
+      [{ map: 'positive', n: 700, d: 32, m: 64 }, 'exp'],
+      [{ map: 'positive', n: 700, d: 32, m: 64, block: 256 }, 'exp, blocks of 256'],
+      [{ map: 'hyperbolic', n: 300, d: 130, m: 33 }, 'exp'],
+      [{ map: 'positive', n: 700, d: 32, m: 64, generic: true }, 'generic'],
+    ];
+    for (const [c, path] of runs) {
+      for (const causal of [false, true]) {
+        const r = await page.evaluate(([c, causal]) => window.performerKernels.determinism(c, causal), [c, causal]);
+        assert.equal(r.path, path, `${shape(c)} runs on the ${path} path`);
+        assert.ok(r.same, `${shape(c)} ${causal ? 'causal' : 'bidirectional'} rerun is bit-identical`);
+      }
     }
 
     const rej = await page.evaluate(() => window.performerKernels.rejects({ map: 'positive', n: 8, d: 300, m: 4 }));

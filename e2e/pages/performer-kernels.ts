@@ -382,24 +382,34 @@ async function rejects(c: Case) {
 }
 
 /** Runs the same job twice and reports whether the outputs (and materialized features) are bit-identical. */
+/**
+ * Two runs of the same problem on the path the dispatchers choose (fast: projection, GEMMs, in row
+ * blocks when `c.block` is given; generic: stats, features, on-the-fly kernels — whose materialized
+ * features are compared too) give identical bits.
+ */
 async function determinism(c: Case, causal: boolean) {
   const k = await ctx();
   const inp = inputsOf(c);
   const p = upload(k, inp, c);
   const mp = featureDim(c.map, c.m, c.d);
+  const fast = takesExpPath(k, { ...p, generic: c.generic });
   const run = () =>
     submitAndRead(
       k,
       'determinism',
       (enc) => {
+        if (fast) {
+          const projection = encodeFavorProjection(k, enc, p, c.block);
+          const args = { ...p, projection, stats: projection.stats };
+          return [causal ? encodePerformerCausal(k, enc, args) : encodePerformerBidirectional(k, enc, args)];
+        }
         const stats = encodeFavorStats(k, enc, p);
         const f = encodeFavorFeatures(k, enc, p, stats);
-        const out = causal
-          ? encodePerformerCausal(k, enc, { ...p, stats })
-          : encodePerformerBidirectional(k, enc, { ...p, stats });
+        const args = { ...p, stats, generic: c.generic };
+        const out = causal ? encodePerformerCausal(k, enc, args) : encodePerformerBidirectional(k, enc, args);
         return [out, f.qf, f.kf];
       },
-      [c.n * c.d, c.n * mp, c.n * mp],
+      fast ? [c.n * c.d] : [c.n * c.d, c.n * mp, c.n * mp],
     );
   const a = await run();
   const b = await run();
@@ -409,7 +419,7 @@ async function determinism(c: Case, causal: boolean) {
     const yu = new Uint32Array(y.buffer, y.byteOffset, y.length);
     return xu.length === yu.length && xu.every((v, t) => v === yu[t]);
   });
-  return { same };
+  return { same, path: fast ? (c.block ? `exp, blocks of ${c.block}` : 'exp') : 'generic' };
 }
 
 async function info() {
