@@ -203,9 +203,13 @@ test(
     const d1 = 6;
     const q1 = gaussian(n1, d1, 11, 1.3);
     const k1 = gaussian(n1, d1, 12, 1.3);
-    // Q through the keyboard: focus the slot's button, Enter opens the file chooser
-    await page.focus('[data-upload-slot="q"] button');
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    // Q through the keyboard: Enter on the slot's button opens the file chooser. locator.press
+    // focuses and presses in one step: a separate focus() could lose focus to the last bad file's
+    // message before Enter (one full run timed out here waiting for the chooser).
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser', { timeout: 60_000 }),
+      page.locator('[data-upload-slot="q"] button').press('Enter'),
+    ]);
     await chooser.setFiles({
       name: 'q.npy',
       mimeType: 'application/octet-stream',

@@ -10,7 +10,7 @@
  * performer-causal.ts), which the dispatchers there choose between.
  * CPU twin: src/core/linear-attention.ts linearAttentionOutput with src/core/feature-maps.ts.
  * Projections past min(binding limit, 128 MiB) (n = 2^20 at m = 64) are held one row block at a
- * time: hn and the maxima first for all rows, then each GEMM's block is projected just before it.
+ * time: the keys' hn and maxima first for all rows, then each GEMM's block is projected just before it.
  *
  * Passes: 'favor.project' (projection, key max), 'performer.kv' (key chunk GEMM + reduce, or for
  * causal 'causal.scan': chunk states + exclusive prefix), 'performer.out' / 'causal.out'.
@@ -152,8 +152,10 @@ function encodeProjectRows(
 
 /**
  * Encodes U = XWᵀ of both sides, hn and the maxima ('favor.project'). When 2·n·nu floats exceed the
- * binding limit (or `forceBlock` is given), U is a one-block workspace and this pass computes hn
- * and the maxima only; the consumers then project block by block (`encodeProjectBlock`).
+ * binding limit (or `forceBlock` is given), U is a one-block workspace and this pass computes the
+ * keys' hn and maxima only; the consumers then project block by block (`encodeProjectBlock`), and
+ * a query block's projection writes that block's query maxima and hn. The stats are complete once
+ * the Performer output is encoded.
  */
 export function encodeFavorProjection(
   ctx: KernelContext,
@@ -176,7 +178,16 @@ export function encodeFavorProjection(
   const kpart = a.storage('proj.kpart', Math.ceil(n / 32) * 4);
   const proj: FavorProjection = { u, hn, stats: { qStats, kStats }, block };
   projectionInputs.set(proj, { q4, k4, w4, kpart });
-  encodeProjectRows(ctx, encoder, p, proj, { u0: 0, block: block >= n ? n : 0, first: 0, sides: 2 });
+  // Unblocked: both sides into U. Blocked: the keys' maxima only (the global key max must be known
+  // before any key feature is formed); each query block's projection writes its own maxima and hn
+  // just before the output GEMM reads them, so the queries are projected once, not twice.
+  const blocked = block < n;
+  encodeProjectRows(ctx, encoder, p, proj, {
+    u0: 0,
+    block: blocked ? 0 : n,
+    first: blocked ? 1 : 0,
+    sides: blocked ? 1 : 2,
+  });
   const uni = a.uniform('proj.u.kmax', new Uint32Array(favorParams(p)));
   const pipe = ctx.pipelines.pipeline(PROJECTION, favorSource(projectionCode), 'key_max');
   const pass = encoder.beginComputePass(ctx.timer.pass('favor.project'));

@@ -20,8 +20,9 @@
 // Row blocks (FmParams a0 = first row u0, a1 = block rows B; chunk = first side, nchunks = side
 // count): the workgroups cover rows u0 .. min(n, u0 + B) − 1 of the sides chunk .. chunk + nchunks − 1
 // and U holds that block only, U_Q block then U_K block (row i of side s at (s·B + i − u0)·nu);
-// B = 0 projects every row for hn and the maxima only (no U write): the stabilizer pass of the
-// blocked path when 2·n·nu floats exceed a binding. hn, qstats and the key tile maxima are indexed
+// B = 0 projects every row of the given sides for hn and the maxima only (no U write): the key
+// stabilizer pass of the blocked path when 2·n·nu floats exceed a binding (each query block's own
+// projection writes its query maxima and hn). hn, qstats and the key tile maxima are indexed
 // by the global row / tile. Unblocked: u0 = 0, B = n, both sides.
 // Dispatch: sides·⌈rows/32⌉ workgroups (query row tiles, then key row tiles).
 // key_max: one workgroup of 64; kstats[0] = max over the ⌈n/32⌉ key tile maxima. Dispatch: 1.
