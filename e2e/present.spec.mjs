@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { injectAxe } from './axe.mjs';
 import { test } from './harness.mjs';
 
-const STEPS = 10;
-const SHOT_STEPS = (process.env.SLIDE_SHOTS ?? '3,10').split(',').map(Number);
+const STEPS = 11;
+const SHOT_STEPS = (process.env.SLIDE_SHOTS ?? '3,10,11').split(',').map(Number);
 
 const state = (page) => page.evaluate(() => window.__performer.getState());
 const urlStep = (page) => page.evaluate(() => new URLSearchParams(location.search).get('step'));
@@ -49,7 +49,7 @@ test(
     assert.equal(s.ui.present, true);
     assert.equal(s.ui.step, 3);
     await page.waitForFunction(() => document.activeElement?.matches('.slide h1'), null, { timeout: 5_000 }); // the slide heading has focus
-    assert.match(await page.textContent('[data-announce]'), /Slide 3 of 10/);
+    assert.match(await page.textContent('[data-announce]'), /Slide 3 of 11/);
     // the lecturer moves the slide's control: on a focused slider the arrows are the slider's, PageDown still pages
     const m0 = (await state(page)).params.m;
     await page.focus('.control-strip [data-param="m"]');
@@ -73,7 +73,7 @@ test(
     await press(page, 'PageDown', STEPS); // stays on the last slide
     await press(page, 'Home', 1);
     await press(page, 'PageUp', 1);
-    assert.match(await page.textContent('[data-announce]'), /Slide 1 of 10/);
+    assert.match(await page.textContent('[data-announce]'), /Slide 1 of 11/);
     await page.waitForFunction(() => document.activeElement?.matches('.slide h1'), null, { timeout: 5_000 }); // focus moves to the new slide heading
   },
   { webgpu: false, timeout: 60_000 },
@@ -93,6 +93,12 @@ test(
       const scene = JSON.parse(await page.getAttribute('.present', 'data-scene'));
       const params = (await state(page)).params;
       for (const [key, v] of Object.entries(scene)) assert.equal(params[key], v, `slide ${k}: ${key} set to ${v}`);
+      // the speed slide times the kernels only when asked (heavy): press its Run button
+      if ((await page.getAttribute('.slide-fig', 'data-figure')) === 'speed') {
+        assert.equal(await page.getAttribute('.slide-fig', 'data-ready'), '0', 'the speed slide waits for Run');
+        await page.click('[data-action="slide-speed-run"]');
+        await page.waitForSelector('.slide-speed-run[data-speed-state="running"]', { timeout: 10_000 });
+      }
       await page.waitForSelector('.slide-fig[data-ready="1"]', { timeout: 120_000 });
       const drawn = await page.evaluate(() => {
         const fig = document.querySelector('.slide-fig');

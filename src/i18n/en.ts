@@ -704,6 +704,12 @@ export const en = {
     costY: 'FLOPs (model)',
     costTable: 'FLOP model vs n',
     costCrossover: (n: string) => `n* ≈ 2m = ${n}`,
+    speedRun: (budget: string) => `Run (${budget})`,
+    speedRerun: (budget: string) => `Run again (${budget})`,
+    speedIdle: 'Press Run to time exact, Performer and dummy attention on this machine, n = 64 and up.',
+    speedStat: (cross: string, exact: string, perf: string, backend: string) =>
+      `measured crossover ${cross}; exact ${exact} GFLOP/s, Performer ${perf} GFLOP/s at their largest n (${backend})`,
+    speedStale: 'd or m changed: run again for these values.',
     costMeasured: (exact: string, perf: string, backend: string) =>
       `measured now at this n (${backend}): exact ${exact}, Performer ${perf}`,
     orthSeries: (proj: string) => `FAVOR+, ${proj}`,
@@ -768,6 +774,11 @@ export const en = {
         title: 'The price of concentration',
         caption:
           'As s grows, softmax concentrates (right: entropy falls) while FAVOR+’s error explodes (left). Where the estimator is accurate, attention is nearly uniform.',
+      },
+      speed: {
+        title: 'What linear attention buys: the blog’s figure, live',
+        caption:
+          'Time per attention head vs n on this machine, log-log. Exact attention grows as n², the Performer as n, and dummy attention (which just returns V) is the floor any attention pays. Past the crossover the Performer is faster, and the gap widens with every doubling.',
       },
     },
   },

@@ -737,6 +737,12 @@ export const zh: Strings = {
     costY: '浮点运算数（模型）',
     costTable: '浮点运算模型随 n 的变化',
     costCrossover: (n: string) => `交叉点 n* ≈ 2m = ${n}`,
+    speedRun: (budget: string) => `运行（${budget}）`,
+    speedRerun: (budget: string) => `再次运行（${budget}）`,
+    speedIdle: '按“运行”在本机上为精确注意力、Performer 和伪注意力计时，n 从 64 起。',
+    speedStat: (cross: string, exact: string, perf: string, backend: string) =>
+      `实测交叉点 ${cross}；精确 ${exact} GFLOP/s，Performer ${perf} GFLOP/s（各自最大 n，${backend}）`,
+    speedStale: 'd 或 m 已改变：请为新值再次运行。',
     costMeasured: (exact: string, perf: string, backend: string) =>
       `当前 n 的实测（${backend}）：精确 ${exact}，Performer ${perf}`,
     orthSeries: (proj: string) => `FAVOR+，${proj}`,
@@ -800,6 +806,11 @@ export const zh: Strings = {
         title: '集中的代价',
         caption:
           '随着 s 增大，softmax 越来越集中（右：熵下降），而 FAVOR+ 的误差急剧增大（左）。在估计准确的地方，注意力几乎是均匀的。',
+      },
+      speed: {
+        title: '线性注意力换来了什么：博客中的速度图，现场测量',
+        caption:
+          '本机上单个注意力头的耗时随 n 的变化（双对数坐标）。精确注意力按 n² 增长，Performer 按 n 增长，伪注意力（直接返回 V）是任何注意力都要付出的下限。越过交叉点后 Performer 更快，且 n 每翻一倍差距就更大。',
       },
     },
   },

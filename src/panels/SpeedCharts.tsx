@@ -47,13 +47,32 @@ export function methodSeries(
 
 const ATT: SpeedMethod[] = ['exact', 'performer-bidirectional', 'performer-causal', 'dummy'];
 
-export function SpeedCharts({ result, view, dimmed }: { result: SpeedResult; view: SpeedView; dimmed: boolean }) {
+/**
+ * Time vs n (log-log) for the four attention methods, the FLOP model at the measured rates, and the
+ * measured and FLOP-model crossovers: the blog's figure. Also the lecture's speed slide.
+ */
+export function SpeedTimeChart({
+  result,
+  view,
+  dimmed,
+  height,
+  notes,
+  model = true,
+}: {
+  result: SpeedResult;
+  view: SpeedView;
+  dimmed: boolean;
+  height: number;
+  notes?: (string | null)[];
+  /** draw the FLOP-model curves (the slide leaves them out: two fewer legend rows on a projector) */
+  model?: boolean;
+}) {
   const t = useStrings();
   const s = t.speed;
   const label = (m: SpeedMethod) => s.methods[m] ?? m;
   const timeSeries: Series[] = [
     ...methodSeries(ATT, view.by, label, (p) => p.medianMs),
-    ...(view.model.exact
+    ...(model && view.model.exact
       ? [
           {
             id: 'model-exact',
@@ -66,7 +85,7 @@ export function SpeedCharts({ result, view, dimmed }: { result: SpeedResult; vie
           },
         ]
       : []),
-    ...(view.model.bidir
+    ...(model && view.model.bidir
       ? [
           {
             id: 'model-performer',
@@ -83,32 +102,50 @@ export function SpeedCharts({ result, view, dimmed }: { result: SpeedResult; vie
   const markers: Marker[] = [];
   if (view.crossover.kind === 'at')
     markers.push({ x: view.crossover.n, label: s.markMeasured(fmtInt(view.crossover.n)), color: OKABE_ITO.vermillion });
-  const top = Math.max(64, ...result.points.filter((p) => !p.method.startsWith('layer-')).map((p) => p.n));
+  const top = attentionTop(result);
   if (view.predicted !== null && view.predicted >= 32 && view.predicted <= top * 2)
     markers.push({ x: view.predicted, label: s.markModel(fmtInt(view.predicted)), color: OKABE_ITO.grey });
+  return (
+    <LineChart
+      labels={t.charts}
+      series={timeSeries}
+      xLabel={s.xN}
+      yLabel={s.yMs}
+      xScale="log"
+      yScale="log"
+      integerX
+      xDomain={attentionDomain(result)}
+      markers={markers}
+      ariaLabel={s.timeTitle}
+      tableCaption={s.tableTime}
+      height={height}
+      dimmed={dimmed}
+      notes={notes ?? [s.sweepNote(result.d, result.m)]}
+    />
+  );
+}
+
+/** Largest n of the attention sweep (at least 64). */
+function attentionTop(result: SpeedResult): number {
+  return Math.max(64, ...result.points.filter((p) => !p.method.startsWith('layer-')).map((p) => p.n));
+}
+
+/** A little room around 2^6 … the largest n, so end points are not drawn on the axes. */
+function attentionDomain(result: SpeedResult): [number, number] {
+  return [45, Math.max(128, attentionTop(result)) * 1.4];
+}
+
+export function SpeedCharts({ result, view, dimmed }: { result: SpeedResult; view: SpeedView; dimmed: boolean }) {
+  const t = useStrings();
+  const s = t.speed;
+  const label = (m: SpeedMethod) => s.methods[m] ?? m;
   const cpu = result.backend === 'cpu';
-  // a little room around 2^6 … the largest n, so end points are not drawn on the axes
-  const xDomain: [number, number] = [45, Math.max(128, top) * 1.4];
+  const xDomain = attentionDomain(result);
   return (
     <>
       <h3>{s.timeTitle}</h3>
       <Figure name="speed-time" title={s.timeTitle}>
-        <LineChart
-          labels={t.charts}
-          series={timeSeries}
-          xLabel={s.xN}
-          yLabel={s.yMs}
-          xScale="log"
-          yScale="log"
-          integerX
-          xDomain={xDomain}
-          markers={markers}
-          ariaLabel={s.timeTitle}
-          tableCaption={s.tableTime}
-          height={340}
-          dimmed={dimmed}
-          notes={[s.sweepNote(result.d, result.m)]}
-        />
+        <SpeedTimeChart result={result} view={view} dimmed={dimmed} height={340} />
       </Figure>
       <div className="grid-2">
         <div className="sub">

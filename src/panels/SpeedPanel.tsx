@@ -7,13 +7,7 @@
 import { useId, useMemo, useState } from 'react';
 import { useStrings } from '../app/strings';
 import { fmt, fmtInt, fmtMs } from '../charts/format';
-import {
-  ATTENTION_METHODS,
-  LAYER_METHODS,
-  type Crossover,
-  type SpeedMethod,
-  type SpeedResult,
-} from '../core/speed-model';
+import { ATTENTION_METHODS, LAYER_METHODS, type SpeedMethod } from '../core/speed-model';
 import { tableCsv } from '../export/csv';
 import { downloadBlob } from '../export/download';
 import { useStore } from '../store/react';
@@ -21,60 +15,11 @@ import { Metric, Panel } from './common';
 import { SpeedCharts } from './SpeedCharts';
 import { SpeedLayer } from './SpeedLayer';
 import { RESULT_COLUMNS, resultRows, speedView } from './speed-view';
-import { useSpeedRun, type SpeedRunState } from './useSpeedRun';
+import { crossoverText, RunStatus } from './SpeedRunStatus';
+import { shownResult, useSpeedRun } from './useSpeedRun';
 
 const BLOG_URL = 'https://research.google/blog/rethinking-attention-with-performers/';
 export const SPEED_BUDGETS_S = [2, 10, 30, 120] as const;
-
-function crossoverText(
-  c: Crossover,
-  s: ReturnType<typeof useStrings>['speed'],
-): { value: number | null; text?: string } {
-  switch (c.kind) {
-    case 'at':
-      return { value: c.n, text: `≈ ${fmtInt(c.n)}` };
-    case 'below':
-      return { value: c.n, text: s.crossoverBelow(fmtInt(c.n)) };
-    case 'above':
-      return { value: c.n, text: s.crossoverAbove(fmtInt(c.n)) };
-    case 'none':
-      return { value: null };
-  }
-}
-
-function RunStatus({ state, onCancel }: { state: SpeedRunState; onCancel: () => void }) {
-  const s = useStrings().speed;
-  const p = state.progress;
-  const label = (() => {
-    if (!p) return s.calibrating('…');
-    const [what, n] = p.label.split(':');
-    if (what === 'calibrate') return s.calibrating(s.methods[n ?? ''] ?? n ?? '');
-    if (what === 'estimate') return '';
-    return s.measuring(s.methods[what ?? ''] ?? what ?? '', Number(n));
-  })();
-  const calibrating = !p || p.totalMs === 0;
-  return (
-    <div className="progress-row speed-progress" aria-live="polite" data-speed-status="running">
-      {calibrating ? (
-        <progress aria-label={label} />
-      ) : (
-        <progress max={p.totalMs} value={Math.min(p.doneMs, p.totalMs)} aria-label={label} />
-      )}
-      <span className="note">
-        {label}
-        {!calibrating && ` · ${s.elapsed(fmtMs(p.doneMs), fmtMs(p.totalMs))}`}
-      </span>
-      {state.estimateMs !== null && (
-        <span className="note" data-speed-estimate={state.estimateMs}>
-          {s.estimate(fmtMs(state.estimateMs))}
-        </span>
-      )}
-      <button type="button" className="small" data-action="speed-cancel" onClick={onCancel}>
-        {s.cancel}
-      </button>
-    </div>
-  );
-}
 
 export function SpeedPanel() {
   const t = useStrings();
@@ -89,36 +34,10 @@ export function SpeedPanel() {
   const running = state.status === 'running';
 
   // while running, the live points replace the previous result in the charts
-  const shown: SpeedResult | null = useMemo(() => {
-    if (running && state.live.length > 0) {
-      const base = state.result;
-      return {
-        backend: backend?.kind === 'webgpu' ? 'webgpu' : 'cpu',
-        device: backend ? (backend.kind === 'webgpu' ? backend.adapter : backend.reason) : '',
-        timing: base?.timing ?? (backend?.kind === 'webgpu' ? 'wall' : 'cpu'),
-        d: params.d,
-        m: params.m,
-        layerConfig: layer ? (base?.layerConfig ?? null) : null,
-        points: state.live,
-        stops: {},
-        budgetMs: budgetS * 1000,
-        estimateMs: state.estimateMs ?? 0,
-        elapsedMs: state.progress?.doneMs ?? 0,
-      };
-    }
-    return state.result;
-  }, [
-    running,
-    state.live,
-    state.result,
-    state.estimateMs,
-    state.progress,
-    backend,
-    params.d,
-    params.m,
-    layer,
-    budgetS,
-  ]);
+  const shown = useMemo(
+    () => shownResult(state, { backend, d: params.d, m: params.m, layer, budgetMs: budgetS * 1000 }),
+    [state, backend, params.d, params.m, layer, budgetS],
+  );
   const view = useMemo(() => (shown ? speedView(shown) : null), [shown]);
   const live = running && state.live.length > 0;
   const r = state.result;

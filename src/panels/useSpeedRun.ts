@@ -4,6 +4,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isEngineError } from '../core/errors';
+import type { BackendInfo } from '../core/attention-job';
 import type { SpeedPoint, SpeedRequest, SpeedResult } from '../core/speed-model';
 import { useController } from '../store/react';
 
@@ -89,4 +90,30 @@ export function useSpeedRun() {
 
   const cancel = useCallback(() => abort.current?.abort(), []);
   return { state, run, cancel };
+}
+
+/**
+ * What the charts show: while a run is going and has points, those live points (with the run's
+ * request and the backend in use); otherwise the last complete result (null before the first).
+ */
+export function shownResult(
+  state: SpeedRunState,
+  run: { backend: BackendInfo | null; d: number; m: number; layer: boolean; budgetMs: number },
+): SpeedResult | null {
+  if (state.status !== 'running' || state.live.length === 0) return state.result;
+  const base = state.result;
+  const gpu = run.backend?.kind === 'webgpu';
+  return {
+    backend: gpu ? 'webgpu' : 'cpu',
+    device: run.backend ? (run.backend.kind === 'webgpu' ? run.backend.adapter : run.backend.reason) : '',
+    timing: base?.timing ?? (gpu ? 'wall' : 'cpu'),
+    d: run.d,
+    m: run.m,
+    layerConfig: run.layer ? (base?.layerConfig ?? null) : null,
+    points: state.live,
+    stops: {},
+    budgetMs: run.budgetMs,
+    estimateMs: state.estimateMs ?? 0,
+    elapsedMs: state.progress?.doneMs ?? 0,
+  };
 }

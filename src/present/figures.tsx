@@ -1,10 +1,11 @@
 /**
  * One live figure per slide, sized to the box the slide leaves for it. Every figure is drawn from
- * the engine: the compute result (src/present/compute-figures.tsx) or an analysis run in the
- * worker (src/present/analysis-figures.tsx).
+ * the engine: the compute result (src/present/compute-figures.tsx), an analysis run in the worker
+ * (src/present/analysis-figures.tsx) or, on the speed slide, a speed run (src/present/speed-figure.tsx).
  */
 import { CostFigure, MatrixFigure } from './compute-figures';
 import { ErrorVsMFigure, MapsFigure, NormFigure, SparsityFigure, SpectraFigure } from './analysis-figures';
+import { SpeedFigure } from './speed-figure';
 import type { Box } from './figure-frame';
 import type { Step } from './story';
 
@@ -28,5 +29,7 @@ export function SlideFigure({ step, box }: { step: Step; box: Box }) {
       return <SpectraFigure step={step} box={box} />;
     case 'norm':
       return <NormFigure step={step} box={box} />;
+    case 'speed':
+      return <SpeedFigure step={step} box={box} />;
   }
 }

@@ -13,7 +13,7 @@ describe('the lecture story', () => {
     expect(new Set(STORY.map((s) => s.id)).size).toBe(STORY.length);
   });
 
-  it('follows the sources in order: quadratic cost → kernel → positive features → orthogonal → linear → causal → eˣ vs 1+elu → sparsity, rank → concentration', () => {
+  it('follows the sources in order: quadratic cost → kernel → positive features → orthogonal → linear → causal → eˣ vs 1+elu → sparsity, rank → concentration, and ends on the blog’s speed figure', () => {
     const order: StepId[] = [
       'quadratic',
       'kernel',
@@ -25,6 +25,7 @@ describe('the lecture story', () => {
       'sparsity',
       'rank',
       'concentration',
+      'speed',
     ];
     expect(STORY.map((s) => s.id)).toEqual(order);
   });

@@ -21,7 +21,8 @@ export type StepId =
   | 'maps'
   | 'sparsity'
   | 'rank'
-  | 'concentration';
+  | 'concentration'
+  | 'speed';
 
 /** What the slide draws (src/present/figures.tsx). */
 export type FigureKind =
@@ -32,7 +33,8 @@ export type FigureKind =
   | 'maps' // eˣ, 1 + elu and its tangent; one query row under softmax, FAVOR+ and 1 + elu
   | 'sparsity' // top-k attention mass of softmax, FAVOR+ and 1 + elu
   | 'spectra' // singular values of A, Â and QKᵀ
-  | 'norm'; // error vs norm scale beside entropy vs norm scale
+  | 'norm' // error vs norm scale beside entropy vs norm scale
+  | 'speed'; // the blog's time-vs-n figure, measured live on this machine when the lecturer presses Run
 
 /** Controls a slide may offer (a compact strip under the caption). */
 export type SlideControl = 'n' | 'd' | 'm' | 'scale' | 'causal';
@@ -149,6 +151,15 @@ export const STORY: readonly Step[] = [
     controls: ['scale', 'm', 'd'],
     tex: tex`\frac{\operatorname{MSE}\big(\widehat{\operatorname{SM}}(x,y)\big)}{\operatorname{SM}(x,y)^2}=\frac{e^{\|x+y\|^2}-1}{m},\qquad \|x+y\|^2\approx 2\sqrt d\,s^2`,
     sources: ['paper', 'su'],
+  },
+  {
+    id: 'speed',
+    figure: 'speed',
+    // the bench's head: d = 64, m = 256 (the sweep generates its own inputs; the scene sets d and m)
+    params: scene({ d: 64, m: 256 }),
+    controls: ['d', 'm'],
+    tex: tex`T_{\text{exact}}\propto n^2 d,\qquad T_{\text{Performer}}\propto n\,m\,d,\qquad n_\times=2m\cdot\frac{R_{\text{exact}}}{R_{\text{Performer}}}`,
+    sources: ['blog'],
   },
 ];
 

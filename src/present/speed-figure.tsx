@@ -1,0 +1,92 @@
+/**
+ * The lecture's speed slide: the blog's figure — time per head vs n, log-log, for exact, Performer
+ * and dummy attention with the measured and FLOP-model crossovers — measured live on this machine.
+ * Timing is heavy, so it runs when the lecturer presses Run (a fixed 10 s budget, attention only),
+ * with the speed panel's progress line and Cancel; points appear as they are measured.
+ */
+import { useMemo } from 'react';
+import { useStrings } from '../app/strings';
+import { fmt } from '../charts/format';
+import { SpeedTimeChart } from '../panels/SpeedCharts';
+import { crossoverText, RunStatus } from '../panels/SpeedRunStatus';
+import { speedView } from '../panels/speed-view';
+import { shownResult, useSpeedRun } from '../panels/useSpeedRun';
+import { useStore } from '../store/react';
+import { chartSize, Frame, type Box } from './figure-frame';
+import type { Step } from './story';
+
+/** Budget of the slide's run: long enough to pass the crossover on a software rasterizer. */
+export const SLIDE_SPEED_BUDGET_S = 10;
+/** Height of the Run button / progress line. */
+const RUN_LINE_PX = 56;
+
+export function SpeedFigure({ step, box }: { step: Step; box: Box }) {
+  const t = useStrings();
+  const p = t.present;
+  const s = t.speed;
+  const params = useStore((st) => st.params);
+  const backend = useStore((st) => st.backend.info);
+  const { state, run, cancel } = useSpeedRun();
+  const running = state.status === 'running';
+  const budgetMs = SLIDE_SPEED_BUDGET_S * 1000;
+  const shown = useMemo(
+    () => shownResult(state, { backend, d: params.d, m: params.m, layer: false, budgetMs }),
+    [state, backend, params.d, params.m, budgetMs],
+  );
+  const view = useMemo(() => (shown ? speedView(shown) : null), [shown]);
+  // a run for other d, m than the slide's is dimmed until it is run again
+  const current = !!shown && shown.d === params.d && shown.m === params.m;
+  const budget = s.budgetOption(SLIDE_SPEED_BUDGET_S);
+  // the Run line above the chart takes what the other slides' charts do not; the chart may use the
+  // slide's width, so its four-entry legend stays on one row
+  const { height } = chartSize({ width: box.width, height: box.height - RUN_LINE_PX });
+  const cross = view ? crossoverText(view.crossover, s) : null;
+  const stat =
+    view && shown && !running
+      ? current
+        ? p.speedStat(
+            cross?.text ?? '—',
+            fmt(view.rate.exact),
+            fmt(view.rate.bidir),
+            shown.backend === 'webgpu' ? 'WebGPU' : 'CPU',
+          )
+        : p.speedStale
+      : running
+        ? null
+        : p.speedIdle;
+  return (
+    <Frame
+      kind={step.figure}
+      ready={state.status === 'done' && current}
+      status={
+        <div className="slide-speed-run" data-speed-state={state.status}>
+          {running ? (
+            <RunStatus state={state} onCancel={cancel} />
+          ) : (
+            <button
+              type="button"
+              className="primary"
+              data-action="slide-speed-run"
+              disabled={!backend}
+              onClick={() => run({ d: params.d, m: params.m, budgetMs, layer: false })}
+            >
+              {state.result ? p.speedRerun(budget) : p.speedRun(budget)}
+            </button>
+          )}
+          {state.status === 'error' && (
+            <p className="note warn" role="alert">
+              {s.failed(state.error ?? '')}
+            </p>
+          )}
+        </div>
+      }
+      stat={stat}
+    >
+      {shown && view ? (
+        <div className="slide-chart">
+          <SpeedTimeChart result={shown} view={view} dimmed={!current} height={height} notes={[]} model={false} />
+        </div>
+      ) : null}
+    </Frame>
+  );
+}
