@@ -80,11 +80,12 @@ fn loadChunks(feat: bool, j0: u32, c0: u32, width: u32, t: u32) {
 fn dots(feat: bool, j0: u32, t: u32) -> array<vec4f, 4> {
   let gr = t / TG;
   let u = t - gr * TG;
-  var acc: array<vec4f, 4>;
-  acc[0] = vec4f(0.0);
-  acc[1] = vec4f(0.0);
-  acc[2] = vec4f(0.0);
-  acc[3] = vec4f(0.0);
+  // Named accumulators (RN-guarded), not an array indexed by the key loop: SwiftShader keeps a
+  // loop-indexed private array in memory and turns every update into a gather and a scatter.
+  var acc0 = vec4f(0.0);
+  var acc1 = vec4f(0.0);
+  var acc2 = vec4f(0.0);
+  var acc3 = vec4f(0.0);
   var width = p.d4;
   if (feat) { width = p.m4; }
   for (var c0 = 0u; c0 < width; c0 += C4) {
@@ -97,13 +98,19 @@ fn dots(feat: bool, j0: u32, t: u32) -> array<vec4f, 4> {
       let a1 = rowChunk[(4u * gr + 1u) * C4 + c];
       let a2 = rowChunk[(4u * gr + 2u) * C4 + c];
       let a3 = rowChunk[(4u * gr + 3u) * C4 + c];
-      for (var x = 0u; x < RN; x++) {
-        let b = keyChunk[(u + x * TG) * C4 + c];
-        acc[x] += vec4f(dot(a0, b), dot(a1, b), dot(a2, b), dot(a3, b));
+      acc0 += dot4(a0, a1, a2, a3, keyChunk[u * C4 + c]);
+      if (RN > 1u) { acc1 += dot4(a0, a1, a2, a3, keyChunk[(u + TG) * C4 + c]); }
+      if (RN > 2u) {
+        acc2 += dot4(a0, a1, a2, a3, keyChunk[(u + 2u * TG) * C4 + c]);
+        acc3 += dot4(a0, a1, a2, a3, keyChunk[(u + 3u * TG) * C4 + c]);
       }
     }
   }
-  return acc;
+  return array<vec4f, 4>(acc0, acc1, acc2, acc3);
+}
+
+fn dot4(a0: vec4f, a1: vec4f, a2: vec4f, a3: vec4f, b: vec4f) -> vec4f {
+  return vec4f(dot(a0, b), dot(a1, b), dot(a2, b), dot(a3, b));
 }
 
 // Raw s (already multiplied by 1/√d) and g for this thread's 4 rows × RN keys. Uniform control flow.
