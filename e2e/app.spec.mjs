@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { PANEL_ANALYSES } from './app-analyses.mjs';
 import { test } from './harness.mjs';
 
 const PANELS = ['main', 'error', 'sparsity', 'rank', 'feature-maps'];
@@ -59,17 +60,7 @@ async function waitForAnalysis(page, id, timeout = 90_000) {
 }
 
 async function waitForAllAnalyses(page, timeout = 120_000) {
-  for (const id of [
-    'errorVsM',
-    'normSweep',
-    'errorVsD',
-    'entryErrors',
-    'rowEntropies',
-    'entropyVsN',
-    'localTruncation',
-    'spectra',
-    'mapRows',
-  ]) {
+  for (const id of PANEL_ANALYSES) {
     await waitForAnalysis(page, id, timeout);
   }
 }

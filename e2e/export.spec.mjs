@@ -6,19 +6,9 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PANEL_ANALYSES as ANALYSES } from './app-analyses.mjs';
 import { test } from './harness.mjs';
 
-const ANALYSES = [
-  'errorVsM',
-  'normSweep',
-  'errorVsD',
-  'entryErrors',
-  'rowEntropies',
-  'entropyVsN',
-  'localTruncation',
-  'spectra',
-  'mapRows',
-];
 const PARAMS = { n: 96, d: 16, m: 48, causal: true };
 const QUERY = `?backend=cpu&n=${PARAMS.n}&d=${PARAMS.d}&m=${PARAMS.m}&causal=1&scale=1&seed=3&fseed=5&map=positive&input=gaussian&proj=orthogonal-chi`;
 

@@ -5,6 +5,7 @@
 // .npy float64, CSV dropped together) make every panel compute on them, and exact A is checked
 // against a recomputation from the uploaded Q, K here in the test. One page. Run: node e2e/run.mjs upload
 import assert from 'node:assert/strict';
+import { PANEL_ANALYSES as ANALYSES } from './app-analyses.mjs';
 import { test } from './harness.mjs';
 import { badFiles, badPairs, csv, gaussian, npy } from './upload-files.mjs';
 
@@ -34,18 +35,6 @@ const PHRASE = {
   'qk-shape-mismatch': /same n and d/,
   'v-shape-mismatch': /must be n × d/,
 };
-
-const ANALYSES = [
-  'errorVsM',
-  'normSweep',
-  'errorVsD',
-  'entryErrors',
-  'rowEntropies',
-  'entropyVsN',
-  'localTruncation',
-  'spectra',
-  'mapRows',
-];
 
 /** What must not change when a file is refused. */
 function snapshot(page) {

@@ -74,6 +74,8 @@ export interface LineChartProps {
 }
 
 const M = { top: 14, right: 16, bottom: 42, left: 58 };
+/** Width per character of a marker label before it is measured (11 px text). */
+const LABEL_CHAR_PX = 6.5;
 
 type Scale = ScaleContinuousNumeric<number, number>;
 
@@ -190,7 +192,7 @@ function LineChartImpl(props: LineChartProps) {
     const w = markers.map((m, i) => {
       const el = markerText.current[i];
       const measured = el && typeof el.getComputedTextLength === 'function' ? el.getComputedTextLength() : 0;
-      return measured > 0 ? measured : m.label.length * 6.5;
+      return measured > 0 ? measured : m.label.length * LABEL_CHAR_PX;
     });
     setLabelWidths((prev) => (prev.length === w.length && prev.every((v, i) => v === w[i]) ? prev : w));
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the labels' text decides their width
@@ -198,7 +200,7 @@ function LineChartImpl(props: LineChartProps) {
   const placed = useMemo(
     () =>
       placeLabels(
-        markers.map((m, i) => ({ x: xs(m.x), width: labelWidths[i] ?? m.label.length * 6.5 })),
+        markers.map((m, i) => ({ x: xs(m.x), width: labelWidths[i] ?? m.label.length * LABEL_CHAR_PX })),
         innerW,
       ),
     [markers, labelWidths, xs, innerW],

@@ -302,20 +302,41 @@ export function encodeExpBidirectional(
   const kv = encoder.beginComputePass(ctx.timer.pass('performer.kv'));
   encodeDispatch(ctx, kv, reducePipeline, { 0: ur, 8: part, 9: state }, Math.ceil(E / 256));
   kv.end();
-  for (const u0 of blockStarts(n, proj.block)) {
-    encodeProjectBlock(ctx, encoder, a, proj, u0, 'query');
-    const uo = blockUniform(ctx, a, `${a.role}.u.out`, u0, proj.block, c);
-    const po = encoder.beginComputePass(ctx.timer.pass('performer.out'));
-    encodeDispatch(
-      ctx,
-      po,
-      gemmPipeline(ctx, d, 'out_gemm'),
-      { 0: uo, 4: proj.stats.qStats, 5: proj.stats.kStats, 6: proj.u, 7: proj.hn, 10: state, 11: out },
-      Math.ceil(Math.min(proj.block, n - u0) / 64) * expColumnTiles(d),
-    );
-    po.end();
-  }
+  encodeRowTileOutput(
+    ctx,
+    encoder,
+    a,
+    proj,
+    { entry: 'out_gemm', pass: 'performer.out', sides: 'query', chunk: c },
+    {
+      10: state,
+      11: out,
+    },
+  );
   return out;
+}
+
+/**
+ * The output GEMM over 64-row tiles × column tiles ('out_gemm' or 'causal_fused'), block by block:
+ * project the block's rows of `sides` into U (when U holds one block), then dispatch its tiles.
+ */
+function encodeRowTileOutput(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  a: ExpArgs,
+  proj: FavorProjection,
+  what: { entry: string; pass: string; sides: 'query' | 'both'; chunk: number },
+  buffers: Record<number, GPUBuffer>,
+): void {
+  for (const u0 of blockStarts(a.n, proj.block)) {
+    encodeProjectBlock(ctx, encoder, a, proj, u0, what.sides);
+    const uo = blockUniform(ctx, a, `${a.role}.u.out`, u0, proj.block, what.chunk);
+    const pass = encoder.beginComputePass(ctx.timer.pass(what.pass));
+    const inputs = { 0: uo, 4: proj.stats.qStats, 5: proj.stats.kStats, 6: proj.u, 7: proj.hn, ...buffers };
+    const groups = Math.ceil(Math.min(proj.block, a.n - u0) / 64) * expColumnTiles(a.d);
+    encodeDispatch(ctx, pass, gemmPipeline(ctx, a.d, what.entry), inputs, groups);
+    pass.end();
+  }
 }
 
 /** Smallest chunk (multiple of 64, or `force`) whose nchunks·m'·(d+1) state workspace fits. */
@@ -357,18 +378,7 @@ export function encodeExpCausal(
   const scan = encoder.beginComputePass(ctx.timer.pass('causal.scan'));
   encodeDispatch(ctx, scan, prefixPipeline, { 0: u, 12: work }, Math.ceil(E / 256));
   scan.end();
-  for (const u0 of blockStarts(n, proj.block)) {
-    encodeProjectBlock(ctx, encoder, a, proj, u0, 'both');
-    const uo = blockUniform(ctx, a, `${a.role}.u.out`, u0, proj.block, chunk);
-    const po = encoder.beginComputePass(ctx.timer.pass('causal.out'));
-    encodeDispatch(
-      ctx,
-      po,
-      gemmPipeline(ctx, d, 'causal_fused'),
-      { 0: uo, 4: proj.stats.qStats, 5: proj.stats.kStats, 6: proj.u, 7: proj.hn, 8: v4, 10: work, 11: out },
-      Math.ceil(Math.min(proj.block, n - u0) / 64) * expColumnTiles(d),
-    );
-    po.end();
-  }
+  const fused = { entry: 'causal_fused', pass: 'causal.out', sides: 'both', chunk } as const;
+  encodeRowTileOutput(ctx, encoder, a, proj, fused, { 8: v4, 10: work, 11: out });
   return out;
 }

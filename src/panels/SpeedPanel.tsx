@@ -34,10 +34,7 @@ export function SpeedPanel() {
   const running = state.status === 'running';
 
   // while running, the live points replace the previous result in the charts
-  const shown = useMemo(
-    () => shownResult(state, { backend, d: params.d, m: params.m, layer, budgetMs: budgetS * 1000 }),
-    [state, backend, params.d, params.m, layer, budgetS],
-  );
+  const shown = useMemo(() => shownResult(state, backend), [state, backend]);
   const view = useMemo(() => (shown ? speedView(shown) : null), [shown]);
   const live = running && state.live.length > 0;
   const r = state.result;

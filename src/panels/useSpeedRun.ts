@@ -16,6 +16,8 @@ export interface SpeedRunState {
   result: SpeedResult | null;
   /** points of the run in progress */
   live: SpeedPoint[];
+  /** what the run in progress (or the last one) was asked for */
+  request: SpeedRequest | null;
   progress: { doneMs: number; totalMs: number; label: string } | null;
   estimateMs: number | null;
   error: string | null;
@@ -26,6 +28,7 @@ const INITIAL: SpeedRunState = {
   status: 'idle',
   result: null,
   live: [],
+  request: null,
   progress: null,
   estimateMs: null,
   error: null,
@@ -47,6 +50,7 @@ export function useSpeedRun() {
         ...s,
         status: 'running',
         live: [],
+        request: req,
         progress: null,
         estimateMs: null,
         error: null,
@@ -93,26 +97,25 @@ export function useSpeedRun() {
 }
 
 /**
- * What the charts show: while a run is going and has points, those live points (with the run's
- * request and the backend in use); otherwise the last complete result (null before the first).
+ * What the charts show: while a run is going and has points, those live points (described by the
+ * run's own request, so moving d or m mid-run does not relabel them, and the backend in use);
+ * otherwise the last complete result (null before the first).
  */
-export function shownResult(
-  state: SpeedRunState,
-  run: { backend: BackendInfo | null; d: number; m: number; layer: boolean; budgetMs: number },
-): SpeedResult | null {
-  if (state.status !== 'running' || state.live.length === 0) return state.result;
+export function shownResult(state: SpeedRunState, backend: BackendInfo | null): SpeedResult | null {
+  const req = state.request;
+  if (state.status !== 'running' || state.live.length === 0 || !req) return state.result;
   const base = state.result;
-  const gpu = run.backend?.kind === 'webgpu';
+  const gpu = backend?.kind === 'webgpu';
   return {
     backend: gpu ? 'webgpu' : 'cpu',
-    device: run.backend ? (run.backend.kind === 'webgpu' ? run.backend.adapter : run.backend.reason) : '',
+    device: backend ? (backend.kind === 'webgpu' ? backend.adapter : backend.reason) : '',
     timing: base?.timing ?? (gpu ? 'wall' : 'cpu'),
-    d: run.d,
-    m: run.m,
-    layerConfig: run.layer ? (base?.layerConfig ?? null) : null,
+    d: req.d,
+    m: req.m,
+    layerConfig: req.layer ? (base?.layerConfig ?? null) : null,
     points: state.live,
     stops: {},
-    budgetMs: run.budgetMs,
+    budgetMs: req.budgetMs,
     estimateMs: state.estimateMs ?? 0,
     elapsedMs: state.progress?.doneMs ?? 0,
   };

@@ -29,12 +29,9 @@ export function SpeedFigure({ step, box }: { step: Step; box: Box }) {
   const { state, run, cancel } = useSpeedRun();
   const running = state.status === 'running';
   const budgetMs = SLIDE_SPEED_BUDGET_S * 1000;
-  const shown = useMemo(
-    () => shownResult(state, { backend, d: params.d, m: params.m, layer: false, budgetMs }),
-    [state, backend, params.d, params.m, budgetMs],
-  );
+  const shown = useMemo(() => shownResult(state, backend), [state, backend]);
   const view = useMemo(() => (shown ? speedView(shown) : null), [shown]);
-  // a run for other d, m than the slide's is dimmed until it is run again
+  // a run for other d, m than the slide's is dimmed until it is run again (live points too)
   const current = !!shown && shown.d === params.d && shown.m === params.m;
   const budget = s.budgetOption(SLIDE_SPEED_BUDGET_S);
   // the Run line above the chart takes what the other slides' charts do not; the chart may use the
