@@ -10,7 +10,7 @@ import { Row, Select, StopSlider, TypedNumber } from '../controls/Controls';
 import type { EmbedControlId } from '../store/embed';
 import { D_STOPS, M_STOPS, N_STOPS, SCALE_RANGE } from '../store/params';
 import { useActions, useStore } from '../store/react';
-import { useStrings } from './strings';
+import { useStrings } from '../ui/strings';
 
 /** The slider covers the scales worth dragging through; the typed entry takes the full range. */
 const SCALE_SLIDER = { min: 0.05, max: 3, step: 0.05 } as const;

@@ -4,8 +4,8 @@
  * privacy line.
  */
 import { Fragment } from 'react';
-import type { Strings } from './strings';
-import { useStrings } from './strings';
+import type { Strings } from '../ui/strings';
+import { useStrings } from '../ui/strings';
 
 type SourceId = keyof Strings['cite']['items'];
 

@@ -5,7 +5,7 @@
  * most one engine request in flight, so dragging never queues work on the main thread.
  */
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { featureDim, usesProjection } from '../core/feature-maps';
 import { LIMITS } from '../core/limits';
 import { taylor2MaxD } from '../core/validate';

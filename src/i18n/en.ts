@@ -1,6 +1,6 @@
 /**
  * Every user-visible English string (a leaf module: no React, no store access). Components read
- * the current language's strings through `useStrings()` (src/app/strings.ts); interpolated strings
+ * the current language's strings through `useStrings()` (src/ui/strings.ts); interpolated strings
  * are functions. `zh.ts` beside it has the same shape (TypeScript lists anything missing).
  */
 import type { RejectReason } from '../store/params';

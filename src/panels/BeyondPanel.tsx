@@ -6,7 +6,7 @@
  * feature map or projection appears here without changes to this file.
  */
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import {
   estimatorDim,
   estimatorSet,
@@ -28,8 +28,9 @@ import {
 import { useStore } from '../store/react';
 import { AnalysisFigure } from './AnalysisFigure';
 import { REFERENCES } from './beyond-refs';
-import { Metric, Panel, useAnalysisRequest } from './common';
-import { Formula } from './Formula';
+import { Metric, Panel } from './common';
+import { useAnalysisRequest } from '../ui/analysis';
+import { Formula } from '../ui/Formula';
 
 /** Dash of a projection variant (the maps themselves keep their own dash). */
 const VARIANT_DASH = ['5 2', '1 2', '9 3', '3 3 1 3'];

@@ -4,7 +4,7 @@
  * implementation's ε flattens the Performer's Â at large norms (entropy vs s, with and without ε),
  * and Su's local-truncation experiment.
  */
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { fmtInt } from '../charts/format';
 import { Histogram } from '../charts/Histogram';
 import { type Series } from '../charts/LineChart';
@@ -19,7 +19,8 @@ import {
 import { useStore } from '../store/react';
 import { mean } from '../core/sweeps';
 import { AnalysisFigure } from './AnalysisFigure';
-import { AnalysisStatus, Metric, Panel, useAnalysisRequest } from './common';
+import { Metric, Panel } from './common';
+import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { StabilizerFigure } from './StabilizerFigure';
 
 const TOP_K_SHOWN = 8;

@@ -4,7 +4,7 @@
  * causal toggle. Changes go through the store's actions, like everywhere else.
  */
 import { useId } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { fmtInt } from '../charts/format';
 import { D_STOPS, M_STOPS, N_STOPS, nearestStop } from '../store/params';
 import { useActions, useStore } from '../store/react';

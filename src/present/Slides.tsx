@@ -8,9 +8,9 @@
  * focus on every change, and a polite live region announces "Slide k of N".
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { useStrings } from '../app/strings';
-import { Formula } from '../panels/Formula';
-import { PanelBoundary } from '../panels/common';
+import { useStrings } from '../ui/strings';
+import { Formula } from '../ui/Formula';
+import { PanelBoundary } from '../ui/PanelBoundary';
 import { useActions, useStore } from '../store/react';
 import { ControlStrip } from './ControlStrip';
 import { SlideFigure, type Box } from './figures';

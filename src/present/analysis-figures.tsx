@@ -4,7 +4,7 @@
  * row, top-k mass, singular values, error and entropy vs the norm scale.
  */
 import { useMemo } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { decimateMax } from '../charts/decimate';
 import { fmt, fmtInt } from '../charts/format';
 import { LineChart, type Series } from '../charts/LineChart';
@@ -13,7 +13,7 @@ import { elu1, expCurve } from '../core/feature-maps';
 import { normalizedEntropy, rowEntropy } from '../core/metrics';
 import { numericalRank } from '../core/rank';
 import { mean } from '../core/sweeps';
-import { SpectrumChart } from '../panels/RankPanel';
+import { SpectrumChart } from '../ui/SpectrumChart';
 import {
   errorVsMRequest,
   mapRowsRequest,
