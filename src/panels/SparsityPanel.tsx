@@ -22,6 +22,7 @@ import { AnalysisFigure } from './AnalysisFigure';
 import { Metric, Panel } from './common';
 import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { StabilizerFigure } from './StabilizerFigure';
+import { topKSeries } from '../ui/top-k-series';
 
 const TOP_K_SHOWN = 8;
 
@@ -47,29 +48,7 @@ export function SparsityPanel() {
   const rvMap = rv ? t.names.maps[rv.map] : mapName;
   const topIdx = rv ? rv.topK.k.findIndex((k) => k >= TOP_K_SHOWN) : -1;
 
-  const topSeries: Series[] = rv
-    ? [
-        { id: 'exact', label: s.exact, color: EXACT_COLOR, x: rv.topK.k, y: rv.topK.exact, points: true },
-        {
-          id: 'perf',
-          label: s.perf(rvMap),
-          color: MAP_COLORS[rv.map],
-          dash: MAP_DASH[rv.map] ?? '5 3',
-          x: rv.topK.k,
-          y: rv.topK.performer,
-          points: true,
-        },
-        {
-          id: 'elu',
-          label: s.elu,
-          color: MAP_COLORS.elu1,
-          dash: MAP_DASH.elu1,
-          x: rv.topK.k,
-          y: rv.topK.elu1,
-          points: true,
-        },
-      ]
-    : [];
+  const topSeries: Series[] = rv ? topKSeries(rv, t) : [];
 
   const nv = nA.value;
   const nLo = nv ? Math.max(0, Math.floor(Math.min(...nv.exact, ...nv.performer, ...nv.elu1) * 20) / 20 - 0.05) : 0;
