@@ -10,6 +10,7 @@ import { Row, Select, StopSlider, TypedNumber } from '../controls/Controls';
 import type { EmbedControlId } from '../store/embed';
 import { D_STOPS, M_STOPS, N_STOPS, SCALE_RANGE } from '../store/params';
 import { useActions, useStore } from '../store/react';
+import { CausalToggle } from '../ui/param-controls';
 import { useStrings } from '../ui/strings';
 
 /** The slider covers the scales worth dragging through; the typed entry takes the full range. */
@@ -43,25 +44,6 @@ function ScaleControl() {
   );
 }
 
-function CausalControl() {
-  const t = useStrings().controls;
-  const id = useId();
-  const causal = useStore((s) => s.params.causal);
-  const actions = useActions();
-  return (
-    <div className="control control-inline">
-      <input
-        id={id}
-        type="checkbox"
-        checked={causal}
-        data-param="causal"
-        onChange={(e) => actions.setParam('causal', e.target.checked)}
-      />
-      <label htmlFor={id}>{t.causal}</label>
-    </div>
-  );
-}
-
 function SeedControl() {
   const t = useStrings().controls;
   const id = useId();
@@ -91,7 +73,7 @@ function EmbedControl({ id }: { id: EmbedControlId }) {
     case 'input':
       return <Select param="input" label={t.input} options={INPUT_KINDS} names={t.inputNames} />;
     case 'causal':
-      return <CausalControl />;
+      return <CausalToggle label={t.causal} className="control control-inline" />;
     case 'seed':
       return <SeedControl />;
   }
