@@ -204,6 +204,11 @@ export const en = {
         where: 'ICLR 2022',
         about: 'cosFormer: ReLU features re-weighted by cos(π(i − j)/2M)',
       },
+      hedgehog: {
+        who: 'Michael Zhang et al.',
+        where: 'ICLR 2024',
+        about: 'Hedgehog: a learned feature map [softmax(Wx) | softmax(−Wx)] fitted to mimic softmax attention',
+      },
     },
   },
   notices: {

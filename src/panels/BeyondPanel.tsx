@@ -27,7 +27,7 @@ import {
 } from '../store/analyses';
 import { useStore } from '../store/react';
 import { AnalysisFigure } from './AnalysisFigure';
-import { REFERENCES } from './beyond-refs';
+import { CITED, REFERENCES } from '../i18n/references';
 import { Metric, Panel } from './common';
 import { useAnalysisRequest } from '../ui/analysis';
 import { Formula } from '../ui/Formula';
@@ -280,7 +280,7 @@ export function BeyondPanel() {
       <h3>{s.refsHeading}</h3>
       <ol className="citations" data-beyond-refs="">
         {cites.map((k) => {
-          const r = REFERENCES[k];
+          const r = REFERENCES[CITED[k]];
           return (
             // bibliographic facts (authors, titles, venues) stay as published
             <li key={k} id={`beyond-ref-${k}`} data-cite={k} translate="no">
@@ -296,7 +296,7 @@ export function BeyondPanel() {
               {', '}
               {r.venue}
               {', '}
-              <a href={r.href}>{r.link}</a>
+              <a href={r.href}>{r.link ?? r.title}</a>
             </li>
           );
         })}
