@@ -9,7 +9,14 @@ import { useStrings } from '../ui/strings';
 import { featureDim, usesProjection } from '../core/feature-maps';
 import { LIMITS } from '../core/limits';
 import { taylor2MaxD } from '../core/validate';
-import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS, STABILIZERS, type AttentionParams } from '../core/types';
+import {
+  FEATURE_MAPS,
+  INPUT_KINDS,
+  PROJECTIONS,
+  STABILIZERS,
+  usesStabilizer,
+  type AttentionParams,
+} from '../core/types';
 import { fmt, fmtInt } from '../charts/format';
 import { useUploadLocked } from './UploadControls';
 import { D_STOPS, M_STOPS, N_STOPS, type ParamKey } from '../store/params';
@@ -247,7 +254,6 @@ export function Controls() {
 function StabilizerSelect() {
   const st = useStrings().stab;
   const map = useStore((s) => s.params.featureMap);
-  const uses = map === 'positive' || map === 'hyperbolic' || map === 'exp';
   return (
     <Select
       param="stabilizer"
@@ -255,7 +261,7 @@ function StabilizerSelect() {
       options={STABILIZERS}
       names={st.names}
       help={st.help}
-      disabled={!uses}
+      disabled={!usesStabilizer(map)}
     />
   );
 }
