@@ -17,13 +17,6 @@ import { encodePerformerBidirectional } from './performer-bidirectional';
 import { encodePerformerCausal } from './performer-causal';
 
 export type BenchKernel = 'exact' | 'exact-causal' | 'performer-bidirectional' | 'performer-causal' | 'dummy';
-export const BENCH_KERNELS: readonly BenchKernel[] = [
-  'exact',
-  'exact-causal',
-  'performer-bidirectional',
-  'performer-causal',
-  'dummy',
-];
 
 export interface KernelBenchOptions {
   kernel: BenchKernel;
