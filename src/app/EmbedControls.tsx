@@ -9,8 +9,8 @@ import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS } from '../core/types';
 import { Row, Select, StopSlider, TypedNumber } from '../controls/Controls';
 import type { EmbedControlId } from '../store/embed';
 import { D_STOPS, M_STOPS, N_STOPS, SCALE_RANGE } from '../store/params';
-import { useActions, useStore } from '../store/react';
-import { CausalToggle } from '../ui/param-controls';
+import { useStore } from '../store/react';
+import { CausalToggle, ScaleRange } from '../ui/param-controls';
 import { useStrings } from '../ui/strings';
 
 /** The slider covers the scales worth dragging through; the typed entry takes the full range. */
@@ -20,20 +20,9 @@ function ScaleControl() {
   const t = useStrings();
   const id = useId();
   const scale = useStore((s) => s.params.scale);
-  const actions = useActions();
   return (
     <Row label={t.controls.scale} htmlFor={id}>
-      <input
-        id={id}
-        type="range"
-        min={SCALE_SLIDER.min}
-        max={SCALE_SLIDER.max}
-        step={SCALE_SLIDER.step}
-        value={Math.min(SCALE_SLIDER.max, Math.max(SCALE_SLIDER.min, scale))}
-        data-param="scale"
-        aria-valuetext={`${t.controls.scale} = ${scale}`}
-        onChange={(e) => actions.setParam('scale', Number(e.target.value))}
-      />
+      <ScaleRange id={id} {...SCALE_SLIDER} label={t.controls.scale} />
       <TypedNumber
         param="scale"
         value={scale}

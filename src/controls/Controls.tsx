@@ -21,7 +21,7 @@ import { fmt, fmtInt } from '../charts/format';
 import { useUploadLocked } from './UploadControls';
 import { D_STOPS, M_STOPS, N_STOPS, type ParamKey } from '../store/params';
 import { useActions, useStore } from '../store/react';
-import { CausalToggle, StopRange } from '../ui/param-controls';
+import { CausalToggle, ScaleRange, StopRange } from '../ui/param-controls';
 
 export function TypedNumber({
   param,
@@ -215,18 +215,7 @@ export function Controls() {
           )
         }
       >
-        <input
-          id={scaleId}
-          type="range"
-          min={0.05}
-          max={2}
-          step={0.05}
-          value={Math.min(2, Math.max(0.05, p.scale))}
-          data-param="scale"
-          disabled={!!uploaded}
-          aria-valuetext={`${t.scale} = ${p.scale}`}
-          onChange={(e) => actions.setParam('scale', Number(e.target.value))}
-        />
+        <ScaleRange id={scaleId} min={0.05} max={2} step={0.05} label={t.scale} disabled={!!uploaded} />
         <TypedNumber param="scale" value={p.scale} label={t.typed(t.scale)} width={5} disabled={!!uploaded} />
       </Row>
       <CausalToggle label={t.causal} className="control control-inline" />

@@ -7,8 +7,8 @@ import { useId } from 'react';
 import { useStrings } from '../ui/strings';
 import { fmtInt } from '../charts/format';
 import { D_STOPS, M_STOPS, N_STOPS } from '../store/params';
-import { useActions, useStore } from '../store/react';
-import { CausalToggle, StopRange } from '../ui/param-controls';
+import { useStore } from '../store/react';
+import { CausalToggle, ScaleRange, StopRange } from '../ui/param-controls';
 import { SLIDE_LIMITS, type SlideControl } from './story';
 
 const STOPS = {
@@ -35,23 +35,12 @@ function ScaleSlider() {
   const id = useId();
   const label = useStrings().present.controlNames.scale;
   const value = useStore((s) => s.params.scale);
-  const actions = useActions();
   return (
     <div className="strip-control">
       <label htmlFor={id}>
         {label} = <output htmlFor={id}>{value}</output>
       </label>
-      <input
-        id={id}
-        type="range"
-        min={SLIDE_LIMITS.scaleMin}
-        max={SLIDE_LIMITS.scaleMax}
-        step={0.05}
-        value={Math.min(SLIDE_LIMITS.scaleMax, Math.max(SLIDE_LIMITS.scaleMin, value))}
-        data-param="scale"
-        aria-valuetext={`${label} = ${value}`}
-        onChange={(e) => actions.setParam('scale', Math.round(Number(e.target.value) * 100) / 100)}
-      />
+      <ScaleRange id={id} min={SLIDE_LIMITS.scaleMin} max={SLIDE_LIMITS.scaleMax} step={0.05} label={label} />
     </div>
   );
 }

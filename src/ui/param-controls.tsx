@@ -40,6 +40,42 @@ export function StopRange({
   );
 }
 
+/** A range input for the norm scale over [min, max] (the typed entry, where there is one, takes the full range). */
+export function ScaleRange({
+  id,
+  min,
+  max,
+  step,
+  label,
+  disabled,
+}: {
+  id: string;
+  min: number;
+  max: number;
+  step: number;
+  /** the parameter's name, for the spoken value */
+  label: string;
+  disabled?: boolean;
+}) {
+  const scale = useStore((s) => s.params.scale);
+  const actions = useActions();
+  return (
+    <input
+      id={id}
+      type="range"
+      min={min}
+      max={max}
+      step={step}
+      value={Math.min(max, Math.max(min, scale))}
+      data-param="scale"
+      disabled={disabled}
+      aria-valuetext={`${label} = ${scale}`}
+      // whole hundredths: the slider's steps, without the float noise of min + k·step
+      onChange={(e) => actions.setParam('scale', Math.round(Number(e.target.value) * 100) / 100)}
+    />
+  );
+}
+
 /** The causal mask's checkbox with its label after it. */
 export function CausalToggle({ label, className }: { label: string; className: string }) {
   const id = useId();
