@@ -4,9 +4,9 @@
  * a stat line under it), chart sizing and the analysis hook.
  */
 import type { ReactNode } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import type { AttentionParams } from '../core/types';
-import { AnalysisStatus, useAnalysisRequest } from '../panels/common';
+import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { useController, useStore } from '../store/react';
 import type { AnalysisRequest } from '../store/analyses';
 import type { AnalysisOpName } from '../engine/analysis';
