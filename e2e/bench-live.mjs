@@ -104,7 +104,6 @@ function probe() {
       if (a.key !== null && pre && a.key !== pre.key) m.changed = true;
       if (a.status === 'running') {
         m.sawRunning = true;
-        s.lastRunning = now;
       }
       if (a.version !== null) {
         // the value on screen changed: first shown; final once not refining and not running
@@ -119,9 +118,14 @@ function probe() {
     }
     const versioned = Object.values(list).some((a) => a.key !== null);
     const allCurrent = Object.values(list).every(current);
-    const quiet = versioned || (now > 1000 && now - (s.lastRunning ?? 0) > 300);
-    if (s.heatmap !== null && !computing() && allCurrent && quiet) {
-      s.settled = now;
+    const calm = s.heatmap !== null && !computing() && allCurrent;
+    if (!calm) s.calmSince = null;
+    else if (versioned) s.settled = now;
+    else {
+      // without keys nothing says which analyses will re-run: settled when calm since a while
+      // (recorded as the moment the calm began)
+      s.calmSince ??= now;
+      if (now > 1000 && now - s.calmSince > 300) s.settled = s.calmSince;
     }
   };
   new MutationObserver(check).observe(document, {
@@ -146,7 +150,7 @@ function probe() {
         before: { heatmap: heatmapId(), ops },
         heatmap: null,
         settled: null,
-        lastRunning: null,
+        calmSince: null,
         ops: {},
       };
       const s = step;
