@@ -79,11 +79,16 @@ function probe() {
     for (const el of document.querySelectorAll('[data-analysis]')) {
       const op = el.getAttribute('data-analysis');
       if (op in out) continue;
+      // the status line carries them today; a figure marked data-analysis-op may carry them too
+      const fig = (attr) => document.querySelector(`[data-analysis-op="${op}"][${attr}]`)?.getAttribute(attr) ?? null;
       out[op] = {
         status: el.getAttribute('data-status') ?? '',
-        key: el.getAttribute('data-analysis-key'),
-        version: el.getAttribute('data-analysis-version'),
-        refining: el.getAttribute('data-refining') === 'true' || el.closest('[data-refining="true"]') !== null,
+        key: el.getAttribute('data-analysis-key') ?? fig('data-analysis-key'),
+        version: el.getAttribute('data-analysis-version') ?? fig('data-analysis-version'),
+        refining:
+          el.getAttribute('data-refining') === 'true' ||
+          el.closest('[data-refining="true"]') !== null ||
+          document.querySelector(`[data-analysis-op="${op}"][data-refining="true"]`) !== null,
       };
     }
     return out;
