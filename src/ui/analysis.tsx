@@ -41,8 +41,17 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
   if (!entry) return <p className="analysis-status note">{t.analysis.waiting}</p>;
   const stale = entry.valueKey !== null && entry.valueKey !== currentKey;
   const p = entry.progress;
+  // data-analysis-key: the key the panel wants now; data-analysis-version: the key of the value on
+  // screen (equal once it is current) — read by the benches (e2e/bench-live.mjs), keep them
   return (
-    <div className="analysis-status" data-analysis={id} data-status={entry.status} aria-live="polite">
+    <div
+      className="analysis-status"
+      data-analysis={id}
+      data-status={entry.status}
+      data-analysis-key={currentKey}
+      data-analysis-version={entry.valueKey ?? ''}
+      aria-live="polite"
+    >
       {entry.status === 'running' && (
         <div className="progress-row">
           <progress max={p?.total ?? 1} value={p?.done ?? 0} aria-label={t.analysis.running(p?.label)} />
