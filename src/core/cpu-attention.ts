@@ -65,7 +65,7 @@ export function runAttentionJob(job: AttentionJob): AttentionOutput {
   const { qf, kf } = timed('feature-maps', () => {
     const x = scaleInputs(q);
     const y = scaleInputs(k);
-    const ctx = mapContext(featureMap, x, y);
+    const ctx = mapContext(featureMap, x, y, causal);
     return { qf: queryFeatures(featureMap, x, w, stabilizer, ctx), kf: keyFeatures(featureMap, y, w, stabilizer, ctx) };
   });
   bytes += 2 * n * d * 4 + 2 * n * mp * 4 + (m > 0 ? n * m * 8 + n * 8 : 0);

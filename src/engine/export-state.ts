@@ -46,7 +46,7 @@ export function denseState(request: ComputeRequest): DenseState {
   const inputs = prepareInputs(request);
   const { q, k, v } = inputs;
   const causal = request.params.causal;
-  const { qf, kf } = performerFeatures(inputs, request.params.featureMap);
+  const { qf, kf } = performerFeatures(inputs, request.params.featureMap, request.params.stabilizer, causal);
   return {
     inputs,
     aExact: exactAttentionMatrix(q, k, causal),

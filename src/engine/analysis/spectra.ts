@@ -26,7 +26,12 @@ export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Pr
   const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
   const x = scaleInputs(inputs.q);
   const y = scaleInputs(inputs.k);
-  const { qf, kf } = performerFeatures({ ...inputs, w: fittedMapW(payload, p, inputs.w) }, p.featureMap, p.stabilizer);
+  const { qf, kf } = performerFeatures(
+    { ...inputs, w: fittedMapW(payload, p, inputs.w) },
+    p.featureMap,
+    p.stabilizer,
+    p.causal,
+  );
   const mPrime = featureDim(p.featureMap, p.m, p.d);
 
   const exactDense = exactAttentionF64(inputs.q, inputs.k, p.causal);
