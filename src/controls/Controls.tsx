@@ -7,6 +7,7 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useStrings } from '../app/strings';
 import { featureDim, usesProjection } from '../core/feature-maps';
+import { FEATURE_MAP_SPECS } from '../core/feature-map-specs';
 import { LIMITS } from '../core/limits';
 import { taylor2MaxD } from '../core/validate';
 import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS, STABILIZERS, type AttentionParams } from '../core/types';
@@ -269,7 +270,7 @@ export function Controls() {
 function StabilizerSelect() {
   const st = useStrings().stab;
   const map = useStore((s) => s.params.featureMap);
-  const uses = map === 'positive' || map === 'hyperbolic' || map === 'exp';
+  const uses = FEATURE_MAP_SPECS[map].eps;
   return (
     <Select
       param="stabilizer"

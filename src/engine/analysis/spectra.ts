@@ -72,6 +72,11 @@ export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Pr
     for (let i = 0; i < n; i++) mn = Math.min(mn, a[i * n + i]!);
     return mn;
   };
+  const maxAboveDiag = (a: ArrayLike<number>) => {
+    let mx = 0;
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) mx = Math.max(mx, Math.abs(a[i * n + j]!));
+    return mx;
+  };
   await step(ctx, total, total, 'done');
   return {
     n,
@@ -85,5 +90,7 @@ export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Pr
     scores: out[2]!,
     minDiagExact: p.causal ? minDiag(exactDense) : null,
     minDiagApprox: p.causal ? minDiag(approxM.data) : null,
+    aboveDiagExact: p.causal ? maxAboveDiag(exactDense) : null,
+    aboveDiagApprox: p.causal ? maxAboveDiag(approxM.data) : null,
   };
 }
