@@ -337,6 +337,7 @@ function jobOf(cs: JobCase): AttentionJob {
     inputs: generateInputs(p),
     featureMap: p.featureMap,
     causal: p.causal,
+    stabilizer: p.stabilizer,
     viewCells: cs.viewCells,
     rowStats: cs.rowStats,
     rows: cs.rows,
