@@ -12,7 +12,8 @@ export interface Matrix {
 }
 
 /**
- * Feature maps φ of linear attention. All act on the d^{-1/4}-scaled inputs x = q / d^{1/4},
+ * Feature maps φ of linear attention (each has its record in feature-map-specs.ts; a map's index in
+ * FEATURE_MAPS is its WGSL code). All act on the d^{-1/4}-scaled inputs x = q / d^{1/4},
  * y = k / d^{1/4}, so that softmax attention is exp(x·y) row-normalized.
  * - positive:       m^{-1/2} exp(Wx − ‖x‖²/2)                    (FAVOR+, m features)
  * - hyperbolic:     (2m)^{-1/2} exp(−‖x‖²/2) [exp(Wx), exp(−Wx)]  (2m features)
@@ -20,9 +21,10 @@ export interface Matrix {
  * - relu:           relu(m^{-1/2} Wx) + 0.001                      (m features)
  * - elu1:           elu(x) + 1, no projection                      (d features)
  * - exp:            exp(Wx), the map of Su Jianlin's article (kexue.fm/archives/8338), no ‖·‖² terms (m features)
- * - double-softmax: φ_q = softmax over features of x, φ_k = softmax over positions of y (d features)
+ * - double-softmax: φ_q = softmax over features of x, φ_k = softmax over positions of y (d features;
+ *                   causal: φ_k = exp(y) with one scalar shift)
  * - oprf:           FAVOR++ / optimal positive random features (Likhosherstov et al. 2022):
- *                   m^{-1/2} (1−4A)^{d/4} exp(A‖ω_r‖² + √(1−4A) ω_r·x − ‖x‖²/2), A ≤ 0 chosen from Q, K (m features)
+ *                   m^{-1/2} (1−4A)^{d/4} exp(A‖ω_r‖² + √(1−4A) ω_r·x − ‖x‖²/2), A ≤ 0 chosen from Q, K (causal: from ρ = 2/√d) (m features)
  * - taylor2:        [1, x, vec(x xᵀ)/√2], the second-order Taylor map of Based (Arora et al. 2024) (1 + d + d² features)
  * - cosformer:      [relu(x) cos(πi/2n), relu(x) sin(πi/2n)] at position i, cosFormer (Qin et al. 2022) (2d features)
  * - hedgehog:       [softmax(Wx) ‖ softmax(−Wx)] with W fitted to mimic softmax (Zhang et al. 2024; 2m features)
