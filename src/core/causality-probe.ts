@@ -8,7 +8,11 @@
 import { createRng } from './rng';
 import type { AttentionInputs, Matrix } from './types';
 
-/** A copy of `inputs` whose K and V rows ≥ t are redrawn (N(0, scale²) keys, N(0, 1) values). */
+/**
+ * A copy of `inputs` whose K and V rows ≥ t are redrawn: keys N(0, (2·scale)²) — twice the norm scale,
+ * so that a statistic over all keys (a max, a mean) moves whenever it includes the future — and
+ * values N(0, 1).
+ */
 export function perturbFuture(inputs: AttentionInputs, t: number, scale: number, seed: number): AttentionInputs {
   const rng = createRng(seed);
   const redraw = (a: Matrix, std: number): Matrix => {
@@ -17,7 +21,7 @@ export function perturbFuture(inputs: AttentionInputs, t: number, scale: number,
     rng.fillNormal(tail, std);
     return { rows: a.rows, cols: a.cols, data };
   };
-  return { ...inputs, k: redraw(inputs.k, scale), v: redraw(inputs.v, 1) };
+  return { ...inputs, k: redraw(inputs.k, 2 * scale), v: redraw(inputs.v, 1) };
 }
 
 /** max_{i < t, c} |a_ic − b_ic| over the first t rows of two row-major matrices with `cols` columns. */
