@@ -47,6 +47,28 @@ test(
 );
 
 test(
+  'causal mode: the feature-map panel states the causal OPRF (a fixed A) and the causal double softmax',
+  async ({ page, appUrl, log }) => {
+    const d = 16;
+    await page.goto(`${appUrl}/?backend=cpu&n=128&d=${d}&map=oprf&causal=1`);
+    await idleWithResult(page);
+    const note = page.locator('[data-note="oprf"]');
+    await note.waitFor({ timeout: 60_000 });
+    // rho = 2/sqrt(d) (unit-variance q, k), A = A*(rho): the same for any Q, K
+    const rho = 2 / Math.sqrt(d);
+    const expected = (1 - 2 * rho - Math.sqrt((2 * rho + 1) ** 2 + 8 * rho)) / 16;
+    const a = Number(await note.getAttribute('data-oprf-a'));
+    log(`causal oprf: A = ${a.toFixed(4)} (expected ${expected.toFixed(4)})`);
+    assert.ok(Math.abs(a - expected) < 1e-9, `A = ${a}, expected ${expected}`);
+    assert.match(await note.textContent(), /Causal mode/);
+    await page.goto(`${appUrl}/?backend=cpu&n=128&d=${d}&map=double-softmax&causal=1`);
+    await idleWithResult(page);
+    await page.locator('[data-note="double-softmax-causal"]').waitFor({ timeout: 60_000 });
+  },
+  { timeout: 120_000, webgpu: false },
+);
+
+test(
   'taylor2 at d = 64 (4161 features) is refused: a typed exceeds-limit error and a note at the d slider',
   async ({ page, appUrl }) => {
     await page.goto(`${appUrl}/?backend=cpu&map=taylor2&d=64`);

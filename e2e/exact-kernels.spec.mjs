@@ -120,12 +120,34 @@ const JOBS = [
   },
 ];
 
+// Every map of FEATURE_MAPS (read from the page, so a new map is covered without editing this file)
+// that JOBS does not name runs on a small awkward shape, causal and bidirectional alternating.
+function jobsFor(maps) {
+  const named = new Set(JOBS.map((j) => j.featureMap));
+  const extra = maps
+    .filter((map) => !named.has(map))
+    .map((featureMap, i) => ({
+      n: 45 + i,
+      d: 6,
+      m: 10,
+      featureMap,
+      causal: i % 2 === 0,
+      viewCells: 16,
+      rowStats: true,
+      rows: [0, 44],
+    }));
+  return [...JOBS, ...extra];
+}
+
 test(
   'the WebGPU backend matches runAttentionJob (all fields, every feature map)',
   async ({ page, baseUrl, log }) => {
     await open(page, baseUrl);
+    const { maps } = await page.evaluate(() => window.exactKernels.lists());
+    const jobs = jobsFor(maps);
+    assert.deepEqual([...new Set(jobs.map((j) => j.featureMap))].sort(), [...maps].sort(), 'a feature map is not run');
     const rows = [];
-    for (const cs of JOBS) {
+    for (const cs of jobs) {
       const r = await page.evaluate((c) => window.exactKernels.backendJob(c), cs);
       rows.push({ name: `n=${cs.n} d=${cs.d} m=${cs.m} ${cs.featureMap} ${cs.causal ? 'causal' : 'bidir'}`, ...r });
     }

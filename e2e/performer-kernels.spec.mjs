@@ -47,7 +47,7 @@ const EXTRA = [
   { map: 'hyperbolic', n: 100, d: 7, m: 33, scale: 1.5, input: 'clustered', stab: 'ref' },
   { map: 'exp', n: 65, d: 129, m: 16, scale: 1.5, stab: 'ref' },
   { map: 'positive', n: 1, d: 1, m: 1, stab: 'ref' },
-  // hedgehog (FM_KIND 10): per-row softmax over the m projections, both signs, both sides; the W
+  // hedgehog (FM_HEDGEHOG): per-row softmax over the m projections, both signs, both sides; the W
   // is given (the feature seed's projection stands in for a fitted one — the kernels only read W).
   { map: 'hedgehog', n: 257, d: 7, m: 33, scale: 1.5, input: 'clustered' },
   // the exp-of-projection maps take the fast GEMM path (performer-exp.ts); these force
@@ -155,7 +155,7 @@ test(
   { timeout: 420_000 },
 );
 
-// The later estimators (FM_KIND 7–9 and the simplex projection, src/core/feature-maps-beyond.ts):
+// The later estimators (FM_OPRF, FM_TAYLOR2, FM_COSFORMER and the simplex projection, src/core/feature-maps-beyond.ts):
 // one entry per map on awkward shapes — n = 1, n not a multiple of any tile, d = 1 and d past a
 // tile class, a forced causal chunk — plus norms where OPRF's A is far from 0 (s = 1.5, ρ ≈ 3).
 // Taylor-2's d stays ≤ 44 (1 + d + d² ≤ 2048, the product limit); d = 44 is its largest tile.

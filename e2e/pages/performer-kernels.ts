@@ -101,7 +101,7 @@ function inputsOf(c: Case): AttentionInputs {
   });
 }
 
-function upload(k: KernelContext, inp: AttentionInputs, c: Case): FavorProblem & { v: GPUBuffer } {
+function upload(k: KernelContext, inp: AttentionInputs, c: Case, causal = false): FavorProblem & { v: GPUBuffer } {
   return {
     n: c.n,
     d: c.d,
@@ -112,7 +112,8 @@ function upload(k: KernelContext, inp: AttentionInputs, c: Case): FavorProblem &
     k: k.alloc.upload('t.k', inp.k.data),
     v: k.alloc.upload('t.v', inp.v.data),
     w: k.alloc.upload('t.w', inp.w.data),
-    mapParam: featureMapParam(c.map, inp.q, inp.k), // OPRF's A, as webgpu-backend.ts passes it
+    mapParam: featureMapParam(c.map, inp.q, inp.k, causal), // OPRF's A, as webgpu-backend.ts passes it
+    causal,
   };
 }
 
@@ -255,7 +256,7 @@ async function features(c: Case) {
 async function output(c: Case, causal: boolean, opts: { chunk?: number; sampleRows?: number } = {}) {
   const k = await ctx();
   const inp = inputsOf(c);
-  const p = upload(k, inp, c);
+  const p = upload(k, inp, c, causal);
   const fast = takesExpPath(k, { ...p, generic: c.generic });
   let pre: { stats?: FavorStats; projection?: FavorProjection } = {};
   const first = await submitAndRead(
@@ -284,7 +285,7 @@ async function output(c: Case, causal: boolean, opts: { chunk?: number; sampleRo
     [c.n * c.d],
   );
   const t1 = performance.now();
-  const f = performerFeatures(inp, c.map, c.stab ?? 'shift');
+  const f = performerFeatures(inp, c.map, c.stab ?? 'shift', causal);
   const ref = linearAttentionOutput(f.qf, f.kf, inp.v, causal);
   const kappa = conditionNumbers(f.qf, f.kf, causal);
   const cpuMs = performance.now() - t1;
@@ -347,7 +348,7 @@ async function keyFeatureBits(c: Case) {
 async function zeroNormalizers(c: Case, causal: boolean) {
   const k = await ctx();
   const inp = inputsOf(c);
-  const p = upload(k, inp, c);
+  const p = upload(k, inp, c, causal);
   const { data } = await submitAndRead(
     k,
     'zero normalizers',
@@ -363,7 +364,7 @@ async function zeroNormalizers(c: Case, causal: boolean) {
     gpuZeroRows++;
     for (let t = 0; t < c.d; t++) if (all[i * c.d + t] !== 0) zeroRowsAreZero = false;
   }
-  const f = performerFeatures(inp, c.map, c.stab ?? 'shift');
+  const f = performerFeatures(inp, c.map, c.stab ?? 'shift', causal);
   const cpu = linearAttention(f.qf, f.kf, inp.v, causal);
   return { gpuZeroRows, cpuZeroRows: cpu.zeroNormalizerRows, zeroRowsAreZero, finite: all.every(Number.isFinite) };
 }

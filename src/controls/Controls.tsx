@@ -7,16 +7,10 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useStrings } from '../ui/strings';
 import { featureDim, usesProjection } from '../core/feature-maps';
+import { FEATURE_MAP_SPECS } from '../core/feature-map-specs';
 import { LIMITS } from '../core/limits';
 import { taylor2MaxD } from '../core/validate';
-import {
-  FEATURE_MAPS,
-  INPUT_KINDS,
-  PROJECTIONS,
-  STABILIZERS,
-  usesStabilizer,
-  type AttentionParams,
-} from '../core/types';
+import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS, STABILIZERS, type AttentionParams } from '../core/types';
 import { fmt, fmtInt } from '../charts/format';
 import { useUploadLocked } from './UploadControls';
 import { D_STOPS, M_STOPS, N_STOPS, type ParamKey } from '../store/params';
@@ -243,6 +237,7 @@ export function Controls() {
 function StabilizerSelect() {
   const st = useStrings().stab;
   const map = useStore((s) => s.params.featureMap);
+  const uses = FEATURE_MAP_SPECS[map].eps;
   return (
     <Select
       param="stabilizer"
@@ -250,7 +245,7 @@ function StabilizerSelect() {
       options={STABILIZERS}
       names={st.names}
       help={st.help}
-      disabled={!usesStabilizer(map)}
+      disabled={!uses}
     />
   );
 }

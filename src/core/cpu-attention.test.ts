@@ -51,7 +51,7 @@ describe('runAttentionJob matches the dense reference', () => {
         const out = runAttentionJob(job);
         const { q, k, v } = job.inputs;
         const A = exactAttentionMatrix(q, k, causal);
-        const { qf, kf } = performerFeatures(job.inputs, featureMap);
+        const { qf, kf } = performerFeatures(job.inputs, featureMap, 'shift', causal);
         const Ahat = linearAttentionMatrix(qf, kf, causal);
 
         expect(maxAbsDiff(out.exactOut, matmul(A, v))).toBeLessThan(1e-5);

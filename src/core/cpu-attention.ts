@@ -18,8 +18,8 @@ import type {
 } from './attention-job';
 import { EngineError } from './errors';
 import { exactAttentionOutput, exactAttentionRow } from './exact-attention';
-import { featureDim, keyFeatures, mapContext, queryFeatures, scaleInputs, usesProjection } from './feature-maps';
-import { linearAttention, linearAttentionRow } from './linear-attention';
+import { featureDim, usesProjection } from './feature-maps';
+import { linearAttention, linearAttentionRow, performerFeatures } from './linear-attention';
 import { firstNonFinite } from './matrix';
 import { accumulateViewRow, createRowStats, createViewAccumulator, finishView, writeRowStats } from './matrix-view';
 import type { Matrix } from './types';
@@ -44,20 +44,14 @@ function assertFinite(what: string, m: Matrix): void {
 
 /**
  * φ(Q·d^{-1/4}), φ(K·d^{-1/4}) of a job: its map, its W (the fitted one for hedgehog) and its
- * stabilizer. Everything that forms a job's Â (the job itself, the state export) goes through here,
+ * stabilizer and mask (the maps' causal variants). Everything that forms a job's Â (the job itself, the state export) goes through here,
  * so none of them can drop a parameter.
  */
-export function jobFeatures(job: Pick<AttentionJob, 'inputs' | 'featureMap' | 'stabilizer'>): {
+export function jobFeatures(job: Pick<AttentionJob, 'inputs' | 'featureMap' | 'stabilizer' | 'causal'>): {
   qf: Matrix;
   kf: Matrix;
 } {
-  const { featureMap } = job;
-  const stabilizer = job.stabilizer ?? 'shift';
-  const x = scaleInputs(job.inputs.q);
-  const y = scaleInputs(job.inputs.k);
-  const ctx = mapContext(featureMap, x, y);
-  const w = job.inputs.w;
-  return { qf: queryFeatures(featureMap, x, w, stabilizer, ctx), kf: keyFeatures(featureMap, y, w, stabilizer, ctx) };
+  return performerFeatures(job.inputs, job.featureMap, job.stabilizer ?? 'shift', job.causal);
 }
 
 export function runAttentionJob(job: AttentionJob): AttentionOutput {

@@ -1,67 +1,27 @@
 /**
  * What the comparison views need to know about each feature map and projection, beyond its math:
  * how it is drawn (random, deterministic or learned) and where it comes from (a citation key,
- * resolved to a reference by the UI; formulas are in the strings, names.mapTex). The tables are exhaustive records, so a new
- * `FeatureMapKind` or `ProjectionKind` does not type-check until it has its line here.
+ * resolved to a reference by the UI; formulas are in the strings, names.mapTex). A map's family,
+ * citation and sweep flag live in its record in feature-map-specs.ts (MAP_INFO reads them); the
+ * projections' table is an exhaustive record, so a new `ProjectionKind` does not type-check until it
+ * has its line here.
  *
  * `estimatorSet` is the list of estimators the "Beyond the Performer" panel compares on the same
  * inputs: every feature map (random ones with the experiment's projection) and positive features
  * under every other projection, so a new projection (e.g. simplex) is compared without more code.
  */
+import { FEATURE_MAP_SPECS, type CitationKey, type FeatureMapSpec, type MapFamily } from './feature-map-specs';
 import { featureDim } from './feature-maps';
 import { LIMITS } from './limits';
 import { FEATURE_MAPS, PROJECTIONS, type FeatureMapKind, type ProjectionKind } from './types';
 
-/**
- * random: W is drawn from the feature seed (error is a distribution over seeds); deterministic: no
- * W at all, or W does not change the map's meaning (one number); learned: W is fitted to the inputs.
- */
-export type MapFamily = 'random' | 'deterministic' | 'learned';
+export type { CitationKey, MapFamily } from './feature-map-specs';
 
-/** Works the UI cites (keys of the `beyond.refs` strings). */
-export type CitationKey =
-  | 'choromanski2021'
-  | 'su2021'
-  | 'katharopoulos2020'
-  | 'shen2021'
-  | 'likhosherstov2022'
-  | 'reid2023'
-  | 'arora2024'
-  | 'qin2022'
-  | 'zhang2024';
+/** What the comparison views read of a map's record (FeatureMapSpec: family, citation, sweeps). */
+export type MapInfo = Pick<FeatureMapSpec, 'family' | 'cite' | 'sweeps'>;
 
-export const CITATION_KEYS: readonly CitationKey[] = [
-  'choromanski2021',
-  'su2021',
-  'katharopoulos2020',
-  'shen2021',
-  'likhosherstov2022',
-  'reid2023',
-  'arora2024',
-  'qin2022',
-  'zhang2024',
-];
-
-export interface MapInfo {
-  family: MapFamily;
-  cite: CitationKey;
-  /** drawn in the error panel's sweeps (the unbiased estimators of the softmax kernel) */
-  sweeps: boolean;
-}
-
-export const MAP_INFO: Record<FeatureMapKind, MapInfo> = {
-  positive: { family: 'random', cite: 'choromanski2021', sweeps: true },
-  hyperbolic: { family: 'random', cite: 'choromanski2021', sweeps: true },
-  trig: { family: 'random', cite: 'choromanski2021', sweeps: true },
-  relu: { family: 'random', cite: 'choromanski2021', sweeps: false },
-  elu1: { family: 'deterministic', cite: 'katharopoulos2020', sweeps: false },
-  exp: { family: 'random', cite: 'su2021', sweeps: false },
-  'double-softmax': { family: 'deterministic', cite: 'shen2021', sweeps: false },
-  oprf: { family: 'random', cite: 'likhosherstov2022', sweeps: true },
-  taylor2: { family: 'deterministic', cite: 'arora2024', sweeps: false },
-  cosformer: { family: 'deterministic', cite: 'qin2022', sweeps: false },
-  hedgehog: { family: 'learned', cite: 'zhang2024', sweeps: false },
-};
+/** The maps' records (src/core/feature-map-specs.ts): one record per map, read here, not repeated. */
+export const MAP_INFO: Record<FeatureMapKind, MapInfo> = FEATURE_MAP_SPECS;
 
 export interface ProjectionInfo {
   cite: CitationKey;

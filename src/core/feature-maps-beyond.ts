@@ -1,5 +1,5 @@
 /**
- * The later feature maps (after the Performer paper), CPU twins of FM_KIND 7–9 in
+ * The later feature maps (after the Performer paper), CPU twins of FM_OPRF, FM_TAYLOR2, FM_COSFORMER in
  * src/shaders/feature-map-common.wgsl. Like every map they act on the scaled inputs
  * x = q·d^{-1/4}, y = k·d^{-1/4}. `feature-maps.ts` dispatches here.
  *
@@ -19,6 +19,18 @@
  *     φ_r(x) = m^{-1/2} (1−4A)^{d/4} exp(A‖ω_r‖² + √(1−4A) ω_r·x − ‖x‖²/2)
  *   Stabilized like the positive map: the per-query-row max (global max over keys) of
  *   A‖ω_r‖² + √(1−4A) u_r is subtracted and the constant (1−4A)^{d/4} dropped — both cancel in Â.
+ *
+ *   Causal mode. ρ above averages over all n² pairs, so A — and with it every feature φ(k_j) and
+ *   φ(q_i) — depends on keys after position i: row i of Â would see the future. A must not come from
+ *   the sequence at all: a running prefix ρ_i would give row i its own A_i, i.e. features φ_{A_i}(k_j)
+ *   that change with i, which breaks the prefix sums S_i = Σ_{j≤i} φ(k_j) v_jᵀ (every row would need
+ *   its own sums, O(n²)). Unbiasedness holds for every A < 1/4, so the causal variant takes A from the
+ *   distribution the estimator is tuned for instead of from the data: for q, k ~ N(0, I_d),
+ *   x = q·d^{-1/4} and y = k·d^{-1/4} are N(0, d^{-1/2} I_d), so E‖x + y‖² = 2d·d^{-1/2} = 2√d and
+ *     ρ_causal = E‖x + y‖²/d = 2/√d,   A_causal = A*(ρ_causal)
+ *   (oprfCausalA): still an unbiased positive, bounded estimator, variance-optimal for unit-variance
+ *   inputs and not for the current Q, K. Under the stabilizer 'ref' the key shift is key 0's max (see
+ *   feature-maps.ts, causalKeyShift), as for the positive map.
  *
  * taylor2 — the second-order Taylor map of Based (Arora et al., "Simple linear attention language
  *   models balance the recall-throughput tradeoff", ICML 2024): φ(x) = [1, x, vec(x xᵀ)/√2], so
@@ -44,6 +56,8 @@ export interface MapContext {
   positions?: ArrayLike<number>;
   /** the sequence length M of cosFormer's cos(π(i − j)/2M); default x.rows */
   length?: number;
+  /** causal attention: the maps use their causal variants (statistics over all positions are replaced) */
+  causal?: boolean;
 }
 
 /** ρ = (1/(n_x n_y d)) Σ_{i,j} ‖x_i + y_j‖² of OPRF's variance-optimal A (f64). */
@@ -75,6 +89,16 @@ export function oprfA(rho: number): number {
   return (1 - 2 * rho - Math.sqrt((2 * rho + 1) ** 2 + 8 * rho)) / 16;
 }
 
+/** ρ of the causal variant: E‖x + y‖²/d = 2/√d for q, k ~ N(0, I_d) (sequence-independent). */
+export function oprfCausalRho(d: number): number {
+  return d > 0 ? 2 / Math.sqrt(d) : 0;
+}
+
+/** OPRF's A in causal mode: A*(2/√d), fixed before the sequence (see the header). */
+export function oprfCausalA(d: number): number {
+  return oprfA(oprfCausalRho(d));
+}
+
 /** The variance-minimizing A of OPRF for these scaled queries x and keys y. */
 export function oprfParameter(x: Matrix, y: Matrix): number {
   return oprfA(oprfRho(x, y));
@@ -82,8 +106,9 @@ export function oprfParameter(x: Matrix, y: Matrix): number {
 
 /**
  * OPRF features from the projections u (n×m, f64) and half squared norms of x. `stabilize`
- * subtracts the max exponent (per row for queries, global for keys) and drops (1−4A)^{d/4};
- * `eps` is added to every feature (stabilizer 'ref').
+ * subtracts the max exponent (per row for queries; for keys the max over the first `keyRows` rows,
+ * all of them unless causal under 'ref') and drops (1−4A)^{d/4}; `eps` is added to every feature
+ * (stabilizer 'ref').
  */
 export function oprfFeatures(
   u: Float64Array,
@@ -93,6 +118,7 @@ export function oprfFeatures(
   key: boolean,
   stabilize: boolean,
   eps: number,
+  keyRows: number = halfNorms.length,
 ): Matrix {
   const n = halfNorms.length;
   const m = w.rows;
@@ -113,7 +139,7 @@ export function oprfFeatures(
       expo[i * m + r] = e;
       rowMax[i] = Math.max(rowMax[i]!, e);
     }
-    globalMax = Math.max(globalMax, rowMax[i]!);
+    if (i < keyRows) globalMax = Math.max(globalMax, rowMax[i]!);
   }
   const ratio = 1 / Math.sqrt(m);
   const logD = stabilize ? 0 : (d / 4) * Math.log(1 - 4 * a);

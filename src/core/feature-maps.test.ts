@@ -4,7 +4,6 @@ import {
   expCurve,
   FEATURE_EPS,
   featureDim,
-  hyperbolicKernelEstimate,
   keyFeatures,
   mapContext,
   positiveKernelEstimate,
@@ -14,7 +13,6 @@ import {
   RELU_EPS,
   scaleInputs,
   stabilizerEps,
-  trigKernelEstimate,
   usesProjection,
 } from './feature-maps';
 import { linearAttentionMatrix } from './linear-attention';
@@ -233,15 +231,44 @@ describe('raw estimators of SM(x, y) = exp(x·y)', () => {
     expect(Math.abs(mean - sm)).toBeLessThan((4 * sd) / Math.sqrt(draws));
   });
 
-  it('trig and hyperbolic estimators are unbiased', () => {
+  it('trig and hyperbolic: the shipped maps give unbiased φ(x)·φ(y), stabilized ones proportional to it', () => {
+    // The maps the app runs (rawFeatures / queryFeatures / keyFeatures), not the single-entry helpers.
     const draws = 3000;
+    const m = 8;
     const rng = createRng(22);
-    for (const est of [trigKernelEstimate, hyperbolicKernelEstimate]) {
+    const y2 = [-0.1, 0.3, 0.2, -0.4];
+    for (const kind of ['trig', 'hyperbolic'] as const) {
       const vals: number[] = [];
-      for (let t = 0; t < draws; t++) vals.push(est(x, y, randomProjection('iid', 8, 4, rng)));
+      for (let t = 0; t < draws; t++) {
+        const w = randomProjection('iid', m, 4, rng);
+        const fx = rawFeatures(kind, matrix(1, 4, x), w, 'query').data;
+        const fy = rawFeatures(kind, matrix(2, 4, [...y, ...y2]), w, 'key').data;
+        let dot = 0;
+        for (let r = 0; r < 2 * m; r++) dot += fx[r]! * fy[r]!;
+        vals.push(dot);
+        if (t < 20 && kind === 'hyperbolic') {
+          // stabilized features: the ratio of the two keys' products is the raw one (shifts cancel)
+          const qx = queryFeatures(kind, matrix(1, 4, x), w).data;
+          const ky = keyFeatures(kind, matrix(2, 4, [...y, ...y2]), w).data;
+          let d0 = 0;
+          let d1 = 0;
+          let r0 = 0;
+          let r1 = 0;
+          for (let r = 0; r < 2 * m; r++) {
+            d0 += qx[r]! * ky[r]!;
+            d1 += qx[r]! * ky[2 * m + r]!;
+            r0 += fx[r]! * fy[r]!;
+            r1 += fx[r]! * fy[2 * m + r]!;
+          }
+          expect(d0 / d1).toBeCloseTo(r0 / r1, 4);
+        }
+      }
       const mean = vals.reduce((a, b) => a + b, 0) / draws;
       const sd = Math.sqrt(vals.reduce((a, b) => a + (b - mean) ** 2, 0) / (draws - 1));
       expect(Math.abs(mean - sm)).toBeLessThan((4 * sd) / Math.sqrt(draws));
+      // and a wrong kernel is caught: the mean is not exp(x·y) of a sign-flipped y
+      const smFlip = Math.exp(-x.reduce((s, xi, i) => s + xi * y[i]!, 0));
+      expect(Math.abs(mean - smFlip)).toBeGreaterThan((4 * sd) / Math.sqrt(draws));
     }
   });
 

@@ -14,7 +14,9 @@
  *   elu1        elu(x_c) + 1 per coordinate                      (no projection, d features)
  *   exp         exp(u_r − max) + ε  (query: per-row max; key: global max)
  *   double-softmax  query softmax over the d coordinates; key softmax over the n positions
+ *               (causal: exp(y_jc − M), one scalar M — see doubleSoftmaxKeys)
  *   oprf        m^{-1/2}(exp(A‖ω_r‖² + √(1−4A) u_r − ‖x‖²/2 − shift) + ε), A from Q and K
+ *               (causal: a sequence-independent A, feature-maps-beyond.ts oprfCausalA)
  *   taylor2     [1, x, vec(x xᵀ)/√2]                            (no projection, 1 + d + d² features)
  *   cosformer   [relu(x_i) cos θ_i | relu(x_i) sin θ_i], θ_i = πi/(2n)  (no projection, 2d features)
  *   (the later maps: feature-maps-beyond.ts, with their sources and derivations)
@@ -31,16 +33,25 @@
  * (extreme norms); linear attention then reports that row as zero and counts it
  * (`zeroNormalizerRows` of the job output) instead of dividing 0 by 0.
  *
+ * Causal mode: row i of Â and output i may use positions ≤ i only, so no key feature may depend on
+ * a statistic over all positions unless that statistic cancels exactly. A per-query shift and one
+ * scalar key shift cancel (without ε); a per-coordinate normalizer over positions (double softmax),
+ * a parameter fitted to all of Q and K (OPRF's A) and a key max weighed against ε ('ref') do not. The
+ * causal variants: double-softmax keys exp(y_jc − M) with a scalar M; OPRF's A from a fixed ρ; under
+ * 'ref', the key shift of the max maps is key 0's max (`causalKeyShift`), the one key every row sees.
+ * src/core/causality.test.ts checks every map × stabilizer.
+ *
  * Layout of the two-block maps (hyperbolic, trig): features 0..m−1 are the first block (exp(+u) /
  * sin u), m..2m−1 the second (exp(−u) / cos u).
  */
 import { EngineError } from './errors';
+import { FEATURE_MAP_SPECS, unreachable } from './feature-map-specs';
 import { hedgehogFeatures } from './hedgehog';
 import {
   cosformerFeatures,
+  oprfCausalA,
   oprfFeatures,
   oprfParameter,
-  taylor2Dim,
   taylor2Features,
   type MapContext,
 } from './feature-maps-beyond';
@@ -57,45 +68,48 @@ export function stabilizerEps(stabilizer: Stabilizer): number {
 }
 export const RELU_EPS = 0.001;
 
-/** Feature dimension m' of a map: m (positive, relu, exp), 2m (hyperbolic, trig), d (elu1, double-softmax). */
+/** Feature dimension m' of a map (FeatureMapSpec.dim): m, 2m, d, 2d or 1 + d + d². */
 export function featureDim(kind: FeatureMapKind, m: number, d: number): number {
-  switch (kind) {
-    case 'positive':
-    case 'relu':
-    case 'exp':
-      return m;
-    case 'hyperbolic':
-    case 'trig':
-    case 'hedgehog':
-      return 2 * m;
-    case 'elu1':
-    case 'double-softmax':
-      return d;
-    case 'oprf':
-      return m;
-    case 'taylor2':
-      return taylor2Dim(d);
-    case 'cosformer':
-      return 2 * d;
-  }
+  return FEATURE_MAP_SPECS[kind].dim(m, d);
 }
 
-/** Whether the map uses the random projection W (elu1, double-softmax, taylor2 and cosformer do not). */
+/** Whether the map uses the projection W (FeatureMapSpec.projection; elu1, double-softmax, taylor2, cosformer do not). */
 export function usesProjection(kind: FeatureMapKind): boolean {
-  return kind !== 'elu1' && kind !== 'double-softmax' && kind !== 'taylor2' && kind !== 'cosformer';
+  return FEATURE_MAP_SPECS[kind].projection;
 }
 
 /**
- * The context the data-dependent maps need, from the full scaled queries x and keys y: OPRF's A
- * (variance-optimal for these Q, K) and cosFormer's sequence length M = n.
+ * The context the data-dependent maps need (FeatureMapSpec.context), from the full scaled queries x
+ * and keys y: OPRF's A — variance-optimal for these Q, K when bidirectional, the sequence-independent
+ * `oprfCausalA` in causal mode — and cosFormer's sequence length M = n. `causal` also selects the
+ * causal key statistics (see `features`).
  */
-export function mapContext(kind: FeatureMapKind, x: Matrix, y: Matrix): MapContext {
-  return kind === 'oprf' ? { oprfA: oprfParameter(x, y), length: y.rows } : { length: y.rows };
+export function mapContext(kind: FeatureMapKind, x: Matrix, y: Matrix, causal = false): MapContext {
+  const context = FEATURE_MAP_SPECS[kind].context;
+  switch (context) {
+    case 'oprf-a':
+      return { oprfA: causal ? oprfCausalA(x.cols) : oprfParameter(x, y), length: y.rows, causal };
+    case 'none':
+    case 'positions':
+      return { length: y.rows, causal };
+    default:
+      return unreachable(context);
+  }
 }
 
 /** The scalar the GPU kernels read as FmParams.map_a: OPRF's A for unscaled Q, K; 0 for every other map. */
-export function featureMapParam(kind: FeatureMapKind, q: Matrix, k: Matrix): number {
-  return kind === 'oprf' ? (mapContext(kind, scaleInputs(q), scaleInputs(k)).oprfA ?? 0) : 0;
+export function featureMapParam(kind: FeatureMapKind, q: Matrix, k: Matrix, causal = false): number {
+  return mapContext(kind, scaleInputs(q), scaleInputs(k), causal).oprfA ?? 0;
+}
+
+/**
+ * Whether the key stabilizer of a 'max' map is key 0's max instead of the max over all keys: in
+ * causal mode under ε ('ref'). A scalar key shift cancels in Â's row normalization only while no ε
+ * is added; with ε the max over all keys (future ones included) sets how much ε weighs against
+ * every key feature, so it would let the future in. Key 0 is the one key every causal row sees.
+ */
+export function causalKeyShift(causal: boolean, eps: number): boolean {
+  return causal && eps > 0;
 }
 
 /** x = q · d^{-1/4}, so that x·y = q·k/√d. */
@@ -155,7 +169,8 @@ export type FeatureSide = 'query' | 'key';
 /**
  * Shared implementation. `stabilize = false` gives the textbook maps (no max subtraction, no ε):
  * the raw estimators, used by the tests to show the shifts cancel. `eps` is added to every
- * exponential feature (positive, hyperbolic, exp) when stabilizing.
+ * exponential feature (positive, hyperbolic, exp, oprf) when stabilizing. An exhaustive switch over
+ * the maps: a new map does not compile until it has its case.
  */
 function features(
   kind: FeatureMapKind,
@@ -166,76 +181,133 @@ function features(
   epsIn: number,
   ctx: MapContext = {},
 ): Matrix {
-  const { rows: n, cols: d } = x;
-  const m = w.rows;
-  const mp = featureDim(kind, m, d);
-  const out = new Float32Array(n * mp);
   const eps = stabilize ? epsIn : 0;
-
-  if (kind === 'hedgehog') return hedgehogFeatures(x, w); // self-normalized: no stabilizer, no ε
-  if (kind === 'taylor2') return taylor2Features(x);
-  if (kind === 'cosformer') return cosformerFeatures(x, ctx);
-  if (kind === 'oprf') {
-    if (ctx.oprfA === undefined)
-      throw new EngineError('invalid-size', 'the oprf map needs its parameter A (mapContext of Q and K)');
-    const half = sqNorms(x).map((v) => v / 2);
-    return oprfFeatures(projectRows(x, w), half, w, ctx.oprfA, side === 'key', stabilize, eps);
-  }
-
-  if (kind === 'elu1') {
-    for (let i = 0; i < n * d; i++) out[i] = elu1(x.data[i]!);
-    return { rows: n, cols: d, data: out };
-  }
-  if (kind === 'double-softmax') {
-    if (side === 'query') {
-      // softmax over the d coordinates of each row
-      for (let i = 0; i < n; i++) {
-        let mx = -Infinity;
-        for (let c = 0; c < d; c++) mx = Math.max(mx, x.data[i * d + c]!);
-        if (!stabilize) mx = 0;
-        let sum = 0;
-        for (let c = 0; c < d; c++) sum += Math.exp(x.data[i * d + c]! - mx);
-        for (let c = 0; c < d; c++) out[i * d + c] = Math.exp(x.data[i * d + c]! - mx) / sum;
-      }
-    } else {
-      // softmax over the n positions of each coordinate (all positions, also in causal mode)
-      for (let c = 0; c < d; c++) {
-        let mx = -Infinity;
-        for (let i = 0; i < n; i++) mx = Math.max(mx, x.data[i * d + c]!);
-        if (!stabilize) mx = 0;
-        let sum = 0;
-        for (let i = 0; i < n; i++) sum += Math.exp(x.data[i * d + c]! - mx);
-        for (let i = 0; i < n; i++) out[i * d + c] = Math.exp(x.data[i * d + c]! - mx) / sum;
-      }
+  const causal = ctx.causal ?? false;
+  switch (kind) {
+    case 'hedgehog':
+      return hedgehogFeatures(x, w); // self-normalized: no stabilizer, no ε
+    case 'taylor2':
+      return taylor2Features(x);
+    case 'cosformer':
+      return cosformerFeatures(x, ctx);
+    case 'oprf': {
+      if (ctx.oprfA === undefined)
+        throw new EngineError('invalid-size', 'the oprf map needs its parameter A (mapContext of Q and K)');
+      const half = sqNorms(x).map((v) => v / 2);
+      const keyRows = side === 'key' && causalKeyShift(causal, eps) ? 1 : x.rows;
+      return oprfFeatures(projectRows(x, w), half, w, ctx.oprfA, side === 'key', stabilize, eps, keyRows);
     }
-    return { rows: n, cols: d, data: out };
+    case 'elu1': {
+      const out = new Float32Array(x.data.length);
+      for (let i = 0; i < out.length; i++) out[i] = elu1(x.data[i]!);
+      return { rows: x.rows, cols: x.cols, data: out };
+    }
+    case 'double-softmax':
+      return side === 'query' ? rowSoftmax(x, stabilize) : doubleSoftmaxKeys(x, stabilize, causal);
+    case 'relu': {
+      const u = projectRows(x, w);
+      const s = 1 / Math.sqrt(w.rows);
+      const out = new Float32Array(u.length);
+      for (let i = 0; i < u.length; i++) out[i] = Math.max(s * u[i]!, 0) + RELU_EPS;
+      return { rows: x.rows, cols: w.rows, data: out };
+    }
+    case 'trig':
+      return trigFeatures(x, w);
+    case 'positive':
+    case 'hyperbolic':
+    case 'exp':
+      return expFeatures(kind, x, w, side, stabilize, eps, causal);
+    default:
+      return unreachable(kind);
   }
+}
 
+/** out[o + k·stride] = softmax over k < len of src[o + k·stride] (max-shifted when stabilizing), f64 sums. */
+function softmaxStrided(
+  src: Float32Array,
+  out: Float32Array,
+  o: number,
+  stride: number,
+  len: number,
+  stabilize: boolean,
+) {
+  let mx = -Infinity;
+  for (let k = 0; k < len; k++) mx = Math.max(mx, src[o + k * stride]!);
+  if (!stabilize) mx = 0;
+  let sum = 0;
+  for (let k = 0; k < len; k++) sum += Math.exp(src[o + k * stride]! - mx);
+  for (let k = 0; k < len; k++) out[o + k * stride] = Math.exp(src[o + k * stride]! - mx) / sum;
+}
+
+/** Double softmax, query side: softmax over the d coordinates of each row. */
+function rowSoftmax(x: Matrix, stabilize: boolean): Matrix {
+  const { rows: n, cols: d } = x;
+  const out = new Float32Array(n * d);
+  for (let i = 0; i < n; i++) softmaxStrided(x.data, out, i * d, 1, d, stabilize);
+  return { rows: n, cols: d, data: out };
+}
+
+/**
+ * Double softmax, key side. Bidirectional: softmax over the n positions of each coordinate,
+ * exp(y_jc − M_c) / Σ_j' exp(y_j'c − M_c). Causal: that per-coordinate normalizer runs over all
+ * positions, future ones included, and does not cancel (each coordinate c has its own), so the causal
+ * variant drops it: exp(y_jc − M) with one scalar M = max over all j, c, which multiplies every key
+ * feature by the same factor and cancels in Â's row normalization (there is no ε to break that).
+ */
+function doubleSoftmaxKeys(y: Matrix, stabilize: boolean, causal: boolean): Matrix {
+  const { rows: n, cols: d } = y;
+  const out = new Float32Array(n * d);
+  if (causal) {
+    let mx = -Infinity;
+    for (let e = 0; e < n * d; e++) mx = Math.max(mx, y.data[e]!);
+    if (!stabilize || n === 0) mx = 0;
+    for (let e = 0; e < n * d; e++) out[e] = Math.exp(y.data[e]! - mx);
+  } else {
+    for (let c = 0; c < d; c++) softmaxStrided(y.data, out, c, d, n, stabilize);
+  }
+  return { rows: n, cols: d, data: out };
+}
+
+/** m^{-1/2} exp(‖x‖²/2) [sin u | cos u] (no stabilizer exists). */
+function trigFeatures(x: Matrix, w: Matrix): Matrix {
+  const n = x.rows;
+  const m = w.rows;
+  const mp = 2 * m;
   const u = projectRows(x, w);
-  if (kind === 'relu') {
-    const s = 1 / Math.sqrt(m);
-    for (let i = 0; i < n * m; i++) out[i] = Math.max(s * u[i]!, 0) + RELU_EPS;
-    return { rows: n, cols: mp, data: out };
-  }
   const norms = sqNorms(x);
-  if (kind === 'trig') {
-    const s = 1 / Math.sqrt(m);
-    for (let i = 0; i < n; i++) {
-      const amp = s * Math.exp(norms[i]! / 2);
-      for (let r = 0; r < m; r++) {
-        const ur = u[i * m + r]!;
-        out[i * mp + r] = amp * Math.sin(ur);
-        out[i * mp + m + r] = amp * Math.cos(ur);
-      }
+  const out = new Float32Array(n * mp);
+  const s = 1 / Math.sqrt(m);
+  for (let i = 0; i < n; i++) {
+    const amp = s * Math.exp(norms[i]! / 2);
+    for (let r = 0; r < m; r++) {
+      const ur = u[i * m + r]!;
+      out[i * mp + r] = amp * Math.sin(ur);
+      out[i * mp + m + r] = amp * Math.cos(ur);
     }
-    return { rows: n, cols: mp, data: out };
   }
+  return { rows: n, cols: mp, data: out };
+}
 
-  // positive, hyperbolic, exp: exp of a shifted projection.
+/** positive, hyperbolic, exp: exp of a shifted projection (+ ε). */
+function expFeatures(
+  kind: 'positive' | 'hyperbolic' | 'exp',
+  x: Matrix,
+  w: Matrix,
+  side: FeatureSide,
+  stabilize: boolean,
+  eps: number,
+  causal: boolean,
+): Matrix {
+  const spec = FEATURE_MAP_SPECS[kind];
+  const n = x.rows;
+  const m = w.rows;
+  const mp = spec.dim(m, x.cols);
+  const u = projectRows(x, w);
+  const norms = sqNorms(x);
+  const out = new Float32Array(n * mp);
   const hyper = kind === 'hyperbolic';
-  const withNorm = kind !== 'exp';
-  const ratio = kind === 'exp' ? 1 : 1 / Math.sqrt(hyper ? 2 * m : m);
-  // Offsets: per row for queries, one global value for keys (0 when unstabilized).
+  const ratio = spec.ratio(m);
+  // Offsets: per row for queries, one value for all keys (0 when unstabilized).
   const rowMax = (i: number): number => {
     let mx = -Infinity;
     for (let r = 0; r < m; r++) {
@@ -244,11 +316,12 @@ function features(
     }
     return mx;
   };
-  let globalMax = -Infinity;
-  if (stabilize && side === 'key') for (let i = 0; i < n; i++) globalMax = Math.max(globalMax, rowMax(i));
+  const keyRows = causalKeyShift(causal, eps) ? Math.min(1, n) : n;
+  let keyMax = -Infinity;
+  if (stabilize && side === 'key') for (let i = 0; i < keyRows; i++) keyMax = Math.max(keyMax, rowMax(i));
   for (let i = 0; i < n; i++) {
-    const shift = !stabilize ? 0 : side === 'key' ? globalMax : rowMax(i);
-    const base = (withNorm ? norms[i]! / 2 : 0) + shift;
+    const shift = !stabilize ? 0 : side === 'key' ? keyMax : rowMax(i);
+    const base = (spec.norm ? norms[i]! / 2 : 0) + shift;
     for (let r = 0; r < m; r++) {
       const ur = u[i * m + r]!;
       out[i * mp + r] = ratio * (Math.exp(ur - base) + eps);

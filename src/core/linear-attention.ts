@@ -82,13 +82,6 @@ export function linearAttention(
   return { out: { rows: n, cols: dv, data: out }, zeroNormalizerRows: zeroRows };
 }
 
-/** z = Σ_j k'_j over all keys (bidirectional denominators: q'_i·z). */
-export function keyFeatureSum(kf: Matrix): Float64Array {
-  const z = new Float64Array(kf.cols);
-  for (let j = 0; j < kf.rows; j++) for (let r = 0; r < kf.cols; r++) z[r]! += kf.data[j * kf.cols + r]!;
-  return z;
-}
-
 /**
  * Writes row i of Â into `out` (length n_k): the numerators q'_i·k'_j over the allowed keys, divided
  * by their sum (accumulated in f64 in key order). Masked entries (causal, j > i) are 0; a row whose
@@ -131,14 +124,15 @@ export function linearAttentionMatrix(qf: Matrix, kf: Matrix, causal: boolean): 
   return { rows: qf.rows, cols: n, data };
 }
 
-/** φ(Q·d^{-1/4}) and φ(K·d^{-1/4}) with the inputs' projection W. */
+/** φ(Q·d^{-1/4}) and φ(K·d^{-1/4}) with the inputs' projection W (`causal`: the maps' causal variants). */
 export function performerFeatures(
   inputs: AttentionInputs,
   kind: FeatureMapKind,
   stabilizer: Stabilizer = 'shift',
+  causal = false,
 ): { qf: Matrix; kf: Matrix } {
   const x = scaleInputs(inputs.q);
   const y = scaleInputs(inputs.k);
-  const ctx = mapContext(kind, x, y);
+  const ctx = mapContext(kind, x, y, causal);
   return { qf: queryFeatures(kind, x, inputs.w, stabilizer, ctx), kf: keyFeatures(kind, y, inputs.w, stabilizer, ctx) };
 }

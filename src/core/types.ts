@@ -12,7 +12,8 @@ export interface Matrix {
 }
 
 /**
- * Feature maps φ of linear attention. All act on the d^{-1/4}-scaled inputs x = q / d^{1/4},
+ * Feature maps φ of linear attention (each has its record in feature-map-specs.ts; a map's index in
+ * FEATURE_MAPS is its WGSL code). All act on the d^{-1/4}-scaled inputs x = q / d^{1/4},
  * y = k / d^{1/4}, so that softmax attention is exp(x·y) row-normalized.
  * - positive:       m^{-1/2} exp(Wx − ‖x‖²/2)                    (FAVOR+, m features)
  * - hyperbolic:     (2m)^{-1/2} exp(−‖x‖²/2) [exp(Wx), exp(−Wx)]  (2m features)
@@ -20,9 +21,10 @@ export interface Matrix {
  * - relu:           relu(m^{-1/2} Wx) + 0.001                      (m features)
  * - elu1:           elu(x) + 1, no projection                      (d features)
  * - exp:            exp(Wx), the map of Su Jianlin's article (kexue.fm/archives/8338), no ‖·‖² terms (m features)
- * - double-softmax: φ_q = softmax over features of x, φ_k = softmax over positions of y (d features)
+ * - double-softmax: φ_q = softmax over features of x, φ_k = softmax over positions of y (d features;
+ *                   causal: φ_k = exp(y) with one scalar shift)
  * - oprf:           FAVOR++ / optimal positive random features (Likhosherstov et al. 2022):
- *                   m^{-1/2} (1−4A)^{d/4} exp(A‖ω_r‖² + √(1−4A) ω_r·x − ‖x‖²/2), A ≤ 0 chosen from Q, K (m features)
+ *                   m^{-1/2} (1−4A)^{d/4} exp(A‖ω_r‖² + √(1−4A) ω_r·x − ‖x‖²/2), A ≤ 0 chosen from Q, K (causal: from ρ = 2/√d) (m features)
  * - taylor2:        [1, x, vec(x xᵀ)/√2], the second-order Taylor map of Based (Arora et al. 2024) (1 + d + d² features)
  * - cosformer:      [relu(x) cos(πi/2n), relu(x) sin(πi/2n)] at position i, cosFormer (Qin et al. 2022) (2d features)
  * - hedgehog:       [softmax(Wx) ‖ softmax(−Wx)] with W fitted to mimic softmax (Zhang et al. 2024; 2m features)
@@ -67,7 +69,7 @@ export type InputKind = 'gaussian' | 'clustered' | 'local';
 export const INPUT_KINDS: readonly InputKind[] = ['gaussian', 'clustered', 'local'];
 
 /**
- * How the exponential maps (STABILIZED_MAPS) are kept inside float32:
+ * How the exponential maps (FeatureMapSpec.eps in feature-map-specs.ts) are kept inside float32:
  * - shift: subtract the max of the projections (per query row; one global max over all keys) and
  *   nothing else — every shift cancels in the row normalization of Â, so this is the estimator
  *   itself (float32 holds the shifted values down to e^-87);
@@ -77,17 +79,6 @@ export const INPUT_KINDS: readonly InputKind[] = ['gaussian', 'clustered', 'loca
  */
 export type Stabilizer = 'shift' | 'ref';
 export const STABILIZERS: readonly Stabilizer[] = ['shift', 'ref'];
-
-/**
- * The maps the stabilizer acts on: the exponentials of a projection, shifted by their maxima and,
- * under 'ref', plus ε (src/core/feature-maps.ts, feature-maps-beyond.ts for oprf). Every other map
- * computes the same features under either stabilizer.
- */
-export const STABILIZED_MAPS: readonly FeatureMapKind[] = ['positive', 'hyperbolic', 'exp', 'oprf'];
-
-export function usesStabilizer(kind: FeatureMapKind): boolean {
-  return STABILIZED_MAPS.includes(kind);
-}
 
 /** Everything needed to regenerate one experiment deterministically. Serializable (URL, JSON export). */
 export interface AttentionParams {

@@ -12,6 +12,7 @@
 import tileCode from '../shaders/attention-tile.wgsl?raw';
 import statsCode from '../shaders/attention-row-stats.wgsl?raw';
 import viewCode from '../shaders/attention-matrix-view.wgsl?raw';
+import { shaderSource } from './shader-source';
 import { viewGeometry } from '../core/matrix-view';
 import type { KernelContext } from './kernel-context';
 import { dispatchGrid } from './pipelines';
@@ -94,7 +95,7 @@ function run(
 }
 
 function statsPipeline(ctx: KernelContext, entry: string): GPUComputePipeline {
-  return ctx.pipelines.pipeline('attention-row-stats', `${tileCode}\n${statsCode}`, entry, constants(ctx));
+  return ctx.pipelines.pipeline('attention-row-stats', shaderSource(tileCode, statsCode), entry, constants(ctx));
 }
 
 function inputs(p: DenseProblem): Record<number, GPUBuffer> {
@@ -175,7 +176,12 @@ export function encodeMatrixView(
   const out = ctx.alloc.storage('stats.view', 3 * plan.cells * plan.cells * 4);
   const groups = Math.ceil(plan.cells / plan.gc);
   const u = ctx.alloc.uniform('stats.u.view', params(p, groups, plan));
-  const pipeline = ctx.pipelines.pipeline('attention-matrix-view', `${tileCode}\n${viewCode}`, 'main', constants(ctx));
+  const pipeline = ctx.pipelines.pipeline(
+    'attention-matrix-view',
+    shaderSource(tileCode, viewCode),
+    'main',
+    constants(ctx),
+  );
   run(ctx, encoder, 'matrix-view', pipeline, { 0: u, ...inputs(p), 5: norms, 6: out }, [groups, groups]);
   return { buffer: out, plan };
 }

@@ -4,6 +4,7 @@
  * CPU twin: core/exact-attention.ts `exactAttentionOutput`.
  */
 import code from '../shaders/exact-attention.wgsl?raw';
+import { shaderSource } from './shader-source';
 import type { KernelContext } from './kernel-context';
 import { encodeVec4Rows } from './pack-vec4';
 import { bindBuffers, dispatchGrid } from './pipelines';
@@ -127,7 +128,7 @@ export function encodeExactAttention(
   const q4 = packed ? args.q : encodeVec4Rows(ctx, encoder, args.q, n, d, 'exact.q4');
   const k4 = packed ? args.k : encodeVec4Rows(ctx, encoder, args.k, n, d, 'exact.k4');
   const v4 = packed ? args.v : encodeVec4Rows(ctx, encoder, args.v, n, d, 'exact.v4');
-  const pipeline = ctx.pipelines.pipeline('exact-attention', code, 'main', {
+  const pipeline = ctx.pipelines.pipeline('exact-attention', shaderSource(code), 'main', {
     WG: cfg.wg,
     BR: cfg.br,
     RN: cfg.rn,

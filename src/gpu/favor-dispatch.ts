@@ -1,32 +1,22 @@
 /**
  * The dispatch kit every feature-using kernel shares (favor-features.ts, performer-bidirectional.ts,
- * performer-causal.ts, performer-exp.ts): the feature-map codes of the WGSL uniform `fm.kind`
- * (FEATURE_MAP_CODE — a new generic map adds its code here and its case to the switch of
- * src/shaders/feature-map-common.wgsl), the problem shape, the FmParams uniform, the source
- * assembly (feature-map-common.wgsl + kernel), bind groups at sparse binding numbers, dispatches
- * split over x/y, and the per-binding size check.
+ * performer-causal.ts, performer-exp.ts): the problem shape, the FmParams uniform, the source
+ * assembly (the shared helpers, the generated map constants and flags of feature-map-wgsl.ts,
+ * feature-map-common.wgsl, then the kernel), bind groups at sparse binding numbers, dispatches split
+ * over x/y, and the per-binding size check. The map's code (the uniform fm.kind), u columns and ratio
+ * come from its record in src/core/feature-map-specs.ts.
  */
 import common from '../shaders/feature-map-common.wgsl?raw';
 import { EngineError } from '../core/errors';
-import { featureDim, stabilizerEps, usesProjection } from '../core/feature-maps';
+import { FEATURE_MAP_SPECS } from '../core/feature-map-specs';
+import { causalKeyShift, featureDim, stabilizerEps } from '../core/feature-maps';
 import type { FeatureMapKind, Stabilizer } from '../core/types';
+import { FEATURE_MAP_CODE, featureMapWgsl } from './feature-map-wgsl';
 import type { KernelContext } from './kernel-context';
 import { dispatchGrid } from './pipelines';
+import { shaderSource } from './shader-source';
 
-/** Feature-map codes of the WGSL override constant FM_KIND. */
-export const FEATURE_MAP_CODE: Record<FeatureMapKind, number> = {
-  positive: 0,
-  hyperbolic: 1,
-  trig: 2,
-  relu: 3,
-  elu1: 4,
-  exp: 5,
-  'double-softmax': 6,
-  oprf: 7,
-  taylor2: 8,
-  cosformer: 9,
-  hedgehog: 10,
-};
+export { FEATURE_MAP_CODE } from './feature-map-wgsl';
 
 /** The inputs every feature-map kernel reads. */
 export interface FavorProblem {
@@ -44,6 +34,8 @@ export interface FavorProblem {
   w: GPUBuffer;
   /** the map's data-dependent parameter (FmParams.map_a): OPRF's A from `featureMapParam` of the job's Q, K; required for 'oprf' */
   mapParam?: number;
+  /** causal attention: the maps' causal variants (key statistics no future key can change); default false */
+  causal?: boolean;
 }
 
 /** Stabilizer statistics (see feature-map-common.wgsl): query rows (n × vec2) and keys (1 or d × vec2). */
@@ -52,30 +44,32 @@ export interface FavorStats {
   kStats: GPUBuffer;
 }
 
-/** The WGSL source of a feature-using kernel: the shared snippet followed by the kernel. */
+/** The WGSL source of a feature-using kernel: helpers, the generated map constants, the shared snippet, the kernel. */
 export function favorSource(kernel: string): string {
-  return `${common}\n${kernel}`;
+  return shaderSource(featureMapWgsl(), common, kernel);
 }
 
-/** u columns of the map: m with a projection, d without. */
+/** u columns of the map (FeatureMapSpec.uColumns): m with a projection, d without (taylor2: its m'). */
 export function uColumns(kind: FeatureMapKind, m: number, d: number): number {
-  if (kind === 'taylor2') return featureDim(kind, m, d);
-  return usesProjection(kind) ? m : d;
+  return FEATURE_MAP_SPECS[kind].uColumns(m, d);
 }
 
-/** The ratio factor of the map (m^{-1/2}, (2m)^{-1/2} or 1). */
+/** The ratio factor of the map (FeatureMapSpec.ratio: m^{-1/2}, (2m)^{-1/2} or 1). */
 export function featureRatio(kind: FeatureMapKind, m: number): number {
-  switch (kind) {
-    case 'positive':
-    case 'trig':
-    case 'relu':
-    case 'oprf':
-      return 1 / Math.sqrt(m);
-    case 'hyperbolic':
-      return 1 / Math.sqrt(2 * m);
-    default:
-      return 1;
-  }
+  return FEATURE_MAP_SPECS[kind].ratio(m);
+}
+
+/**
+ * FmParams.causal_keys: 1 when the key statistics take their causal variant — double softmax in
+ * causal mode (one scalar max instead of per-coordinate softmax sums), or a 'max' map in causal mode
+ * under ε (key 0's max instead of the max over all keys; feature-maps.ts causalKeyShift).
+ */
+export function causalKeys(p: Pick<FavorProblem, 'featureMap' | 'stabilizer' | 'causal'>): boolean {
+  const causal = p.causal ?? false;
+  const stats = FEATURE_MAP_SPECS[p.featureMap].stats;
+  if (stats === 'softmax') return causal;
+  if (stats === 'max') return causalKeyShift(causal, stabilizerEps(p.stabilizer));
+  return false;
 }
 
 /** Kernel-specific FmParams fields. */
@@ -88,7 +82,7 @@ export interface FmExtra {
 
 /** The FmParams uniform (64 bytes) of feature-map-common.wgsl. */
 export function favorParams(
-  p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featureMap' | 'stabilizer' | 'mapParam'>,
+  p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featureMap' | 'stabilizer' | 'mapParam' | 'causal'>,
   extra: FmExtra = {},
 ): ArrayBuffer {
   const buf = new ArrayBuffer(64);
@@ -109,6 +103,7 @@ export function favorParams(
   u[11] = extra.a1 ?? 0;
   f[12] = stabilizerEps(p.stabilizer);
   f[13] = p.mapParam ?? 0;
+  u[14] = causalKeys(p) ? 1 : 0;
   return buf;
 }
 

@@ -13,9 +13,11 @@
  */
 import code from '../shaders/favor-features.wgsl?raw';
 import { EngineError } from '../core/errors';
+import { FEATURE_MAP_SPECS, unreachable } from '../core/feature-map-specs';
 import { featureDim, usesProjection } from '../core/feature-maps';
 import type { KernelContext } from './kernel-context';
 import {
+  causalKeys,
   checkBinding,
   encodeDispatch,
   favorParams,
@@ -73,57 +75,78 @@ function checkProblem(ctx: KernelContext, p: FavorProblem): void {
   }
   if (usesProjection(p.featureMap) && (!Number.isInteger(m) || m < 1))
     throw new EngineError('invalid-size', `m = ${m}`);
-  if (p.featureMap === 'oprf' && !Number.isFinite(p.mapParam))
+  if (FEATURE_MAP_SPECS[p.featureMap].context === 'oprf-a' && !Number.isFinite(p.mapParam))
     throw new EngineError('invalid-size', 'the oprf map needs its parameter A (featureMapParam of Q, K)');
   if (d > 256) throw new EngineError('exceeds-limit', `the Performer kernels support d ≤ 256 (got ${d})`);
   checkBinding(ctx, 'Q', n * d * 4);
 }
 
 /**
- * Encodes the stabilizer statistics of φ for this problem into one compute pass ('favor.stats').
- * Maps without stabilizers (trig, relu, elu1) get small placeholder buffers and no pass.
+ * Encodes the stabilizer statistics of φ for this problem into one compute pass ('favor.stats'),
+ * by the map's FeatureMapSpec.stats (an exhaustive switch). Maps without statistics get small
+ * placeholder buffers and no pass. The causal variants (FmParams.causal_keys, favor-dispatch.ts
+ * causalKeys): double softmax reduces its column maxima to one scalar max (aux 1); a 'max' map
+ * under ε takes key 0's max.
  */
 export function encodeFavorStats(ctx: KernelContext, encoder: GPUCommandEncoder, p: FavorProblem): FavorStats {
   checkProblem(ctx, p);
-  const { n, d, featureMap: kind } = p;
+  const { n, d } = p;
   const a = ctx.alloc;
-  if (kind === 'hedgehog') return encodeHedgehogStats(ctx, encoder, p);
-  const needs =
-    kind === 'positive' || kind === 'hyperbolic' || kind === 'exp' || kind === 'double-softmax' || kind === 'oprf';
-  if (!needs) {
-    return { qStats: a.storage('favor.qstats', 16), kStats: a.storage('favor.kstats', 16) };
+  const stats = FEATURE_MAP_SPECS[p.featureMap].stats;
+  switch (stats) {
+    case 'none':
+      return { qStats: a.storage('favor.qstats', 16), kStats: a.storage('favor.kstats', 16) };
+    case 'row-softmax':
+      return encodeHedgehogStats(ctx, encoder, p);
+    case 'softmax': {
+      const qStats = a.storage('favor.qstats', n * 8);
+      const pass = encoder.beginComputePass(ctx.timer.pass('favor.stats'));
+      const base = { 1: p.q, 2: p.k };
+      const colStats = a.storage('favor.kstats', d * 8);
+      const chunks = Math.ceil(n / DS_CHUNK);
+      const scratch = a.storage('favor.kscratch', chunks * d * 8);
+      const u = a.uniform(
+        'favor.u.dsstats',
+        new Uint32Array(favorParams(p, { chunk: DS_CHUNK, nchunks: chunks, a1: d })),
+      );
+      encodeDispatch(ctx, pass, pipe(ctx, 'ds_row_stats'), { 0: u, ...base, 6: qStats }, Math.ceil(n / 256));
+      encodeDispatch(
+        ctx,
+        pass,
+        pipe(ctx, 'ds_col_partials'),
+        { 0: u, ...base, 6: scratch },
+        Math.ceil((chunks * d) / 256),
+      );
+      encodeDispatch(ctx, pass, pipe(ctx, 'ds_col_combine'), { 0: u, 6: colStats, 7: scratch }, Math.ceil(d / 256));
+      let kStats = colStats;
+      if (causalKeys(p)) {
+        // causal: one scalar max over the d column maxima, (M, 1)
+        kStats = a.storage('favor.kstats.causal', 16);
+        encodeDispatch(ctx, pass, pipe(ctx, 'global_max'), { 0: u, 6: kStats, 7: colStats }, 1);
+      }
+      pass.end();
+      return { qStats, kStats };
+    }
+    case 'max': {
+      const qStats = a.storage('favor.qstats', n * 8);
+      const pass = encoder.beginComputePass(ctx.timer.pass('favor.stats'));
+      const base = { 1: p.q, 2: p.k };
+      const kStats = a.storage('favor.kstats', 16);
+      const scratch = a.storage('favor.kscratch', n * 8);
+      const keyRows = causalKeys(p) ? 1 : n; // causal under ε: key 0's max
+      const uq = a.uniform('favor.u.qstats', new Uint32Array(favorParams(p, { a0: 0 })));
+      const uk = a.uniform('favor.u.kstats', new Uint32Array(favorParams(p, { a0: 1, a1: keyRows })));
+      const rows = pipe(ctx, 'row_stats');
+      const groups = Math.ceil(n / ST_ROWS);
+      encodeDispatch(ctx, pass, rows, { 0: uq, ...base, 3: p.w, 6: qStats }, groups);
+      encodeDispatch(ctx, pass, rows, { 0: uk, ...base, 3: p.w, 6: scratch }, groups);
+      encodeDispatch(ctx, pass, pipe(ctx, 'global_max'), { 0: uk, 6: kStats, 7: scratch }, 1);
+      pass.end();
+      return { qStats, kStats };
+    }
+    default:
+      return unreachable(stats);
   }
-  const qStats = a.storage('favor.qstats', n * 8);
-  const pass = encoder.beginComputePass(ctx.timer.pass('favor.stats'));
-  const base = { 1: p.q, 2: p.k };
-  if (kind === 'double-softmax') {
-    const kStats = a.storage('favor.kstats', d * 8);
-    const chunks = Math.ceil(n / DS_CHUNK);
-    const scratch = a.storage('favor.kscratch', chunks * d * 8);
-    const u = a.uniform('favor.u.dsstats', new Uint32Array(favorParams(p, { chunk: DS_CHUNK, nchunks: chunks })));
-    encodeDispatch(ctx, pass, pipe(ctx, 'ds_row_stats'), { 0: u, ...base, 6: qStats }, Math.ceil(n / 256));
-    encodeDispatch(
-      ctx,
-      pass,
-      pipe(ctx, 'ds_col_partials'),
-      { 0: u, ...base, 6: scratch },
-      Math.ceil((chunks * d) / 256),
-    );
-    encodeDispatch(ctx, pass, pipe(ctx, 'ds_col_combine'), { 0: u, 6: kStats, 7: scratch }, Math.ceil(d / 256));
-    pass.end();
-    return { qStats, kStats };
-  }
-  const kStats = a.storage('favor.kstats', 16);
-  const scratch = a.storage('favor.kscratch', n * 8);
-  const uq = a.uniform('favor.u.qstats', new Uint32Array(favorParams(p, { a0: 0 })));
-  const uk = a.uniform('favor.u.kstats', new Uint32Array(favorParams(p, { a0: 1, a1: n })));
-  const rows = pipe(ctx, 'row_stats');
-  const groups = Math.ceil(n / ST_ROWS);
-  encodeDispatch(ctx, pass, rows, { 0: uq, ...base, 3: p.w, 6: qStats }, groups);
-  encodeDispatch(ctx, pass, rows, { 0: uk, ...base, 3: p.w, 6: scratch }, groups);
-  encodeDispatch(ctx, pass, pipe(ctx, 'global_max'), { 0: uk, 6: kStats, 7: scratch }, 1);
-  pass.end();
-  return { qStats, kStats };
 }
 
 /**

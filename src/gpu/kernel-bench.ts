@@ -77,7 +77,13 @@ export async function timeKernel(ctx: KernelContext, o: KernelBenchOptions): Pro
   const kData = rng.fillNormal(new Float32Array(n * d), 0.5);
   const q = alloc.upload('bench.q', qData);
   const k = alloc.upload('bench.k', kData);
-  const mapParam = featureMapParam(featureMap, { rows: n, cols: d, data: qData }, { rows: n, cols: d, data: kData });
+  const causal = kernel === 'performer-causal';
+  const mapParam = featureMapParam(
+    featureMap,
+    { rows: n, cols: d, data: qData },
+    { rows: n, cols: d, data: kData },
+    causal,
+  );
   const v = alloc.upload('bench.v', rng.fillNormal(new Float32Array(n * d), 1));
   const usesW = kernel.startsWith('performer');
   const w = usesW ? alloc.upload('bench.w', randomProjection('orthogonal-chi', m, d, rng).data) : null;
@@ -95,6 +101,7 @@ export async function timeKernel(ctx: KernelContext, o: KernelBenchOptions): Pro
       v,
       generic: o.generic,
       mapParam,
+      causal,
     };
     switch (kernel) {
       case 'exact':

@@ -19,8 +19,9 @@
  */
 import projectionCode from '../shaders/favor-projection.wgsl?raw';
 import gemmCode from '../shaders/performer-exp-gemm.wgsl?raw';
+import { FEATURE_MAP_SPECS } from '../core/feature-map-specs';
 import { featureDim } from '../core/feature-maps';
-import type { FeatureMapKind } from '../core/types';
+import { FEATURE_MAPS, type FeatureMapKind } from '../core/types';
 import type { KernelContext } from './kernel-context';
 import {
   checkBinding,
@@ -33,8 +34,11 @@ import {
 } from './favor-dispatch';
 import { encodeVec4Rows } from './pack-vec4';
 
-/** The maps of the fast path: φ = ratio·(exp(±ω·x − ‖x‖²/2·[norm] − shift) + ε). */
-export const EXP_MAPS: readonly FeatureMapKind[] = ['positive', 'hyperbolic', 'exp'];
+/**
+ * The maps of the fast path (FeatureMapSpec.fastPath): φ = ratio·(exp(±ω·x − ‖x‖²/2·[norm] − shift) + ε).
+ * performer-exp-gemm.wgsl knows these maps' formulas; a map marked fastPath must be one of them.
+ */
+export const EXP_MAPS: readonly FeatureMapKind[] = FEATURE_MAPS.filter((k) => FEATURE_MAP_SPECS[k].fastPath);
 /** Output columns per workgroup of the GEMMs: wider heads run ⌈d / 64⌉ column tiles. */
 export const EXP_COLUMN_TILE = 64;
 /** The projections U of both sides (one row block of them when 2·n·nu floats do not fit) stay under this many bytes. */

@@ -133,7 +133,8 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
         q: qb,
         k: kb,
         w: wb,
-        mapParam: featureMapParam(job.featureMap, q, k), // OPRF's A: an O(nd) statistic of Q, K
+        mapParam: featureMapParam(job.featureMap, q, k, s.causal), // OPRF's A: an O(nd) statistic of Q, K (causal: fixed)
+        causal: s.causal,
       };
 
       const exact = await stage('exact-attention', (enc) => {

@@ -125,8 +125,8 @@ const MAP_TEX: Record<FeatureMapKind, string> = {
   relu: String.raw`\phi(x)=\max\!\big(0,\tfrac{1}{\sqrt m}Wx\big)+10^{-3}`,
   elu1: String.raw`\phi(x)=\operatorname{elu}(x)+1\quad(\text{no projection, } d \text{ features})`,
   exp: String.raw`\phi(x)=e^{Wx}\quad(\text{no }\|x\|^2\text{ terms})`,
-  'double-softmax': String.raw`\phi_q(q)=\operatorname{softmax}_{\text{features}}(q),\ \ \phi_k(k)=\operatorname{softmax}_{\text{positions}}(k)`,
-  oprf: String.raw`\phi(x)=\tfrac{(1-4A)^{d/4}}{\sqrt m}\,e^{-\|x\|^2/2}\big[e^{A\|\omega_r\|^2+\sqrt{1-4A}\,\omega_r^\top x}\big]_{r=1}^{m},\ \ A=\tfrac{1}{16}\big(1-2\rho-\sqrt{(2\rho+1)^2+8\rho}\big),\ \ \rho=\tfrac{1}{n^2 d}\textstyle\sum_{i,j}\|x_i+y_j\|^2`,
+  'double-softmax': String.raw`\phi_q(q)=\operatorname{softmax}_{\text{features}}(q),\ \ \phi_k(k)=\operatorname{softmax}_{\text{positions}}(k)\ \ (\text{causal: }\phi_k(k)=e^{k})`,
+  oprf: String.raw`\phi(x)=\tfrac{(1-4A)^{d/4}}{\sqrt m}\,e^{-\|x\|^2/2}\big[e^{A\|\omega_r\|^2+\sqrt{1-4A}\,\omega_r^\top x}\big]_{r=1}^{m},\ \ A=\tfrac{1}{16}\big(1-2\rho-\sqrt{(2\rho+1)^2+8\rho}\big),\ \ \rho=\tfrac{1}{n^2 d}\textstyle\sum_{i,j}\|x_i+y_j\|^2\ \ (\text{causal: }\rho=2/\sqrt d)`,
   taylor2: String.raw`\phi(x)=\big[1,\ x,\ \operatorname{vec}(xx^\top)/\sqrt2\big],\ \ \phi(x)^\top\phi(y)=1+x^\top y+\tfrac12(x^\top y)^2\quad(1+d+d^2\text{ features})`,
   cosformer: String.raw`\phi(x_i)=\big[\operatorname{relu}(x_i)\cos\tfrac{\pi i}{2n},\ \operatorname{relu}(x_i)\sin\tfrac{\pi i}{2n}\big],\ \ \phi(x_i)^\top\phi(y_j)=\operatorname{relu}(x_i)^\top\operatorname{relu}(y_j)\cos\tfrac{\pi(i-j)}{2n}`,
   hedgehog: String.raw`\phi(x)=\big[\operatorname{softmax}(Wx)\,\|\,\operatorname{softmax}(-Wx)\big],\ W\in\mathbb{R}^{m\times d}\ \text{fitted}`,
@@ -652,6 +652,8 @@ export const en = {
     errorRef: 'positive, + ε = 10⁻⁶ (reference code)',
     errorShift: 'positive, max shift (the estimator)',
     table: 'entropy of Â vs norm scale, by stabilizer',
+    causalNote:
+      'Causal mode with shift + ε: the reference code subtracts the maximum over all keys, future ones included, before adding ε; ε does not cancel, so that maximum would let later keys change earlier rows. Here the causal key shift is key 0’s maximum, the one key every row sees.',
   },
   present: {
     deck: 'Performer, up close — a lecture',
@@ -834,6 +836,10 @@ export const en = {
   estimators: {
     oprfNote: (rho: string, a: string) =>
       `FAVOR++ (Likhosherstov et al. 2022) keeps FAVOR+’s positivity and adds A‖ω‖² with A ≤ 0, which bounds every feature; A is chosen to minimize the variance averaged over all query–key pairs. For the current Q, K: ρ = mean ‖x_i + y_j‖²/d = ${rho}, so A = ${a} (A = 0 is FAVOR+). It lowers the mean squared error of each entry, which for FAVOR+ is dominated by rare huge estimates; a single draw of W usually contains none, so at large norms the error of Â need not fall with it.`,
+    oprfCausalNote: (rho: string, a: string) =>
+      `Causal mode: ρ above averages over all query–key pairs, so A — and with it every feature — would depend on keys after each position, and earlier rows would see the future. The causal variant fixes A before the sequence: ρ = E‖x + y‖²/d = 2/√d for unit-variance q, k (here ${rho}), so A = ${a}. FAVOR++ stays unbiased for every A < 1/4; this A minimizes the variance for unit-variance inputs, not for the current Q, K.`,
+    dsCausalNote:
+      'Causal mode: the key softmax normalizes each coordinate over all n positions, future ones included, and per-coordinate normalizers do not cancel in Â. The causal variant drops them: key features exp(k_c), with one shift common to all keys and coordinates (it cancels), as performer-pytorch does for causal attention.',
     cosformerNote:
       'cosFormer (Qin et al. 2022) builds the idea of Su’s local-truncation experiment (sparsity panel) into the kernel: instead of cutting Â to a window |i − j| ≤ w, which is no longer linear-time, it multiplies every ReLU score by cos(π(i − j)/2M). By cos(a − b) = cos a cos b + sin a sin b that splits into two linear attentions, with features relu(x_i)·cos θ_i and relu(x_i)·sin θ_i, θ_i = πi/2M — in both modes. With M = n, the paper’s choice, the weight decays smoothly from 1 at i = j to almost 0 at |i − j| = n − 1: a locality prior, not a window.',
     taylorNote:

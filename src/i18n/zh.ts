@@ -168,7 +168,8 @@ const MAP_TEX: Record<FeatureMapKind, string> = {
   ...en.names.mapTex,
   elu1: String.raw`\phi(x)=\operatorname{elu}(x)+1\quad(\text{无投影，}d\text{ 个特征})`,
   exp: String.raw`\phi(x)=e^{Wx}\quad(\text{不含 }\|x\|^2\text{ 项})`,
-  'double-softmax': String.raw`\phi_q(q)=\operatorname{softmax}_{\text{特征}}(q),\ \ \phi_k(k)=\operatorname{softmax}_{\text{位置}}(k)`,
+  'double-softmax': String.raw`\phi_q(q)=\operatorname{softmax}_{\text{特征}}(q),\ \ \phi_k(k)=\operatorname{softmax}_{\text{位置}}(k)\ \ (\text{因果：}\phi_k(k)=e^{k})`,
+  oprf: en.names.mapTex.oprf.replace(String.raw`\text{causal: }`, String.raw`\text{因果：}`),
   hedgehog: String.raw`\phi(x)=\big[\operatorname{softmax}(Wx)\,\|\,\operatorname{softmax}(-Wx)\big],\ W\in\mathbb{R}^{m\times d}\ \text{经拟合}`,
   taylor2: String.raw`\phi(x)=\big[1,\ x,\ \operatorname{vec}(xx^\top)/\sqrt2\big],\ \ \phi(x)^\top\phi(y)=1+x^\top y+\tfrac12(x^\top y)^2\quad(1+d+d^2\text{ 个特征})`,
 };
@@ -685,6 +686,8 @@ export const zh: Strings = {
     errorRef: '正特征，+ ε = 10⁻⁶（参考实现）',
     errorShift: '正特征，仅减最大值（估计量）',
     table: '不同稳定化方式下 Â 的熵随范数尺度的变化',
+    causalNote:
+      '因果模式下的“平移 + ε”：参考实现在加 ε 之前减去所有键（包括未来的键）上的最大值；ε 不会抵消，所以这个最大值会让后面的键改变前面的行。这里因果模式的键平移取第 0 个键的最大值——每一行都能看到的唯一一个键。',
   },
   present: {
     deck: 'Performer 近观 —— 讲座',
@@ -866,6 +869,10 @@ export const zh: Strings = {
   estimators: {
     oprfNote: (rho: string, a: string) =>
       `FAVOR++（Likhosherstov 等，2022）保留 FAVOR+ 的正性，并加入 A‖ω‖²（A ≤ 0），使每个特征都有界；A 的取值使所有查询–键对上的平均方差最小。对当前的 Q、K：ρ = ‖x_i + y_j‖²/d 的均值 = ${rho}，因此 A = ${a}（A = 0 即 FAVOR+）。它降低了每个元素的均方误差，而 FAVOR+ 的均方误差主要来自罕见的巨大估计值；单次抽取的 W 通常一个也不含，所以在大范数下 Â 的误差未必随之下降。`,
+    oprfCausalNote: (rho: string, a: string) =>
+      `因果模式：上面的 ρ 是对所有查询–键对取平均，于是 A（以及每个特征）会依赖每个位置之后的键，前面的行就看到了未来。因果变体在序列之前就固定 A：对单位方差的 q、k，ρ = E‖x + y‖²/d = 2/√d（此处为 ${rho}），因此 A = ${a}。对任意 A < 1/4，FAVOR++ 都是无偏的；这个 A 对单位方差输入方差最小，而不是对当前的 Q、K。`,
+    dsCausalNote:
+      '因果模式：键一侧的 softmax 对每个坐标在全部 n 个位置上归一化，其中包括未来的位置，而逐坐标的归一化因子在 Â 中不会抵消。因果变体去掉这些因子：键特征取 exp(k_c)，只减去一个对所有键和坐标共同的平移量（它会抵消），与 performer-pytorch 在因果注意力中的做法相同。',
     cosformerNote:
       'cosFormer（Qin 等，2022）把苏剑林的局部截断实验（稀疏性面板）的想法直接做进了核函数：它不把 Â 截断到窗口 |i − j| ≤ w（那样就不再是线性复杂度），而是把每个 ReLU 分数乘以 cos(π(i − j)/2M)。由 cos(a − b) = cos a cos b + sin a sin b，这可以拆成两个线性注意力，特征为 relu(x_i)·cos θ_i 和 relu(x_i)·sin θ_i，θ_i = πi/2M，双向与因果模式均适用。取论文的选择 M = n 时，权重从 i = j 处的 1 平滑衰减到 |i − j| = n − 1 处的接近 0：这是一种局部性先验，而不是窗口。',
     taylorNote:

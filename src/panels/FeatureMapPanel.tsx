@@ -9,6 +9,7 @@ import { decimateMax } from '../charts/decimate';
 import { fmt } from '../charts/format';
 import { Legend, LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, MAP_COLORS, MAP_DASH, OKABE_ITO } from '../charts/palette';
+import { FEATURE_MAP_SPECS } from '../core/feature-map-specs';
 import { elu1, expCurve, relu } from '../core/feature-maps';
 import { taylor2Curve } from '../core/feature-maps-beyond';
 import { mapRowsRequest } from '../store/analyses';
@@ -101,7 +102,19 @@ export function FeatureMapPanel() {
           <p className="note">{t.estimators.taylorNote}</p>
           {params.featureMap === 'oprf' && v && (
             <p className="note" data-note="oprf" data-oprf-a={v.oprf.a}>
-              {t.estimators.oprfNote(fmt(v.oprf.rho), fmt(v.oprf.a))}
+              {v.causal
+                ? t.estimators.oprfCausalNote(fmt(v.oprf.rho), fmt(v.oprf.a))
+                : t.estimators.oprfNote(fmt(v.oprf.rho), fmt(v.oprf.a))}
+            </p>
+          )}
+          {params.featureMap === 'double-softmax' && params.causal && (
+            <p className="note" data-note="double-softmax-causal">
+              {t.estimators.dsCausalNote}
+            </p>
+          )}
+          {params.causal && params.stabilizer === 'ref' && FEATURE_MAP_SPECS[params.featureMap].eps && (
+            <p className="note" data-note="ref-causal">
+              {t.stab.causalNote}
             </p>
           )}
           {params.featureMap === 'cosformer' && (

@@ -109,10 +109,6 @@ fn dots(feat: bool, j0: u32, t: u32) -> array<vec4f, 4> {
   return array<vec4f, 4>(acc0, acc1, acc2, acc3);
 }
 
-fn dot4(a0: vec4f, a1: vec4f, a2: vec4f, a3: vec4f, b: vec4f) -> vec4f {
-  return vec4f(dot(a0, b), dot(a1, b), dot(a2, b), dot(a3, b));
-}
-
 // Raw s (already multiplied by 1/√d) and g for this thread's 4 rows × RN keys. Uniform control flow.
 fn microTile(j0: u32, t: u32) -> Micro {
   var m: Micro;

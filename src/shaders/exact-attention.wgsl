@@ -96,10 +96,6 @@ fn qrow(rl: u32, row: u32, c4: u32) -> vec4f {
   return q[row * D4 + c4];
 }
 
-fn dot4(a0: vec4f, a1: vec4f, a2: vec4f, a3: vec4f, b: vec4f) -> vec4f {
-  return vec4f(dot(a0, b), dot(a1, b), dot(a2, b), dot(a3, b));
-}
-
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
   let wg = wid.x + wid.y * p.gridX + p.wgOffset;

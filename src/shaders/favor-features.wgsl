@@ -11,7 +11,9 @@
 //                    Writes st_out[row]. Dispatch: ceil(n / 16) workgroups (16 rows each).
 //   ds_row_stats     double-softmax query rows: (max_c x_c, Σ_c exp(x_c − max)), c in order.
 //                    Writes st_out[row]. Dispatch: ceil(n / 256).
-//   global_max       [a1 = count] st_out[0] = (max_i st_in[i].x, 0) — exact (max is order-free).
+//   global_max       [a1 = count] st_out[0] = (max_i st_in[i].x, 1) — exact (max is order-free).
+//                    The key max of the 'max' maps (count n; causal under ε: 1, key 0's max) and the
+//                    causal double-softmax key shift (st_in = the d column stats; aux 1).
 //                    Dispatch: 1 workgroup.
 //   ds_col_partials  double-softmax keys, per chunk p of `chunk` rows and column c: (m_pc, s_pc) =
 //                    (max_{j∈p} y_jc, Σ_{j∈p} exp(y_jc − m_pc)), j in order → st_out[p·d + c].
@@ -34,10 +36,6 @@
 
 const ST_ROWS: u32 = 16u;
 const ST_COLS: u32 = 64u;
-
-fn wg_linear(id: vec3<u32>, nwg: vec3<u32>) -> u32 {
-  return id.x + id.y * nwg.x;
-}
 
 @compute @workgroup_size(256)
 fn row_stats(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -115,7 +113,7 @@ fn global_max(@builtin(local_invocation_index) lid: u32) {
     workgroupBarrier();
   }
   if (lid == 0u) {
-    st_out[0] = vec2<f32>(gm_red[0], 0.0);
+    st_out[0] = vec2<f32>(gm_red[0], 1.0);
   }
 }
 

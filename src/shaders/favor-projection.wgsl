@@ -4,7 +4,7 @@
 //   U_X = X Wᵀ (x = q·d^{-1/4} or y = k·d^{-1/4}),  u_ir = ω_r·x_i       (n × nu per side, nu = m)
 //   hn_i = ‖x_i‖²/2
 //   query stats  qstats[i] = (max_r u_ir, 0)            (hyperbolic: max_r |u_ir|)
-//   key stats    kstats[0] = (max_{j,r} u_jr, 0)        (hyperbolic: max |u_jr|)
+//   key stats    kstats[0] = (max_{j,r} u_jr, 0)        (hyperbolic: max |u_jr|; causal under ε: j = 0)
 // The Performer GEMMs (performer-exp-gemm.wgsl) read U and apply exp as they load tiles, so the
 // projection is computed once and φ is never materialized. The stats have the format of
 // favor-features.wgsl's (fm_qstats, fm_kstats), so the dense statistics can reuse them.
@@ -26,6 +26,9 @@
 // by the global row / tile. Unblocked: u0 = 0, B = n, both sides.
 // Dispatch: sides·⌈rows/32⌉ workgroups (query row tiles, then key row tiles).
 // key_max: one workgroup of 64; kstats[0] = max over the ⌈n/32⌉ key tile maxima. Dispatch: 1.
+// Causal under ε (fm.causal_keys = 1, favor-dispatch.ts causalKeys): each key tile stores the max of
+// its first row and key_max reads tile 0 only, so kstats[0] is key 0's max (the CPU twin's
+// causalKeyShift), the one key every causal row sees.
 //
 // Bindings: 0 FmParams, 13 Q, 14 K, 15 W (vec4 rows), 16 U (rw, U_Q then U_K, 2·n·nu f32),
 // 17 hn (rw, hn_Q then hn_K, 2n f32), 18 qstats (rw, n vec2), 19 key tile maxima (rw),
@@ -47,16 +50,13 @@ const PJ_T: u32 = 8u;    // threads per row group
 
 var<workgroup> pj_lanes: array<vec4f, 64>;
 var<workgroup> pj_red: array<f32, 64>;
+var<workgroup> pj_first: f32;
 
 fn pj_row(side: u32, idx: u32) -> vec4f {
   if (side == FM_QUERY) {
     return pj_q[idx];
   }
   return pj_k[idx];
-}
-
-fn pj_dot4(x0: vec4f, x1: vec4f, x2: vec4f, x3: vec4f, w: vec4f) -> vec4f {
-  return vec4f(dot(x0, w), dot(x1, w), dot(x2, w), dot(x3, w));
 }
 
 /// Epilogue of one accumulator: scale, write rows row0 .. row0+3 (< n) of column col (< nu) of U
@@ -88,7 +88,7 @@ fn project(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
   let ub = fm.a1;
   let rows = select(min(ub, n - u0), n - u0, ub == 0u);
   let tiles = (rows + PJ_R - 1u) / PJ_R;
-  let wid = id.x + id.y * nwg.x;
+  let wid = wg_linear(id, nwg);
   if (wid >= fm.nchunks * tiles) {
     return;
   }
@@ -130,14 +130,14 @@ fn project(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
       let x1 = pj_row(side, r.y * d4 + c4);
       let x2 = pj_row(side, r.z * d4 + c4);
       let x3 = pj_row(side, r.w * d4 + c4);
-      acc0 += pj_dot4(x0, x1, x2, x3, pj_w[w0 + c4]);
-      acc1 += pj_dot4(x0, x1, x2, x3, pj_w[w1 + c4]);
-      acc2 += pj_dot4(x0, x1, x2, x3, pj_w[w2 + c4]);
-      acc3 += pj_dot4(x0, x1, x2, x3, pj_w[w3 + c4]);
-      acc4 += pj_dot4(x0, x1, x2, x3, pj_w[w4 + c4]);
-      acc5 += pj_dot4(x0, x1, x2, x3, pj_w[w5 + c4]);
-      acc6 += pj_dot4(x0, x1, x2, x3, pj_w[w6 + c4]);
-      acc7 += pj_dot4(x0, x1, x2, x3, pj_w[w7 + c4]);
+      acc0 += dot4(x0, x1, x2, x3, pj_w[w0 + c4]);
+      acc1 += dot4(x0, x1, x2, x3, pj_w[w1 + c4]);
+      acc2 += dot4(x0, x1, x2, x3, pj_w[w2 + c4]);
+      acc3 += dot4(x0, x1, x2, x3, pj_w[w3 + c4]);
+      acc4 += dot4(x0, x1, x2, x3, pj_w[w4 + c4]);
+      acc5 += dot4(x0, x1, x2, x3, pj_w[w5 + c4]);
+      acc6 += dot4(x0, x1, x2, x3, pj_w[w6 + c4]);
+      acc7 += dot4(x0, x1, x2, x3, pj_w[w7 + c4]);
     }
     best = pj_emit(best, acc0, side, i0 + 4u * g, c0 + t, hyper);
     best = pj_emit(best, acc1, side, i0 + 4u * g, c0 + t + 8u, hyper);
@@ -174,6 +174,9 @@ fn project(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
       }
     }
     pj_red[g] = max(max(m.x, m.y), max(m.z, m.w));
+    if (g == 0u) {
+      pj_first = m.x;  // row i0 (tile 0: key 0)
+    }
   }
   if (side == FM_KEY) {
     workgroupBarrier();
@@ -182,6 +185,9 @@ fn project(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
       for (var w = 1u; w < PJ_R / 4u; w++) {
         m = max(m, pj_red[w]);
       }
+      if (fm.causal_keys == 1u) {
+        m = pj_first;  // causal under ε: only tile 0's entry is read, key 0's max
+      }
       pj_kpart[tile] = m;
     }
   }
@@ -189,7 +195,7 @@ fn project(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
 
 @compute @workgroup_size(64)
 fn key_max(@builtin(local_invocation_index) lid: u32) {
-  let tiles = (fm.n + PJ_R - 1u) / PJ_R;
+  let tiles = select((fm.n + PJ_R - 1u) / PJ_R, 1u, fm.causal_keys == 1u);
   var best = FM_LOWEST;
   for (var i = lid; i < tiles; i += 64u) {
     best = max(best, pj_kpart_in[i]);

@@ -5,6 +5,10 @@
 // projection loop, same summation order, same formula) as a materialized one: bit for bit equal
 // (e2e/performer-kernels.spec.mjs checks it for the key side of the fused bidirectional kernel).
 // The map is selected by the uniform fm.kind, so one pipeline per entry point serves all maps.
+// The map codes FM_<NAME> (fm.kind), FM_RELU_EPS and the flags fm_uses_w, fm_uses_norm,
+// fm_has_stats, fm_row_softmax are not in this file: src/gpu/feature-map-wgsl.ts generates them from
+// the records of src/core/feature-map-specs.ts and the source assembly (favor-dispatch.ts) prepends
+// them. Each map has its `case FM_<NAME>` in fm_feature or fm_feature_at; an unknown code gives NaN.
 //
 // Formulas (ARCHITECTURE.md; CPU twin src/core/feature-maps.ts). Inputs are scaled in-kernel:
 // x = q·d^{-1/4}, y = k·d^{-1/4}. u_r = ω_r·x (ω_r = row r of W, m×d), hn = ‖x‖²/2, ε = fm.eps
@@ -15,23 +19,27 @@
 //   3 relu           max(ratio·u_r, 0) + 0.001                                ratio = m^{-1/2}
 //   4 elu1           elu(x_c) + 1                     (no projection: "u_c" = x_c, d features)
 //   5 exp            exp(u_r − shift) + ε
-//   6 double-softmax exp(x_c − shift)/aux             (no projection, d features)
+//   6 double-softmax exp(x_c − shift)/aux             (no projection, d features; causal keys:
+//                    shift = one max over all keys and coordinates, aux = 1 — fm.causal_keys)
 //   7 oprf           ratio·(exp(A‖ω_r‖² + √(1−4A)·u_r − (hn + shift)) + ε)   ratio = m^{-1/2}, A = fm.map_a
-//                    (FAVOR++, Likhosherstov et al. 2022; A ≤ 0 chosen from Q and K on the host,
-//                    src/core/feature-maps-beyond.ts; shift = max_r of the exponent, as for positive)
+//                    (FAVOR++, Likhosherstov et al. 2022; A ≤ 0 chosen from Q and K on the host —
+//                    causal: a fixed A, src/core/feature-maps-beyond.ts; shift = max_r of the
+//                    exponent, as for positive)
 //   8 taylor2        [1, x_c, x_a·x_b/√2] at feature 0, 1 + c, 1 + d + a·d + b (Based; no projection,
 //                    1 + d + d² features; read from the inputs by fm_feature_at, u unused)
 //   9 cosformer      max(x_c, 0)·[cos θ | sin θ], θ = π·row/(2n) (cosFormer; no projection, 2d features)
-//  Maps 7–9 go through fm_feature_at, which knows
-//   the tile row's side, matrix row and feature column.
+//  oprf, taylor2 and cosformer go through fm_feature_at, which knows the tile row's side, matrix
+//  row and feature column. (The numbers are the current codes: the map's index in FEATURE_MAPS.)
 //  10 hedgehog       exp(±u_r − shift_b)/aux_b, [+u | −u] blocks: softmax(Wx) ‖ softmax(−Wx) with the
 //                    fitted W (src/core/hedgehog.ts); per-row stats for BOTH sides, two per row
 //                    (fm_hh_stats): [2·row + b] = (max_r ±u_r, Σ_r exp(±u_r − max)), b = 0 (+), 1 (−),
 //                    written by hh_row_stats in favor-features.wgsl (a per-thread loop over the m u's).
 // (shift, aux) — the stabilizers — come from stats buffers written by favor-features.wgsl:
 //   query side: fm_qstats[row]  = (max_r u_r | max_r |u_r| (hyperbolic) | max_c x_c, Σ_c exp(x_c − max))
-//   key side:   fm_kstats[0]    = (max over all keys and r of u (or |u|), 0)
-//               fm_kstats[c]    = (max_j y_jc, Σ_j exp(y_jc − max))  for double-softmax (per column)
+//   key side:   fm_kstats[0]    = (max over all keys and r of u (or |u|), 1) — causal under ε ('ref'):
+//                                 key 0's max only, the one key every causal row sees
+//               fm_kstats[c]    = (max_j y_jc, Σ_j exp(y_jc − max))  for double-softmax (per column);
+//                                 causal (fm.causal_keys = 1): fm_kstats[0] = (max_{j,c} y_jc, 1)
 // Maps without a stabilizer (trig, relu, elu1) never read the stats buffers.
 //
 // Feature layout: m' = nb·nu features, nu = m (projection maps) or d; the two-block maps
@@ -58,19 +66,6 @@ const FM_PHI_SIZE: u32 = 1152u;
 const FM_MAX_ROWS: u32 = 128u;   // rows per φ tile: R ≤ 128, even; C ≤ 64 u columns, even;
                                  // (R/2)·(C/2) ≤ 256; R·4 + C·5 ≤ 576 (slabs in fm_a)
 
-const FM_POSITIVE: u32 = 0u;
-const FM_HYPERBOLIC: u32 = 1u;
-const FM_TRIG: u32 = 2u;
-const FM_RELU: u32 = 3u;
-const FM_ELU1: u32 = 4u;
-const FM_EXP: u32 = 5u;
-const FM_DSOFTMAX: u32 = 6u;
-const FM_OPRF: u32 = 7u;
-const FM_TAYLOR2: u32 = 8u;
-const FM_COSFORMER: u32 = 9u;
-const FM_HEDGEHOG: u32 = 10u;
-
-const FM_RELU_EPS: f32 = 0.001;
 const FM_QUERY: u32 = 0u;
 const FM_KEY: u32 = 1u;
 const FM_LOWEST: f32 = -0x1.fffffep+127f;
@@ -83,26 +78,16 @@ struct FmParams {
   mp: u32,       // feature dimension m' = nb · nu
   scale: f32,    // d^{-1/4}
   ratio: f32,    // m^{-1/2}, (2m)^{-1/2} or 1 (see above)
-  kind: u32,     // feature map code 0–6 (uniform, so one pipeline serves every map)
+  kind: u32,     // feature map code FM_<NAME> (generated; uniform, so one pipeline serves every map)
   nb: u32,       // blocks per u column: 2 (hyperbolic, trig) or 1
   chunk: u32,    // kernel-specific: rows per chunk
   nchunks: u32,  // kernel-specific: number of chunks
   a0: u32,       // kernel-specific
   a1: u32,
   eps: f32,      // ε added to the exponential features: 0 ('shift') or 1e-6 ('ref')
-  map_a: f32,    // OPRF's A (kind 7); 0 otherwise
-  _pad1: u32,
+  map_a: f32,    // OPRF's A (FM_OPRF); 0 otherwise
+  causal_keys: u32, // 1: the causal variant of the key statistics (see above), 0: bidirectional
   _pad2: u32,
-}
-
-fn fm_uses_w() -> bool {
-  return fm.kind != FM_ELU1 && fm.kind != FM_DSOFTMAX && fm.kind != FM_TAYLOR2 && fm.kind != FM_COSFORMER;
-}
-fn fm_has_stats() -> bool {
-  return fm.kind == FM_POSITIVE || fm.kind == FM_HYPERBOLIC || fm.kind == FM_EXP || fm.kind == FM_DSOFTMAX || fm.kind == FM_OPRF;
-}
-fn fm_uses_norm() -> bool {
-  return fm.kind == FM_POSITIVE || fm.kind == FM_HYPERBOLIC || fm.kind == FM_TRIG || fm.kind == FM_OPRF;
 }
 
 @group(0) @binding(0) var<uniform> fm: FmParams;
@@ -271,36 +256,47 @@ fn fm_sincos(u: f32) -> vec2<f32> {
   }
 }
 
-/// φ value of block b for projection u (or coordinate x_c), half squared norm hn, stabilizers.
+/// φ value of block b for projection u (or coordinate x_c), half squared norm hn, stabilizers:
+/// the position-free maps (fm_feature_at takes the others first). An unknown code is NaN (poison),
+/// never another map's numbers.
 fn fm_feature(u: f32, b: u32, hn: f32, shift: f32, aux: f32) -> f32 {
   switch (fm.kind) {
-    case 0u: { // positive
+    case FM_POSITIVE: {
       return fm.ratio * (exp(u - (hn + shift)) + fm.eps);
     }
-    case 1u: { // hyperbolic
+    case FM_HYPERBOLIC: {
       let s = select(u, -u, b == 1u);
       return fm.ratio * (exp(s - (hn + shift)) + fm.eps);
     }
-    case 2u: { // trig
+    case FM_TRIG: {
       let sc = fm_sincos(u);
       return fm.ratio * exp(hn) * select(sc.x, sc.y, b == 1u);
     }
-    case 3u: { // relu
+    case FM_RELU: {
       return max(fm.ratio * u, 0.0) + FM_RELU_EPS;
     }
-    case 4u: { // elu1
+    case FM_ELU1: {
       return select(exp(u), u + 1.0, u > 0.0);
     }
-    case 5u: { // exp
+    case FM_EXP: {
       return exp(u - shift) + fm.eps;
     }
-    case 10u: { // hedgehog: softmax over the m u's of the row, sign by block
-      return exp(select(u, -u, b == 1u) - shift) / aux;
-    }
-    default: { // double-softmax
+    case FM_DSOFTMAX: {
       return exp(u - shift) / aux;
     }
+    case FM_HEDGEHOG: { // softmax over the m u's of the row, sign by block
+      return exp(select(u, -u, b == 1u) - shift) / aux;
+    }
+    default: {
+      return fm_nan();
+    }
   }
+}
+
+/// A quiet NaN: what an unknown map code computes, so a missing case cannot pass for another map.
+/// (The bits depend on the uniform so the bitcast is not a constant expression, where NaN is an error.)
+fn fm_nan() -> f32 {
+  return bitcast<f32>(0x7fc00000u | (fm.kind & 0u));
 }
 
 /// Hedgehog (shift, aux) of block b of a row (query or key side): written by hh_row_stats.
@@ -319,7 +315,7 @@ fn fm_stats(side: u32, row: u32, col: u32) -> vec2<f32> {
   if (side == FM_QUERY) {
     return fm_qstats[row];
   }
-  if (fm.kind == FM_DSOFTMAX) {
+  if (fm.kind == FM_DSOFTMAX && fm.causal_keys == 0u) {
     return fm_kstats[col];
   }
   return fm_kstats[0];
@@ -352,7 +348,7 @@ fn fm_phi_tile2(rows: FmRows, u0: u32, R: u32, C: u32, lid: u32, dst: u32, strid
       }
       for (var b = 0u; b < fm.nb; b++) {
         var v = 0.0;
-        if (valid && fm.kind == FM_HEDGEHOG) {
+        if (valid && fm_row_softmax()) {
           st = fm_hh_stats(sr.x, sr.y, b);
         }
         if (valid) {
@@ -384,14 +380,15 @@ fn fm_oprf_exponent(u: f32, col: u32) -> f32 {
   return fm.map_a * wn + sqrt(1.0 - 4.0 * fm.map_a) * u;
 }
 
-/// φ value of block b at feature column col of matrix row sr = (side, row): maps 7–9 here, the
-/// position-free maps 0–6 in fm_feature. u is the projection (or coordinate) of fm_project.
+/// φ value of block b at feature column col of matrix row sr = (side, row): the maps that need the
+/// column or the row (oprf, taylor2, cosformer) here, the others in fm_feature. u is the projection
+/// (or coordinate) of fm_project.
 fn fm_feature_at(u: f32, b: u32, hn: f32, st: vec2<f32>, sr: vec2<u32>, col: u32) -> f32 {
   switch (fm.kind) {
-    case 7u: { // oprf
+    case FM_OPRF: {
       return fm.ratio * (exp(fm_oprf_exponent(u, col) - (hn + st.x)) + fm.eps);
     }
-    case 8u: { // taylor2: 1 | x_c | x_a x_b / √2
+    case FM_TAYLOR2: { // 1 | x_c | x_a x_b / √2
       let d = fm.d;
       let o = sr.y * d;
       if (col == 0u) {
@@ -403,7 +400,7 @@ fn fm_feature_at(u: f32, b: u32, hn: f32, st: vec2<f32>, sr: vec2<u32>, col: u32
       let k = col - 1u - d;
       return fm_input(sr.x, o + k / d) * fm_input(sr.x, o + k % d) * 0.70710678118654752;
     }
-    case 9u: { // cosformer
+    case FM_COSFORMER: {
       let sc = fm_sincos(3.14159265358979323846 * f32(sr.y) / (2.0 * f32(fm.n)));
       return max(u, 0.0) * select(sc.y, sc.x, b == 1u);
     }

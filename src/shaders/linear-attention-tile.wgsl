@@ -34,10 +34,6 @@ struct LtBlock {
   den: vec4<f32>,
 }
 
-fn lt_linear(id: vec3<u32>, nwg: vec3<u32>) -> u32 {
-  return id.x + id.y * nwg.x;
-}
-
 /// Row j of V (row-major, d columns), columns 4·c4 .. 4·c4+3 (zeros past d).
 fn lt_v4(j: u32, c4: u32) -> vec4<f32> {
   let d = fm.d;

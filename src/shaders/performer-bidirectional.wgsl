@@ -43,7 +43,7 @@ fn kv_partials(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nw
                @builtin(local_invocation_index) lid: u32) {
   let C = TILE / fm.nb;                    // u columns per tile
   let ftiles = (fm.nu + C - 1u) / C;
-  let wid = lt_linear(id, nwg);
+  let wid = wg_linear(id, nwg);
   let p = wid / ftiles;
   if (p >= fm.nchunks) {
     return;
@@ -91,7 +91,7 @@ fn kv_partials(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nw
 @compute @workgroup_size(256)
 fn kv_reduce(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(local_invocation_index) lid: u32) {
-  let e = lt_linear(id, nwg) * FM_WG + lid;
+  let e = wg_linear(id, nwg) * FM_WG + lid;
   let E = fm.mp * (fm.d + 1u);
   if (e >= E) {
     return;
@@ -106,7 +106,7 @@ fn kv_reduce(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg:
 @compute @workgroup_size(256)
 fn bidir_out(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(local_invocation_index) lid: u32) {
-  let i0 = lt_linear(id, nwg) * TILE;
+  let i0 = wg_linear(id, nwg) * TILE;
   if (i0 >= fm.n) {
     return;
   }

@@ -34,7 +34,7 @@ const GK_OFF: u32 = 576u;  // φ(K) rows start at tile row 64: offset 64 × GS i
 @compute @workgroup_size(256)
 fn causal_prefix(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) lid: u32) {
-  let e = lt_linear(id, nwg) * FM_WG + lid;
+  let e = wg_linear(id, nwg) * FM_WG + lid;
   let E = fm.mp * (fm.d + 1u);
   if (e >= E) {
     return;
@@ -52,7 +52,7 @@ fn causal_gram(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nw
                @builtin(local_invocation_index) lid: u32) {
   let T = fm.chunk / GT;
   let pairs = T * (T + 1u) / 2u;
-  let wid = lt_linear(id, nwg);
+  let wid = wg_linear(id, nwg);
   let p = wid / pairs;
   if (p >= fm.nchunks) {
     return;
@@ -110,7 +110,7 @@ fn causal_gram(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nw
 @compute @workgroup_size(256)
 fn causal_out(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
-  let i0 = lt_linear(id, nwg) * TILE;
+  let i0 = wg_linear(id, nwg) * TILE;
   if (i0 >= fm.n) {
     return;
   }

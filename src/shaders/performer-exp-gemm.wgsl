@@ -108,10 +108,6 @@ fn cg_of(lid: u32) -> u32 {
   return lid % 4u;
 }
 
-fn xg_linear(id: vec3<u32>, nwg: vec3<u32>) -> u32 {
-  return id.x + id.y * nwg.x;
-}
-
 /// Float index of row `row` (u0 ≤ row < u0 + B) of side `side` in the U block.
 fn xg_urow(side: u32, row: u32) -> u32 {
   return (side * fm.a1 + (row - fm.a0)) * fm.nu;
@@ -221,7 +217,7 @@ fn kv_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
   let d = fm.d;
   let ftiles = (mp + 63u) / 64u;
   let ctiles = xg_ctiles();
-  let wlin = xg_linear(id, nwg);
+  let wlin = wg_linear(id, nwg);
   let cb4 = (wlin % ctiles) * 16u;   // first vec4 column of this workgroup's column tile
   let wid = wlin / ctiles;
   let blockChunks = (xg_block_end() - fm.a0 + fm.chunk - 1u) / fm.chunk;
@@ -383,7 +379,7 @@ fn xg_store(acc: ptr<function, XgAcc>, i0: u32, cb4: u32, lid: u32) {
 fn out_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
   let ctiles = xg_ctiles();
-  let wlin = xg_linear(id, nwg);
+  let wlin = wg_linear(id, nwg);
   let cb4 = (wlin % ctiles) * 16u;
   let i0 = fm.a0 + (wlin / ctiles) * 64u;
   if (i0 >= xg_block_end()) {
@@ -424,7 +420,7 @@ fn xg_gram_step(gk: ptr<function, XgAcc>, q: vec4f, o: u32) {
 fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) lid: u32) {
   let ctiles = xg_ctiles();
-  let wlin = xg_linear(id, nwg);
+  let wlin = wg_linear(id, nwg);
   let cb4 = (wlin % ctiles) * 16u;
   let i0 = fm.a0 + (wlin / ctiles) * 64u;
   if (i0 >= xg_block_end()) {

@@ -4,16 +4,7 @@
  * DOM, no English: problems come back as structured reasons that src/i18n words.
  */
 import { LIMITS } from '../core/limits';
-import {
-  FEATURE_MAPS,
-  INPUT_KINDS,
-  PROJECTIONS,
-  STABILIZERS,
-  type AttentionParams,
-  type FeatureMapKind,
-  type InputKind,
-  type ProjectionKind,
-} from '../core/types';
+import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS, STABILIZERS, type AttentionParams } from '../core/types';
 import { DEFAULT_PARAMS } from '../core/default-params';
 
 export type ParamKey = keyof AttentionParams;
@@ -136,16 +127,6 @@ export function invalidKeys(p: Record<string, unknown>): ParamKey[] {
     if (!ok) bad.push(key);
   }
   return bad;
-}
-
-export function isFeatureMap(s: string): s is FeatureMapKind {
-  return (FEATURE_MAPS as readonly string[]).includes(s);
-}
-export function isProjection(s: string): s is ProjectionKind {
-  return (PROJECTIONS as readonly string[]).includes(s);
-}
-export function isInputKind(s: string): s is InputKind {
-  return (INPUT_KINDS as readonly string[]).includes(s);
 }
 
 /** Slider stops for n: powers of two and their 1.5× between 16 and 65,536 (typed entry allows any n). */

@@ -4,6 +4,8 @@ import { numericalRank } from '../../core/rank';
 import { ANALYSIS_OPS, runAnalysisOp, type WorkerOpName, type AnalysisResults } from '.';
 import { DEFAULT_PARAMS } from '../../core/default-params';
 import { SWEEP_MAPS } from '../../core/estimators';
+import { FEATURE_MAP_SPECS } from '../../core/feature-map-specs';
+import { FEATURE_MAPS } from '../../core/types';
 
 const ctx = () => {
   const progress: [number, number][] = [];
@@ -97,14 +99,42 @@ describe('analysis ops', () => {
     expect(numericalRank(r.exact, 1e-6)).toBeGreaterThan(p.m);
     const { value: c } = await run('spectra', { params: { ...p, causal: true } });
     expect(c.minDiagExact!).toBeGreaterThan(0);
+    expect(c.minDiagApprox!).toBeGreaterThan(0);
+    expect(c.aboveDiagExact).toBe(0); // lower-triangular: nothing above the diagonal
+    expect(c.aboveDiagApprox).toBe(0);
     expect(numericalRank(c.exact, 1e-12)).toBe(192);
+    expect(r.aboveDiagExact).toBeNull();
   });
 
-  it('mapRows: one row under every map; λ-invariance holds to rounding', async () => {
-    const { value: r } = await run('mapRows', { params, row: 5 });
-    expect(r.maps.map((m) => m.map)).toContain('elu1');
-    expect(r.lambda.queryNormDropped).toBeLessThan(1e-4);
-    for (const m of r.maps) expect(m.values.length).toBe(128);
+  it('mapRows: one row under every map (all but the learned ones); causal rows are triangular; λ-invariance holds to rounding', async () => {
+    // every map that needs no fitting (hedgehog is fitted first: the Hedgehog training view)
+    const expected = FEATURE_MAPS.filter((k) => FEATURE_MAP_SPECS[k].family !== 'learned');
+    for (const causal of [false, true]) {
+      const row = 5;
+      const { value: r } = await run('mapRows', { params: { ...params, causal }, row });
+      expect(r.maps.map((m) => m.map)).toEqual(expected);
+      expect(r.lambda.queryNormDropped).toBeLessThan(1e-4);
+      for (const m of r.maps) {
+        expect(m.values.length, m.map).toBe(128);
+        expect(m.values.every(Number.isFinite), m.map).toBe(true);
+        const sum = m.values.reduce((s, v) => s + v, 0);
+        expect(sum, m.map).toBeCloseTo(1, 4); // a row of Â sums to 1 (causal: over keys ≤ row)
+        // causal: keys after the row get exactly 0 (the triangle of Â), bidirectional: some do not
+        const after = m.values.slice(row + 1);
+        if (causal)
+          expect(
+            after.every((v) => v === 0),
+            m.map,
+          ).toBe(true);
+        else
+          expect(
+            after.some((v) => v !== 0),
+            m.map,
+          ).toBe(true);
+      }
+      const afterExact = r.exact.slice(row + 1);
+      expect(afterExact.every((v) => v === 0)).toBe(causal);
+    }
   });
 
   it('stops with a cancelled EngineError when asked to', async () => {

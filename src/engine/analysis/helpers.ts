@@ -101,7 +101,7 @@ export function approxRowsFor(
   causal: boolean,
   stab: Stabilizer,
 ): Float32Array[] {
-  const mc = mapContext(kind, x, y); // full-sequence statistics; the query subset keeps its positions
+  const mc = mapContext(kind, x, y, causal); // full-sequence statistics (causal: the causal variants); the query subset keeps its positions
   return approxRowsOf(
     queryFeatures(kind, subRows(x, rows), w, stab, { ...mc, positions: rows }),
     keyFeatures(kind, y, w, stab, mc),

@@ -1,6 +1,6 @@
 /** One query row of Â under every feature map (the feature-map panel's per-map rows), and the λ-invariance. */
 import { featureDim, keyFeatures, mapContext, queryFeatures, scaleInputs } from '../../core/feature-maps';
-import { oprfParameter, oprfRho } from '../../core/feature-maps-beyond';
+import { oprfCausalA, oprfCausalRho, oprfParameter, oprfRho } from '../../core/feature-maps-beyond';
 import { LIMITS } from '../../core/limits';
 import { generateInputs } from '../../core/inputs';
 import { klDivergence, relativeError, rowEntropy, normalizedEntropy } from '../../core/metrics';
@@ -23,8 +23,8 @@ export async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Pr
   const [exact] = exactRowsOf(inputs.q, inputs.k, [row], p.causal);
   const rowOf = (kq: FeatureMapKind, kk: FeatureMapKind = kq) =>
     approxRowsOf(
-      queryFeatures(kq, subRows(x, [row]), w, p.stabilizer, { ...mapContext(kq, x, y), positions: [row] }),
-      keyFeatures(kk, y, w, p.stabilizer, mapContext(kk, x, y)),
+      queryFeatures(kq, subRows(x, [row]), w, p.stabilizer, { ...mapContext(kq, x, y, p.causal), positions: [row] }),
+      keyFeatures(kk, y, w, p.stabilizer, mapContext(kk, x, y, p.causal)),
       [row],
       p.causal,
     )[0]!;
@@ -63,6 +63,9 @@ export async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Pr
     exact: exact!,
     maps,
     lambda: { queryNormDropped, bothNormsDropped, keyNormSpread: sp.mean > 0 ? sp.std / sp.mean : 0 },
-    oprf: { rho: oprfRho(x, y), a: oprfParameter(x, y) },
+    // causal: the sequence-independent A (feature-maps-beyond.ts, oprfCausalA)
+    oprf: p.causal
+      ? { rho: oprfCausalRho(x.cols), a: oprfCausalA(x.cols) }
+      : { rho: oprfRho(x, y), a: oprfParameter(x, y) },
   };
 }

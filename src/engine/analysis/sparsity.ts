@@ -105,7 +105,12 @@ export async function localTruncation(
   const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
   const A = exactAttentionMatrix(inputs.q, inputs.k, p.causal);
   await step(ctx, 1, 3, 'A');
-  const { qf, kf } = performerFeatures({ ...inputs, w: fittedMapW(payload, p, inputs.w) }, p.featureMap, p.stabilizer);
+  const { qf, kf } = performerFeatures(
+    { ...inputs, w: fittedMapW(payload, p, inputs.w) },
+    p.featureMap,
+    p.stabilizer,
+    p.causal,
+  );
   const Ahat = linearAttentionMatrix(qf, kf, p.causal);
   await step(ctx, 2, 3, 'Â');
   const windows = windowGrid(p.n);

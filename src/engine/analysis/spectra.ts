@@ -26,7 +26,12 @@ export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Pr
   const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
   const x = scaleInputs(inputs.q);
   const y = scaleInputs(inputs.k);
-  const { qf, kf } = performerFeatures({ ...inputs, w: fittedMapW(payload, p, inputs.w) }, p.featureMap, p.stabilizer);
+  const { qf, kf } = performerFeatures(
+    { ...inputs, w: fittedMapW(payload, p, inputs.w) },
+    p.featureMap,
+    p.stabilizer,
+    p.causal,
+  );
   const mPrime = featureDim(p.featureMap, p.m, p.d);
 
   const exactDense = exactAttentionF64(inputs.q, inputs.k, p.causal);
@@ -67,6 +72,11 @@ export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Pr
     for (let i = 0; i < n; i++) mn = Math.min(mn, a[i * n + i]!);
     return mn;
   };
+  const maxAboveDiag = (a: ArrayLike<number>) => {
+    let mx = 0;
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) mx = Math.max(mx, Math.abs(a[i * n + j]!));
+    return mx;
+  };
   await step(ctx, total, total, 'done');
   return {
     n,
@@ -80,5 +90,7 @@ export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Pr
     scores: out[2]!,
     minDiagExact: p.causal ? minDiag(exactDense) : null,
     minDiagApprox: p.causal ? minDiag(approxM.data) : null,
+    aboveDiagExact: p.causal ? maxAboveDiag(exactDense) : null,
+    aboveDiagApprox: p.causal ? maxAboveDiag(approxM.data) : null,
   };
 }

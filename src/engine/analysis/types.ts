@@ -174,6 +174,9 @@ export interface SpectraResult {
   /** min_i A_ii and min_i Â_ii (causal: a triangular matrix is invertible iff its diagonal is nonzero) */
   minDiagExact: number | null;
   minDiagApprox: number | null;
+  /** causal: max_{i<j} |A_ij| and |Â_ij| (0 for a lower-triangular matrix); null when bidirectional */
+  aboveDiagExact: number | null;
+  aboveDiagApprox: number | null;
 }
 
 export interface MapRowsPayload extends AnalysisPayloadBase {
