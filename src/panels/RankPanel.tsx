@@ -37,12 +37,15 @@ export function SpectrumChart({
   height,
   dimmed,
   notes,
+  fill,
 }: {
   v: SpectraResult;
   tol: number;
   height: number;
   dimmed?: boolean;
   notes?: string[];
+  /** fill the container's height (the lecture slide) */
+  fill?: boolean;
 }) {
   const t = useStrings();
   const s = t.rank;
@@ -78,6 +81,7 @@ export function SpectrumChart({
       ]}
       hLines={[{ y: tol, label: `τ = ${tol.toExponential(0)}` }]}
       height={height}
+      fill={fill}
       dimmed={dimmed}
       notes={notes}
     />
