@@ -27,9 +27,6 @@ const SUBSETS = [
   { url: greekUrl, unicodeRange: 'U+0370-0377,U+037A-037F,U+0384-038A,U+038C,U+038E-03A1,U+03A3-03FF' },
 ] as const;
 
-/** URLs of the bundled font files (an exported SVG embeds them, so its text keeps the face). */
-export const UI_FONT_FILES: readonly { url: string; unicodeRange: string }[] = SUBSETS;
-
 let ready: Promise<void> | null = null;
 
 /** Registers the faces (once) and resolves when they are loaded, failed, or `timeoutMs` passed. */
