@@ -38,7 +38,7 @@ export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
   const content = useRef<HTMLDivElement>(null);
   const fit = useFitSize(content, box);
   const size = Math.floor(
-    Math.max(120, Math.min(fit ?? box.height - (both ? 128 : 70), (box.width - side - 24 * count) / count - 56)),
+    Math.max(80, Math.min(fit ?? box.height - (both ? 128 : 70), (box.width - side - 24 * count) / count - 56)),
   );
   const m = result?.metrics;
   const n = result?.params.n ?? params.n;
