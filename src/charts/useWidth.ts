@@ -3,8 +3,9 @@ import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 type Side = 'width' | 'height';
 
 /**
- * One side of an element's content box (`clientWidth` / `clientHeight`, floored), kept current with
- * a ResizeObserver (charts redraw on resize, not per frame). `fallback` until it is measured.
+ * One side of an element (`clientWidth` / `clientHeight` at first, then the observed content box,
+ * floored), kept current with a ResizeObserver (charts redraw on resize, not per frame); `fallback`
+ * until it is measured.
  */
 function useSide<T extends HTMLElement>(side: Side, fallback: number, min: number): [RefObject<T | null>, number] {
   const ref = useRef<T>(null);
@@ -16,10 +17,10 @@ function useSide<T extends HTMLElement>(side: Side, fallback: number, min: numbe
     setValue(Math.max(min, read()) || fallback);
     if (typeof ResizeObserver === 'undefined') return;
     let frame = 0;
-    const ro = new ResizeObserver(() => {
+    const ro = new ResizeObserver((entries) => {
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(() => {
-        const v = read();
+        const v = Math.floor(entries[0]?.contentRect[side] ?? 0);
         if (v > 0) setValue((old) => (Math.abs(old - Math.max(min, v)) >= 1 ? Math.max(min, v) : old));
       });
     });
