@@ -3,6 +3,24 @@ import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 type Side = 'width' | 'height';
 
 /**
+ * Calls `onResize` whenever one of `els` changes size, at most once a frame (so a layout change it
+ * causes lands in the next frame, not in a ResizeObserver loop); returns the cleanup.
+ */
+export function observeResize(els: readonly Element[], onResize: (entries: ResizeObserverEntry[]) => void): () => void {
+  if (typeof ResizeObserver === 'undefined') return () => {};
+  let frame = 0;
+  const ro = new ResizeObserver((entries) => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(() => onResize(entries));
+  });
+  for (const el of els) ro.observe(el);
+  return () => {
+    cancelAnimationFrame(frame);
+    ro.disconnect();
+  };
+}
+
+/**
  * One side of an element (`clientWidth` / `clientHeight` at first, then the observed content box,
  * floored), kept current with a ResizeObserver (charts redraw on resize, not per frame); `fallback`
  * until it is measured.
@@ -15,20 +33,10 @@ function useSide<T extends HTMLElement>(side: Side, fallback: number, min: numbe
     if (!el) return;
     const read = () => Math.floor(side === 'width' ? el.clientWidth : el.clientHeight);
     setValue(Math.max(min, read()) || fallback);
-    if (typeof ResizeObserver === 'undefined') return;
-    let frame = 0;
-    const ro = new ResizeObserver((entries) => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => {
-        const v = Math.floor(entries[0]?.contentRect[side] ?? 0);
-        if (v > 0) setValue((old) => (Math.abs(old - Math.max(min, v)) >= 1 ? Math.max(min, v) : old));
-      });
+    return observeResize([el], (entries) => {
+      const v = Math.floor(entries[0]?.contentRect[side] ?? 0);
+      if (v > 0) setValue((old) => (Math.abs(old - Math.max(min, v)) >= 1 ? Math.max(min, v) : old));
     });
-    ro.observe(el);
-    return () => {
-      cancelAnimationFrame(frame);
-      ro.disconnect();
-    };
   }, [side, fallback, min]);
   return [ref, value];
 }

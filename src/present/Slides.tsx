@@ -9,6 +9,7 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useStrings } from '../app/strings';
+import { observeResize } from '../charts/useWidth';
 import { Formula } from '../panels/Formula';
 import { PanelBoundary } from '../panels/common';
 import { useActions, useStore } from '../store/react';
@@ -37,17 +38,7 @@ function useBox<T extends HTMLElement>(): [React.RefObject<T | null>, Box] {
       if (w > 0 && h > 0) setBox((old) => (old.width === w && old.height === h ? old : { width: w, height: h }));
     };
     read();
-    if (typeof ResizeObserver === 'undefined') return;
-    let frame = 0;
-    const ro = new ResizeObserver(() => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(read);
-    });
-    ro.observe(el);
-    return () => {
-      cancelAnimationFrame(frame);
-      ro.disconnect();
-    };
+    return observeResize([el], read);
   }, []);
   return [ref, box];
 }

@@ -5,6 +5,7 @@
  */
 import { useLayoutEffect, useState, type ReactNode, type RefObject } from 'react';
 import { useStrings } from '../app/strings';
+import { observeResize } from '../charts/useWidth';
 import type { AttentionParams } from '../core/types';
 import { AnalysisStatus, useAnalysisRequest } from '../panels/common';
 import { useController, useStore } from '../store/react';
@@ -76,18 +77,7 @@ export function useFitSize(ref: RefObject<HTMLElement | null>, box: Box): number
       setFit(limit);
     };
     measure();
-    if (typeof ResizeObserver === 'undefined') return;
-    let frame = 0;
-    const ro = new ResizeObserver(() => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(measure);
-    });
-    ro.observe(el);
-    ro.observe(body);
-    return () => {
-      cancelAnimationFrame(frame);
-      ro.disconnect();
-    };
+    return observeResize([el, body], measure);
   }, [ref, box.width, box.height]);
   return fit;
 }
