@@ -16,7 +16,7 @@
 // round visits every method and n once, in an order rotated from round to round, so the noise of a
 // shared machine spreads over all points. Reports min and median per point, GFLOP/s (FLOP model:
 // exact 4n²d, Performer 8nmd), bytes, per-pass times when the kernels' timing hook gives them, the
-// issue's target ratios with a verdict each, and (--json) { adapter, d, m, points }.
+// speed targets (BENCH_TARGETS, src/core/bench-stats.ts) with a verdict each, and (--json) { adapter, d, m, points }.
 // --quick: n ∈ {256, 1024, 4096}, 3 rounds, budget 60 s per visit (every method reaches n = 4096 on an idle machine).
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -313,7 +313,7 @@ try {
     }
   }
 
-  // the issue's side-by-side table (median · GFLOP/s)
+  // ours and the tfjs peers side by side (median · GFLOP/s)
   console.log(
     `\n| n | ${shown.map((mm) => `${METHOD_INFO[mm].label}${METHOD_INFO[mm].side === 'ours' ? ' (ours)' : ''}`).join(' | ')} |`,
   );
@@ -330,7 +330,7 @@ try {
     console.log(`| ${n} | ${cells.join(' | ')} |`);
   }
 
-  const at = ns.includes(4096) ? 4096 : ns.at(-1);
+  const at = ns.includes(stats.BENCH_TARGETS.atN) ? stats.BENCH_TARGETS.atN : ns.at(-1);
   console.log(`\ntargets (medians, n = ${at}):`);
   for (const t of stats.targets(json.points, at)) {
     const v =

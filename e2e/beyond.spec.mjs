@@ -1,14 +1,44 @@
 // "Beyond the Performer" on the CPU path (?backend=cpu): the embedded panel renders its three
 // figures with one curve or point per estimator of the comparison, its headline numbers have values,
-// and the error-vs-time table is logged (the times are the CPU twins' in the engine worker: measured,
-// never asserted). Run: node e2e/run.mjs beyond
+// and the error-vs-time table is logged (the times are the CPU twins' in the engine worker: each must
+// be a measured, positive time; their size is never asserted). On WebGPU each estimator's error of A
+// from the WGSL kernels is compared with the CPU twins' on the same inputs. Run: node e2e/run.mjs beyond
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from './harness.mjs';
 
 const FIGURES = ['dim', 'scale', 'time'];
 const N_GPU = 256;
+/** WGSL (f32) vs the twins (f64 accumulation): relative difference of an estimator's error of A */
+const ERR_TOL = 1e-5;
+
+/** One RFC 4180 line: its cells, quotes removed. */
+function csvCells(line) {
+  const cells = [];
+  const re = /("(?:[^"]|"")*"|[^,]*)(,|$)/g;
+  for (let m = re.exec(line); m && m.index < line.length; m = re.exec(line)) {
+    cells.push(m[1].startsWith('"') ? m[1].slice(1, -1).replace(/""/g, '"') : m[1]);
+    if (m[2] === '') break;
+  }
+  return cells;
+}
+
+/** The time figure's CSV (full precision; columns series, time, error of A, …): per estimator, in the figure's order. */
+async function timeCsv(page) {
+  const [dl] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60_000 }),
+    page.click('[data-beyond-figure="time"] [data-export="csv"]'),
+  ]);
+  const lines = readFileSync(await dl.path(), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
+  return lines.map((line) => {
+    const [label, ms, err] = csvCells(line);
+    return { label, ms: Number(ms), err: Number(err) };
+  });
+}
 
 async function value(page, name) {
   const v = await page.getAttribute(`[data-metric="${name}"]`, 'data-value');
@@ -70,7 +100,7 @@ test(
       const err = await value(page, `beyond-error-${id}`);
       const ms = await value(page, `beyond-time-${id}`);
       assert.ok(err >= best, `${id}: ${err} ≥ best ${best}`);
-      assert.ok(ms >= 0, `${id}: time ${ms}`);
+      assert.ok(ms > 0, `${id}: a measured time (${ms} ms)`);
       rows.push({ id, err, ms });
     }
     // the time figure's data table holds each estimator's error of A at the full n (one draw)
@@ -114,34 +144,48 @@ test(
 
 test(
   'WebGPU path (SwiftShader): the estimators are timed through the engine worker on the WGSL kernels; every estimator gets a time and an error of A',
-  async ({ page, appUrl, log }) => {
+  async ({ page, appUrl, newPage, log }) => {
     // n = 256 keeps SwiftShader's runs short (n = 1024 takes ~140 s); change N_GPU to measure larger n
-    await page.goto(`${appUrl}/?embed=beyond&n=${N_GPU}&input=gaussian&scale=0.8`);
+    const query = `?embed=beyond&n=${N_GPU}&input=gaussian&scale=0.8`;
+    await page.goto(`${appUrl}/${query}`);
     await page.waitForSelector('[data-embed="beyond"] [data-panel="beyond"]', { timeout: 60_000 });
+    // the CPU twins on the same experiment, in a second page, for the reference errors
+    const cpu = await newPage();
+    await cpu.goto(`${appUrl}/${query}&backend=cpu`);
     await page.waitForSelector('[data-analysis="estimatorTiming"][data-status="done"]', { timeout: 300_000 });
     const notes = await page.$$eval('[data-beyond-figure="time"] p.note', (ps) =>
       ps.map((p) => p.textContent).join(' '),
     );
     assert.match(notes, /WebGPU \(/, `the time figure says the WGSL kernels were timed: ${notes}`);
     const ids = await page.$$eval('tr[data-estimator]', (rows) => rows.map((r) => r.getAttribute('data-estimator')));
-    await page.click('[data-beyond-figure="time"] details.data-table summary');
-    // the table's rows are built when it opens (the toggle event arrives a task later)
-    await page.waitForSelector('[data-beyond-figure="time"] details.data-table tbody tr');
-    const table = await page.$$eval('[data-beyond-figure="time"] details.data-table tbody tr', (trs) =>
-      trs.map((tr) => [...tr.children].map((c) => c.textContent)),
+    const gpu = await timeCsv(page);
+    await cpu.waitForSelector('[data-analysis="estimatorTiming"][data-status="done"]', { timeout: 300_000 });
+    const cpuNotes = await cpu.$$eval('[data-beyond-figure="time"] p.note', (ps) =>
+      ps.map((p) => p.textContent).join(' '),
     );
-    assert.equal(table.length, ids.length);
+    assert.ok(!/WebGPU \(/.test(cpuNotes), `the reference page ran on the CPU twins: ${cpuNotes}`);
+    const twin = await timeCsv(cpu);
+    assert.equal(gpu.length, ids.length, 'one CSV row per estimator');
+    assert.deepEqual(
+      twin.map((r) => r.label),
+      gpu.map((r) => r.label),
+      'the same estimators in the same order',
+    );
     const exact = await page.textContent('[data-beyond-figure="time"] .marker-label');
     log(
       `error vs time at n = ${N_GPU}, d = 16, m = 64, gaussian inputs, s = 0.8, on WebGPU (SwiftShader, a CPU rasterizer: not a GPU's times; ${exact}):`,
     );
-    log('  estimator | time ms | rel. error of A at full n (one draw)');
+    log('  estimator | time ms | rel. error of A at full n (one draw), WGSL | CPU twin | relative Δ');
+    const bad = [];
     for (const [k, id] of ids.entries()) {
       const ms = await value(page, `beyond-time-${id}`);
-      assert.ok(ms >= 0, `${id}: time ${ms}`);
-      assert.match(table[k][2], /^[0-9.,e−]+$/, `${id}: error of A ${table[k][2]}`);
-      log(`  ${id} | ${ms.toFixed(2)} | ${table[k][2]}`);
+      assert.ok(ms > 0, `${id}: a measured time (${ms} ms)`);
+      assert.equal(gpu[k].ms, ms, `${id}: the CSV holds the time on screen`);
+      const rel = Math.abs(gpu[k].err - twin[k].err) / twin[k].err;
+      if (!(Number.isFinite(gpu[k].err) && rel <= ERR_TOL)) bad.push(`${id}: WGSL ${gpu[k].err}, twin ${twin[k].err}`);
+      log(`  ${id} | ${ms.toFixed(2)} | ${gpu[k].err} | ${twin[k].err} | ${rel.toExponential(1)}`);
     }
+    assert.deepEqual(bad, [], `the WGSL error of A is the twin's within ${ERR_TOL} (relative)`);
   },
   { timeout: 500_000, webgpu: true },
 );

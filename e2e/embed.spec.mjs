@@ -332,13 +332,29 @@ test(
 );
 
 test(
-  'four embeds on one page: only the frame on screen starts its engine and computes (the others wait until scrolled to), figures vs one embed',
-  async ({ page, appUrl, log }) => {
+  'four embeds on one page: only the frame on screen starts its engine and computes (the others wait until scrolled to); each shows the full page’s numbers',
+  async ({ page, appUrl, newPage, log }) => {
+    // not the defaults, so an embed that dropped a URL key would show other numbers than the full page
+    const params = 'n=256&d=16&m=48&input=gaussian&scale=0.8&seed=2';
     const frameTag = (i) =>
-      `<iframe src="${appUrl}/index.html?embed=main&n=256&d=16&m=64&controls=none&embedId=f${i}" data-performer-embed="f${i}" title="figure ${i}" scrolling="no" width="100%" height="900" style="display:block;width:100%;height:900px;border:0"></iframe>`;
+      `<iframe src="${appUrl}/index.html?embed=main&${params}&controls=none&embedId=f${i}" data-performer-embed="f${i}" title="figure ${i}" scrolling="no" width="100%" height="900" style="display:block;width:100%;height:900px;border:0"></iframe>`;
     const post = (k) =>
       `<!doctype html><html lang="en"><head><title>${k} embeds</title></head><body><main><h1>${k} embeds</h1>${Array.from({ length: k }, (_, i) => `${frameTag(i + 1)}<div style="height:2500px"></div>`).join('')}</main></body></html>`;
     const site = await foreignSite({ '/one.html': post(1), '/four.html': post(4) });
+    /** the main panel's headline numbers once its compute is idle (the time excluded: it is not a result) */
+    const headline = async (target) => {
+      await target.waitForFunction(
+        () =>
+          document.querySelector('[data-metric="rel-error-A"]')?.getAttribute('data-value') &&
+          document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing',
+        null,
+        { timeout: 120_000 },
+      );
+      return target.$$eval('.metrics [data-metric]:not([data-metric="compute-ms"])', (els) =>
+        Object.fromEntries(els.map((e) => [e.getAttribute('data-metric'), Number(e.getAttribute('data-value'))])),
+      );
+    };
+    const shown = [];
     try {
       // a first, unmeasured load warms the HTTP cache so that 1 and 4 are compared alike
       for (const k of [0, 1, 4]) {
@@ -362,6 +378,7 @@ test(
         });
         await f1.waitForSelector('main[data-has-result="1"]', { timeout: 60_000 });
         const firstResult = Date.now() - t0;
+        if (k > 0) shown.push([`f1 of ${k}`, await headline(f1)]);
         await sleep(1_500); // let the other frames start (they are loaded eagerly: the worst case)
         const longFrame = await f1.evaluate(() => window.__long);
         const longPage = await page.evaluate(() => window.__long);
@@ -391,6 +408,7 @@ test(
           const t1 = Date.now();
           await f4.waitForSelector('main[data-active="1"][data-has-result="1"]', { timeout: 60_000 });
           log(`4 embeds: f4 shows its first result ${Date.now() - t1} ms after it is scrolled into view`);
+          shown.push(['f4 of 4', await headline(f4)]);
           await f1.waitForSelector('main[data-active="0"]', { timeout: 10_000 });
           const f2 = await frameFor(page, 'f2');
           assert.equal(
@@ -403,6 +421,27 @@ test(
     } finally {
       await site.close();
     }
+    // every embed shows the numbers of the full page at the same parameters (one embed or four, on
+    // screen first or scrolled to; CPU stand-in or WebGPU: within f32 agreement of the two paths)
+    const full = await newPage();
+    await full.goto(`${appUrl}/?${params}&hide=error,sparsity,rank,feature-maps,beyond,speed`);
+    const want = await headline(full);
+    assert.deepEqual(Object.keys(want).sort(), [
+      'entropy-exact',
+      'entropy-performer',
+      'mean-kl',
+      'rel-error-A',
+      'rel-error-out',
+    ]);
+    for (const [where, got] of shown) {
+      assert.deepEqual(Object.keys(got).sort(), Object.keys(want).sort(), `${where}: the same metrics`);
+      for (const [key, v] of Object.entries(want))
+        assert.ok(Math.abs(got[key] - v) <= 1e-5 * Math.abs(v), `${where}: ${key} ${got[key]}, full page ${v}`);
+    }
+    log(
+      `the full page and ${shown.map(([w]) => w).join(', ')}: rel. error of A ${want['rel-error-A'].toFixed(5)}, mean KL ${want['mean-kl'].toFixed(5)}`,
+    );
+    assert.equal(shown.length, 3);
   },
   { timeout: 240_000, webgpu: false },
 );

@@ -84,14 +84,19 @@ test('bad input gives typed errors and leaves the engine usable', async ({ page,
 test(
   'recovers from GPU device loss: a new device, and the next compute succeeds',
   async ({ page, baseUrl }) => {
-    await open(page, baseUrl);
-    assert.ok((await page.evaluate(() => window.engineDriver.compute({}))).ok);
+    const backend = await open(page, baseUrl);
+    assert.equal(backend.kind, 'webgpu', JSON.stringify(backend));
+    const before = await page.evaluate(() => window.engineDriver.compute({}));
+    assert.ok(before.ok && before.backend.kind === 'webgpu', JSON.stringify(before));
     await page.evaluate(() => window.engineDriver.loseDevice());
     await page.waitForFunction(() => window.engineDriver.backendEvents().length > 0, null, { timeout: 30_000 });
     const events = await page.evaluate(() => window.engineDriver.backendEvents());
-    assert.match(events[0], /device lost/i);
+    // the backend that replaces the lost one is WebGPU again (a new device), not the CPU fallback
+    assert.match(events[0], /^webgpu: GPU device lost/i, JSON.stringify(events));
     const r = await page.evaluate(() => window.engineDriver.compute({ seed: 2 }));
     assert.ok(r.ok && r.finite, JSON.stringify(r));
+    assert.equal(r.backend.kind, 'webgpu', `the next compute runs on the new device: ${JSON.stringify(r.backend)}`);
+    assert.match(r.backend.adapter, /swiftshader/i);
   },
   { timeout: 240_000 },
 ); // two pipeline compilations on SwiftShader: the warm-up before 'ready', and the new device's

@@ -415,3 +415,107 @@ test('under a strict Content-Security-Policy (no eval, images only from data:) P
     'no other CSP violation',
   );
 });
+
+test('state JSON for every map × stabilizer × mask: the error of A recomputed from the file is the one on screen', async ({
+  page,
+  appUrl,
+  artifacts,
+  log,
+}) => {
+  // main panel only (no analyses to wait for); small sizes; scale 1.5 so that ε = 1e-6 of stab=ref moves Â visibly
+  const hidden = 'error,sparsity,rank,feature-maps,beyond,speed';
+  await page.goto(
+    `${appUrl}/?backend=cpu&n=32&d=8&m=16&scale=1.5&seed=3&fseed=5&map=positive&stab=shift&hide=${hidden}`,
+  );
+  const idle = () => document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing';
+  await page.waitForSelector('[data-metric="heatmap-exact"][data-result-id]:not([data-result-id=""])', {
+    timeout: 60_000,
+  });
+  await page.waitForFunction(idle);
+  // the app's own lists: the options of its selects (a new map or stabilizer is covered without editing this test)
+  const options = (param) =>
+    page.$$eval(`select[data-param="${param}"] option`, (os) => os.map((o) => o.getAttribute('value')));
+  const maps = await options('featureMap');
+  const stabs = await options('stabilizer');
+  assert.ok(maps.length >= 11 && stabs.length >= 2, `maps ${maps}, stabilizers ${stabs}`);
+
+  /** Applies `change` and waits for the result it causes (a new result id, compute idle). */
+  const apply = async (change) => {
+    const before = await page.getAttribute('[data-metric="heatmap-exact"]', 'data-result-id');
+    if (!(await change())) return;
+    await page.waitForFunction(
+      (b) =>
+        document.querySelector('[data-metric="heatmap-exact"]')?.getAttribute('data-result-id') !== b &&
+        document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing',
+      before,
+      { timeout: 60_000 },
+    );
+  };
+  const select = (param, value) => async () => {
+    if ((await page.inputValue(`select[data-param="${param}"]`)) === value) return false;
+    await page.selectOption(`select[data-param="${param}"]`, value);
+    return true;
+  };
+  const causalBox = page.locator('input[data-param="causal"]').first();
+  const setCausal = (on) => async () => {
+    if ((await causalBox.isChecked()) === on) return false;
+    await causalBox.setChecked(on);
+    return true;
+  };
+
+  const rows = [];
+  const bad = [];
+  for (const stab of stabs) {
+    // the stabilizer select is enabled for the maps that use it; set it on one of those
+    await apply(select('featureMap', 'positive'));
+    await apply(select('stabilizer', stab));
+    for (const map of maps) {
+      await apply(select('featureMap', map));
+      for (const causal of [false, true]) {
+        await apply(setCausal(causal));
+        const s = JSON.parse((await download(page, '[data-export="json"]')).bytes.toString('utf8'));
+        const what = `${map} stab=${stab} causal=${causal}`;
+        assert.deepEqual(
+          [s.params.featureMap, s.params.stabilizer, s.params.causal, s.params.n],
+          [map, stab, causal, 32],
+          `${what}: the file is the experiment asked for`,
+        );
+        let num = 0;
+        let den = 0;
+        for (let k = 0; k < s.A_exact.length; k++) {
+          num += (s.A_approx[k] - s.A_exact[k]) ** 2;
+          den += s.A_exact[k] ** 2;
+        }
+        const recomputed = Math.sqrt(num / den);
+        const el = page.locator('[data-metric="rel-error-A"]');
+        const value = Number(await el.getAttribute('data-value'));
+        const text = (await el.locator('.metric-value').textContent()).trim();
+        const rel = Math.abs(recomputed - value) / value;
+        rows.push(
+          `| ${map} | ${stab} | ${causal ? 1 : 0} | ${text} | ${value.toPrecision(7)} | ${recomputed.toPrecision(7)} | ${rel.toExponential(1)} |`,
+        );
+        // the entries are written as float32 (relative rounding ≤ 6e-8): 2e-6 leaves room for that and nothing else
+        if (!(rel <= 2e-6))
+          bad.push(
+            `${what}: shown ${value} (${text}), from the file ${recomputed} (relative Δ ${rel.toExponential(1)})`,
+          );
+        // and to the precision on screen: the number shown is the recomputed one, rounded
+        const shown = Number(text.replace('−', '-'));
+        const digits = (text.split('.')[1] ?? '').length;
+        if (Number.isFinite(shown) && !(Math.abs(recomputed - shown) <= 0.5 * 10 ** -digits * (1 + 1e-9)))
+          bad.push(`${what}: shown ${text}, from the file ${recomputed}`);
+      }
+    }
+  }
+  const table = [
+    '| map | stab | causal | shown | data-value | recomputed from the JSON | relative Δ |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+  writeFileSync(join(artifacts, 'export-vs-screen.md'), table + '\n');
+  log(
+    `${rows.length} combinations (${maps.length} maps × ${stabs.length} stabilizers × causal on/off); table in artifacts/export-vs-screen.md`,
+  );
+  assert.equal(rows.length, maps.length * stabs.length * 2);
+  assert.deepEqual(bad, [], 'the error of A from the file is the one on screen');
+});

@@ -1,5 +1,6 @@
 // Runs every e2e/*.spec.mjs in real Chromium against the app served by Vite on localhost
 // (WebGPU needs a secure context, which http://localhost is). Usage: node e2e/run.mjs [filter]
+// (file names), with E2E_GREP=<text> for the tests whose name contains it.
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -28,6 +29,9 @@ for (const spec of specs) {
   await import(pathToFileURL(join(here, spec)).href);
   for (const t of registry.slice(before)) t.file = spec;
 }
+// E2E_GREP=text: only the tests whose name contains it (while working on one test of a spec)
+const grep = process.env.E2E_GREP;
+if (grep) registry.splice(0, registry.length, ...registry.filter((t) => t.name.includes(grep)));
 
 // Test pages (e2e/pages/*.html) come from the dev server; the app itself is tested as shipped:
 // a production build served statically, so a broken build or worker bundling fails the tests.

@@ -18,10 +18,10 @@ import { SpeedPanel } from '../panels/SpeedPanel';
 import { useActions, useStore } from '../store/react';
 import { PANEL_IDS, THEMES, type Notice, type PanelId } from '../store/store';
 import { AllPanelsHidden, Embed } from './Embed';
-import { EmbedButton } from './EmbedDialog';
+import { EmbedButton } from '../ui/EmbedDialog';
 import { LanguageSwitch, useDocumentLanguage } from './LanguageSwitch';
 import { SiteFooter } from './SiteFooter';
-import { useStrings } from './strings';
+import { useStrings } from '../ui/strings';
 
 const PANELS: Record<PanelId, () => ReactNode> = {
   main: () => <MainComparison />,

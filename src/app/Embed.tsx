@@ -13,7 +13,7 @@ import { useActions, useController, useStore } from '../store/react';
 import { PANEL_IDS, type PanelId } from '../store/store';
 import { writeUrl } from '../store/url';
 import { EmbedControls } from './EmbedControls';
-import { useStrings } from './strings';
+import { useStrings } from '../ui/strings';
 
 function hrefWith(change: (q: URLSearchParams) => void): string {
   const url = new URL(window.location.href);

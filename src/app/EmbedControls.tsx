@@ -9,8 +9,9 @@ import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS } from '../core/types';
 import { Row, Select, StopSlider, TypedNumber } from '../controls/Controls';
 import type { EmbedControlId } from '../store/embed';
 import { D_STOPS, M_STOPS, N_STOPS, SCALE_RANGE } from '../store/params';
-import { useActions, useStore } from '../store/react';
-import { useStrings } from './strings';
+import { useStore } from '../store/react';
+import { CausalToggle, ScaleRange } from '../ui/param-controls';
+import { useStrings } from '../ui/strings';
 
 /** The slider covers the scales worth dragging through; the typed entry takes the full range. */
 const SCALE_SLIDER = { min: 0.05, max: 3, step: 0.05 } as const;
@@ -19,20 +20,9 @@ function ScaleControl() {
   const t = useStrings();
   const id = useId();
   const scale = useStore((s) => s.params.scale);
-  const actions = useActions();
   return (
     <Row label={t.controls.scale} htmlFor={id}>
-      <input
-        id={id}
-        type="range"
-        min={SCALE_SLIDER.min}
-        max={SCALE_SLIDER.max}
-        step={SCALE_SLIDER.step}
-        value={Math.min(SCALE_SLIDER.max, Math.max(SCALE_SLIDER.min, scale))}
-        data-param="scale"
-        aria-valuetext={`${t.controls.scale} = ${scale}`}
-        onChange={(e) => actions.setParam('scale', Number(e.target.value))}
-      />
+      <ScaleRange id={id} {...SCALE_SLIDER} label={t.controls.scale} />
       <TypedNumber
         param="scale"
         value={scale}
@@ -40,25 +30,6 @@ function ScaleControl() {
         width={5}
       />
     </Row>
-  );
-}
-
-function CausalControl() {
-  const t = useStrings().controls;
-  const id = useId();
-  const causal = useStore((s) => s.params.causal);
-  const actions = useActions();
-  return (
-    <div className="control control-inline">
-      <input
-        id={id}
-        type="checkbox"
-        checked={causal}
-        data-param="causal"
-        onChange={(e) => actions.setParam('causal', e.target.checked)}
-      />
-      <label htmlFor={id}>{t.causal}</label>
-    </div>
   );
 }
 
@@ -91,7 +62,7 @@ function EmbedControl({ id }: { id: EmbedControlId }) {
     case 'input':
       return <Select param="input" label={t.input} options={INPUT_KINDS} names={t.inputNames} />;
     case 'causal':
-      return <CausalControl />;
+      return <CausalToggle label={t.causal} className="control control-inline" />;
     case 'seed':
       return <SeedControl />;
   }

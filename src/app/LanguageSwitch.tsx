@@ -6,7 +6,7 @@
 import { useEffect } from 'react';
 import { useActions, useStore } from '../store/react';
 import { LANGS, type Lang } from '../store/store';
-import { useStrings } from './strings';
+import { useStrings } from '../ui/strings';
 
 /** BCP 47 tag for `<html lang>` (zh is Simplified Chinese as written in mainland China). */
 export const HTML_LANG: Record<Lang, string> = { en: 'en', zh: 'zh-CN' };

@@ -5,15 +5,23 @@
  * most one engine request in flight, so dragging never queues work on the main thread.
  */
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { featureDim, usesProjection } from '../core/feature-maps';
 import { LIMITS } from '../core/limits';
 import { taylor2MaxD } from '../core/validate';
-import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS, STABILIZERS, type AttentionParams } from '../core/types';
+import {
+  FEATURE_MAPS,
+  INPUT_KINDS,
+  PROJECTIONS,
+  STABILIZERS,
+  usesStabilizer,
+  type AttentionParams,
+} from '../core/types';
 import { fmt, fmtInt } from '../charts/format';
 import { useUploadLocked } from './UploadControls';
-import { D_STOPS, M_STOPS, N_STOPS, nearestStop, type ParamKey } from '../store/params';
+import { D_STOPS, M_STOPS, N_STOPS, type ParamKey } from '../store/params';
 import { useActions, useStore } from '../store/react';
+import { CausalToggle, ScaleRange, StopRange } from '../ui/param-controls';
 
 export function TypedNumber({
   param,
@@ -93,24 +101,11 @@ export function StopSlider({
   const id = useId();
   const t = useStrings().controls;
   const value = useStore((s) => s.params[param]);
-  const actions = useActions();
-  const idx = nearestStop(stops, value);
   const locked = useUploadLocked(param);
   const lockedHelp = useStrings().upload.lockedHelp;
   return (
     <Row label={label} htmlFor={id} help={locked ? lockedHelp : help}>
-      <input
-        id={id}
-        type="range"
-        min={0}
-        max={stops.length - 1}
-        step={1}
-        value={idx}
-        data-param={param}
-        disabled={locked}
-        aria-valuetext={`${label} = ${fmtInt(value)}`}
-        onChange={(e) => actions.setParam(param, stops[Number(e.target.value)]!)}
-      />
+      <StopRange id={id} param={param} stops={stops} label={label} disabled={locked} />
       <TypedNumber param={param} value={value} label={t.typed(label)} disabled={locked} />
     </Row>
   );
@@ -177,7 +172,6 @@ export function Controls() {
   const actions = useActions();
   const p = useStore((s) => s.params);
   const scaleId = useId();
-  const causalId = useId();
   const seedId = useId();
   const mp = featureDim(p.featureMap, p.m, p.d);
   const proj = usesProjection(p.featureMap);
@@ -221,30 +215,10 @@ export function Controls() {
           )
         }
       >
-        <input
-          id={scaleId}
-          type="range"
-          min={0.05}
-          max={2}
-          step={0.05}
-          value={Math.min(2, Math.max(0.05, p.scale))}
-          data-param="scale"
-          disabled={!!uploaded}
-          aria-valuetext={`${t.scale} = ${p.scale}`}
-          onChange={(e) => actions.setParam('scale', Number(e.target.value))}
-        />
+        <ScaleRange id={scaleId} min={0.05} max={2} step={0.05} label={t.scale} disabled={!!uploaded} />
         <TypedNumber param="scale" value={p.scale} label={t.typed(t.scale)} width={5} disabled={!!uploaded} />
       </Row>
-      <div className="control control-inline">
-        <input
-          id={causalId}
-          type="checkbox"
-          checked={p.causal}
-          data-param="causal"
-          onChange={(e) => actions.setParam('causal', e.target.checked)}
-        />
-        <label htmlFor={causalId}>{t.causal}</label>
-      </div>
+      <CausalToggle label={t.causal} className="control control-inline" />
       <Row label={t.seed} htmlFor={seedId}>
         <TypedNumber id={seedId} param="seed" value={p.seed} label={t.seed} width={6} />
         <button
@@ -269,7 +243,6 @@ export function Controls() {
 function StabilizerSelect() {
   const st = useStrings().stab;
   const map = useStore((s) => s.params.featureMap);
-  const uses = map === 'positive' || map === 'hyperbolic' || map === 'exp';
   return (
     <Select
       param="stabilizer"
@@ -277,7 +250,7 @@ function StabilizerSelect() {
       options={STABILIZERS}
       names={st.names}
       help={st.help}
-      disabled={!uses}
+      disabled={!usesStabilizer(map)}
     />
   );
 }

@@ -5,7 +5,7 @@
  * the component; validation and state live in src/core/upload.ts and src/store/upload.ts.
  */
 import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { fmt } from '../charts/format';
 import { assignSlots, UPLOAD_SLOTS, type UploadSlot } from '../core/upload';
 import { useAppStore, useStore } from '../store/react';

@@ -125,7 +125,7 @@ describe('benchJson and normalizePasses', () => {
   });
 });
 
-describe("targets (the issue's ratios)", () => {
+describe('targets (BENCH_TARGETS)', () => {
   const pt = (method: BenchPoint['method'], n: number, medianMs: number): BenchPoint => ({
     method,
     n,

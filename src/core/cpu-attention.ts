@@ -42,11 +42,28 @@ function assertFinite(what: string, m: Matrix): void {
   }
 }
 
+/**
+ * φ(Q·d^{-1/4}), φ(K·d^{-1/4}) of a job: its map, its W (the fitted one for hedgehog) and its
+ * stabilizer. Everything that forms a job's Â (the job itself, the state export) goes through here,
+ * so none of them can drop a parameter.
+ */
+export function jobFeatures(job: Pick<AttentionJob, 'inputs' | 'featureMap' | 'stabilizer'>): {
+  qf: Matrix;
+  kf: Matrix;
+} {
+  const { featureMap } = job;
+  const stabilizer = job.stabilizer ?? 'shift';
+  const x = scaleInputs(job.inputs.q);
+  const y = scaleInputs(job.inputs.k);
+  const ctx = mapContext(featureMap, x, y);
+  const w = job.inputs.w;
+  return { qf: queryFeatures(featureMap, x, w, stabilizer, ctx), kf: keyFeatures(featureMap, y, w, stabilizer, ctx) };
+}
+
 export function runAttentionJob(job: AttentionJob): AttentionOutput {
   validateJob(job);
   const { q, k, v, w } = job.inputs;
   const { featureMap, causal } = job;
-  const stabilizer = job.stabilizer ?? 'shift';
   const n = q.rows;
   const d = q.cols;
   const m = usesProjection(featureMap) ? w.rows : 0;
@@ -62,12 +79,7 @@ export function runAttentionJob(job: AttentionJob): AttentionOutput {
   };
 
   // Features φ(Q·d^{-1/4}), φ(K·d^{-1/4}). Internal scratch: projections u (f64) and row norms.
-  const { qf, kf } = timed('feature-maps', () => {
-    const x = scaleInputs(q);
-    const y = scaleInputs(k);
-    const ctx = mapContext(featureMap, x, y);
-    return { qf: queryFeatures(featureMap, x, w, stabilizer, ctx), kf: keyFeatures(featureMap, y, w, stabilizer, ctx) };
-  });
+  const { qf, kf } = timed('feature-maps', () => jobFeatures(job));
   bytes += 2 * n * d * 4 + 2 * n * mp * 4 + (m > 0 ? n * m * 8 + n * 8 : 0);
   assertFinite('query features', qf);
   assertFinite('key features', kf);

@@ -3,6 +3,7 @@
  * holds); every dot product is accumulated in JS numbers (f64) and rounded once when stored, so
  * the CPU twins are a slightly *more* accurate reference than the kernels they check.
  */
+import { relativeError } from './metrics';
 import type { Matrix } from './types';
 
 /** A rows × cols matrix; `data` (if given) must have exactly rows·cols entries. */
@@ -100,16 +101,7 @@ function assertSameShape(a: Matrix, b: Matrix, what: string): void {
 /** ‖approx − exact‖_F / ‖exact‖_F (∞ if exact is zero and approx is not; 0 if both are zero). */
 export function relFrobeniusError(approx: Matrix, exact: Matrix): number {
   assertSameShape(approx, exact, 'relFrobeniusError');
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < exact.data.length; i++) {
-    const e = exact.data[i]!;
-    const diff = approx.data[i]! - e;
-    num += diff * diff;
-    den += e * e;
-  }
-  if (den === 0) return num === 0 ? 0 : Infinity;
-  return Math.sqrt(num / den);
+  return relativeError(approx.data, exact.data);
 }
 
 export function maxAbsDiff(a: Matrix, b: Matrix): number {

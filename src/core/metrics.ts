@@ -8,10 +8,14 @@
 import type { RowStats } from './attention-job';
 import { KL_FLOOR } from './matrix-view';
 
-/** ‖approx − exact‖₂ / ‖exact‖₂ over two equally long arrays (0 if both are zero, ∞ if only exact is). */
-export function relativeError(approx: ArrayLike<number>, exact: ArrayLike<number>): number {
-  if (approx.length !== exact.length)
-    throw new RangeError(`relativeError: lengths ${approx.length} and ${exact.length}`);
+/** Running sums behind a relative error: Σ (approx − exact)² and Σ exact². */
+export interface SquaredErrorSums {
+  num: number;
+  den: number;
+}
+
+/** Adds the squared error of two equally long arrays (and the exact one's squared norm) to `sums`. */
+export function addSquaredError(sums: SquaredErrorSums, approx: ArrayLike<number>, exact: ArrayLike<number>): void {
   let num = 0;
   let den = 0;
   for (let i = 0; i < exact.length; i++) {
@@ -19,8 +23,23 @@ export function relativeError(approx: ArrayLike<number>, exact: ArrayLike<number
     num += (approx[i]! - e) ** 2;
     den += e * e;
   }
+  sums.num += num;
+  sums.den += den;
+}
+
+/** sqrt(num / den): 0 if both are zero, ∞ if only the exact side is. */
+export function relErrorOf({ num, den }: SquaredErrorSums): number {
   if (den === 0) return num === 0 ? 0 : Infinity;
   return Math.sqrt(num / den);
+}
+
+/** ‖approx − exact‖₂ / ‖exact‖₂ over two equally long arrays (0 if both are zero, ∞ if only exact is). */
+export function relativeError(approx: ArrayLike<number>, exact: ArrayLike<number>): number {
+  if (approx.length !== exact.length)
+    throw new RangeError(`relativeError: lengths ${approx.length} and ${exact.length}`);
+  const sums = { num: 0, den: 0 };
+  addSquaredError(sums, approx, exact);
+  return relErrorOf(sums);
 }
 
 /** H(p) = −Σ p log p over entries p > 0 (natural log). */

@@ -5,6 +5,7 @@ import { runSpeedSweep, type SpeedBackend } from './speed-run';
 import { cpuAttention, cpuLayer } from './speed-cpu';
 import { createRng } from './rng';
 import { randomProjection } from './projections';
+import type { Matrix } from './types';
 
 /** A fake backend whose time is the FLOP model at 1 GFLOP/s (dummy: 1 µs per n). */
 function fake(over: Partial<SpeedBackend> = {}): SpeedBackend & { calls: [SpeedMethod, number][] } {
@@ -132,11 +133,100 @@ describe('CPU twins of the speed run', () => {
 
   it('a layer with dummy attention is X + Σ_h V_h W_O,h + FFN, and all three layers have the same shape', () => {
     const cfg = { dModel: 8, heads: 2, dFf: 16 };
-    const a = cpuLayer('layer-dummy', 5, cfg, 4);
-    const b = cpuLayer('layer-exact', 5, cfg, 4);
-    expect(a.y.length).toBe(40);
-    expect(b.y.length).toBe(40);
-    expect(a.y.every(Number.isFinite)).toBe(true);
-    expect(a.parts.ffn).toBeGreaterThanOrEqual(0);
+    const n = 5;
+    const m = 4;
+    const D = cfg.dModel;
+    const dh = D / cfg.heads;
+    const rng = createRng(11);
+    const g = (len: number) => rng.fillNormal(new Float32Array(len), 0.5);
+    const w = {
+      x: g(n * D),
+      wq: g(D * D),
+      wk: g(D * D),
+      wv: g(D * D),
+      wo: g(D * D),
+      w1: g(D * cfg.dFf),
+      w2: g(cfg.dFf * D),
+      wf: randomProjection('orthogonal-chi', m, dh, rng),
+    };
+    /** X·B[:, c0 … c0 + cols) for a row-major B with `ldb` columns, in f64 */
+    const times = (
+      a: ArrayLike<number>,
+      rows: number,
+      k: number,
+      b: Float32Array,
+      ldb: number,
+      c0: number,
+      cols: number,
+    ) =>
+      Float64Array.from({ length: rows * cols }, (_, idx) => {
+        const i = Math.floor(idx / cols);
+        const j = idx % cols;
+        let acc = 0;
+        for (let t = 0; t < k; t++) acc += a[i * k + t]! * b[t * ldb + c0 + j]!;
+        return acc;
+      });
+    type Head = (q: Matrix, k: Matrix, v: Matrix) => ArrayLike<number>;
+    // written out with plain loops: Y = X + Σ_h head(X W_Q,h, X W_K,h, X W_V,h) W_O,h, then Y += ReLU(Y W₁) W₂
+    const reference = (head: Head): Float64Array => {
+      const y = Float64Array.from(w.x);
+      for (let h = 0; h < cfg.heads; h++) {
+        const mat = (wt: Float32Array): Matrix => ({
+          rows: n,
+          cols: dh,
+          data: Float32Array.from(times(w.x, n, D, wt, D, h * dh, dh)),
+        });
+        const o = head(mat(w.wq), mat(w.wk), mat(w.wv));
+        const woRows = w.wo.subarray(h * dh * D, (h + 1) * dh * D);
+        const add = times(o, n, dh, woRows, D, 0, D);
+        for (let i = 0; i < y.length; i++) y[i]! += add[i]!;
+      }
+      const hidden = times(y, n, D, w.w1, cfg.dFf, 0, cfg.dFf).map((x) => Math.max(0, x));
+      const ffn = times(hidden, n, cfg.dFf, w.w2, D, 0, D);
+      return y.map((x, i) => x + ffn[i]!);
+    };
+    const softmaxHead: Head = (q, k, v) => {
+      const out = new Float64Array(n * dh);
+      for (let i = 0; i < n; i++) {
+        const s = Array.from({ length: n }, (_, j) => {
+          let dot = 0;
+          for (let c = 0; c < dh; c++) dot += q.data[i * dh + c]! * k.data[j * dh + c]!;
+          return dot / Math.sqrt(dh);
+        });
+        const mx = Math.max(...s);
+        const e = s.map((x) => Math.exp(x - mx));
+        const z = e.reduce((a, b) => a + b, 0);
+        for (let j = 0; j < n; j++) for (let c = 0; c < dh; c++) out[i * dh + c]! += (e[j]! / z) * v.data[j * dh + c]!;
+      }
+      return out;
+    };
+    const heads: Record<'layer-dummy' | 'layer-exact' | 'layer-performer', Head> = {
+      'layer-dummy': (_q, _k, v) => v.data,
+      'layer-exact': softmaxHead,
+      'layer-performer': (q, k, v) => cpuAttention('performer-bidirectional', { q, k, v, w: w.wf }).out.data,
+    };
+    // a clock that advances 1 ms per reading: every lap of the layer is attributed to one component
+    let clock = 0;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => clock++);
+    for (const [method, head] of Object.entries(heads) as [keyof typeof heads, Head][]) {
+      clock = 0;
+      const r = cpuLayer(method, n, cfg, m, w);
+      const want = reference(head);
+      expect(r.y.length, method).toBe(n * D);
+      const scale = Math.max(...want.map(Math.abs));
+      const worst = Math.max(...want.map((x, i) => Math.abs(x - r.y[i]!)));
+      expect(worst, `${method}: Y vs the layer written out`).toBeLessThan(1e-5 * scale);
+      // projections, attention and FFN each got their laps, and together the whole call
+      expect(r.parts.ffn, method).toBeGreaterThan(0);
+      expect(r.parts.attention, method).toBeGreaterThan(0);
+      expect(r.parts.projections, method).toBeGreaterThan(0);
+      expect(r.parts.projections + r.parts.attention + r.parts.ffn, method).toBe(clock - 1);
+    }
+    now.mockRestore();
+    // the dummy layer is not the identity nor the exact one: the FFN and the heads' sums contribute
+    const dummy = cpuLayer('layer-dummy', n, cfg, m, w).y;
+    const exact = cpuLayer('layer-exact', n, cfg, m, w).y;
+    expect(Math.max(...dummy.map((x, i) => Math.abs(x - w.x[i]!)))).toBeGreaterThan(0.1);
+    expect(Math.max(...dummy.map((x, i) => Math.abs(x - exact[i]!)))).toBeGreaterThan(1e-3);
   });
 });

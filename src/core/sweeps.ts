@@ -21,7 +21,7 @@
  * Both shrink like 1/√m in relative Frobenius error; neither applies to orthogonal features (lower).
  */
 import { exactAttentionRow } from './exact-attention';
-import { normalizedEntropy, rowEntropy } from './metrics';
+import { addSquaredError, normalizedEntropy, relErrorOf, rowEntropy } from './metrics';
 import type { Matrix } from './types';
 
 /** `count` query rows spread evenly over 0 … n−1 (all rows if count ≥ n). */
@@ -75,18 +75,11 @@ export function approxRowsOf(qfRows: Matrix, kf: Matrix, rows: readonly number[]
 
 /** ‖Â − A‖_F / ‖A‖_F over the given rows. */
 export function relErrorOverRows(approx: readonly Float32Array[], exact: readonly Float32Array[]): number {
-  let num = 0;
-  let den = 0;
-  for (let t = 0; t < exact.length; t++) {
-    const a = approx[t]!;
-    const e = exact[t]!;
-    for (let j = 0; j < e.length; j++) {
-      num += (a[j]! - e[j]!) ** 2;
-      den += e[j]! * e[j]!;
-    }
-  }
-  if (!Number.isFinite(num)) return Infinity;
-  return den === 0 ? (num === 0 ? 0 : Infinity) : Math.sqrt(num / den);
+  const sums = { num: 0, den: 0 };
+  for (let t = 0; t < exact.length; t++) addSquaredError(sums, approx[t]!, exact[t]!);
+  // an overflowing map (trig at large norms) gives ∞ − ∞: off the chart rather than NaN
+  if (!Number.isFinite(sums.num)) return Infinity;
+  return relErrorOf(sums);
 }
 
 /** Normalized entropy H(row)/log(#allowed keys) of each row. */

@@ -67,7 +67,7 @@ export type InputKind = 'gaussian' | 'clustered' | 'local';
 export const INPUT_KINDS: readonly InputKind[] = ['gaussian', 'clustered', 'local'];
 
 /**
- * How the exponential maps (positive, hyperbolic, exp) are kept inside float32:
+ * How the exponential maps (STABILIZED_MAPS) are kept inside float32:
  * - shift: subtract the max of the projections (per query row; one global max over all keys) and
  *   nothing else — every shift cancels in the row normalization of Â, so this is the estimator
  *   itself (float32 holds the shifted values down to e^-87);
@@ -77,6 +77,17 @@ export const INPUT_KINDS: readonly InputKind[] = ['gaussian', 'clustered', 'loca
  */
 export type Stabilizer = 'shift' | 'ref';
 export const STABILIZERS: readonly Stabilizer[] = ['shift', 'ref'];
+
+/**
+ * The maps the stabilizer acts on: the exponentials of a projection, shifted by their maxima and,
+ * under 'ref', plus ε (src/core/feature-maps.ts, feature-maps-beyond.ts for oprf). Every other map
+ * computes the same features under either stabilizer.
+ */
+export const STABILIZED_MAPS: readonly FeatureMapKind[] = ['positive', 'hyperbolic', 'exp', 'oprf'];
+
+export function usesStabilizer(kind: FeatureMapKind): boolean {
+  return STABILIZED_MAPS.includes(kind);
+}
 
 /** Everything needed to regenerate one experiment deterministically. Serializable (URL, JSON export). */
 export interface AttentionParams {

@@ -39,7 +39,7 @@ describe('requestFlops', () => {
     expect(requestFlops(rowsOnly, 'cpu').dense).toBe(0);
   });
 
-  it('the issue’s heavy point n = 65,536, d = 256, m = 1,024 is dominated by the exact n² term (≈ 4.4e12)', () => {
+  it('a heavy point, n = 65,536, d = 256, m = 1,024, is dominated by the exact n² term (≈ 4.4e12)', () => {
     const c = requestFlops(req({ n: 65_536, d: 256, m: 1_024 }, { rows: [0] }), 'cpu');
     expect(c.exact).toBeCloseTo(4.4e12, -11);
     expect(c.exact / c.total).toBeGreaterThan(0.95);

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isEngineError } from '../core/errors';
+import { fitHedgehogSync, hedgehogKey } from '../core/hedgehog-fit';
 import { generateInputs } from '../core/inputs';
-import type { AttentionParams } from '../core/types';
+import { FEATURE_MAPS, STABILIZERS, type AttentionParams } from '../core/types';
 import { compute } from './compute';
 import { createCpuBackend } from './cpu-backend';
+import type { ComputeRequest } from './protocol';
 import {
   buildStateJson,
   denseState,
@@ -85,6 +87,38 @@ describe('state JSON export', () => {
     }
     expect(Math.sqrt(num / den)).toBeCloseTo(r.metrics.relErrorA!, 5);
     expect(Float32Array.from(s.out_exact)).toEqual(r.output.exactOut.data);
+  });
+
+  it('Â is the compute’s for every map, stabilizer and mask: ε of stab=ref, the fitted W of hedgehog', async () => {
+    // scale 1.5: the key features fall far enough below ε = 1e-6 that dropping it moves Â by ≫ 1e-6
+    for (const featureMap of FEATURE_MAPS)
+      for (const stabilizer of STABILIZERS)
+        for (const causal of [false, true]) {
+          const p: AttentionParams = { ...params, featureMap, stabilizer, causal, scale: 1.5 };
+          const req: ComputeRequest = { params: p, viewCells: 0, rowStats: true, rows: [0, 11, p.n - 1] };
+          if (featureMap === 'hedgehog')
+            req.fitted = { key: hedgehogKey(p), w: fitHedgehogSync(p, generateInputs(p), 20).w };
+          const r = await compute(1, req, createCpuBackend('unit test'));
+          const s = buildStateJson(p, denseState(req), { backend, metrics: {} }, false);
+          const what = `${featureMap} stab=${stabilizer} causal=${causal}`;
+          for (const row of r.output.rows) {
+            const exported = s.A_approx.slice(row.index * p.n, (row.index + 1) * p.n);
+            const worst = Math.max(...exported.map((x, j) => Math.abs(x - row.approx[j]!)));
+            expect(worst, `${what}: row ${row.index} of Â`).toBeLessThan(1e-6);
+          }
+          let num = 0;
+          let den = 0;
+          for (let i = 0; i < s.A_exact.length; i++) {
+            num += (s.A_approx[i]! - s.A_exact[i]!) ** 2;
+            den += s.A_exact[i]! ** 2;
+          }
+          const rel = Math.sqrt(num / den);
+          expect(Math.abs(rel - r.metrics.relErrorA!), `${what}: error of A`).toBeLessThan(1e-6 * rel);
+          let outDiff = 0;
+          for (let i = 0; i < s.out_approx.length; i++)
+            outDiff = Math.max(outDiff, Math.abs(s.out_approx[i]! - r.output.approxOut.data[i]!));
+          expect(outDiff, `${what}: approximate output`).toBeLessThan(1e-5);
+        }
   });
 
   it('uploaded inputs are exported as given and marked as uploaded', () => {

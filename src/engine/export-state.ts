@@ -7,9 +7,10 @@
 import type { BackendInfo } from '../core/attention-job';
 import { EngineError } from '../core/errors';
 import { exactAttentionMatrix, exactAttentionOutput } from '../core/exact-attention';
-import { linearAttentionMatrix, linearAttentionOutput, performerFeatures } from '../core/linear-attention';
+import { jobFeatures } from '../core/cpu-attention';
+import { linearAttentionMatrix, linearAttentionOutput } from '../core/linear-attention';
 import type { AttentionInputs, AttentionParams, Matrix } from '../core/types';
-import { prepareInputs } from './compute';
+import { jobFor, prepareInputs } from './compute';
 import type { ComputeRequest } from './protocol';
 
 /** Largest n whose dense n×n matrices are exported (two of them: ≈ 25 MB of JSON at n = 1024). */
@@ -43,10 +44,12 @@ export function denseState(request: ComputeRequest): DenseState {
       },
     );
   }
+  // the compute's own job (map, fitted W, stabilizer, mask), so Â is the one whose error is on screen
   const inputs = prepareInputs(request);
+  const job = jobFor(request, inputs);
   const { q, k, v } = inputs;
-  const causal = request.params.causal;
-  const { qf, kf } = performerFeatures(inputs, request.params.featureMap);
+  const { causal } = job;
+  const { qf, kf } = jobFeatures(job);
   return {
     inputs,
     aExact: exactAttentionMatrix(q, k, causal),

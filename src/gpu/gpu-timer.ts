@@ -74,6 +74,28 @@ export class GpuTimer {
     }
   }
 
+  /**
+   * Encodes one command buffer with `encode` (its passes take their descriptors from `pass`), submits
+   * it alone and waits for the queue. `ms`: the passes' GPU time with timestamps, else the wall time
+   * from submit to `onSubmittedWorkDone`; `passes`: the per-kernel times (empty without timestamps).
+   */
+  async submitTimed(
+    label: string,
+    encode: (enc: GPUCommandEncoder) => void,
+  ): Promise<{ ms: number; passes: KernelTiming[] }> {
+    this.reset();
+    const enc = this.device.createCommandEncoder({ label });
+    encode(enc);
+    this.resolve(enc);
+    const t0 = performance.now();
+    this.device.queue.submit([enc.finish()]);
+    await this.device.queue.onSubmittedWorkDone();
+    const wall = performance.now() - t0;
+    if (!this.useTimestamps) return { ms: wall, passes: [] };
+    const passes = await this.read();
+    return { ms: passes.reduce((sum, t) => sum + t.ms, 0), passes };
+  }
+
   destroy(): void {
     this.querySet?.destroy();
     this.resolveBuf?.destroy();

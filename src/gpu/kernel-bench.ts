@@ -17,13 +17,6 @@ import { encodePerformerBidirectional } from './performer-bidirectional';
 import { encodePerformerCausal } from './performer-causal';
 
 export type BenchKernel = 'exact' | 'exact-causal' | 'performer-bidirectional' | 'performer-causal' | 'dummy';
-export const BENCH_KERNELS: readonly BenchKernel[] = [
-  'exact',
-  'exact-causal',
-  'performer-bidirectional',
-  'performer-causal',
-  'dummy',
-];
 
 export interface KernelBenchOptions {
   kernel: BenchKernel;
@@ -71,7 +64,7 @@ export function median(xs: readonly number[]): number {
 }
 
 export async function timeKernel(ctx: KernelContext, o: KernelBenchOptions): Promise<KernelBenchResult> {
-  const { device, alloc, timer } = ctx;
+  const { alloc, timer } = ctx;
   const { kernel, n, d } = o;
   const m = o.m ?? 256;
   const featureMap = o.featureMap ?? 'positive';
@@ -123,24 +116,15 @@ export async function timeKernel(ctx: KernelContext, o: KernelBenchOptions): Pro
   const perPass = new Map<string, number[]>();
   let recordPasses = false;
   const once = async (): Promise<number> => {
-    timer.reset();
-    const enc = device.createCommandEncoder({ label: `bench:${kernel}` });
-    encode(enc);
-    timer.resolve(enc);
-    const t0 = performance.now();
-    device.queue.submit([enc.finish()]);
-    await device.queue.onSubmittedWorkDone();
-    const wall = performance.now() - t0;
-    if (!timer.useTimestamps) return wall;
-    const timings = await timer.read();
+    const { ms, passes } = await timer.submitTimed(`bench:${kernel}`, encode);
     if (recordPasses) {
-      for (const t of timings) {
+      for (const t of passes) {
         const xs = perPass.get(t.kernel) ?? [];
         xs.push(t.ms);
         perPass.set(t.kernel, xs);
       }
     }
-    return timings.reduce((s, t) => s + t.ms, 0);
+    return ms;
   };
 
   if (o.warmup !== false) await once(); // compiles pipelines, creates buffers

@@ -49,16 +49,7 @@ export function createGpuSpeedBackend(
 
   /** Runs `encode` as its own submission; GPU time of its passes (timestamps) or wall time. */
   async function phase(encode: (enc: GPUCommandEncoder) => void): Promise<number> {
-    timer.reset();
-    const enc = device.createCommandEncoder({ label: 'speed-layer' });
-    encode(enc);
-    timer.resolve(enc);
-    const t0 = performance.now();
-    device.queue.submit([enc.finish()]);
-    await device.queue.onSubmittedWorkDone();
-    const wall = performance.now() - t0;
-    if (!timer.useTimestamps) return wall;
-    return (await timer.read()).reduce((s, t) => s + t.ms, 0);
+    return (await timer.submitTimed('speed-layer', encode)).ms;
   }
 
   async function layerPoint(method: SpeedMethod, n: number, repeats: number, warmup: boolean): Promise<PointTiming> {

@@ -1,6 +1,6 @@
 /**
  * Every user-visible English string (a leaf module: no React, no store access). Components read
- * the current language's strings through `useStrings()` (src/app/strings.ts); interpolated strings
+ * the current language's strings through `useStrings()` (src/ui/strings.ts); interpolated strings
  * are functions. `zh.ts` beside it has the same shape (TypeScript lists anything missing).
  */
 import type { RejectReason } from '../store/params';
@@ -203,6 +203,11 @@ export const en = {
         who: 'Zhen Qin et al.',
         where: 'ICLR 2022',
         about: 'cosFormer: ReLU features re-weighted by cos(π(i − j)/2M)',
+      },
+      hedgehog: {
+        who: 'Michael Zhang et al.',
+        where: 'ICLR 2024',
+        about: 'Hedgehog: a learned feature map [softmax(Wx) | softmax(−Wx)] fitted to mimic softmax attention',
       },
     },
   },

@@ -245,6 +245,11 @@ export const zh: Strings = {
         where: 'ICLR 2022',
         about: 'cosFormer：按 cos(π(i − j)/2M) 重加权的 ReLU 特征',
       },
+      hedgehog: {
+        who: 'Michael Zhang 等',
+        where: 'ICLR 2024',
+        about: 'Hedgehog：学习得到的特征映射 [softmax(Wx) | softmax(−Wx)]，拟合以模仿 softmax 注意力',
+      },
     },
   },
   notices: {

@@ -4,12 +4,12 @@
  * a value for other parameters. Optional content before / after the figure sees the same value.
  */
 import type { ReactNode } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { LineChart, type LineChartProps } from '../charts/LineChart';
 import type { AnalysisRequest } from '../store/analyses';
 import type { AnalysisEntry } from '../store/store';
-import { AnalysisStatus } from './common';
-import { Figure } from './Figure';
+import { AnalysisStatus } from '../ui/analysis';
+import { Figure } from '../ui/Figure';
 
 /** What `useAnalysisRequest` returns. */
 export interface AnalysisHandle<T> {

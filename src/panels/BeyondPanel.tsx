@@ -6,7 +6,7 @@
  * feature map or projection appears here without changes to this file.
  */
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import {
   estimatorDim,
   estimatorSet,
@@ -27,9 +27,10 @@ import {
 } from '../store/analyses';
 import { useStore } from '../store/react';
 import { AnalysisFigure } from './AnalysisFigure';
-import { REFERENCES } from './beyond-refs';
-import { Metric, Panel, useAnalysisRequest } from './common';
-import { Formula } from './Formula';
+import { CITED, REFERENCES } from '../i18n/references';
+import { Metric, Panel } from './common';
+import { useAnalysisRequest } from '../ui/analysis';
+import { Formula } from '../ui/Formula';
 
 /** Dash of a projection variant (the maps themselves keep their own dash). */
 const VARIANT_DASH = ['5 2', '1 2', '9 3', '3 3 1 3'];
@@ -279,7 +280,7 @@ export function BeyondPanel() {
       <h3>{s.refsHeading}</h3>
       <ol className="citations" data-beyond-refs="">
         {cites.map((k) => {
-          const r = REFERENCES[k];
+          const r = REFERENCES[CITED[k]];
           return (
             // bibliographic facts (authors, titles, venues) stay as published
             <li key={k} id={`beyond-ref-${k}`} data-cite={k} translate="no">
@@ -295,7 +296,7 @@ export function BeyondPanel() {
               {', '}
               {r.venue}
               {', '}
-              <a href={r.href}>{r.link}</a>
+              <a href={r.href}>{r.link ?? r.title}</a>
             </li>
           );
         })}

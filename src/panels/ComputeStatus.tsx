@@ -5,7 +5,7 @@
  * the first run and nothing is on screen.
  */
 import { useEffect, useState } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { fmtMs } from '../charts/format';
 import type { AttentionParams } from '../core/types';
 import { useController, useStore } from '../store/react';

@@ -5,7 +5,7 @@
  * error that shows trig features blowing up where exact entries are tiny.
  */
 import { useState } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { MAP_INFO } from '../core/estimators';
 import { fmt } from '../charts/format';
 import { type Series } from '../charts/LineChart';
@@ -13,7 +13,8 @@ import { MAP_COLORS } from '../charts/palette';
 import { entryErrorsRequest, errorVsDRequest, errorVsMRequest, normSweepRequest } from '../store/analyses';
 import { useStore } from '../store/react';
 import { AnalysisFigure } from './AnalysisFigure';
-import { Metric, Panel, useAnalysisRequest } from './common';
+import { Metric, Panel } from './common';
+import { useAnalysisRequest } from '../ui/analysis';
 import { useOtherStabilizerErrorSeries, useStabilizerEntropySeries } from './StabilizerFigure';
 
 const THEORY_DASH = '2 3';

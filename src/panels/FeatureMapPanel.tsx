@@ -4,7 +4,7 @@
  * λ-invariance (measured on the same row) and folding W into the q/k projections.
  */
 import { useMemo, useRef } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { decimateMax } from '../charts/decimate';
 import { fmt } from '../charts/format';
 import { Legend, LineChart, type Series } from '../charts/LineChart';
@@ -14,9 +14,10 @@ import { taylor2Curve } from '../core/feature-maps-beyond';
 import { mapRowsRequest } from '../store/analyses';
 import { useStore } from '../store/react';
 import { defaultRow } from '../store/store';
-import { AnalysisStatus, Panel, useAnalysisRequest } from './common';
-import { Figure } from './Figure';
-import { Formula } from './Formula';
+import { Panel } from './common';
+import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
+import { Figure } from '../ui/Figure';
+import { Formula } from '../ui/Formula';
 import { HedgehogTraining } from './HedgehogTraining';
 
 const CURVE_X = Array.from({ length: 221 }, (_, i) => -3 + i * 0.025);

@@ -5,7 +5,7 @@
  * (src/store/hedgehog-fit.ts); with map = hedgehog the controller starts it automatically.
  */
 import { useMemo } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { fmt, fmtMs } from '../charts/format';
 import { LineChart, type Series } from '../charts/LineChart';
 import { MAP_COLORS } from '../charts/palette';
@@ -22,8 +22,8 @@ import {
 } from '../store/hedgehog-fit';
 import { useController, useStore } from '../store/react';
 import { Metric } from './common';
-import { Figure } from './Figure';
-import { Formula } from './Formula';
+import { Figure } from '../ui/Figure';
+import { Formula } from '../ui/Formula';
 
 export function HedgehogTraining() {
   const t = useStrings();

@@ -3,7 +3,7 @@
  * headline error numbers, and the attention row of one query (hovered, pinned or the default).
  */
 import { useMemo, useRef } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { ColorLegend } from '../charts/ColorLegend';
 import { fmtInt, fmtMs } from '../charts/format';
 import { Heatmap } from '../charts/Heatmap';
@@ -15,11 +15,11 @@ import { viewLimit } from '../store/controller';
 import { useActions, useStore } from '../store/react';
 import { defaultRow } from '../store/store';
 import { Metric, Panel } from './common';
-import { Figure } from './Figure';
+import { Figure } from '../ui/Figure';
 import { StateExport } from './StateExport';
 import { ZeroNormalizerNotice } from './StabilizerFigure';
 import { ComputeStatus } from './ComputeStatus';
-import { Formula } from './Formula';
+import { Formula } from '../ui/Formula';
 
 /** Gap between heatmaps (px, matches .heatmaps gap) and the axes' frame around each canvas. */
 const HEATMAP_GAP = 16;

@@ -4,7 +4,7 @@
  * implementation's ε flattens the Performer's Â at large norms (entropy vs s, with and without ε),
  * and Su's local-truncation experiment.
  */
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { fmtInt } from '../charts/format';
 import { Histogram } from '../charts/Histogram';
 import { type Series } from '../charts/LineChart';
@@ -19,8 +19,10 @@ import {
 import { useStore } from '../store/react';
 import { mean } from '../core/sweeps';
 import { AnalysisFigure } from './AnalysisFigure';
-import { AnalysisStatus, Metric, Panel, useAnalysisRequest } from './common';
+import { Metric, Panel } from './common';
+import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { StabilizerFigure } from './StabilizerFigure';
+import { topKSeries } from '../ui/top-k-series';
 
 const TOP_K_SHOWN = 8;
 
@@ -46,29 +48,7 @@ export function SparsityPanel() {
   const rvMap = rv ? t.names.maps[rv.map] : mapName;
   const topIdx = rv ? rv.topK.k.findIndex((k) => k >= TOP_K_SHOWN) : -1;
 
-  const topSeries: Series[] = rv
-    ? [
-        { id: 'exact', label: s.exact, color: EXACT_COLOR, x: rv.topK.k, y: rv.topK.exact, points: true },
-        {
-          id: 'perf',
-          label: s.perf(rvMap),
-          color: MAP_COLORS[rv.map],
-          dash: MAP_DASH[rv.map] ?? '5 3',
-          x: rv.topK.k,
-          y: rv.topK.performer,
-          points: true,
-        },
-        {
-          id: 'elu',
-          label: s.elu,
-          color: MAP_COLORS.elu1,
-          dash: MAP_DASH.elu1,
-          x: rv.topK.k,
-          y: rv.topK.elu1,
-          points: true,
-        },
-      ]
-    : [];
+  const topSeries: Series[] = rv ? topKSeries(rv, t) : [];
 
   const nv = nA.value;
   const nLo = nv ? Math.max(0, Math.floor(Math.min(...nv.exact, ...nv.performer, ...nv.elu1) * 20) / 20 - 0.05) : 0;

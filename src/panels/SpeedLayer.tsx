@@ -3,16 +3,16 @@
  * attention, the ratio to the dummy layer (→ 1 once attention stops mattering), and where the
  * time of the layer goes (projections, attention, feed-forward) at the largest common n.
  */
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { fmt, fmtInt, fmtMs } from '../charts/format';
 import { DataTable } from '../charts/DataTable';
 import { LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, OKABE_ITO } from '../charts/palette';
 import { LAYER_METHODS, type SpeedMethod, type SpeedPoint, type SpeedResult } from '../core/speed-model';
 import { Metric } from './common';
-import { Figure } from './Figure';
-import { METHOD_STYLE, methodSeries } from './SpeedCharts';
-import type { SpeedView } from './speed-view';
+import { Figure } from '../ui/Figure';
+import { METHOD_STYLE, methodSeries } from '../ui/speed/SpeedCharts';
+import type { SpeedView } from '../ui/speed/speed-view';
 
 const PART_KEYS = ['projections', 'attention', 'ffn'] as const;
 const PART_COLORS = { projections: OKABE_ITO.sky, attention: OKABE_ITO.vermillion, ffn: OKABE_ITO.green };

@@ -5,18 +5,18 @@
  * page's backend: the GPU kernels on WebGPU, the CPU twins on the fallback (and says which).
  */
 import { useId, useMemo, useState } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { fmt, fmtInt, fmtMs } from '../charts/format';
 import { ATTENTION_METHODS, LAYER_METHODS, type SpeedMethod } from '../core/speed-model';
 import { tableCsv } from '../export/csv';
 import { downloadBlob } from '../export/download';
 import { useStore } from '../store/react';
 import { Metric, Panel } from './common';
-import { SpeedCharts } from './SpeedCharts';
+import { SpeedCharts } from '../ui/speed/SpeedCharts';
 import { SpeedLayer } from './SpeedLayer';
-import { RESULT_COLUMNS, resultRows, speedView } from './speed-view';
-import { crossoverText, RunStatus } from './SpeedRunStatus';
-import { shownResult, useSpeedRun } from './useSpeedRun';
+import { RESULT_COLUMNS, resultRows, speedView } from '../ui/speed/speed-view';
+import { crossoverText, RunStatus } from '../ui/speed/SpeedRunStatus';
+import { shownResult, useSpeedRun } from '../ui/speed/useSpeedRun';
 
 const BLOG_URL = 'https://research.google/blog/rethinking-attention-with-performers/';
 export const SPEED_BUDGETS_S = [2, 10, 30, 120] as const;

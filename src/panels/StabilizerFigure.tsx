@@ -4,8 +4,8 @@
  * implementation's ε = 1e-6 (shared by the sparsity and error panels, from the norm sweep), and the
  * main panel's notice when rows of Â have an all-zero normalizer.
  */
-import { Figure } from './Figure';
-import { useStrings } from '../app/strings';
+import { Figure } from '../ui/Figure';
+import { useStrings } from '../ui/strings';
 import { LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, MAP_COLORS } from '../charts/palette';
 import type { NormSweepResult } from '../store/analyses';

@@ -6,7 +6,7 @@
  * n = EXPORT_MAX_N the button is disabled and says why.
  */
 import { useId, useRef, useState } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { EXPORT_MAX_N } from '../engine/export-state';
 import { downloadBlob } from '../export/download';
 import { exportFileName } from '../export/filename';

@@ -1,16 +1,13 @@
 /**
- * What every panel shares: the frame (title, formula, explanation, error boundary), headline
- * numbers with data-metric attributes, and the status line of an analysis run in the worker.
+ * What every panel shares: the frame (title, formula, explanation, error boundary) and headline
+ * numbers with data-metric attributes. The analysis hooks and status line are in src/ui/analysis.tsx.
  */
-import { Component, useEffect, useMemo, type ErrorInfo, type ReactNode } from 'react';
-import { EmbedButton } from '../app/EmbedDialog';
-import { useStrings } from '../app/strings';
-import { fmt, fmtMs } from '../charts/format';
-import { useController, useStore } from '../store/react';
-import { withUpload, type AnalysisRequest } from '../store/analyses';
-import type { AnalysisOpName } from '../engine/analysis';
-import type { AnalysisEntry, PanelId } from '../store/store';
-import { Formula } from './Formula';
+import type { ReactNode } from 'react';
+import { EmbedButton } from '../ui/EmbedDialog';
+import { PanelBoundary } from '../ui/PanelBoundary';
+import { fmt } from '../charts/format';
+import type { PanelId } from '../store/store';
+import { Formula } from '../ui/Formula';
 
 export function Panel(props: {
   id: PanelId;
@@ -29,45 +26,6 @@ export function Panel(props: {
       {props.formulaNote && <p className="note">{props.formulaNote}</p>}
       <PanelBoundary name={props.title}>{props.children}</PanelBoundary>
     </section>
-  );
-}
-
-interface BoundaryState {
-  error: Error | null;
-}
-
-/** A render error in one panel shows a message in that panel only; the rest of the page keeps working. */
-export class PanelBoundary extends Component<{ name: string; children: ReactNode }, BoundaryState> {
-  override state: BoundaryState = { error: null };
-  static getDerivedStateFromError(error: Error): BoundaryState {
-    return { error };
-  }
-  override componentDidCatch(error: Error, info: ErrorInfo): void {
-    console.error(`panel "${this.props.name}" failed`, error, info.componentStack);
-  }
-  override render() {
-    if (this.state.error)
-      return (
-        <BoundaryMessage
-          name={this.props.name}
-          error={this.state.error}
-          onRetry={() => this.setState({ error: null })}
-        />
-      );
-    return this.props.children;
-  }
-}
-
-function BoundaryMessage({ name, error, onRetry }: { name: string; error: Error; onRetry: () => void }) {
-  const t = useStrings().errors;
-  return (
-    <div className="panel-error" role="alert" data-panel-error="">
-      <p>{t.panelCrashed(name)}</p>
-      <pre>{error.message}</pre>
-      <button type="button" onClick={onRetry}>
-        {t.retry}
-      </button>
-    </div>
   );
 }
 
@@ -90,86 +48,6 @@ export function Metric(props: {
     >
       <div className="metric-value">{shown}</div>
       <div className="metric-label">{props.label}</div>
-    </div>
-  );
-}
-
-/** Quiet time after the last parameter change before analyses start (a drag does not start 9 sweeps per step). */
-export const ANALYSIS_DEBOUNCE_MS = 250;
-
-/** Requests analysis `op` once `key` has been stable for a moment (and `enabled`); returns its store entry, typed by the op's result. */
-export function useAnalysis<Op extends AnalysisOpName>(op: Op, payload: unknown, key: string, enabled = true) {
-  const controller = useController();
-  useEffect(() => {
-    if (!enabled) return;
-    const timer = setTimeout(() => controller.requestAnalysis(op, payload, key), ANALYSIS_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-    // payload is derived from key; re-running on payload identity would re-request every render
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [controller, op, key, enabled]);
-  return useStore((s) => s.analyses[op]);
-}
-
-/** `useAnalysis` for a request built in src/store/analyses.ts; `stale` when the shown value is for other parameters. */
-export function useAnalysisRequest<Op extends AnalysisOpName>(request: AnalysisRequest<Op>, enabled = true) {
-  // uploaded Q, K (V) ride along in the payload and name the upload in the key (src/store/analyses.ts)
-  const upload = useStore((s) => s.upload.active);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const req = useMemo(() => withUpload(request, upload), [request.key, upload]);
-  const entry = useAnalysis(req.op, req.payload, req.key, enabled);
-  return { entry, value: entry?.value ?? null, stale: !!entry && entry.valueKey !== req.key, req };
-}
-
-/** Progress bar + cancel while running; messages when cancelled, failed or stale. */
-export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: AnalysisEntry | undefined }) {
-  const { op: id, payload, key: currentKey } = req;
-  const t = useStrings();
-  const controller = useController();
-  if (!entry) return <p className="analysis-status note">{t.analysis.waiting}</p>;
-  const stale = entry.valueKey !== null && entry.valueKey !== currentKey;
-  const p = entry.progress;
-  return (
-    <div className="analysis-status" data-analysis={id} data-status={entry.status} aria-live="polite">
-      {entry.status === 'running' && (
-        <div className="progress-row">
-          <progress max={p?.total ?? 1} value={p?.done ?? 0} aria-label={t.analysis.running(p?.label)} />
-          <span className="note">{t.analysis.running(p?.label)}</span>
-          <button type="button" className="small" onClick={() => controller.cancelAnalysis(id)} data-action="cancel">
-            {t.analysis.cancel}
-          </button>
-        </div>
-      )}
-      {entry.status === 'cancelled' && (
-        <div className="progress-row">
-          <span className="note">{t.analysis.cancelled}</span>
-          <button
-            type="button"
-            className="small"
-            onClick={() => controller.requestAnalysis(id, payload, currentKey, true)}
-            data-action="run"
-          >
-            {t.analysis.rerun}
-          </button>
-        </div>
-      )}
-      {entry.status === 'error' && (
-        <div className="progress-row" role="alert">
-          <span className="warn">
-            {t.errors.analysisFailed} <span lang="en">{entry.error?.message}</span>
-          </span>
-          <button
-            type="button"
-            className="small"
-            onClick={() => controller.requestAnalysis(id, payload, currentKey, true)}
-          >
-            {t.analysis.rerun}
-          </button>
-        </div>
-      )}
-      {entry.status === 'running' && stale && <p className="note">{t.analysis.stale}</p>}
-      {entry.status === 'done' && entry.elapsedMs !== null && (
-        <span className="note took">{t.analysis.took(fmtMs(entry.elapsedMs))}</span>
-      )}
     </div>
   );
 }

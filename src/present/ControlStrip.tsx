@@ -4,10 +4,11 @@
  * causal toggle. Changes go through the store's actions, like everywhere else.
  */
 import { useId } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { fmtInt } from '../charts/format';
-import { D_STOPS, M_STOPS, N_STOPS, nearestStop } from '../store/params';
-import { useActions, useStore } from '../store/react';
+import { D_STOPS, M_STOPS, N_STOPS } from '../store/params';
+import { useStore } from '../store/react';
+import { CausalToggle, ScaleRange, StopRange } from '../ui/param-controls';
 import { SLIDE_LIMITS, type SlideControl } from './story';
 
 const STOPS = {
@@ -20,24 +21,12 @@ function StopSlider({ param }: { param: 'n' | 'd' | 'm' }) {
   const id = useId();
   const label = useStrings().present.controlNames[param];
   const value = useStore((s) => s.params[param]);
-  const actions = useActions();
-  const stops = STOPS[param];
   return (
     <div className="strip-control">
       <label htmlFor={id}>
         {label} = <output htmlFor={id}>{fmtInt(value)}</output>
       </label>
-      <input
-        id={id}
-        type="range"
-        min={0}
-        max={stops.length - 1}
-        step={1}
-        value={nearestStop(stops, value)}
-        data-param={param}
-        aria-valuetext={`${label} = ${fmtInt(value)}`}
-        onChange={(e) => actions.setParam(param, stops[Number(e.target.value)]!)}
-      />
+      <StopRange id={id} param={param} stops={STOPS[param]} label={label} />
     </div>
   );
 }
@@ -46,42 +35,12 @@ function ScaleSlider() {
   const id = useId();
   const label = useStrings().present.controlNames.scale;
   const value = useStore((s) => s.params.scale);
-  const actions = useActions();
   return (
     <div className="strip-control">
       <label htmlFor={id}>
         {label} = <output htmlFor={id}>{value}</output>
       </label>
-      <input
-        id={id}
-        type="range"
-        min={SLIDE_LIMITS.scaleMin}
-        max={SLIDE_LIMITS.scaleMax}
-        step={0.05}
-        value={Math.min(SLIDE_LIMITS.scaleMax, Math.max(SLIDE_LIMITS.scaleMin, value))}
-        data-param="scale"
-        aria-valuetext={`${label} = ${value}`}
-        onChange={(e) => actions.setParam('scale', Math.round(Number(e.target.value) * 100) / 100)}
-      />
-    </div>
-  );
-}
-
-function CausalToggle() {
-  const id = useId();
-  const label = useStrings().present.controlNames.causal;
-  const value = useStore((s) => s.params.causal);
-  const actions = useActions();
-  return (
-    <div className="strip-control strip-toggle">
-      <input
-        id={id}
-        type="checkbox"
-        checked={value}
-        data-param="causal"
-        onChange={(e) => actions.setParam('causal', e.target.checked)}
-      />
-      <label htmlFor={id}>{label}</label>
+      <ScaleRange id={id} min={SLIDE_LIMITS.scaleMin} max={SLIDE_LIMITS.scaleMax} step={0.05} label={label} />
     </div>
   );
 }
@@ -95,7 +54,7 @@ export function ControlStrip({ controls }: { controls: readonly SlideControl[] }
         c === 'scale' ? (
           <ScaleSlider key={c} />
         ) : c === 'causal' ? (
-          <CausalToggle key={c} />
+          <CausalToggle key={c} label={t.controlNames.causal} className="strip-control strip-toggle" />
         ) : (
           <StopSlider key={c} param={c} />
         ),

@@ -8,22 +8,16 @@
  * focus on every change, and a polite live region announces "Slide k of N".
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
+import { Formula } from '../ui/Formula';
+import { PanelBoundary } from '../ui/PanelBoundary';
 import { observeResize } from '../charts/useWidth';
-import { Formula } from '../panels/Formula';
-import { PanelBoundary } from '../panels/common';
 import { useActions, useStore } from '../store/react';
 import { ControlStrip } from './ControlStrip';
 import { SlideFigure, type Box } from './figures';
 import { focusKind, KEY_LIST, keyAction, targetStep } from './keys';
-import { STORY, stepAt, type SourceId } from './story';
-
-const SOURCE_LINKS: Record<SourceId, string> = {
-  blog: 'https://research.google/blog/rethinking-attention-with-performers/',
-  paper: 'https://arxiv.org/abs/2009.14794',
-  su: 'https://kexue.fm/archives/8338',
-  katharopoulos: 'https://arxiv.org/abs/2006.16236',
-};
+import { REFERENCES } from '../i18n/references';
+import { STORY, stepAt } from './story';
 
 /** Width and height of an element, kept current with a ResizeObserver. */
 function useBox<T extends HTMLElement>(): [React.RefObject<T | null>, Box] {
@@ -200,7 +194,7 @@ export function Presentation({ notices }: { notices?: ReactNode }) {
             {step.sources.map((s, i) => (
               <span key={s}>
                 {i > 0 && '; '}
-                <a href={SOURCE_LINKS[s]} target="_blank" rel="noopener noreferrer">
+                <a href={REFERENCES[s].href} target="_blank" rel="noopener noreferrer">
                   {p.sources[s]}
                 </a>
               </span>

@@ -4,7 +4,7 @@
  * row, top-k mass, singular values, error and entropy vs the norm scale.
  */
 import { useMemo } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { decimateMax } from '../charts/decimate';
 import { fmt, fmtInt } from '../charts/format';
 import { LineChart, type Series } from '../charts/LineChart';
@@ -13,7 +13,8 @@ import { elu1, expCurve } from '../core/feature-maps';
 import { normalizedEntropy, rowEntropy } from '../core/metrics';
 import { numericalRank } from '../core/rank';
 import { mean } from '../core/sweeps';
-import { SpectrumChart } from '../panels/RankPanel';
+import { SpectrumChart } from '../ui/SpectrumChart';
+import { topKSeries } from '../ui/top-k-series';
 import {
   errorVsMRequest,
   mapRowsRequest,
@@ -173,29 +174,7 @@ export function SparsityFigure({ step, box }: { step: Step; box: Box }) {
   const params = useStore((st) => st.params);
   const a = useSlideAnalysis(rowEntropiesRequest(params));
   const rv = a.value;
-  const series: Series[] = rv
-    ? [
-        { id: 'exact', label: s.exact, color: EXACT_COLOR, x: rv.topK.k, y: rv.topK.exact, points: true },
-        {
-          id: 'perf',
-          label: s.perf(t.names.maps[rv.map]),
-          color: MAP_COLORS[rv.map],
-          dash: '6 3',
-          x: rv.topK.k,
-          y: rv.topK.performer,
-          points: true,
-        },
-        {
-          id: 'elu',
-          label: s.elu,
-          color: MAP_COLORS.elu1,
-          dash: MAP_DASH.elu1,
-          x: rv.topK.k,
-          y: rv.topK.elu1,
-          points: true,
-        },
-      ]
-    : [];
+  const series: Series[] = rv ? topKSeries(rv, t) : [];
   const stat = rv
     ? [
         `${t.names.exact} ${fmt(mean(rv.exact))}`,

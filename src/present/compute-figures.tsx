@@ -3,7 +3,7 @@
  * colour scale, and the cost model beside the kernel times just measured.
  */
 import { useMemo, useRef, type ReactNode } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { ColorLegend } from '../charts/ColorLegend';
 import { fmt, fmtInt, fmtMs } from '../charts/format';
 import { Heatmap } from '../charts/Heatmap';

@@ -4,10 +4,10 @@
  * a stat line under it), chart sizing and the analysis hook.
  */
 import { useLayoutEffect, useState, type ReactNode, type RefObject } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { observeResize } from '../charts/useWidth';
 import type { AttentionParams } from '../core/types';
-import { AnalysisStatus, useAnalysisRequest } from '../panels/common';
+import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { useController, useStore } from '../store/react';
 import type { AnalysisRequest } from '../store/analyses';
 import type { AnalysisOpName } from '../engine/analysis';

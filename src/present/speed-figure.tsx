@@ -5,12 +5,12 @@
  * with the speed panel's progress line and Cancel; points appear as they are measured.
  */
 import { useMemo } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from '../ui/strings';
 import { fmt } from '../charts/format';
-import { SpeedTimeChart } from '../panels/SpeedCharts';
-import { crossoverText, RunStatus } from '../panels/SpeedRunStatus';
-import { speedView } from '../panels/speed-view';
-import { shownResult, useSpeedRun } from '../panels/useSpeedRun';
+import { SpeedTimeChart } from '../ui/speed/SpeedCharts';
+import { crossoverText, RunStatus } from '../ui/speed/SpeedRunStatus';
+import { speedView } from '../ui/speed/speed-view';
+import { shownResult, useSpeedRun } from '../ui/speed/useSpeedRun';
 import { useStore } from '../store/react';
 import { chartSize, Frame, type Box } from './figure-frame';
 import type { Step } from './story';

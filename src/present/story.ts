@@ -10,6 +10,7 @@
 import type { AttentionParams } from '../core/types';
 import { DEFAULT_PARAMS } from '../store/params';
 import { PRESENT_STEP_COUNT } from '../store/store';
+import type { ReferenceId } from '../i18n/references';
 
 export type StepId =
   | 'quadratic'
@@ -39,7 +40,8 @@ export type FigureKind =
 /** Controls a slide may offer (a compact strip under the caption). */
 export type SlideControl = 'n' | 'd' | 'm' | 'scale' | 'causal';
 
-export type SourceId = 'blog' | 'paper' | 'su' | 'katharopoulos';
+/** The works a slide follows (src/i18n/references.ts). */
+export type SourceId = Extract<ReferenceId, 'blog' | 'paper' | 'su' | 'katharopoulos'>;
 
 export interface Step {
   id: StepId;

@@ -21,19 +21,6 @@ export const SET_MESSAGE = 'performer-explainer:set';
 export const EMBED_CONTROL_IDS = ['n', 'd', 'm', 'scale', 'map', 'proj', 'input', 'causal', 'seed'] as const;
 export type EmbedControlId = (typeof EMBED_CONTROL_IDS)[number];
 
-/** Parameter behind each control. */
-export const EMBED_CONTROL_PARAM: { readonly [K in EmbedControlId]: ParamKey } = {
-  n: 'n',
-  d: 'd',
-  m: 'm',
-  scale: 'scale',
-  map: 'featureMap',
-  proj: 'projection',
-  input: 'input',
-  causal: 'causal',
-  seed: 'seed',
-};
-
 /** The controls that matter for each panel, shown when the URL has no `controls=`. */
 export const DEFAULT_EMBED_CONTROLS: { readonly [P in PanelId]: readonly EmbedControlId[] } = {
   main: ['n', 'm', 'scale', 'map'],

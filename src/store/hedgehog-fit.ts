@@ -2,7 +2,7 @@
  * The store's side of `map=hedgehog`: the fit is an analysis (id HEDGEHOG_ID, op 'hedgehogFit')
  * keyed by the training key; its result's W goes into every compute request and into the payload
  * of every analysis that uses the current map, so the engine never computes with an unfitted W.
- * The controller (controller.ts) waits for the fit before computing, starts it automatically once
+ * The controller (hedgehog-gate.ts) waits for the fit before computing, starts it automatically once
  * per key, and re-runs compute and waiting analyses when it arrives.
  */
 import { hedgehogKey } from '../core/hedgehog-fit';

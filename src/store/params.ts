@@ -1,7 +1,7 @@
 /**
  * The experiment parameters as the UI sees them: defaults, the rule each one obeys, strict parsing
  * (for URLs and typed entry) and lenient coercion (for controls, which clamp). Pure functions, no
- * DOM, no English: problems come back as structured reasons that src/app/strings.ts words.
+ * DOM, no English: problems come back as structured reasons that src/i18n words.
  */
 import { LIMITS } from '../core/limits';
 import {

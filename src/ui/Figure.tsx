@@ -4,7 +4,7 @@
  * does not change with the language) and the parameters it shows.
  */
 import type { ReactNode } from 'react';
-import { useStrings } from '../app/strings';
+import { useStrings } from './strings';
 import { ExportFigure } from '../charts/ExportFigure';
 import type { AttentionParams } from '../core/types';
 import { exportFileName } from '../export/filename';

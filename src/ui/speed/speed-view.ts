@@ -16,8 +16,8 @@ import {
   type SpeedMethod,
   type SpeedPoint,
   type SpeedResult,
-} from '../core/speed-model';
-import { fitLayerModel, layerModelCurves, type LayerModel } from '../core/speed-layer-model';
+} from '../../core/speed-model';
+import { fitLayerModel, layerModelCurves, type LayerModel } from '../../core/speed-layer-model';
 
 export interface SpeedView {
   by: Record<SpeedMethod, SpeedPoint[]>;

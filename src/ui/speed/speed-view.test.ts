@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attentionFlops, gflopsOf, type SpeedPoint, type SpeedResult } from '../core/speed-model';
+import { attentionFlops, gflopsOf, type SpeedPoint, type SpeedResult } from '../../core/speed-model';
 import { RESULT_COLUMNS, layerModelTop, resultRows, speedView } from './speed-view';
 
 /** exact at 2 GFLOP/s, Performer at 0.5 GFLOP/s, d = 64, m = 64, layers with a fixed cost. */

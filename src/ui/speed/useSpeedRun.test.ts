@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BackendInfo } from '../core/attention-job';
-import type { SpeedPoint, SpeedResult } from '../core/speed-model';
+import type { BackendInfo } from '../../core/attention-job';
+import type { SpeedPoint, SpeedResult } from '../../core/speed-model';
 import { shownResult, type SpeedRunState } from './useSpeedRun';
 
 const point = (n: number): SpeedPoint => ({ method: 'exact', n, medianMs: n, minMs: n, runs: 1, bytes: n, gflops: 1 });

@@ -3,10 +3,10 @@
  * progress; Cancel (or a failure) keeps the previous complete result on screen.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { isEngineError } from '../core/errors';
-import type { BackendInfo } from '../core/attention-job';
-import type { SpeedPoint, SpeedRequest, SpeedResult } from '../core/speed-model';
-import { useController } from '../store/react';
+import { isEngineError } from '../../core/errors';
+import type { BackendInfo } from '../../core/attention-job';
+import type { SpeedPoint, SpeedRequest, SpeedResult } from '../../core/speed-model';
+import { useController } from '../../store/react';
 
 export type SpeedStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
 

@@ -3,12 +3,12 @@
  * bytes vs n, GFLOP/s vs n. Each is a <Figure> (PNG/SVG/CSV; the CSV is the chart's table: every
  * measured point of every method).
  */
-import { useStrings } from '../app/strings';
-import { fmtInt } from '../charts/format';
-import { LineChart, type Marker, type Series } from '../charts/LineChart';
-import { EXACT_COLOR, OKABE_ITO } from '../charts/palette';
-import type { SpeedMethod, SpeedPoint, SpeedResult } from '../core/speed-model';
-import { Figure } from './Figure';
+import { useStrings } from '../strings';
+import { fmtInt } from '../../charts/format';
+import { LineChart, type Marker, type Series } from '../../charts/LineChart';
+import { EXACT_COLOR, OKABE_ITO } from '../../charts/palette';
+import type { SpeedMethod, SpeedPoint, SpeedResult } from '../../core/speed-model';
+import { Figure } from '../Figure';
 import type { SpeedView } from './speed-view';
 
 export const METHOD_STYLE: Record<SpeedMethod, { color: string; dash?: string }> = {

@@ -2,9 +2,9 @@
  * The speed run's status line (progress against the estimate, Cancel) and the wording of a measured
  * crossover: shared by the speed panel and the lecture's speed slide.
  */
-import { useStrings } from '../app/strings';
-import { fmtInt, fmtMs } from '../charts/format';
-import type { Crossover } from '../core/speed-model';
+import { useStrings } from '../strings';
+import { fmtInt, fmtMs } from '../../charts/format';
+import type { Crossover } from '../../core/speed-model';
 import type { SpeedRunState } from './useSpeedRun';
 
 export function crossoverText(

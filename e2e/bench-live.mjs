@@ -1,0 +1,419 @@
+// Bench (not a test): how the live page responds to a slider step. Builds the app in production
+// mode, serves it, and opens it twice in headless Chromium at 1280×800 with every panel on the page:
+// once on the CPU worker (?backend=cpu) and once on WebGPU (SwiftShader; the default URL, stepped
+// only once a WebGPU-computed result is on screen). It then presses the m slider's arrow keys, one
+// step at a time, alternating the two pages, and alternating → / ← so every step computes the same
+// two m values. Each step waits until the page has settled from the previous one (the heatmaps
+// redrawn and every analysis current, or --timeout) and records, from the keydown (page time):
+//   - the exact heatmap of the main comparison redrawn (a new data-result-id);
+//   - each analysis first shown (the value on its status element changes: data-analysis-version)
+//     and refined (that value final: not data-refining="true", status not running; today there is
+//     no progressive refinement, so the two are equal);
+//   - every analysis settled (each one's shown version equals the key it wants, data-analysis-key);
+//   - main-thread long tasks ('longtask') and long animation frames ('long-animation-frame', where
+//     the browser has it) overlapping the step: count, longest, total.
+// Prints Markdown tables of min / median (/ p90 from 10 samples) per path; asserts nothing on time.
+// Usage:
+//   npm run bench:live                        (this checkout, 10 steps per path)
+//   node e2e/bench-live.mjs --steps 5 --rounds 2 --timeout 60000 --json out.json
+//   node e2e/bench-live.mjs --root DIR        (another checkout, e.g. an export of main, to compare)
+//   --rounds R: R fresh page loads per path, --steps steps on each; --warmup W: unrecorded steps
+//   first; --paths cpu,webgpu: which paths.
+// A checkout without data-analysis-key / -version (before this bench) is measured by status alone:
+// first = refined = the first "done" after the step's "running", settled = nothing running a while.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, preview } from 'vite';
+import { launchBrowser } from './browser.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const root = resolve(opt('root', join(here, '..')));
+const steps = Number(opt('steps', '10'));
+const rounds = Number(opt('rounds', '1'));
+const warmup = Number(opt('warmup', '0'));
+const stepTimeoutMs = Number(opt('timeout', '60000'));
+const loadTimeoutMs = Number(opt('load-timeout', '180000'));
+const jsonFile = opt('json', null);
+const wanted = opt('paths', 'cpu,webgpu').split(',');
+
+const ALL_PATHS = [
+  { id: 'cpu', name: 'CPU worker (?backend=cpu)', query: '?backend=cpu', gpu: false },
+  { id: 'webgpu', name: 'WebGPU (SwiftShader)', query: '', gpu: true },
+];
+const paths = ALL_PATHS.filter((p) => wanted.includes(p.id));
+
+/**
+ * Installed before any page script: long-task / LoAF observers, and `__benchLive.arm()`, which
+ * snapshots the figures before a step and then, on every DOM mutation (and every 50 ms, for the
+ * quiet-time rule of checkouts without version attributes), records page times from the keydown.
+ */
+function probe() {
+  const longtasks = [];
+  const loafs = [];
+  const observe = (type, into) => {
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries())
+          into.push({ start: e.startTime, duration: e.duration, blocking: e.blockingDuration ?? 0 });
+      }).observe({ type, buffered: true });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const hasLongtask = observe('longtask', longtasks);
+  const hasLoaf = observe('long-animation-frame', loafs);
+
+  const heatmapId = () => document.querySelector('[data-metric="heatmap-exact"]')?.getAttribute('data-result-id') ?? '';
+  const computing = () => document.querySelector('.compute-status')?.getAttribute('data-status') === 'computing';
+  /** op → what its (first) status element says */
+  const analyses = () => {
+    const out = {};
+    for (const el of document.querySelectorAll('[data-analysis]')) {
+      const op = el.getAttribute('data-analysis');
+      if (op in out) continue;
+      // the status line carries them today; a figure marked data-analysis-op may carry them too
+      const fig = (attr) => document.querySelector(`[data-analysis-op="${op}"][${attr}]`)?.getAttribute(attr) ?? null;
+      out[op] = {
+        status: el.getAttribute('data-status') ?? '',
+        key: el.getAttribute('data-analysis-key') ?? fig('data-analysis-key'),
+        version: el.getAttribute('data-analysis-version') ?? fig('data-analysis-version'),
+        refining:
+          el.getAttribute('data-refining') === 'true' ||
+          el.closest('[data-refining="true"]') !== null ||
+          document.querySelector(`[data-analysis-op="${op}"][data-refining="true"]`) !== null,
+      };
+    }
+    return out;
+  };
+  const current = (a) =>
+    a.status !== 'running' && !a.refining && (a.key === null || a.version === null || a.version === a.key);
+
+  let step = null;
+  const check = () => {
+    const s = step;
+    if (!s || s.t0 === null || s.settled !== null) return;
+    const now = performance.now() - s.t0;
+    if (s.heatmap === null && heatmapId() !== s.before.heatmap && heatmapId() !== '') s.heatmap = now;
+    const list = analyses();
+    for (const [op, a] of Object.entries(list)) {
+      const pre = s.before.ops[op];
+      const m = (s.ops[op] ??= { changed: false, first: null, refined: null, sawRunning: false });
+      if (a.key !== null && pre && a.key !== pre.key) m.changed = true;
+      if (a.status === 'running') {
+        m.sawRunning = true;
+      }
+      if (a.version !== null) {
+        // the value on screen changed: first shown; final once not refining and not running
+        const moved = a.version !== '' && a.version !== pre?.version;
+        if (moved && m.first === null) m.first = now;
+        if (moved && m.refined === null && !a.refining && a.status !== 'running') m.refined = now;
+      } else if (m.sawRunning && a.status === 'done') {
+        // no version attribute: the first "done" after this step's "running"
+        m.first ??= now;
+        m.refined ??= now;
+      }
+    }
+    const versioned = Object.values(list).some((a) => a.key !== null);
+    const allCurrent = Object.values(list).every(current);
+    const calm = s.heatmap !== null && !computing() && allCurrent;
+    if (!calm) s.calmSince = null;
+    else if (versioned) s.settled = now;
+    else {
+      // without keys nothing says which analyses will re-run: settled when calm since a while
+      // (recorded as the moment the calm began)
+      s.calmSince ??= now;
+      if (now > 1000 && now - s.calmSince > 300) s.settled = s.calmSince;
+    }
+  };
+  new MutationObserver(check).observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    characterData: true,
+  });
+  setInterval(check, 50);
+
+  window.__benchLive = {
+    hasLongtask,
+    hasLoaf,
+    analyses,
+    /** true when the page shows a result and every analysis on it is current and nothing computes */
+    idle: () => heatmapId() !== '' && !computing() && Object.values(analyses()).every(current),
+    arm() {
+      const ops = analyses();
+      step = {
+        t0: null,
+        at: null,
+        before: { heatmap: heatmapId(), ops },
+        heatmap: null,
+        settled: null,
+        calmSince: null,
+        ops: {},
+      };
+      const s = step;
+      document.addEventListener(
+        'keydown',
+        () => {
+          s.t0 = performance.now();
+        },
+        { once: true, capture: true },
+      );
+    },
+    /** the step's marks plus the long tasks / frames that overlap [keydown, settled or now] */
+    collect() {
+      const s = step;
+      if (!s || s.t0 === null) return null;
+      const end = s.t0 + (s.settled ?? performance.now() - s.t0);
+      const within = (xs) => xs.filter((e) => e.start + e.duration > s.t0 && e.start < end);
+      const sum = (xs, k) => xs.reduce((a, e) => a + e[k], 0);
+      const lt = within(longtasks);
+      const lf = within(loafs);
+      const ops = {};
+      for (const [op, m] of Object.entries(s.ops))
+        ops[op] = { changed: m.changed || m.first !== null, first: m.first, refined: m.refined };
+      return {
+        heatmap: s.heatmap,
+        settled: s.settled,
+        ops,
+        longtask: { count: lt.length, longest: Math.max(0, ...lt.map((e) => e.duration)), total: sum(lt, 'duration') },
+        loaf: {
+          count: lf.length,
+          longest: Math.max(0, ...lf.map((e) => e.duration)),
+          total: sum(lf, 'duration'),
+          blocking: sum(lf, 'blocking'),
+        },
+      };
+    },
+  };
+}
+
+const outDir = mkdtempSync(join(tmpdir(), 'bench-live-'));
+const t0 = Date.now();
+await build({ root, mode: 'production', logLevel: 'error', build: { outDir, emptyOutDir: true } });
+const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { port: 0, host: '127.0.0.1' } });
+const appUrl = `http://localhost:${server.httpServer.address().port}`;
+const log = (msg) => console.error(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
+log(`built ${root} → ${appUrl}`);
+
+const browser = await launchBrowser({ webgpu: true });
+
+/** Opens one path's page and waits until it shows its path's result with every analysis current. */
+async function open(path) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.addInitScript(probe);
+  await page.goto(`${appUrl}/${path.query}`);
+  const ready = await page
+    .waitForFunction(
+      (gpu) => {
+        const b = window.__benchLive;
+        if (!b || !b.idle()) return false;
+        if (!gpu) return true;
+        // the WebGPU path computes: the shown result's backend where the app exposes it, else the badge
+        const res = document.querySelector('[data-result-backend]')?.getAttribute('data-result-backend');
+        const badge = document.querySelector('[data-metric="backend"]');
+        return res ? res === 'webgpu' : badge?.getAttribute('data-value') === 'webgpu';
+      },
+      path.gpu,
+      { timeout: loadTimeoutMs, polling: 200 },
+    )
+    .then(
+      () => true,
+      () => false,
+    );
+  const info = await page.evaluate(() => ({
+    badge: (document.querySelector('[data-metric="backend"]')?.textContent ?? '').slice(0, 70),
+    resultBackend: document.querySelector('[data-result-backend]')?.getAttribute('data-result-backend') ?? null,
+    ops: Object.keys(window.__benchLive.analyses()),
+    versioned: Object.values(window.__benchLive.analyses()).some((a) => a.key !== null),
+    longtask: window.__benchLive.hasLongtask,
+    loaf: window.__benchLive.hasLoaf,
+  }));
+  log(`${path.name}: ${ready ? 'ready' : `NOT settled after ${loadTimeoutMs} ms`}; badge "${info.badge}"`);
+  return { path, context, page, info, dir: 0 };
+}
+
+/** One keyboard step of the m slider on `p`, returned with its marks (null marks: not reached in time). */
+async function step(p) {
+  const { page } = p;
+  await page.bringToFront();
+  const slider = page.locator('[data-param="m"]').first();
+  await slider.focus();
+  const mBefore = await page.inputValue('[data-param-input="m"]').catch(() => null);
+  await page.evaluate(() => window.__benchLive.arm());
+  await page.keyboard.press(p.dir++ % 2 === 0 ? 'ArrowRight' : 'ArrowLeft');
+  const settled = await page
+    .waitForFunction(() => window.__benchLive.collect()?.settled != null, null, {
+      timeout: stepTimeoutMs,
+      polling: 100,
+    })
+    .then(
+      () => true,
+      () => false,
+    );
+  // long-task entries are delivered after their task: give the observers a moment
+  await page.waitForTimeout(150);
+  const marks = await page.evaluate(() => window.__benchLive.collect());
+  const mAfter = await page.inputValue('[data-param-input="m"]').catch(() => null);
+  if (!settled) {
+    // let the page finish before the next step (still bounded)
+    await page
+      .waitForFunction(() => window.__benchLive.idle(), null, { timeout: stepTimeoutMs, polling: 200 })
+      .catch(() => {});
+  }
+  return { ...marks, timedOut: !settled, m: `${mBefore}→${mAfter}` };
+}
+
+const samples = Object.fromEntries(paths.map((p) => [p.id, []]));
+const infos = {};
+for (let r = 0; r < rounds; r++) {
+  const pages = [];
+  for (const path of paths) pages.push(await open(path));
+  for (const p of pages) infos[p.path.id] = p.info;
+  for (let k = 0; k < warmup + steps; k++) {
+    for (const p of pages) {
+      const s = await step(p);
+      const tag = k < warmup ? 'warm-up' : `round ${r + 1} step ${k - warmup + 1}`;
+      log(
+        `${p.path.id.padEnd(6)} ${tag}: m ${s.m}, heatmap ${fmt(s.heatmap)}, settled ${fmt(s.settled)}` +
+          `, long tasks ${s.longtask.count} (${fmt(s.longtask.total)})${s.timedOut ? ', TIMED OUT' : ''}`,
+      );
+      if (k >= warmup) samples[p.path.id].push(s);
+    }
+  }
+  for (const p of pages) await p.context.close();
+}
+await browser.close();
+await new Promise((r) => server.httpServer.close(r));
+
+// ---- statistics and tables ----
+
+function fmt(ms) {
+  return ms === null || ms === undefined ? '—' : ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`;
+}
+const sorted = (xs) => xs.filter((x) => x !== null && x !== undefined).sort((a, b) => a - b);
+const quantile = (s, q) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
+function stats(xs) {
+  const s = sorted(xs);
+  if (!s.length) return { n: 0, missing: xs.length, min: null, median: null, p90: null, max: null };
+  const k = Math.floor(s.length / 2);
+  return {
+    n: s.length,
+    missing: xs.length - s.length,
+    min: s[0],
+    median: s.length % 2 ? s[k] : (s[k - 1] + s[k]) / 2,
+    p90: s.length >= 10 ? quantile(s, 0.9) : null,
+    max: s[s.length - 1],
+  };
+}
+
+const ops = [...new Set(paths.flatMap((p) => infos[p.id]?.ops ?? []))];
+/** metric rows: label, how to read a sample, and whether it is a count (not a time) */
+const metrics = [
+  { label: 'slider → exact heatmap redrawn', get: (s) => s.heatmap },
+  { label: 'slider → every analysis settled', get: (s) => s.settled },
+  ...ops.flatMap((op) => [
+    { label: `${op}: first shown`, get: (s) => (s.ops[op]?.changed ? s.ops[op].first : undefined), op },
+    { label: `${op}: refined`, get: (s) => (s.ops[op]?.changed ? s.ops[op].refined : undefined), op },
+  ]),
+  { label: 'long tasks: count', get: (s) => s.longtask.count, count: true },
+  { label: 'long tasks: longest', get: (s) => s.longtask.longest },
+  { label: 'long tasks: total', get: (s) => s.longtask.total },
+  ...(paths.some((p) => infos[p.id]?.loaf)
+    ? [
+        { label: 'long animation frames: count', get: (s) => s.loaf.count, count: true },
+        { label: 'long animation frames: longest', get: (s) => s.loaf.longest },
+        { label: 'long animation frames: total', get: (s) => s.loaf.total },
+        { label: 'long animation frames: blocking', get: (s) => s.loaf.blocking },
+      ]
+    : []),
+];
+
+const table = {};
+for (const path of paths) {
+  table[path.id] = {};
+  for (const m of metrics) {
+    // undefined: the analysis did not re-run on this step (its key ignores m) — not a sample
+    const xs = samples[path.id].map(m.get).filter((x) => x !== undefined);
+    table[path.id][m.label] = stats(xs);
+  }
+}
+
+const withP90 = paths.some((p) => samples[p.id].length >= 10);
+const cell = (st, k, count) =>
+  st[k] === null ? '—' : count ? (Number.isInteger(st[k]) ? String(st[k]) : st[k].toFixed(1)) : fmt(st[k]);
+const header = [
+  'metric',
+  ...paths.flatMap((p) => [`${p.id} n`, `${p.id} min`, `${p.id} median`, ...(withP90 ? [`${p.id} p90`] : [])]),
+];
+const rows = metrics
+  .filter((m) => paths.some((p) => table[p.id][m.label].n + table[p.id][m.label].missing > 0))
+  .map((m) => [
+    m.label,
+    ...paths.flatMap((p) => {
+      const st = table[p.id][m.label];
+      const n = st.missing ? `${st.n} (+${st.missing} —)` : String(st.n);
+      return [n, cell(st, 'min', m.count), cell(st, 'median', m.count), ...(withP90 ? [cell(st, 'p90', m.count)] : [])];
+    }),
+  ]);
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+const line = (cells) => `| ${cells.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
+
+console.log(
+  `\nlive response to a keyboard step of the m slider (${steps} steps × ${rounds} round(s) per path, interleaved,` +
+    ` 1280×800, default parameters; root ${root})\n`,
+);
+for (const p of paths) {
+  const i = infos[p.id];
+  console.log(
+    `- ${p.name}: badge "${i.badge}", result backend ${i.resultBackend ?? 'n/a'}; analyses ${i.ops.join(', ')}` +
+      `${i.versioned ? '' : ' (no data-analysis-version: status only)'}; longtask ${i.longtask ? 'yes' : 'no'}, LoAF ${i.loaf ? 'yes' : 'no'}`,
+  );
+}
+const idle = ops.filter((op) => paths.every((p) => samples[p.id].every((s) => !s.ops[op]?.changed)));
+if (idle.length) console.log(`- not re-run by an m step (their key ignores m), no rows: ${idle.join(', ')}`);
+console.log('');
+console.log(line(header));
+console.log(`|${widths.map((w, i) => (i ? '-'.repeat(w + 1) + ':' : '-'.repeat(w + 2))).join('|')}|`);
+for (const row of rows) console.log(line(row));
+console.log('');
+console.log('times from the keydown (page time); "—": not reached within --timeout; an analysis whose key ignores m');
+console.log(
+  'does not re-run and has no samples; first shown == refined while the app has no progressive refinement.\n',
+);
+for (const p of paths) {
+  const st = table[p.id]['slider → every analysis settled'];
+  const timedOut = samples[p.id].filter((s) => s.timedOut).length;
+  console.log(
+    `every analysis settled (${p.id}): median ${fmt(st.median)}, max ${fmt(st.max)}` +
+      ` over ${st.n} step(s)${timedOut ? `, ${timedOut} timed out after ${fmt(stepTimeoutMs)}` : ''}`,
+  );
+}
+
+if (jsonFile) {
+  writeFileSync(
+    jsonFile,
+    JSON.stringify(
+      {
+        root,
+        date: new Date().toISOString(),
+        options: { steps, rounds, warmup, stepTimeoutMs, paths: wanted },
+        viewport: { width: 1280, height: 800 },
+        paths: Object.fromEntries(
+          paths.map((p) => [p.id, { name: p.name, info: infos[p.id], stats: table[p.id], samples: samples[p.id] }]),
+        ),
+      },
+      null,
+      2,
+    ),
+  );
+  console.log(`\nwrote ${jsonFile}`);
+}
