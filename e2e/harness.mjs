@@ -3,8 +3,10 @@
 export const registry = [];
 
 /**
- * test(name, fn, { timeout, webgpu }) — fn receives { page, baseUrl, appUrl, artifacts, newPage, log }:
- * baseUrl serves the repo (dev server, for e2e/pages/*), appUrl the production build of the app.
+ * test(name, fn, { timeout, webgpu }) — fn receives { page, baseUrl, appUrl, artifacts, newPage, loadModule, log }:
+ * baseUrl serves the repo (dev server, for e2e/pages/*), appUrl the production build of the app;
+ * loadModule('/src/…ts') evaluates one of the app's modules in Node (the dev server's ssrLoadModule),
+ * so a spec can compare the page with the app's own data.
  * `page` is a fresh page (1280×800) whose uncaught errors fail the test.
  */
 export function test(name, fn, options = {}) {

@@ -1,8 +1,9 @@
 // Lecture mode end to end on the CPU path (no WebGPU needed: the slides are about the story, and
 // the CPU twin computes the same numbers much faster): a link opens a given slide, the clicker
 // keys navigate and keep `step=` in the URL, every slide applies its scene and shows a computed
-// figure, the type is large at 1024×768, `?` lists the keys, Esc leaves, P enters, axe finds
-// nothing. Screenshots of two slides go to e2e/artifacts/screenshots/slide-<n>.png.
+// figure, the type is large at 1024×768, every figure fits its box in the bundled font and with it
+// blocked (system fonts), `?` lists the keys, Esc leaves, P enters, axe finds nothing. Screenshots of
+// three slides go to e2e/artifacts/screenshots/slide-<n>.png.
 // Run: node e2e/run.mjs present
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -79,27 +80,52 @@ test(
   { webgpu: false, timeout: 60_000 },
 );
 
+/** Waits for the slide's figure; on the speed slide (it times the kernels only when asked: heavy) presses Run first. */
+async function figureReady(page) {
+  if ((await page.getAttribute('.slide-fig', 'data-figure')) === 'speed') {
+    assert.equal(await page.getAttribute('.slide-fig', 'data-ready'), '0', 'the speed slide waits for Run');
+    await page.click('[data-action="slide-speed-run"]');
+    await page.waitForSelector('.slide-speed-run[data-speed-state="running"]', { timeout: 10_000 });
+  }
+  await page.waitForSelector('.slide-fig[data-ready="1"]', { timeout: 120_000 });
+}
+
+/** What does not fit on the slide on screen: the formula wider than its column, the figure taller than its box. */
+async function misfits(page, k) {
+  const fit = await page.evaluate(() => {
+    const f = document.querySelector('.slide-formula');
+    const body = document.querySelector('.slide-fig-body');
+    return { formula: [f.scrollWidth, f.clientWidth], overflow: body.scrollHeight - body.clientHeight };
+  });
+  const out = [];
+  if (fit.formula[0] > fit.formula[1] + 1)
+    out.push(`slide ${k}: the formula is wider than its column (${fit.formula[0]} > ${fit.formula[1]} px)`);
+  if (fit.overflow > 2) out.push(`slide ${k}: the figure overflows its box by ${fit.overflow}px`);
+  return out;
+}
+
+/** Faces of the bundled UI font (src/app/fonts.ts) that loaded in the page. */
+const uiFaces = (page) =>
+  page.evaluate(() => [...document.fonts].filter((f) => f.family.includes('Inter') && f.status === 'loaded').length);
+
 test(
-  'lecture mode: every slide applies its scene and shows a computed figure; body text ≥ 20 px at 1024×768; axe finds no violations',
-  async ({ page, appUrl, artifacts, log }) => {
+  'lecture mode: every slide applies its scene (src/present/story.ts) and shows a computed figure; body text ≥ 20 px at 1024×768; axe finds no violations',
+  async ({ page, appUrl, artifacts, loadModule, log }) => {
+    const { STORY } = await loadModule('/src/present/story.ts');
+    assert.equal(STORY.length, STEPS, 'the story has as many steps as the spec walks');
     await page.setViewportSize({ width: 1024, height: 768 });
     const shots = join(artifacts, 'screenshots');
     mkdirSync(shots, { recursive: true });
     await page.goto(`${appUrl}/?present&step=1&backend=cpu`);
     await waitForStep(page, 1);
+    assert.ok((await uiFaces(page)) > 0, 'the bundled UI font is loaded');
     const wide = [];
     for (let k = 1; k <= STEPS; k++) {
       if (k > 1) await press(page, 'ArrowRight', k);
-      const scene = JSON.parse(await page.getAttribute('.present', 'data-scene'));
       const params = (await state(page)).params;
-      for (const [key, v] of Object.entries(scene)) assert.equal(params[key], v, `slide ${k}: ${key} set to ${v}`);
-      // the speed slide times the kernels only when asked (heavy): press its Run button
-      if ((await page.getAttribute('.slide-fig', 'data-figure')) === 'speed') {
-        assert.equal(await page.getAttribute('.slide-fig', 'data-ready'), '0', 'the speed slide waits for Run');
-        await page.click('[data-action="slide-speed-run"]');
-        await page.waitForSelector('.slide-speed-run[data-speed-state="running"]', { timeout: 10_000 });
-      }
-      await page.waitForSelector('.slide-fig[data-ready="1"]', { timeout: 120_000 });
+      for (const [key, v] of Object.entries(STORY[k - 1].params))
+        assert.equal(params[key], v, `slide ${k} (${STORY[k - 1].id}): ${key} set to ${v} as story.ts says`);
+      await figureReady(page);
       const drawn = await page.evaluate(() => {
         const fig = document.querySelector('.slide-fig');
         const canvases = fig.querySelectorAll('.heatmap[data-result-id]:not([data-result-id=""]) canvas').length;
@@ -109,6 +135,7 @@ test(
         return { canvases, lines, kind: fig.getAttribute('data-figure') };
       });
       assert.ok(drawn.canvases + drawn.lines > 0, `slide ${k} (${drawn.kind}) draws data: ${JSON.stringify(drawn)}`);
+      assert.equal(drawn.kind, STORY[k - 1].figure, `slide ${k} shows the figure story.ts names`);
       const sizes = await page.evaluate(() =>
         ['.slide-caption', '.slide-stat', '.strip-control label', '.slide-sources', '.present-bar'].map((sel) => {
           const el = document.querySelector(sel);
@@ -116,17 +143,7 @@ test(
         }),
       );
       for (const [sel, px] of sizes) if (px !== null) assert.ok(px >= 20, `slide ${k}: ${sel} font ${px}px ≥ 20px`);
-      const formula = await page.evaluate(() => {
-        const f = document.querySelector('.slide-formula');
-        return { scroll: f.scrollWidth, client: f.clientWidth };
-      });
-      if (formula.scroll > formula.client + 1)
-        wide.push(`slide ${k}: the formula is wider than its column (${formula.scroll} > ${formula.client} px)`);
-      const overflow = await page.evaluate(() => {
-        const body = document.querySelector('.slide-fig-body');
-        return body.scrollHeight - body.clientHeight;
-      });
-      if (overflow > 2) wide.push(`slide ${k}: the figure overflows its box by ${overflow}px`);
+      wide.push(...(await misfits(page, k)));
       log(`slide ${k} ${drawn.kind}: ${JSON.stringify(sizes.map(([, px]) => px))} px`);
       if (SHOT_STEPS.includes(k)) {
         await page.waitForTimeout(300);
@@ -140,6 +157,33 @@ test(
     assert.deepEqual(wide, [], 'every figure and formula fits its box at 1024×768');
   },
   { webgpu: false, timeout: 420_000 },
+);
+
+test(
+  'lecture mode with the bundled font blocked (the system fonts draw the text): every figure and formula still fits its box at 1024×768',
+  async ({ page, appUrl, artifacts }) => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const blocked = [];
+    await page.route(/\/inter-[^/]*\.woff2(\?.*)?$/, (route) => {
+      blocked.push(route.request().url());
+      return route.abort();
+    });
+    await page.goto(`${appUrl}/?present&step=1&backend=cpu`);
+    await waitForStep(page, 1);
+    assert.ok(blocked.length > 0, 'the page asked for the bundled font');
+    assert.equal(await uiFaces(page), 0, 'no face of the bundled font loaded');
+    const wide = [];
+    for (let k = 1; k <= STEPS; k++) {
+      if (k > 1) await press(page, 'ArrowRight', k);
+      await figureReady(page);
+      wide.push(...(await misfits(page, k)));
+    }
+    const shots = join(artifacts, 'screenshots');
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: join(shots, `slide-${STEPS}-fallback-font.png`) });
+    assert.deepEqual(wide, [], 'every figure and formula fits its box in the fallback font');
+  },
+  { webgpu: false, timeout: 300_000 },
 );
 
 test(

@@ -82,7 +82,16 @@ for (const t of registry) {
   let timer;
   try {
     await Promise.race([
-      t.fn({ page, baseUrl, appUrl, artifacts, newPage, context, log: (...a) => console.log('   ', ...a) }),
+      t.fn({
+        page,
+        baseUrl,
+        appUrl,
+        artifacts,
+        newPage,
+        context,
+        loadModule: (id) => server.ssrLoadModule(id),
+        log: (...a) => console.log('   ', ...a),
+      }),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error(`timed out after ${t.timeout} ms`)), t.timeout);
       }),

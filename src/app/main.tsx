@@ -14,6 +14,7 @@ import { createActions, createAppStore, initialState } from '../store/store';
 import { browserLang } from '../store/url';
 import { loadFromUrl, startUrlSync } from '../store/url-sync';
 import { App } from './App';
+import { uiFontReady } from './fonts';
 
 // Language: `?lang=` if given, else the browser's (navigator.languages: zh* → zh, else en).
 const defaultLang = browserLang(navigator.languages?.length ? navigator.languages : [navigator.language ?? 'en']);
@@ -34,10 +35,13 @@ startUrlSync(store, window, undefined, defaultLang);
 // Read-only handle for debugging and the browser tests (state is plain data).
 (window as unknown as { __performer: { getState: typeof store.getState } }).__performer = { getState: store.getState };
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <StoreProvider value={{ store, actions, controller }}>
-      <App />
-    </StoreProvider>
-  </StrictMode>,
+// The first render waits for the bundled UI font (or its failure): text is laid out and measured once, in the face it keeps.
+void uiFontReady().then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <StoreProvider value={{ store, actions, controller }}>
+        <App />
+      </StoreProvider>
+    </StrictMode>,
+  ),
 );

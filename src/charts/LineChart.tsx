@@ -10,7 +10,7 @@ import { DataTable, type DataTableLabels } from './DataTable';
 import { fmt } from './format';
 import { placeLabels } from './label-rows';
 import { logTicks, widenLogDomain } from './log-domain';
-import { useWidth } from './useWidth';
+import { useHeight, useWidth } from './useWidth';
 
 export interface Series {
   id: string;
@@ -62,6 +62,11 @@ export interface LineChartProps {
   hLines?: { y: number; label: string; color?: string }[];
   dots?: Dot[];
   height?: number;
+  /**
+   * Fill the container's height (lecture slides): the chart takes its box (CSS `.chart.fill`), the
+   * legend and notes the lines they wrap to, the plot the rest; `height` is the first guess.
+   */
+  fill?: boolean;
   tableCaption: string;
   /** x values are integers (token indices, m, n) */
   integerX?: boolean;
@@ -142,12 +147,13 @@ function LineChartImpl(props: LineChartProps) {
     ariaLabel,
     xScale = 'linear',
     yScale = 'linear',
-    height = 240,
     markers = [],
     hLines = [],
     dots = [],
   } = props;
   const [wrapRef, width] = useWidth<HTMLDivElement>();
+  const [plotRef, plotHeight] = useHeight<HTMLDivElement>(props.height ?? 240, 100);
+  const height = props.fill ? plotHeight : (props.height ?? 240);
   const xAxisRef = useRef<SVGGElement>(null);
   const yAxisRef = useRef<SVGGElement>(null);
   const [hover, setHover] = useState<{ px: number; x: number } | null>(null);
@@ -247,122 +253,130 @@ function LineChartImpl(props: LineChartProps) {
         .filter((v): v is { s: Series; i: number; x: number; y: number } => v !== null)
     : [];
 
-  return (
-    <div className={`chart${props.dimmed ? ' dimmed' : ''}`} ref={wrapRef}>
-      <svg width={width} height={height} role="img" aria-label={ariaLabel}>
-        <g transform={`translate(${M.left},${M.top})`}>
-          <g className="axis" ref={xAxisRef} transform={`translate(0,${innerH})`} />
-          <g className="axis" ref={yAxisRef} />
-          <text className="axis-label" x={innerW / 2} y={innerH + 34} textAnchor="middle">
-            {xLabel}
-          </text>
-          <text className="axis-label" transform={`translate(${-46},${innerH / 2}) rotate(-90)`} textAnchor="middle">
-            {yLabel}
-          </text>
-          <defs>
-            <clipPath id={clipId}>
-              <rect width={innerW} height={innerH} />
-            </clipPath>
-          </defs>
-          <g clipPath={`url(#${clipId})`}>
-            {hLines.map((h) =>
-              okY(h.y) ? (
-                <g key={`h-${h.label}`}>
-                  <line
-                    x1={0}
-                    x2={innerW}
-                    y1={ys(h.y)}
-                    y2={ys(h.y)}
-                    stroke={h.color ?? 'var(--muted)'}
-                    strokeDasharray="4 3"
-                  />
-                  <text
-                    x={innerW - 4}
-                    y={ys(h.y) - 4}
-                    textAnchor="end"
-                    className="marker-label"
-                    fill={h.color ?? 'var(--muted)'}
-                  >
-                    {h.label}
-                  </text>
-                </g>
-              ) : null,
-            )}
-            {paths.map(({ s, band }) =>
-              band ? <path key={`b-${s.id}`} d={band} fill={s.color} opacity={0.16} stroke="none" /> : null,
-            )}
-            {paths.map(({ s, d }) =>
-              d ? (
-                <path
-                  key={`l-${s.id}`}
-                  d={d}
-                  fill="none"
-                  stroke={s.color}
-                  strokeWidth={s.width ?? 1.8}
-                  strokeDasharray={s.dash}
-                />
-              ) : null,
-            )}
-            {paths.map(({ s, pts }) =>
-              pts.map((i) => (
-                <circle key={`p-${s.id}-${i}`} cx={xs(s.x[i]!)} cy={ys(s.y[i]!)} r={2.6} fill={s.color} />
-              )),
-            )}
-            {dots.map((d) =>
-              okX(d.x) && okY(d.y) ? (
-                <g key={`d-${d.label}`}>
-                  <circle cx={xs(d.x)} cy={ys(d.y)} r={5} fill="none" stroke={d.color} strokeWidth={2} />
-                  <circle cx={xs(d.x)} cy={ys(d.y)} r={2} fill={d.color} />
-                </g>
-              ) : null,
-            )}
-          </g>
-          {markers.map((mk, i) =>
-            okX(mk.x) ? (
-              <g key={`m-${mk.label}`}>
+  const plot = (
+    <svg width={width} height={height} role="img" aria-label={ariaLabel}>
+      <g transform={`translate(${M.left},${M.top})`}>
+        <g className="axis" ref={xAxisRef} transform={`translate(0,${innerH})`} />
+        <g className="axis" ref={yAxisRef} />
+        <text className="axis-label" x={innerW / 2} y={innerH + 34} textAnchor="middle">
+          {xLabel}
+        </text>
+        <text className="axis-label" transform={`translate(${-46},${innerH / 2}) rotate(-90)`} textAnchor="middle">
+          {yLabel}
+        </text>
+        <defs>
+          <clipPath id={clipId}>
+            <rect width={innerW} height={innerH} />
+          </clipPath>
+        </defs>
+        <g clipPath={`url(#${clipId})`}>
+          {hLines.map((h) =>
+            okY(h.y) ? (
+              <g key={`h-${h.label}`}>
                 <line
-                  x1={xs(mk.x)}
-                  x2={xs(mk.x)}
-                  y1={0}
-                  y2={innerH}
-                  stroke={mk.color ?? 'var(--muted)'}
-                  strokeDasharray="3 3"
+                  x1={0}
+                  x2={innerW}
+                  y1={ys(h.y)}
+                  y2={ys(h.y)}
+                  stroke={h.color ?? 'var(--muted)'}
+                  strokeDasharray="4 3"
                 />
                 <text
-                  ref={(el) => {
-                    markerText.current[i] = el;
-                  }}
-                  x={placed[i]?.textX ?? xs(mk.x) + 3}
-                  y={10 + (placed[i]?.row ?? 0) * 14}
-                  textAnchor={placed[i]?.anchor ?? 'start'}
+                  x={innerW - 4}
+                  y={ys(h.y) - 4}
+                  textAnchor="end"
                   className="marker-label"
-                  fill={mk.color ?? 'var(--muted)'}
+                  fill={h.color ?? 'var(--muted)'}
                 >
-                  {mk.label}
+                  {h.label}
                 </text>
               </g>
             ) : null,
           )}
-          {hover && (
-            <g pointerEvents="none">
-              <line x1={hover.px} x2={hover.px} y1={0} y2={innerH} stroke="var(--muted)" strokeWidth={0.8} />
-              {readout.map((r) =>
-                okY(r.y) ? (
-                  <circle key={r.s.id} cx={xs(r.x)} cy={ys(r.y)} r={3.5} fill={r.s.color} stroke="var(--bg)" />
-                ) : null,
-              )}
-            </g>
+          {paths.map(({ s, band }) =>
+            band ? <path key={`b-${s.id}`} d={band} fill={s.color} opacity={0.16} stroke="none" /> : null,
           )}
-          <rect
-            width={innerW}
-            height={innerH}
-            fill="transparent"
-            onPointerMove={onMove}
-            onPointerDown={onMove}
-            onPointerLeave={() => setHover(null)}
-          />
+          {paths.map(({ s, d }) =>
+            d ? (
+              <path
+                key={`l-${s.id}`}
+                d={d}
+                fill="none"
+                stroke={s.color}
+                strokeWidth={s.width ?? 1.8}
+                strokeDasharray={s.dash}
+              />
+            ) : null,
+          )}
+          {paths.map(({ s, pts }) =>
+            pts.map((i) => <circle key={`p-${s.id}-${i}`} cx={xs(s.x[i]!)} cy={ys(s.y[i]!)} r={2.6} fill={s.color} />),
+          )}
+          {dots.map((d) =>
+            okX(d.x) && okY(d.y) ? (
+              <g key={`d-${d.label}`}>
+                <circle cx={xs(d.x)} cy={ys(d.y)} r={5} fill="none" stroke={d.color} strokeWidth={2} />
+                <circle cx={xs(d.x)} cy={ys(d.y)} r={2} fill={d.color} />
+              </g>
+            ) : null,
+          )}
         </g>
-      </svg>
+        {markers.map((mk, i) =>
+          okX(mk.x) ? (
+            <g key={`m-${mk.label}`}>
+              <line
+                x1={xs(mk.x)}
+                x2={xs(mk.x)}
+                y1={0}
+                y2={innerH}
+                stroke={mk.color ?? 'var(--muted)'}
+                strokeDasharray="3 3"
+              />
+              <text
+                ref={(el) => {
+                  markerText.current[i] = el;
+                }}
+                x={placed[i]?.textX ?? xs(mk.x) + 3}
+                y={10 + (placed[i]?.row ?? 0) * 14}
+                textAnchor={placed[i]?.anchor ?? 'start'}
+                className="marker-label"
+                fill={mk.color ?? 'var(--muted)'}
+              >
+                {mk.label}
+              </text>
+            </g>
+          ) : null,
+        )}
+        {hover && (
+          <g pointerEvents="none">
+            <line x1={hover.px} x2={hover.px} y1={0} y2={innerH} stroke="var(--muted)" strokeWidth={0.8} />
+            {readout.map((r) =>
+              okY(r.y) ? (
+                <circle key={r.s.id} cx={xs(r.x)} cy={ys(r.y)} r={3.5} fill={r.s.color} stroke="var(--bg)" />
+              ) : null,
+            )}
+          </g>
+        )}
+        <rect
+          width={innerW}
+          height={innerH}
+          fill="transparent"
+          onPointerMove={onMove}
+          onPointerDown={onMove}
+          onPointerLeave={() => setHover(null)}
+        />
+      </g>
+    </svg>
+  );
+
+  return (
+    <div className={`chart${props.dimmed ? ' dimmed' : ''}${props.fill ? ' fill' : ''}`} ref={wrapRef}>
+      {props.fill ? (
+        <div className="chart-plot" ref={plotRef}>
+          {plot}
+        </div>
+      ) : (
+        plot
+      )}
       {hover && readout.length > 0 && (
         <div
           className="tooltip"

@@ -11,6 +11,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNo
 import { useStrings } from '../ui/strings';
 import { Formula } from '../ui/Formula';
 import { PanelBoundary } from '../ui/PanelBoundary';
+import { observeResize } from '../charts/useWidth';
 import { useActions, useStore } from '../store/react';
 import { ControlStrip } from './ControlStrip';
 import { SlideFigure, type Box } from './figures';
@@ -31,17 +32,7 @@ function useBox<T extends HTMLElement>(): [React.RefObject<T | null>, Box] {
       if (w > 0 && h > 0) setBox((old) => (old.width === w && old.height === h ? old : { width: w, height: h }));
     };
     read();
-    if (typeof ResizeObserver === 'undefined') return;
-    let frame = 0;
-    const ro = new ResizeObserver(() => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(read);
-    });
-    ro.observe(el);
-    return () => {
-      cancelAnimationFrame(frame);
-      ro.disconnect();
-    };
+    return observeResize([el], read);
   }, []);
   return [ref, box];
 }

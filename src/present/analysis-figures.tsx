@@ -69,6 +69,7 @@ export function ErrorVsMFigure({ step, box }: { step: Step; box: Box }) {
             tableCaption={t.error.tableSweep}
             markers={[{ x: params.m, label: `m = ${params.m}` }]}
             height={height}
+            fill
             dimmed={a.stale}
           />
         </div>
@@ -130,7 +131,7 @@ export function MapsFigure({ step, box }: { step: Step; box: Box }) {
   return (
     <Frame kind={step.figure} ready={a.ready} status={a.status} stat={rows ? rows.stats.join(' · ') : null}>
       <div className="slide-grid maps">
-        <div>
+        <div className="slide-cell">
           <h2 className="slide-sub">{p.curvesTitle}</h2>
           <LineChart
             labels={t.charts}
@@ -141,9 +142,10 @@ export function MapsFigure({ step, box }: { step: Step; box: Box }) {
             tableCaption={p.curvesTitle}
             yDomain={[-0.5, 4]}
             height={height - 40}
+            fill
           />
         </div>
-        <div>
+        <div className="slide-cell">
           <h2 className="slide-sub">{p.rowTitle(row)}</h2>
           {rows && (
             <LineChart
@@ -156,6 +158,7 @@ export function MapsFigure({ step, box }: { step: Step; box: Box }) {
               xDomain={rowDomain}
               integerX
               height={height - 40}
+              fill
               dimmed={a.stale}
             />
           )}
@@ -195,6 +198,7 @@ export function SparsityFigure({ step, box }: { step: Step; box: Box }) {
             ariaLabel={s.topTitle}
             tableCaption={s.tableTop}
             height={height}
+            fill
             dimmed={a.stale}
           />
         </div>
@@ -227,7 +231,7 @@ export function SpectraFigure({ step, box }: { step: Step; box: Box }) {
     >
       {v && (
         <div style={{ maxWidth }} className="slide-chart">
-          <SpectrumChart v={v} tol={tol} height={height} dimmed={a.stale} />
+          <SpectrumChart v={v} tol={tol} height={height} fill dimmed={a.stale} />
         </div>
       )}
     </Frame>
@@ -293,7 +297,7 @@ export function NormFigure({ step, box }: { step: Step; box: Box }) {
     <Frame kind={step.figure} ready={a.ready} status={a.status} stat={v ? p.normStat(v.m, v.seeds) : null}>
       {v && (
         <div className="slide-grid">
-          <div>
+          <div className="slide-cell">
             <h2 className="slide-sub">{p.normErrorTitle}</h2>
             <LineChart
               labels={t.charts}
@@ -306,10 +310,11 @@ export function NormFigure({ step, box }: { step: Step; box: Box }) {
               tableCaption={t.error.tableNorm}
               markers={marker}
               height={height - 40}
+              fill
               dimmed={a.stale}
             />
           </div>
-          <div>
+          <div className="slide-cell">
             <h2 className="slide-sub">{p.normEntropyTitle}</h2>
             <LineChart
               labels={t.charts}
@@ -321,6 +326,7 @@ export function NormFigure({ step, box }: { step: Step; box: Box }) {
               tableCaption={t.error.tableEntropy}
               markers={marker}
               height={height - 40}
+              fill
               dimmed={a.stale}
             />
           </div>

@@ -2,7 +2,7 @@
  * Slide figures drawn from the engine's compute result: exact A (and Â) as large heatmaps on one
  * colour scale, and the cost model beside the kernel times just measured.
  */
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useRef, type ReactNode } from 'react';
 import { useStrings } from '../ui/strings';
 import { ColorLegend } from '../charts/ColorLegend';
 import { fmt, fmtInt, fmtMs } from '../charts/format';
@@ -11,7 +11,7 @@ import { LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, heatScale, MAP_COLORS, robustMax } from '../charts/palette';
 import { featureDim } from '../core/feature-maps';
 import { useActions, useStore } from '../store/react';
-import { chartSize, ComputeNote, Frame, sameParams, type Box } from './figure-frame';
+import { chartSize, ComputeNote, Frame, sameParams, useFitSize, type Box } from './figure-frame';
 import type { Step } from './story';
 
 export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
@@ -32,10 +32,13 @@ export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
 
   const count = both ? 2 : 1;
   // heatmap frame: axes 56 px wide, 34 px tall, its caption above; two matrices have the stat line
-  // and colour bar below them, one has them beside it
+  // and colour bar below them, one has them beside it. The height they may take is measured (the
+  // caption's and stat line's rows depend on the font and the width); the constants are a first guess.
   const side = both ? 0 : Math.min(340, Math.floor(box.width * 0.32));
+  const content = useRef<HTMLDivElement>(null);
+  const fit = useFitSize(content, box);
   const size = Math.floor(
-    Math.max(120, Math.min(box.height - (both ? 128 : 70), (box.width - side - 24 * count) / count - 56)),
+    Math.max(80, Math.min(fit ?? box.height - (both ? 128 : 70), (box.width - side - 24 * count) / count - 56)),
   );
   const m = result?.metrics;
   const n = result?.params.n ?? params.n;
@@ -99,9 +102,11 @@ export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
       }
     >
       {both ? (
-        maps
+        <div ref={content} data-fit-size={size}>
+          {maps}
+        </div>
       ) : (
-        <div className="slide-matrix">
+        <div className="slide-matrix" ref={content} data-fit-size={size}>
           {maps}
           {result && (
             <div className="slide-matrix-side" style={{ width: side }}>
@@ -179,6 +184,7 @@ export function CostFigure({ step, box }: { step: Step; box: Box }) {
             { x: 2 * mp, label: p.costCrossover(fmtInt(2 * mp)), color: MAP_COLORS.positive },
           ]}
           height={height}
+          fill
         />
       </div>
     </Frame>

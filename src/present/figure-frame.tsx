@@ -3,8 +3,9 @@
  * the tests and a lecturer who wonders whether the picture is current, a status line while waiting,
  * a stat line under it), chart sizing and the analysis hook.
  */
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useState, type ReactNode, type RefObject } from 'react';
 import { useStrings } from '../ui/strings';
+import { observeResize } from '../charts/useWidth';
 import type { AttentionParams } from '../core/types';
 import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { useController, useStore } from '../store/react';
@@ -17,7 +18,11 @@ export interface Box {
   height: number;
 }
 
-/** Space a line chart needs besides its plot: its legend and the stat line under the figure. */
+/**
+ * First guess of the space a line chart needs besides its plot (its legend and the stat line under
+ * the figure). The charts on slides fill their box (`LineChart` `fill`): the legend takes the rows it
+ * wraps to in whatever font renders it, the plot the height that is left.
+ */
 const CHART_CHROME = 80;
 /** Widest a line chart is drawn relative to its height (a very wide chart reads badly on a wall). */
 const MAX_ASPECT = 2.3;
@@ -46,6 +51,35 @@ export function Frame(props: {
 export function chartSize(box: Box, across = 1): { height: number; maxWidth: number } {
   const height = Math.max(160, Math.floor(box.height - CHART_CHROME));
   return { height, maxWidth: Math.floor(height * MAX_ASPECT * (across === 1 ? 1 : 0.75)) };
+}
+
+/**
+ * For a figure whose height grows one to one with its size (a square heatmap under its caption; the
+ * element `ref` says the size it was drawn at in `data-fit-size`): the largest size at which it fits
+ * the figure body it sits in, measured after each render (caption lines, legends, the stat line take
+ * what their font needs); null until measured. A few corrections per box at most, so a caption that
+ * wraps at one size and not at the next cannot make it oscillate.
+ */
+export function useFitSize(ref: RefObject<HTMLElement | null>, box: Box): number | null {
+  const [fit, setFit] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    const body = el?.closest('.slide-fig-body');
+    if (!el || !body) return;
+    let last: number | null = null;
+    let tries = 0;
+    const measure = () => {
+      if (!el.firstElementChild || !el.dataset.fitSize) return;
+      const limit = Math.floor(body.clientHeight - (el.offsetHeight - Number(el.dataset.fitSize)));
+      if ((last !== null && Math.abs(limit - last) < 2) || tries >= 4) return;
+      tries++;
+      last = limit;
+      setFit(limit);
+    };
+    measure();
+    return observeResize([el, body], measure);
+  }, [ref, box.width, box.height]);
+  return fit;
 }
 
 /** An analysis for a slide: value (if any), whether it is for the current parameters, its status line. */

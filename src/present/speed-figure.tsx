@@ -17,8 +17,6 @@ import type { Step } from './story';
 
 /** Budget of the slide's run: long enough to pass the crossover on a software rasterizer. */
 export const SLIDE_SPEED_BUDGET_S = 10;
-/** Height of the Run button / progress line. */
-const RUN_LINE_PX = 56;
 
 export function SpeedFigure({ step, box }: { step: Step; box: Box }) {
   const t = useStrings();
@@ -34,9 +32,9 @@ export function SpeedFigure({ step, box }: { step: Step; box: Box }) {
   // a run for other d, m than the slide's is dimmed until it is run again (live points too)
   const current = !!shown && shown.d === params.d && shown.m === params.m;
   const budget = s.budgetOption(SLIDE_SPEED_BUDGET_S);
-  // the Run line above the chart takes what the other slides' charts do not; the chart may use the
-  // slide's width, so its four-entry legend stays on one row
-  const { height } = chartSize({ width: box.width, height: box.height - RUN_LINE_PX });
+  // the chart may use the slide's width (fewer legend rows); it fills the height the Run line,
+  // its legend and the stat line leave
+  const { height } = chartSize(box);
   const cross = view ? crossoverText(view.crossover, s) : null;
   const stat =
     view && shown && !running
@@ -81,7 +79,7 @@ export function SpeedFigure({ step, box }: { step: Step; box: Box }) {
     >
       {shown && view ? (
         <div className="slide-chart">
-          <SpeedTimeChart result={shown} view={view} dimmed={!current} height={height} notes={[]} model={false} />
+          <SpeedTimeChart result={shown} view={view} dimmed={!current} height={height} fill notes={[]} model={false} />
         </div>
       ) : null}
     </Frame>

@@ -28,12 +28,15 @@ export function SpectrumChart({
   height,
   dimmed,
   notes,
+  fill,
 }: {
   v: SpectraResult;
   tol: number;
   height: number;
   dimmed?: boolean;
   notes?: string[];
+  /** fill the container's height (the lecture slide) */
+  fill?: boolean;
 }) {
   const t = useStrings();
   const s = t.rank;
@@ -69,6 +72,7 @@ export function SpectrumChart({
       ]}
       hLines={[{ y: tol, label: `τ = ${tol.toExponential(0)}` }]}
       height={height}
+      fill={fill}
       dimmed={dimmed}
       notes={notes}
     />

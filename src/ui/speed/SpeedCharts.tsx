@@ -58,6 +58,7 @@ export function SpeedTimeChart({
   height,
   notes,
   model = true,
+  fill,
 }: {
   result: SpeedResult;
   view: SpeedView;
@@ -66,6 +67,8 @@ export function SpeedTimeChart({
   notes?: (string | null)[];
   /** draw the FLOP-model curves (the slide leaves them out: two fewer legend rows on a projector) */
   model?: boolean;
+  /** fill the container's height (the lecture slide) */
+  fill?: boolean;
 }) {
   const t = useStrings();
   const s = t.speed;
@@ -119,6 +122,7 @@ export function SpeedTimeChart({
       ariaLabel={s.timeTitle}
       tableCaption={s.tableTime}
       height={height}
+      fill={fill}
       dimmed={dimmed}
       notes={notes ?? [s.sweepNote(result.d, result.m)]}
     />
