@@ -294,6 +294,7 @@ export const en = {
     stale: 'Parameters changed; showing the previous run until the new one finishes.',
     waiting: 'Waiting for the first result…',
     took: (ms: string) => `took ${ms}`,
+    refining: (label?: string) => `Preview on fewer samples; refining${label ? ` (${label})` : ''}…`,
   },
   metrics: {
     relErrorA: 'error of A',
