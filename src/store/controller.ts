@@ -30,8 +30,10 @@ export type EngineLike = Pick<
   Partial<Pick<EngineClient, 'exportState' | 'speed'>>;
 
 export interface Controller {
-  /** Ask for an analysis; no-op if `key` is already running or done for `id` (unless `force`). */
-  /** `coarse`: the same request on smaller budgets, shown until the full one is done (analysis-runs.ts) */
+  /**
+   * Ask for an analysis; no-op if `key` is already running or done for `id` (unless `force`).
+   * `coarse`: the same request on smaller budgets, shown until the full one is done (analysis-runs.ts).
+   */
   requestAnalysis(op: AnalysisOpName, payload: unknown, key: string, force?: boolean, coarse?: unknown): void;
   cancelAnalysis(op: AnalysisOpName): void;
   /** A figure of `op` came on screen or left it: analyses on screen run first. */
