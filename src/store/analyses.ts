@@ -77,18 +77,19 @@ function request<Op extends AnalysisOpName>(
 }
 
 /**
- * The coarse stages' budgets: each is a few hundred ms or less on the CPU twins at the defaults
- * (n = 256, d = 16, m = 64), against 0.7–4.4 s for the full sweeps. Ops that take well under that in
+ * The coarse stages' budgets: 40–350 ms each on the CPU twins at the defaults (n = 256, d = 16,
+ * m = 64; the norm sweep's cost is per scale, mostly the Lemma 2 predictions), against 0.7–4.4 s
+ * for the full sweeps. Ops that take well under that in
  * full (entry errors, local truncation, spectra, map rows) have one stage.
  */
 export const COARSE_BUDGET = {
-  rows: 8,
+  rows: 4,
   seeds: 1,
   /** errorVsM and beyondSweeps draw at least 2 seeds (a spread needs two) */
   pairSeeds: 2,
   mGrid: [4, 16, 64, 256],
-  scales: [0.1, 0.4, 0.7, 1.25, 2],
-  dGrid: [2, 8, 32, 128],
+  scales: [0.25, 1, 2],
+  dGrid: [4, 16, 64],
   nGrid: [16, 64, 256, 1024, 4096],
   entropyRows: 4,
   maxRows: 32,

@@ -26,12 +26,32 @@ const PROGRESS_MIN_MS = 80;
 const URGENT_OPS: readonly AnalysisOpName[] = ['hedgehogFit'];
 
 /**
- * The worker queue's order (lower first): urgent ops; then coarse stages on screen (0), refinements
- * on screen (1), coarse stages off screen (2), refinements off screen (3).
+ * Within one class, the cheaper first stages first (measured on the CPU twins at the defaults), so
+ * that most figures show something soon; ops not listed go last.
+ */
+const CHEAP_FIRST: readonly AnalysisOpName[] = [
+  'mapRows',
+  'entryErrors',
+  'rowEntropies',
+  'localTruncation',
+  'errorVsD',
+  'entropyVsN',
+  'spectra',
+  'normSweep',
+  'errorVsM',
+  'beyondSweeps',
+];
+
+/**
+ * The worker queue's order (lower first): urgent ops; then coarse stages on screen (class 0),
+ * refinements on screen (1), coarse stages off screen (2), refinements off screen (3); within a
+ * class, cheaper first (a fraction below 1).
  */
 export function analysisPriority(op: AnalysisOpName, onScreen: boolean, stage: 'coarse' | 'refine'): number {
   if (URGENT_OPS.includes(op)) return -1;
-  return (onScreen ? 0 : 2) + (stage === 'refine' ? 1 : 0);
+  const rank = CHEAP_FIRST.indexOf(op);
+  const within = (rank < 0 ? CHEAP_FIRST.length : rank) / (CHEAP_FIRST.length + 1);
+  return (onScreen ? 0 : 2) + (stage === 'refine' ? 1 : 0) + within;
 }
 
 export interface AnalysisRuns {

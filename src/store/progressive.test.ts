@@ -162,30 +162,30 @@ describe('progressive analyses: the scheduler', () => {
     requestAll();
     // the first coarse value is a preview: current key, not refined, still running
     await worker.runOne();
-    expect(worker.ran[0]).toMatchObject({ op: 'normSweep', stage: 'coarse' });
-    expect(store.getState().analyses.normSweep).toMatchObject({
+    expect(worker.ran[0]).toMatchObject({ op: 'entropyVsN', stage: 'coarse' });
+    expect(store.getState().analyses.entropyVsN).toMatchObject({
       status: 'running',
       refined: false,
-      valueKey: normSweepRequest(store.getState().params).key,
+      valueKey: entropyVsNRequest(store.getState().params).key,
     });
     await worker.drain();
     const order = worker.ran.map((r) => `${r.op}:${r.stage}`);
     expect(order).toEqual([
-      // on screen: coarse stages (spectra has one stage: its only run is its first version)
-      'normSweep:coarse',
+      // on screen, first stages, cheaper first (spectra has one stage: its only run is its first version)
       'entropyVsN:coarse',
       'spectra:full',
+      'normSweep:coarse',
       // on screen: refinements
-      'normSweep:full',
       'entropyVsN:full',
-      // off screen, when the ones on screen are refined: coarse, then refinements
-      'errorVsD:coarse',
+      'normSweep:full',
+      // off screen, when the ones on screen are refined: first stages, then refinements
+      'mapRows:full',
       'entryErrors:full',
       'rowEntropies:coarse',
       'localTruncation:full',
-      'mapRows:full',
-      'errorVsD:full',
+      'errorVsD:coarse',
       'rowEntropies:full',
+      'errorVsD:full',
     ]);
     for (const e of Object.values(view(store))) expect(e).toMatchObject({ status: 'done', refined: true });
   });
