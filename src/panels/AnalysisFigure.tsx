@@ -8,7 +8,7 @@ import { useStrings } from '../ui/strings';
 import { LineChart, type LineChartProps } from '../charts/LineChart';
 import type { AnalysisRequest } from '../store/analyses';
 import type { AnalysisEntry } from '../store/store';
-import { AnalysisStatus, isRefining } from '../ui/analysis';
+import { AnalysisStatus, isCoarse } from '../ui/analysis';
 import { Figure } from '../ui/Figure';
 
 /** What `useAnalysisRequest` returns. */
@@ -42,7 +42,7 @@ export function AnalysisFigure<T>(props: {
   const { analysis: a, title } = props;
   const v = a.value;
   // a coarse stage's downloads say so in their file name
-  const name = isRefining(a.entry, a.req.key) ? `${props.name}-coarse` : props.name;
+  const name = isCoarse(a.entry, a.req.key) ? `${props.name}-coarse` : props.name;
   return (
     <>
       <h3>{title}</h3>

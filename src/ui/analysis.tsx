@@ -71,9 +71,14 @@ function useReportOnScreen(op: AnalysisOpName) {
   return setEl;
 }
 
+/** The value on screen is a coarse stage of the current key (refining, or left so by a cancel or an error). */
+export function isCoarse(entry: AnalysisEntry | undefined, key: string): boolean {
+  return !!entry && entry.valueKey === key && !entry.refined;
+}
+
 /** A coarse value of the current key is on screen and its refinement still runs. */
 export function isRefining(entry: AnalysisEntry | undefined, key: string): boolean {
-  return !!entry && entry.status === 'running' && entry.valueKey === key && !entry.refined;
+  return isCoarse(entry, key) && entry!.status === 'running';
 }
 
 /** Progress bar + cancel while running; "refining" over a coarse value; messages when cancelled, failed or stale. */
@@ -143,6 +148,11 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
         </div>
       )}
       {entry.status === 'running' && stale && <p className="note">{t.analysis.stale}</p>}
+      {entry.status !== 'running' && isCoarse(entry, currentKey) && (
+        <p className="note" data-coarse="true">
+          {t.analysis.coarseOnly}
+        </p>
+      )}
       {entry.status === 'done' && entry.elapsedMs !== null && (
         <span className="note took">{t.analysis.took(fmtMs(entry.elapsedMs))}</span>
       )}
