@@ -82,7 +82,17 @@ export function createAnalysisRuns(deps: {
   const { store, engine, life, fit } = deps;
   const runs = new Map<
     AnalysisOpName,
-    { key: string; abort: AbortController; token: number; payload: unknown; coarse: unknown }
+    {
+      key: string;
+      abort: AbortController;
+      token: number;
+      payload: unknown;
+      coarse: unknown;
+      /** the request as asked for (before the fit was attached), to send it again */
+      asked: { payload: unknown; key: string; coarse: unknown };
+      /** a stage reported progress: it runs or ran (not only queued) */
+      started: boolean;
+    }
   >();
   /** analyses asked for (or stopped) while paused, latest per id */
   const paused = new Map<AnalysisOpName, { payload: unknown; key: string; force: boolean; coarse: unknown }>();
@@ -123,7 +133,16 @@ export function createAnalysisRuns(deps: {
     runs.get(id)?.abort.abort();
     const abort = new AbortController();
     const my = ++token;
-    runs.set(id, { key, abort, token: my, payload, coarse });
+    const run = {
+      key,
+      abort,
+      token: my,
+      payload,
+      coarse,
+      asked: { payload: rawPayload, key: rawKey, coarse: rawCoarse },
+      started: false,
+    };
+    runs.set(id, run);
     const t0 = performance.now();
     patch(id, (e) => ({
       op,
@@ -140,7 +159,9 @@ export function createAnalysisRuns(deps: {
     let final = false;
     const onProgress = (done: number, total: number, label?: string, detail?: unknown) => {
       const now = performance.now();
-      if (runs.get(id)?.token !== my || (now - lastProgress < PROGRESS_MIN_MS && done < total)) return;
+      if (runs.get(id)?.token !== my) return;
+      run.started = true;
+      if (now - lastProgress < PROGRESS_MIN_MS && done < total) return;
       lastProgress = now;
       patch(id, (e) => ({
         ...(e as AnalysisEntry),
@@ -205,8 +226,12 @@ export function createAnalysisRuns(deps: {
     setOnScreen(op, figure, on) {
       let set = visible.get(op);
       if (!set) visible.set(op, (set = new Set()));
+      const was = set.size > 0;
       if (on) set.add(figure);
       else set.delete(figure);
+      // scrolled into view while its stages only wait in the queue: send them again, ahead
+      const r = runs.get(op);
+      if (on && !was && r && !r.started && life.active) request(op, r.asked.payload, r.asked.key, true, r.asked.coarse);
     },
     onScreen: isOnScreen,
     cancel(id) {

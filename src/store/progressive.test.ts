@@ -208,6 +208,20 @@ describe('progressive analyses: the scheduler', () => {
     expect(store.getState().analyses.normSweep).toMatchObject({ status: 'done', refined: true });
   });
 
+  it('a figure scrolled into view while its stages wait in the queue goes ahead of those off screen', async () => {
+    const { worker, c, requestAll } = setup();
+    requestAll(); // nothing on screen yet
+    await worker.runOne(); // mapRows, the cheapest first stage
+    c.setAnalysisOnScreen('errorVsD', {}, true);
+    await worker.drain();
+    expect(worker.ran.slice(0, 3).map((r) => `${r.op}:${r.stage}`)).toEqual([
+      'mapRows:full',
+      'errorVsD:coarse',
+      'errorVsD:full',
+    ]);
+    expect(worker.ran.filter((r) => r.op === 'errorVsD')).toHaveLength(2);
+  });
+
   it('an analysis whose key ignores the changed parameter is not re-run', async () => {
     const { actions, worker, c } = setup();
     const p = { ...DEFAULT_PARAMS };
