@@ -6,7 +6,7 @@
 import type { ReactNode } from 'react';
 import { useStrings } from '../ui/strings';
 import type { AttentionParams } from '../core/types';
-import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
+import { AnalysisStatus, isCoarse, useAnalysisRequest } from '../ui/analysis';
 import { useController, useStore } from '../store/react';
 import type { AnalysisRequest } from '../store/analyses';
 import type { AnalysisOpName } from '../engine/analysis';
@@ -55,7 +55,11 @@ export function useSlideAnalysis<Op extends AnalysisOpName>(req: AnalysisRequest
   return {
     ...a,
     ready,
-    status: ready ? null : <AnalysisStatus req={req} entry={a.entry as AnalysisEntry | undefined} />,
+    // a coarse stage keeps its status line: it says the figure is a preview that still refines
+    status:
+      ready && !isCoarse(a.entry as AnalysisEntry | undefined, a.req.key) ? null : (
+        <AnalysisStatus req={req} entry={a.entry as AnalysisEntry | undefined} />
+      ),
   };
 }
 
