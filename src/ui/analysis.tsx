@@ -14,6 +14,28 @@ import { useStrings } from './strings';
  */
 export const ANALYSIS_DEBOUNCE_MS = 60;
 
+/** The requests of the figures whose key changed, sent together once the parameters are quiet. */
+const batch = new Set<() => void>();
+let batchTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Queues a request for the next batch; returns its withdrawal. One batch, not a timer per figure:
+ * the requests reach the worker in one burst (so its queue orders them all by priority, not the
+ * first by arrival) and their store updates render once.
+ */
+function queueRequest(send: () => void): () => void {
+  batch.add(send);
+  clearTimeout(batchTimer);
+  batchTimer = setTimeout(() => {
+    const all = [...batch];
+    batch.clear();
+    for (const s of all) s();
+  }, ANALYSIS_DEBOUNCE_MS);
+  return () => {
+    batch.delete(send);
+  };
+}
+
 /**
  * Requests analysis `op` once `key` has been stable for a moment (and `enabled`); returns its store
  * entry, typed by the op's result. `coarse`: the same request on smaller budgets, shown first.
@@ -28,8 +50,7 @@ export function useAnalysis<Op extends AnalysisOpName>(
   const controller = useController();
   useEffect(() => {
     if (!enabled) return;
-    const timer = setTimeout(() => controller.requestAnalysis(op, payload, key, false, coarse), ANALYSIS_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
+    return queueRequest(() => controller.requestAnalysis(op, payload, key, false, coarse));
     // payload is derived from key; re-running on payload identity would re-request every render
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [controller, op, key, enabled]);
