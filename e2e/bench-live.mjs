@@ -7,8 +7,8 @@
 // redrawn and every analysis current, or --timeout) and records, from the keydown (page time):
 //   - the exact heatmap of the main comparison redrawn (a new data-result-id);
 //   - each analysis first shown (the value on its status element changes: data-analysis-version)
-//     and refined (that value final: not data-refining="true", status not running; today there is
-//     no progressive refinement, so the two are equal);
+//     and refined (that value final: not data-refining="true", status not running; equal for the
+//     analyses that have one stage);
 //   - every analysis settled (each one's shown version equals the key it wants, data-analysis-key);
 //   - main-thread long tasks ('longtask') and long animation frames ('long-animation-frame', where
 //     the browser has it) overlapping the step: count, longest, total.
@@ -386,9 +386,7 @@ console.log(`|${widths.map((w, i) => (i ? '-'.repeat(w + 1) + ':' : '-'.repeat(w
 for (const row of rows) console.log(line(row));
 console.log('');
 console.log('times from the keydown (page time); "—": not reached within --timeout; an analysis whose key ignores m');
-console.log(
-  'does not re-run and has no samples; first shown == refined while the app has no progressive refinement.\n',
-);
+console.log('does not re-run and has no samples; first shown == refined for the analyses with a single stage.\n');
 for (const p of paths) {
   const st = table[p.id]['slider → every analysis settled'];
   const timedOut = samples[p.id].filter((s) => s.timedOut).length;

@@ -6,14 +6,16 @@
  */
 import { EngineError } from '../core/errors';
 import { isAnalysisOp, runAnalysisOp } from './analysis';
+import { createAnalysisQueue } from './analysis-queue';
 import type { EngineRequestMessage, EngineResponseMessage } from './protocol';
 import { serializeError } from './serialize-error';
 
 declare const self: DedicatedWorkerGlobalScope;
 
 const cancelled = new Set<number>();
-const queue: { id: number; op: string; payload: unknown }[] = [];
+const queue = createAnalysisQueue<{ id: number; op: string; payload: unknown; priority: number }>();
 let running = false;
+let picking = false;
 
 function post(msg: EngineResponseMessage): void {
   self.postMessage(msg);
@@ -22,9 +24,19 @@ function post(msg: EngineResponseMessage): void {
 /** Yield to the event loop so that cancel messages are seen between steps. */
 const yieldToEvents = () => new Promise<void>((r) => setTimeout(r, 0));
 
+/** Picks the next job once the messages already sent have arrived, so a burst is ordered by priority. */
+function scheduleNext(): void {
+  if (running || picking) return;
+  picking = true;
+  setTimeout(() => {
+    picking = false;
+    void runNext();
+  }, 0);
+}
+
 async function runNext(): Promise<void> {
   if (running) return;
-  const job = queue.shift();
+  const job = queue.take();
   if (!job) return;
   running = true;
   try {
@@ -50,20 +62,18 @@ async function runNext(): Promise<void> {
   } finally {
     cancelled.delete(job.id);
     running = false;
-    void runNext();
+    scheduleNext();
   }
 }
 
 self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
   const msg = ev.data;
   if (msg.type === 'analyze') {
-    queue.push({ id: msg.id, op: msg.op, payload: msg.payload });
-    void runNext();
+    queue.push({ id: msg.id, op: msg.op, payload: msg.payload, priority: msg.priority ?? 0 });
+    scheduleNext();
   } else if (msg.type === 'cancel') {
     cancelled.add(msg.id);
-    const i = queue.findIndex((j) => j.id === msg.id);
-    if (i >= 0) {
-      queue.splice(i, 1);
+    if (queue.drop(msg.id)) {
       cancelled.delete(msg.id);
       post({ type: 'error', id: msg.id, error: { code: 'cancelled', message: 'cancelled' } });
     }

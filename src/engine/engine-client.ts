@@ -38,6 +38,8 @@ export interface AnalyzeOptions {
   /** `detail`: op-specific partial results (e.g. the Hedgehog loss curve so far) */
   onProgress?: (done: number, total: number, label?: string, detail?: unknown) => void;
   signal?: AbortSignal;
+  /** order in the analysis worker's queue: lower first (src/engine/analysis-queue.ts) */
+  priority?: number;
 }
 
 export interface SpeedOptions {
@@ -353,7 +355,8 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
         () => worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage),
         { once: true },
       );
-      return request<T>(worker, { type: 'analyze', id, op, payload }, { onProgress: opts.onProgress });
+      const priority = opts.priority ?? 0;
+      return request<T>(worker, { type: 'analyze', id, op, payload, priority }, { onProgress: opts.onProgress });
     },
     stats() {
       const id = nextId++;

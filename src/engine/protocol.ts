@@ -101,7 +101,8 @@ export type EngineRequestMessage =
   | { type: 'compute'; id: number; request: ComputeRequest }
   | { type: 'cancel'; id: number }
   | { type: 'stats'; id: number }
-  | { type: 'analyze'; id: number; op: string; payload: unknown }
+  /** `priority`: lower runs first in the analysis worker's queue (src/engine/analysis-queue.ts); default 0 */
+  | { type: 'analyze'; id: number; op: string; payload: unknown; priority?: number }
   | { type: 'lose-device'; id: number }
   /** every matrix of the experiment, dense, as JSON text (src/engine/export-state.ts) */
   | { type: 'export'; id: number; request: ComputeRequest; meta: ExportMeta }

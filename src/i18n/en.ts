@@ -294,6 +294,8 @@ export const en = {
     stale: 'Parameters changed; showing the previous run until the new one finishes.',
     waiting: 'Waiting for the first result…',
     took: (ms: string) => `took ${ms}`,
+    refining: (label?: string) => `Preview on fewer samples; refining${label ? ` (${label})` : ''}…`,
+    coarseOnly: 'The chart shows a preview on fewer samples, not the full analysis.',
   },
   metrics: {
     relErrorA: 'error of A',

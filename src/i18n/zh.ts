@@ -334,6 +334,8 @@ export const zh: Strings = {
     stale: '参数已更改；新结果算完之前，先显示之前的结果。',
     waiting: '等待第一个结果…',
     took: (ms: string) => `用时 ${ms}`,
+    refining: (label?: string) => `基于较少样本的预览；正在细化${label ? `（${label}）` : ''}…`,
+    coarseOnly: '图中是基于较少样本的预览，不是完整的分析结果。',
   },
   metrics: {
     relErrorA: 'A 的误差',

@@ -8,7 +8,7 @@ import { useStrings } from '../ui/strings';
 import { LineChart, type LineChartProps } from '../charts/LineChart';
 import type { AnalysisRequest } from '../store/analyses';
 import type { AnalysisEntry } from '../store/store';
-import { AnalysisStatus } from '../ui/analysis';
+import { AnalysisStatus, isCoarse } from '../ui/analysis';
 import { Figure } from '../ui/Figure';
 
 /** What `useAnalysisRequest` returns. */
@@ -41,6 +41,8 @@ export function AnalysisFigure<T>(props: {
   const t = useStrings();
   const { analysis: a, title } = props;
   const v = a.value;
+  // a coarse stage's downloads say so in their file name
+  const name = isCoarse(a.entry, a.req.key) ? `${props.name}-coarse` : props.name;
   return (
     <>
       <h3>{title}</h3>
@@ -48,7 +50,7 @@ export function AnalysisFigure<T>(props: {
       {props.status !== false && <AnalysisStatus req={a.req} entry={a.entry} />}
       {v !== null && props.before?.(v)}
       {v !== null && (
-        <Figure name={props.name} title={title}>
+        <Figure name={name} title={title}>
           {props.chart ? (
             <LineChart labels={t.charts} ariaLabel={title} dimmed={a.stale} {...props.chart(v)} />
           ) : (

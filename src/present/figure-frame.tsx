@@ -7,7 +7,7 @@ import { useLayoutEffect, useState, type ReactNode, type RefObject } from 'react
 import { useStrings } from '../ui/strings';
 import { observeResize } from '../charts/useWidth';
 import type { AttentionParams } from '../core/types';
-import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
+import { AnalysisStatus, isCoarse, useAnalysisRequest } from '../ui/analysis';
 import { useController, useStore } from '../store/react';
 import type { AnalysisRequest } from '../store/analyses';
 import type { AnalysisOpName } from '../engine/analysis';
@@ -89,7 +89,11 @@ export function useSlideAnalysis<Op extends AnalysisOpName>(req: AnalysisRequest
   return {
     ...a,
     ready,
-    status: ready ? null : <AnalysisStatus req={req} entry={a.entry as AnalysisEntry | undefined} />,
+    // a coarse stage keeps its status line: it says the figure is a preview that still refines
+    status:
+      ready && !isCoarse(a.entry as AnalysisEntry | undefined, a.req.key) ? null : (
+        <AnalysisStatus req={req} entry={a.entry as AnalysisEntry | undefined} />
+      ),
   };
 }
 

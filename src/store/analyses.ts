@@ -24,11 +24,17 @@ export type {
 
 export { DENSE_ANALYSIS_MAX_N, ROW_STATS_MAX_N };
 
-/** A request for op `Op`: its payload, and the key its result is cached under (the store's entry is named by the op). */
+/**
+ * A request for op `Op`: its payload, and the key its result is cached under (the store's entry is
+ * named by the op). `coarse`, where the op has one, is the same request on smaller budgets (fewer
+ * seeds, rows or grid points): it is shown first and replaced by the payload's value (the entry says
+ * `refined` once it is). Both stages have the one key: the coarse value is of these parameters.
+ */
 export interface AnalysisRequest<Op extends AnalysisOpName = AnalysisOpName> {
   op: Op;
   payload: AnalysisPayloads[Op];
   key: string;
+  coarse?: AnalysisPayloads[Op];
 }
 
 /** Keys used and query rows sampled by the error sweeps (the error does not depend on n). */
@@ -57,34 +63,70 @@ function request<Op extends AnalysisOpName>(
   p: AttentionParams,
   payload: Omit<AnalysisPayloads[Op], 'params'>,
   ignores: readonly (keyof AttentionParams)[],
-  options: { capN?: boolean; extra?: unknown[] } = {},
+  options: { capN?: boolean; extra?: unknown[]; coarse?: Partial<Omit<AnalysisPayloads[Op], 'params'>> } = {},
 ): AnalysisRequest<Op> {
   const seen = { ...p, n: options.capN ? Math.min(p.n, SWEEP_BUDGET.nCap) : p.n };
   const parts = PARAM_KEYS.filter((k) => !ignores.includes(k)).map((k) => seen[k]);
+  const full = { params: p, ...payload } as AnalysisPayloads[Op];
   return {
     op,
-    payload: { params: p, ...payload } as AnalysisPayloads[Op],
+    payload: full,
     key: [...parts, ...(options.extra ?? [])].map(String).join('|'),
+    ...(options.coarse ? { coarse: { ...full, ...options.coarse } } : {}),
   };
 }
+
+/**
+ * The coarse stages' budgets: 40–350 ms each on the CPU twins at the defaults (n = 256, d = 16,
+ * m = 64; the norm sweep's cost is per scale, mostly the Lemma 2 predictions), against 0.7–4.4 s
+ * for the full sweeps. Ops that take well under that in
+ * full (entry errors, local truncation, spectra, map rows) have one stage.
+ */
+export const COARSE_BUDGET = {
+  rows: 4,
+  seeds: 1,
+  /** errorVsM and beyondSweeps draw at least 2 seeds (a spread needs two) */
+  pairSeeds: 2,
+  mGrid: [4, 16, 64, 256],
+  scales: [0.25, 1, 2],
+  dGrid: [4, 16, 64],
+  nGrid: [16, 64, 256, 1024, 4096],
+  entropyRows: 4,
+  maxRows: 32,
+} as const;
+
+const C = COARSE_BUDGET;
 
 const SWEEP = { rows: SWEEP_BUDGET.rows, nCap: SWEEP_BUDGET.nCap };
 
 export const errorVsMRequest = (p: AttentionParams) =>
-  request('errorVsM', p, { ...SWEEP, seeds: SWEEP_BUDGET.seeds }, ['m', 'featureMap', 'projection'], { capN: true });
+  request('errorVsM', p, { ...SWEEP, seeds: SWEEP_BUDGET.seeds }, ['m', 'featureMap', 'projection'], {
+    capN: true,
+    coarse: { rows: C.rows, seeds: C.pairSeeds, mGrid: [...C.mGrid] },
+  });
 
 export const normSweepRequest = (p: AttentionParams) =>
-  request('normSweep', p, { ...SWEEP, seeds: SWEEP_BUDGET.normSeeds }, ['scale', 'featureMap'], { capN: true });
+  request('normSweep', p, { ...SWEEP, seeds: SWEEP_BUDGET.normSeeds }, ['scale', 'featureMap'], {
+    capN: true,
+    coarse: { rows: C.rows, seeds: C.seeds, scales: [...C.scales] },
+  });
 
 export const errorVsDRequest = (p: AttentionParams) =>
-  request('errorVsD', p, { ...SWEEP, seeds: SWEEP_BUDGET.normSeeds }, ['d', 'featureMap'], { capN: true });
+  request('errorVsD', p, { ...SWEEP, seeds: SWEEP_BUDGET.normSeeds }, ['d', 'featureMap'], {
+    capN: true,
+    coarse: { rows: C.rows, seeds: C.seeds, dGrid: [...C.dGrid] },
+  });
 
 export const entryErrorsRequest = (p: AttentionParams) =>
   request('entryErrors', p, SWEEP, ['featureMap'], { capN: true });
 
-export const rowEntropiesRequest = (p: AttentionParams) => request('rowEntropies', p, {}, []);
+export const rowEntropiesRequest = (p: AttentionParams) =>
+  request('rowEntropies', p, {}, [], { coarse: { maxRows: C.maxRows } });
 
-export const entropyVsNRequest = (p: AttentionParams) => request('entropyVsN', p, { rows: SWEEP_BUDGET.rows }, ['n']);
+export const entropyVsNRequest = (p: AttentionParams) =>
+  request('entropyVsN', p, { rows: SWEEP_BUDGET.rows }, ['n'], {
+    coarse: { rows: C.entropyRows, nGrid: [...C.nGrid] },
+  });
 
 export const localTruncationRequest = (p: AttentionParams) =>
   request('localTruncation', p, { nMax: DENSE_ANALYSIS_MAX_N }, []);
@@ -101,7 +143,7 @@ export const beyondSweepsRequest = (p: AttentionParams) =>
     p,
     { ...SWEEP, seeds: SWEEP_BUDGET.seeds, normSeeds: SWEEP_BUDGET.normSeeds },
     ['featureMap'],
-    { capN: true },
+    { capN: true, coarse: { rows: C.rows, seeds: C.pairSeeds, normSeeds: C.seeds } },
   );
 
 /** Timed runs per estimator on the live backend (engine worker), after one warm-up run. */
@@ -127,5 +169,10 @@ export function withUpload<Op extends AnalysisOpName>(
   const head = (m: Matrix): Matrix =>
     cap >= m.rows ? m : { rows: cap, cols: m.cols, data: m.data.slice(0, cap * m.cols) };
   const external = { q: head(up.q.matrix), k: head(up.k.matrix), ...(up.v ? { v: head(up.v.matrix) } : {}) };
-  return { ...req, payload: { ...payload, external }, key: `${req.key}|upload:${up.id}` };
+  return {
+    ...req,
+    payload: { ...payload, external },
+    key: `${req.key}|upload:${up.id}`,
+    ...(req.coarse ? { coarse: { ...req.coarse, external } } : {}),
+  };
 }

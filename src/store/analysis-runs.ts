@@ -3,6 +3,13 @@
  * store. They are keyed by the parameters they depend on: a panel asks for (op, payload, key) and
  * the run is skipped when that key is already running or done. While paused, requests are
  * remembered and running ones stopped without being marked cancelled; they go again on resume.
+ *
+ * Progressive: a request with a coarse payload runs in two stages under one key — the coarse value
+ * is shown (entry `refined: false`, status still 'running') until the full one replaces it. Both
+ * stages go to the worker at once with a priority (`analysisPriority`): the coarse stages of the
+ * analyses on screen first, then their refinements, then the same for those off screen; the worker
+ * queue orders them (src/engine/analysis-queue.ts). A newer request for the op aborts both stages:
+ * a waiting one is dropped from the queue, a running one stops at its next step.
  */
 import { isEngineError } from '../core/errors';
 import type { AnalysisOpName } from '../engine/analysis';
@@ -15,9 +22,48 @@ import type { AnalysisEntries, AnalysisEntry, AppStore } from './store';
 /** Progress messages closer together than this are not written to the store (the last one always is). */
 const PROGRESS_MIN_MS = 80;
 
+/** Ops whose result something else waits for (the compute waits for the Hedgehog fit): before all. */
+const URGENT_OPS: readonly AnalysisOpName[] = ['hedgehogFit'];
+
+/**
+ * Within one class, the cheaper first stages first (measured on the CPU twins at the defaults), so
+ * that most figures show something soon; ops not listed go last.
+ */
+const CHEAP_FIRST: readonly AnalysisOpName[] = [
+  'mapRows',
+  'entryErrors',
+  'rowEntropies',
+  'localTruncation',
+  'errorVsD',
+  'entropyVsN',
+  'spectra',
+  'normSweep',
+  'errorVsM',
+  'beyondSweeps',
+];
+
+/**
+ * The worker queue's order (lower first): urgent ops; then coarse stages on screen (class 0),
+ * refinements on screen (1), coarse stages off screen (2), refinements off screen (3); within a
+ * class, cheaper first (a fraction below 1).
+ */
+export function analysisPriority(op: AnalysisOpName, onScreen: boolean, stage: 'coarse' | 'refine'): number {
+  if (URGENT_OPS.includes(op)) return -1;
+  const rank = CHEAP_FIRST.indexOf(op);
+  const within = (rank < 0 ? CHEAP_FIRST.length : rank) / (CHEAP_FIRST.length + 1);
+  return (onScreen ? 0 : 2) + (stage === 'refine' ? 1 : 0) + within;
+}
+
 export interface AnalysisRuns {
-  /** Ask for an analysis; no-op if `key` is already running or done for `op` (unless `force`). */
-  request(op: AnalysisOpName, payload: unknown, key: string, force?: boolean): void;
+  /**
+   * Ask for an analysis; no-op if `key` is already running or done for `op` (unless `force`).
+   * `coarse`: the same request on smaller budgets, shown first (see above).
+   */
+  request(op: AnalysisOpName, payload: unknown, key: string, force?: boolean, coarse?: unknown): void;
+  /** A figure of `op` came on screen or left it (`figure`: any identity of that figure). */
+  setOnScreen(op: AnalysisOpName, figure: object, onScreen: boolean): void;
+  /** Whether a figure of `op` is on screen (by the last `setOnScreen` calls). */
+  onScreen(op: AnalysisOpName): boolean;
   cancel(op: AnalysisOpName): void;
   /** Stop the running analyses; they are re-run by `resume`. */
   pause(): void;
@@ -34,10 +80,26 @@ export function createAnalysisRuns(deps: {
   fit: Pick<HedgehogGate, 'attachFit'>;
 }): AnalysisRuns {
   const { store, engine, life, fit } = deps;
-  const runs = new Map<AnalysisOpName, { key: string; abort: AbortController; token: number; payload: unknown }>();
+  const runs = new Map<
+    AnalysisOpName,
+    {
+      key: string;
+      abort: AbortController;
+      token: number;
+      payload: unknown;
+      coarse: unknown;
+      /** the request as asked for (before the fit was attached), to send it again */
+      asked: { payload: unknown; key: string; coarse: unknown };
+      /** a stage reported progress: it runs or ran (not only queued) */
+      started: boolean;
+    }
+  >();
   /** analyses asked for (or stopped) while paused, latest per id */
-  const paused = new Map<AnalysisOpName, { payload: unknown; key: string; force: boolean }>();
+  const paused = new Map<AnalysisOpName, { payload: unknown; key: string; force: boolean; coarse: unknown }>();
+  /** the figures of each op that are on screen */
+  const visible = new Map<AnalysisOpName, Set<object>>();
   let token = 0;
+  const isOnScreen = (op: AnalysisOpName) => (visible.get(op)?.size ?? 0) > 0;
 
   /**
    * The one place an entry is written. The op's result arrives from the worker as a message (unknown
@@ -47,22 +109,40 @@ export function createAnalysisRuns(deps: {
     store.setState((s) => ({ analyses: { ...s.analyses, [id]: f(s.analyses[id]) } as AnalysisEntries }));
   }
 
-  function request(id: AnalysisOpName, rawPayload: unknown, rawKey: string, force = false): void {
+  function request(
+    id: AnalysisOpName,
+    rawPayload: unknown,
+    rawKey: string,
+    force = false,
+    rawCoarse: unknown = undefined,
+  ): void {
     const op = id;
     if (life.disposed) return;
     const fitted = fit.attachFit(id, rawPayload, rawKey, force);
     if (!fitted) return;
     const { payload, key } = fitted;
+    // the coarse payload gets the same fitted W (the fit is there: attachFit just said so)
+    const coarse =
+      rawCoarse === undefined ? undefined : (fit.attachFit(id, rawCoarse, rawKey, force)?.payload ?? undefined);
     const entry = store.getState().analyses[id];
     if (!force && entry && entry.key === key && entry.op === op && entry.status !== 'error') return;
     if (!life.active) {
-      paused.set(id, { payload, key, force });
+      paused.set(id, { payload, key, force, coarse });
       return;
     }
     runs.get(id)?.abort.abort();
     const abort = new AbortController();
     const my = ++token;
-    runs.set(id, { key, abort, token: my, payload });
+    const run = {
+      key,
+      abort,
+      token: my,
+      payload,
+      coarse,
+      asked: { payload: rawPayload, key: rawKey, coarse: rawCoarse },
+      started: false,
+    };
+    runs.set(id, run);
     const t0 = performance.now();
     patch(id, (e) => ({
       op,
@@ -71,32 +151,56 @@ export function createAnalysisRuns(deps: {
       progress: null,
       value: e?.value ?? null,
       valueKey: e?.valueKey ?? null,
+      refined: e?.refined ?? true,
       error: null,
       elapsedMs: null,
     }));
     let lastProgress = 0;
+    let final = false;
+    const onProgress = (done: number, total: number, label?: string, detail?: unknown) => {
+      const now = performance.now();
+      if (runs.get(id)?.token !== my) return;
+      run.started = true;
+      if (now - lastProgress < PROGRESS_MIN_MS && done < total) return;
+      lastProgress = now;
+      patch(id, (e) => ({
+        ...(e as AnalysisEntry),
+        progress: { done, total, label, ...(detail !== undefined ? { detail } : {}) },
+      }));
+    };
+    const onScreen = isOnScreen(id);
+    if (coarse !== undefined)
+      engine
+        .analyze<unknown>(op, coarse, {
+          signal: abort.signal,
+          priority: analysisPriority(id, onScreen, 'coarse'),
+          onProgress,
+        })
+        .then(
+          (value) => {
+            if (runs.get(id)?.token !== my || life.disposed || final) return;
+            patch(id, (e) => ({ ...(e as AnalysisEntry), value, valueKey: key, refined: false }));
+          },
+          // a failed or cancelled coarse stage shows nothing: the refinement (same signal) reports
+          () => {},
+        );
     engine
       .analyze<unknown>(op, payload, {
         signal: abort.signal,
-        onProgress: (done, total, label, detail) => {
-          const now = performance.now();
-          if (runs.get(id)?.token !== my || (now - lastProgress < PROGRESS_MIN_MS && done < total)) return;
-          lastProgress = now;
-          patch(id, (e) => ({
-            ...(e as AnalysisEntry),
-            progress: { done, total, label, ...(detail !== undefined ? { detail } : {}) },
-          }));
-        },
+        priority: analysisPriority(id, onScreen, coarse !== undefined ? 'refine' : 'coarse'),
+        onProgress,
       })
       .then(
         (value) => {
           if (runs.get(id)?.token !== my || life.disposed) return;
+          final = true;
           runs.delete(id);
           patch(id, (e) => ({
             ...(e as AnalysisEntry),
             status: 'done',
             value,
             valueKey: key,
+            refined: true,
             progress: null,
             elapsedMs: performance.now() - t0,
           }));
@@ -119,12 +223,23 @@ export function createAnalysisRuns(deps: {
 
   return {
     request,
+    setOnScreen(op, figure, on) {
+      let set = visible.get(op);
+      if (!set) visible.set(op, (set = new Set()));
+      const was = set.size > 0;
+      if (on) set.add(figure);
+      else set.delete(figure);
+      // scrolled into view while its stages only wait in the queue: send them again, ahead
+      const r = runs.get(op);
+      if (on && !was && r && !r.started && life.active) request(op, r.asked.payload, r.asked.key, true, r.asked.coarse);
+    },
+    onScreen: isOnScreen,
     cancel(id) {
       runs.get(id)?.abort.abort();
     },
     pause() {
       // stop running analyses without marking them cancelled: they resume when active again
-      for (const [id, r] of runs) paused.set(id, { payload: r.payload, key: r.key, force: true });
+      for (const [id, r] of runs) paused.set(id, { payload: r.payload, key: r.key, force: true, coarse: r.coarse });
       const stopped = [...runs.values()];
       runs.clear();
       for (const r of stopped) r.abort.abort();
@@ -134,7 +249,8 @@ export function createAnalysisRuns(deps: {
       paused.clear();
       // an entry left 'running' was stopped by the pause: run it again even though its key is unchanged
       const entries = store.getState().analyses;
-      for (const [id, p] of pending) request(id, p.payload, p.key, p.force || entries[id]?.status === 'running');
+      for (const [id, p] of pending)
+        request(id, p.payload, p.key, p.force || entries[id]?.status === 'running', p.coarse);
     },
     abortAll() {
       for (const r of runs.values()) r.abort.abort();

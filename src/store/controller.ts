@@ -30,9 +30,14 @@ export type EngineLike = Pick<
   Partial<Pick<EngineClient, 'exportState' | 'speed'>>;
 
 export interface Controller {
-  /** Ask for an analysis; no-op if `key` is already running or done for `id` (unless `force`). */
-  requestAnalysis(op: AnalysisOpName, payload: unknown, key: string, force?: boolean): void;
+  /**
+   * Ask for an analysis; no-op if `key` is already running or done for `id` (unless `force`).
+   * `coarse`: the same request on smaller budgets, shown until the full one is done (analysis-runs.ts).
+   */
+  requestAnalysis(op: AnalysisOpName, payload: unknown, key: string, force?: boolean, coarse?: unknown): void;
   cancelAnalysis(op: AnalysisOpName): void;
+  /** A figure of `op` came on screen or left it: analyses on screen run first. */
+  setAnalysisOnScreen(op: AnalysisOpName, figure: object, onScreen: boolean): void;
   /** Recompute now (e.g. after an error). */
   recompute(): void;
   /**
@@ -107,6 +112,7 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
   return {
     requestAnalysis: analyses.request,
     cancelAnalysis: analyses.cancel,
+    setAnalysisOnScreen: analyses.setOnScreen,
     recompute: () => compute.run(),
     computeAnyway: () => compute.run(true),
     cancelCompute: compute.cancel,

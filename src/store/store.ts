@@ -99,6 +99,11 @@ export interface AnalysisEntry<T = unknown> {
   /** latest finished value and the key it was computed for (kept while a newer run is going) */
   value: T | null;
   valueKey: string | null;
+  /**
+   * false while `value` is a coarse stage (smaller budgets, src/store/analyses.ts `coarse`) whose
+   * refinement for the same key is still to come; a coarse value is never the final one
+   */
+  refined: boolean;
   error: EngineErrorInfo | null;
   elapsedMs: number | null;
 }

@@ -1,5 +1,5 @@
 /** An analysis run in the worker as the panels and the slides see it: the request hook and its status line. */
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { fmtMs } from '../charts/format';
 import type { AnalysisOpName } from '../engine/analysis';
 import { withUpload, type AnalysisRequest } from '../store/analyses';
@@ -7,16 +7,50 @@ import { useController, useStore } from '../store/react';
 import type { AnalysisEntry } from '../store/store';
 import { useStrings } from './strings';
 
-/** Quiet time after the last parameter change before analyses start (a drag does not start 9 sweeps per step). */
-export const ANALYSIS_DEBOUNCE_MS = 250;
+/**
+ * Quiet time after the last parameter change before analyses start. Short: the first stage is
+ * coarse (a few hundred ms), a newer request drops queued stages and stops a running one at its
+ * next step, and the parameters of a drag are already coalesced to one per frame.
+ */
+export const ANALYSIS_DEBOUNCE_MS = 60;
 
-/** Requests analysis `op` once `key` has been stable for a moment (and `enabled`); returns its store entry, typed by the op's result. */
-export function useAnalysis<Op extends AnalysisOpName>(op: Op, payload: unknown, key: string, enabled = true) {
+/** The requests of the figures whose key changed, sent together once the parameters are quiet. */
+const batch = new Set<() => void>();
+let batchTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Queues a request for the next batch; returns its withdrawal. One batch, not a timer per figure:
+ * the requests reach the worker in one burst (so its queue orders them all by priority, not the
+ * first by arrival) and their store updates render once.
+ */
+function queueRequest(send: () => void): () => void {
+  batch.add(send);
+  clearTimeout(batchTimer);
+  batchTimer = setTimeout(() => {
+    const all = [...batch];
+    batch.clear();
+    for (const s of all) s();
+  }, ANALYSIS_DEBOUNCE_MS);
+  return () => {
+    batch.delete(send);
+  };
+}
+
+/**
+ * Requests analysis `op` once `key` has been stable for a moment (and `enabled`); returns its store
+ * entry, typed by the op's result. `coarse`: the same request on smaller budgets, shown first.
+ */
+export function useAnalysis<Op extends AnalysisOpName>(
+  op: Op,
+  payload: unknown,
+  key: string,
+  enabled = true,
+  coarse?: unknown,
+) {
   const controller = useController();
   useEffect(() => {
     if (!enabled) return;
-    const timer = setTimeout(() => controller.requestAnalysis(op, payload, key), ANALYSIS_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
+    return queueRequest(() => controller.requestAnalysis(op, payload, key, false, coarse));
     // payload is derived from key; re-running on payload identity would re-request every render
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [controller, op, key, enabled]);
@@ -29,33 +63,79 @@ export function useAnalysisRequest<Op extends AnalysisOpName>(request: AnalysisR
   const upload = useStore((s) => s.upload.active);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const req = useMemo(() => withUpload(request, upload), [request.key, upload]);
-  const entry = useAnalysis(req.op, req.payload, req.key, enabled);
+  const entry = useAnalysis(req.op, req.payload, req.key, enabled, req.coarse);
   return { entry, value: entry?.value ?? null, stale: !!entry && entry.valueKey !== req.key, req };
 }
 
-/** Progress bar + cancel while running; messages when cancelled, failed or stale. */
+/** Space around the viewport within which a figure's status line counts as on screen (its chart lies below it). */
+const ON_SCREEN_MARGIN = '600px 0px 50px 0px';
+
+/** Reports whether the element (a figure's status line) is on screen, so that its analysis runs first. */
+function useReportOnScreen(op: AnalysisOpName) {
+  const controller = useController();
+  const [el, setEl] = useState<Element | null>(null);
+  useEffect(() => {
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const figure = {};
+    const io = new IntersectionObserver(
+      (records) => {
+        for (const r of records) controller.setAnalysisOnScreen(op, figure, r.isIntersecting);
+      },
+      { rootMargin: ON_SCREEN_MARGIN },
+    );
+    io.observe(el);
+    return () => {
+      io.disconnect();
+      controller.setAnalysisOnScreen(op, figure, false);
+    };
+  }, [controller, op, el]);
+  return setEl;
+}
+
+/** The value on screen is a coarse stage of the current key (refining, or left so by a cancel or an error). */
+export function isCoarse(entry: AnalysisEntry | undefined, key: string): boolean {
+  return !!entry && entry.valueKey === key && !entry.refined;
+}
+
+/** A coarse value of the current key is on screen and its refinement still runs. */
+export function isRefining(entry: AnalysisEntry | undefined, key: string): boolean {
+  return isCoarse(entry, key) && entry!.status === 'running';
+}
+
+/** Progress bar + cancel while running; "refining" over a coarse value; messages when cancelled, failed or stale. */
 export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: AnalysisEntry | undefined }) {
   const { op: id, payload, key: currentKey } = req;
   const t = useStrings();
   const controller = useController();
-  if (!entry) return <p className="analysis-status note">{t.analysis.waiting}</p>;
+  const ref = useReportOnScreen(id);
+  if (!entry)
+    return (
+      <p ref={ref} className="analysis-status note">
+        {t.analysis.waiting}
+      </p>
+    );
   const stale = entry.valueKey !== null && entry.valueKey !== currentKey;
+  const refining = isRefining(entry, currentKey);
   const p = entry.progress;
+  const label = refining ? t.analysis.refining(p?.label) : t.analysis.running(p?.label);
   // data-analysis-key: the key the panel wants now; data-analysis-version: the key of the value on
-  // screen (equal once it is current) — read by the benches (e2e/bench-live.mjs), keep them
+  // screen (equal once it is current); data-refining: that value is a coarse stage — read by the
+  // benches (e2e/bench-live.mjs) and e2e/progressive.spec.mjs, keep them
   return (
     <div
+      ref={ref}
       className="analysis-status"
       data-analysis={id}
       data-status={entry.status}
       data-analysis-key={currentKey}
       data-analysis-version={entry.valueKey ?? ''}
+      data-refining={refining ? 'true' : 'false'}
       aria-live="polite"
     >
       {entry.status === 'running' && (
         <div className="progress-row">
-          <progress max={p?.total ?? 1} value={p?.done ?? 0} aria-label={t.analysis.running(p?.label)} />
-          <span className="note">{t.analysis.running(p?.label)}</span>
+          <progress max={p?.total ?? 1} value={p?.done ?? 0} aria-label={label} />
+          <span className="note">{label}</span>
           <button type="button" className="small" onClick={() => controller.cancelAnalysis(id)} data-action="cancel">
             {t.analysis.cancel}
           </button>
@@ -89,6 +169,11 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
         </div>
       )}
       {entry.status === 'running' && stale && <p className="note">{t.analysis.stale}</p>}
+      {entry.status !== 'running' && isCoarse(entry, currentKey) && (
+        <p className="note" data-coarse="true">
+          {t.analysis.coarseOnly}
+        </p>
+      )}
       {entry.status === 'done' && entry.elapsedMs !== null && (
         <span className="note took">{t.analysis.took(fmtMs(entry.elapsedMs))}</span>
       )}

@@ -1,0 +1,88 @@
+// Progressive analyses on the CPU path: after a step of m, every analysis first shows a coarse
+// stage (its status line says it is refining, data-refining="true") and then refines in place; once
+// all are refined, every analysis figure holds the numbers a fresh load of the same URL computes.
+// Run: node e2e/run.mjs progressive
+import assert from 'node:assert/strict';
+import { PANEL_ANALYSES } from './app-analyses.mjs';
+import { test } from './harness.mjs';
+
+/** Every analysis current and final: done, not refining, its shown value for the key it wants. */
+async function waitSettled(page, timeout = 240_000) {
+  await page.waitForFunction(
+    (ids) =>
+      ids.every((id) => {
+        const el = document.querySelector(`[data-analysis="${id}"]`);
+        return (
+          el &&
+          el.getAttribute('data-status') === 'done' &&
+          el.getAttribute('data-refining') !== 'true' &&
+          el.getAttribute('data-analysis-version') === el.getAttribute('data-analysis-key')
+        );
+      }),
+    PANEL_ANALYSES,
+    { timeout, polling: 200 },
+  );
+}
+
+/**
+ * The data of every figure in a panel that shows analyses: its data tables (opened) and its charts'
+ * marks (path geometry), by figure title and position.
+ */
+async function figureData(page) {
+  await page.evaluate(() => {
+    for (const d of document.querySelectorAll('details.data-table')) d.open = true;
+  });
+  await page.waitForTimeout(500);
+  return page.evaluate(() => {
+    const out = {};
+    const figures = [...document.querySelectorAll('[data-export-figure]')].filter((f) =>
+      f.closest('section')?.querySelector('[data-analysis]'),
+    );
+    figures.forEach((f, i) => {
+      out[`${i} ${f.getAttribute('data-export-figure')}`] = {
+        tables: [...f.querySelectorAll('.data-table table')].map((t) => t.textContent),
+        paths: [...f.querySelectorAll('svg path')].map((p) => p.getAttribute('d') ?? ''),
+      };
+    });
+    return out;
+  });
+}
+
+test(
+  'progressive: coarse first, then refined; the numbers after the refinement equal those a fresh load computes (CPU)',
+  async ({ page, appUrl, newPage, log }) => {
+    await page.goto(`${appUrl}/?backend=cpu`);
+    await waitSettled(page);
+    // record which analyses showed a coarse stage for the current key
+    await page.evaluate(() => {
+      window.__coarse = new Set();
+      new MutationObserver((records) => {
+        for (const r of records) {
+          const el = r.target;
+          if (el.getAttribute?.('data-refining') === 'true') window.__coarse.add(el.getAttribute('data-analysis'));
+        }
+      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-refining'] });
+    });
+    const slider = page.locator('[data-param="m"]').first();
+    await slider.focus();
+    const m0 = new URL(page.url()).searchParams.get('m') ?? '64';
+    await slider.press('ArrowRight');
+    await page.waitForFunction((m) => (new URL(location.href).searchParams.get('m') ?? '64') !== m, m0);
+    await waitSettled(page);
+    const coarse = await page.evaluate(() => [...window.__coarse].sort());
+    log(`m ${m0} → ${new URL(page.url()).searchParams.get('m')}: coarse stages shown for ${coarse.join(', ')}`);
+    const after = await figureData(page);
+    assert.ok(Object.keys(after).length >= 8, `analysis figures found: ${Object.keys(after).length}`);
+
+    const fresh = await newPage();
+    await fresh.goto(page.url());
+    await waitSettled(fresh);
+    const want = await figureData(fresh);
+    assert.deepEqual(Object.keys(after), Object.keys(want));
+    for (const k of Object.keys(want))
+      assert.deepEqual(after[k], want[k], `figure "${k}" after the refinement = fresh load`);
+    for (const id of ['normSweep', 'errorVsD', 'rowEntropies', 'entropyVsN'])
+      assert.ok(coarse.includes(id), `${id} showed a coarse stage first`);
+  },
+  { timeout: 600_000, webgpu: false },
+);
