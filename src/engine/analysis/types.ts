@@ -10,6 +10,7 @@ import type { BackendInfo } from '../../core/attention-job';
 import type { EstimatorSpec } from '../../core/estimators';
 import type { ExternalInputs } from '../external-inputs';
 import type { BeyondPayload, BeyondResult } from './beyond';
+import type { AnalysisBackend } from '../../core/analysis-backend';
 
 /**
  * What an op gets from the analysis worker. Ops are async and call `step` (helpers.ts) between
@@ -20,6 +21,8 @@ export interface AnalysisContext {
   cancelled(): boolean;
   /** yields to the worker's event loop (so cancel messages arrive); optional outside a worker */
   breathe?(): Promise<void>;
+  /** where the row statistics run: the CPU twins unless given (the engine worker gives its WebGPU one) */
+  backend?: AnalysisBackend;
 }
 
 /** Every payload: the experiment's parameters, and uploaded Q, K (V) when the user gave them. */
