@@ -294,6 +294,7 @@ export const en = {
     stale: 'Parameters changed; showing the previous run until the new one finishes.',
     waiting: 'Waiting for the first result…',
     took: (ms: string) => `took ${ms}`,
+    computedOn: (backend: 'cpu' | 'webgpu'): string => (backend === 'webgpu' ? 'on WebGPU' : 'on the CPU'),
   },
   metrics: {
     relErrorA: 'error of A',

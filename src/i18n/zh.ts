@@ -334,6 +334,7 @@ export const zh: Strings = {
     stale: '参数已更改；新结果算完之前，先显示之前的结果。',
     waiting: '等待第一个结果…',
     took: (ms: string) => `用时 ${ms}`,
+    computedOn: (backend: 'cpu' | 'webgpu') => (backend === 'webgpu' ? '在 WebGPU 上' : '在 CPU 上'),
   },
   metrics: {
     relErrorA: 'A 的误差',

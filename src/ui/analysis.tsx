@@ -1,7 +1,7 @@
 /** An analysis run in the worker as the panels and the slides see it: the request hook and its status line. */
 import { useEffect, useMemo } from 'react';
 import { fmtMs } from '../charts/format';
-import type { AnalysisOpName } from '../engine/analysis';
+import type { AnalysisOpName, ComputedOn } from '../engine/analysis';
 import { withUpload, type AnalysisRequest } from '../store/analyses';
 import { useController, useStore } from '../store/react';
 import type { AnalysisEntry } from '../store/store';
@@ -41,6 +41,7 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
   if (!entry) return <p className="analysis-status note">{t.analysis.waiting}</p>;
   const stale = entry.valueKey !== null && entry.valueKey !== currentKey;
   const p = entry.progress;
+  const computedOn = (entry.value as ComputedOn | null)?.computedOn;
   // data-analysis-key: the key the panel wants now; data-analysis-version: the key of the value on
   // screen (equal once it is current) — read by the benches (e2e/bench-live.mjs), keep them
   return (
@@ -90,7 +91,10 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
       )}
       {entry.status === 'running' && stale && <p className="note">{t.analysis.stale}</p>}
       {entry.status === 'done' && entry.elapsedMs !== null && (
-        <span className="note took">{t.analysis.took(fmtMs(entry.elapsedMs))}</span>
+        <span className="note took" data-computed-on={computedOn ?? ''}>
+          {t.analysis.took(fmtMs(entry.elapsedMs))}
+          {computedOn && ` · ${t.analysis.computedOn(computedOn)}`}
+        </span>
       )}
     </div>
   );

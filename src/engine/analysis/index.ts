@@ -6,6 +6,9 @@
  * checks `ctx.cancelled()` between steps (throwing EngineError 'cancelled'), reports progress, and
  * returns plain objects and typed arrays.
  *
+ * The row statistics go through `ctx.backend` (core/analysis-backend.ts): the CPU twins by default, the
+ * WebGPU backend when the engine worker runs the op (GPU_ANALYSIS_OPS).
+ *
  * Costs are bounded by the payload's budgets (rows sampled, keys used, seeds), which the ops clamp;
  * each result states the sizes it actually used so the panels can say so.
  *
@@ -18,7 +21,7 @@ import { entropyVsN, localTruncation, rowEntropies } from './sparsity';
 import { spectra } from './spectra';
 import { beyondSweeps } from './beyond';
 import { hedgehogFit } from '../hedgehog-op';
-import type { AnalysisContext, AnalysisOp, WorkerOpName } from './types';
+import { isGpuAnalysisOp, type AnalysisContext, type AnalysisOp, type ComputedOn, type WorkerOpName } from './types';
 
 export * from './types';
 export { DEFAULT_SCALES } from './error-sweeps';
@@ -49,7 +52,10 @@ export function isAnalysisOp(op: string): op is WorkerOpName {
  * Runs `op` on a payload that arrived as a message (unknown to the type system: each op validates
  * its params with `readParams` and clamps every budget, so a malformed payload fails with a message).
  */
-export function runAnalysisOp(op: WorkerOpName, payload: unknown, ctx: AnalysisContext): Promise<unknown> {
+export async function runAnalysisOp(op: WorkerOpName, payload: unknown, ctx: AnalysisContext): Promise<unknown> {
   const fn: (payload: never, ctx: AnalysisContext) => Promise<unknown> = ANALYSIS_OPS[op];
-  return fn(payload as never, ctx);
+  const value = await fn(payload as never, ctx);
+  // which backend's numbers these are (the panels' status line says so)
+  const computedOn = isGpuAnalysisOp(op) ? (ctx.backend?.kind ?? 'cpu') : 'cpu';
+  return value && typeof value === 'object' ? Object.assign(value, { computedOn } satisfies ComputedOn) : value;
 }
