@@ -22,6 +22,7 @@ import {
   type RowStatsOptions,
   type VariantRowStats,
 } from '../core/analysis-backend';
+import { isEngineError } from '../core/errors';
 import { featureDim, featureMapParam } from '../core/feature-maps';
 import type { FeatureMapKind } from '../core/types';
 import { GpuAllocator } from './allocator';
@@ -42,7 +43,7 @@ class PrefixAllocator extends GpuAllocator {
   }
 }
 
-/** Past this d the feature kernels refuse (favor-features.ts): such batches run on the CPU twins. */
+/** Past this d the feature kernels refuse (favor-features.ts): such batches (and those whose φ exceeds a binding) run on the CPU twins. */
 const GPU_D_MAX = 256;
 
 export type GpuLock = <T>(work: () => Promise<T>) => Promise<T>;
@@ -154,7 +155,14 @@ export function createGpuAnalysisBackend(base: KernelContext, lock: GpuLock): Gp
     rowStats(problem, variants, options = {}) {
       if (problem.q.cols > GPU_D_MAX || variants.length === 0 || problem.rows.length === 0)
         return cpuAnalysisBackend.rowStats(problem, variants, options);
-      return lock(() => withErrorScopes(device, 'analysis row statistics', () => batch(problem, variants, options)));
+      return lock(() =>
+        withErrorScopes(device, 'analysis row statistics', () => batch(problem, variants, options)),
+      ).catch((e: unknown) => {
+        // a φ larger than one binding of this device: the twins still can
+        if (isEngineError(e) && e.code === 'exceeds-limit')
+          return cpuAnalysisBackend.rowStats(problem, variants, options);
+        throw e;
+      });
     },
     dispose() {
       alloc.releaseAll();
