@@ -7,6 +7,9 @@
  * With `warmup`, a WebGPU backend first runs the page's current request at a small n, which
  * compiles every pipeline that request needs (seconds on a software adapter), and only then
  * answers 'ready'; meanwhile the client computes with a second, CPU-only instance of this worker.
+ *
+ * On WebGPU it also runs the row-statistics analyses (GPU_ANALYSIS_OPS) on the GPU analysis
+ * backend: one op at a time, each batch one GPU turn, so a live compute waits for at most one batch.
  */
 import type { AttentionBackend } from '../core/attention-job';
 import { EngineError, isEngineError } from '../core/errors';

@@ -1,6 +1,7 @@
 /**
- * The panels' heavy analyses, run by src/engine/analysis-worker.ts off the main thread (and away
- * from the live compute). Every op takes a structured-cloneable payload carrying the experiment's
+ * The panels' heavy analyses, run off the main thread: by src/engine/analysis-worker.ts on the CPU
+ * twins, or — the row-statistics ops, where the engine has WebGPU — by the engine worker on the GPU
+ * analysis backend, batch by batch between live computes. Every op takes a structured-cloneable payload carrying the experiment's
  * `params` (inputs are regenerated from the seeds, so nothing big crosses postMessage — unless the
  * user uploaded Q and K: then the payload's `external` carries them, see ../external-inputs.ts),
  * checks `ctx.cancelled()` between steps (throwing EngineError 'cancelled'), reports progress, and
