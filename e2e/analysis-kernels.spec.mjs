@@ -40,6 +40,9 @@ const ROW_CASES = [
   { n: 65, d: 5, m: 3, causal: false, rows: 40, maps: ['positive', 'elu1', 'cosformer', 'taylor2'] },
   { n: 65, d: 16, m: 33, causal: true, rows: 65, maps: ['positive', 'double-softmax', 'oprf', 'cosformer'] },
   { n: 65, d: 3, m: 8, causal: true, rows: 12, maps: ['positive', 'exp'], stabilizer: 'ref', scale: 1.5 },
+  // φ from the twins, uploaded (the software-adapter choice); the row statistics on the GPU
+  { n: 47, d: 5, m: 7, causal: true, rows: 47, maps: ['positive', 'hyperbolic', 'cosformer'], features: 'cpu' },
+  { n: 65, d: 3, m: 5, causal: false, rows: 9, maps: ['trig', 'double-softmax', 'oprf'], features: 'cpu' },
 ];
 
 test(
@@ -50,7 +53,7 @@ test(
     const rows = [];
     for (const cs of ROW_CASES) {
       const r = await page.evaluate((c) => window.analysisKernels.rowStats(c), cs);
-      const name = `n=${cs.n} d=${cs.d} m=${cs.m} R=${Math.min(cs.n, cs.rows)} ${cs.causal ? 'causal' : 'bidir'} ${cs.maps.join(',')}${cs.stabilizer ? ' ref' : ''}`;
+      const name = `n=${cs.n} d=${cs.d} m=${cs.m} R=${Math.min(cs.n, cs.rows)} ${cs.causal ? 'causal' : 'bidir'} ${cs.maps.join(',')}${cs.stabilizer ? ' ref' : ''}${cs.features === 'cpu' ? ' [φ cpu]' : ''}`;
       rows.push({ name, ...r });
     }
     table(log, 'attention-row-list-stats vs core rowListStats (exactRowsOf / approxRowsOf)', rows);
@@ -79,8 +82,10 @@ test(
     await open(page, baseUrl);
     const rows = [];
     for (const [op, payload] of OP_CASES) {
-      const r = await page.evaluate(([o, pl]) => window.analysisKernels.op(o, pl), [op, payload]);
-      rows.push({ name: `${op} ${JSON.stringify(payload.params)}`, ...r });
+      for (const features of ['gpu', 'cpu']) {
+        const r = await page.evaluate(([o, pl, f]) => window.analysisKernels.op(o, pl, f), [op, payload, features]);
+        rows.push({ name: `${op} ${JSON.stringify(payload.params)}${features === 'cpu' ? ' [φ cpu]' : ''}`, ...r });
+      }
     }
     table(log, 'analysis ops: WebGPU backend vs CPU twins (all result numbers)', rows);
     assertAll(rows);

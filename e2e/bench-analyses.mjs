@@ -3,7 +3,8 @@
 // (src/core/default-params.ts) and its default budgets, interleaved rounds (CPU and GPU alternate
 // which goes first), min and median wall time of the whole op. On SwiftShader the GPU runs on the
 // CPU too, so the ratio is the honest proxy. A bench, not a test.
-// Usage: node e2e/bench-analyses.mjs [--rounds N] [--ops a,b]
+// Usage: node e2e/bench-analyses.mjs [--rounds N] [--ops a,b] [--gpu-features] (φ on the GPU even on a
+// software adapter, where the engine worker forms it with the twins)
 import { createServer } from 'vite';
 import { findBrowser, launchBrowser } from './browser.mjs';
 import { dirname, join } from 'node:path';
@@ -58,11 +59,19 @@ try {
     window.analysisKernels.op('mapRows', { params: { n: 16, d: 4, m: 4 }, row: 1 }).catch(() => null),
   );
   const times = Object.fromEntries(ops.map((o) => [o, { cpu: [], gpu: [] }]));
+  // the GPU side as the engine worker runs it on this adapter (software: φ from the twins)
+  const gpuMode =
+    /swiftshader|fallback|llvmpipe|warp/i.test(info.adapter) && !args.includes('--gpu-features')
+      ? 'gpu-cpu-features'
+      : 'gpu';
+  console.log(
+    `GPU side: ${gpuMode === 'gpu' ? 'φ and row statistics on the GPU' : 'φ from the twins, row statistics on the GPU'}`,
+  );
   for (let r = 0; r < rounds; r++) {
     for (const op of ops) {
       const order = r % 2 ? [true, false] : [false, true];
       for (const onGpu of order) {
-        const ms = await page.evaluate(([o, g]) => window.analysisKernels.timeOp(o, g), [op, onGpu]);
+        const ms = await page.evaluate(([o, g]) => window.analysisKernels.timeOp(o, g), [op, onGpu ? gpuMode : 'cpu']);
         times[op][onGpu ? 'gpu' : 'cpu'].push(ms);
         console.log(`  round ${r + 1} ${op} ${onGpu ? 'GPU' : 'CPU'} ${Math.round(ms)} ms`);
       }

@@ -13,6 +13,7 @@ import { GpuAllocator } from '../../src/gpu/allocator';
 import { GpuTimer } from '../../src/gpu/gpu-timer';
 import { PipelineCache } from '../../src/gpu/pipelines';
 import { createGpuAnalysisBackend, type GpuAnalysisBackend } from '../../src/gpu/analysis-backend';
+import type { KernelContext } from '../../src/gpu/kernel-context';
 import { createTurns } from '../../src/engine/gpu-turns';
 import { runAnalysisOp, type AnalysisContext, type WorkerOpName } from '../../src/engine/analysis';
 
@@ -51,23 +52,30 @@ function worst(errs: Record<string, Err>): Err & { fields: Record<string, Err> }
   };
 }
 
-let gpuBackend: Promise<GpuAnalysisBackend> | null = null;
+type FeatureSide = 'gpu' | 'cpu';
+let kernelBase: Promise<KernelContext> | null = null;
+const gpuBackends = new Map<FeatureSide, Promise<GpuAnalysisBackend>>();
 let adapterName = '';
-function backend(): Promise<GpuAnalysisBackend> {
-  gpuBackend ??= acquireGpu().then((a) => {
+/** The GPU analysis backend with φ formed on the GPU (default) or by the twins ('cpu', the software-adapter choice). */
+function backend(features: FeatureSide = 'gpu'): Promise<GpuAnalysisBackend> {
+  kernelBase ??= acquireGpu().then((a) => {
     if (!a.ok) throw new Error(a.reason);
     const device = a.gpu.device;
     adapterName = a.gpu.adapterName;
-    const base = {
+    return {
       device,
       pipelines: new PipelineCache(device),
       alloc: new GpuAllocator(device),
       timer: new GpuTimer(device, false),
       limits: device.limits,
     };
-    return createGpuAnalysisBackend(base, createTurns());
   });
-  return gpuBackend;
+  if (!gpuBackends.has(features))
+    gpuBackends.set(
+      features,
+      kernelBase.then((base) => createGpuAnalysisBackend(base, createTurns(), { features })),
+    );
+  return gpuBackends.get(features)!;
 }
 
 function params(p: Partial<AttentionParams> & { n: number; d: number }): AttentionParams {
@@ -94,11 +102,12 @@ interface RowCase {
   maps: FeatureMapKind[];
   stabilizer?: Stabilizer;
   scale?: number;
+  features?: FeatureSide;
 }
 
 /** rowStats of one batch (every map of the case) with full rows, GPU vs CPU. */
 async function rowStats(cs: RowCase) {
-  const b = await backend();
+  const b = await backend(cs.features);
   const p = params({ n: cs.n, d: cs.d, m: cs.m, causal: cs.causal, scale: cs.scale ?? 0.5 });
   const inputs = generateInputs(p);
   const rows = evenRows(cs.n, cs.rows);
@@ -149,8 +158,14 @@ const ctxOf = (b?: AnalysisContext['backend']): AnalysisContext => ({
 });
 
 /** One op on the GPU backend and on the CPU one: the largest difference over every number of the result. */
-async function op(name: WorkerOpName, payload: Record<string, unknown>, atol = 2e-3, rtol = 2e-2) {
-  const b = await backend();
+async function op(
+  name: WorkerOpName,
+  payload: Record<string, unknown>,
+  features: FeatureSide = 'gpu',
+  atol = 2e-3,
+  rtol = 2e-2,
+) {
+  const b = await backend(features);
   const full = { ...payload, params: params(payload.params as AttentionParams) };
   const t0 = performance.now();
   const g = await runAnalysisOp(name, full, ctxOf(b));
@@ -162,8 +177,8 @@ async function op(name: WorkerOpName, payload: Record<string, unknown>, atol = 2
 }
 
 /** Times an op at the default parameters on one backend (its default budgets). */
-async function timeOp(name: WorkerOpName, onGpu: boolean, extra: Record<string, unknown> = {}) {
-  const b = onGpu ? await backend() : undefined;
+async function timeOp(name: WorkerOpName, on: 'cpu' | 'gpu' | 'gpu-cpu-features', extra: Record<string, unknown> = {}) {
+  const b = on === 'cpu' ? undefined : await backend(on === 'gpu' ? 'gpu' : 'cpu');
   const t0 = performance.now();
   await runAnalysisOp(name, { params: { ...DEFAULT_PARAMS }, ...extra }, ctxOf(b));
   return performance.now() - t0;

@@ -24,7 +24,7 @@ import { estimatorTiming } from './estimator-timing';
 import { isEngineOp, isGpuAnalysisOp } from './analysis/types';
 import { runAnalysisOp } from './analysis';
 import { cpuAnalysisBackend } from '../core/analysis-backend';
-import { createGpuAnalysisBackend, type GpuAnalysisBackend } from '../gpu/analysis-backend';
+import { createGpuAnalysisBackend, isSoftwareAdapter, type GpuAnalysisBackend } from '../gpu/analysis-backend';
 import {
   slimResult,
   type ComputeRequest,
@@ -77,7 +77,8 @@ function analysisBackend(b: AttentionBackend) {
   if (analysisGpu?.owner !== gpuBackend) {
     analysisGpu?.backend.dispose();
     // every batch is one GPU turn: a live compute waits for at most the batch in flight
-    analysisGpu = { owner: gpuBackend, backend: createGpuAnalysisBackend(gpuBackend.context, gpuTurn) };
+    const features = isSoftwareAdapter(gpuBackend.info.adapter) ? 'cpu' : 'gpu';
+    analysisGpu = { owner: gpuBackend, backend: createGpuAnalysisBackend(gpuBackend.context, gpuTurn, { features }) };
   }
   return analysisGpu.backend;
 }

@@ -23,8 +23,8 @@ import {
   type VariantRowStats,
 } from '../core/analysis-backend';
 import { isEngineError } from '../core/errors';
-import { featureDim, featureMapParam } from '../core/feature-maps';
-import type { FeatureMapKind } from '../core/types';
+import { featureDim, featureMapParam, keyFeatures, mapContext, queryFeatures, scaleInputs } from '../core/feature-maps';
+import type { FeatureMapKind, Matrix } from '../core/types';
 import { GpuAllocator } from './allocator';
 import { encodeFullRows, type DenseProblem } from './attention-stats';
 import { encodeRowListStats, ROW_LIST_STATS } from './attention-row-list-stats';
@@ -52,7 +52,27 @@ export interface GpuAnalysisBackend extends AnalysisBackend {
   dispose(): void;
 }
 
-export function createGpuAnalysisBackend(base: KernelContext, lock: GpuLock): GpuAnalysisBackend {
+export interface GpuAnalysisOptions {
+  /**
+   * Where φ is formed: 'gpu' (favor-features, the default) or 'cpu' (the twins' queryFeatures /
+   * keyFeatures of all n rows, uploaded; the row statistics stay on the GPU). A software adapter
+   * (SwiftShader) runs the feature-statistics and feature passes slowly — about 0.2–0.6 s per
+   * variant at n = 256, m = 64 against ≈ 6 ms for the row statistics — so there φ comes from the CPU.
+   */
+  features?: 'gpu' | 'cpu';
+}
+
+/** Adapters whose compute runs on the CPU (features are then formed by the twins). */
+export function isSoftwareAdapter(name: string): boolean {
+  return /swiftshader|fallback|llvmpipe|warp/i.test(name);
+}
+
+export function createGpuAnalysisBackend(
+  base: KernelContext,
+  lock: GpuLock,
+  options: GpuAnalysisOptions = {},
+): GpuAnalysisBackend {
+  const cpuFeatures = options.features === 'cpu';
   const { device } = base;
   const alloc = new PrefixAllocator(device);
   const ctx: KernelContext = {
@@ -82,6 +102,11 @@ export function createGpuAnalysisBackend(base: KernelContext, lock: GpuLock): Gp
     const rowList = alloc.upload('an.rows', new Uint32Array(rows));
     const out = alloc.storage('an.stats', Math.max(1, V * ROW_LIST_STATS * R) * 4);
     const full = options.fullRows ? alloc.storage('an.fullrows', (V + 1) * R * n * 4) : null;
+    let scaled: { x: Matrix; y: Matrix; rows: number[] } | null = null;
+    const prep = () => (scaled ??= { x: scaleInputs(q), y: scaleInputs(k), rows: [...Array(n).keys()] });
+    const x = () => prep().x;
+    const y = () => prep().y;
+    const allRows = () => prep().rows;
     const mapParams = new Map<FeatureMapKind, number>();
     const mapParam = (kind: FeatureMapKind) => {
       if (!mapParams.has(kind)) mapParams.set(kind, featureMapParam(kind, q, k, causal));
@@ -90,8 +115,16 @@ export function createGpuAnalysisBackend(base: KernelContext, lock: GpuLock): Gp
     variants.forEach((v, i) => {
       alloc.prefix = `v${i}.`;
       const w = alloc.upload('an.w', v.w.data.length ? v.w.data : new Float32Array(4));
-      const features = (kind: FeatureMapKind) =>
-        encodeFavorFeatures(ctx, enc, {
+      const features = (kind: FeatureMapKind): { qf: GPUBuffer; kf: GPUBuffer } => {
+        if (cpuFeatures) {
+          const mc = mapContext(kind, x(), y(), causal);
+          const all = { ...mc, positions: allRows() };
+          return {
+            qf: alloc.upload(`an.qf.${kind}`, queryFeatures(kind, x(), v.w, v.stabilizer, all).data),
+            kf: alloc.upload(`an.kf.${kind}`, keyFeatures(kind, y(), v.w, v.stabilizer, mc).data),
+          };
+        }
+        return encodeFavorFeatures(ctx, enc, {
           n,
           d,
           m: v.w.rows,
@@ -103,6 +136,7 @@ export function createGpuAnalysisBackend(base: KernelContext, lock: GpuLock): Gp
           mapParam: mapParam(kind),
           causal,
         });
+      };
       const f = features(v.map);
       let kf = f.kf;
       if (v.keyMap && v.keyMap !== v.map) {
