@@ -26,6 +26,7 @@ import { isEngineError } from '../core/errors';
 import { featureDim, featureMapParam, keyFeatures, mapContext, queryFeatures, scaleInputs } from '../core/feature-maps';
 import type { FeatureMapKind, Matrix } from '../core/types';
 import { GpuAllocator } from './allocator';
+import { subRows } from '../core/sweeps';
 import { encodeFullRows, type DenseProblem } from './attention-stats';
 import { encodeRowListStats, ROW_LIST_STATS } from './attention-row-list-stats';
 import { encodeFavorFeatures } from './favor-features';
@@ -54,8 +55,8 @@ export interface GpuAnalysisBackend extends AnalysisBackend {
 
 export interface GpuAnalysisOptions {
   /**
-   * Where φ is formed: 'gpu' (favor-features, the default) or 'cpu' (the twins' queryFeatures /
-   * keyFeatures of all n rows, uploaded; the row statistics stay on the GPU). A software adapter
+   * Where φ is formed: 'gpu' (favor-features, the default) or 'cpu' (the twins' keyFeatures of all n
+   * keys and queryFeatures of the listed rows, uploaded; the row statistics stay on the GPU). A software adapter
    * (SwiftShader) runs the feature-statistics and feature passes slowly — about 0.2–0.6 s per
    * variant at n = 256, m = 64 against ≈ 6 ms for the row statistics — so there φ comes from the CPU.
    */
@@ -102,11 +103,10 @@ export function createGpuAnalysisBackend(
     const rowList = alloc.upload('an.rows', new Uint32Array(rows));
     const out = alloc.storage('an.stats', Math.max(1, V * ROW_LIST_STATS * R) * 4);
     const full = options.fullRows ? alloc.storage('an.fullrows', (V + 1) * R * n * 4) : null;
-    let scaled: { x: Matrix; y: Matrix; rows: number[] } | null = null;
-    const prep = () => (scaled ??= { x: scaleInputs(q), y: scaleInputs(k), rows: [...Array(n).keys()] });
+    let scaled: { x: Matrix; y: Matrix } | null = null;
+    const prep = () => (scaled ??= { x: scaleInputs(q), y: scaleInputs(k) });
     const x = () => prep().x;
     const y = () => prep().y;
-    const allRows = () => prep().rows;
     const mapParams = new Map<FeatureMapKind, number>();
     const mapParam = (kind: FeatureMapKind) => {
       if (!mapParams.has(kind)) mapParams.set(kind, featureMapParam(kind, q, k, causal));
@@ -117,10 +117,14 @@ export function createGpuAnalysisBackend(
       const w = alloc.upload('an.w', v.w.data.length ? v.w.data : new Float32Array(4));
       const features = (kind: FeatureMapKind): { qf: GPUBuffer; kf: GPUBuffer } => {
         if (cpuFeatures) {
+          // the kernels read φ(Q) only at the listed rows: those rows are formed, the rest stay 0
           const mc = mapContext(kind, x(), y(), causal);
-          const all = { ...mc, positions: allRows() };
+          const mp = featureDim(kind, v.w.rows, d);
+          const qRows = queryFeatures(kind, subRows(x(), rows), v.w, v.stabilizer, { ...mc, positions: rows });
+          const qf = new Float32Array(n * mp);
+          rows.forEach((r, t) => qf.set(qRows.data.subarray(t * mp, (t + 1) * mp), r * mp));
           return {
-            qf: alloc.upload(`an.qf.${kind}`, queryFeatures(kind, x(), v.w, v.stabilizer, all).data),
+            qf: alloc.upload(`an.qf.${kind}`, qf),
             kf: alloc.upload(`an.kf.${kind}`, keyFeatures(kind, y(), v.w, v.stabilizer, mc).data),
           };
         }
