@@ -137,3 +137,34 @@ test(
   },
   { webgpu: false, timeout: 60_000 },
 );
+
+test('with WebGPU the row-statistics analyses run on the GPU (computedOn), stop when cancelled, and leave computes working', async ({
+  page,
+  baseUrl,
+}) => {
+  const backend = await open(page, baseUrl);
+  assert.equal(backend.kind, 'webgpu');
+  const payload = { params: { n: 64, d: 8, m: 16 }, seeds: 2, mGrid: [4, 8], rows: 8 };
+  const r = await page.evaluate((pl) => window.engineDriver.analyze('errorVsM', pl), payload);
+  assert.ok(r.ok, JSON.stringify(r));
+  assert.equal(r.computedOn, 'webgpu');
+  const spectra = await page.evaluate(() => window.engineDriver.analyze('spectra', { params: { n: 32 } }));
+  assert.equal(spectra.computedOn, 'cpu', JSON.stringify(spectra));
+  const c = await page.evaluate((pl) => window.engineDriver.analyze('errorVsM', { ...pl, seeds: 6 }, true), payload);
+  assert.equal(c.code, 'cancelled', JSON.stringify(c));
+  const after = await page.evaluate(() => window.engineDriver.compute({}));
+  assert.ok(after.ok && after.finite && after.backend.kind === 'webgpu', JSON.stringify(after));
+});
+
+test(
+  'without WebGPU the analyses run on the CPU twins (computedOn cpu)',
+  async ({ page, baseUrl }) => {
+    await open(page, baseUrl);
+    const r = await page.evaluate(() =>
+      window.engineDriver.analyze('errorVsM', { params: { n: 64, d: 8, m: 16 }, seeds: 2, mGrid: [4, 8], rows: 8 }),
+    );
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.equal(r.computedOn, 'cpu');
+  },
+  { webgpu: false },
+);

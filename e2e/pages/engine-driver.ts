@@ -78,6 +78,27 @@ const driver = {
     const k = new Float32Array(n * d).fill(0.1);
     return compute({}, { external: { q: { rows: n, cols: d, data: q }, k: { rows: n, cols: d, data: k } } });
   },
+  /** Runs an analysis op through the client (routed by the settled backend): where it ran and how it ended. */
+  async analyze(op: string, payload: Record<string, unknown>, cancelAfterFirstProgress = false) {
+    const abort = new AbortController();
+    let progress = 0;
+    try {
+      const value = await client.analyze<{ computedOn?: string }>(
+        op,
+        { ...payload, params: { ...DEFAULTS, ...(payload.params as object) } },
+        {
+          signal: abort.signal,
+          onProgress: () => {
+            progress++;
+            if (cancelAfterFirstProgress) abort.abort();
+          },
+        },
+      );
+      return { ok: true as const, computedOn: value.computedOn, progress };
+    } catch (e) {
+      return { ...outcome(e), progress };
+    }
+  },
   stats: () => client.stats(),
   loseDevice: () => client.loseDevice(),
   restart() {

@@ -24,7 +24,7 @@ import type {
 } from './protocol';
 import { deserializeError } from './serialize-error';
 import type { SpeedProgress, SpeedRequest, SpeedResult } from '../core/speed-model';
-import { isEngineOp } from './analysis/types';
+import { isEngineOp, isGpuAnalysisOp } from './analysis/types';
 
 export interface EngineStats {
   liveBuffers: number;
@@ -347,8 +347,11 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
     },
     analyze<T>(op: string, payload: unknown, opts: AnalyzeOptions = {}) {
       const id = nextId++;
-      // ops that time the live backend run in the engine worker, the rest on the CPU twins beside it
-      const worker = isEngineOp(op) ? primary : analysisWorker();
+      // ops that time the live backend run in the engine worker; so do the row-statistics analyses
+      // once the settled backend is WebGPU (on the GPU, between live computes); the rest, and all of
+      // them without WebGPU (or while it warms up), on the CPU twins in the analysis worker
+      const onGpu = primaryInfo?.kind === 'webgpu' && isGpuAnalysisOp(op);
+      const worker = isEngineOp(op) || onGpu ? primary : analysisWorker();
       if (opts.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
       opts.signal?.addEventListener(
         'abort',

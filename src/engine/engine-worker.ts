@@ -7,6 +7,9 @@
  * With `warmup`, a WebGPU backend first runs the page's current request at a small n, which
  * compiles every pipeline that request needs (seconds on a software adapter), and only then
  * answers 'ready'; meanwhile the client computes with a second, CPU-only instance of this worker.
+ *
+ * On WebGPU it also runs the row-statistics analyses (GPU_ANALYSIS_OPS) on the GPU analysis
+ * backend: one op at a time, each batch one GPU turn, so a live compute waits for at most one batch.
  */
 import type { AttentionBackend } from '../core/attention-job';
 import { EngineError, isEngineError } from '../core/errors';
@@ -18,7 +21,10 @@ import { exportStateJson } from './export-state';
 import { createCpuBackend } from './cpu-backend';
 import { requestFlops } from './cost-model';
 import { estimatorTiming } from './estimator-timing';
-import { isEngineOp } from './analysis/types';
+import { isEngineOp, isGpuAnalysisOp } from './analysis/types';
+import { runAnalysisOp } from './analysis';
+import { cpuAnalysisBackend } from '../core/analysis-backend';
+import { createGpuAnalysisBackend, isSoftwareAdapter, type GpuAnalysisBackend } from '../gpu/analysis-backend';
 import {
   slimResult,
   type ComputeRequest,
@@ -63,28 +69,53 @@ let speedRun: { id: number; abort: AbortController } | null = null;
 const opRunning = new Set<number>();
 const opCancelled = new Set<number>();
 
+/** The GPU analysis backend on the current WebGPU backend's device (replaced with it). */
+let analysisGpu: { owner: WebGpuBackend; backend: GpuAnalysisBackend } | null = null;
+
+function analysisBackend(b: AttentionBackend) {
+  if (!gpuBackend || b !== gpuBackend) return cpuAnalysisBackend;
+  if (analysisGpu?.owner !== gpuBackend) {
+    analysisGpu?.backend.dispose();
+    // every batch is one GPU turn: a live compute waits for at most the batch in flight
+    const features = isSoftwareAdapter(gpuBackend.info.adapter) ? 'cpu' : 'gpu';
+    analysisGpu = { owner: gpuBackend, backend: createGpuAnalysisBackend(gpuBackend.context, gpuTurn, { features }) };
+  }
+  return analysisGpu.backend;
+}
+
+/**
+ * The row-statistics analyses run one at a time (each batch a GPU turn), so at most one analysis
+ * batch is ever queued ahead of a live compute.
+ */
+let analysisTail: Promise<unknown> = Promise.resolve();
+
 async function runEngineOp(id: number, op: string, payload: unknown): Promise<void> {
   opRunning.add(id);
   try {
-    if (!isEngineOp(op)) throw new EngineError('internal', 'analyses run in the analysis worker');
     if (!backendReady) throw new EngineError('internal', 'engine not initialised');
     const b = await backendReady;
     let lastYield = performance.now();
-    const value = await estimatorTiming(
-      payload as Parameters<typeof estimatorTiming>[0],
-      {
-        progress: (done, total, label) => post({ type: 'progress', id, done, total, label }),
-        cancelled: () => opCancelled.has(id),
-        breathe: async () => {
-          if (performance.now() - lastYield > 30) {
-            await new Promise<void>((r) => setTimeout(r, 0));
-            lastYield = performance.now();
-          }
-        },
+    const ctx = {
+      progress: (done: number, total: number, label?: string) => post({ type: 'progress', id, done, total, label }),
+      cancelled: () => opCancelled.has(id),
+      breathe: async () => {
+        if (performance.now() - lastYield > 30) {
+          await new Promise<void>((r) => setTimeout(r, 0));
+          lastYield = performance.now();
+        }
       },
-      b,
-      gpuTurn,
-    );
+    };
+    let value: unknown;
+    if (isEngineOp(op)) {
+      value = await estimatorTiming(payload as Parameters<typeof estimatorTiming>[0], ctx, b, gpuTurn);
+    } else if (isGpuAnalysisOp(op)) {
+      const run = analysisTail.then(() => {
+        if (opCancelled.has(id)) throw new EngineError('cancelled', 'cancelled');
+        return runAnalysisOp(op, payload, { ...ctx, backend: analysisBackend(b) });
+      });
+      analysisTail = run.catch(() => undefined);
+      value = await run;
+    } else throw new EngineError('internal', `analysis "${op}" runs in the analysis worker`);
     if (opCancelled.has(id)) throw new EngineError('cancelled', 'cancelled');
     post({ type: 'analysis', id, value });
   } catch (e) {
@@ -289,7 +320,7 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
       break;
     }
     case 'analyze':
-      // only the ops that need the live backend come here (engine-client routes the rest to the analysis worker)
+      // the ops that need the live backend, and with WebGPU the row-statistics analyses (engine-client routes the rest to the analysis worker)
       void runEngineOp(msg.id, msg.op, msg.payload);
       break;
   }

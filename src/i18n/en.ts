@@ -296,6 +296,7 @@ export const en = {
     took: (ms: string) => `took ${ms}`,
     refining: (label?: string) => `Preview on fewer samples; refining${label ? ` (${label})` : ''}…`,
     coarseOnly: 'The chart shows a preview on fewer samples, not the full analysis.',
+    computedOn: (backend: 'cpu' | 'webgpu'): string => (backend === 'webgpu' ? 'on WebGPU' : 'on the CPU'),
   },
   metrics: {
     relErrorA: 'error of A',

@@ -336,6 +336,7 @@ export const zh: Strings = {
     took: (ms: string) => `用时 ${ms}`,
     refining: (label?: string) => `基于较少样本的预览；正在细化${label ? `（${label}）` : ''}…`,
     coarseOnly: '图中是基于较少样本的预览，不是完整的分析结果。',
+    computedOn: (backend: 'cpu' | 'webgpu') => (backend === 'webgpu' ? '在 WebGPU 上' : '在 CPU 上'),
   },
   metrics: {
     relErrorA: 'A 的误差',

@@ -1,7 +1,7 @@
 /** An analysis run in the worker as the panels and the slides see it: the request hook and its status line. */
 import { useEffect, useMemo, useState } from 'react';
 import { fmtMs } from '../charts/format';
-import type { AnalysisOpName } from '../engine/analysis';
+import type { AnalysisOpName, ComputedOn } from '../engine/analysis';
 import { withUpload, type AnalysisRequest } from '../store/analyses';
 import { useController, useStore } from '../store/react';
 import type { AnalysisEntry } from '../store/store';
@@ -118,6 +118,7 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
   const refining = isRefining(entry, currentKey);
   const p = entry.progress;
   const label = refining ? t.analysis.refining(p?.label) : t.analysis.running(p?.label);
+  const computedOn = (entry.value as ComputedOn | null)?.computedOn;
   // data-analysis-key: the key the panel wants now; data-analysis-version: the key of the value on
   // screen (equal once it is current); data-refining: that value is a coarse stage — read by the
   // benches (e2e/bench-live.mjs) and e2e/progressive.spec.mjs, keep them
@@ -175,7 +176,10 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
         </p>
       )}
       {entry.status === 'done' && entry.elapsedMs !== null && (
-        <span className="note took">{t.analysis.took(fmtMs(entry.elapsedMs))}</span>
+        <span className="note took" data-computed-on={computedOn ?? ''}>
+          {t.analysis.took(fmtMs(entry.elapsedMs))}
+          {computedOn && ` · ${t.analysis.computedOn(computedOn)}`}
+        </span>
       )}
     </div>
   );

@@ -3,25 +3,26 @@
  * the feature dimension m' (random estimators: mean and band over feature seeds; deterministic ones:
  * one point; learned ones: one fit per m) and against the norm scale s at the current m.
  * The measured time of each estimator is taken by the engine worker on the live backend
- * (src/engine/estimator-timing.ts); this op is the error side, on the CPU twins.
+ * (src/engine/estimator-timing.ts); this op is the error side, on the analysis backend.
  */
 import { estimatorDim, estimatorSet, type EstimatorSpec } from '../../core/estimators';
 import { projectionFor as engineProjection } from '../../core/inputs';
-import { evenRows, exactRowsOf, powersOfTwo, relErrorOverRows, spread } from '../../core/sweeps';
+import { evenRows, powersOfTwo, spread } from '../../core/sweeps';
 import type { AttentionParams, Matrix } from '../../core/types';
 import { LIMITS } from '../../core/limits';
 import { readExternal } from '../external-inputs';
 import { DEFAULT_SCALES } from './error-sweeps';
 import {
-  approxRowsFor,
   clampInt,
   cleanGrid,
   emptySpread,
   featureSeedAt,
   prepared,
   preparedAtScale,
+  problemOf,
   pushSpread,
   readParams,
+  relErrors,
   step,
 } from './helpers';
 import type { AnalysisContext, AnalysisPayloadBase, SpreadSeries, SweepBudget } from './types';
@@ -87,8 +88,8 @@ export async function beyondSweeps(payload: BeyondPayload, ctx: AnalysisContext)
   let done = 0;
 
   // error vs m', on the experiment's inputs
-  const { inputs, x, y } = prepared(p, n, ext);
-  const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
+  const { inputs } = prepared(p, n, ext);
+  const problem = problemOf(inputs, rows, p.causal);
   const out: BeyondSeries[] = [];
   for (const e of set) {
     const series: BeyondSeries = {
@@ -101,17 +102,23 @@ export async function beyondSweeps(payload: BeyondPayload, ctx: AnalysisContext)
       draws: drawsOf(e, seeds),
       normDraws: drawsOf(e, normSeeds),
     };
-    for (const m of series.m) {
-      const runs: number[] = [];
-      for (let s = 0; s < series.draws; s++) {
-        const w = wFor(p, e, m, featureSeedAt(p, s));
-        runs.push(relErrorOverRows(approxRowsFor(e.map, x, y, w, rows, p.causal, p.stabilizer), exact));
-        await step(ctx, ++done, total, e.id);
-      }
+    // one batch per estimator: every m × draw
+    const variants = series.m.flatMap((m) =>
+      Array.from({ length: series.draws }, (_, s) => ({
+        map: e.map,
+        w: wFor(p, e, m, featureSeedAt(p, s)),
+        stabilizer: p.stabilizer,
+      })),
+    );
+    const values = await relErrors(ctx, problem, variants);
+    series.m.forEach((m, mi) => {
+      const runs = values.slice(mi * series.draws, (mi + 1) * series.draws);
       series.dims.push(estimatorDim(e, m, p.d));
       pushSpread(series.error, runs);
       if (m === p.m) series.current = spread(runs);
-    }
+    });
+    done += variants.length;
+    await step(ctx, done, total, e.id);
     out.push(series);
   }
 
@@ -119,12 +126,13 @@ export async function beyondSweeps(payload: BeyondPayload, ctx: AnalysisContext)
   const ws = out.map((e) => Array.from({ length: e.normDraws }, (_, s) => wFor(p, e, p.m, featureSeedAt(p, s))));
   for (let si = 0; si < scales.length; si++) {
     const at = preparedAtScale(p, n, ext, scales[si]!);
-    const exactS = exactRowsOf(at.inputs.q, at.inputs.k, rows, p.causal);
+    // one batch per scale: every estimator × draw
+    const variants = out.flatMap((e, k) => ws[k]!.map((w) => ({ map: e.map, w, stabilizer: p.stabilizer })));
+    const values = await relErrors(ctx, problemOf(at.inputs, rows, p.causal), variants);
+    let at0 = 0;
     out.forEach((e, k) => {
-      const runs = ws[k]!.map((w) =>
-        relErrorOverRows(approxRowsFor(e.map, at.x, at.y, w, rows, p.causal, p.stabilizer), exactS),
-      );
-      pushSpread(e.norm, runs);
+      pushSpread(e.norm, values.slice(at0, at0 + ws[k]!.length));
+      at0 += ws[k]!.length;
     });
     await step(ctx, ++done, total, `s = ${scales[si]}`);
   }

@@ -1,16 +1,8 @@
 /** The error panel's sweeps: error of A vs m, vs the norm scale s, vs d, and per exact entry. */
 import { EngineError } from '../../core/errors';
-import {
-  estimatorTheory,
-  evenRows,
-  exactRowsOf,
-  mean,
-  normEntropies,
-  powersOfTwo,
-  predictedRelError,
-  relErrorOverRows,
-} from '../../core/sweeps';
+import { estimatorTheory, evenRows, mean, powersOfTwo, predictedRelError } from '../../core/sweeps';
 import { STABILIZERS, type ProjectionKind } from '../../core/types';
+import { normalizedEntropies, relErrorOfRows, type FeatureVariant } from '../../core/analysis-backend';
 import { LIMITS } from '../../core/limits';
 import { readExternal } from '../external-inputs';
 import {
@@ -24,10 +16,12 @@ import {
   projectionFor,
   featureSeedAt,
   prepared,
-  approxRowsFor,
   pushSpread,
   emptySpread,
   quantile,
+  backendOf,
+  problemOf,
+  relErrors,
 } from './helpers';
 import type {
   AnalysisContext,
@@ -49,7 +43,7 @@ export async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): 
   const rows = evenRows(n, clampInt(payload.rows, 4, 256, 32));
   const mGrid = cleanGrid(payload.mGrid, 1, LIMITS.mMax, powersOfTwo(4, 512));
   const { inputs, x, y } = prepared(p, n, readExternal(payload));
-  const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
+  const problem = problemOf(inputs, rows, p.causal);
   const projections: ProjectionKind[] = ['orthogonal-chi', 'iid'];
   const errs = new Map<string, number[][]>(); // key map|proj → [mIndex][seed]
   for (const map of ESTIMATORS)
@@ -62,14 +56,14 @@ export async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): 
   let done = 0;
   for (let s = 0; s < seeds; s++) {
     for (const proj of projections) {
-      for (let mi = 0; mi < mGrid.length; mi++) {
-        const w = projectionFor(p, mGrid[mi]!, proj, featureSeedAt(p, s));
-        for (const map of ESTIMATORS) {
-          const cells = errs.get(`${map}|${proj}`)!;
-          cells[mi]!.push(relErrorOverRows(approxRowsFor(map, x, y, w, rows, p.causal, p.stabilizer), exact));
-        }
-        await step(ctx, ++done, total, `seed ${s + 1}/${seeds}`);
-      }
+      // one batch: every m and map of this seed and projection
+      const ws = mGrid.map((m) => projectionFor(p, m, proj, featureSeedAt(p, s)));
+      const variants = ws.flatMap((w) => ESTIMATORS.map((map) => ({ map, w, stabilizer: p.stabilizer })));
+      const values = await relErrors(ctx, problem, variants);
+      for (let mi = 0; mi < mGrid.length; mi++)
+        ESTIMATORS.forEach((map, e) => errs.get(`${map}|${proj}`)![mi]!.push(values[mi * ESTIMATORS.length + e]!));
+      done += mGrid.length;
+      await step(ctx, done, total, `seed ${s + 1}/${seeds}`);
     }
   }
   const series: ErrorVsMResult['series'] = [];
@@ -106,24 +100,30 @@ export async function normSweep(payload: NormSweepPayload, ctx: AnalysisContext)
   const ext = readExternal(payload);
   for (let si = 0; si < scales.length; si++) {
     const { inputs, x, y } = preparedAtScale(p, n, ext, scales[si]!);
-    const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
-    entropyExact.push(mean(normEntropies(exact, rows, p.causal)));
+    // one batch: every map × seed at the experiment's stabilizer, then positive × seed under each stabilizer
+    const variants: FeatureVariant[] = [
+      ...ESTIMATORS.flatMap((map) => ws.map((w) => ({ map, w, stabilizer: p.stabilizer }))),
+      ...stabilizers.flatMap((st) => ws.map((w) => ({ map: 'positive' as const, w, stabilizer: st.stabilizer }))),
+    ];
+    const b = await backendOf(ctx).rowStats(problemOf(inputs, rows, p.causal), variants, { entropy: true });
+    const h = (e: Float64Array) => mean(normalizedEntropies(e, rows, p.causal, n));
+    entropyExact.push(h(b.exactEntropy));
     const hPerf: number[] = [];
     ESTIMATORS.forEach((map, k) => {
-      const runs = ws.map((w) => {
-        const approx = approxRowsFor(map, x, y, w, rows, p.causal, p.stabilizer);
-        if (map === 'positive') hPerf.push(mean(normEntropies(approx, rows, p.causal)));
-        return relErrorOverRows(approx, exact);
+      const runs = ws.map((_, s) => {
+        const v = b.variants[k * seeds + s]!;
+        if (map === 'positive') hPerf.push(h(v.entropy!));
+        return relErrorOfRows(v);
       });
       pushSpread(error[k]!, runs);
     });
     for (const th of theory) th.values.push(predictedRelError(estimatorTheory(th.map, x, y, rows, p.causal), p.m));
     entropyPerformer.push(mean(hPerf));
-    for (const st of stabilizers) {
-      const approx = ws.map((w) => approxRowsFor('positive', x, y, w, rows, p.causal, st.stabilizer));
-      st.entropy.push(mean(approx.map((a) => mean(normEntropies(a, rows, p.causal)))));
-      st.error.push(mean(approx.map((a) => relErrorOverRows(a, exact))));
-    }
+    stabilizers.forEach((st, k) => {
+      const vs = b.variants.slice((ESTIMATORS.length + k) * seeds, (ESTIMATORS.length + k + 1) * seeds);
+      st.entropy.push(mean(vs.map((v) => h(v.entropy!))));
+      st.error.push(mean(vs.map(relErrorOfRows)));
+    });
     await step(ctx, si + 1, scales.length, `scale ${scales[si]}`);
   }
   return {
@@ -151,13 +151,12 @@ export async function errorVsD(payload: ErrorVsDPayload, ctx: AnalysisContext): 
   for (let di = 0; di < dGrid.length; di++) {
     const pd = { ...p, d: dGrid[di]! };
     const { inputs, x, y } = prepared(pd, n);
-    const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
-    const runs: number[] = [];
-    for (let s = 0; s < seeds; s++) {
-      const w = projectionFor(pd, p.m, p.projection, featureSeedAt(p, s));
-      runs.push(relErrorOverRows(approxRowsFor('positive', x, y, w, rows, p.causal, p.stabilizer), exact));
-    }
-    pushSpread(out, runs);
+    const variants = Array.from({ length: seeds }, (_, s) => ({
+      map: 'positive' as const,
+      w: projectionFor(pd, p.m, p.projection, featureSeedAt(p, s)),
+      stabilizer: p.stabilizer,
+    }));
+    pushSpread(out, await relErrors(ctx, problemOf(inputs, rows, p.causal), variants));
     out.theory.push(predictedRelError(estimatorTheory('positive', x, y, rows, p.causal), p.m));
     await step(ctx, di + 1, dGrid.length, `d = ${dGrid[di]}`);
   }
@@ -169,9 +168,15 @@ export async function entryErrors(payload: EntryErrorsPayload, ctx: AnalysisCont
   const n = Math.min(p.n, clampInt(payload.nCap, 16, 2048, 256));
   const rows = evenRows(n, clampInt(payload.rows, 4, 256, 32));
   const nb = clampInt(payload.bins, 4, 64, 14);
-  const { inputs, x, y } = prepared(p, n, readExternal(payload));
-  const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
+  const { inputs } = prepared(p, n, readExternal(payload));
   const w = projectionFor(p, p.m, p.projection, p.featureSeed);
+  const kinds = ['positive', 'trig'] as const;
+  const b = await backendOf(ctx).rowStats(
+    problemOf(inputs, rows, p.causal),
+    kinds.map((map) => ({ map, w, stabilizer: p.stabilizer })),
+    { fullRows: true },
+  );
+  const exact = b.exactRows!;
   await step(ctx, 1, 3, 'exact');
   let lo = Infinity;
   let hi = 0;
@@ -188,8 +193,8 @@ export async function entryErrors(payload: EntryErrorsPayload, ctx: AnalysisCont
   const edges = Array.from({ length: nb + 1 }, (_, b) => 10 ** (logLo + b * width));
   const centers = Array.from({ length: nb }, (_, b) => 10 ** (logLo + (b + 0.5) * width));
   const binOf = (a: number) => Math.min(nb - 1, Math.max(0, Math.floor((Math.log10(a) - logLo) / width)));
-  const binned = (kind: 'positive' | 'trig'): BinnedErrors => {
-    const approx = approxRowsFor(kind, x, y, w, rows, p.causal, p.stabilizer);
+  const binned = (kind: (typeof kinds)[number]): BinnedErrors => {
+    const approx = b.variants[kinds.indexOf(kind)]!.rows!;
     const buckets: number[][] = centers.map(() => []);
     exact.forEach((r, t) => {
       for (let j = 0; j < r.length; j++) {

@@ -3,6 +3,13 @@ import { EngineError } from '../../core/errors';
 import { keyFeatures, mapContext, queryFeatures, scaleInputs } from '../../core/feature-maps';
 import { generateInputs } from '../../core/inputs';
 import { approxRowsOf, spread, subRows, type EstimatorKind } from '../../core/sweeps';
+import {
+  cpuAnalysisBackend,
+  relErrorOfRows,
+  type AnalysisBackend,
+  type FeatureVariant,
+  type RowProblem,
+} from '../../core/analysis-backend';
 import { SWEEP_MAPS } from '../../core/estimators';
 import {
   type AttentionInputs,
@@ -143,4 +150,23 @@ export function preparedAtScale(
 ): { inputs: AttentionInputs; x: Matrix; y: Matrix } {
   if (!ext) return prepared({ ...p, scale }, n);
   return withScaled(rescaledInputs(externalInputs(p, ext, n), scale / (externalRms(ext) || 1)));
+}
+
+/** The backend the op's row statistics run on. */
+export function backendOf(ctx: AnalysisContext): AnalysisBackend {
+  return ctx.backend ?? cpuAnalysisBackend;
+}
+
+export function problemOf(inputs: AttentionInputs, rows: readonly number[], causal: boolean): RowProblem {
+  return { q: inputs.q, k: inputs.k, rows, causal };
+}
+
+/** ‖Â − A‖_F / ‖A‖_F over the problem's rows of each variant: one batch on the backend. */
+export async function relErrors(
+  ctx: AnalysisContext,
+  problem: RowProblem,
+  variants: readonly FeatureVariant[],
+): Promise<number[]> {
+  const b = await backendOf(ctx).rowStats(problem, variants);
+  return b.variants.map(relErrorOfRows);
 }

@@ -1,13 +1,13 @@
 /** One query row of Â under every feature map (the feature-map panel's per-map rows), and the λ-invariance. */
-import { featureDim, keyFeatures, mapContext, queryFeatures, scaleInputs } from '../../core/feature-maps';
+import { featureDim, scaleInputs } from '../../core/feature-maps';
 import { oprfCausalA, oprfCausalRho, oprfParameter, oprfRho } from '../../core/feature-maps-beyond';
 import { LIMITS } from '../../core/limits';
 import { generateInputs } from '../../core/inputs';
 import { klDivergence, relativeError, rowEntropy, normalizedEntropy } from '../../core/metrics';
-import { approxRowsOf, exactRowsOf, spread, subRows } from '../../core/sweeps';
-import { FEATURE_MAPS, type FeatureMapKind } from '../../core/types';
+import { spread } from '../../core/sweeps';
+import { FEATURE_MAPS } from '../../core/types';
 import { externalInputs, readExternal } from '../external-inputs';
-import { step, readParams, clampInt } from './helpers';
+import { step, readParams, clampInt, backendOf } from './helpers';
 import type { AnalysisContext, MapRowsPayload, MapRowsResult } from './types';
 
 export async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Promise<MapRowsResult> {
@@ -20,33 +20,38 @@ export async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Pr
   const x = scaleInputs(inputs.q);
   const y = scaleInputs(inputs.k);
   const w = inputs.w;
-  const [exact] = exactRowsOf(inputs.q, inputs.k, [row], p.causal);
-  const rowOf = (kq: FeatureMapKind, kk: FeatureMapKind = kq) =>
-    approxRowsOf(
-      queryFeatures(kq, subRows(x, [row]), w, p.stabilizer, { ...mapContext(kq, x, y, p.causal), positions: [row] }),
-      keyFeatures(kk, y, w, p.stabilizer, mapContext(kk, x, y, p.causal)),
-      [row],
-      p.causal,
-    )[0]!;
+  const stab = p.stabilizer;
+  const shown = FEATURE_MAPS.filter(
+    // hedgehog needs a fitted W (shown by the Hedgehog training view); taylor2 at large d is refused everywhere
+    (map) => map !== 'hedgehog' && featureDim(map, w.rows, x.cols) <= LIMITS.featureDimMax,
+  );
+  // one batch: the row under every shown map, and 'exp' queries against 'positive' keys (the λ check)
+  const b = await backendOf(ctx).rowStats(
+    { q: inputs.q, k: inputs.k, rows: [row], causal: p.causal },
+    [
+      ...shown.map((map) => ({ map, w, stabilizer: stab })),
+      { map: 'exp' as const, keyMap: 'positive' as const, w, stabilizer: stab },
+    ],
+    { fullRows: true },
+  );
+  const exact = b.exactRows![0]!;
   const maps: MapRowsResult['maps'] = [];
   let t = 0;
   const keys = p.causal ? row + 1 : p.n;
-  for (const map of FEATURE_MAPS) {
-    if (map === 'hedgehog') continue; // needs a fitted W: shown by the Hedgehog training view
-    if (featureDim(map, w.rows, x.cols) > LIMITS.featureDimMax) continue; // taylor2 at large d: refused everywhere
-    const values = rowOf(map);
+  for (const [i, map] of shown.entries()) {
+    const values = b.variants[i]!.rows![0]!;
     maps.push({
       map,
       values,
-      relError: relativeError(values, exact!),
-      kl: klDivergence(exact!, values),
+      relError: relativeError(values, exact),
+      kl: klDivergence(exact, values),
       entropy: normalizedEntropy(rowEntropy(values), keys),
     });
     await step(ctx, ++t, FEATURE_MAPS.length + 1, map);
   }
   const positive = maps.find((m) => m.map === 'positive')!.values;
   // 'exp' query features are the positive ones without exp(−‖x‖²/2) (and without m^{-1/2}).
-  const queryNormDropped = relativeError(rowOf('exp', 'positive'), positive);
+  const queryNormDropped = relativeError(b.variants[shown.length]!.rows![0]!, positive);
   const bothNormsDropped = relativeError(maps.find((m) => m.map === 'exp')!.values, positive);
   const norms: number[] = [];
   for (let j = 0; j < y.rows; j++) {
@@ -60,7 +65,7 @@ export async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Pr
     row,
     n: p.n,
     causal: p.causal,
-    exact: exact!,
+    exact,
     maps,
     lambda: { queryNormDropped, bothNormsDropped, keyNormSpread: sp.mean > 0 ? sp.std / sp.mean : 0 },
     // causal: the sequence-independent A (feature-maps-beyond.ts, oprfCausalA)

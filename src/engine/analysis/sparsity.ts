@@ -1,12 +1,12 @@
 /** The sparsity panel's analyses: row entropies and top-k mass, entropy vs n, Su's local truncation. */
 import { fittedMapW } from '../hedgehog-op';
 import { EngineError } from '../../core/errors';
-import { scaleInputs } from '../../core/feature-maps';
 import { generateInputs, localWindow } from '../../core/inputs';
 import { exactAttentionMatrix } from '../../core/exact-attention';
 import { linearAttentionMatrix, performerFeatures } from '../../core/linear-attention';
 import { localTruncationCurve, windowGrid } from '../../core/local-window';
-import { evenRows, exactRowsOf, firstRows, mean, normEntropies, powersOfTwo, topMassCurve } from '../../core/sweeps';
+import { evenRows, firstRows, mean, normEntropies, powersOfTwo, topMassCurve } from '../../core/sweeps';
+import { normalizedEntropies } from '../../core/analysis-backend';
 import { LIMITS } from '../../core/limits';
 import { externalInputs, readExternal } from '../external-inputs';
 import {
@@ -17,7 +17,8 @@ import {
   cleanGrid,
   uploadedGrid,
   prepared,
-  approxRowsFor,
+  backendOf,
+  problemOf,
 } from './helpers';
 import type {
   AnalysisContext,
@@ -33,12 +34,21 @@ export async function rowEntropies(payload: RowEntropiesPayload, ctx: AnalysisCo
   const p = readParams(payload);
   const maxRows = clampInt(payload.maxRows, 8, 1024, p.n > 4096 ? 64 : 256);
   const rows = evenRows(p.n, maxRows);
-  const { inputs, x, y } = prepared(p, p.n, readExternal(payload));
-  const exact = exactRowsOf(inputs.q, inputs.k, rows, p.causal);
+  const { inputs } = prepared(p, p.n, readExternal(payload));
+  // one batch: the experiment's map and 1 + elu (rows kept for the top-k curves)
+  const b = await backendOf(ctx).rowStats(
+    problemOf(inputs, rows, p.causal),
+    [
+      { map: p.featureMap, w: fittedMapW(payload, p, inputs.w), stabilizer: p.stabilizer },
+      { map: 'elu1', w: inputs.w, stabilizer: p.stabilizer },
+    ],
+    { fullRows: true },
+  );
+  const exact = b.exactRows!;
   await step(ctx, 1, 3, 'exact');
-  const performer = approxRowsFor(p.featureMap, x, y, fittedMapW(payload, p, inputs.w), rows, p.causal, p.stabilizer);
+  const performer = b.variants[0]!.rows!;
   await step(ctx, 2, 3, p.featureMap);
-  const elu = approxRowsFor('elu1', x, y, inputs.w, rows, p.causal, p.stabilizer);
+  const elu = b.variants[1]!.rows!;
   const ks = powersOfTwo(1, p.n);
   const topK = (rs: Float32Array[]) => {
     const curves = rs.map(topMassCurve);
@@ -76,15 +86,19 @@ export async function entropyVsN(payload: EntropyVsNPayload, ctx: AnalysisContex
       : p.input === 'gaussian' && big
         ? { ...big, q: firstRows(big.q, n), k: firstRows(big.k, n) }
         : generateInputs({ ...p, n });
-    const x = scaleInputs(inputs.q);
-    const y = scaleInputs(inputs.k);
     const rows = evenRows(n, rowCount);
-    const h = (r: Float32Array[]) => mean(normEntropies(r, rows, p.causal));
-    out.exact.push(h(exactRowsOf(inputs.q, inputs.k, rows, p.causal)));
-    out.performer.push(
-      h(approxRowsFor(p.featureMap, x, y, fittedMapW(payload, p, inputs.w), rows, p.causal, p.stabilizer)),
+    const b = await backendOf(ctx).rowStats(
+      problemOf(inputs, rows, p.causal),
+      [
+        { map: p.featureMap, w: fittedMapW(payload, p, inputs.w), stabilizer: p.stabilizer },
+        { map: 'elu1', w: inputs.w, stabilizer: p.stabilizer },
+      ],
+      { entropy: true },
     );
-    out.elu1.push(h(approxRowsFor('elu1', x, y, inputs.w, rows, p.causal, p.stabilizer)));
+    const h = (e: Float64Array) => mean(normalizedEntropies(e, rows, p.causal, n));
+    out.exact.push(h(b.exactEntropy));
+    out.performer.push(h(b.variants[0]!.entropy!));
+    out.elu1.push(h(b.variants[1]!.entropy!));
     await step(ctx, t + 1, nGrid.length, `n = ${n}`);
   }
   return out;

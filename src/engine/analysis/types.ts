@@ -10,6 +10,7 @@ import type { BackendInfo } from '../../core/attention-job';
 import type { EstimatorSpec } from '../../core/estimators';
 import type { ExternalInputs } from '../external-inputs';
 import type { BeyondPayload, BeyondResult } from './beyond';
+import type { AnalysisBackend, AnalysisBackendKind } from '../../core/analysis-backend';
 
 /**
  * What an op gets from the analysis worker. Ops are async and call `step` (helpers.ts) between
@@ -20,6 +21,8 @@ export interface AnalysisContext {
   cancelled(): boolean;
   /** yields to the worker's event loop (so cancel messages arrive); optional outside a worker */
   breathe?(): Promise<void>;
+  /** where the row statistics run: the CPU twins unless given (the engine worker gives its WebGPU one) */
+  backend?: AnalysisBackend;
 }
 
 /** Every payload: the experiment's parameters, and uploaded Q, K (V) when the user gave them. */
@@ -244,6 +247,31 @@ export type WorkerOpName = Exclude<AnalysisOpName, EngineOpName>;
 
 export function isEngineOp(op: string): op is EngineOpName {
   return (ENGINE_OPS as readonly string[]).includes(op);
+}
+
+/**
+ * The ops written against the analysis backend (ctx.backend): where the engine has WebGPU they run
+ * in the engine worker on the GPU (between live computes), else in the analysis worker on the CPU twins.
+ */
+export const GPU_ANALYSIS_OPS = [
+  'errorVsM',
+  'normSweep',
+  'errorVsD',
+  'entryErrors',
+  'rowEntropies',
+  'entropyVsN',
+  'mapRows',
+  'beyondSweeps',
+] as const satisfies readonly WorkerOpName[];
+export type GpuAnalysisOpName = (typeof GPU_ANALYSIS_OPS)[number];
+
+export function isGpuAnalysisOp(op: string): op is GpuAnalysisOpName {
+  return (GPU_ANALYSIS_OPS as readonly string[]).includes(op);
+}
+
+/** Which backend computed an analysis result: set on every result of `runAnalysisOp` (`computedOn`). */
+export interface ComputedOn {
+  computedOn?: AnalysisBackendKind;
 }
 
 /** One op: its payload in, its result out. */

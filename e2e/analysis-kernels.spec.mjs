@@ -1,0 +1,112 @@
+// The WebGPU analysis backend against the CPU twins in real Chromium (WebGPU on SwiftShader).
+// Driver: e2e/pages/analysis-kernels.ts.
+//
+// Kernels (attention-row-list-stats.wgsl on favor-features' φ, full rows via attention-row-stats.wgsl):
+// every row statistic within |gpu − cpu| ≤ 1e-4 + 1e-3·|cpu| (KL: 1e-2·|cpu|); a row whose normalizer
+// is exactly 0 (cosformer's relu features can all vanish) is 0 on the GPU and 0/0 in the twin (the
+// all-zero normalizer guard) and is skipped. Ops: every number of
+// each analysis result on the GPU backend vs the CPU one within 2e-3 + 2e-2·|cpu| (f32 vs f64 through
+// a whole sweep). The logged tables give max abs error and the normwise relative error per case.
+import assert from 'node:assert/strict';
+import { test } from './harness.mjs';
+
+async function open(page, baseUrl) {
+  await page.goto(`${baseUrl}/e2e/pages/analysis-kernels.html`);
+  await page.waitForFunction(() => window.analysisKernels, null, { timeout: 120_000 });
+  return page.evaluate(() => window.analysisKernels.info());
+}
+
+const fmt = (x) => (Number.isFinite(x) ? x.toExponential(1) : String(x));
+function table(log, title, rows) {
+  log(title);
+  log(`  ${'case'.padEnd(52)} ${'max abs'.padStart(8)} ${'max rel'.padStart(8)} ${'ms'.padStart(7)}`);
+  for (const r of rows) {
+    log(
+      `  ${(r.ok ? '✓ ' : '✗ ') + r.name.padEnd(50)} ${fmt(r.maxAbs).padStart(8)} ${fmt(r.maxRel).padStart(8)} ${String(Math.round(r.ms ?? r.gpuMs)).padStart(7)}`,
+    );
+  }
+}
+function assertAll(rows) {
+  const bad = rows.filter((r) => !r.ok);
+  assert.equal(bad.length, 0, `failed: ${bad.map((r) => `${r.name} ${JSON.stringify(r.fields ?? r)}`).join('; ')}`);
+}
+
+// awkward shapes: n ∈ {1, 47, 65}, d ∈ {3, 5, 16}, ragged m′, both modes, a row list longer than one tile
+const ROW_CASES = [
+  { n: 1, d: 3, m: 5, causal: false, rows: 4, maps: ['positive', 'elu1'] },
+  { n: 1, d: 5, m: 4, causal: true, rows: 4, maps: ['hyperbolic'] },
+  { n: 47, d: 3, m: 7, causal: true, rows: 9, maps: ['positive', 'trig', 'relu', 'exp'] },
+  { n: 47, d: 5, m: 5, causal: false, rows: 47, maps: ['hyperbolic', 'double-softmax', 'oprf', 'hedgehog'] },
+  { n: 65, d: 5, m: 3, causal: false, rows: 40, maps: ['positive', 'elu1', 'cosformer', 'taylor2'] },
+  { n: 65, d: 16, m: 33, causal: true, rows: 65, maps: ['positive', 'double-softmax', 'oprf', 'cosformer'] },
+  { n: 65, d: 3, m: 8, causal: true, rows: 12, maps: ['positive', 'exp'], stabilizer: 'ref', scale: 1.5 },
+  // φ from the twins, uploaded (the software-adapter choice); the row statistics on the GPU
+  { n: 47, d: 5, m: 7, causal: true, rows: 47, maps: ['positive', 'hyperbolic', 'cosformer'], features: 'cpu' },
+  { n: 65, d: 3, m: 5, causal: false, rows: 9, maps: ['trig', 'double-softmax', 'oprf'], features: 'cpu' },
+];
+
+test(
+  'row-list statistics kernel (φ, normalizers, per-row stats, full rows) matches the CPU twins on awkward shapes',
+  async ({ page, baseUrl, log }) => {
+    const info = await open(page, baseUrl);
+    log(`adapter: ${info.adapter}`);
+    const rows = [];
+    for (const cs of ROW_CASES) {
+      const r = await page.evaluate((c) => window.analysisKernels.rowStats(c), cs);
+      const name = `n=${cs.n} d=${cs.d} m=${cs.m} R=${Math.min(cs.n, cs.rows)} ${cs.causal ? 'causal' : 'bidir'} ${cs.maps.join(',')}${cs.stabilizer ? ' ref' : ''}${cs.features === 'cpu' ? ' [φ cpu]' : ''}`;
+      rows.push({ name, ...r });
+    }
+    table(log, 'attention-row-list-stats vs core rowListStats (exactRowsOf / approxRowsOf)', rows);
+    assertAll(rows);
+  },
+  { timeout: 240_000 },
+);
+
+const p = (extra = {}) => ({ n: 47, d: 5, m: 8, ...extra });
+const OP_CASES = [
+  ['errorVsM', { params: p(), seeds: 2, mGrid: [4, 16], rows: 8 }],
+  ['normSweep', { params: p({ causal: true }), seeds: 2, scales: [0.5, 1.5], rows: 8 }],
+  ['normSweep', { params: p({ stabilizer: 'ref' }), seeds: 2, scales: [0.5, 1.5], rows: 8 }],
+  ['errorVsD', { params: p(), seeds: 2, dGrid: [3, 5, 16], rows: 8 }],
+  ['entryErrors', { params: p({ n: 65 }), rows: 8 }],
+  ['rowEntropies', { params: p({ causal: true }), maxRows: 8 }],
+  ['entropyVsN', { params: p(), nGrid: [16, 47, 65], rows: 8 }],
+  ['mapRows', { params: p({ d: 3 }), row: 5 }],
+  ['mapRows', { params: p({ causal: true }), row: 30 }],
+  ['beyondSweeps', { params: p(), seeds: 2, normSeeds: 2, mGrid: [8, 16], scales: [0.5, 1], rows: 8 }],
+];
+
+test(
+  'every GPU-run analysis op gives the CPU op’s result within f32 tolerance',
+  async ({ page, baseUrl, log }) => {
+    await open(page, baseUrl);
+    const rows = [];
+    for (const [op, payload] of OP_CASES) {
+      for (const features of ['gpu', 'cpu']) {
+        const r = await page.evaluate(([o, pl, f]) => window.analysisKernels.op(o, pl, f), [op, payload, features]);
+        rows.push({ name: `${op} ${JSON.stringify(payload.params)}${features === 'cpu' ? ' [φ cpu]' : ''}`, ...r });
+      }
+    }
+    table(log, 'analysis ops: WebGPU backend vs CPU twins (all result numbers)', rows);
+    assertAll(rows);
+  },
+  { timeout: 300_000 },
+);
+
+test(
+  'a GPU-run sweep stops with cancelled between its batches',
+  async ({ page, baseUrl }) => {
+    await open(page, baseUrl);
+    const r = await page.evaluate(() =>
+      window.analysisKernels.cancelMidway('errorVsM', {
+        params: { n: 47, d: 5, m: 8 },
+        seeds: 4,
+        mGrid: [4, 8],
+        rows: 8,
+      }),
+    );
+    assert.equal(r.code, 'cancelled');
+    assert.equal(r.steps, 1);
+  },
+  { timeout: 120_000 },
+);

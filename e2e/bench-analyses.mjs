@@ -1,0 +1,93 @@
+// Analyses on the CPU twins vs the WebGPU analysis backend, in one headless Chromium page
+// (e2e/pages/analysis-kernels.ts): every row-statistics op at the default parameters
+// (src/core/default-params.ts) and its default budgets, interleaved rounds (CPU and GPU alternate
+// which goes first), min and median wall time of the whole op. On SwiftShader the GPU runs on the
+// CPU too, so the ratio is the honest proxy. A bench, not a test.
+// Usage: node e2e/bench-analyses.mjs [--rounds N] [--ops a,b] [--gpu-features] (φ on the GPU even on a
+// software adapter, where the engine worker forms it with the twins)
+import { createServer } from 'vite';
+import { findBrowser, launchBrowser } from './browser.mjs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const rounds = Number(arg('--rounds', '3'));
+const OPS = [
+  'errorVsM',
+  'normSweep',
+  'errorVsD',
+  'entryErrors',
+  'rowEntropies',
+  'entropyVsN',
+  'mapRows',
+  'beyondSweeps',
+];
+const ops = arg('--ops', OPS.join(',')).split(',');
+
+try {
+  findBrowser();
+} catch (e) {
+  console.error(`\n✗ the benchmark needs Chromium: ${e.message}\n`);
+  process.exit(1);
+}
+const server = await createServer({
+  root,
+  logLevel: 'warn',
+  server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
+});
+await server.listen();
+const browser = await launchBrowser({ webgpu: true });
+const median = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+try {
+  const page = await browser.newPage();
+  page.on('pageerror', (e) => console.error(`  [page error] ${e.message}`));
+  await page.goto(`http://localhost:${server.httpServer.address().port}/e2e/pages/analysis-kernels.html`);
+  await page.waitForFunction(() => window.analysisKernels, null, { timeout: 60_000 });
+  const info = await page.evaluate(() => window.analysisKernels.info());
+  const p = info.defaults;
+  console.log(`adapter: ${info.adapter}; n = ${p.n}, d = ${p.d}, m = ${p.m}, map ${p.featureMap}; ${rounds} rounds`);
+  // compile the pipelines first (one small op)
+  await page.evaluate(() =>
+    window.analysisKernels.op('mapRows', { params: { n: 16, d: 4, m: 4 }, row: 1 }).catch(() => null),
+  );
+  const times = Object.fromEntries(ops.map((o) => [o, { cpu: [], gpu: [] }]));
+  // the GPU side as the engine worker runs it on this adapter (software: φ from the twins)
+  const gpuMode =
+    /swiftshader|fallback|llvmpipe|warp/i.test(info.adapter) && !args.includes('--gpu-features')
+      ? 'gpu-cpu-features'
+      : 'gpu';
+  console.log(
+    `GPU side: ${gpuMode === 'gpu' ? 'φ and row statistics on the GPU' : 'φ from the twins, row statistics on the GPU'}`,
+  );
+  for (let r = 0; r < rounds; r++) {
+    for (const op of ops) {
+      const order = r % 2 ? [true, false] : [false, true];
+      for (const onGpu of order) {
+        const ms = await page.evaluate(([o, g]) => window.analysisKernels.timeOp(o, g), [op, onGpu ? gpuMode : 'cpu']);
+        times[op][onGpu ? 'gpu' : 'cpu'].push(ms);
+        console.log(`  round ${r + 1} ${op} ${onGpu ? 'GPU' : 'CPU'} ${Math.round(ms)} ms`);
+      }
+    }
+  }
+  const f = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${Math.round(x)} ms`).padStart(9);
+  console.log(
+    `\n${'op'.padEnd(14)} ${'CPU min'.padStart(9)} ${'CPU med'.padStart(9)} ${'GPU min'.padStart(9)} ${'GPU med'.padStart(9)} ${'CPU/GPU (med)'.padStart(14)}`,
+  );
+  for (const op of ops) {
+    const { cpu, gpu } = times[op];
+    console.log(
+      `${op.padEnd(14)} ${f(Math.min(...cpu))} ${f(median(cpu))} ${f(Math.min(...gpu))} ${f(median(gpu))} ${(median(cpu) / median(gpu)).toFixed(2).padStart(13)}×`,
+    );
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}

@@ -1,0 +1,217 @@
+// In-page driver for e2e/analysis-kernels.spec.mjs and e2e/bench-analyses.mjs: the WebGPU analysis
+// backend (src/gpu/analysis-backend.ts: favor features + attention-row-list-stats.wgsl) against the
+// CPU one (core/analysis-backend.ts, the twins), kernel by kernel and op by op, on SwiftShader.
+// Error metrics: maxAbs = max |gpu − cpu|; maxRel = maxAbs / max |cpu| (normwise); `ok` = every
+// entry within |gpu − cpu| ≤ atol + rtol·|cpu|.
+import { cpuAnalysisBackend, type FeatureVariant } from '../../src/core/analysis-backend';
+import { generateInputs } from '../../src/core/inputs';
+import type { AttentionParams, FeatureMapKind, Stabilizer } from '../../src/core/types';
+import { evenRows } from '../../src/core/sweeps';
+import { DEFAULT_PARAMS } from '../../src/core/default-params';
+import { acquireGpu } from '../../src/gpu/device';
+import { GpuAllocator } from '../../src/gpu/allocator';
+import { GpuTimer } from '../../src/gpu/gpu-timer';
+import { PipelineCache } from '../../src/gpu/pipelines';
+import { createGpuAnalysisBackend, type GpuAnalysisBackend } from '../../src/gpu/analysis-backend';
+import type { KernelContext } from '../../src/gpu/kernel-context';
+import { createTurns } from '../../src/engine/gpu-turns';
+import { runAnalysisOp, type AnalysisContext, type WorkerOpName } from '../../src/engine/analysis';
+
+interface Err {
+  maxAbs: number;
+  maxRel: number;
+  ok: boolean;
+}
+
+function compare(gpu: ArrayLike<number>, cpu: ArrayLike<number>, atol: number, rtol: number, guardNaN = false): Err {
+  if (gpu.length !== cpu.length) return { maxAbs: NaN, maxRel: NaN, ok: false };
+  let maxAbs = 0;
+  let maxRef = 0;
+  let ok = true;
+  for (let i = 0; i < cpu.length; i++) {
+    const r = cpu[i]!;
+    const g = gpu[i]!;
+    if (r === g) continue; // ±∞ on both sides
+    // the all-zero normalizer guard: the GPU's Â row is 0 where the twin's is 0/0 (ARCHITECTURE.md)
+    if (Number.isNaN(r) && guardNaN) continue;
+    const e = Math.abs(g - r);
+    if (!(e <= atol + rtol * Math.abs(r))) ok = false; // NaN fails too
+    if (!(e <= maxAbs)) maxAbs = e;
+    if (Number.isFinite(r)) maxRef = Math.max(maxRef, Math.abs(r));
+  }
+  return { maxAbs, maxRel: maxRef > 0 ? maxAbs / maxRef : maxAbs, ok };
+}
+
+function worst(errs: Record<string, Err>): Err & { fields: Record<string, Err> } {
+  const vals = Object.values(errs);
+  return {
+    maxAbs: Math.max(0, ...vals.map((e) => (Number.isNaN(e.maxAbs) ? Infinity : e.maxAbs))),
+    maxRel: Math.max(0, ...vals.map((e) => (Number.isNaN(e.maxRel) ? Infinity : e.maxRel))),
+    ok: vals.every((e) => e.ok),
+    fields: errs,
+  };
+}
+
+type FeatureSide = 'gpu' | 'cpu';
+let kernelBase: Promise<KernelContext> | null = null;
+const gpuBackends = new Map<FeatureSide, Promise<GpuAnalysisBackend>>();
+let adapterName = '';
+/** The GPU analysis backend with φ formed on the GPU (default) or by the twins ('cpu', the software-adapter choice). */
+function backend(features: FeatureSide = 'gpu'): Promise<GpuAnalysisBackend> {
+  kernelBase ??= acquireGpu().then((a) => {
+    if (!a.ok) throw new Error(a.reason);
+    const device = a.gpu.device;
+    adapterName = a.gpu.adapterName;
+    return {
+      device,
+      pipelines: new PipelineCache(device),
+      alloc: new GpuAllocator(device),
+      timer: new GpuTimer(device, false),
+      limits: device.limits,
+    };
+  });
+  if (!gpuBackends.has(features))
+    gpuBackends.set(
+      features,
+      kernelBase.then((base) => createGpuAnalysisBackend(base, createTurns(), { features })),
+    );
+  return gpuBackends.get(features)!;
+}
+
+function params(p: Partial<AttentionParams> & { n: number; d: number }): AttentionParams {
+  return {
+    m: 16,
+    seed: 1,
+    featureSeed: 2,
+    featureMap: 'positive',
+    projection: 'orthogonal-chi',
+    causal: false,
+    input: 'gaussian',
+    scale: 0.5,
+    stabilizer: 'shift',
+    ...p,
+  };
+}
+
+interface RowCase {
+  n: number;
+  d: number;
+  m: number;
+  causal: boolean;
+  rows: number;
+  maps: FeatureMapKind[];
+  stabilizer?: Stabilizer;
+  scale?: number;
+  features?: FeatureSide;
+}
+
+/** rowStats of one batch (every map of the case) with full rows, GPU vs CPU. */
+async function rowStats(cs: RowCase) {
+  const b = await backend(cs.features);
+  const p = params({ n: cs.n, d: cs.d, m: cs.m, causal: cs.causal, scale: cs.scale ?? 0.5 });
+  const inputs = generateInputs(p);
+  const rows = evenRows(cs.n, cs.rows);
+  const problem = { q: inputs.q, k: inputs.k, rows, causal: cs.causal };
+  const variants: FeatureVariant[] = cs.maps.map((map) => ({
+    map,
+    w: generateInputs({ ...p, featureMap: map }).w,
+    stabilizer: cs.stabilizer ?? 'shift',
+  }));
+  const opts = { entropy: true, kl: true, fullRows: true };
+  const t0 = performance.now();
+  const g = await b.rowStats(problem, variants, opts);
+  const ms = performance.now() - t0;
+  const c = await cpuAnalysisBackend.rowStats(problem, variants, opts);
+  const A = 1e-4;
+  const R = 1e-3;
+  const flat = (rs: Float32Array[]) => Float32Array.from(rs.flatMap((r) => [...r]));
+  const errs: Record<string, Err> = {
+    exactEntropy: compare(g.exactEntropy, c.exactEntropy, A, R),
+    exactRows: compare(flat(g.exactRows!), flat(c.exactRows!), A, R),
+  };
+  cs.maps.forEach((map, i) => {
+    const gv = g.variants[i]!;
+    const cv = c.variants[i]!;
+    errs[`${map}.entropy`] = compare(gv.entropy!, cv.entropy!, A, R, true);
+    errs[`${map}.sqErr`] = compare(gv.sqErr, cv.sqErr, A, R, true);
+    errs[`${map}.exactSq`] = compare(gv.exactSq, cv.exactSq, A, R);
+    errs[`${map}.kl`] = compare(gv.kl!, cv.kl!, A, 1e-2, true);
+    errs[`${map}.rows`] = compare(flat(gv.rows!), flat(cv.rows!), A, R, true);
+  });
+  return { ...worst(errs), ms };
+}
+
+/** Every number of a result, depth first (arrays and typed arrays in order, object keys sorted). */
+function leaves(v: unknown, out: number[] = []): number[] {
+  if (typeof v === 'number') out.push(v);
+  else if (ArrayBuffer.isView(v)) out.push(...(v as unknown as ArrayLike<number> & Iterable<number>));
+  else if (Array.isArray(v)) for (const x of v) leaves(x, out);
+  else if (v && typeof v === 'object')
+    for (const k of Object.keys(v).sort()) leaves((v as Record<string, unknown>)[k], out);
+  return out;
+}
+
+const ctxOf = (b?: AnalysisContext['backend']): AnalysisContext => ({
+  progress: () => {},
+  cancelled: () => false,
+  ...(b ? { backend: b } : {}),
+});
+
+/** One op on the GPU backend and on the CPU one: the largest difference over every number of the result. */
+async function op(
+  name: WorkerOpName,
+  payload: Record<string, unknown>,
+  features: FeatureSide = 'gpu',
+  atol = 2e-3,
+  rtol = 2e-2,
+) {
+  const b = await backend(features);
+  const full = { ...payload, params: params(payload.params as AttentionParams) };
+  const t0 = performance.now();
+  const g = await runAnalysisOp(name, full, ctxOf(b));
+  const gpuMs = performance.now() - t0;
+  const t1 = performance.now();
+  const c = await runAnalysisOp(name, full, ctxOf());
+  const cpuMs = performance.now() - t1;
+  return { ...compare(leaves(g), leaves(c), atol, rtol), gpuMs, cpuMs };
+}
+
+/** Times an op at the default parameters on one backend (its default budgets). */
+async function timeOp(name: WorkerOpName, on: 'cpu' | 'gpu' | 'gpu-cpu-features', extra: Record<string, unknown> = {}) {
+  const b = on === 'cpu' ? undefined : await backend(on === 'gpu' ? 'gpu' : 'cpu');
+  const t0 = performance.now();
+  await runAnalysisOp(name, { params: { ...DEFAULT_PARAMS }, ...extra }, ctxOf(b));
+  return performance.now() - t0;
+}
+
+/** Cancels an op on the GPU after its first step: it must stop with 'cancelled'. */
+async function cancelMidway(name: WorkerOpName, payload: Record<string, unknown>) {
+  const b = await backend();
+  let steps = 0;
+  let cancel = false;
+  try {
+    await runAnalysisOp(
+      name,
+      { ...payload, params: params(payload.params as AttentionParams) },
+      {
+        progress: () => {
+          steps++;
+          cancel = true;
+        },
+        cancelled: () => cancel,
+        backend: b,
+      },
+    );
+    return { code: 'finished', steps };
+  } catch (e) {
+    return { code: (e as { code?: string }).code ?? String(e), steps };
+  }
+}
+
+async function info() {
+  await backend();
+  return { adapter: adapterName, defaults: DEFAULT_PARAMS };
+}
+
+const driver = { info, rowStats, op, timeOp, cancelMidway };
+(window as unknown as { analysisKernels: typeof driver }).analysisKernels = driver;

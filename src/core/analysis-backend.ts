@@ -1,0 +1,166 @@
+/**
+ * The analysis backend: what the panels' analyses (src/engine/analysis/) ask of the hardware.
+ * Almost every analysis is "Â on a few query rows, for many variants (map, W, stabilizer) of the
+ * same inputs, reduced per row against the exact A": `rowStats` takes one problem (Q, K, the row
+ * list, causality) and a batch of variants and returns, per variant and row, H(Â_r), Σ_j (A − Â)²,
+ * Σ_j A², KL(A_r ‖ Â_r) — and the rows themselves only when asked (`fullRows`).
+ *
+ * Two implementations: `cpuAnalysisBackend` here (the CPU twins: exactRowsOf, approxRowsOf and the
+ * metrics, in f64 — the numbers the analyses always had) and the WebGPU one
+ * (src/gpu/analysis-backend.ts: φ from favor-features, the row statistics of
+ * attention-row-list-stats.wgsl, one submission and one small readback per batch). The ops are
+ * written once against this interface.
+ */
+import { keyFeatures, mapContext, queryFeatures, scaleInputs } from './feature-maps';
+import { addSquaredError, klDivergence, normalizedEntropy, relErrorOf, rowEntropy } from './metrics';
+import { approxRowsOf, exactRowsOf, subRows } from './sweeps';
+import type { FeatureMapKind, Matrix, Stabilizer } from './types';
+
+export type AnalysisBackendKind = 'cpu' | 'webgpu';
+
+/** Inputs shared by a batch: unscaled Q, K (n × d), the query rows (ascending, distinct), causality. */
+export interface RowProblem {
+  q: Matrix;
+  k: Matrix;
+  rows: readonly number[];
+  causal: boolean;
+}
+
+/** One Â: the feature map (of the keys too, unless `keyMap` is given), its W and stabilizer. */
+export interface FeatureVariant {
+  map: FeatureMapKind;
+  w: Matrix;
+  stabilizer: Stabilizer;
+  /** the keys' map when it differs from the queries' (the λ-invariance check of the map rows) */
+  keyMap?: FeatureMapKind;
+}
+
+export interface RowStatsOptions {
+  /** H(Â_r) per row (the CPU computes it only when asked; the GPU always does) */
+  entropy?: boolean;
+  /** KL(A_r ‖ Â_r) per row (likewise) */
+  kl?: boolean;
+  /** the rows A_r and Â_r themselves (R × n each) */
+  fullRows?: boolean;
+}
+
+/** Per row of the problem's row list (index t ↔ rows[t]). */
+export interface VariantRowStats {
+  sqErr: Float64Array;
+  exactSq: Float64Array;
+  entropy?: Float64Array;
+  kl?: Float64Array;
+  rows?: Float32Array[];
+}
+
+export interface RowStatsBatch {
+  /** H(A_r) per row */
+  exactEntropy: Float64Array;
+  exactRows?: Float32Array[];
+  variants: VariantRowStats[];
+}
+
+export interface AnalysisBackend {
+  readonly kind: AnalysisBackendKind;
+  rowStats(problem: RowProblem, variants: readonly FeatureVariant[], options?: RowStatsOptions): Promise<RowStatsBatch>;
+}
+
+/** ‖Â − A‖_F / ‖A‖_F over the rows (sweeps.ts relErrorOverRows from per-row sums; overflow → ∞). */
+export function relErrorOfRows(v: Pick<VariantRowStats, 'sqErr' | 'exactSq'>): number {
+  const sums = { num: 0, den: 0 };
+  for (let t = 0; t < v.sqErr.length; t++) {
+    sums.num += v.sqErr[t]!;
+    sums.den += v.exactSq[t]!;
+  }
+  if (!Number.isFinite(sums.num)) return Infinity;
+  return relErrorOf(sums);
+}
+
+/** Normalized entropies H / log(#allowed keys) of entropies H per row (sweeps.ts normEntropies). */
+export function normalizedEntropies(
+  h: ArrayLike<number>,
+  rows: readonly number[],
+  causal: boolean,
+  n: number,
+): number[] {
+  return rows.map((r, t) => normalizedEntropy(h[t]!, causal ? r + 1 : n));
+}
+
+/** Â rows of `rows` with the queries' map `qKind` and the keys' map `kKind` (full-sequence statistics; the queries keep their positions). */
+export function approxRowsForMaps(
+  qKind: FeatureMapKind,
+  kKind: FeatureMapKind,
+  x: Matrix,
+  y: Matrix,
+  w: Matrix,
+  rows: readonly number[],
+  causal: boolean,
+  stab: Stabilizer,
+): Float32Array[] {
+  const qc = mapContext(qKind, x, y, causal);
+  const kc = qKind === kKind ? qc : mapContext(kKind, x, y, causal);
+  return approxRowsOf(
+    queryFeatures(qKind, subRows(x, rows), w, stab, { ...qc, positions: rows }),
+    keyFeatures(kKind, y, w, stab, kc),
+    rows,
+    causal,
+  );
+}
+
+/**
+ * The per-row reductions of Â against A — the CPU twin of attention-row-list-stats.wgsl
+ * `listStats` (there in f32 from the raw scores, here in f64 from the f32 rows).
+ */
+export function rowListStats(
+  exact: readonly Float32Array[],
+  approx: readonly Float32Array[],
+  options: RowStatsOptions = {},
+): VariantRowStats {
+  const R = exact.length;
+  const out: VariantRowStats = { sqErr: new Float64Array(R), exactSq: new Float64Array(R) };
+  if (options.entropy) out.entropy = new Float64Array(R);
+  if (options.kl) out.kl = new Float64Array(R);
+  for (let t = 0; t < R; t++) {
+    const sums = { num: 0, den: 0 };
+    addSquaredError(sums, approx[t]!, exact[t]!);
+    out.sqErr[t] = sums.num;
+    out.exactSq[t] = sums.den;
+    if (out.entropy) out.entropy[t] = rowEntropy(approx[t]!);
+    if (out.kl) out.kl[t] = klDivergence(exact[t]!, approx[t]!);
+  }
+  if (options.fullRows) out.rows = [...approx];
+  return out;
+}
+
+/** The last problem's scaled inputs and exact rows: a sweep sends the same problem batch after batch. */
+let lastProblem: { key: RowProblem; x: Matrix; y: Matrix; exact: Float32Array[]; exactEntropy: Float64Array } | null =
+  null;
+
+function prepare(problem: RowProblem): NonNullable<typeof lastProblem> {
+  const l = lastProblem?.key;
+  if (l && l.q === problem.q && l.k === problem.k && l.rows === problem.rows && l.causal === problem.causal)
+    return lastProblem!;
+  const { q, k, rows, causal } = problem;
+  const exact = exactRowsOf(q, k, rows, causal);
+  lastProblem = {
+    key: problem,
+    x: scaleInputs(q),
+    y: scaleInputs(k),
+    exact,
+    exactEntropy: Float64Array.from(exact, (r) => rowEntropy(r)),
+  };
+  return lastProblem;
+}
+
+/** The CPU twins, as the analyses always ran. */
+export const cpuAnalysisBackend: AnalysisBackend = {
+  kind: 'cpu',
+  rowStats(problem, variants, options = {}) {
+    const { rows, causal } = problem;
+    const { x, y, exact, exactEntropy } = prepare(problem);
+    const out = variants.map((v) =>
+      rowListStats(exact, approxRowsForMaps(v.map, v.keyMap ?? v.map, x, y, v.w, rows, causal, v.stabilizer), options),
+    );
+    return Promise.resolve({ exactEntropy, variants: out, ...(options.fullRows ? { exactRows: exact } : {}) });
+  },
+};
