@@ -5,7 +5,10 @@
 //   normalizers  norms_i = (M_i, S_i, D_i, 0):  M_i = max_j s_ij,  S_i = Σ_j exp(s_ij − M_i),
 //                D_i = Σ_j g_ij — exact softmax and linear-attention row normalizers.
 //                Online over key tiles (max rescaling as in the fused kernel); per-thread partials
-//                combined across the TG threads of a row in a fixed order.
+//                combined across the TG threads of a row in a fixed order. With p.raw = 1 it also
+//                writes raw[2(i·n + j)] = (s_ij, g_ij) into binding 6 for every key it visits (all
+//                j < n; causal: j < the tile's end, a superset of the allowed keys), which the matrix
+//                view's fromRaw reads instead of recomputing both products.
 //   rowStats     with A_ij = exp(s_ij − M_i)/S_i, Â_ij = g_ij / D_i (log A_ij = s_ij − M_i − log S_i):
 //                H(A_i) = −Σ_{A>0} A log A, H(Â_i) = −Σ_{Â>0} Â log Â, Σ (A − Â)², Σ A²,
 //                KL_i = Σ_{A>0} A (log A − log max(Â, 1e-30))          (core/matrix-view.ts)
@@ -59,6 +62,18 @@ fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
   let kEnd = keyEnd(i0);
   for (var j0 = 0u; j0 < kEnd; j0 += BC) {
     let mt = microTile(j0, t);
+    if (p.raw != 0u) {
+      for (var x = 0u; x < RN; x++) {
+        let j = j0 + u + x * TG;
+        for (var r = 0u; r < 4u; r++) {
+          if (ir[r] < p.n && j < p.n) {
+            let e = 2u * (ir[r] * p.n + j);
+            outBuf[e] = mt.s[x][r];
+            outBuf[e + 1u] = mt.g[x][r];
+          }
+        }
+      }
+    }
     var tmax = vec4f(NEG);
     for (var x = 0u; x < RN; x++) {
       tmax = max(tmax, select(vec4f(NEG), mt.s[x], allowed(ir, j0 + u + x * TG)));

@@ -31,7 +31,7 @@ struct Params {
   gc: u32,       // view: cells per side of one workgroup's cell block
   d4: u32,       // vec4s per Q/K row
   m4: u32,       // vec4s per feature row
-  _pad0: u32,
+  raw: u32,      // normalizers: 1 = also write (s_ij, g_ij) of every visited entry (see there)
   _pad1: u32,
 }
 
