@@ -64,6 +64,7 @@ function params(
   u[8] = Math.ceil(p.d / 4);
   u[9] = Math.ceil(p.mp / 4);
   u[10] = extra.raw ? 1 : 0;
+  u[11] = p.d;
   return new Uint8Array(buf);
 }
 
@@ -217,4 +218,32 @@ export function encodeMatrixView(
   const grid: [number, number] = [plan.block === 1 ? 1 : groups, groups];
   run(ctx, encoder, 'matrix-view', pipeline, { 0: u, ...inputs(p), 5: norms, 6: out }, grid);
   return { buffer: out, plan };
+}
+
+/**
+ * The exact output softmax(QKᵀ/√d)V (n×d f32, role 'exact.out', as the fused kernel writes it) from
+ * the raw scores of `encodeRowNormalizers(…, raw)` and its normalizers: the scores are not computed
+ * a second time (pass 'exact-attention', entry exactFromRaw).
+ */
+export function encodeExactFromRaw(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  p: DenseProblem,
+  norms: GPUBuffer,
+  raw: GPUBuffer,
+  v4: GPUBuffer,
+): GPUBuffer {
+  const out = ctx.alloc.storage('exact.out', p.n * p.d * 4);
+  const groups = Math.ceil(Math.ceil(p.d / 4) / 4);
+  const grid = dispatchGrid(Math.ceil((p.n * groups) / WG), ctx.limits.maxComputeWorkgroupsPerDimension);
+  const u = ctx.alloc.uniform('stats.u.exact', params(p, grid[0], { rowCount: groups }));
+  run(
+    ctx,
+    encoder,
+    'exact-attention',
+    statsPipeline(ctx, 'exactFromRaw'),
+    { 0: u, 5: norms, 6: out, 8: raw, 9: v4 },
+    grid,
+  );
+  return out;
 }

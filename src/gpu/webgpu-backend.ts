@@ -26,6 +26,7 @@ import { validateJob } from '../core/validate';
 import type { AllocatorStats } from './allocator';
 import {
   encodeFullRows,
+  encodeExactFromRaw,
   encodeMatrixView,
   encodeRowNormalizers,
   encodeRowStats,
@@ -140,12 +141,20 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
         causal: s.causal,
       };
 
+      // With one entry per cell the view holds A and Â themselves: the row statistics and the
+      // pinned rows are read off its planes (writeRowStats, the CPU twin's own reduction) instead
+      // of two more O(n²(d + m')) passes; the normalizers pass writes the raw products (n² vec2f) on
+      // the way, and the view and the exact output are formed from them instead of computing the
+      // scores again.
+      const fromView = job.viewCells > 0 && viewPlan(n, job.viewCells).block === 1;
       const exact = await stage('exact-attention', (enc) => {
         const q4 = encodeVec4Rows(ctx, enc, qb, n, d, 'exact.q4');
         const k4 = encodeVec4Rows(ctx, enc, kb, n, d, 'exact.k4');
         const v4 = encodeVec4Rows(ctx, enc, vb, n, d, 'exact.v4');
-        const out = encodeExactAttention(ctx, enc, { n, d, causal: s.causal, q: q4, k: k4, v: v4, vec4Inputs: true });
-        return { q4, k4, out };
+        const out = fromView
+          ? null
+          : encodeExactAttention(ctx, enc, { n, d, causal: s.causal, q: q4, k: k4, v: v4, vec4Inputs: true });
+        return { q4, k4, v4, out };
       });
       const performer = await stage('performer', (enc) => {
         // exp-of-projection maps: the projection pass yields the stabilizer stats (no separate stats pass)
@@ -164,11 +173,7 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       let rowStatsBuf: GPUBuffer | null = null;
       let rowsBuf: GPUBuffer | null = null;
       let viewRes: ReturnType<typeof encodeMatrixView> | null = null;
-      // With one entry per cell the view holds A and Â themselves: the row statistics and the
-      // pinned rows are read off its planes (writeRowStats, the CPU twin's own reduction) instead
-      // of two more O(n²(d + m')) passes, and the view itself is formed from the raw products the
-      // normalizers pass writes on the way (n² vec2f) instead of computing them a second time.
-      const fromView = job.viewCells > 0 && viewPlan(n, job.viewCells).block === 1;
+      let exactBuf = exact.out;
       if (s.dense) {
         const dp = await stage('features', (enc): DenseProblem => {
           const fast = performer.projection ? encodeExpFeatures(ctx, enc, problem, performer.projection) : null;
@@ -180,6 +185,8 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
         });
         const raw = fromView ? alloc.storage('stats.raw', rawBytes(n)) : undefined;
         const norms = await stage('row-normalizers', (enc) => encodeRowNormalizers(ctx, enc, dp, raw));
+        if (raw)
+          exactBuf = await stage('exact-attention', (enc) => encodeExactFromRaw(ctx, enc, dp, norms, raw, exact.v4));
         if (job.rowStats && !fromView)
           rowStatsBuf = await stage('row-stats', (enc) => encodeRowStats(ctx, enc, dp, norms));
         if (job.viewCells > 0)
@@ -190,7 +197,8 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       timer.resolve(encoder);
       // Every result through one staging buffer, mapped once.
       const rb = new BatchReadback();
-      const exactPart = rb.add(exact.out, n * d * 4);
+      if (!exactBuf) throw new EngineError('internal', 'the exact output was not encoded');
+      const exactPart = rb.add(exactBuf, n * d * 4);
       // The Performer output buffer holds n×d outputs, then the n row normalizers.
       const approxPart = rb.add(performer.out, (n * d + n) * 4);
       const vr = viewRes as ReturnType<typeof encodeMatrixView> | null;

@@ -225,3 +225,44 @@ fn fullRows(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) 
     }
   }
 }
+
+// exactFromRaw (with the raw (s_ij, g_ij) of normalizers, p.raw = 1): the exact output
+// out_i = Σ_{allowed j} exp(s_ij − M_i) v_j / S_i, n×d row-major into binding 6, without recomputing
+// the scores. One invocation per row and group of up to 4 vec4 columns of V (p.rowCount groups;
+// exp once per entry and group); keys in order. Bindings 8 raw (n² vec2f), 9 V (vec4 rows, p.d4).
+// Dispatch ⌈n·groups/WG⌉ workgroups over (x, y), index x + y·gridX.
+@group(0) @binding(8) var<storage, read> rawIn: array<vec2f>;
+@group(0) @binding(9) var<storage, read> vRows: array<vec4f>;
+
+@compute @workgroup_size(WG)
+fn exactFromRaw(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
+  let groups = p.rowCount;
+  let e = (wid.x + wid.y * p.gridX) * WG + t;
+  if (e >= p.n * groups) { return; }
+  let i = e / groups;
+  let c0 = (e - i * groups) * 4u;
+  let nm = norms[i];
+  var jEnd = p.n;
+  if (p.causal != 0u) { jEnd = i + 1u; }
+  var acc0 = vec4f(0.0);
+  var acc1 = vec4f(0.0);
+  var acc2 = vec4f(0.0);
+  var acc3 = vec4f(0.0);
+  let d4 = p.d4;
+  for (var j = 0u; j < jEnd; j++) {
+    let w = exp(rawIn[i * p.n + j].x - nm.x);
+    let o = j * d4 + c0;
+    acc0 += w * vRows[o];
+    if (c0 + 1u < d4) { acc1 += w * vRows[o + 1u]; }
+    if (c0 + 2u < d4) { acc2 += w * vRows[o + 2u]; }
+    if (c0 + 3u < d4) { acc3 += w * vRows[o + 3u]; }
+  }
+  let d = p.d;
+  let accs = array<vec4f, 4>(acc0 / nm.y, acc1 / nm.y, acc2 / nm.y, acc3 / nm.y);
+  for (var x = 0u; x < 4u; x++) {
+    for (var k = 0u; k < 4u; k++) {
+      let col = (c0 + x) * 4u + k;
+      if (c0 + x < d4 && col < d) { outBuf[i * d + col] = accs[x][k]; }
+    }
+  }
+}

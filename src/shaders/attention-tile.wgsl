@@ -32,7 +32,7 @@ struct Params {
   d4: u32,       // vec4s per Q/K row
   m4: u32,       // vec4s per feature row
   raw: u32,      // normalizers: 1 = also write (s_ij, g_ij) of every visited entry (see there)
-  _pad1: u32,
+  d: u32,        // head dimension (exactFromRaw)
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
