@@ -106,6 +106,21 @@ const JOBS = [
   { n: 129, d: 12, m: 0, featureMap: 'elu1', causal: false, viewCells: 0, rowStats: true, rows: [128] },
   { n: 80, d: 16, m: 20, featureMap: 'exp', causal: true, viewCells: 40, rowStats: false, rows: [0, 79] },
   { n: 96, d: 7, m: 0, featureMap: 'double-softmax', causal: true, viewCells: 96, rowStats: true, rows: [95] },
+  // the app's defaults (src/core/default-params.ts) as the live request sends them: one view cell
+  // per entry, so the row statistics and the pinned row come from the view's planes, φ from U
+  {
+    n: 256,
+    d: 16,
+    m: 64,
+    featureMap: 'positive',
+    causal: false,
+    viewCells: 256,
+    rowStats: true,
+    rows: [128],
+    input: 'local',
+    scale: 1.5,
+  },
+  { n: 90, d: 8, m: 8, featureMap: 'hyperbolic', causal: true, viewCells: 90, rowStats: true, rows: [0, 89] },
   {
     n: 200,
     d: 32,
@@ -182,6 +197,56 @@ test('dummy attention returns V; repeated runs reuse every buffer', async ({ pag
   );
   assert.ok(stats.every((s) => s.liveBuffers === stats[0].liveBuffers));
 });
+
+// Each case changes one thing from the one before (n, d, m, seed, map, causal, stabilizer, the view's
+// block, what is requested): a buffer, uniform or staging range left from the previous run would
+// show as a bit difference from the same job on fresh buffers.
+const CACHE_CASES = (() => {
+  const base = { n: 96, d: 16, m: 16, featureMap: 'positive', causal: false, viewCells: 96, rowStats: true, rows: [5] };
+  const steps = [
+    {},
+    { n: 80 },
+    { d: 12 },
+    { m: 24 },
+    { seed: 3 },
+    { featureMap: 'hyperbolic' },
+    { causal: true },
+    { stabilizer: 'ref' },
+    { featureMap: 'relu' },
+    { n: 200, rows: [150] },
+    { causal: false, viewCells: 0, rowStats: false, rows: [] },
+  ];
+  let cur = base;
+  return steps.map((s) => (cur = { ...cur, ...s }));
+})();
+
+test(
+  'repeated runs on reused buffers are bit-identical to fresh buffers on another device; parameter changes invalidate; live buffers stay bounded over 55 runs',
+  async ({ page, baseUrl, log }) => {
+    await open(page, baseUrl);
+    const rounds = 5;
+    const { mismatches, stats } = await page.evaluate(
+      ([cases, rounds]) => window.exactKernels.cachedRuns(cases, rounds),
+      [CACHE_CASES, rounds],
+    );
+    assert.deepEqual(
+      mismatches,
+      [],
+      `runs on reused buffers differ from fresh ones: ${mismatches.slice(0, 5).join('; ')}`,
+    );
+    assert.equal(stats.length, rounds * CACHE_CASES.length);
+    const endOf = (r) => stats.filter((s) => s.round === r).at(-1);
+    log(
+      `live buffers / created after each round: ${[...Array(rounds).keys()].map((r) => `${endOf(r).liveBuffers}/${endOf(r).created}`).join(' ')}`,
+    );
+    const maxLive = Math.max(...stats.map((s) => s.liveBuffers));
+    // every role reaches its largest size in the first round: later rounds create nothing
+    assert.equal(endOf(rounds - 1).created, endOf(0).created, 'buffers created after the first round');
+    assert.equal(endOf(rounds - 1).liveBuffers, endOf(0).liveBuffers);
+    assert.ok(maxLive <= 64, `live buffers peaked at ${maxLive}`);
+  },
+  { timeout: 480_000 },
+); // two devices compile their pipelines on SwiftShader
 
 test('bad input, device limits and device loss give typed EngineErrors, nothing crashes', async ({
   page,

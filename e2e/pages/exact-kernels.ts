@@ -399,6 +399,72 @@ async function reuse(cases: JobCase[], repeat: number) {
   return stats;
 }
 
+/** Every result field of one run as raw bits, in a fixed order (timings and bytes excluded). */
+function resultBits(out: AttentionOutput): { name: string; bits: Uint32Array }[] {
+  const f = (name: string, a: Float32Array) => ({ name, bits: new Uint32Array(a.buffer, a.byteOffset, a.length) });
+  const fields = [f('exactOut', out.exactOut.data), f('approxOut', out.approxOut.data)];
+  fields.push({ name: 'zeroNormalizerRows', bits: new Uint32Array([out.zeroNormalizerRows]) });
+  if (out.view)
+    fields.push(
+      f('view.exact', out.view.exact),
+      f('view.approx', out.view.approx),
+      f('view.absDiff', out.view.absDiff),
+    );
+  if (out.rowStats)
+    for (const [k, v] of Object.entries(out.rowStats)) fields.push(f(`rowStats.${k}`, v as Float32Array));
+  out.rows.forEach((r) => fields.push(f(`row${r.index}.exact`, r.exact), f(`row${r.index}.approx`, r.approx)));
+  return fields;
+}
+
+/** The first difference of two runs' bits, or null when bit-identical. */
+function firstDifference(
+  a: { name: string; bits: Uint32Array }[],
+  b: { name: string; bits: Uint32Array }[],
+): string | null {
+  if (a.length !== b.length) return `fields ${a.map((x) => x.name).join(',')} vs ${b.map((x) => x.name).join(',')}`;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.name !== y.name || x.bits.length !== y.bits.length)
+      return `${x.name}[${x.bits.length}] vs ${y.name}[${y.bits.length}]`;
+    for (let j = 0; j < x.bits.length; j++) if (x.bits[j] !== y.bits[j]) return `${x.name}[${j}]`;
+  }
+  return null;
+}
+
+/**
+ * `cases` run `rounds` times in order on one backend, whose buffers (and staging buffer) are reused
+ * from run to run, each run compared bit for bit with the same job on a second device whose
+ * allocator is emptied before every job (fresh buffers); the allocator's stats after each run.
+ */
+async function cachedRuns(cases: JobCase[], rounds: number) {
+  const reused = createWebGpuBackend(await gpu());
+  const other = await acquireGpu();
+  if (!other.ok) throw new Error(other.reason);
+  const fresh = createWebGpuBackend(other.gpu);
+  try {
+    const reference: { name: string; bits: Uint32Array }[][] = [];
+    for (const cs of cases) {
+      fresh.context.alloc.releaseAll();
+      reference.push(resultBits(await fresh.run(jobOf(cs))));
+    }
+    const mismatches: string[] = [];
+    const stats = [];
+    for (let r = 0; r < rounds; r++) {
+      for (let i = 0; i < cases.length; i++) {
+        const diff = firstDifference(resultBits(await reused.run(jobOf(cases[i]!))), reference[i]!);
+        if (diff) mismatches.push(`round ${r} case ${i}: ${diff}`);
+        stats.push({ round: r, case: i, ...reused.stats() });
+      }
+    }
+    return { mismatches, stats };
+  } finally {
+    reused.dispose();
+    fresh.dispose();
+    other.gpu.device.destroy();
+  }
+}
+
 function outcome(e: unknown) {
   if (isEngineError(e)) return { code: e.code, message: e.message };
   return { code: 'not-an-engine-error', message: String(e) };
@@ -554,5 +620,5 @@ async function causality(c: CausalCase) {
   return { gpu: measure(gpuA, gpuB), cpu: measure(runAttentionJob(job(inputs)), runAttentionJob(job(perturbed))) };
 }
 
-const driver = { info, exact, dense, dummy, backendJob, reuse, badInputs, deviceLimits, lists, causality };
+const driver = { info, exact, dense, dummy, backendJob, reuse, cachedRuns, badInputs, deviceLimits, lists, causality };
 (window as unknown as { exactKernels: typeof driver }).exactKernels = driver;

@@ -49,7 +49,7 @@ function constants(ctx: KernelContext): Record<string, number> {
 function params(
   p: DenseProblem,
   gridX: number,
-  extra: { rowCount?: number; cells?: number; block?: number; gc?: number } = {},
+  extra: { rowCount?: number; cells?: number; block?: number; gc?: number; raw?: boolean } = {},
 ): Uint8Array {
   const buf = new ArrayBuffer(48);
   const u = new Uint32Array(buf);
@@ -63,6 +63,8 @@ function params(
   u[7] = extra.gc ?? 0;
   u[8] = Math.ceil(p.d / 4);
   u[9] = Math.ceil(p.mp / 4);
+  u[10] = extra.raw ? 1 : 0;
+  u[11] = p.d;
   return new Uint8Array(buf);
 }
 
@@ -102,13 +104,29 @@ function inputs(p: DenseProblem): Record<number, GPUBuffer> {
   return { 1: p.q4, 2: p.k4, 3: p.qf4, 4: p.kf4 };
 }
 
-/** Per row (M_i, S_i, D_i, 0): exact row max and Σ exp, linear-attention denominator (n vec4f, role 'stats.norms'). */
-export function encodeRowNormalizers(ctx: KernelContext, encoder: GPUCommandEncoder, p: DenseProblem): GPUBuffer {
+/**
+ * Per row (M_i, S_i, D_i, 0): exact row max and Σ exp, linear-attention denominator (n vec4f, role
+ * 'stats.norms'). With `raw` (n² vec2f, `rawBytes`), also the raw (s_ij, g_ij) it computes on the
+ * way, for `encodeMatrixView`'s one-cell-per-entry case.
+ */
+export function encodeRowNormalizers(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  p: DenseProblem,
+  raw?: GPUBuffer,
+): GPUBuffer {
   const norms = ctx.alloc.storage('stats.norms', p.n * 16);
   const grid = dispatchGrid(Math.ceil(p.n / BR), ctx.limits.maxComputeWorkgroupsPerDimension);
-  const u = ctx.alloc.uniform('stats.u.norms', params(p, grid[0]));
-  run(ctx, encoder, 'row-normalizers', statsPipeline(ctx, 'normalizers'), { 0: u, ...inputs(p), 5: norms }, grid);
+  const u = ctx.alloc.uniform('stats.u.norms', params(p, grid[0], { raw: raw !== undefined }));
+  // the kernel declares the raw binding either way; without raw it gets a stand-in it never writes
+  const io = { 0: u, ...inputs(p), 5: norms, 6: raw ?? ctx.alloc.storage('stats.raw.none', 16) };
+  run(ctx, encoder, 'row-normalizers', statsPipeline(ctx, 'normalizers'), io, grid);
   return norms;
+}
+
+/** Bytes of the raw (s_ij, g_ij) buffer of `encodeRowNormalizers`. */
+export function rawBytes(n: number): number {
+  return n * n * 8;
 }
 
 /** Row statistics, 5 planes of n floats: exactEntropy, approxEntropy, sqErr, exactSq, kl (role 'stats.rowstats'). */
@@ -171,9 +189,23 @@ export function encodeMatrixView(
   p: DenseProblem,
   norms: GPUBuffer,
   maxCells: number,
+  raw?: GPUBuffer,
 ): { buffer: GPUBuffer; plan: ViewPlan } {
   const plan = viewPlan(p.n, maxCells);
   const out = ctx.alloc.storage('stats.view', 3 * plan.cells * plan.cells * 4);
+  if (raw && plan.block === 1) {
+    // one cell per entry and the normalizers' (s, g) at hand: elementwise, nothing recomputed
+    const grid = dispatchGrid(Math.ceil((p.n * p.n) / WG), ctx.limits.maxComputeWorkgroupsPerDimension);
+    const u = ctx.alloc.uniform('stats.u.view', params(p, grid[0], plan));
+    const pipeline = ctx.pipelines.pipeline(
+      'attention-matrix-view',
+      shaderSource(tileCode, viewCode),
+      'fromRaw',
+      constants(ctx),
+    );
+    run(ctx, encoder, 'matrix-view', pipeline, { 0: u, 5: norms, 6: out, 7: raw }, grid);
+    return { buffer: out, plan };
+  }
   const groups = Math.ceil(plan.cells / plan.gc);
   const u = ctx.alloc.uniform('stats.u.view', params(p, groups, plan));
   const pipeline = ctx.pipelines.pipeline(
@@ -182,6 +214,36 @@ export function encodeMatrixView(
     'main',
     constants(ctx),
   );
-  run(ctx, encoder, 'matrix-view', pipeline, { 0: u, ...inputs(p), 5: norms, 6: out }, [groups, groups]);
+  // one entry per cell: a workgroup per row band over every key tile (fewer, longer workgroups)
+  const grid: [number, number] = [plan.block === 1 ? 1 : groups, groups];
+  run(ctx, encoder, 'matrix-view', pipeline, { 0: u, ...inputs(p), 5: norms, 6: out }, grid);
   return { buffer: out, plan };
+}
+
+/**
+ * The exact output softmax(QKᵀ/√d)V (n×d f32, role 'exact.out', as the fused kernel writes it) from
+ * the raw scores of `encodeRowNormalizers(…, raw)` and its normalizers: the scores are not computed
+ * a second time (pass 'exact-attention', entry exactFromRaw).
+ */
+export function encodeExactFromRaw(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  p: DenseProblem,
+  norms: GPUBuffer,
+  raw: GPUBuffer,
+  v4: GPUBuffer,
+): GPUBuffer {
+  const out = ctx.alloc.storage('exact.out', p.n * p.d * 4);
+  const groups = Math.ceil(Math.ceil(p.d / 4) / 4);
+  const grid = dispatchGrid(Math.ceil((p.n * groups) / WG), ctx.limits.maxComputeWorkgroupsPerDimension);
+  const u = ctx.alloc.uniform('stats.u.exact', params(p, grid[0], { rowCount: groups }));
+  run(
+    ctx,
+    encoder,
+    'exact-attention',
+    statsPipeline(ctx, 'exactFromRaw'),
+    { 0: u, 5: norms, 6: out, 8: raw, 9: v4 },
+    grid,
+  );
+  return out;
 }

@@ -59,19 +59,30 @@ export class GpuTimer {
       enc.copyBufferToBuffer(this.resolveBuf, 0, staging, 0, bytes);
       this.device.queue.submit([enc.finish()]);
       await staging.mapAsync(GPUMapMode.READ);
-      const t = new BigUint64Array(staging.getMappedRange().slice(0));
-      const out: KernelTiming[] = [];
-      // Several passes may share a label (e.g. chunks of one kernel): sum them.
-      const byLabel = new Map<string, number>();
-      this.labels.forEach((label, i) => {
-        const ns = Number(t[2 * i + 1]! - t[2 * i]!);
-        byLabel.set(label, (byLabel.get(label) ?? 0) + Math.max(0, ns) / 1e6);
-      });
-      for (const [kernel, ms] of byLabel) out.push({ kernel, ms, source: 'timestamp' });
-      return out;
+      return this.decode(staging.getMappedRange().slice(0));
     } finally {
       staging.destroy();
     }
+  }
+
+  /** The resolved timestamps (after `resolve`) for a caller that reads them back with other results. */
+  resolved(): { buffer: GPUBuffer; bytes: number } | null {
+    if (!this.resolveBuf || this.labels.length === 0) return null;
+    return { buffer: this.resolveBuf, bytes: this.labels.length * 16 };
+  }
+
+  /** Per-kernel times from the bytes of `resolved()`. */
+  decode(bytes: ArrayBuffer): KernelTiming[] {
+    const t = new BigUint64Array(bytes);
+    const out: KernelTiming[] = [];
+    // Several passes may share a label (e.g. chunks of one kernel): sum them.
+    const byLabel = new Map<string, number>();
+    this.labels.forEach((label, i) => {
+      const ns = Number(t[2 * i + 1]! - t[2 * i]!);
+      byLabel.set(label, (byLabel.get(label) ?? 0) + Math.max(0, ns) / 1e6);
+    });
+    for (const [kernel, ms] of byLabel) out.push({ kernel, ms, source: 'timestamp' });
+    return out;
   }
 
   /**

@@ -386,3 +386,36 @@ export function encodeExpCausal(
   encodeRowTileOutput(ctx, encoder, a, proj, fused, { 8: v4, 10: work, 11: out });
   return out;
 }
+
+/**
+ * φ(Q) and φ(K) as vec4 rows (n × ⌈m'/4⌉ vec4 each; roles 'exp.qf4', 'exp.kf4') from the projections
+ * of `encodeFavorProjection` ('favor.features', entry phi_rows: one exp per entry, as the GEMMs form
+ * φ), for the dense statistics; null when U holds one row block only (the caller then takes the
+ * generic favor-features path).
+ */
+export function encodeExpFeatures(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  p: FavorProblem,
+  proj: FavorProjection,
+): { qf4: GPUBuffer; kf4: GPUBuffer; mp: number } | null {
+  if (proj.block < p.n) return null;
+  const mp = featureDim(p.featureMap, p.m, p.d);
+  const m4 = Math.ceil(mp / 4);
+  checkBinding(ctx, 'the feature matrix φ(Q)', p.n * m4 * 16);
+  const pipe = gemmPipeline(ctx, p.d, 'phi_rows');
+  const pass = encoder.beginComputePass(ctx.timer.pass('favor.features'));
+  const out: GPUBuffer[] = [];
+  for (const [side, role] of [
+    [0, 'exp.qf4'],
+    [1, 'exp.kf4'],
+  ] as const) {
+    const buf = ctx.alloc.storage(role, p.n * m4 * 16);
+    const uni = ctx.alloc.uniform(`${role}.u`, new Uint32Array(favorParams(p, { chunk: side, a0: 0, a1: p.n })));
+    const io = { 0: uni, 4: proj.stats.qStats, 5: proj.stats.kStats, 6: proj.u, 7: proj.hn, 12: buf };
+    encodeDispatch(ctx, pass, pipe, io, Math.ceil((p.n * m4) / 64));
+    out.push(buf);
+  }
+  pass.end();
+  return { qf4: out[0]!, kf4: out[1]!, mp };
+}

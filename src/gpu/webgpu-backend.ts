@@ -20,14 +20,18 @@ import type {
 } from '../core/attention-job';
 import { EngineError, isEngineError } from '../core/errors';
 import { featureMapParam } from '../core/feature-maps';
+import { createRowStats, writeRowStats } from '../core/matrix-view';
 import type { Matrix } from '../core/types';
 import { validateJob } from '../core/validate';
 import type { AllocatorStats } from './allocator';
 import {
   encodeFullRows,
+  encodeExactFromRaw,
   encodeMatrixView,
   encodeRowNormalizers,
   encodeRowStats,
+  rawBytes,
+  viewPlan,
   type DenseProblem,
 } from './attention-stats';
 import type { GpuContext } from './device';
@@ -40,10 +44,10 @@ import { timeKernel, type KernelBenchOptions, type KernelBenchResult } from './k
 import type { KernelContext } from './kernel-context';
 import { encodeVec4Rows } from './pack-vec4';
 import { encodePerformerBidirectional, takesExpPath } from './performer-bidirectional';
-import { encodeFavorProjection } from './performer-exp';
+import { encodeExpFeatures, encodeFavorProjection } from './performer-exp';
 import { encodePerformerCausal } from './performer-causal';
 import { PipelineCache } from './pipelines';
-import { readFloats } from './readback';
+import { BatchReadback } from './readback';
 
 export interface WebGpuBackend {
   readonly info: { kind: 'webgpu'; adapter: string; features: string[] };
@@ -137,12 +141,20 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
         causal: s.causal,
       };
 
+      // With one entry per cell the view holds A and Â themselves: the row statistics and the
+      // pinned rows are read off its planes (writeRowStats, the CPU twin's own reduction) instead
+      // of two more O(n²(d + m')) passes; the normalizers pass writes the raw products (n² vec2f) on
+      // the way, and the view and the exact output are formed from them instead of computing the
+      // scores again.
+      const fromView = job.viewCells > 0 && viewPlan(n, job.viewCells).block === 1;
       const exact = await stage('exact-attention', (enc) => {
         const q4 = encodeVec4Rows(ctx, enc, qb, n, d, 'exact.q4');
         const k4 = encodeVec4Rows(ctx, enc, kb, n, d, 'exact.k4');
         const v4 = encodeVec4Rows(ctx, enc, vb, n, d, 'exact.v4');
-        const out = encodeExactAttention(ctx, enc, { n, d, causal: s.causal, q: q4, k: k4, v: v4, vec4Inputs: true });
-        return { q4, k4, out };
+        const out = fromView
+          ? null
+          : encodeExactAttention(ctx, enc, { n, d, causal: s.causal, q: q4, k: k4, v: v4, vec4Inputs: true });
+        return { q4, k4, v4, out };
       });
       const performer = await stage('performer', (enc) => {
         // exp-of-projection maps: the projection pass yields the stabilizer stats (no separate stats pass)
@@ -153,6 +165,7 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
         const args = { ...problem, v: vb, stats, projection };
         return {
           stats,
+          projection,
           out: s.causal ? encodePerformerCausal(ctx, enc, args) : encodePerformerBidirectional(ctx, enc, args),
         };
       });
@@ -160,39 +173,60 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       let rowStatsBuf: GPUBuffer | null = null;
       let rowsBuf: GPUBuffer | null = null;
       let viewRes: ReturnType<typeof encodeMatrixView> | null = null;
+      let exactBuf = exact.out;
       if (s.dense) {
         const dp = await stage('features', (enc): DenseProblem => {
+          const fast = performer.projection ? encodeExpFeatures(ctx, enc, problem, performer.projection) : null;
+          if (fast) return { n, d, causal: s.causal, q4: exact.q4, k4: exact.k4, ...fast };
           const f = encodeFavorFeatures(ctx, enc, problem, performer.stats);
           const qf4 = encodeVec4Rows(ctx, enc, f.qf, n, f.mp, 'stats.qf4');
           const kf4 = encodeVec4Rows(ctx, enc, f.kf, n, f.mp, 'stats.kf4');
           return { n, d, mp: f.mp, causal: s.causal, q4: exact.q4, k4: exact.k4, qf4, kf4 };
         });
-        const norms = await stage('row-normalizers', (enc) => encodeRowNormalizers(ctx, enc, dp));
-        if (job.rowStats) rowStatsBuf = await stage('row-stats', (enc) => encodeRowStats(ctx, enc, dp, norms));
+        const raw = fromView ? alloc.storage('stats.raw', rawBytes(n)) : undefined;
+        const norms = await stage('row-normalizers', (enc) => encodeRowNormalizers(ctx, enc, dp, raw));
+        if (raw)
+          exactBuf = await stage('exact-attention', (enc) => encodeExactFromRaw(ctx, enc, dp, norms, raw, exact.v4));
+        if (job.rowStats && !fromView)
+          rowStatsBuf = await stage('row-stats', (enc) => encodeRowStats(ctx, enc, dp, norms));
         if (job.viewCells > 0)
-          viewRes = await stage('matrix-view', (enc) => encodeMatrixView(ctx, enc, dp, norms, job.viewCells));
-        if (job.rows.length > 0)
+          viewRes = await stage('matrix-view', (enc) => encodeMatrixView(ctx, enc, dp, norms, job.viewCells, raw));
+        if (job.rows.length > 0 && !fromView)
           rowsBuf = await stage('attention-rows', (enc) => encodeFullRows(ctx, enc, dp, norms, job.rows));
       }
       timer.resolve(encoder);
+      // Every result through one staging buffer, mapped once.
+      const rb = new BatchReadback();
+      if (!exactBuf) throw new EngineError('internal', 'the exact output was not encoded');
+      const exactPart = rb.add(exactBuf, n * d * 4);
+      // The Performer output buffer holds n×d outputs, then the n row normalizers.
+      const approxPart = rb.add(performer.out, (n * d + n) * 4);
+      const vr = viewRes as ReturnType<typeof encodeMatrixView> | null;
+      const viewPart = vr ? rb.add(vr.buffer, 3 * vr.plan.cells * vr.plan.cells * 4) : -1;
+      const statsPart = rowStatsBuf ? rb.add(rowStatsBuf, 5 * n * 4) : -1;
+      const rowsPart = rowsBuf ? rb.add(rowsBuf, 2 * job.rows.length * n * 4) : -1;
+      const stamps = timer.useTimestamps ? timer.resolved() : null;
+      const stampPart = stamps ? rb.add(stamps.buffer, stamps.bytes) : -1;
+      const staging = alloc.buffer('readback', rb.bytes, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
+      rb.encode(encoder, staging);
       device.queue.submit([encoder.finish()]);
       checkAlive(signal);
+      const parts = await rb.read(staging);
+      const floats = (i: number): Float32Array => new Float32Array(parts[i]!);
 
-      const exactOut = mat(n, d, await readFloats(device, exact.out, n * d));
+      const exactOut = mat(n, d, floats(exactPart));
       assertFinite('exact output', exactOut.data, d);
-      // The Performer output buffer holds n×d outputs, then the n row normalizers.
-      const approxAll = await readFloats(device, performer.out, n * d + n);
-      const approxOut = mat(n, d, approxAll.slice(0, n * d));
+      const approxAll = floats(approxPart);
+      const approxOut = mat(n, d, approxAll.subarray(0, n * d));
       assertFinite(`approximate output (${job.featureMap} features)`, approxOut.data, d);
       let zeroNormalizerRows = 0;
       for (let i = n * d; i < approxAll.length; i++) if (approxAll[i] === 0) zeroNormalizerRows++;
       checkAlive(signal);
 
       let view: MatrixView | null = null;
-      const vr = viewRes as ReturnType<typeof encodeMatrixView> | null;
       if (vr) {
         const { cells, block } = vr.plan;
-        const all = await readFloats(device, vr.buffer, 3 * cells * cells);
+        const all = floats(viewPart);
         const plane = cells * cells;
         view = {
           cells,
@@ -206,21 +240,43 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       }
       let rowStats: RowStats | null = null;
       if (rowStatsBuf) {
-        const all = await readFloats(device, rowStatsBuf, 5 * n);
+        const all = floats(statsPart);
         assertFinite('row statistics', all, n);
-        const part = (i: number): Float32Array => all.slice(i * n, (i + 1) * n);
+        const part = (i: number): Float32Array => all.subarray(i * n, (i + 1) * n);
         rowStats = { exactEntropy: part(0), approxEntropy: part(1), sqErr: part(2), exactSq: part(3), kl: part(4) };
+      } else if (job.rowStats && view) {
+        rowStats = createRowStats(n);
+        for (let i = 0; i < n; i++)
+          writeRowStats(
+            rowStats,
+            i,
+            view.exact.subarray(i * n, (i + 1) * n),
+            view.approx.subarray(i * n, (i + 1) * n),
+            s.causal,
+          );
+        assertFinite('row statistics', rowStats.kl, n);
       }
       const rows: AttentionRowPair[] = [];
       if (rowsBuf) {
         const R = job.rows.length;
-        const all = await readFloats(device, rowsBuf, 2 * R * n);
+        const all = floats(rowsPart);
         assertFinite('attention rows', all, n);
         job.rows.forEach((index, r) => {
-          rows.push({ index, exact: all.slice(r * n, (r + 1) * n), approx: all.slice((R + r) * n, (R + r + 1) * n) });
+          rows.push({
+            index,
+            exact: all.subarray(r * n, (r + 1) * n),
+            approx: all.subarray((R + r) * n, (R + r + 1) * n),
+          });
         });
+      } else if (view && job.rows.length > 0) {
+        for (const index of job.rows)
+          rows.push({
+            index,
+            exact: view.exact.slice(index * n, (index + 1) * n),
+            approx: view.approx.slice(index * n, (index + 1) * n),
+          });
       }
-      const timings = timer.useTimestamps ? await timer.read() : wallTimings;
+      const timings = stamps ? timer.decode(parts[stampPart]!) : wallTimings;
       checkAlive(signal);
       return {
         exactOut,

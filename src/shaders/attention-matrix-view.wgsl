@@ -10,11 +10,13 @@
 // A workgroup owns a gc × gc group of cells (gc = ⌊BR/b⌋ when b ≤ BR, else 1), i.e. a square of
 // span = gc·b rows × keys, computed in BR × BC tiles (BR = BC). gc > 1: the span is one tile and one
 // thread per cell sums its b × b entries; gc = 1: thread r sums tile row r over all tiles of the
-// cell, then the BR row partials are added in order. Deterministic.
+// cell, then the BR row partials are added in order; b = 1: each thread writes its micro-tile's
+// cells directly (no workgroup round trip). Deterministic.
 //
 // Bindings: 0 params, 1 Q, 2 K, 3 φ(Q), 4 φ(K) (vec4 rows), 5 norms (n vec4f: M, S, D),
 // 6 view (3·cells² f32: exact, approx, absDiff planes, row-major).
-// Dispatch: (⌈cells/gc⌉, ⌈cells/gc⌉) workgroups, x = cell-group column, y = cell-group row.
+// Dispatch: (⌈cells/gc⌉, ⌈cells/gc⌉) workgroups, x = cell-group column, y = cell-group row;
+// b = 1: (1, ⌈cells/gc⌉), each workgroup over all keys.
 
 @group(0) @binding(5) var<storage, read> norms: array<vec4f>;
 @group(0) @binding(6) var<storage, read_write> view: array<f32>;
@@ -45,7 +47,9 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u
   let keyBase = wid.x * span;
   if (rowBase >= p.n || keyBase >= p.n) { return; }
   let rowsAll = min(span, p.n - rowBase);
-  let keysAll = min(span, p.n - keyBase);
+  // b = 1: one workgroup per row band walks every key tile (dispatch x = 1), as the normalizers do
+  var keysAll = min(span, p.n - keyBase);
+  if (b == 1u) { keysAll = p.n - keyBase; }
   let gr = t / TG;
   let u = t - gr * TG;
   let last = p.n - 1u;
@@ -70,12 +74,21 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u
       for (var x = 0u; x < RN; x++) {
         let jj = u + x * TG;
         let j = keyBase + ks + jj;
-        var ok = rowOk & vec4<bool>(ks + jj < keysAll);
+        let inside = rowOk & vec4<bool>(ks + jj < keysAll);
+        var ok = inside;
         if (p.causal != 0u) { ok = ok & (vec4u(j) <= ir); }
         let a = select(vec4f(0.0), exp(mt.s[x] - m) / s, ok);
         let ah = select(vec4f(0.0), mt.g[x] / d, ok & (d != vec4f(0.0)));  // all-zero normalizer: Â row 0
-        for (var r = 0u; r < 4u; r++) { ent[rl[r] * BC + jj] = vec2f(a[r], ah[r]); }
+        if (b == 1u) {
+          // one entry per cell: the mean is the entry, written straight from the micro-tile
+          for (var r = 0u; r < 4u; r++) {
+            if (inside[r]) { writeCell(ir[r], j, vec3f(a[r], ah[r], abs(a[r] - ah[r]))); }
+          }
+        } else {
+          for (var r = 0u; r < 4u; r++) { ent[rl[r] * BC + jj] = vec2f(a[r], ah[r]); }
+        }
       }
+      if (b == 1u) { continue; }
       workgroupBarrier();
 
       if (gc > 1u) {
@@ -113,4 +126,26 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u
       writeCell(wid.y, wid.x, sums);
     }
   }
+}
+
+// fromRaw (one cell per entry, b = 1): A, Â and |A − Â| of entry (i, j) from the (s_ij, g_ij) the
+// normalizers kernel wrote with p.raw = 1 — the same formulas as above, no products recomputed.
+// One invocation per entry, e = i·n + j; dispatch ⌈n²/WG⌉ workgroups over (x, y), index x + y·gridX.
+@group(0) @binding(7) var<storage, read> rawSG: array<vec2f>;
+
+@compute @workgroup_size(WG)
+fn fromRaw(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
+  let e = (wid.x + wid.y * p.gridX) * WG + t;
+  if (e >= p.n * p.n) { return; }
+  let i = e / p.n;
+  let j = e - i * p.n;
+  var a = 0.0;
+  var ah = 0.0;
+  if (p.causal == 0u || j <= i) {
+    let nm = norms[i];
+    let sg = rawSG[e];
+    a = exp(sg.x - nm.x) / nm.y;
+    if (nm.z != 0.0) { ah = sg.y / nm.z; }  // all-zero normalizer: Â row 0
+  }
+  writeCell(i, j, vec3f(a, ah, abs(a - ah)));
 }

@@ -5,7 +5,10 @@
 //   normalizers  norms_i = (M_i, S_i, D_i, 0):  M_i = max_j s_ij,  S_i = Σ_j exp(s_ij − M_i),
 //                D_i = Σ_j g_ij — exact softmax and linear-attention row normalizers.
 //                Online over key tiles (max rescaling as in the fused kernel); per-thread partials
-//                combined across the TG threads of a row in a fixed order.
+//                combined across the TG threads of a row in a fixed order. With p.raw = 1 it also
+//                writes raw[2(i·n + j)] = (s_ij, g_ij) into binding 6 for every key it visits (all
+//                j < n; causal: j < the tile's end, a superset of the allowed keys), which the matrix
+//                view's fromRaw reads instead of recomputing both products.
 //   rowStats     with A_ij = exp(s_ij − M_i)/S_i, Â_ij = g_ij / D_i (log A_ij = s_ij − M_i − log S_i):
 //                H(A_i) = −Σ_{A>0} A log A, H(Â_i) = −Σ_{Â>0} Â log Â, Σ (A − Â)², Σ A²,
 //                KL_i = Σ_{A>0} A (log A − log max(Â, 1e-30))          (core/matrix-view.ts)
@@ -59,6 +62,18 @@ fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
   let kEnd = keyEnd(i0);
   for (var j0 = 0u; j0 < kEnd; j0 += BC) {
     let mt = microTile(j0, t);
+    if (p.raw != 0u) {
+      for (var x = 0u; x < RN; x++) {
+        let j = j0 + u + x * TG;
+        for (var r = 0u; r < 4u; r++) {
+          if (ir[r] < p.n && j < p.n) {
+            let e = 2u * (ir[r] * p.n + j);
+            outBuf[e] = mt.s[x][r];
+            outBuf[e + 1u] = mt.g[x][r];
+          }
+        }
+      }
+    }
     var tmax = vec4f(NEG);
     for (var x = 0u; x < RN; x++) {
       tmax = max(tmax, select(vec4f(NEG), mt.s[x], allowed(ir, j0 + u + x * TG)));
@@ -207,6 +222,47 @@ fn fullRows(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) 
           outBuf[planeB + slots[r] * p.n + j] = b[r];
         }
       }
+    }
+  }
+}
+
+// exactFromRaw (with the raw (s_ij, g_ij) of normalizers, p.raw = 1): the exact output
+// out_i = Σ_{allowed j} exp(s_ij − M_i) v_j / S_i, n×d row-major into binding 6, without recomputing
+// the scores. One invocation per row and group of up to 4 vec4 columns of V (p.rowCount groups;
+// exp once per entry and group); keys in order. Bindings 8 raw (n² vec2f), 9 V (vec4 rows, p.d4).
+// Dispatch ⌈n·groups/WG⌉ workgroups over (x, y), index x + y·gridX.
+@group(0) @binding(8) var<storage, read> rawIn: array<vec2f>;
+@group(0) @binding(9) var<storage, read> vRows: array<vec4f>;
+
+@compute @workgroup_size(WG)
+fn exactFromRaw(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
+  let groups = p.rowCount;
+  let e = (wid.x + wid.y * p.gridX) * WG + t;
+  if (e >= p.n * groups) { return; }
+  let i = e / groups;
+  let c0 = (e - i * groups) * 4u;
+  let nm = norms[i];
+  var jEnd = p.n;
+  if (p.causal != 0u) { jEnd = i + 1u; }
+  var acc0 = vec4f(0.0);
+  var acc1 = vec4f(0.0);
+  var acc2 = vec4f(0.0);
+  var acc3 = vec4f(0.0);
+  let d4 = p.d4;
+  for (var j = 0u; j < jEnd; j++) {
+    let w = exp(rawIn[i * p.n + j].x - nm.x);
+    let o = j * d4 + c0;
+    acc0 += w * vRows[o];
+    if (c0 + 1u < d4) { acc1 += w * vRows[o + 1u]; }
+    if (c0 + 2u < d4) { acc2 += w * vRows[o + 2u]; }
+    if (c0 + 3u < d4) { acc3 += w * vRows[o + 3u]; }
+  }
+  let d = p.d;
+  let accs = array<vec4f, 4>(acc0 / nm.y, acc1 / nm.y, acc2 / nm.y, acc3 / nm.y);
+  for (var x = 0u; x < 4u; x++) {
+    for (var k = 0u; k < 4u; k++) {
+      let col = (c0 + x) * 4u + k;
+      if (c0 + x < d4 && col < d) { outBuf[i * d + col] = accs[x][k]; }
     }
   }
 }

@@ -31,8 +31,8 @@ struct Params {
   gc: u32,       // view: cells per side of one workgroup's cell block
   d4: u32,       // vec4s per Q/K row
   m4: u32,       // vec4s per feature row
-  _pad0: u32,
-  _pad1: u32,
+  raw: u32,      // normalizers: 1 = also write (s_ij, g_ij) of every visited entry (see there)
+  d: u32,        // head dimension (exactFromRaw)
 }
 
 @group(0) @binding(0) var<uniform> p: Params;

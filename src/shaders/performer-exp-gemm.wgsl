@@ -503,3 +503,22 @@ fn causal_fused(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) n
   }
   xg_store(&acc, i0, cb4, lid);
 }
+
+// phi_rows: φ of one side (fm.chunk: FM_QUERY or FM_KEY) as n rows of ⌈m'/4⌉ vec4 (entries past m'
+// are 0), the layout the dense statistics read, from an unblocked U (a0 = 0, a1 = n). The same
+// xg_phi4_feats the GEMMs apply while loading tiles. One invocation per vec4; dispatch
+// ⌈n·⌈m'/4⌉/64⌉. Binding 12: the rows (write).
+@group(0) @binding(12) var<storage, read_write> xg_feat: array<vec4f>;
+
+@compute @workgroup_size(64)
+fn phi_rows(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) lid: u32) {
+  let m4 = (fm.mp + 3u) / 4u;
+  let e = wg_linear(id, nwg) * 64u + lid;
+  if (e >= fm.n * m4) {
+    return;
+  }
+  let row = e / m4;
+  let side = fm.chunk;
+  xg_feat[e] = xg_phi4_feats(side, row, (e - row * m4) * 4u, xg_off(side, row));
+}
