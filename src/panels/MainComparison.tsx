@@ -140,7 +140,12 @@ export function MainComparison() {
         <div className="status-line">
           <ComputeStatus />
           {result && (
-            <p className="result-params note" data-result-params="" data-result-backend={result.backend.kind}>
+            <p
+              className="result-params note"
+              data-result-params=""
+              data-result-id={result.id}
+              data-result-backend={result.backend.kind}
+            >
               {s.resultParams(
                 result.params.n,
                 result.params.d,
