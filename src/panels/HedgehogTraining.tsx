@@ -31,10 +31,10 @@ export function HedgehogTraining() {
   const controller = useController();
   const params = useStore((st) => st.params);
   const upload = useStore((st) => st.upload);
-  const analyses = useStore((st) => st.analyses);
-  const entry = analyses[HEDGEHOG_ID];
+  // the fit's entry only: the other analyses' updates (every step of every panel) leave this alone
+  const entry = useStore((st) => st.analyses[HEDGEHOG_ID]);
   const key = fitKeyOf({ params, upload });
-  const fit: HedgehogFitResult | null = currentFit({ params, upload, analyses });
+  const fit: HedgehogFitResult | null = currentFit({ params, upload, analyses: { [HEDGEHOG_ID]: entry } });
   const running = entry?.status === 'running' && entry.key === key;
   const live = (entry?.progress?.detail as HedgehogProgressDetail | undefined)?.losses;
   // a cancelled run keeps its last progress (controller.ts), so its partial curve stays on screen
