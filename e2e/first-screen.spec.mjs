@@ -59,6 +59,14 @@ test(
     assert.match(await page.textContent('[data-metric="backend"]'), /^WebGPU: /);
     await page.waitForSelector('[data-result-backend="webgpu"]', { timeout: 60_000 });
     await idle(page);
+    // the heatmaps are coloured in a worker: data-result-id follows once the image is drawn
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-metric="heatmap-exact"]')?.getAttribute('data-result-id') ===
+        document.querySelector('[data-result-params]')?.getAttribute('data-result-id'),
+      null,
+      { timeout: 10_000 },
+    );
     const after = await page.getAttribute('[data-metric="heatmap-exact"]', 'data-result-id');
     assert.notEqual(after, first.resultId, 'the heatmaps were redrawn from the WebGPU result');
     assert.match(await page.textContent('#panel-main .compute-status'), /computed on WebGPU/);

@@ -126,6 +126,22 @@ test(
       for (const [key, v] of Object.entries(STORY[k - 1].params))
         assert.equal(params[key], v, `slide ${k} (${STORY[k - 1].id}): ${key} set to ${v} as story.ts says`);
       await figureReady(page);
+      // heatmaps are coloured in a worker: their image (and data-result-id) follows by a moment
+      await page
+        .waitForFunction(
+          () => {
+            const fig = document.querySelector('.slide-fig');
+            return (
+              !!fig?.querySelector('.heatmap[data-result-id]:not([data-result-id=""]) canvas') ||
+              [...(fig?.querySelectorAll('.chart svg g[clip-path] path') ?? [])].some(
+                (p) => (p.getAttribute('d') ?? '').length > 20,
+              )
+            );
+          },
+          null,
+          { timeout: 10_000 },
+        )
+        .catch(() => {});
       const drawn = await page.evaluate(() => {
         const fig = document.querySelector('.slide-fig');
         const canvases = fig.querySelectorAll('.heatmap[data-result-id]:not([data-result-id=""]) canvas').length;

@@ -5,10 +5,11 @@
  * alternative lists the matrix further averaged to at most 16×16 blocks.
  */
 import { axisBottom, axisLeft, scaleLinear, select } from 'd3';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { DataTable, type DataTableLabels } from './DataTable';
 import { fmt, fmtInt } from './format';
-import { NEGATIVE_COLOR, type HeatScale } from './palette';
+import { paintHeatmap } from './heat-painter';
+import type { HeatScale } from './palette';
 
 /** Words the heatmap draws itself: axis names, tooltip, accessible description, table. */
 export interface HeatmapLabels extends DataTableLabels {
@@ -43,47 +44,32 @@ export interface HeatmapProps {
 
 const M = { top: 4, right: 16, bottom: 30, left: 40 };
 
-export function Heatmap(props: HeatmapProps) {
-  const { data, cells, block, n, scale, size, title } = props;
+/**
+ * Memoized: a parent re-rendering with the same props (the compute status changing, say) leaves
+ * the heatmap alone. `data-renders` on the figure counts its renders (for the browser tests).
+ * The cells are coloured off the main thread (heat-painter.ts); `data-result-id` is set when the
+ * new image is on the canvas, and the previous image stays until then.
+ */
+export const Heatmap = memo(function Heatmap(props: HeatmapProps) {
+  const { data, cells, block, n, scale, size, title, resultId } = props;
   const t = props.labels;
+  const figRef = useRef<HTMLElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const xAxis = useRef<SVGGElement>(null);
   const yAxis = useRef<SVGGElement>(null);
+  const renders = useRef(0);
   const [tip, setTip] = useState<{ x: number; y: number; I: number; J: number } | null>(null);
-  const [drawnId, setDrawnId] = useState<number | string | null>(null);
+
+  useEffect(() => {
+    renders.current++;
+    figRef.current?.setAttribute('data-renders', String(renders.current));
+  });
 
   useEffect(() => {
     const c = canvasRef.current;
-    const ctx = c?.getContext('2d');
-    if (!c || !ctx) return;
-    if (c.width !== cells) c.width = cells;
-    if (c.height !== cells) c.height = cells;
-    const img = ctx.createImageData(cells, cells);
-    const px = img.data;
-    const lut = scale.lut;
-    const neg = [
-      parseInt(NEGATIVE_COLOR.slice(1, 3), 16),
-      parseInt(NEGATIVE_COLOR.slice(3, 5), 16),
-      parseInt(NEGATIVE_COLOR.slice(5, 7), 16),
-    ];
-    for (let k = 0; k < cells * cells; k++) {
-      const v = data[k]!;
-      const i = Number.isNaN(v) ? -1 : scale.index(v);
-      const o = k * 4;
-      if (i < 0) {
-        px[o] = neg[0]!;
-        px[o + 1] = neg[1]!;
-        px[o + 2] = neg[2]!;
-      } else {
-        px[o] = lut[i * 3]!;
-        px[o + 1] = lut[i * 3 + 1]!;
-        px[o + 2] = lut[i * 3 + 2]!;
-      }
-      px[o + 3] = 255;
-    }
-    ctx.putImageData(img, 0, 0);
-    setDrawnId(props.resultId);
-  }, [data, cells, scale, props.resultId]);
+    if (!c) return;
+    return paintHeatmap(c, data, cells, scale, () => figRef.current?.setAttribute('data-result-id', String(resultId)));
+  }, [data, cells, scale, resultId]);
 
   const pos = useMemo(() => scaleLinear().domain([0, n]).range([0, size]), [n, size]);
   useEffect(() => {
@@ -143,10 +129,12 @@ export function Heatmap(props: HeatmapProps) {
   };
 
   return (
+    // data-result-id is written by the paint callback, never by a render
     <figure
+      ref={figRef}
       className="heatmap"
       data-metric={props.metric}
-      data-result-id={drawnId ?? ''}
+      data-result-id=""
       style={{ width: size + M.left + M.right }}
     >
       <figcaption>{title}</figcaption>
@@ -233,4 +221,4 @@ export function Heatmap(props: HeatmapProps) {
       />
     </figure>
   );
-}
+});

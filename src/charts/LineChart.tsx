@@ -123,6 +123,27 @@ function makeScale(kind: 'linear' | 'log', domain: [number, number], range: [num
   return pad ? s.nice() : s;
 }
 
+let measureCtx: CanvasRenderingContext2D | null | undefined;
+
+/**
+ * A marker label's width in its computed font, through a canvas's measureText: reading an SVG
+ * text's getComputedTextLength forces a layout of the page every time a label changes (every step
+ * of a slider), measureText does not. The font is read once per chart (`font`); without a 2D
+ * canvas the text element measures itself.
+ */
+function measureLabel(el: SVGTextElement | null, label: string, font: { current: string | null }): number {
+  if (!el) return 0;
+  if (measureCtx === undefined)
+    measureCtx = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+  if (!measureCtx) return typeof el.getComputedTextLength === 'function' ? el.getComputedTextLength() : 0;
+  if (font.current === null) {
+    const cs = getComputedStyle(el);
+    font.current = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  }
+  measureCtx.font = font.current;
+  return measureCtx.measureText(label).width;
+}
+
 function nearestIndex(xs: ArrayLike<number>, x: number, log: boolean): number {
   let best = -1;
   let dist = Infinity;
@@ -165,16 +186,22 @@ function LineChartImpl(props: LineChartProps) {
   const xLog = xScale === 'log';
   const yLog = yScale === 'log';
 
-  const { xs, ys } = useMemo(() => {
-    const xd = props.xDomain ??
-      extent([...allX(series), ...markers.map((m) => m.x), ...dots.map((d) => d.x)], xLog) ?? [1, 2];
-    const yd = props.yDomain ??
-      extent([...allY(series), ...dots.map((d) => d.y), ...hLines.map((h) => h.y)], yLog) ?? [0, 1];
-    return {
-      xs: makeScale(xScale, xd, [0, innerW], false),
-      ys: makeScale(yScale, yd, [innerH, 0], true),
-    };
-  }, [series, markers, dots, hLines, props.xDomain, props.yDomain, xScale, yScale, xLog, yLog, innerW, innerH]);
+  // The domains are numbers: a new markers or series array with the same extent keeps the scales,
+  // so the axes (d3, a few hundred DOM writes) are redrawn only when a domain or the size changes.
+  const xd = useMemo(
+    () =>
+      props.xDomain ?? extent([...allX(series), ...markers.map((m) => m.x), ...dots.map((d) => d.x)], xLog) ?? [1, 2],
+    [series, markers, dots, props.xDomain, xLog],
+  );
+  const yd = useMemo(
+    () =>
+      props.yDomain ?? extent([...allY(series), ...dots.map((d) => d.y), ...hLines.map((h) => h.y)], yLog) ?? [0, 1],
+    [series, dots, hLines, props.yDomain, yLog],
+  );
+  const [xa, xb] = xd;
+  const [ya, yb] = yd;
+  const xs = useMemo(() => makeScale(xScale, [xa, xb], [0, innerW], false), [xScale, xa, xb, innerW]);
+  const ys = useMemo(() => makeScale(yScale, [ya, yb], [innerH, 0], true), [yScale, ya, yb, innerH]);
 
   useEffect(() => {
     if (!xAxisRef.current || !yAxisRef.current) return;
@@ -194,10 +221,10 @@ function LineChartImpl(props: LineChartProps) {
   const markerText = useRef<(SVGTextElement | null)[]>([]);
   const [labelWidths, setLabelWidths] = useState<number[]>([]);
   const markerKey = markers.map((m) => m.label).join('\u0000');
+  const labelFont = useRef<string | null>(null);
   useLayoutEffect(() => {
     const w = markers.map((m, i) => {
-      const el = markerText.current[i];
-      const measured = el && typeof el.getComputedTextLength === 'function' ? el.getComputedTextLength() : 0;
+      const measured = measureLabel(markerText.current[i] ?? null, m.label, labelFont);
       return measured > 0 ? measured : m.label.length * LABEL_CHAR_PX;
     });
     setLabelWidths((prev) => (prev.length === w.length && prev.every((v, i) => v === w[i]) ? prev : w));

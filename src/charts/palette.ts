@@ -5,6 +5,9 @@
  */
 import { color as d3color, interpolateViridis } from 'd3';
 import type { FeatureMapKind } from '../core/types';
+import { heatIndexer, NEGATIVE_COLOR } from './heat-colour';
+
+export { NEGATIVE_COLOR };
 
 export const OKABE_ITO = {
   black: '#000000',
@@ -48,9 +51,6 @@ export const MAP_DASH: Record<FeatureMapKind, string | undefined> = {
   cosformer: '5 2 1 2',
   hedgehog: '12 3 2 3 2 3',
 };
-
-/** Colour of negative entries (trig features can make Â negative): outside viridis, clearly "other". */
-export const NEGATIVE_COLOR = '#ff00aa';
 
 export interface HeatScale {
   mode: 'linear' | 'log';
@@ -112,13 +112,7 @@ export function robustMax(arrays: ArrayLike<number>[], q = 0.995): { top: number
 export function heatScale(max: number, mode: 'linear' | 'log'): HeatScale {
   const hi = max > 0 && Number.isFinite(max) ? max : 1;
   const lo = mode === 'log' ? hi * 10 ** -LOG_DECADES : 0;
-  const logLo = Math.log(lo);
-  const span = mode === 'log' ? Math.log(hi) - logLo : hi;
-  const index = (v: number): number => {
-    if (v < 0) return -1;
-    const t = mode === 'log' ? (v <= lo ? 0 : (Math.log(v) - logLo) / span) : v / span;
-    return Math.max(0, Math.min(255, Math.round(t * 255)));
-  };
+  const index = heatIndexer(mode, lo, hi);
   const css = (v: number): string => {
     const i = index(v);
     if (i < 0) return NEGATIVE_COLOR;

@@ -5,6 +5,7 @@
  * The estimator list, families and citations come from the exhaustive metadata tables, so a new
  * feature map or projection appears here without changes to this file.
  */
+import type { AttentionParams } from '../core/types';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useStrings } from '../ui/strings';
 import {
@@ -28,7 +29,7 @@ import {
 import { useStore } from '../store/react';
 import { AnalysisFigure } from './AnalysisFigure';
 import { CITED, REFERENCES } from '../i18n/references';
-import { Metric, Panel } from './common';
+import { Metric, Panel, withDeferredParams } from './common';
 import { useAnalysisRequest } from '../ui/analysis';
 import { Formula } from '../ui/Formula';
 
@@ -82,10 +83,11 @@ function useSeen<T extends Element>(): [RefObject<T | null>, boolean] {
   return [ref, seen];
 }
 
-export function BeyondPanel() {
+export const BeyondPanel = withDeferredParams('BeyondPanel', BeyondPanelBody);
+
+function BeyondPanelBody({ params }: { params: AttentionParams }) {
   const t = useStrings();
   const s = t.beyond;
-  const params = useStore((st) => st.params);
   const backend = useStore((st) => st.backend.info);
   const set = useMemo(() => estimatorSet(params.projection, params.d), [params.projection, params.d]);
   const cites = citationsOf(set);

@@ -4,6 +4,7 @@
  * theory, error and softmax entropy vs the q/k norm scale, error vs d, and the per-entry relative
  * error that shows trig features blowing up where exact entries are tiny.
  */
+import type { AttentionParams } from '../core/types';
 import { useState } from 'react';
 import { useStrings } from '../ui/strings';
 import { MAP_INFO } from '../core/estimators';
@@ -13,16 +14,17 @@ import { MAP_COLORS } from '../charts/palette';
 import { entryErrorsRequest, errorVsDRequest, errorVsMRequest, normSweepRequest } from '../store/analyses';
 import { useStore } from '../store/react';
 import { AnalysisFigure } from './AnalysisFigure';
-import { Metric, Panel } from './common';
+import { Metric, Panel, withDeferredParams } from './common';
 import { useAnalysisRequest } from '../ui/analysis';
 import { useOtherStabilizerErrorSeries, useStabilizerEntropySeries } from './StabilizerFigure';
 
 const THEORY_DASH = '2 3';
 
-export function ErrorPanel() {
+export const ErrorPanel = withDeferredParams('ErrorPanel', ErrorPanelBody);
+
+function ErrorPanelBody({ params }: { params: AttentionParams }) {
   const t = useStrings();
   const s = t.error;
-  const params = useStore((st) => st.params);
   const result = useStore((st) => st.compute.result);
   const m = result?.metrics;
 

@@ -3,6 +3,7 @@
  * one query's attention row under every map against softmax; and Su Jianlin's two arguments — the
  * λ-invariance (measured on the same row) and folding W into the q/k projections.
  */
+import type { AttentionParams } from '../core/types';
 import { useMemo, useRef } from 'react';
 import { useStrings } from '../ui/strings';
 import { decimateMax } from '../charts/decimate';
@@ -15,7 +16,7 @@ import { taylor2Curve } from '../core/feature-maps-beyond';
 import { mapRowsRequest } from '../store/analyses';
 import { useStore } from '../store/react';
 import { defaultRow } from '../store/store';
-import { Panel } from './common';
+import { Panel, withDeferredParams } from './common';
 import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { Figure } from '../ui/Figure';
 import { Formula } from '../ui/Formula';
@@ -23,10 +24,11 @@ import { HedgehogTraining } from './HedgehogTraining';
 
 const CURVE_X = Array.from({ length: 221 }, (_, i) => -3 + i * 0.025);
 
-export function FeatureMapPanel() {
+export const FeatureMapPanel = withDeferredParams('FeatureMapPanel', FeatureMapPanelBody);
+
+function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
   const t = useStrings();
   const s = t.features;
-  const params = useStore((st) => st.params);
   const pinned = useStore((st) => st.ui.pinnedRow);
   const row = pinned ?? defaultRow(params.n);
   const rows = useAnalysisRequest(mapRowsRequest(params, row));

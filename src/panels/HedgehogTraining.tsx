@@ -4,6 +4,7 @@
  * error, Hedgehog vs random features at equal m′". The fit itself is the analysis HEDGEHOG_ID
  * (src/store/hedgehog-fit.ts); with map = hedgehog the controller starts it automatically.
  */
+import type { AttentionParams } from '../core/types';
 import { useMemo } from 'react';
 import { useStrings } from '../ui/strings';
 import { fmt, fmtMs } from '../charts/format';
@@ -21,20 +22,21 @@ import {
   type HedgehogProgressDetail,
 } from '../store/hedgehog-fit';
 import { useController, useStore } from '../store/react';
-import { Metric } from './common';
+import { Metric, withDeferredParams } from './common';
 import { Figure } from '../ui/Figure';
 import { Formula } from '../ui/Formula';
 
-export function HedgehogTraining() {
+export const HedgehogTraining = withDeferredParams('HedgehogTraining', HedgehogTrainingBody);
+
+function HedgehogTrainingBody({ params }: { params: AttentionParams }) {
   const t = useStrings();
   const s = t.hedgehog;
   const controller = useController();
-  const params = useStore((st) => st.params);
   const upload = useStore((st) => st.upload);
-  const analyses = useStore((st) => st.analyses);
-  const entry = analyses[HEDGEHOG_ID];
+  // the fit's entry only: the other analyses' updates (every step of every panel) leave this alone
+  const entry = useStore((st) => st.analyses[HEDGEHOG_ID]);
   const key = fitKeyOf({ params, upload });
-  const fit: HedgehogFitResult | null = currentFit({ params, upload, analyses });
+  const fit: HedgehogFitResult | null = currentFit({ params, upload, analyses: { [HEDGEHOG_ID]: entry } });
   const running = entry?.status === 'running' && entry.key === key;
   const live = (entry?.progress?.detail as HedgehogProgressDetail | undefined)?.losses;
   // a cancelled run keeps its last progress (controller.ts), so its partial curve stays on screen

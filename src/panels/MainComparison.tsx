@@ -2,7 +2,7 @@
  * The main comparison: exact A, Performer Â and |A − Â| as heatmaps on one shared colour scale,
  * headline error numbers, and the attention row of one query (hovered, pinned or the default).
  */
-import { useMemo, useRef } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import { useStrings } from '../ui/strings';
 import { ColorLegend } from '../charts/ColorLegend';
 import { fmtInt, fmtMs } from '../charts/format';
@@ -122,7 +122,7 @@ export function MainComparison() {
   }, [result, hovered, view, n, rowPair, pinned, s, mapName]);
 
   const rowDomain = useMemo((): [number, number] => [0, Math.max(1, n - 1)], [n]);
-  const pick = (row: number) => actions.pinRow(row === pinned ? null : row);
+  const pick = useCallback((row: number) => actions.pinRow(row === pinned ? null : row), [actions, pinned]);
   const m = result?.metrics;
   const limit = fmtInt(viewLimit(backend));
   const explainer = (
@@ -140,7 +140,12 @@ export function MainComparison() {
         <div className="status-line">
           <ComputeStatus />
           {result && (
-            <p className="result-params note" data-result-params="" data-result-backend={result.backend.kind}>
+            <p
+              className="result-params note"
+              data-result-params=""
+              data-result-id={result.id}
+              data-result-backend={result.backend.kind}
+            >
               {s.resultParams(
                 result.params.n,
                 result.params.d,

@@ -3,22 +3,24 @@
  * analysis worker), numerical rank at a stated tolerance, effective rank, reference lines at d and
  * m′, and the effect of the causal mask.
  */
+import type { AttentionParams } from '../core/types';
 import { useId, useMemo } from 'react';
 import { useStrings } from '../ui/strings';
 import { fmt, fmtInt } from '../charts/format';
 import { effectiveRank, numericalRank, RANK_TOLERANCES } from '../core/rank';
 import { DENSE_ANALYSIS_MAX_N, spectraRequest } from '../store/analyses';
 import { useActions, useStore } from '../store/react';
-import { Metric, Panel } from './common';
+import { Metric, Panel, withDeferredParams } from './common';
 import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { Figure } from '../ui/Figure';
 import { SpectrumChart } from '../ui/SpectrumChart';
 
-export function RankPanel() {
+export const RankPanel = withDeferredParams('RankPanel', RankPanelBody);
+
+function RankPanelBody({ params }: { params: AttentionParams }) {
   const t = useStrings();
   const s = t.rank;
   const actions = useActions();
-  const params = useStore((st) => st.params);
   const tol = useStore((st) => st.ui.rankTol);
   const tolId = useId();
   const causalId = useId();

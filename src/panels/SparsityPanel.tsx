@@ -4,6 +4,7 @@
  * implementation's ε flattens the Performer's Â at large norms (entropy vs s, with and without ε),
  * and Su's local-truncation experiment.
  */
+import type { AttentionParams } from '../core/types';
 import { useStrings } from '../ui/strings';
 import { fmtInt } from '../charts/format';
 import { Histogram } from '../charts/Histogram';
@@ -16,20 +17,20 @@ import {
   normSweepRequest,
   rowEntropiesRequest,
 } from '../store/analyses';
-import { useStore } from '../store/react';
 import { mean } from '../core/sweeps';
 import { AnalysisFigure } from './AnalysisFigure';
-import { Metric, Panel } from './common';
+import { Metric, Panel, withDeferredParams } from './common';
 import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { StabilizerFigure } from './StabilizerFigure';
 import { topKSeries } from '../ui/top-k-series';
 
 const TOP_K_SHOWN = 8;
 
-export function SparsityPanel() {
+export const SparsityPanel = withDeferredParams('SparsityPanel', SparsityPanelBody);
+
+function SparsityPanelBody({ params }: { params: AttentionParams }) {
   const t = useStrings();
   const s = t.sparsity;
-  const params = useStore((st) => st.params);
   const mapName = t.names.maps[params.featureMap];
   const perfColor = MAP_COLORS[params.featureMap];
 

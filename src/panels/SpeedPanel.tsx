@@ -4,6 +4,7 @@
  * one-Transformer-layer view. Runs only on demand (Run / Cancel), in the engine worker, on the
  * page's backend: the GPU kernels on WebGPU, the CPU twins on the fallback (and says which).
  */
+import type { AttentionParams } from '../core/types';
 import { useId, useMemo, useState } from 'react';
 import { useStrings } from '../ui/strings';
 import { fmt, fmtInt, fmtMs } from '../charts/format';
@@ -11,7 +12,7 @@ import { ATTENTION_METHODS, LAYER_METHODS, type SpeedMethod } from '../core/spee
 import { tableCsv } from '../export/csv';
 import { downloadBlob } from '../export/download';
 import { useStore } from '../store/react';
-import { Metric, Panel } from './common';
+import { Metric, Panel, withDeferredParams } from './common';
 import { SpeedCharts } from '../ui/speed/SpeedCharts';
 import { SpeedLayer } from './SpeedLayer';
 import { RESULT_COLUMNS, resultRows, speedView } from '../ui/speed/speed-view';
@@ -21,10 +22,11 @@ import { shownResult, useSpeedRun } from '../ui/speed/useSpeedRun';
 const BLOG_URL = 'https://research.google/blog/rethinking-attention-with-performers/';
 export const SPEED_BUDGETS_S = [2, 10, 30, 120] as const;
 
-export function SpeedPanel() {
+export const SpeedPanel = withDeferredParams('SpeedPanel', SpeedPanelBody);
+
+function SpeedPanelBody({ params }: { params: AttentionParams }) {
   const t = useStrings();
   const s = t.speed;
-  const params = useStore((st) => st.params);
   const backend = useStore((st) => st.backend.info);
   const [budgetS, setBudgetS] = useState<number>(10);
   const [layer, setLayer] = useState(true);

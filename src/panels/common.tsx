@@ -2,7 +2,9 @@
  * What every panel shares: the frame (title, formula, explanation, error boundary) and headline
  * numbers with data-metric attributes. The analysis hooks and status line are in src/ui/analysis.tsx.
  */
-import type { ReactNode } from 'react';
+import { memo, useDeferredValue, type ReactNode } from 'react';
+import type { AttentionParams } from '../core/types';
+import { useStore } from '../store/react';
 import { EmbedButton } from '../ui/EmbedDialog';
 import { PanelBoundary } from '../ui/PanelBoundary';
 import { fmt } from '../charts/format';
@@ -50,4 +52,21 @@ export function Metric(props: {
       <div className="metric-label">{props.label}</div>
     </div>
   );
+}
+
+/**
+ * A panel whose body follows the parameters at low priority: a parameter change (every frame of a
+ * slider drag) renders only this shell at once; the body re-renders with the new parameters in a
+ * deferred, interruptible render (React yields to the browser between components), so a panel's
+ * charts never hold the main thread while the slider moves. The body is memoized: the shell's
+ * urgent render, with the deferred value still the old one, stops here.
+ */
+export function withDeferredParams(name: string, Body: (props: { params: AttentionParams }) => ReactNode) {
+  const MemoBody = memo(Body);
+  function DeferredParams() {
+    const params = useDeferredValue(useStore((s) => s.params));
+    return <MemoBody params={params} />;
+  }
+  DeferredParams.displayName = name;
+  return DeferredParams;
 }

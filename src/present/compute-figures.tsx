@@ -2,7 +2,7 @@
  * Slide figures drawn from the engine's compute result: exact A (and Â) as large heatmaps on one
  * colour scale, and the cost model beside the kernel times just measured.
  */
-import { useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { useStrings } from '../ui/strings';
 import { ColorLegend } from '../charts/ColorLegend';
 import { fmt, fmtInt, fmtMs } from '../charts/format';
@@ -29,6 +29,7 @@ export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
     () => heatScale(view ? robustMax(both ? [view.exact, view.approx] : [view.exact]).top : 1, 'linear'),
     [view, both],
   );
+  const pick = useCallback((row: number) => actions.pinRow(row === pinned ? null : row), [actions, pinned]);
 
   const count = both ? 2 : 1;
   // heatmap frame: axes 56 px wide, 34 px tall, its caption above; two matrices have the stat line
@@ -81,7 +82,7 @@ export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
             pinnedRow={pinned}
             hoveredRow={hovered}
             onHoverRow={actions.hoverRow}
-            onPickRow={(row) => actions.pinRow(row === pinned ? null : row)}
+            onPickRow={pick}
             resultId={result.id}
           />
         ))}

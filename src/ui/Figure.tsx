@@ -8,7 +8,7 @@ import { useStrings } from './strings';
 import { ExportFigure } from '../charts/ExportFigure';
 import type { AttentionParams } from '../core/types';
 import { exportFileName } from '../export/filename';
-import { useStore } from '../store/react';
+import { useAppStore } from '../store/react';
 
 export function Figure(props: {
   name: string;
@@ -19,13 +19,13 @@ export function Figure(props: {
   children: ReactNode;
 }) {
   const labels = useStrings().export;
-  const current = useStore((s) => s.params);
-  const p = props.params ?? current;
+  // read when a file is saved, not subscribed: a parameter change does not re-render every figure
+  const store = useAppStore();
   return (
     <ExportFigure
       title={props.title}
       labels={labels}
-      fileName={(ext) => exportFileName(props.name, p, ext)}
+      fileName={(ext) => exportFileName(props.name, props.params ?? store.getState().params, ext)}
       extras={props.extras}
     >
       {props.children}

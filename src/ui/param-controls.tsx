@@ -2,10 +2,43 @@
  * The parameter inputs the sidebar (src/controls), the embed strip (src/app/EmbedControls.tsx) and
  * the slides' strip (src/present/ControlStrip.tsx) share; each wraps them in its own row and label.
  */
-import { useId } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { fmtInt } from '../charts/format';
 import { nearestStop } from '../store/params';
 import { useActions, useStore } from '../store/react';
+import { createFrameCoalescer } from './frame-coalescer';
+
+/**
+ * A slider's value while dragged: every input event shows at once on the slider, the store gets
+ * the newest value once per animation frame (so a drag computes continuously, one request per
+ * frame at most, without re-rendering the page for every pixel), and release delivers the last one.
+ */
+function useFrameValue<T>(apply: (value: T) => void): {
+  pending: T | null;
+  push: (value: T) => void;
+  flush: () => void;
+} {
+  const [pending, setPending] = useState<T | null>(null);
+  const applyRef = useRef(apply);
+  useEffect(() => {
+    applyRef.current = apply;
+  });
+  const [coalescer] = useState(() =>
+    createFrameCoalescer<T>((v) => {
+      applyRef.current(v);
+      setPending(null);
+    }),
+  );
+  useEffect(() => () => coalescer.flush(), [coalescer]);
+  return {
+    pending,
+    push: (v) => {
+      setPending(v);
+      coalescer.push(v);
+    },
+    flush: () => coalescer.flush(),
+  };
+}
 
 /** A range input over the indices of `stops`: it shows the stop nearest to the value and sets the stop it lands on. */
 export function StopRange({
@@ -22,8 +55,10 @@ export function StopRange({
   label: string;
   disabled?: boolean;
 }) {
-  const value = useStore((s) => s.params[param]);
+  const stored = useStore((s) => s.params[param]);
   const actions = useActions();
+  const live = useFrameValue<number>((v) => actions.setParam(param, v));
+  const value = live.pending ?? stored;
   return (
     <input
       id={id}
@@ -35,7 +70,9 @@ export function StopRange({
       data-param={param}
       disabled={disabled}
       aria-valuetext={`${label} = ${fmtInt(value)}`}
-      onChange={(e) => actions.setParam(param, stops[Number(e.target.value)]!)}
+      onChange={(e) => live.push(stops[Number(e.target.value)]!)}
+      onPointerUp={live.flush}
+      onBlur={live.flush}
     />
   );
 }
@@ -57,8 +94,10 @@ export function ScaleRange({
   label: string;
   disabled?: boolean;
 }) {
-  const scale = useStore((s) => s.params.scale);
+  const stored = useStore((s) => s.params.scale);
   const actions = useActions();
+  const live = useFrameValue<number>((v) => actions.setParam('scale', v));
+  const scale = live.pending ?? stored;
   return (
     <input
       id={id}
@@ -71,7 +110,9 @@ export function ScaleRange({
       disabled={disabled}
       aria-valuetext={`${label} = ${scale}`}
       // whole hundredths: the slider's steps, without the float noise of min + k·step
-      onChange={(e) => actions.setParam('scale', Math.round(Number(e.target.value) * 100) / 100)}
+      onChange={(e) => live.push(Math.round(Number(e.target.value) * 100) / 100)}
+      onPointerUp={live.flush}
+      onBlur={live.flush}
     />
   );
 }

@@ -1,0 +1,124 @@
+// Live while dragging, on the CPU path (?backend=cpu, the same store and compute loop as WebGPU,
+// faster under SwiftShader). A slider held down and moved computes and shows the values it passes,
+// the figure on screen never goes empty in between, and release leaves the released value's
+// heatmap. What keeps the main thread free is checked structurally, not by timing: every heatmap
+// is coloured in the colouring worker (globalThis.__heatmapColourings.main stays 0), and a heatmap
+// renders only when its inputs change (its data-renders count grows by at most one per result
+// shown, though the compute status changes twice per result). Long tasks are measured by
+// npm run bench:live. Run: node e2e/run.mjs live
+import assert from 'node:assert/strict';
+import { test } from './harness.mjs';
+
+const EXACT = '[data-metric="heatmap-exact"]';
+const PARAMS = '[data-result-params]';
+
+test(
+  'dragging the m slider: intermediate values computed and shown during the drag, the released value after; heatmaps coloured in the worker, not re-rendered without new inputs',
+  async ({ page, appUrl, log }) => {
+    await page.goto(`${appUrl}/?backend=cpu&n=256`);
+    await page.waitForSelector(`${EXACT}[data-result-id]:not([data-result-id=""])`, { timeout: 90_000 });
+    await page.waitForFunction(
+      () => document.querySelector('.compute-status')?.getAttribute('data-status') !== 'computing',
+    );
+
+    // record, from here on: every result the params line shows, and every frame without a drawn heatmap
+    await page.evaluate(
+      ({ EXACT, PARAMS }) => {
+        const rec = { texts: [], ids: [], empty: 0, frames: 0, down: true };
+        const note = () => {
+          const p = document.querySelector(PARAMS);
+          const id = p?.getAttribute('data-result-id');
+          if (id && rec.ids.at(-1) !== id) {
+            rec.ids.push(id);
+            if (rec.down) rec.texts.push(p.textContent);
+          }
+        };
+        new MutationObserver(note).observe(document, {
+          subtree: true,
+          childList: true,
+          attributes: true,
+          characterData: true,
+        });
+        const frame = () => {
+          rec.frames++;
+          if (!document.querySelector(EXACT)?.getAttribute('data-result-id')) rec.empty++;
+          requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+        rec.renders0 = Number(document.querySelector(EXACT)?.getAttribute('data-renders') ?? 0);
+        rec.colourings0 = { ...globalThis.__heatmapColourings };
+        window.__live = rec;
+      },
+      { EXACT, PARAMS },
+    );
+
+    const slider = page.locator('input[type="range"][data-param="m"]').first();
+    await slider.scrollIntoViewIfNeeded();
+    const box = await slider.boundingBox();
+    assert.ok(box, 'the m slider has a box');
+    const y = box.y + box.height / 2;
+    const shownM = async () => /m = (\d+)/.exec((await page.textContent(PARAMS)) ?? '')?.[1] ?? null;
+    const sliderM = async () =>
+      /= ([\d,]+)/.exec((await slider.getAttribute('aria-valuetext')) ?? '')?.[1].replace(/,/g, '');
+
+    await page.mouse.move(box.x + 3, y);
+    await page.mouse.down();
+    const during = [];
+    for (const f of [0.2, 0.35, 0.5]) {
+      await page.mouse.move(box.x + box.width * f, y, { steps: 4 });
+      const want = await sliderM();
+      // the button is still down: the value reached must be computed and shown now, not on release
+      await page.waitForFunction(
+        ({ sel, want }) => document.querySelector(sel)?.textContent?.includes(`m = ${want},`),
+        { sel: PARAMS, want },
+        { timeout: 60_000 },
+      );
+      during.push(await shownM());
+    }
+    await page.mouse.move(box.x + box.width * 0.65, y, { steps: 4 });
+    const final = await sliderM();
+    await page.evaluate(() => (window.__live.down = false));
+    await page.mouse.up();
+
+    await page.waitForFunction(
+      ({ EXACT, PARAMS, final }) => {
+        const p = document.querySelector(PARAMS);
+        const status = document.querySelector('.compute-status')?.getAttribute('data-status');
+        return (
+          status !== 'computing' &&
+          p?.textContent?.includes(`m = ${final},`) &&
+          document.querySelector(EXACT)?.getAttribute('data-result-id') === p.getAttribute('data-result-id')
+        );
+      },
+      { EXACT, PARAMS, final },
+      { timeout: 60_000 },
+    );
+    // let any stray render land before counting
+    await page.waitForTimeout(300);
+    const rec = await page.evaluate(
+      (EXACT) => ({
+        ...window.__live,
+        renders: Number(document.querySelector(EXACT)?.getAttribute('data-renders') ?? 0),
+        colourings: { ...globalThis.__heatmapColourings },
+      }),
+      EXACT,
+    );
+    const distinct = new Set(rec.texts);
+    log(
+      `during the drag: ${distinct.size} results shown (m ${during.join(', ')}), final m ${final}; ` +
+        `${rec.ids.length} results in all, exact heatmap renders ${rec.renders - rec.renders0}; ` +
+        `colourings worker ${rec.colourings.worker - rec.colourings0.worker}, main ${rec.colourings.main}; ` +
+        `frames without a heatmap ${rec.empty} of ${rec.frames}`,
+    );
+    assert.ok(distinct.size >= 2, `at least 2 distinct results shown before release: ${[...distinct].join(' | ')}`);
+    assert.notEqual(final, during.at(-1), 'the last move went past the last value waited for');
+    assert.equal(rec.empty, 0, 'the heatmap stayed on screen through the drag');
+    assert.equal(rec.colourings.main, 0, 'no heatmap coloured on the main thread');
+    assert.ok(rec.colourings.worker - rec.colourings0.worker >= 3 * 2, 'heatmaps coloured in the worker');
+    assert.ok(
+      rec.renders - rec.renders0 <= rec.ids.length,
+      `exact heatmap rendered ${rec.renders - rec.renders0} times for ${rec.ids.length} results`,
+    );
+  },
+  { webgpu: false, timeout: 240_000 },
+);
