@@ -129,16 +129,24 @@ function assertExactMatches(shown, q, k, n, d, label) {
   return worst;
 }
 
-async function waitForAnalysesOn(page, uploadId) {
+/**
+ * Waits until every analysis is done and refined on the upload (and, with `keyPart`, on keys that
+ * contain it, e.g. '|true|' after the causal box is ticked): the state at rest, not a coarse stage.
+ */
+async function waitForAnalysesOn(page, uploadId, keyPart = '') {
   await page.waitForFunction(
-    ([ids, up]) => {
+    ([ids, up, part]) => {
       const a = window.__performer.getState().analyses;
       return ids.every(
         (id) =>
-          a[id]?.status === 'done' && (id === 'errorVsD' || up === null || a[id].valueKey.includes(`upload:${up}`)),
+          a[id]?.status === 'done' &&
+          a[id].refined !== false &&
+          a[id].valueKey === a[id].key &&
+          a[id].valueKey.includes(part) &&
+          (id === 'errorVsD' || up === null || a[id].valueKey.includes(`upload:${up}`)),
       );
     },
-    [ANALYSES, uploadId],
+    [ANALYSES, uploadId, keyPart],
     { timeout: 120_000 },
   );
 }
@@ -239,6 +247,7 @@ test(
         window.__performer.getState().compute.status === 'ok',
     );
     await page.waitForFunction(() => location.search.includes('causal=1')); // the URL is written 150 ms after a change
+    await waitForAnalysesOn(page, up1, '|true|'); // every analysis re-run on the causal mask, at rest
 
     // a bad file while uploaded inputs are in use leaves them in use
     const during = await snapshot(page);
