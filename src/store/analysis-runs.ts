@@ -231,7 +231,10 @@ export function createAnalysisRuns(deps: {
       else set.delete(figure);
       // scrolled into view while its stages only wait in the queue: send them again, ahead
       const r = runs.get(op);
-      if (on && !was && r && !r.started && life.active) request(op, r.asked.payload, r.asked.key, true, r.asked.coarse);
+      // (not one the user just cancelled: clicking Cancel can scroll its figure into view before the
+      // cancellation has come back from the worker)
+      if (on && !was && r && !r.started && !r.abort.signal.aborted && life.active)
+        request(op, r.asked.payload, r.asked.key, true, r.asked.coarse);
     },
     onScreen: isOnScreen,
     cancel(id) {

@@ -222,6 +222,16 @@ describe('progressive analyses: the scheduler', () => {
     expect(worker.ran.filter((r) => r.op === 'errorVsD')).toHaveLength(2);
   });
 
+  it('Cancel stays cancelled when the click scrolls the figure into view before the worker answers', async () => {
+    const { store, worker, c, requestAll } = setup();
+    requestAll(); // nothing on screen yet: errorVsD waits in the queue
+    c.cancelAnalysis('errorVsD');
+    c.setAnalysisOnScreen('errorVsD', {}, true); // the click scrolled it into view, same task
+    await worker.drain();
+    expect(worker.ran.filter((r) => r.op === 'errorVsD')).toHaveLength(0);
+    expect(store.getState().analyses.errorVsD?.status).toBe('cancelled');
+  });
+
   it('an analysis whose key ignores the changed parameter is not re-run', async () => {
     const { actions, worker, c } = setup();
     const p = { ...DEFAULT_PARAMS };
