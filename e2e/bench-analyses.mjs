@@ -17,17 +17,6 @@ const arg = (name, fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const rounds = Number(arg('--rounds', '3'));
-const OPS = [
-  'errorVsM',
-  'normSweep',
-  'errorVsD',
-  'entryErrors',
-  'rowEntropies',
-  'entropyVsN',
-  'mapRows',
-  'beyondSweeps',
-];
-const ops = arg('--ops', OPS.join(',')).split(',');
 
 try {
   findBrowser();
@@ -41,6 +30,9 @@ const server = await createServer({
   server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
 });
 await server.listen();
+// the ops the engine runs on the GPU, from the engine's own list (not a copy that could drift)
+const { GPU_ANALYSIS_OPS } = await server.ssrLoadModule('/src/engine/analysis/types.ts');
+const ops = arg('--ops', GPU_ANALYSIS_OPS.join(',')).split(',');
 const browser = await launchBrowser({ webgpu: true });
 const median = (a) => {
   const s = [...a].sort((x, y) => x - y);
