@@ -65,10 +65,21 @@ const started = Date.now();
 console.log(
   `browser tests: ${registry.length} in ${specs.length} spec file(s); test pages at ${baseUrl}, production build at ${appUrl}`,
 );
+// Kernel specs compile their pipelines once per page (seconds each on SwiftShader), so tests that
+// declare the same `sharedPage` key run one after another in one page; any other test gets its own.
+let shared = null; // { key, context, page, pageErrors }
+async function closeShared() {
+  if (shared) await shared.context.close().catch(() => {});
+  shared = null;
+}
 for (const t of registry) {
   const browser = await browserFor(t.webgpu);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const pageErrors = [];
+  const key = t.sharedPage ? `${t.file}|${t.sharedPage}` : null;
+  if (shared && shared.key !== key) await closeShared();
+  const reuse = key !== null && shared !== null;
+  const context = reuse ? shared.context : await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const pageErrors = reuse ? shared.pageErrors : [];
+  pageErrors.length = 0;
   const newPage = async () => {
     const p = await context.newPage();
     p.on('pageerror', (err) => pageErrors.push(err));
@@ -77,7 +88,8 @@ for (const t of registry) {
     });
     return p;
   };
-  const page = await newPage();
+  const page = reuse ? shared.page : await newPage();
+  if (key !== null && !reuse) shared = { key, context, page, pageErrors };
   const t0 = Date.now();
   let timer;
   try {
@@ -107,11 +119,14 @@ for (const t of registry) {
         .slice(0, 8)
         .join('\n      ')}`,
     );
+    // a failed test may leave its page in any state: the next test sharing it starts afresh
+    if (key !== null) await closeShared();
   } finally {
     clearTimeout(timer);
-    await context.close().catch(() => {});
+    if (key === null) await context.close().catch(() => {});
   }
 }
+await closeShared();
 for (const b of Object.values(browsers)) await b.close();
 await server.close();
 await new Promise((r) => appServer.httpServer.close(r));
