@@ -40,8 +40,8 @@ export function suggestedLr(_a: AttentionSpec): number {
  * a softmax head looks up any of the K keys exactly, a linear head must store K pairs in its F×dh
  * state. K = 16 rather than 8 because at K = 8 1 + elu only plateaus late: 0.19 at 300 steps but
  * 0.90–0.95 after 1000 (3 seeds) — a speed gap, not a recall gap. At K = 16 (held-out query
- * accuracy, CPU twins, seeds 1–3): softmax 1.00 from step ~200; 1 + elu flat at 0.62 / 0.65 / 0.72
- * from step ~600 to 1000; FAVOR+ (m = 32) 0.135 / 0.127 / 0.137 at 600 steps (flat from ~300).
+ * accuracy, CPU twins, seeds 1–3): softmax 1.00 from step ~200; 1 + elu 0.61 / 0.64 / 0.71 at step 600
+ * and flat to 1000 (0.62 / 0.65 / 0.72); FAVOR+ (m = 32) 0.135 / 0.127 / 0.137 at 600 steps (flat from ~300).
  */
 export function defaultTrainConfig(kind: TaskKind, attention: AttentionSpec = { kind: 'softmax' }): TrainConfig {
   const mqar = kind === 'mqar';
@@ -80,7 +80,7 @@ export function defaultTrainConfig(kind: TaskKind, attention: AttentionSpec = { 
 /**
  * The default MQAR comparison: softmax vs 1 + elu vs FAVOR+ at equal width (d = 32, one head;
  * FAVOR+ with m = 32 features = dh, so its state is m×dh = 32×32 like 1 + elu's). Measured on the
- * default config (K = 16, L = 64, 3 seeds): 1.00 ± 0 / 0.66 (0.62–0.72) / 0.13 (0.13–0.14).
+ * default config (K = 16, L = 64, 3 seeds): 1.00 ± 0 / 0.65 (0.61–0.71) / 0.13 (0.13–0.14) at step 600.
  * Zoology's figure 2 has attention ≈ 1.0 and the efficient models 0.05–0.4 at d ≤ 128, L ≥ 256.
  */
 export const DEFAULT_MQAR_RUNS: readonly AttentionSpec[] = [
