@@ -15,6 +15,7 @@ const SOFTMAX = [
   { B: 2, L: 7, H: 3, dh: 5, causal: true },
   { B: 1, L: 67, H: 2, dh: 8, causal: false, fused: true },
   { B: 1, L: 130, H: 1, dh: 65, causal: true },
+  { B: 1, L: 1024, H: 1, dh: 3, causal: true },
 ];
 
 const MAPS = ['positive', 'elu1', 'relu', 'taylor2', 'cosformer', 'hedgehog'];
@@ -36,6 +37,7 @@ const LINEAR = [
   { B: 1, L: 130, H: 1, F: 70, dh: 4, causal: true, window: 0 },
   { B: 2, L: 9, H: 2, F: 4, dh: 3, causal: true, window: 3 },
   { B: 1, L: 130, H: 1, F: 6, dh: 5, causal: false, window: 70 },
+  { B: 1, L: 1024, H: 1, F: 3, dh: 2, causal: true, window: 0 },
 ];
 
 const fmt = (x) => x.toExponential(1).padStart(8);
