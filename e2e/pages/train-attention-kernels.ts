@@ -10,7 +10,8 @@ import { sliceCols, putCols, type Arr } from '../../src/core/train/arr';
 import { featureBackward, featureCount, featureForward, type FeatureOpts } from '../../src/core/train/feature-map-grad';
 import { linearAttentionBackward, linearAttentionForward } from '../../src/core/train/linear-attention-train';
 import { softmaxAttentionBackward, softmaxAttentionForward } from '../../src/core/train/softmax-attention';
-import type { TrainFeatureMap } from '../../src/core/train/types';
+import { attentionMatrices } from '../../src/core/train/attention-layer';
+import type { AttentionSpec, TrainFeatureMap } from '../../src/core/train/types';
 import { createRng, type Rng } from '../../src/core/rng';
 import { acquireGpu } from '../../src/gpu/device';
 import { GpuAllocator } from '../../src/gpu/allocator';
@@ -19,7 +20,11 @@ import type { KernelContext } from '../../src/gpu/kernel-context';
 import { PipelineCache } from '../../src/gpu/pipelines';
 import { readFloats } from '../../src/gpu/readback';
 import { encodeFeatureBackward, encodeFeatureForward } from '../../src/gpu/train/feature-maps';
-import { encodeLinearAttentionBackward, encodeLinearAttentionForward } from '../../src/gpu/train/linear-attention';
+import {
+  encodeLinearAttentionBackward,
+  encodeLinearAttentionForward,
+  encodeLinearAttentionMap,
+} from '../../src/gpu/train/linear-attention';
 import { encodeSoftmaxAttentionBackward, encodeSoftmaxAttentionForward } from '../../src/gpu/train/softmax-attention';
 
 export const ATOL = 2e-5;
@@ -339,9 +344,21 @@ async function linear(cs: LinearCase): Promise<Err[]> {
     dPhiK: dk,
     dv,
   });
+  const amap = c.alloc.storage('t.amap', B * H * L * L * 4);
+  encodeLinearAttentionMap(c, enc, { B, L, H, F, causal, window, phiQ: gq, phiK: gk, den: denIn, out: amap });
   c.device.queue.submit([enc.finish()]);
   await scopeOk(c);
+  // the map's twin reads sequence 0
+  const spec = { kind: 'linear', map: 'elu1', m: F, proj: 'iid', redraw: 0, window } as AttentionSpec;
+  const mapsWant = attentionMatrices(
+    spec,
+    { B: 1, L, H, dh, causal },
+    { out: fw.out, phiQ: f64(phiQ), phiK: f64(phiK), den: fw.den, F },
+  );
+  const mapWant = new Float64Array(H * L * L);
+  mapsWant.forEach((m, h) => mapWant.set(m, h * L * L));
   return [
+    compare('Â (seq 0)', await read(c, amap, H * L * L), mapWant),
     compare('out', await read(c, out, rows * D), fw.out),
     compare('den', await read(c, den, rows * H), fw.den),
     compare('dφq', await read(c, dq, rows * H * F), bw.dPhiQ, LINEAR_DPHI_FLOOR),

@@ -63,3 +63,33 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) t
   for (var c = t; c < dh; c += WG) { Out[U.off_o + row * U.ld_o + h * dh + c] = cs[c] / den; }
   if (t == 0u) { DenOut[row * U.H + h] = den; }
 }
+
+// entry `amap`: the attention matrix linear attention actually uses, for the panel's maps:
+//   Â[((b·H + h)·L + i)·L + j] = φq_i·φk_j / den_i on the allowed (i, j) (causal j ≤ i; window
+//   |i − j| < window), 0 elsewhere (twin: src/core/train/attention-layer.ts `attentionMatrices`).
+// One invocation per entry; ⌈B·H·L·L / 64⌉ workgroups of @workgroup_size(64), split over (x, y).
+@group(0) @binding(16) var<storage, read_write> Amap: array<f32>;
+
+@compute @workgroup_size(64)
+fn amap(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let L = U.L;
+  let F = U.F;
+  let id = gid.x + gid.y * U.gx * WG;
+  if (id >= U.B * U.H * L * L) { return; }
+  let j = id % L;
+  let i = (id / L) % L;
+  let bh = id / (L * L);
+  let h = bh % U.H;
+  let b = bh / U.H;
+  var ok = true;
+  if (U.causal == 1u && j > i) { ok = false; }
+  if (U.window > 0u && max(i, j) - min(i, j) >= U.window) { ok = false; }
+  var a = 0.0;
+  if (ok) {
+    let qb = ((b * L + i) * U.H + h) * F;
+    let kb = ((b * L + j) * U.H + h) * F;
+    for (var f = 0u; f < F; f++) { a = fma(PhiQ[qb + f], PhiK[kb + f], a); }
+    a = a / DenOut[(b * L + i) * U.H + h];
+  }
+  Amap[id] = a;
+}

@@ -263,3 +263,48 @@ export function encodeLinearAttentionBackward(
   ec.push([3, rt]);
   pass(ctx, encoder, `${label} cols`, pc, bindAt(ctx, pc, ec, 'train-la-bwd-cols'), g);
 }
+
+export interface LinearAttentionMapArgs {
+  B: number;
+  L: number;
+  H: number;
+  F: number;
+  causal: boolean;
+  window: number;
+  phiQ: GPUBuffer;
+  phiK: GPUBuffer;
+  /** den of the forward pass */
+  den: GPUBuffer;
+  /** B·H·L·L (P's layout), written: Â_ij = φq_i·φk_j / den_i where allowed, else 0 */
+  out: GPUBuffer;
+  label?: string;
+  role?: string;
+}
+
+/**
+ * The L×L matrices linear attention actually uses (the panel's attention maps), in P's layout so
+ * the trainer reads softmax and linear maps alike. Twin: core/train/attention-layer.ts
+ * `attentionMatrices`. Only for display: it is the L×L matrix the training kernels avoid.
+ */
+export function encodeLinearAttentionMap(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  a: LinearAttentionMapArgs,
+): void {
+  const n = a.B * a.H * a.L * a.L;
+  if (n === 0) return;
+  checkBinding(ctx, n, 'linear attention map');
+  const mode: Mode = a.window > 0 ? 2 : a.causal ? 1 : 0;
+  const g = grid(ctx, Math.ceil(n / 64), 'linear attention map');
+  const shape = { ...a, dh: 0 };
+  const uniform = ctx.alloc.uniform(a.role ?? 'train.la.map', uniformWords(shape, mode, 1, g[0], {}));
+  const p = ctx.pipelines.pipeline('train-linear-attention-forward', FWD_SRC, 'amap');
+  const entries: [number, GPUBuffer][] = [
+    [0, uniform],
+    [8, a.phiQ],
+    [9, a.phiK],
+    [12, a.den],
+    [16, a.out],
+  ];
+  pass(ctx, encoder, a.label ?? 'train linear attention map', p, bindAt(ctx, p, entries, 'train-la-map'), g);
+}
