@@ -375,7 +375,11 @@ async function linear(cs: LinearCase): Promise<Err[]> {
 };
 
 /** Wall time (ms, median of `reps`) of one forward + backward of softmax or linear attention (with φ) at a trainer-like shape. */
-async function timeLayer(kind: 'softmax' | TrainFeatureMap, s: { B: number; L: number; H: number; dh: number; m: number; causal: boolean }, reps = 3) {
+async function timeLayer(
+  kind: 'softmax' | TrainFeatureMap,
+  s: { B: number; L: number; H: number; dh: number; m: number; causal: boolean },
+  reps = 3,
+) {
   const c = await ctx();
   const { B, L, H, dh, m, causal } = s;
   const D = H * dh;
@@ -410,7 +414,18 @@ async function timeLayer(kind: 'softmax' | TrainFeatureMap, s: { B: number; L: n
       encodeFeatureForward(c, enc, { ...fs, side: 'key', x: k, w, b: bv, phi: pk, role: 'b.fk' });
       const ls = { B, L, H, F, dh, causal, window: 0 };
       encodeLinearAttentionForward(c, enc, { ...ls, phiQ: pq, phiK: pk, v, out: o, den });
-      encodeLinearAttentionBackward(c, enc, { ...ls, phiQ: pq, phiK: pk, v, den, out: o, dOut: dO, dPhiQ: dpq, dPhiK: dpk, dv });
+      encodeLinearAttentionBackward(c, enc, {
+        ...ls,
+        phiQ: pq,
+        phiK: pk,
+        v,
+        den,
+        out: o,
+        dOut: dO,
+        dPhiQ: dpq,
+        dPhiK: dpk,
+        dv,
+      });
       const gw = c.alloc.storage('b.gw', (H * dh * m + H * m) * 4);
       const hh = { dw: gw, db: { buffer: gw, offset: H * dh * m } };
       encodeFeatureBackward(c, enc, { ...fs, side: 'query', x: q, w, phi: pq, dPhi: dpq, dx: dq, ...hh, role: 'b.bq' });
@@ -443,8 +458,14 @@ async function timePasses(s: { B: number; L: number; H: number; dh: number; F: n
   const dk = c.alloc.storage('b.dk', rows * D * 4);
   const dv = c.alloc.storage('b.dv', rows * D * 4);
   const p = c.alloc.storage('b.p', B * H * L * L * 4);
-  const pq = c.alloc.upload('b.pq', Float32Array.from({ length: rows * H * F }, () => rng.uniform()));
-  const pk = c.alloc.upload('b.pk', Float32Array.from({ length: rows * H * F }, () => rng.uniform()));
+  const pq = c.alloc.upload(
+    'b.pq',
+    Float32Array.from({ length: rows * H * F }, () => rng.uniform()),
+  );
+  const pk = c.alloc.upload(
+    'b.pk',
+    Float32Array.from({ length: rows * H * F }, () => rng.uniform()),
+  );
   const dpq = c.alloc.storage('b.dpq', rows * H * F * 4);
   const dpk = c.alloc.storage('b.dpk', rows * H * F * 4);
   const den = c.alloc.storage('b.den', rows * H * 4);
@@ -453,8 +474,35 @@ async function timePasses(s: { B: number; L: number; H: number; dh: number; F: n
     ['sm fwd', (e) => encodeSoftmaxAttentionForward(c, e, { B, L, H, dh, causal, q, k, v, out: o, p })],
     ['sm bwd', (e) => encodeSoftmaxAttentionBackward(c, e, { B, L, H, dh, causal, q, k, v, p, dOut: dO, dq, dk, dv })],
     ['la fwd', (e) => encodeLinearAttentionForward(c, e, { ...ls, phiQ: pq, phiK: pk, v, out: o, den })],
-    ['la bwd', (e) => encodeLinearAttentionBackward(c, e, { ...ls, phiQ: pq, phiK: pk, v, den, out: o, dOut: dO, dPhiQ: dpq, dPhiK: dpk, dv })],
+    [
+      'la bwd',
+      (e) =>
+        encodeLinearAttentionBackward(c, e, {
+          ...ls,
+          phiQ: pq,
+          phiK: pk,
+          v,
+          den,
+          out: o,
+          dOut: dO,
+          dPhiQ: dpq,
+          dPhiK: dpk,
+          dv,
+        }),
+    ],
     ['elu1 fwd', (e) => encodeFeatureForward(c, e, { map: 'elu1', B, L, H, dh, m: 0, side: 'query', x: q, phi: dpq })],
+    [
+      'elu1 fwd 1 row',
+      (e) => encodeFeatureForward(c, e, { map: 'elu1', B: 1, L: 1, H: 1, dh, m: 0, side: 'query', x: q, phi: dpq }),
+    ],
+    [
+      'elu1 fwd 64 rows',
+      (e) => encodeFeatureForward(c, e, { map: 'elu1', B: 1, L: 64, H: 1, dh, m: 0, side: 'query', x: q, phi: dpq }),
+    ],
+    [
+      'elu1 fwd 512 rows',
+      (e) => encodeFeatureForward(c, e, { map: 'elu1', B: 1, L: 512, H: 1, dh, m: 0, side: 'query', x: q, phi: dpq }),
+    ],
   ];
   const res: Record<string, number> = {};
   for (const [name, f] of steps) {

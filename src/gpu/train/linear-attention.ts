@@ -192,7 +192,7 @@ export function encodeLinearAttentionForward(
   const v = resolveView(a.v, D);
   const o = resolveView(a.out, D);
   const st = forwardState(ctx, encoder, a, mode, nS, role, label);
-  const g = grid(ctx, rows, 'linear attention forward');
+  const g = grid(ctx, Math.ceil(rows / 64), 'linear attention forward');
   const uniform = ctx.alloc.uniform(role, uniformWords(a, mode, nS, g[0], { v, o }));
   const p = ctx.pipelines.pipeline('train-linear-attention-forward', FWD_SRC, 'main');
   const entries: [number, GPUBuffer][] = [
@@ -238,7 +238,7 @@ export function encodeLinearAttentionBackward(
   if (mode !== 2)
     encodeState(ctx, encoder, a, mode, nS, mode === 1 ? 2 : 0, a.phiQ, { buffer: gbuf, off: 0, ld: a.H * nc, hs: nc, ones: false }, rt, `${role}.r.u`, `${label} reverse state`); // prettier-ignore
 
-  const g = grid(ctx, rows, 'linear attention backward');
+  const g = grid(ctx, Math.ceil(rows / 64), 'linear attention backward');
   const uniform = ctx.alloc.uniform(role, uniformWords(a, mode, nS, g[0], { v, dv }));
   const pr = ctx.pipelines.pipeline('train-linear-attention-backward', BWD_SRC, 'rows');
   const er: [number, GPUBuffer][] = [
