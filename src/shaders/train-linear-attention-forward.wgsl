@@ -5,7 +5,7 @@
 //   out_i = Σ_j a_ij v_j / den_i,  den_i = Σ_j a_ij + δ,  a_ij = φq_i·φk_j,  δ = 1e-6
 //   j over all (mode 0: = φq_i [S | z] with the state of entry `state`), j ≤ i (mode 1:
 //   φq_i·(exclusive prefix state of i's chunk) + the chunk's rows j ≤ i densely), or the window
-//   (mode 2: densely). No L×L matrix: the dense part spans at most a chunk (64) or the window.
+//   (mode 2: densely). No L×L matrix: the dense part spans at most a chunk (16–64 rows, laChunk) or the window.
 //
 // Thread mapping: one invocation per (b, h, i); the numerator accumulates in out_i itself (the
 // invocation's own entries), divided by den at the end. No workgroup memory, no barriers (on

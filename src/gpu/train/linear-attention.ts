@@ -5,7 +5,7 @@
  * (same layouts: φq, φk (B·L)×(H·F), head h in columns h·F …; v, out (B·L)×(H·dh); den (B·L)×H).
  *
  * Causal attention runs as a chunked prefix scan: an exclusive prefix state per chunk of
- * LA_CHUNK rows plus the chunk's own rows densely (so no L×L matrix ever exists, and the work is
+ * laChunk rows plus the chunk's own rows densely (so no L×L matrix ever exists, and the work is
  * O(L·F·dh + L·CHUNK·F)); the backward runs the same scan in reverse (exclusive suffix states of
  * φq gᵀ) — the "reverse prefix scan". The window (Su's local truncation) is computed densely over
  * its band. Scratch buffers are allocator roles under `role` (states `.s`/`.r`, G `.g`).
@@ -28,8 +28,21 @@ import {
   type View,
 } from './attn-common';
 
-/** Rows per causal chunk (the dense part of a causal row spans at most this many keys). */
-export const LA_CHUNK = 64;
+/**
+ * Rows per causal chunk: the smallest of these whose chunk states fit LA_STATE_BUDGET bytes (the
+ * dense part of a causal row spans at most a chunk, the states cost B·H·⌈L/chunk⌉·F·(dh+1)
+ * floats). 16 halves the rows' work against 64 at the trainer's sizes.
+ */
+export const LA_CHUNKS = [16, 32, 64, 128, 256, 512, 1024] as const;
+export const LA_STATE_BUDGET = 64 * 2 ** 20;
+
+/** The causal chunk of a shape (see LA_CHUNKS). */
+export function laChunk(s: { B: number; L: number; H: number; F: number; dh: number }): number {
+  for (const c of LA_CHUNKS) {
+    if (s.B * s.H * Math.ceil(s.L / c) * s.F * (s.dh + 1) * 4 <= LA_STATE_BUDGET) return c;
+  }
+  return LA_CHUNKS[LA_CHUNKS.length - 1];
+}
 export const LA_MAX_L = 1024;
 export const LA_MAX_DH = 256;
 /** δ of the denominator (the shaders' DELTA). */
@@ -90,7 +103,7 @@ function plan(ctx: KernelContext, s: LinearAttentionShape): { mode: Mode; nS: nu
       `linear attention training kernels take L ≤ ${LA_MAX_L}, dh ≤ ${LA_MAX_DH} (got L ${s.L}, dh ${s.dh})`,
     );
   const mode: Mode = s.window > 0 ? 2 : s.causal ? 1 : 0;
-  const nS = mode === 1 ? Math.ceil(s.L / LA_CHUNK) : 1;
+  const nS = mode === 1 ? Math.ceil(s.L / laChunk(s)) : 1;
   if (mode !== 2) checkBinding(ctx, s.B * s.H * nS * s.F * (s.dh + 1), 'linear attention state');
   checkBinding(ctx, s.B * s.L * s.H * s.F, 'linear attention features');
   return { mode, nS, rows: s.B * s.H * s.L };
@@ -109,7 +122,7 @@ function uniformWords(s: LinearAttentionShape, mode: Mode, nS: number, gx: numbe
   return words([
     s.B, s.L, s.H, s.F,
     s.dh, s.dh + 1, mode, s.causal ? 1 : 0,
-    s.window, LA_CHUNK, nS, gx,
+    s.window, mode === 1 ? Math.ceil(s.L / nS) : s.L, nS, gx,
     e.smode ?? 0, e.y?.off ?? 0, e.y?.ld ?? 0, e.y?.hs ?? 0,
     e.y?.ones ? 1 : 0, e.v?.offset ?? 0, e.v?.stride ?? 0, e.o?.offset ?? 0,
     e.o?.stride ?? 0, e.dO?.offset ?? 0, e.dO?.stride ?? 0, e.dv?.offset ?? 0,
