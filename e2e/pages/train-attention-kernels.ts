@@ -250,6 +250,8 @@ async function feature(cs: FeatureCase): Promise<Err[]> {
   const gdPhi = c.alloc.upload('t.dphi', dPhi);
   const gdx = c.alloc.upload('t.dx', new Float32Array(off + rows * stride + 1).fill(Number.NaN));
   const grads = c.alloc.upload('t.grads', new Float32Array(3 + H * dh * m + H * m).fill(Number.NaN));
+  // strided cases: dbh in a buffer of its own (the unshared binding); else dWh, dbh in one buffer
+  const gradsB = cs.strided ? c.alloc.upload('t.gradsb', new Float32Array(H * m).fill(Number.NaN)) : grads;
   const shape = { map, side, B, L, H, dh, m };
   c.device.pushErrorScope('validation');
   const enc = c.device.createCommandEncoder();
@@ -262,7 +264,7 @@ async function feature(cs: FeatureCase): Promise<Err[]> {
     dPhi: gdPhi,
     dx: { buffer: gdx, offset: off, stride },
     dw: { buffer: grads, offset: 3 },
-    db: { buffer: grads, offset: 3 + H * dh * m },
+    db: cs.strided ? gradsB : { buffer: grads, offset: 3 + H * dh * m },
   });
   c.device.queue.submit([enc.finish()]);
   await scopeOk(c);
@@ -273,7 +275,8 @@ async function feature(cs: FeatureCase): Promise<Err[]> {
   if (isHh) {
     const g = await read(c, grads, 3 + H * dh * m + H * m);
     res.push(compare('dWh', g.subarray(3, 3 + H * dh * m), dhwWant));
-    res.push(compare('dbh', g.subarray(3 + H * dh * m), dhbWant));
+    const gb = cs.strided ? await read(c, gradsB, H * m) : g.subarray(3 + H * dh * m);
+    res.push(compare(cs.strided ? 'dbh (own buf)' : 'dbh', gb, dhbWant));
   }
   return res;
 }

@@ -64,13 +64,15 @@ fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (j < jend) { ds = Pm[prow + j] * (dS[prow + j] - D); }
     dS[prow + j] = ds;
   }
+  // dQ_i accumulates in place, key by key (rows of K read contiguously), scaled at the end
   let qo = U.off_dq + (b * L + i) * U.ld_dq + hc;
-  for (var c = 0u; c < dh; c++) {
-    var acc = 0.0;
-    let kb = U.off_k + b * L * U.ld_k + hc + c;
-    for (var j = 0u; j < jend; j++) { acc = fma(dS[prow + j], K[kb + j * U.ld_k], acc); }
-    dQ[qo + c] = acc * U.scale;
+  for (var c = 0u; c < dh; c++) { dQ[qo + c] = 0.0; }
+  for (var j = 0u; j < jend; j++) {
+    let ds = dS[prow + j];
+    let kb = U.off_k + (b * L + j) * U.ld_k + hc;
+    for (var c = 0u; c < dh; c++) { dQ[qo + c] = fma(ds, K[kb + c], dQ[qo + c]); }
   }
+  for (var c = 0u; c < dh; c++) { dQ[qo + c] = dQ[qo + c] * U.scale; }
 }
 
 @compute @workgroup_size(64)
@@ -86,18 +88,25 @@ fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
   let hc = h * dh;
   var istart = 0u;
   if (U.causal == 1u) { istart = j; }
+  // dV_j, dK_j accumulate in place, query by query: column j of P and dS is read once, rows of
+  // dO and Q contiguously
   let pc = bh * L * L + j;
+  let vo = U.off_dv + (b * L + j) * U.ld_dv + hc;
+  let ko = U.off_dk + (b * L + j) * U.ld_dk + hc;
   for (var c = 0u; c < dh; c++) {
-    var av = 0.0;
-    var ak = 0.0;
-    let ob = U.off_do + b * L * U.ld_do + hc + c;
-    let qb = U.off_q + b * L * U.ld_q + hc + c;
-    for (var i = istart; i < L; i++) {
-      let e = pc + i * L;
-      av = fma(Pm[e], dO[ob + i * U.ld_do], av);
-      ak = fma(dS[e], Q[qb + i * U.ld_q], ak);
-    }
-    dV[U.off_dv + (b * L + j) * U.ld_dv + hc + c] = av;
-    dK[U.off_dk + (b * L + j) * U.ld_dk + hc + c] = ak * U.scale;
+    dV[vo + c] = 0.0;
+    dK[ko + c] = 0.0;
   }
+  for (var i = istart; i < L; i++) {
+    let e = pc + i * L;
+    let p = Pm[e];
+    let ds = dS[e];
+    let ob = U.off_do + (b * L + i) * U.ld_do + hc;
+    let qb = U.off_q + (b * L + i) * U.ld_q + hc;
+    for (var c = 0u; c < dh; c++) {
+      dV[vo + c] = fma(p, dO[ob + c], dV[vo + c]);
+      dK[ko + c] = fma(ds, Q[qb + c], dK[ko + c]);
+    }
+  }
+  for (var c = 0u; c < dh; c++) { dK[ko + c] = dK[ko + c] * U.scale; }
 }

@@ -68,11 +68,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (j < jend) { p = Pm[prow + j] * inv; }
     Pm[prow + j] = p;
   }
+  // out_i accumulates in place, key by key: rows of V are read contiguously (not by columns)
   let ob = U.off_o + (b * L + i) * U.ld_o + hc;
-  for (var c = 0u; c < dh; c++) {
-    var acc = 0.0;
-    let vb = U.off_v + b * L * U.ld_v + hc + c;
-    for (var j = 0u; j < jend; j++) { acc = fma(Pm[prow + j], V[vb + j * U.ld_v], acc); }
-    O[ob + c] = acc;
+  for (var c = 0u; c < dh; c++) { O[ob + c] = 0.0; }
+  for (var j = 0u; j < jend; j++) {
+    let p = Pm[prow + j];
+    let vb = U.off_v + (b * L + j) * U.ld_v + hc;
+    for (var c = 0u; c < dh; c++) { O[ob + c] = fma(p, V[vb + c], O[ob + c]); }
   }
 }
