@@ -34,6 +34,8 @@ const LINEAR = [
   { B: 1, L: 1, H: 1, F: 1, dh: 1, causal: true, window: 0 },
   { B: 2, L: 7, H: 2, F: 5, dh: 3, causal: false, window: 0 },
   { B: 2, L: 7, H: 2, F: 5, dh: 3, causal: true, window: 0 },
+  // L ≤ 32 runs densely (LA_DENSE_MAX_L); these take the state paths
+  { B: 2, L: 67, H: 2, F: 5, dh: 3, causal: false, window: 0 },
   { B: 1, L: 130, H: 1, F: 70, dh: 4, causal: true, window: 0 },
   { B: 2, L: 9, H: 2, F: 4, dh: 3, causal: true, window: 3 },
   { B: 1, L: 130, H: 1, F: 6, dh: 5, causal: false, window: 70 },

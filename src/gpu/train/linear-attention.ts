@@ -96,6 +96,18 @@ export interface LinearAttentionBackwardArgs extends LinearAttentionShape {
 
 type Mode = 0 | 1 | 2;
 
+/**
+ * Sequences up to this length run the full attention densely (as the window w = L, which admits
+ * every j, or every j ≤ i when causal): at L ≤ 32 the L·(F + dh) dense work per row is below the
+ * state's F·(dh + 1) and it saves the state passes (two forward, three backward on the causal path).
+ */
+export const LA_DENSE_MAX_L = 32;
+
+function effectiveWindow(s: LinearAttentionShape): number {
+  if (s.window > 0) return s.window;
+  return s.L <= LA_DENSE_MAX_L ? s.L : 0;
+}
+
 function plan(ctx: KernelContext, s: LinearAttentionShape): { mode: Mode; nS: number; rows: number } {
   if (s.L > LA_MAX_L || s.dh > LA_MAX_DH)
     throw new EngineError(
@@ -195,8 +207,9 @@ function forwardState(
 export function encodeLinearAttentionForward(
   ctx: KernelContext,
   encoder: GPUCommandEncoder,
-  a: LinearAttentionForwardArgs,
+  args: LinearAttentionForwardArgs,
 ): void {
+  const a = { ...args, window: effectiveWindow(args) };
   const { mode, nS, rows } = plan(ctx, a);
   if (rows === 0) return;
   const role = a.role ?? 'train.la.fwd';
@@ -227,8 +240,9 @@ export function encodeLinearAttentionForward(
 export function encodeLinearAttentionBackward(
   ctx: KernelContext,
   encoder: GPUCommandEncoder,
-  a: LinearAttentionBackwardArgs,
+  args: LinearAttentionBackwardArgs,
 ): void {
+  const a = { ...args, window: effectiveWindow(args) };
   const { mode, nS, rows } = plan(ctx, a);
   if (rows === 0) return;
   const role = a.role ?? 'train.la.bwd';
