@@ -63,8 +63,10 @@ export interface AdamwArgs {
 
 export function encodeAdamw(ctx: KernelContext, encoder: GPUCommandEncoder, a: AdamwArgs): void {
   const groups = Math.ceil(a.n / 64);
-  const bc1 = 1 - Math.pow(a.opt.beta1, a.t);
-  const bc2 = 1 - Math.pow(a.opt.beta2, a.t);
+  // the bias corrections rounded as the twin rounds them (f32 β, f32 power, f32 difference)
+  const f = Math.fround;
+  const bc1 = f(1 - f(Math.pow(f(a.opt.beta1), a.t)));
+  const bc2 = f(1 - f(Math.pow(f(a.opt.beta2), a.t)));
   encodePass(ctx, encoder, {
     shader: 'train-adamw',
     code,

@@ -58,7 +58,8 @@ export function encodePass(ctx: KernelContext, encoder: GPUCommandEncoder, c: Pa
   const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
   const [gx, gy] = c.grid ?? dispatchGrid(c.groups, maxDim);
   if (gx <= 0 || gy <= 0 || c.groups <= 0) return;
-  if (gy > maxDim || gx > maxDim) throw new EngineError('exceeds-limit', `${c.shader}: ${c.groups} workgroups exceed this GPU's limit`);
+  if (gy > maxDim || gx > maxDim)
+    throw new EngineError('exceeds-limit', `${c.shader}: ${c.groups} workgroups exceed this GPU's limit`);
   const uniform = ctx.alloc.uniform(c.role, c.params);
   const pipeline = ctx.pipelines.pipeline(c.shader, c.code, c.entry);
   const bind = ctx.device.createBindGroup({
@@ -81,3 +82,10 @@ export function gridX(groups: number, ctx: KernelContext): number {
   return dispatchGrid(Math.max(1, groups), ctx.limits.maxComputeWorkgroupsPerDimension)[0];
 }
 
+/**
+ * A small zero buffer for bindings an entry point declares but a call does not use (a read-only
+ * alias of the output would conflict with its writable binding within one dispatch).
+ */
+export function dummyView(ctx: KernelContext): GPUBuffer {
+  return ctx.alloc.storage('train.dummy', 256);
+}

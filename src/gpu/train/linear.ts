@@ -8,7 +8,7 @@ import matmulCode from '../../shaders/matmul.wgsl?raw';
 import code from '../../shaders/train-linear.wgsl?raw';
 import { MATMUL_TILE } from '../matmul';
 import type { KernelContext } from '../kernel-context';
-import { encodePass, gridX, packParams, type BufView } from './common';
+import { dummyView, encodePass, gridX, packParams, type BufView } from './common';
 
 export interface MatmulTArgs {
   /** C (m×n) = op(A)·op(B) (+ C): op(A) is m×k, op(B) k×n */
@@ -59,7 +59,7 @@ export function encodeRowsInit(
     entry: 'rows_init',
     role: a.role ?? 'train.rows_init',
     params: packParams([a.rows, a.cols, gridX(groups, ctx), a.bias ? 1 : 0, a.residual ? 1 : 0, 0, 0, 0]),
-    views: [a.y, a.bias ?? a.y, a.residual ?? a.y],
+    views: [a.y, a.bias ?? dummyView(ctx), a.residual ?? dummyView(ctx)],
     groups,
   });
 }

@@ -5,7 +5,7 @@
 import code from '../../shaders/train-short-conv.wgsl?raw';
 import type { ShortConv } from '../../core/train/types';
 import type { KernelContext } from '../kernel-context';
-import { encodePass, gridX, packParams, type BufView } from './common';
+import { dummyView, encodePass, gridX, packParams, type BufView } from './common';
 
 export interface ShortConvShape {
   batch: number;
@@ -38,7 +38,7 @@ export function encodeShortConvForward(
     entry: 'forward',
     role: a.role ?? 'train.conv.fwd',
     params: p,
-    views: [a.x, a.w, null, a.y],
+    views: [a.x, a.w, dummyView(ctx), a.y],
     groups,
   });
 }
