@@ -2,7 +2,7 @@
  * Test support for the twins' gradient checks (used by the *.test.ts files only): central finite
  * differences in f64, (f(x + h eᵢ) − f(x − h eᵢ)) / 2h with h = 1e-5 (truncation error ~h² ≈ 1e-10,
  * round-off ~1e-16·|f|/h ≈ 1e-11), compared to the analytic gradient by the relative error
- * |a − n| / max(|a|, |n|, 1e-3·max|a|, 1e-9). The floor keeps entries that are exactly 0 in both (a
+ * |a − n| / max(|a|, |n|, 1e-3·max|a|, 1e-4). The floor keeps entries that are exactly 0 in both (a
  * dead ReLU) or tiny beside the tensor's largest entry from turning round-off into a large ratio.
  */
 import { createRng } from '../rng';
@@ -35,7 +35,7 @@ export function gradCheck(
   let worst = 0;
   let scale = 0;
   for (let i = 0; i < analytic.length; i++) scale = Math.max(scale, Math.abs(analytic[i]));
-  const floor = Math.max(1e-3 * scale, 1e-9);
+  const floor = Math.max(1e-3 * scale, 1e-4);
   const idx = indices ?? Array.from({ length: x.length }, (_, i) => i);
   for (const i of idx) {
     const x0 = x[i];
