@@ -69,6 +69,14 @@ export function dummy(ctx: KernelContext): GPUBuffer {
   return ctx.alloc.storage('train.attn.dummy', 16);
 }
 
+/**
+ * The same for a read_write binding: a separate buffer, since one buffer bound both read-only and
+ * writable in one dispatch fails validation.
+ */
+export function dummyRw(ctx: KernelContext): GPUBuffer {
+  return ctx.alloc.storage('train.attn.dummy.rw', 16);
+}
+
 /** One compute pass: pipeline, bind group, dispatch. */
 export function pass(
   ctx: KernelContext,

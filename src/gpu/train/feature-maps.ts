@@ -10,7 +10,7 @@ import code from '../../shaders/train-feature-maps.wgsl?raw';
 import { EngineError } from '../../core/errors';
 import type { TrainFeatureMap } from '../../core/train/types';
 import type { KernelContext } from '../kernel-context';
-import { bindAt, checkBinding, dummy, grid, pass, resolveView, words, type View } from './attn-common';
+import { bindAt, checkBinding, dummy, dummyRw, grid, pass, resolveView, words, type View } from './attn-common';
 
 const MAP_ID: Record<TrainFeatureMap, number> = {
   positive: 0,
@@ -124,7 +124,7 @@ export function encodeFeatureForward(ctx: KernelContext, encoder: GPUCommandEnco
   const w = paramView(ctx, a.map, a.w, 'w');
   const b = a.map === 'hedgehog' ? paramView(ctx, a.map, a.b, 'b') : { buffer: dummy(ctx), offset: 0, stride: 0 };
   const shift =
-    a.map === 'positive' && a.side === 'key' ? ctx.alloc.storage(`${role}.shift`, a.B * a.H * 4) : dummy(ctx);
+    a.map === 'positive' && a.side === 'key' ? ctx.alloc.storage(`${role}.shift`, a.B * a.H * 4) : dummyRw(ctx);
   const label = a.label ?? `train φ ${a.map} ${a.side}`;
   const offs = { offX: x.offset, ldX: x.stride, offW: w.offset, offB: b.offset };
   if (a.map === 'positive' && a.side === 'key') {
@@ -173,7 +173,7 @@ export function encodeFeatureBackward(ctx: KernelContext, encoder: GPUCommandEnc
   const dx = resolveView(a.dx, a.H * a.dh);
   const w = paramView(ctx, a.map, a.w, 'w');
   const hh = a.map === 'hedgehog';
-  const du = hh ? ctx.alloc.storage(`${role}.du`, rows * a.H * a.m * 4) : dummy(ctx);
+  const du = hh ? ctx.alloc.storage(`${role}.du`, rows * a.H * a.m * 4) : dummyRw(ctx);
   const label = a.label ?? `train φ ${a.map} ${a.side} bwd`;
   const g = grid(ctx, rows * a.H, 'feature backward');
   const base = { offX: x.offset, ldX: x.stride, offW: w.offset, offDx: dx.offset, ldDx: dx.stride };
