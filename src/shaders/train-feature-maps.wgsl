@@ -5,14 +5,17 @@
 // Per head h the map reads x = X[row, h·dh … h·dh + dh − 1] (a strided view of Q or K) and writes
 // F features φ[(row·H + h)·F + f] (φ is (B·L)×(H·F), head h in columns h·F …). With s = dh^{-1/4}:
 //   map 0 positive (FAVOR+): x̃ = s·x, u_f = w_f·x̃ (W per head m×dh: W[off_w + (h·m + f)·dh + a]),
-//     φ_f = exp(u_f − ‖x̃‖²/2 − c)/√m, c detached: query max_f u_f of the row; key max over
-//     the sequence's rows and f of u (entry `key_shift`, one scalar per (b, h)).
+//     φ_f = exp(e_f − c)/√m with the exponent e_f = u_f − ‖x̃‖²/2 and c detached: query max_f e_f
+//     of the row; key the max of e over the sequence's rows and f (entry `key_shift`, one scalar
+//     per (b, h)). Both cancel in Â's row normalization (up to δ).
 //     Backward: g_f = dφ_f φ_f, dx = s·(Wᵀg − x̃ Σ_f g_f).
 //   map 1 elu1: φ = elu(x) + 1 (x > 0: x + 1, else eˣ); dx = dφ·(x > 0 ? 1 : eˣ).
 //   map 2 relu: φ = max(x, 0); dx = x > 0 ? dφ : 0.
 //   map 3 taylor2: φ = [1, x̃, vec(x̃x̃ᵀ)/√2] (F = 1 + dh + dh², entry 1 + dh + a·dh + b is x̃_a x̃_b/√2);
 //     dx_c = s·(dφ_{1+c} + Σ_b (dφ_{c,b} + dφ_{b,c}) x̃_b/√2).
-//   map 4 cosformer: φ = [relu(x) cos(πt/2L), relu(x) sin(πt/2L)], t = row mod L (F = 2dh);
+//   map 4 cosformer: φ = [relu(x) cos(πt/2L), relu(x) sin(πt/2L)], t = row mod L (F = 2dh); the
+//     cos, sin pairs come from the table Trig (2L, computed in f64 on the host: WGSL's sin/cos
+//     may be off by 2⁻¹¹, SwiftShader's are, and the twin's are exact);
 //     dx = x > 0 ? dφ_cos cos + dφ_sin sin : 0.
 //   map 5 hedgehog: u = x Wh + bh (Wh per head dh×m at off_w + (h·dh + a)·m + f, bh at off_b + h·m + f),
 //     φ = [softmax(u) ‖ softmax(−u)] (F = 2m); with p, n the two halves:
@@ -48,9 +51,9 @@ struct Params {
 @group(0) @binding(9) var<storage, read_write> dU: array<f32>;
 @group(0) @binding(10) var<storage, read_write> dW: array<f32>;
 @group(0) @binding(11) var<storage, read_write> dB: array<f32>;
+@group(0) @binding(12) var<storage, read> Trig: array<f32>;
 
 const WG: u32 = 64u;
-const PI: f32 = 3.14159265358979;
 const INV_SQRT2: f32 = 0.70710678118654752;
 
 var<workgroup> xs: array<f32, 256>;
@@ -98,17 +101,23 @@ fn key_shift(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_ind
   let dh = U.dh;
   let m = U.m;
   let wb = U.off_w + h * m * dh;
+  let sc = scale_s();
   var mx = -3.0e38;
   for (var idx = t; idx < U.L * m; idx += WG) {
     let row = b * U.L + idx / m;
     let f = idx % m;
     let xb = U.off_x + row * U.ld_x + h * dh;
     var u = 0.0;
-    for (var a = 0u; a < dh; a++) { u = fma(W[wb + f * dh + a], X[xb + a], u); }
-    mx = max(mx, u);
+    var n = 0.0;
+    for (var a = 0u; a < dh; a++) {
+      let x = X[xb + a];
+      u = fma(W[wb + f * dh + a], x, u);
+      n = fma(x, x, n);
+    }
+    mx = max(mx, u * sc - 0.5 * sc * sc * n);
   }
   let r = reduce_max(t, mx);
-  if (t == 0u) { Shift[bh] = r * scale_s(); }
+  if (t == 0u) { Shift[bh] = r; }
 }
 
 @compute @workgroup_size(64)
@@ -132,14 +141,14 @@ fn forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index
       for (var f = t; f < m; f += WG) {
         var u = 0.0;
         for (var a = 0u; a < dh; a++) { u = fma(W[wb + f * dh + a], xs[a], u); }
-        u = u * sc;
-        us[f] = u;
-        mx = max(mx, u);
+        let e = u * sc - hn;
+        us[f] = e;
+        mx = max(mx, e);
       }
       var c = reduce_max(t, mx);
       if (U.side == 1u) { c = Shift[(row / U.L) * U.H + h]; }
       let inv = 1.0 / sqrt(f32(m));
-      for (var f = t; f < m; f += WG) { Phi[ob + f] = exp(us[f] - hn - c) * inv; }
+      for (var f = t; f < m; f += WG) { Phi[ob + f] = exp(us[f] - c) * inv; }
     }
     case 1u: {
       for (var a = t; a < dh; a += WG) {
@@ -163,9 +172,8 @@ fn forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index
       }
     }
     case 4u: {
-      let ang = PI * f32(row % U.L) / (2.0 * f32(U.L));
-      let cs = cos(ang);
-      let sn = sin(ang);
+      let cs = Trig[2u * (row % U.L)];
+      let sn = Trig[2u * (row % U.L) + 1u];
       for (var f = t; f < 2u * dh; f += WG) {
         let x = max(xs[f % dh], 0.0);
         Phi[ob + f] = x * select(sn, cs, f < dh);
@@ -250,9 +258,8 @@ fn backward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_inde
       }
     }
     case 4u: {
-      let ang = PI * f32(row % U.L) / (2.0 * f32(U.L));
-      let cs = cos(ang);
-      let sn = sin(ang);
+      let cs = Trig[2u * (row % U.L)];
+      let sn = Trig[2u * (row % U.L) + 1u];
       for (var a = t; a < dh; a += WG) {
         dX[xo + a] = select(0.0, dPhi[ob + a] * cs + dPhi[ob + dh + a] * sn, xs[a] > 0.0);
       }

@@ -103,3 +103,16 @@ export function words(values: readonly (number | { f32: number })[]): Uint32Arra
   });
   return u;
 }
+
+/**
+ * The variant of a shader in which the writable storage variable `from` is the variable `to`
+ * (its declaration dropped, its uses renamed). WebGPU rejects one buffer bound to two writable
+ * bindings of one dispatch, but the trainer keeps gradients in one buffer (dK and dV of a fused
+ * dQKV, dWh and dbh of one flat gradient buffer): when the two views share a buffer the dispatcher
+ * compiles this variant and binds the buffer once.
+ */
+export function aliasWritable(code: string, from: string, to: string): string {
+  const decl = new RegExp(`^@group\\(0\\) @binding\\(\\d+\\) var<storage, read_write> ${from}: array<f32>;\\n`, 'm');
+  if (!decl.test(code)) throw new Error(`aliasWritable: no declaration of ${from}`);
+  return code.replace(decl, '').replace(new RegExp(`\\b${from}\\[`, 'g'), `${to}[`);
+}

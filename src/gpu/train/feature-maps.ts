@@ -10,7 +10,21 @@ import code from '../../shaders/train-feature-maps.wgsl?raw';
 import { EngineError } from '../../core/errors';
 import type { TrainFeatureMap } from '../../core/train/types';
 import type { KernelContext } from '../kernel-context';
-import { bindAt, checkBinding, dummy, dummyRw, grid, pass, resolveView, words, type View } from './attn-common';
+import {
+  aliasWritable,
+  bindAt,
+  checkBinding,
+  dummy,
+  dummyRw,
+  grid,
+  pass,
+  resolveView,
+  words,
+  type View,
+} from './attn-common';
+
+/** `hedgehog_params` writing dbh through dWh's binding (both views of one gradient buffer). */
+const sharedCode = aliasWritable(code, 'dB', 'dW');
 
 const MAP_ID: Record<TrainFeatureMap, number> = {
   positive: 0,
@@ -92,6 +106,18 @@ function check(ctx: KernelContext, s: FeatureMapShape): number {
   return F;
 }
 
+/** cosformer's (cos, sin)(πt / 2L) per position t, in f64 rounded once (the shader reads them). */
+function trigTable(ctx: KernelContext, map: TrainFeatureMap, L: number, role: string): GPUBuffer {
+  if (map !== 'cosformer') return dummy(ctx);
+  const t = new Float32Array(2 * L);
+  for (let i = 0; i < L; i++) {
+    const a = (Math.PI * i) / (2 * L);
+    t[2 * i] = Math.cos(a);
+    t[2 * i + 1] = Math.sin(a);
+  }
+  return ctx.alloc.upload(`${role}.trig`, t);
+}
+
 function needsW(map: TrainFeatureMap): boolean {
   return map === 'positive' || map === 'hedgehog';
 }
@@ -157,6 +183,7 @@ export function encodeFeatureForward(ctx: KernelContext, encoder: GPUCommandEnco
       [3, b.buffer],
       [4, a.phi],
       [5, shift],
+      [12, trigTable(ctx, a.map, a.L, role)],
     ],
     'train-fm-fwd',
   );
@@ -190,6 +217,7 @@ export function encodeFeatureBackward(ctx: KernelContext, encoder: GPUCommandEnc
       [7, a.dPhi],
       [8, dx.buffer],
       [9, du],
+      [12, trigTable(ctx, a.map, a.L, role)],
     ],
     'train-fm-bwd',
   );
@@ -204,17 +232,14 @@ export function encodeFeatureBackward(ctx: KernelContext, encoder: GPUCommandEnc
     `${role}.params.u`,
     uniformWords(a, F, g2[0], { ...base, offDw: dw.offset, offDb: db.offset }),
   );
-  const p2 = ctx.pipelines.pipeline('train-feature-maps', code, 'hedgehog_params');
+  const shared = dw.buffer === db.buffer;
+  const p2 = shared
+    ? ctx.pipelines.pipeline('train-feature-maps-shared', sharedCode, 'hedgehog_params')
+    : ctx.pipelines.pipeline('train-feature-maps', code, 'hedgehog_params');
   const bind2 = bindAt(
     ctx,
     p2,
-    [
-      [0, u2],
-      [1, x.buffer],
-      [9, du],
-      [10, dw.buffer],
-      [11, db.buffer],
-    ],
+    [[0, u2], [1, x.buffer], [9, du], [10, dw.buffer], ...(shared ? [] : [[11, db.buffer] as const])],
     'train-fm-hh-params',
   );
   pass(ctx, encoder, `${label} params`, p2, bind2, g2);

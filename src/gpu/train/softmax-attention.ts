@@ -9,7 +9,10 @@ import fwdCode from '../../shaders/train-softmax-attention-forward.wgsl?raw';
 import bwdCode from '../../shaders/train-softmax-attention-backward.wgsl?raw';
 import { EngineError } from '../../core/errors';
 import type { KernelContext } from '../kernel-context';
-import { bindAt, checkBinding, grid, pass, resolveView, words, type View } from './attn-common';
+import { aliasWritable, bindAt, checkBinding, grid, pass, resolveView, words, type View } from './attn-common';
+
+/** `cols` writing dV through dK's binding (dK and dV views of one buffer). */
+const bwdShared = aliasWritable(bwdCode, 'dV', 'dK');
 
 /** The longest sequence the row kernels hold in workgroup memory (one f32 per key). */
 export const SOFTMAX_MAX_L = 1024;
@@ -133,7 +136,10 @@ export function encodeSoftmaxAttentionBackward(
   ]); // prettier-ignore
   const uniform = ctx.alloc.uniform(role, u);
   const rowsP = ctx.pipelines.pipeline('train-softmax-attention-backward', bwdCode, 'rows');
-  const colsP = ctx.pipelines.pipeline('train-softmax-attention-backward', bwdCode, 'cols');
+  const shared = dk.buffer === dv.buffer;
+  const colsP = shared
+    ? ctx.pipelines.pipeline('train-softmax-attention-backward-shared', bwdShared, 'cols')
+    : ctx.pipelines.pipeline('train-softmax-attention-backward', bwdCode, 'cols');
   const label = a.label ?? 'train softmax attention bwd';
   pass(
     ctx,
@@ -171,7 +177,7 @@ export function encodeSoftmaxAttentionBackward(
         [5, dO.buffer],
         [6, ds],
         [8, dk.buffer],
-        [9, dv.buffer],
+        ...(shared ? [] : [[9, dv.buffer] as const]),
       ],
       'train-sm-bwd-cols',
     ),
