@@ -2,24 +2,23 @@
 // gpu-trainer.ts) against the CPU twins (src/core/train/model.ts, trainer.ts) on one seeded config:
 //   grads(cfg)        — one batch: loss and every parameter's gradient (the sharp test: AdamW's first
 //                       step is ≈ lr·sign(g) and would hide a gradient's magnitude);
-//   steps(cfg, k)     — k optimizer steps of both trainers: losses per step and every parameter;
+//   steps(cfg, k)     — k optimizer steps of both trainers: losses per step, every parameter, and
+//                       the steps/s of each backend over steps 2 … k;
 //   determinism(cfg)  — two GPU trainers with one seed: the loss bits of every step;
-//   rate(cfg, k)      — steps per second of each backend.
 import { drawFeatureW } from '../../src/core/train/feature-draws';
-import { lossAndGrads } from '../../src/core/train/model';
+import { lossAndGrads, modelForward } from '../../src/core/train/model';
 import { initParams } from '../../src/core/train/model-params';
-import { makeBatch } from '../../src/core/train/tasks';
-import { createCpuTrainer, featureSeed } from '../../src/core/train/trainer';
+import { makeBatch } from '../../src/core/train/tasks/index';
+import { createCpuTrainer } from '../../src/core/train/trainer';
 import type { TrainConfig } from '../../src/core/train/types';
 import { acquireGpu, type GpuContext } from '../../src/gpu/device';
 import { GpuAllocator } from '../../src/gpu/allocator';
 import { withErrorScopes } from '../../src/gpu/error-scope';
 import { GpuTimer } from '../../src/gpu/gpu-timer';
 import type { KernelContext } from '../../src/gpu/kernel-context';
-import { PipelineCache } from '../../src/gpu/pipelines';
 import { readFloats } from '../../src/gpu/readback';
 import { GpuModel, uploadBatch } from '../../src/gpu/train/gpu-model';
-import { createGpuTrainer } from '../../src/gpu/train/gpu-trainer';
+import { createGpuTrainer, trainPipelines } from '../../src/gpu/train/gpu-trainer';
 
 let gpuP: Promise<GpuContext> | null = null;
 function gpu() {
@@ -30,19 +29,28 @@ function gpu() {
   return gpuP;
 }
 
-type TensorRow = { name: string; n: number; maxAbs: number; scale: number; rel: number };
+/** Per tensor: max |got − want|, max |want|, and how many entries differ by more than `over`. */
+type TensorRow = { name: string; n: number; maxAbs: number; scale: number; rel: number; over: number };
 
-function tensorRows(names: string[], got: ArrayLike<number>[], want: ArrayLike<number>[]): TensorRow[] {
+function tensorRows(
+  names: string[],
+  got: ArrayLike<number>[],
+  want: ArrayLike<number>[],
+  over = Infinity,
+): TensorRow[] {
   return names.map((name, i) => {
     let maxAbs = 0;
     let scale = 0;
+    let n = 0;
     const g = got[i]!;
     const w = want[i]!;
     for (let j = 0; j < w.length; j++) {
-      maxAbs = Math.max(maxAbs, Math.abs(g[j]! - w[j]!));
+      const e = Math.abs(g[j]! - w[j]!);
+      if (!(e <= over)) n++;
+      maxAbs = Math.max(maxAbs, e);
       scale = Math.max(scale, Math.abs(w[j]!));
     }
-    return { name, n: w.length, maxAbs, scale, rel: scale > 0 ? maxAbs / scale : maxAbs };
+    return { name, n: w.length, maxAbs, scale, rel: scale > 0 ? maxAbs / scale : maxAbs, over: n };
   });
 }
 
@@ -51,7 +59,7 @@ async function grads(cfg: TrainConfig) {
   const device = g.device;
   const ctx: KernelContext = {
     device,
-    pipelines: new PipelineCache(device),
+    pipelines: trainPipelines(device),
     alloc: new GpuAllocator(device),
     timer: new GpuTimer(device, false),
     limits: device.limits,
@@ -59,7 +67,7 @@ async function grads(cfg: TrainConfig) {
   const mc = cfg.model;
   const params = initParams(mc, cfg.seed);
   const batch = makeBatch(cfg.task, cfg.batch, cfg.seed, 0);
-  const fw = drawFeatureW(mc, featureSeed(cfg), 0);
+  const fw = drawFeatureW(mc, cfg.seed, 0);
   const want = lossAndGrads(params, mc, batch, fw);
   const model = new GpuModel(ctx, mc, params, batch.batch * batch.seqLen, batch.batch, batch.seqLen);
   if (fw) model.setFeatureW(ctx, fw);
@@ -91,8 +99,38 @@ async function grads(cfg: TrainConfig) {
     got,
     want.grads,
   );
+  // activations of every layer beside the twin's cache (what a gradient mismatch is traced with)
+  const cache = modelForward(params, mc, batch, fw).cache;
+  const acts: TensorRow[] = [];
+  for (let l = 0; l < mc.layers; l++) {
+    const a = model.layers[l]!;
+    const c = cache.layers[l]!;
+    const pairs: [string, GPUBuffer | null, ArrayLike<number> | undefined][] = [
+      ['u', a.u, c.u],
+      ['q', a.q, c.q],
+      ['k', a.k, c.k],
+      ['phiQ', a.phiQ, c.att.phiQ],
+      ['phiK', a.phiK, c.att.phiK],
+      ['den', a.den, c.att.den],
+      ['p', a.p, c.att.p],
+      ['ao', a.ao, c.att.out],
+      ['h1', a.h1, c.h1],
+    ];
+    for (const [name, buf, want] of pairs) {
+      if (!buf || !want) continue;
+      const got = await readFloats(device, buf, want.length);
+      acts.push(...tensorRows([`l${l}.${name}`], [got], [want]));
+    }
+  }
   ctx.alloc.releaseAll();
-  return { loss: [stats[0], want.loss], correct: [stats[1], want.correct], count: [stats[2], want.count], rows, ms };
+  return {
+    acts,
+    loss: [stats[0], want.loss],
+    correct: [stats[1], want.correct],
+    count: [stats[2], want.count],
+    rows,
+    ms,
+  };
 }
 
 async function steps(cfg: TrainConfig, k: number) {
@@ -101,9 +139,17 @@ async function steps(cfg: TrainConfig, k: number) {
   const gt = await createGpuTrainer(g, cfg);
   const losses: { step: number; gpu: number; cpu: number; gpuNorm: number; cpuNorm: number }[] = [];
   const snapshots: { step: number; rows: TensorRow[] }[] = [];
+  // wall time of steps 2 … k (step 1 compiles pipelines), eval steps included
+  const ms = { webgpu: 0, cpu: 0 };
   for (let s = 1; s <= k; s++) {
+    const t0 = performance.now();
     const a = await gt.step();
+    const t1 = performance.now();
     const b = await cpu.step();
+    if (s > 1) {
+      ms.webgpu += t1 - t0;
+      ms.cpu += performance.now() - t1;
+    }
     losses.push({ step: s, gpu: a.loss, cpu: b.loss, gpuNorm: a.gradNorm, cpuNorm: b.gradNorm });
     if (s === 1 || s === k) {
       const pg = await gt.params();
@@ -114,6 +160,7 @@ async function steps(cfg: TrainConfig, k: number) {
           pc.map((p) => p.name),
           pg.map((p) => p.data),
           pc.map((p) => p.data),
+          0.01 * cfg.optimizer.lr * s,
         ),
       });
     }
@@ -122,7 +169,8 @@ async function steps(cfg: TrainConfig, k: number) {
   const ec = await cpu.evaluate();
   gt.dispose();
   cpu.dispose();
-  return { losses, snapshots, eval: { gpu: eg, cpu: ec }, lr: cfg.optimizer.lr };
+  const rate = { webgpu: ((k - 1) * 1000) / ms.webgpu, cpu: ((k - 1) * 1000) / ms.cpu };
+  return { losses, snapshots, eval: { gpu: eg, cpu: ec }, lr: cfg.optimizer.lr, rate };
 }
 
 async function determinism(cfg: TrainConfig, k: number) {
@@ -141,28 +189,9 @@ async function determinism(cfg: TrainConfig, k: number) {
   return runs;
 }
 
-async function rate(cfg: TrainConfig, k: number) {
-  const g = await gpu();
-  const out: Record<string, number> = {};
-  const gt = await createGpuTrainer(g, cfg);
-  await gt.step(); // compiles the pipelines
-  let t0 = performance.now();
-  for (let s = 0; s < k; s++) await gt.step();
-  out.webgpu = (k * 1000) / (performance.now() - t0);
-  gt.dispose();
-  const cpu = createCpuTrainer(cfg);
-  await cpu.step();
-  t0 = performance.now();
-  for (let s = 0; s < k; s++) await cpu.step();
-  out.cpu = (k * 1000) / (performance.now() - t0);
-  cpu.dispose();
-  return out;
-}
-
 (window as unknown as { trainStep: unknown }).trainStep = {
   info: async () => ({ adapter: (await gpu()).adapterName }),
   grads,
   steps,
   determinism,
-  rate,
 };

@@ -8,12 +8,11 @@
  */
 import { attentionMatrices, type AttentionCache } from '../../core/train/attention-layer';
 import { drawFeatureW, drawIndex } from '../../core/train/feature-draws';
-import { initParams } from '../../core/train/model-params';
-import { headDim } from '../../core/train/model-params';
+import { evalSet, pool } from '../../core/train/eval-set';
+import { headDim, initParams } from '../../core/train/model-params';
 import { lrAt } from '../../core/train/schedule';
-import { makeBatch } from '../../core/train/tasks';
+import { makeBatch } from '../../core/train/tasks/index';
 import type { Trainer } from '../../core/train/trainer';
-import { evalBatches, featureSeed } from '../../core/train/trainer';
 import type { Batch, ParamTensor, StepRecord, TrainConfig } from '../../core/train/types';
 import { GpuAllocator } from '../allocator';
 import type { GpuContext } from '../device';
@@ -47,11 +46,25 @@ function perCallUniforms(base: KernelContext, prefix: string): { ctx: KernelCont
   };
 }
 
+/**
+ * One pipeline cache per device, shared by every trainer on it: compiling the ~25 training
+ * pipelines is most of a first step (seconds on SwiftShader), and a comparison runs 2–4 trainers.
+ */
+const pipelineCaches = new WeakMap<GPUDevice, PipelineCache>();
+export function trainPipelines(device: GPUDevice): PipelineCache {
+  let c = pipelineCaches.get(device);
+  if (!c) {
+    c = new PipelineCache(device);
+    pipelineCaches.set(device, c);
+  }
+  return c;
+}
+
 export async function createGpuTrainer(gpu: GpuContext, cfg: TrainConfig): Promise<Trainer> {
   const device = gpu.device;
   const base: KernelContext = {
     device,
-    pipelines: new PipelineCache(device),
+    pipelines: trainPipelines(device),
     alloc: new GpuAllocator(device),
     timer: new GpuTimer(device, false),
     limits: device.limits,
@@ -59,11 +72,13 @@ export async function createGpuTrainer(gpu: GpuContext, cfg: TrainConfig): Promi
   const mc = cfg.model;
   const B = cfg.batch;
   const L = cfg.task.seqLen;
+  if (L > mc.seqLen) throw new RangeError('trainer: task seqLen exceeds the model’s');
+  if (cfg.task.vocab > mc.vocab) throw new RangeError('trainer: task vocab exceeds the model’s');
   const init = initParams(mc, cfg.seed);
   const model = new GpuModel(base, mc, init, B * L, B, L);
   const n = model.layout.total;
   const partial = base.alloc.storage('train.gnorm.partial', gradNormScratch(n) * 4);
-  const evalSet = evalBatches(cfg).map((b, i) => uploadBatch(base, `train.eval.${i}`, b));
+  const heldOut = evalSet(cfg).map((b, i) => uploadBatch(base, `train.eval.${i}`, b));
   const staging = (floats: number) =>
     base.alloc.buffer('train.staging', floats * 4, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
   const stepCtx = perCallUniforms(base, 'step');
@@ -76,7 +91,7 @@ export async function createGpuTrainer(gpu: GpuContext, cfg: TrainConfig): Promi
   const ensureDraw = (t: number) => {
     const k = drawIndex(mc, t);
     if (k === draw) return;
-    const w = drawFeatureW(mc, featureSeed(cfg), k);
+    const w = drawFeatureW(mc, cfg.seed, k);
     if (w) model.setFeatureW(base, w);
     draw = k;
   };
@@ -96,19 +111,15 @@ export async function createGpuTrainer(gpu: GpuContext, cfg: TrainConfig): Promi
 
   const evaluate = async (): Promise<{ loss: number; accuracy: number }> => {
     ensureDraw(Math.max(0, step - 1));
-    let loss = 0;
-    let correct = 0;
-    let count = 0;
-    for (const b of evalSet) {
+    const parts: { loss: number; correct: number; count: number }[] = [];
+    for (const b of heldOut) {
       evalCtx.reset();
       const enc = device.createCommandEncoder({ label: 'train.eval' });
       model.encodeForward(evalCtx.ctx, enc, b);
       const s = await finish(enc, 4);
-      loss += s[0]! * s[2]!;
-      correct += s[1]!;
-      count += s[2]!;
+      parts.push({ loss: s[0]!, correct: s[1]!, count: s[2]! });
     }
-    return { loss: count > 0 ? loss / count : 0, accuracy: count > 0 ? correct / count : 0 };
+    return pool(parts);
   };
 
   const trainer: Trainer = {
@@ -154,7 +165,7 @@ export async function createGpuTrainer(gpu: GpuContext, cfg: TrainConfig): Promi
         lr,
         gradNorm: s[3]!,
       };
-      if (step % cfg.evalEvery === 0 || step === cfg.steps) {
+      if ((cfg.evalEvery > 0 && step % cfg.evalEvery === 0) || step === cfg.steps) {
         const e = await evaluate();
         rec.evalLoss = e.loss;
         rec.evalAccuracy = e.accuracy;
