@@ -6,6 +6,7 @@
  */
 import matmulCode from '../../shaders/matmul.wgsl?raw';
 import code from '../../shaders/train-linear.wgsl?raw';
+import smallCode from '../../shaders/train-matmul.wgsl?raw';
 import { MATMUL_TILE } from '../matmul';
 import type { KernelContext } from '../kernel-context';
 import { dummyView, encodePass, gridX, packParams, type BufView } from './common';
@@ -24,11 +25,37 @@ export interface MatmulTArgs {
   transB?: boolean;
   accumulate?: boolean;
   role?: string;
+  /** force a kernel (tests); default: tiled for wide products, else one invocation per output */
+  kernel?: 'tiled' | 'small';
 }
 
-/** C = op(A)·op(B) (+ C) on dense views, one pass of the tiled matmul kernel. */
+/**
+ * The tiled kernel (matmul.wgsl, 64 × 64 tiles) pays off once both output dimensions fill tiles;
+ * thinner products (the trainer's at D ≤ 128, and every weight gradient with its long k) run on
+ * train-matmul.wgsl, one invocation per output, no barriers.
+ */
+export function matmulKernel(m: number, n: number, k: number): 'tiled' | 'small' {
+  return m >= 128 && n >= 128 && k <= 16 * Math.max(m, n) ? 'tiled' : 'small';
+}
+
+/** C = op(A)·op(B) (+ C) on dense views, one pass. */
 export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g: MatmulTArgs): void {
   if (g.m === 0 || g.n === 0) return;
+  const flagsSmall = (g.transA ? 1 : 0) | (g.transB ? 2 : 0);
+  if ((g.kernel ?? matmulKernel(g.m, g.n, g.k)) === 'small') {
+    const groups = Math.ceil((g.m * g.n) / 64);
+    encodePass(ctx, encoder, {
+      shader: 'train-matmul',
+      code: smallCode,
+      entry: 'main',
+      role: g.role ?? 'train.matmul',
+      params: packParams([g.m, g.n, g.k, flagsSmall, g.accumulate ? 1 : 0, gridX(groups, ctx), 0, 0]),
+      views: [g.a, g.b, g.c],
+      groups,
+      label: 'train.matmul.small',
+    });
+    return;
+  }
   const lda = g.transA ? g.m : g.k;
   const ldb = g.transB ? g.k : g.n;
   const flags = (g.transA ? 1 : 0) | (g.transB ? 2 : 0);
