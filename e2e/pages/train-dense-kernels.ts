@@ -90,20 +90,37 @@ function ints(n: number, hi: number, seed: number): Int32Array {
   return Int32Array.from({ length: n }, () => Math.floor(r.uniform() * hi));
 }
 
-async function linear(s: { rows: number; inDim: number; outDim: number; bias: boolean }): Promise<Row[]> {
+async function linear(s: {
+  rows: number;
+  inDim: number;
+  outDim: number;
+  bias: boolean;
+  residual?: boolean;
+}): Promise<Row[]> {
   const { rows, inDim, outDim } = s;
   const x = normal(rows * inDim, 1);
   const w = normal(inDim * outDim, 2);
   const b = normal(outDim, 3);
   const dy = normal(rows * outDim, 4);
   const dx0 = normal(rows * inDim, 5); // accumulated onto
+  const res = normal(rows * outDim, 6); // y = r + x·W + b when s.residual
   const y = linearForward(f64(x), rows, inDim, f64(w), s.bias ? f64(b) : null, outDim);
+  if (s.residual) for (let i = 0; i < y.length; i++) y[i]! += res[i]!;
   const g = linearBackward(f64(x), rows, inDim, f64(w), outDim, f64(dy));
   const r = await gpuRun(
-    { x, w, b, dy, dx: dx0 },
+    { x, w, b, dy, dx: dx0, res },
     { y: rows * outDim, dx: rows * inDim, dw: inDim * outDim, db: outDim },
     (c, e, B) => {
-      encodeLinearForward(c, e, { x: B.x!, w: B.w!, b: s.bias ? B.b! : null, y: B.y!, rows, inDim, outDim });
+      encodeLinearForward(c, e, {
+        x: B.x!,
+        w: B.w!,
+        b: s.bias ? B.b! : null,
+        residual: s.residual ? B.res! : null,
+        y: B.y!,
+        rows,
+        inDim,
+        outDim,
+      });
       encodeLinearBackward(c, e, {
         x: B.x!,
         w: B.w!,

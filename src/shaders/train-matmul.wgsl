@@ -2,6 +2,8 @@
 // barriers (dispatcher src/gpu/train/linear.ts `encodeMatmulT`; CPU twin src/core/train/linear.ts).
 //
 //   C[i, j] = Σ_k op(A)[i, k] · op(B)[k, j]  (+ C[i, j] when accumulate)
+//             (+ bias[j] when flags bit 2, + R[i, j] when flags bit 3: the linear layer's bias and
+//             a residual, y = r + x·W + b, in the same pass)
 //   op(A)[i, k] = trans_a ? a[k·m + i] : a[i·k + k'],  op(B)[k, j] = trans_b ? b[j·K + k] : b[k·n + j]
 //
 // Why beside matmul.wgsl's 64 × 64 tiles: the trainer's products are thin (D ≤ 256 columns, and the
@@ -20,6 +22,8 @@ struct Params { m: u32, n: u32, k: u32, flags: u32, accumulate: u32, nx: u32, _p
 @group(0) @binding(1) var<storage, read> A: array<f32>;
 @group(0) @binding(2) var<storage, read> B: array<f32>;
 @group(0) @binding(3) var<storage, read_write> C: array<f32>;
+@group(0) @binding(4) var<storage, read> BIAS: array<f32>;
+@group(0) @binding(5) var<storage, read> R: array<f32>;
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
@@ -47,6 +51,8 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
   }
   for (; kk < P.k; kk++) { s0 = fma(A[a0 + kk * sa], B[b0 + kk * sb], s0); }
   var v = (s0 + s1) + (s2 + s3);
+  if ((P.flags & 4u) != 0u) { v += BIAS[j]; }
+  if ((P.flags & 8u) != 0u) { v += R[e]; }
   if (P.accumulate == 1u) { v += C[e]; }
   C[e] = v;
 }

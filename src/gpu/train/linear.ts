@@ -27,6 +27,9 @@ export interface MatmulTArgs {
   role?: string;
   /** force a kernel (tests); default: tiled for wide products, else one invocation per output */
   kernel?: 'tiled' | 'small';
+  /** small kernel only: + bias[j], + residual[i, j] in the same pass */
+  bias?: BufView | null;
+  residual?: BufView | null;
 }
 
 /**
@@ -41,8 +44,11 @@ export function matmulKernel(m: number, n: number, k: number): 'tiled' | 'small'
 /** C = op(A)·op(B) (+ C) on dense views, one pass. */
 export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g: MatmulTArgs): void {
   if (g.m === 0 || g.n === 0) return;
-  const flagsSmall = (g.transA ? 1 : 0) | (g.transB ? 2 : 0);
-  if ((g.kernel ?? matmulKernel(g.m, g.n, g.k)) === 'small') {
+  const flagsSmall = (g.transA ? 1 : 0) | (g.transB ? 2 : 0) | (g.bias ? 4 : 0) | (g.residual ? 8 : 0);
+  const small = (g.kernel ?? matmulKernel(g.m, g.n, g.k)) === 'small';
+  if (!small && (g.bias || g.residual))
+    throw new RangeError('encodeMatmulT: bias / residual need the small kernel (the tiled one takes rows_init first)');
+  if (small) {
     const groups = Math.ceil((g.m * g.n) / 64);
     encodePass(ctx, encoder, {
       shader: 'train-matmul',
@@ -50,7 +56,7 @@ export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g:
       entry: 'main',
       role: g.role ?? 'train.matmul',
       params: packParams([g.m, g.n, g.k, flagsSmall, g.accumulate ? 1 : 0, gridX(groups, ctx), 0, 0]),
-      views: [g.a, g.b, g.c],
+      views: [g.a, g.b, g.c, g.bias ?? dummyView(ctx), g.residual ?? dummyView(ctx)],
       groups,
       label: 'train.matmul.small',
     });
@@ -124,9 +130,24 @@ export interface LinearForwardArgs {
   role?: string;
 }
 
-/** y = (r +) x·W + b: the bias/residual broadcast, then the accumulating product. */
+/** y = (r +) x·W + b: one pass on the small kernel; the bias/residual broadcast then the accumulating tiled product otherwise. */
 export function encodeLinearForward(ctx: KernelContext, encoder: GPUCommandEncoder, a: LinearForwardArgs): void {
   const role = a.role ?? 'train.linear';
+  const mm = {
+    a: a.x,
+    b: a.w,
+    c: a.y,
+    m: a.rows,
+    n: a.outDim,
+    k: a.inDim,
+    transB: a.wTransposed ?? false,
+    role: `${role}.mm`,
+  };
+  if (matmulKernel(a.rows, a.outDim, a.inDim) === 'small') {
+    // one pass: the product with the bias and the residual added in its epilogue
+    encodeMatmulT(ctx, encoder, { ...mm, kernel: 'small', bias: a.b, residual: a.residual ?? null });
+    return;
+  }
   encodeRowsInit(ctx, encoder, {
     y: a.y,
     rows: a.rows,
@@ -135,17 +156,7 @@ export function encodeLinearForward(ctx: KernelContext, encoder: GPUCommandEncod
     residual: a.residual ?? null,
     role: `${role}.init`,
   });
-  encodeMatmulT(ctx, encoder, {
-    a: a.x,
-    b: a.w,
-    c: a.y,
-    m: a.rows,
-    n: a.outDim,
-    k: a.inDim,
-    transB: a.wTransposed ?? false,
-    accumulate: true,
-    role: `${role}.mm`,
-  });
+  encodeMatmulT(ctx, encoder, { ...mm, accumulate: true });
 }
 
 export interface LinearBackwardArgs {
