@@ -18,6 +18,8 @@ const CASES = [
   ['linear', { rows: 7, inDim: 5, outDim: 3, bias: false }],
   ['linear', { rows: 130, inDim: 33, outDim: 70, bias: true, residual: true }],
   ['linear', { rows: 130, inDim: 40, outDim: 129, bias: true, residual: true }],
+  // dW 130×129: the tiled kernel, db by the column-sum pass
+  ['linear', { rows: 70, inDim: 130, outDim: 129, bias: true }],
   ['layerNorm', { rows: 1, cols: 1 }],
   ['layerNorm', { rows: 7, cols: 5 }],
   ['layerNorm', { rows: 65, cols: 130 }],

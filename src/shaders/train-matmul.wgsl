@@ -4,6 +4,8 @@
 //   C[i, j] = Σ_k op(A)[i, k] · op(B)[k, j]  (+ C[i, j] when accumulate)
 //             (+ bias[j] when flags bit 2, + R[i, j] when flags bit 3: the linear layer's bias and
 //             a residual, y = r + x·W + b, in the same pass)
+//   flags bit 4: one extra output row i = m holds the bias gradient db[j] = Σ_k op(B)[k, j]
+//             (+ db[j] when accumulate), written to DB — the weight gradient xᵀ·dy and db in one pass
 //   op(A)[i, k] = trans_a ? a[k·m + i] : a[i·k + k'],  op(B)[k, j] = trans_b ? b[j·K + k] : b[k·n + j]
 //
 // Why beside matmul.wgsl's 64 × 64 tiles: the trainer's products are thin (D ≤ 256 columns, and the
@@ -14,7 +16,7 @@
 //
 // Thread mapping: invocation e = (wg.y·nx + wg.x)·64 + lid.x computes C[e / n, e mod n] (j fastest,
 // so neighbouring invocations read neighbouring B entries and write neighbouring C entries).
-// Dispatch: ⌈m·n / 64⌉ workgroups of 64 folded into (nx, ny).
+// Dispatch: ⌈(m + [bias-gradient row])·n / 64⌉ workgroups of 64 folded into (nx, ny).
 
 struct Params { m: u32, n: u32, k: u32, flags: u32, accumulate: u32, nx: u32, _p0: u32, _p1: u32 }
 
@@ -24,15 +26,38 @@ struct Params { m: u32, n: u32, k: u32, flags: u32, accumulate: u32, nx: u32, _p
 @group(0) @binding(3) var<storage, read_write> C: array<f32>;
 @group(0) @binding(4) var<storage, read> BIAS: array<f32>;
 @group(0) @binding(5) var<storage, read> R: array<f32>;
+@group(0) @binding(6) var<storage, read_write> DB: array<f32>;
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   let e = (wg.y * P.nx + wg.x) * 64u + lid.x;
-  if (e >= P.m * P.n) { return; }
+  let rows_out = P.m + select(0u, 1u, (P.flags & 16u) != 0u);
+  if (e >= rows_out * P.n) { return; }
   let i = e / P.n;
   let j = e % P.n;
   let ta = (P.flags & 1u) != 0u;
   let tb = (P.flags & 2u) != 0u;
+  if (i == P.m) {
+    // the bias-gradient row: op(A)'s row of ones
+    let c0 = select(j, j * P.k, tb);
+    let sc = select(P.n, 1u, tb);
+    var t0 = 0.0;
+    var t1 = 0.0;
+    var t2 = 0.0;
+    var t3 = 0.0;
+    var q = 0u;
+    for (; q + 4u <= P.k; q += 4u) {
+      t0 += B[c0 + q * sc];
+      t1 += B[c0 + (q + 1u) * sc];
+      t2 += B[c0 + (q + 2u) * sc];
+      t3 += B[c0 + (q + 3u) * sc];
+    }
+    for (; q < P.k; q++) { t0 += B[c0 + q * sc]; }
+    var d = (t0 + t1) + (t2 + t3);
+    if (P.accumulate == 1u) { d += DB[j]; }
+    DB[j] = d;
+    return;
+  }
   // element strides of op(A)'s row i and op(B)'s column j along k
   let a0 = select(i * P.k, i, ta);
   let sa = select(1u, P.m, ta);

@@ -9,7 +9,7 @@ import code from '../../shaders/train-linear.wgsl?raw';
 import smallCode from '../../shaders/train-matmul.wgsl?raw';
 import { MATMUL_TILE } from '../matmul';
 import type { KernelContext } from '../kernel-context';
-import { dummyView, encodePass, gridX, packParams, type BufView } from './common';
+import { dummyRw, dummyView, encodePass, gridX, packParams, type BufView } from './common';
 
 export interface MatmulTArgs {
   /** C (m×n) = op(A)·op(B) (+ C): op(A) is m×k, op(B) k×n */
@@ -30,6 +30,8 @@ export interface MatmulTArgs {
   /** small kernel only: + bias[j], + residual[i, j] in the same pass */
   bias?: BufView | null;
   residual?: BufView | null;
+  /** small kernel only: db[j] (+)= Σ_k op(B)[k, j] in the same pass (the bias gradient beside dW = xᵀ·dy) */
+  db?: BufView | null;
 }
 
 /**
@@ -44,19 +46,20 @@ export function matmulKernel(m: number, n: number, k: number): 'tiled' | 'small'
 /** C = op(A)·op(B) (+ C) on dense views, one pass. */
 export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g: MatmulTArgs): void {
   if (g.m === 0 || g.n === 0) return;
-  const flagsSmall = (g.transA ? 1 : 0) | (g.transB ? 2 : 0) | (g.bias ? 4 : 0) | (g.residual ? 8 : 0);
+  const flagsSmall =
+    (g.transA ? 1 : 0) | (g.transB ? 2 : 0) | (g.bias ? 4 : 0) | (g.residual ? 8 : 0) | (g.db ? 16 : 0);
   const small = (g.kernel ?? matmulKernel(g.m, g.n, g.k)) === 'small';
-  if (!small && (g.bias || g.residual))
+  if (!small && (g.bias || g.residual || g.db))
     throw new RangeError('encodeMatmulT: bias / residual need the small kernel (the tiled one takes rows_init first)');
   if (small) {
-    const groups = Math.ceil((g.m * g.n) / 64);
+    const groups = Math.ceil(((g.m + (g.db ? 1 : 0)) * g.n) / 64);
     encodePass(ctx, encoder, {
       shader: 'train-matmul',
       code: smallCode,
       entry: 'main',
       role: g.role ?? 'train.matmul',
       params: packParams([g.m, g.n, g.k, flagsSmall, g.accumulate ? 1 : 0, gridX(groups, ctx), 0, 0]),
-      views: [g.a, g.b, g.c, g.bias ?? dummyView(ctx), g.residual ?? dummyView(ctx)],
+      views: [g.a, g.b, g.c, g.bias ?? dummyView(ctx), g.residual ?? dummyView(ctx), g.db ?? dummyRw(ctx)],
       groups,
       label: 'train.matmul.small',
     });
@@ -180,6 +183,7 @@ export interface LinearBackwardArgs {
 
 export function encodeLinearBackward(ctx: KernelContext, encoder: GPUCommandEncoder, a: LinearBackwardArgs): void {
   const role = a.role ?? 'train.linear.bwd';
+  let done = false; // db already written by the dW pass
   if (a.wTransposed) {
     // W stored outDim×inDim: dWᵀ = dyᵀ·x (outDim×inDim), dx = dy·W_stored
     encodeMatmulT(ctx, encoder, {
@@ -194,6 +198,8 @@ export function encodeLinearBackward(ctx: KernelContext, encoder: GPUCommandEnco
       role: `${role}.dw`,
     });
   } else {
+    // dW = xᵀ·dy; on the small kernel db rides along as one extra output row
+    const fuse = a.db !== null && matmulKernel(a.inDim, a.outDim, a.rows) === 'small';
     encodeMatmulT(ctx, encoder, {
       a: a.x,
       b: a.dy,
@@ -204,9 +210,11 @@ export function encodeLinearBackward(ctx: KernelContext, encoder: GPUCommandEnco
       transA: true,
       accumulate: a.accumulateParams,
       role: `${role}.dw`,
+      ...(fuse ? { kernel: 'small' as const, db: a.db } : {}),
     });
+    if (fuse) done = true;
   }
-  if (a.db)
+  if (a.db && !done)
     encodeColSum(ctx, encoder, {
       dy: a.dy,
       rows: a.rows,
