@@ -1,6 +1,7 @@
 // A whole training step of the tiny transformer on WebGPU (SwiftShader) against the CPU twins, on
 // small seeded configs (causal; softmax with MLP, token shift and a tied head; FAVOR+ with a width-3
-// conv and a separate head; Hedgehog's gradients too): (1) one batch's loss and every parameter's
+// conv and a separate head; the gradients of Hedgehog, Taylor-2, bidirectional ReLU and a windowed
+// bidirectional cosFormer too): (1) one batch's loss and every parameter's
 // gradient; (2) a few optimizer steps of both trainers — the losses, every parameter, the held-out
 // evaluation and the attention maps; (3) two GPU
 // runs of one seed give bit-identical losses. Prints the per-tensor tables and the steps/s of each
@@ -37,6 +38,18 @@ const CONFIGS = {
   hedgehog: cfg({
     attention: { kind: 'linear', map: 'hedgehog', m: 4, proj: 'iid', redraw: 0, window: 0 },
     shortConv: 'none',
+  }),
+  // gradients only: the remaining maps, bidirectional and Su's local window
+  taylor2: cfg({ attention: { kind: 'linear', map: 'taylor2', m: 1, proj: 'iid', redraw: 0, window: 0 }, layers: 1 }),
+  cosformerWindow: cfg({
+    attention: { kind: 'linear', map: 'cosformer', m: 1, proj: 'iid', redraw: 0, window: 4 },
+    causal: false,
+    layers: 1,
+  }),
+  reluBidirectional: cfg({
+    attention: { kind: 'linear', map: 'relu', m: 1, proj: 'iid', redraw: 0, window: 0 },
+    causal: false,
+    layers: 1,
   }),
 };
 
