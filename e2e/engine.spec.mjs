@@ -3,83 +3,119 @@
 import assert from 'node:assert/strict';
 import { test } from './harness.mjs';
 
+// The WebGPU tests that leave the engine usable share one driver page (sharedPage: one engine, whose
+// pipelines compile once); the device-loss test gets its own.
 async function open(page, baseUrl, query = '') {
-  await page.goto(`${baseUrl}/e2e/pages/engine.html${query}`);
+  if (!(await page.evaluate(() => !!window.engineDriver).catch(() => false)))
+    await page.goto(`${baseUrl}/e2e/pages/engine.html${query}`);
   await page.waitForFunction(() => window.engineDriver, null, { timeout: 60_000 });
   return page.evaluate(() => window.engineDriver.ready());
 }
 
-test('computes on the CPU stand-in while WebGPU warms up, then settles on WebGPU (SwiftShader) with finite outputs and metrics', async ({
-  page,
-  baseUrl,
-}) => {
-  await page.goto(`${baseUrl}/e2e/pages/engine.html`);
-  await page.waitForFunction(() => window.engineDriver, null, { timeout: 60_000 });
-  const start = await page.evaluate(() => window.engineDriver.started());
-  assert.equal(start.backend.kind, 'cpu', JSON.stringify(start));
-  assert.equal(start.warming, true, JSON.stringify(start));
-  const early = await page.evaluate(() => window.engineDriver.compute({}));
-  assert.ok(early.ok && early.finite && early.backend.kind === 'cpu', JSON.stringify(early));
-  const backend = await page.evaluate(() => window.engineDriver.ready());
-  assert.equal(backend.kind, 'webgpu', JSON.stringify(backend));
-  assert.match(backend.adapter, /swiftshader/i);
-  const r = await page.evaluate(() => window.engineDriver.compute({}));
-  assert.ok(r.ok, JSON.stringify(r));
-  assert.ok(r.finite);
-  assert.equal(r.viewCells, 64);
-  assert.ok(r.metrics.relErrorOut > 0 && r.metrics.relErrorOut < 1, `relErrorOut ${r.metrics.relErrorOut}`);
-  assert.ok(r.metrics.relErrorA > 0 && r.metrics.relErrorA < 1, `relErrorA ${r.metrics.relErrorA}`);
-  assert.ok(r.metrics.entropyExact > 0.9 && r.metrics.entropyExact <= 1.0001);
-});
-
 test(
-  'falls back to the CPU worker, and says why, when the browser has no WebGPU',
+  'computes on the CPU stand-in while WebGPU warms up, then settles on WebGPU (SwiftShader) with finite outputs and metrics',
   async ({ page, baseUrl }) => {
-    const backend = await open(page, baseUrl);
-    assert.equal(backend.kind, 'cpu');
-    assert.match(backend.reason, /adapter|WebGPU/i);
-    const r = await page.evaluate(() => window.engineDriver.compute({ n: 64 }));
-    assert.ok(r.ok && r.finite, JSON.stringify(r));
-    assert.equal(r.backend.kind, 'cpu');
+    await page.goto(`${baseUrl}/e2e/pages/engine.html`);
+    await page.waitForFunction(() => window.engineDriver, null, { timeout: 60_000 });
+    const start = await page.evaluate(() => window.engineDriver.started());
+    assert.equal(start.backend.kind, 'cpu', JSON.stringify(start));
+    assert.equal(start.warming, true, JSON.stringify(start));
+    const early = await page.evaluate(() => window.engineDriver.compute({}));
+    assert.ok(early.ok && early.finite && early.backend.kind === 'cpu', JSON.stringify(early));
+    const backend = await page.evaluate(() => window.engineDriver.ready());
+    assert.equal(backend.kind, 'webgpu', JSON.stringify(backend));
+    assert.match(backend.adapter, /swiftshader/i);
+    const r = await page.evaluate(() => window.engineDriver.compute({}));
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.ok(r.finite);
+    assert.equal(r.viewCells, 64);
+    assert.ok(r.metrics.relErrorOut > 0 && r.metrics.relErrorOut < 1, `relErrorOut ${r.metrics.relErrorOut}`);
+    assert.ok(r.metrics.relErrorA > 0 && r.metrics.relErrorA < 1, `relErrorA ${r.metrics.relErrorA}`);
+    assert.ok(r.metrics.entropyExact > 0.9 && r.metrics.entropyExact <= 1.0001);
   },
-  { webgpu: false },
+  { sharedPage: 'engine' },
 );
 
-test('latest wins: a burst of 12 requests resolves only the newest, and the worker computes at most 2 of them (the rest never start)', async ({
-  page,
-  baseUrl,
-}) => {
-  await open(page, baseUrl);
-  const before = (await page.evaluate(() => window.engineDriver.stats())).computesRun;
-  const results = await page.evaluate(() => window.engineDriver.burst(12, (i) => ({ n: 32 + i, seed: i })));
-  const last = results.at(-1);
-  assert.ok(last.ok, JSON.stringify(last));
-  assert.equal(last.n, 32 + 11);
-  for (const r of results.slice(0, -1)) assert.ok(!r.ok && r.code === 'cancelled', JSON.stringify(r));
-  // the client drops superseded replies anyway; this checks that the worker itself never ran them:
-  // the first request starts at once, the newest replaces every queued one
-  const ran = (await page.evaluate(() => window.engineDriver.stats())).computesRun - before;
-  assert.ok(ran >= 1 && ran <= 2, `the worker ran ${ran} of 12 computes`);
-});
+test(
+  'latest wins: a burst of 12 requests resolves only the newest, and the worker computes at most 2 of them (the rest never start)',
+  async ({ page, baseUrl }) => {
+    await open(page, baseUrl);
+    const before = (await page.evaluate(() => window.engineDriver.stats())).computesRun;
+    const results = await page.evaluate(() => window.engineDriver.burst(12, (i) => ({ n: 32 + i, seed: i })));
+    const last = results.at(-1);
+    assert.ok(last.ok, JSON.stringify(last));
+    assert.equal(last.n, 32 + 11);
+    for (const r of results.slice(0, -1)) assert.ok(!r.ok && r.code === 'cancelled', JSON.stringify(r));
+    // the client drops superseded replies anyway; this checks that the worker itself never ran them:
+    // the first request starts at once, the newest replaces every queued one
+    const ran = (await page.evaluate(() => window.engineDriver.stats())).computesRun - before;
+    assert.ok(ran >= 1 && ran <= 2, `the worker ran ${ran} of 12 computes`);
+  },
+  { sharedPage: 'engine' },
+);
 
-test('bad input gives typed errors and leaves the engine usable', async ({ page, baseUrl }) => {
-  await open(page, baseUrl);
-  const cases = await page.evaluate(async () => {
-    const d = window.engineDriver;
-    return {
-      n0: await d.compute({ n: 0 }),
-      dBig: await d.compute({ d: 100_000 }),
-      m0: await d.compute({ m: 0 }),
-      nan: await d.computeWithNaN(),
-      after: await d.compute({}),
-    };
-  });
-  assert.equal(cases.n0.code, 'invalid-size');
-  assert.equal(cases.dBig.code, 'exceeds-limit');
-  assert.equal(cases.m0.code, 'invalid-size');
-  assert.equal(cases.nan.code, 'non-finite-input');
-  assert.ok(cases.after.ok, JSON.stringify(cases.after));
-});
+test(
+  'bad input gives typed errors and leaves the engine usable',
+  async ({ page, baseUrl }) => {
+    await open(page, baseUrl);
+    const cases = await page.evaluate(async () => {
+      const d = window.engineDriver;
+      return {
+        n0: await d.compute({ n: 0 }),
+        dBig: await d.compute({ d: 100_000 }),
+        m0: await d.compute({ m: 0 }),
+        nan: await d.computeWithNaN(),
+        after: await d.compute({}),
+      };
+    });
+    assert.equal(cases.n0.code, 'invalid-size');
+    assert.equal(cases.dBig.code, 'exceeds-limit');
+    assert.equal(cases.m0.code, 'invalid-size');
+    assert.equal(cases.nan.code, 'non-finite-input');
+    assert.ok(cases.after.ok, JSON.stringify(cases.after));
+  },
+  { sharedPage: 'engine' },
+);
+
+test(
+  'buffers are reused: 40 recomputes of varying size leak no GPU buffers',
+  async ({ page, baseUrl }) => {
+    await open(page, baseUrl);
+    await page.evaluate(() => window.engineDriver.compute({ n: 96 }));
+    const before = await page.evaluate(() => window.engineDriver.stats());
+    for (let round = 0; round < 4; round++) {
+      await page.evaluate(
+        (round) => window.engineDriver.burst(10, (i) => ({ n: 64 + ((i * 7 + round) % 32), seed: i })),
+        round,
+      );
+    }
+    await page.evaluate(() => window.engineDriver.compute({ n: 96 }));
+    const after = await page.evaluate(() => window.engineDriver.stats());
+    assert.ok(before.liveBuffers > 0);
+    assert.equal(after.liveBuffers, before.liveBuffers, `live buffers ${before.liveBuffers} → ${after.liveBuffers}`);
+    assert.ok(after.created <= before.created + 4, `created ${before.created} → ${after.created}`);
+  },
+  { sharedPage: 'engine' },
+);
+
+test(
+  'with WebGPU the row-statistics analyses run on the GPU (computedOn), stop when cancelled, and leave computes working',
+  async ({ page, baseUrl }) => {
+    const backend = await open(page, baseUrl);
+    assert.equal(backend.kind, 'webgpu');
+    const payload = { params: { n: 64, d: 8, m: 16 }, seeds: 2, mGrid: [4, 8], rows: 8 };
+    const r = await page.evaluate((pl) => window.engineDriver.analyze('errorVsM', pl), payload);
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.equal(r.computedOn, 'webgpu');
+    const spectra = await page.evaluate(() => window.engineDriver.analyze('spectra', { params: { n: 32 } }));
+    assert.equal(spectra.computedOn, 'cpu', JSON.stringify(spectra));
+    const c = await page.evaluate((pl) => window.engineDriver.analyze('errorVsM', { ...pl, seeds: 6 }, true), payload);
+    assert.equal(c.code, 'cancelled', JSON.stringify(c));
+    const after = await page.evaluate(() => window.engineDriver.compute({}));
+    assert.ok(after.ok && after.finite && after.backend.kind === 'webgpu', JSON.stringify(after));
+  },
+  { sharedPage: 'engine' },
+);
 
 test(
   'recovers from GPU device loss: a new device, and the next compute succeeds',
@@ -101,22 +137,18 @@ test(
   { timeout: 240_000 },
 ); // two pipeline compilations on SwiftShader: the warm-up before 'ready', and the new device's
 
-test('buffers are reused: 40 recomputes of varying size leak no GPU buffers', async ({ page, baseUrl }) => {
-  await open(page, baseUrl);
-  await page.evaluate(() => window.engineDriver.compute({ n: 96 }));
-  const before = await page.evaluate(() => window.engineDriver.stats());
-  for (let round = 0; round < 4; round++) {
-    await page.evaluate(
-      (round) => window.engineDriver.burst(10, (i) => ({ n: 64 + ((i * 7 + round) % 32), seed: i })),
-      round,
-    );
-  }
-  await page.evaluate(() => window.engineDriver.compute({ n: 96 }));
-  const after = await page.evaluate(() => window.engineDriver.stats());
-  assert.ok(before.liveBuffers > 0);
-  assert.equal(after.liveBuffers, before.liveBuffers, `live buffers ${before.liveBuffers} → ${after.liveBuffers}`);
-  assert.ok(after.created <= before.created + 4, `created ${before.created} → ${after.created}`);
-});
+test(
+  'falls back to the CPU worker, and says why, when the browser has no WebGPU',
+  async ({ page, baseUrl }) => {
+    const backend = await open(page, baseUrl);
+    assert.equal(backend.kind, 'cpu');
+    assert.match(backend.reason, /adapter|WebGPU/i);
+    const r = await page.evaluate(() => window.engineDriver.compute({ n: 64 }));
+    assert.ok(r.ok && r.finite, JSON.stringify(r));
+    assert.equal(r.backend.kind, 'cpu');
+  },
+  { webgpu: false },
+);
 
 test(
   'cancel really stops a CPU run: an n = 65,536 request is dropped and the next request is answered',
@@ -137,24 +169,6 @@ test(
   },
   { webgpu: false, timeout: 60_000 },
 );
-
-test('with WebGPU the row-statistics analyses run on the GPU (computedOn), stop when cancelled, and leave computes working', async ({
-  page,
-  baseUrl,
-}) => {
-  const backend = await open(page, baseUrl);
-  assert.equal(backend.kind, 'webgpu');
-  const payload = { params: { n: 64, d: 8, m: 16 }, seeds: 2, mGrid: [4, 8], rows: 8 };
-  const r = await page.evaluate((pl) => window.engineDriver.analyze('errorVsM', pl), payload);
-  assert.ok(r.ok, JSON.stringify(r));
-  assert.equal(r.computedOn, 'webgpu');
-  const spectra = await page.evaluate(() => window.engineDriver.analyze('spectra', { params: { n: 32 } }));
-  assert.equal(spectra.computedOn, 'cpu', JSON.stringify(spectra));
-  const c = await page.evaluate((pl) => window.engineDriver.analyze('errorVsM', { ...pl, seeds: 6 }, true), payload);
-  assert.equal(c.code, 'cancelled', JSON.stringify(c));
-  const after = await page.evaluate(() => window.engineDriver.compute({}));
-  assert.ok(after.ok && after.finite && after.backend.kind === 'webgpu', JSON.stringify(after));
-});
 
 test(
   'without WebGPU the analyses run on the CPU twins (computedOn cpu)',
