@@ -521,6 +521,7 @@ export const en = {
       'feature-maps': 'Feature maps',
       speed: 'Speed',
       beyond: 'Beyond the Performer',
+      training: 'Learning: train a tiny transformer',
     } as Record<string, string>,
     frameTitle: (panel: string) => `Performer, up close: ${panel} (interactive figure)`,
     strip: 'Figure controls',

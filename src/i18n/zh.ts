@@ -560,6 +560,7 @@ export const zh: Strings = {
       'feature-maps': '特征映射',
       speed: '速度',
       beyond: '超越 Performer',
+      training: '学习：训练一个小 Transformer',
     },
     frameTitle: (panel: string) => `近距离看 Performer：${panel}（交互式图）`,
     strip: '图的控件',

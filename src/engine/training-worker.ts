@@ -1,0 +1,124 @@
+/// <reference lib="webworker" />
+/**
+ * The training worker: one comparison at a time (src/engine/training-runner.ts), on the WebGPU
+ * trainer when this worker gets an adapter and the GPU trainer is built in, else on the CPU twins
+ * (src/core/train) — with the smaller CPU default when the page asked for the default comparison,
+ * and the `started` message says which and why. Every failure becomes an `error` message.
+ */
+import { createCpuTrainer } from '../core/train/trainer';
+import { trainStepFlops } from '../core/train/flops';
+import { makeBatch } from '../core/train/tasks';
+import type { Batch, TrainConfig } from '../core/train/types';
+import { acquireGpu, type GpuContext } from '../gpu/device';
+import type { TrainingRequest, TrainingResponse } from './training-protocol';
+import { startTrainingSession, type TrainerLike, type TrainingSession } from './training-runner';
+import { defaultSetup, taskConfig, type TrainingSetup } from './training-setup';
+import { serializeError } from './serialize-error';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+type GpuTrainerModule = {
+  createGpuTrainer(gpu: GpuContext, cfg: TrainConfig): Promise<TrainerLike>;
+};
+// The WebGPU trainer is a separate branch of work; a glob import keeps this worker building (CPU
+// only) until src/gpu/train/gpu-trainer.ts exists, and picks it up as soon as it does.
+const gpuTrainerModules = import.meta.glob<GpuTrainerModule>('../gpu/train/gpu-trainer.ts');
+const loadGpuTrainer = Object.values(gpuTrainerModules)[0] as (() => Promise<GpuTrainerModule>) | undefined;
+
+let gpuPromise: Promise<{ gpu: GpuContext; mod: GpuTrainerModule } | { reason: string }> | null = null;
+function gpuTrainer(): Promise<{ gpu: GpuContext; mod: GpuTrainerModule } | { reason: string }> {
+  gpuPromise ??= (async () => {
+    if (!loadGpuTrainer) return { reason: 'this build has no WebGPU trainer' };
+    const acq = await acquireGpu();
+    if (!acq.ok) return { reason: acq.reason };
+    try {
+      return { gpu: acq.gpu, mod: await loadGpuTrainer() };
+    } catch (e) {
+      return { reason: `the WebGPU trainer failed to load: ${(e as Error).message}` };
+    }
+  })();
+  return gpuPromise;
+}
+
+/** A message-channel turn: unlike setTimeout(0) it is not clamped to 4 ms after a few nestings. */
+const channel = new MessageChannel();
+const turns: (() => void)[] = [];
+channel.port1.onmessage = () => turns.shift()?.();
+function yieldNow(): Promise<void> {
+  return new Promise((r) => {
+    turns.push(r);
+    channel.port2.postMessage(null);
+  });
+}
+
+function post(msg: TrainingResponse): void {
+  const transfer: Transferable[] = [];
+  if (msg.type === 'done') for (const r of msg.maps) for (const l of r.maps) for (const h of l) transfer.push(h.buffer);
+  self.postMessage(msg, transfer);
+}
+
+function example(setup: TrainingSetup): Batch {
+  // a held-out sequence: a seed no training or eval batch uses
+  return makeBatch(taskConfig(setup), 1, (setup.seed ^ 0x0e8a) >>> 0, 0);
+}
+
+let session: TrainingSession | null = null;
+
+async function start(id: number, requested: TrainingSetup | null, forceCpu: boolean): Promise<void> {
+  session?.cancel();
+  session?.dispose();
+  session = null;
+  const g = forceCpu ? { reason: 'CPU path requested (?backend=cpu)' } : await gpuTrainer();
+  const onGpu = 'gpu' in g;
+  const setup = requested ?? defaultSetup(onGpu ? 'webgpu' : 'cpu');
+  const info = {
+    backend: onGpu ? ('webgpu' as const) : ('cpu' as const),
+    device: onGpu ? g.gpu.adapterName : g.reason,
+    reduced: !onGpu && requested === null,
+  };
+  session = startTrainingSession(id, setup, info, {
+    createTrainer: async (cfg) => (onGpu ? g.mod.createGpuTrainer(g.gpu, cfg) : createCpuTrainer(cfg)),
+    stepFlops: (cfg) => trainStepFlops(cfg),
+    example,
+    now: () => performance.now(),
+    yieldNow,
+    post,
+  });
+}
+
+self.onmessage = (e: MessageEvent<TrainingRequest>) => {
+  const msg = e.data;
+  try {
+    switch (msg.type) {
+      case 'start':
+        start(msg.id, msg.setup, msg.forceCpu).catch((err: unknown) =>
+          post({ type: 'error', id: msg.id, error: serializeError(err) }),
+        );
+        break;
+      case 'pause':
+        if (session?.id === msg.id) session.pause();
+        break;
+      case 'resume':
+        if (session?.id === msg.id) session.resume();
+        break;
+      case 'cancel':
+        if (session?.id === msg.id) session.cancel();
+        else post({ type: 'cancelled', id: msg.id, progress: null });
+        break;
+      case 'weights':
+        if (!session || session.id !== msg.id) {
+          post({ type: 'weights', id: msg.id, run: msg.run, params: null, error: 'no trained comparison to export' });
+          break;
+        }
+        session
+          .weights(msg.run)
+          .then((params) => post({ type: 'weights', id: msg.id, run: msg.run, params }))
+          .catch((err: unknown) =>
+            post({ type: 'weights', id: msg.id, run: msg.run, params: null, error: serializeError(err).message }),
+          );
+        break;
+    }
+  } catch (err) {
+    post({ type: 'error', id: msg.id, error: serializeError(err) });
+  }
+};

@@ -1,0 +1,91 @@
+/**
+ * Connects the training slice to the training worker (src/engine/training-client.ts): Start /
+ * Pause / Resume / Cancel, the worker's messages into the store (through the pure reducer), the
+ * configured setup (validated by the same strict parser as the URL, so a control can never hand
+ * the trainer what a link could not) and the trained weights for export. `run=1` in the URL calls
+ * `start()` once the page is up (src/app/main.tsx).
+ */
+import type { ParamTensor } from '../core/train/types';
+import type { TrainingClient } from '../engine/training-client';
+import { defaultSetup, parseSetup, writeSetup, type TrainingSetup } from '../engine/training-setup';
+import type { Actions, AppStore } from './store';
+import { applyTrainingMessage, isTraining, type TrainingState } from './training';
+
+export type TrainingClientLike = Pick<TrainingClient, 'start' | 'pause' | 'resume' | 'cancel' | 'weights' | 'onMessage'>;
+
+export interface TrainingController {
+  /** Start the configured comparison (replacing one in progress). */
+  start(): void;
+  pause(): void;
+  resume(): void;
+  cancel(): void;
+  /** Set the configured comparison; invalid fields are refused with a notice and keep their value. Returns false if any was. */
+  setSetup(next: TrainingSetup): boolean;
+  /** The setup the panel shows: the configured one, or the default for `backend`. */
+  effectiveSetup(backend: 'cpu' | 'webgpu'): TrainingSetup;
+  weights(run: number): Promise<ParamTensor[]>;
+  dispose(): void;
+}
+
+export function createTrainingController(
+  store: AppStore,
+  actions: Pick<Actions, 'notify'>,
+  client: TrainingClientLike,
+  options: { forceCpu?: boolean } = {},
+): TrainingController {
+  const off = client.onMessage((msg) => {
+    const s = store.getState();
+    const next = applyTrainingMessage(s.training, msg);
+    if (next !== s.training) store.setState({ training: next });
+  });
+
+  const patch = (p: Partial<TrainingState>) => store.setState((s) => ({ training: { ...s.training, ...p } }));
+  const shownBackend = () => (store.getState().backend.info?.kind === 'cpu' || options.forceCpu ? 'cpu' : 'webgpu');
+
+  return {
+    start() {
+      const s = store.getState().training;
+      const id = client.start(s.setup, { forceCpu: options.forceCpu });
+      patch({
+        id,
+        status: 'starting',
+        error: null,
+        progress: null,
+        runs: [],
+        curves: [],
+        maps: null,
+        exampleTokens: null,
+        ran: s.setup,
+      });
+    },
+    pause() {
+      if (store.getState().training.status === 'running') client.pause();
+    },
+    resume() {
+      if (store.getState().training.status === 'paused') client.resume();
+    },
+    cancel() {
+      if (isTraining(store.getState().training)) client.cancel();
+    },
+    setSetup(next) {
+      const base = store.getState().training.setup ?? defaultSetup(shownBackend());
+      const { setup, problems } = parseSetup(writeSetup(next), base);
+      for (const p of problems)
+        actions.notify({
+          level: 'error',
+          code: 'param-rejected',
+          source: 'control',
+          key: p.field === 'train' ? 'train' : `train.${p.field}`,
+          raw: p.raw,
+          reason: p.reason,
+        });
+      patch({ setup });
+      return problems.length === 0;
+    },
+    effectiveSetup(backend) {
+      return store.getState().training.setup ?? defaultSetup(backend);
+    },
+    weights: (run) => client.weights(run),
+    dispose: off,
+  };
+}
