@@ -13,6 +13,7 @@ import { EMBED_CONTROL_IDS } from '../store/embed';
 import { fmt, fmtInt } from '../charts/format';
 import type { UploadNote, UploadProblem, UploadSlot } from '../core/upload-check';
 import type { MapFamily } from '../core/estimators';
+import { trainingEn } from './training-en';
 
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(bytes < 1048576 ? 2 : 1)} MiB`;
 
@@ -46,6 +47,9 @@ const OTHER_RULES: Record<string, string> = {
 
 function ruleText(key: string): string {
   const pk = (Object.keys(URL_KEYS) as ParamKey[]).find((k) => k === key || URL_KEYS[k] === key);
+  if (key.startsWith('train.')) return trainingEn.rule(key.slice('train.'.length));
+  if (key === 'train') return trainingEn.rule('train');
+  if (key === 'run') return trainingEn.run;
   if (!pk) return OTHER_RULES[key] ?? 'not a recognised setting';
   const r = PARAM_RULES[pk];
   switch (r.kind) {
@@ -1030,6 +1034,7 @@ export const en = {
     refsHeading: 'Sources of the estimators',
     offChart: (names: string, cap: number) => `Above ${cap}, off the chart (values in the data table): ${names}.`,
   },
+  training: trainingEn,
 };
 
 export type Strings = typeof en;

@@ -15,6 +15,7 @@ import { fmt, fmtInt } from '../charts/format';
 import { en, type Strings } from './en';
 import type { UploadProblem } from '../core/upload-check';
 import type { MapFamily } from '../core/estimators';
+import { trainingZh } from './training-zh';
 
 const mibZh = (bytes: number) => `${(bytes / 1048576).toFixed(bytes < 1048576 ? 2 : 1)} MiB`;
 const LOCKED_NAMES_ZH: Record<string, string> = {
@@ -67,6 +68,9 @@ function allowed(key: ParamKey): string {
 
 function ruleText(key: string): string {
   const pk = (Object.keys(URL_KEYS) as ParamKey[]).find((k) => k === key || URL_KEYS[k] === key);
+  if (key.startsWith('train.')) return trainingZh.rule(key.slice('train.'.length));
+  if (key === 'train') return trainingZh.rule('train');
+  if (key === 'run') return trainingZh.run;
   if (!pk) return OTHER_RULES[key] ?? '不是可识别的设置';
   return `必须是${allowed(pk)}`;
 }
@@ -1058,4 +1062,5 @@ export const zh: Strings = {
     refsHeading: '各估计量的出处',
     offChart: (names: string, cap: number) => `超过 ${cap}、画在图外（数值见数据表）：${names}。`,
   },
+  training: trainingZh,
 };
