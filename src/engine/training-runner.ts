@@ -11,7 +11,14 @@
  * the active time, pauses excluded).
  */
 import type { Batch, ParamTensor, StepRecord, TrainConfig } from '../core/train/types';
-import type { RunInfo, RunMaps, RunStep, TrainingBackend, TrainingProgress, TrainingResponse } from './training-protocol';
+import type {
+  RunInfo,
+  RunMaps,
+  RunStep,
+  TrainingBackend,
+  TrainingProgress,
+  TrainingResponse,
+} from './training-protocol';
 import { runSpecs, type TrainingSetup } from './training-setup';
 import { serializeError } from './serialize-error';
 

@@ -347,7 +347,14 @@ export function runSpecs(setup: TrainingSetup): RunSpec[] {
     for (const f of factors)
       for (let s = 0; s < setup.seeds; s++) {
         const lr = kindLr(setup, k) * f;
-        out.push({ index: out.length, kind, seed: setup.seed + s, lr, lrFactor: f, config: trainConfig(setup, kind, setup.seed + s, lr) });
+        out.push({
+          index: out.length,
+          kind,
+          seed: setup.seed + s,
+          lr,
+          lrFactor: f,
+          config: trainConfig(setup, kind, setup.seed + s, lr),
+        });
       }
   });
   return out;

@@ -7,7 +7,11 @@ import { SETUP_LIMITS, LR_RANGE, MAX_KINDS, MIN_KINDS, TRAIN_KINDS } from '../en
 import type { TrainTask } from '../engine/training-setup';
 
 const duration = (ms: number) =>
-  ms < 1000 ? `${Math.round(ms)} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+  ms < 1000
+    ? `${Math.round(ms)} ms`
+    : ms < 60_000
+      ? `${(ms / 1000).toFixed(1)} s`
+      : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 
 const RULES: Record<string, string> = {
   train: 'the training setup is too long',
@@ -30,7 +34,9 @@ export const trainingEn = {
     const f = FIELD_NAMES[field] ?? field;
     if (RULES[field]) return RULES[field];
     const lim = (SETUP_LIMITS as Record<string, readonly [number, number]>)[f];
-    return lim ? `must be a whole number from ${fmtInt(lim[0])} to ${fmtInt(lim[1])}` : 'not a recognised training setting';
+    return lim
+      ? `must be a whole number from ${fmtInt(lim[0])} to ${fmtInt(lim[1])}`
+      : 'not a recognised training setting';
   },
   run: 'must be 1 or 0',
   tasks: {
@@ -43,7 +49,8 @@ export const trainingEn = {
     mqar: 'Key–value pairs, then queries: predict the value stored with each queried key (Zoology, Arora et al. 2023). Vocabulary 256, not Zoology’s 8192, which learns too slowly in a browser. Accuracy is on the queried values only.',
     lm: 'Next-token prediction on a small seeded corpus, causal attention (Su Jianlin: linear attention is nearly as good as softmax here).',
     mlm: 'Masked tokens predicted from both sides, bidirectional attention (Su Jianlin: here linear attention loses noticeably).',
-    local: 'The masked-LM data with linear attention whose matrix is kept only near the diagonal (|i − j| < window) vs the full linear one (Su Jianlin: the local one is better).',
+    local:
+      'The masked-LM data with linear attention whose matrix is kept only near the diagonal (|i − j| < window) vs the full linear one (Su Jianlin: the local one is better).',
   } as Record<TrainTask, string>,
   task: 'Task',
   kinds: 'Attention kinds to compare',

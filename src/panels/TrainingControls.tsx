@@ -136,7 +136,12 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
               }}
             />
             {setup.kinds.length > MIN_KINDS && (
-              <button type="button" className="small" aria-label={tt.removeKind(kindName(kind, t))} onClick={() => removeKind(i)}>
+              <button
+                type="button"
+                className="small"
+                aria-label={tt.removeKind(kindName(kind, t))}
+                onClick={() => removeKind(i)}
+              >
                 ×
               </button>
             )}
@@ -180,11 +185,7 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
       {usesM && (
         <Field label={tt.proj}>
           {(id) => (
-            <select
-              id={id}
-              value={setup.proj}
-              onChange={(e) => set({ proj: e.target.value as TrainingSetup['proj'] })}
-            >
+            <select id={id} value={setup.proj} onChange={(e) => set({ proj: e.target.value as TrainingSetup['proj'] })}>
               {PROJECTIONS.map((p) => (
                 <option key={p} value={p}>
                   {t.names.projections[p]}

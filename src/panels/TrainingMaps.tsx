@@ -26,7 +26,9 @@ export function TrainingMaps({ maps, runs, setup }: { maps: RunMaps[]; runs: Run
   const headId = useId();
   const l = Math.min(layer, Math.max(0, layers - 1));
   const h = Math.min(head, Math.max(0, heads - 1));
-  const shown = maps.map((m) => ({ m, data: m.maps[l]?.[h] })).filter((x): x is { m: RunMaps; data: Float32Array } => !!x.data);
+  const shown = maps
+    .map((m) => ({ m, data: m.maps[l]?.[h] }))
+    .filter((x): x is { m: RunMaps; data: Float32Array } => !!x.data);
   const scale = useMemo(() => heatScale(robustMax(shown.map((x) => x.data)).top, 'linear'), [shown]);
   if (!shown.length) return null;
   return (

@@ -28,7 +28,10 @@ export function TrainingPanel() {
   const maps = useStore((s) => s.training.maps);
   const status = useStore((s) => s.training.status);
   // no `train=`: the default comparison of the page's backend (the CPU one is smaller)
-  const setup = useMemo(() => configured ?? defaultSetup(backendKind === 'cpu' ? 'cpu' : 'webgpu'), [configured, backendKind]);
+  const setup = useMemo(
+    () => configured ?? defaultSetup(backendKind === 'cpu' ? 'cpu' : 'webgpu'),
+    [configured, backendKind],
+  );
   const groups = useMemo(() => summarize({ runs, curves }), [runs, curves]);
   const shownSetup = ran ?? setup;
   const kinds = new Set(runs.map((r) => r.kind)).size;

@@ -64,7 +64,10 @@ export function TrainingResults({ groups, setup }: { groups: KindGroup[]; setup:
         setup: tr.ran,
         params: params.map((p) => ({ name: p.name, shape: p.shape, decay: p.decay, data: Array.from(p.data) })),
       });
-      downloadBlob(new Blob([json], { type: 'application/json' }), trainingFileName(setup, `weights-${g.kind}`, 'json'));
+      downloadBlob(
+        new Blob([json], { type: 'application/json' }),
+        trainingFileName(setup, `weights-${g.kind}`, 'json'),
+      );
     } catch (e) {
       setError(tt.weightsFailed(e instanceof Error ? e.message : String(e)));
     }

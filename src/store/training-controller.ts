@@ -11,7 +11,10 @@ import { defaultSetup, parseSetup, writeSetup, type TrainingSetup } from '../eng
 import type { Actions, AppStore } from './store';
 import { applyTrainingMessage, isTraining, type TrainingState } from './training';
 
-export type TrainingClientLike = Pick<TrainingClient, 'start' | 'pause' | 'resume' | 'cancel' | 'weights' | 'onMessage'>;
+export type TrainingClientLike = Pick<
+  TrainingClient,
+  'start' | 'pause' | 'resume' | 'cancel' | 'weights' | 'onMessage'
+>;
 
 export interface TrainingController {
   /** Start the configured comparison (replacing one in progress). */

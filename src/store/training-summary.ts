@@ -63,10 +63,26 @@ export function summarize(s: Pick<TrainingState, 'runs' | 'curves'>): KindGroup[
   const out: KindGroup[] = [];
   for (const runs of groups.values()) {
     const curves = runs.map((r) => s.curves[r.index]).filter((c): c is RunCurve => !!c);
-    const loss = band(curves, (c) => c.steps, (c) => c.loss);
-    const accuracy = band(curves, (c) => c.steps, (c) => c.accuracy);
-    const evalAccuracy = band(curves, (c) => c.evalSteps, (c) => c.evalAccuracy);
-    const evalLoss = band(curves, (c) => c.evalSteps, (c) => c.evalLoss);
+    const loss = band(
+      curves,
+      (c) => c.steps,
+      (c) => c.loss,
+    );
+    const accuracy = band(
+      curves,
+      (c) => c.steps,
+      (c) => c.accuracy,
+    );
+    const evalAccuracy = band(
+      curves,
+      (c) => c.evalSteps,
+      (c) => c.evalAccuracy,
+    );
+    const evalLoss = band(
+      curves,
+      (c) => c.evalSteps,
+      (c) => c.evalLoss,
+    );
     const k = loss.x.length - 1;
     const latest = k >= 0 ? { step: loss.x[k], loss: loss.mean[k], accuracy: accuracy.mean[k] } : null;
     const e = evalAccuracy.x.length - 1;

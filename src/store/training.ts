@@ -6,7 +6,13 @@
  * is the pure reducer of the worker's messages (src/engine/training-protocol.ts).
  */
 import type { StepRecord } from '../core/train/types';
-import type { RunInfo, RunMaps, TrainingBackend, TrainingProgress, TrainingResponse } from '../engine/training-protocol';
+import type {
+  RunInfo,
+  RunMaps,
+  TrainingBackend,
+  TrainingProgress,
+  TrainingResponse,
+} from '../engine/training-protocol';
 import type { TrainingSetup } from '../engine/training-setup';
 
 export type TrainingStatus = 'idle' | 'starting' | 'running' | 'paused' | 'done' | 'cancelled' | 'error';

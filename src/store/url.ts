@@ -155,7 +155,8 @@ export function readUrl(search: string): UrlState {
   if (train !== null) {
     // field by field: a bad field is reported and keeps the default, the good ones apply
     const { setup, problems } = parseSetup(train, defaultSetup('webgpu'));
-    for (const p of problems) out.notices.push(reject(p.field === 'train' ? 'train' : `train.${p.field}`, p.raw, p.reason));
+    for (const p of problems)
+      out.notices.push(reject(p.field === 'train' ? 'train' : `train.${p.field}`, p.raw, p.reason));
     out.training.setup = setup;
   }
   const run = q.get('run');

@@ -70,7 +70,7 @@ export const TrainingCharts = memo(function TrainingCharts(props: {
           labels={t.export}
           fileName={(ext) => trainingFileName(props.setup, c.key, ext)}
         >
-          <h3 >{c.title}</h3>
+          <h3>{c.title}</h3>
           <LineChart
             series={c.series}
             xLabel={tt.step}

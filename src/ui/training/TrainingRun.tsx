@@ -54,9 +54,15 @@ export function TrainingProgressLine() {
       {p && (running || tr.status === 'cancelled') && (
         <p className="note">
           <progress max={p.total} value={p.done} data-train-done={p.done} data-train-total={p.total} />{' '}
-          {tr.status === 'paused' ? tt.paused : tr.status === 'running' ? tt.running : ''} {tt.progress(p.done, p.total)}
+          {tr.status === 'paused' ? tt.paused : tr.status === 'running' ? tt.running : ''}{' '}
+          {tt.progress(p.done, p.total)}
           {tr.status === 'running' && <> · {tt.eta(p.etaMs)}</>}
-          {p.gflops !== null && <span data-metric="train-gflops" data-value={p.gflops}> · {tt.rate(p.gflops)}</span>}
+          {p.gflops !== null && (
+            <span data-metric="train-gflops" data-value={p.gflops}>
+              {' '}
+              · {tt.rate(p.gflops)}
+            </span>
+          )}
         </p>
       )}
       {tr.status === 'done' && p && <p className="note took">{tt.done(tt.duration(p.elapsedMs))}</p>}
