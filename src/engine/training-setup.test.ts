@@ -55,7 +55,7 @@ describe('the train= setup format', () => {
   it('refuses heads that do not divide d, too many pairs for L, duplicate or too many kinds, hostile text', () => {
     expect(parseSetup('d.64_h.3', base).problems.map((p) => p.field)).toEqual(['h']);
     expect(parseSetup('d.64_h.3', base).setup.heads).toBe(base.heads);
-    expect(parseSetup('L.16_pairs.8', base).problems.map((p) => p.field)).toEqual(['pairs']);
+    expect(parseSetup('L.16_pairs.6', base).problems.map((p) => p.field)).toEqual(['pairs']);
     expect(parseSetup('kinds.elu1 elu1', base).problems.length).toBe(1);
     expect(parseSetup('kinds.softmax elu1 relu taylor2 cosformer', base).problems.length).toBe(1);
     expect(parseSetup('task.<script>', base).setup).toEqual(base);

@@ -78,6 +78,8 @@ export const MIN_KINDS = 2;
 
 /** MQAR vocabulary (Zoology's basic generator uses a small one too; its 8192 learns too slowly here). */
 export const MQAR_VOCAB = 256;
+/** the generated language's vocabulary (src/core/train/tasks/text.ts TEXT_VOCAB) */
+export const TEXT_VOCAB = 50;
 
 /**
  * The default comparison per backend. WebGPU: the MQAR recall gap (softmax vs 1 + elu vs FAVOR+ at
@@ -237,10 +239,10 @@ export function parseSetup(raw: string, base: TrainingSetup): { setup: TrainingS
     reject(seen.has('heads') ? 'h' : 'd', String(seen.has('heads') ? next.heads : next.dModel), 'out-of-range');
     next.heads = base.dModel % base.heads === 0 && next.dModel % base.heads === 0 ? base.heads : 1;
   }
-  if (next.task === 'mqar' && 2 * next.pairs + 2 * next.pairs > next.seqLen) {
-    // MQAR puts the pairs and as many queries in the sequence
+  if (next.task === 'mqar' && 3 * next.pairs > next.seqLen) {
+    // MQAR puts the K pairs (2K tokens) and K queries in the sequence (src/core/train/tasks/mqar.ts)
     reject('pairs', String(next.pairs), 'out-of-range');
-    next.pairs = Math.max(1, Math.min(base.pairs, Math.floor(next.seqLen / 4)));
+    next.pairs = Math.max(1, Math.min(base.pairs, Math.floor(next.seqLen / 3)));
   }
   return { setup: next, problems };
 }
@@ -301,7 +303,7 @@ export function taskConfig(setup: TrainingSetup): TaskConfig {
     kind,
     pairs: setup.pairs,
     seqLen: setup.seqLen,
-    vocab: kind === 'mqar' ? MQAR_VOCAB : 64,
+    vocab: kind === 'mqar' ? MQAR_VOCAB : TEXT_VOCAB,
     maskRate: 0.15,
   };
 }

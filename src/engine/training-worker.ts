@@ -78,7 +78,7 @@ async function start(id: number, requested: TrainingSetup | null, forceCpu: bool
   };
   session = startTrainingSession(id, setup, info, {
     createTrainer: async (cfg) => (onGpu ? g.mod.createGpuTrainer(g.gpu, cfg) : createCpuTrainer(cfg)),
-    stepFlops: (cfg) => trainStepFlops(cfg),
+    stepFlops: (cfg) => trainStepFlops(cfg.model, { batch: cfg.batch, seqLen: cfg.task.seqLen }),
     example,
     now: () => performance.now(),
     yieldNow,

@@ -23,7 +23,7 @@ const RULES: Record<string, string> = {
   conv: 'must be one of none, shift, conv3',
   proj: 'must be one of orthogonal-chi, orthogonal-sqrtd, iid, simplex',
   h: 'must be a whole number of heads that divides d, from 1 to 8',
-  pairs: 'must be a whole number from 1 to 128 with 4 · pairs ≤ L',
+  pairs: 'must be a whole number from 1 to 128 with 3 · pairs ≤ L',
 };
 const FIELD_NAMES: Record<string, string> = { L: 'seqLen', d: 'dModel' };
 

@@ -20,7 +20,7 @@ const RULES: Record<string, string> = {
   conv: '必须是 none、shift、conv3 之一',
   proj: '必须是 orthogonal-chi、orthogonal-sqrtd、iid、simplex 之一',
   h: '必须是能整除 d 的头数（1 到 8）',
-  pairs: '必须是 1 到 128 之间的整数，且 4 · 键值对数 ≤ L',
+  pairs: '必须是 1 到 128 之间的整数，且 3 · 键值对数 ≤ L',
 };
 const FIELD_NAMES: Record<string, string> = { L: 'seqLen', d: 'dModel' };
 
