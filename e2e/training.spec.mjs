@@ -87,7 +87,9 @@ test(
         '30',
         `${kind}'s numbers are at the last step`,
       );
-      const acc = Number(await page.getAttribute(`[data-result-run="${kind}"] [data-final-accuracy]`, 'data-final-accuracy'));
+      const acc = Number(
+        await page.getAttribute(`[data-result-run="${kind}"] [data-final-accuracy]`, 'data-final-accuracy'),
+      );
       assert.ok(acc >= 0 && acc <= 1, `${kind} has a held-out accuracy in [0, 1] (${acc})`);
     }
     assert.ok((await page.textContent('[data-training-why]')).length > 40, 'the why sentence is there');

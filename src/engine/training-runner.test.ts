@@ -35,7 +35,7 @@ function fakeTrainer(cfg: TrainConfig, log: string[], failAt = -1): TrainerLike 
   };
 }
 
-function harness(setup: TrainingSetup, opts: { failAt?: number } = {}) {
+function harness(_setup: TrainingSetup, opts: { failAt?: number } = {}) {
   const msgs: TrainingResponse[] = [];
   const log: string[] = [];
   let clock = 0;

@@ -795,6 +795,11 @@ export const en = {
         caption:
           'Time per attention head vs n on this machine, log-log. Exact attention grows as n², the Performer as n, and dummy attention (which just returns V) is the floor any attention pays. Past the crossover the Performer is faster, and the gap widens with every doubling.',
       },
+      learning: {
+        title: 'What linear attention gives up, learned: associative recall',
+        caption:
+          'Press Train: a tiny transformer learns key–value recall with softmax attention and with linear attention, same data and seeds. Softmax reaches near-perfect recall; linear attention’s fixed m′ × d state cannot hold every pair, and it stalls.',
+      },
     },
   },
   hedgehog: {

@@ -828,6 +828,11 @@ export const zh: Strings = {
         caption:
           '本机上单个注意力头的耗时随 n 的变化（双对数坐标）。精确注意力按 n² 增长，Performer 按 n 增长，伪注意力（直接返回 V）是任何注意力都要付出的下限。越过交叉点后 Performer 更快，且 n 每翻一倍差距就更大。',
       },
+      learning: {
+        title: '线性注意力放弃了什么，在训练中看：联想回忆',
+        caption:
+          '按“训练”：一个小 Transformer 分别用 softmax 注意力和线性注意力学习键值回忆，数据和种子相同。softmax 几乎完美地回忆；线性注意力固定的 m′ × d 状态装不下所有键值对，于是停滞。',
+      },
     },
   },
   hedgehog: {
