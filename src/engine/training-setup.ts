@@ -14,6 +14,8 @@ import type { ProjectionKind } from '../core/types';
 import { PROJECTIONS } from '../core/types';
 import type { AttentionSpec, ShortConv, TaskConfig, TrainConfig, TrainFeatureMap } from '../core/train/types';
 import { TRAIN_FEATURE_MAPS } from '../core/train/types';
+import { defaultTrainConfig, suggestedLr } from '../core/train/train-defaults';
+import { TEXT_VOCAB } from '../core/train/tasks/index';
 
 /** The panel's tasks: the three trainer tasks and Su's local-truncation experiment (MLM data, windowed vs full linear). */
 export const TRAIN_TASKS = ['mqar', 'lm', 'mlm', 'local'] as const;
@@ -76,34 +78,35 @@ export const LR_RANGE = [1e-5, 1] as const;
 export const MAX_KINDS = 4;
 export const MIN_KINDS = 2;
 
-/** MQAR vocabulary (Zoology's basic generator uses a small one too; its 8192 learns too slowly here). */
-export const MQAR_VOCAB = 256;
-/** the generated language's vocabulary (src/core/train/tasks/text.ts TEXT_VOCAB) */
-export const TEXT_VOCAB = 50;
+/** MQAR vocabulary: the core's default (Zoology's 8192 learns too slowly in a browser). */
+export const MQAR_VOCAB = defaultTrainConfig('mqar').task.vocab;
 
 /**
- * The default comparison per backend. WebGPU: the MQAR recall gap (softmax vs 1 + elu vs FAVOR+ at
- * equal width, 3 seeds). The CPU twins are ~50× slower, so their default is smaller (d 32, L 32,
- * 4 pairs, 2 seeds) — the panel says so.
+ * The default comparison per backend: the core's default MQAR model (src/core/train/train-defaults.ts:
+ * Zoology's 2-layer, 1-head, MLP-free model at d 32, L 32, 8 pairs, with the token shift) and its
+ * comparison, softmax vs 1 + elu vs FAVOR+ at equal width. The CPU twins run about 0.3 GFLOP/s
+ * (≈ 250 ms per step of this model at batch 32), so their default trains batches of 8 for 200 steps
+ * on 2 seeds — the panel says so.
  */
 export function defaultSetup(backend: 'cpu' | 'webgpu'): TrainingSetup {
   const gpu = backend === 'webgpu';
+  const core = defaultTrainConfig('mqar');
   return {
     task: 'mqar',
-    pairs: gpu ? 8 : 4,
-    seqLen: gpu ? 64 : 32,
+    pairs: core.task.pairs,
+    seqLen: core.task.seqLen,
     kinds: ['softmax', 'elu1', 'positive'],
-    dModel: gpu ? 64 : 32,
-    heads: 1,
-    layers: 2,
-    mlp: false,
-    shortConv: 'none',
-    steps: gpu ? 400 : 200,
-    batch: gpu ? 32 : 16,
+    dModel: core.model.dModel,
+    heads: core.model.heads,
+    layers: core.model.layers,
+    mlp: core.model.mlp,
+    shortConv: core.model.shortConv,
+    steps: gpu ? core.steps : 200,
+    batch: gpu ? core.batch : 8,
     lr: ['auto', 'auto', 'auto'],
     seeds: gpu ? 3 : 2,
     seed: 1,
-    m: gpu ? 64 : 32,
+    m: 32,
     proj: 'orthogonal-chi',
     window: 8,
     sweep: false,
@@ -118,14 +121,9 @@ export const TASK_KINDS: Record<TrainTask, TrainKind[]> = {
   local: ['elu1', 'elu1-local', 'softmax'],
 };
 
-/**
- * The tuned default learning rate of a kind: softmax and FAVOR+ (whose exp features have a large
- * dynamic range) train best a little lower than the bounded maps; taken from short sweeps of the
- * default MQAR setup (3e-3 / 1e-2 were the best of {1e-3, 3e-3, 1e-2, 3e-2}).
- */
+/** The tuned default learning rate of a kind: the best of the core's small sweep on the default MQAR (`suggestedLr`). */
 export function autoLr(kind: TrainKind): number {
-  const base = kind.replace(/-local$/, '');
-  return base === 'softmax' || base === 'positive' ? 3e-3 : 1e-2;
+  return suggestedLr(attentionSpec(kind, { m: 32, proj: 'orthogonal-chi', window: 8 }));
 }
 
 export function kindLr(setup: TrainingSetup, i: number): number {
@@ -290,7 +288,7 @@ export interface RunSpec {
 
 export const SWEEP_FACTORS = [1 / 3, 1, 3] as const;
 
-export function attentionSpec(kind: TrainKind, setup: TrainingSetup): AttentionSpec {
+export function attentionSpec(kind: TrainKind, setup: Pick<TrainingSetup, 'm' | 'proj' | 'window'>): AttentionSpec {
   if (kind === 'softmax') return { kind: 'softmax' };
   const local = kind.endsWith('-local');
   const map = (local ? kind.slice(0, -'-local'.length) : kind) as TrainFeatureMap;
@@ -308,9 +306,10 @@ export function taskConfig(setup: TrainingSetup): TaskConfig {
   };
 }
 
-/** The trainer's configuration of one run (the optimizer's fixed settings: AdamW β 0.9/0.98, wd 0.1, clip 1, 10% warm-up). */
+/** The trainer's configuration of one run: the sizes of the setup, the core's optimizer settings for the task (AdamW, clip, warm-up ≤ 10% of the steps). */
 export function trainConfig(setup: TrainingSetup, kind: TrainKind, seed: number, lr: number): TrainConfig {
   const task = taskConfig(setup);
+  const core = defaultTrainConfig(task.kind);
   return {
     model: {
       vocab: task.vocab,
@@ -326,16 +325,13 @@ export function trainConfig(setup: TrainingSetup, kind: TrainKind, seed: number,
     },
     task,
     optimizer: {
+      ...core.optimizer,
       lr,
-      beta1: 0.9,
-      beta2: 0.98,
-      eps: 1e-8,
-      weightDecay: 0.1,
-      warmup: Math.max(1, Math.round(setup.steps / 10)),
-      clip: 1,
+      warmup: Math.min(core.optimizer.warmup, Math.max(1, Math.round(setup.steps / 10))),
     },
     batch: setup.batch,
     steps: setup.steps,
+    // about 20 held-out points per curve
     evalEvery: Math.max(5, Math.round(setup.steps / 20)),
     seed,
   };

@@ -46,7 +46,7 @@ export const trainingEn = {
     local: 'Local truncation (Su): windowed vs full linear',
   } as Record<TrainTask, string>,
   taskHelp: {
-    mqar: 'Key–value pairs, then queries: predict the value stored with each queried key (Zoology, Arora et al. 2023). Vocabulary 256, not Zoology’s 8192, which learns too slowly in a browser. Accuracy is on the queried values only.',
+    mqar: 'Key–value pairs, then queries: predict the value stored with each queried key (Zoology, Arora et al. 2023). Vocabulary 64, not Zoology’s 8192, which learns too slowly in a browser. Accuracy is on the queried values only.',
     lm: 'Next-token prediction on a small seeded corpus, causal attention (Su Jianlin: linear attention is nearly as good as softmax here).',
     mlm: 'Masked tokens predicted from both sides, bidirectional attention (Su Jianlin: here linear attention loses noticeably).',
     local:
@@ -104,7 +104,7 @@ export const trainingEn = {
   onGpu: (device: string) => `Trained on WebGPU (${device}).`,
   onCpu: (why: string) => `Trained on the CPU twins (${why}).`,
   reduced:
-    'Without a WebGPU trainer the CPU twins train a smaller default comparison (d 32, L 32, 4 pairs, 2 seeds), so it finishes in reasonable time; the numbers are smaller-model numbers.',
+    'Without a WebGPU trainer the CPU twins train a smaller default comparison (batches of 8, 200 steps, 2 seeds), so it finishes in a minute or two; its numbers are less settled than the WebGPU default’s.',
   runsNote: (runs: number, kinds: number, seeds: number) =>
     `${fmtInt(runs)} runs: ${kinds} kinds × ${seeds} seed${seeds === 1 ? '' : 's'}, stepped in turn.`,
   lossChart: 'Training loss vs step',

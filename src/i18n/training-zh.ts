@@ -41,7 +41,7 @@ export const trainingZh: typeof trainingEn = {
     local: '局部截断（苏剑林）：加窗与完整线性注意力',
   },
   taskHelp: {
-    mqar: '先给出键值对，再给出查询：预测每个被查询的键所存的值（Zoology，Arora 等 2023）。词表 256，而不是 Zoology 的 8192（在浏览器里学得太慢）。准确率只算被查询的值。',
+    mqar: '先给出键值对，再给出查询：预测每个被查询的键所存的值（Zoology，Arora 等 2023）。词表 64，而不是 Zoology 的 8192（在浏览器里学得太慢）。准确率只算被查询的值。',
     lm: '在一个小的带种子语料上预测下一个词，因果注意力（苏剑林：这里线性注意力几乎和 softmax 一样好）。',
     mlm: '从两侧预测被掩码的词，双向注意力（苏剑林：这里线性注意力明显变差）。',
     local:
@@ -96,7 +96,7 @@ export const trainingZh: typeof trainingEn = {
   onGpu: (device: string) => `在 WebGPU 上训练（${device}）。`,
   onCpu: (why: string) => `在 CPU 孪生实现上训练（${why}）。`,
   reduced:
-    '没有 WebGPU 训练器时，CPU 孪生实现训练一个较小的默认对比（d 32、L 32、4 个键值对、2 个种子），以便在合理时间内完成；这些是小模型的数字。',
+    '没有 WebGPU 训练器时，CPU 孪生实现训练一个较小的默认对比（批大小 8、200 步、2 个种子），一两分钟内完成；它的数字不如 WebGPU 默认对比的稳定。',
   runsNote: (runs: number, kinds: number, seeds: number) =>
     `共 ${fmtInt(runs)} 次运行：${kinds} 种注意力 × ${seeds} 个种子，轮流逐步训练。`,
   lossChart: '训练损失随步数变化',
