@@ -127,6 +127,7 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
               inputMode="decimal"
               size={7}
               placeholder={tt.lrAuto}
+              title={tt.lrHelp}
               value={setup.lr[i] === 'auto' ? '' : String(setup.lr[i])}
               onChange={(e) => {
                 const raw = e.target.value.trim();

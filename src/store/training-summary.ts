@@ -131,6 +131,7 @@ export function extremes(groups: KindGroup[]): { best: KindGroup; worst: KindGro
   if (done.length < 2) return null;
   const acc = (g: KindGroup) => g.final!.accuracy;
   const best = done.reduce((a, b) => (acc(b) > acc(a) ? b : a));
-  const worst = done.reduce((a, b) => (acc(b) < acc(a) ? b : a));
+  // the worst among the others (on a tie the sentence still names two different kinds)
+  const worst = done.filter((g) => g !== best).reduce((a, b) => (acc(b) < acc(a) ? b : a));
   return { best, worst };
 }
