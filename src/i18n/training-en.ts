@@ -145,6 +145,10 @@ export const trainingEn = {
     local: (best: string, bestAcc: string, worst: string, worstAcc: string) =>
       `${best} ${bestAcc}, ${worst} ${worstAcc}. Truncating linear attention to a local window makes its rows sparse by construction (the sparsity panel): the model cannot spread its weight over the whole sequence, which is what Su Jianlin found helps — at the price of no longer being linear-time.`,
   } as Record<TrainTask, (best: string, bestAcc: string, worst: string, worstAcc: string) => string>,
+  whyClose: (best: string, bestAcc: string, worst: string, worstAcc: string) =>
+    `The kinds end within a few points of each other (${best} ${bestAcc}, ${worst} ${worstAcc}): at this size and number of steps the task does not separate them. More pairs or a longer sequence (MQAR), fewer features, or more steps make the gap appear; the token shift alone can close much of it.`,
+  whyOther: (best: string, bestAcc: string, worst: string, worstAcc: string) =>
+    `Here ${best} (${bestAcc}) beats ${worst} (${worstAcc}), unlike the papers’ finding: a short run at one learning rate can favour either kind. Train longer, add seeds or turn on the LR sweep before reading the gap.`,
   rankLink: 'rank panel',
   sparsityLink: 'sparsity panel',
   slideTitle: 'Learning: can linear attention learn recall?',

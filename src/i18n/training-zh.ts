@@ -137,6 +137,10 @@ export const trainingZh: typeof trainingEn = {
     local: (best: string, bestAcc: string, worst: string, worstAcc: string) =>
       `${best} ${bestAcc}，${worst} ${worstAcc}。把线性注意力截断到局部窗口，使它的行天然稀疏（见稀疏性面板）：模型无法把权重摊到整个序列上，苏剑林发现这正有帮助——代价是不再是线性复杂度。`,
   },
+  whyClose: (best: string, bestAcc: string, worst: string, worstAcc: string) =>
+    `各种注意力的最终结果相差无几（${best} ${bestAcc}，${worst} ${worstAcc}）：在这个规模和步数下任务还区分不出它们。更多键值对或更长的序列（MQAR）、更少的特征或更多步数会让差距显现；单是词移位就能弥补其中很大一部分。`,
+  whyOther: (best: string, bestAcc: string, worst: string, worstAcc: string) =>
+    `这里 ${best}（${bestAcc}）胜过 ${worst}（${worstAcc}），与论文的结论不同：只用一个学习率的短训练可能偏向任何一种。先训练更久、增加种子或打开学习率扫描，再看差距。`,
   rankLink: '秩面板',
   sparsityLink: '稀疏性面板',
   slideTitle: '学习：线性注意力能学会回忆吗？',

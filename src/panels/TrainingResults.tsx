@@ -10,7 +10,7 @@ import { downloadBlob } from '../export/download';
 import type { TrainingSetup } from '../engine/training-setup';
 import { useStore, useTrainingController } from '../store/react';
 import type { TrainingState } from '../store/training';
-import { extremes, type KindGroup } from '../store/training-summary';
+import { extremes, whyKind, type KindGroup } from '../store/training-summary';
 import { kindName } from '../ui/training/kinds';
 import { trainingFileName } from '../ui/training/TrainingCharts';
 import { useStrings } from '../ui/strings';
@@ -105,8 +105,12 @@ export function TrainingResults({ groups, setup }: { groups: KindGroup[]; setup:
         </tbody>
       </table>
       {ex && setup && (
-        <p className="training-why" data-training-why="">
-          {tt.why[setup.task](
+        <p className="training-why" data-training-why={whyKind(setup.task, ex.best, ex.worst)}>
+          {(whyKind(setup.task, ex.best, ex.worst) === 'expected'
+            ? tt.why[setup.task]
+            : whyKind(setup.task, ex.best, ex.worst) === 'close'
+              ? tt.whyClose
+              : tt.whyOther)(
             kindName(ex.best.kind, t),
             fmtPct(ex.best.final!.accuracy),
             kindName(ex.worst.kind, t),

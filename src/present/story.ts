@@ -171,7 +171,7 @@ export const STORY: readonly Step[] = [
     // the comparison has its own configuration (the training slice); the scene only keeps the page small
     params: scene({ n: 128 }),
     controls: [],
-    tex: tex`\text{softmax: } \operatorname{rank}(A)\le n,\qquad \text{linear: } \operatorname{rank}(\hat A)\le m',\ \ \text{state } S_i=\textstyle\sum_{j\le i}\phi(k_j)v_j^\top\in\mathbb{R}^{m'\times d}`,
+    tex: tex`S_i=\textstyle\sum_{j\le i}\phi(k_j)\,v_j^\top\in\mathbb{R}^{m'\times d},\qquad \operatorname{rank}(\hat A)\le m'`,
     sources: ['su'],
   },
 ];

@@ -41,13 +41,13 @@ export function TrainingFigure({ step, box }: { step: Step; box: Box }) {
       status={
         <div className="slide-training-run">
           <TrainingButtons />
-          <TrainingProgressLine />
+          <TrainingProgressLine compact />
         </div>
       }
       stat={stat || t.training.slideNote}
     >
       <div className="slide-chart">
-        <TrainingCharts groups={groups} setup={setup} only="accuracy" fill height={Math.max(160, height - 60)} />
+        <TrainingCharts groups={groups} setup={setup} only="accuracy" bare fill height={height} />
       </div>
     </Frame>
   );

@@ -6,7 +6,7 @@
  * training loss when no eval ran), and every (kind, lr) pair is listed in the results.
  */
 import type { RunInfo } from '../engine/training-protocol';
-import type { TrainKind } from '../engine/training-setup';
+import type { TrainKind, TrainTask } from '../engine/training-setup';
 import type { RunCurve, TrainingState } from './training';
 
 export interface Band {
@@ -134,4 +134,21 @@ export function extremes(groups: KindGroup[]): { best: KindGroup; worst: KindGro
   // the worst among the others (on a tie the sentence still names two different kinds)
   const worst = done.filter((g) => g !== best).reduce((a, b) => (acc(b) < acc(a) ? b : a));
   return { best, worst };
+}
+
+/** A gap smaller than this (in held-out accuracy) is "the kinds end close together". */
+export const CLOSE_GAP = 0.05;
+
+/**
+ * Which "why" sentence fits the result: `expected` when the kind the papers find better won by more
+ * than CLOSE_GAP (softmax on MQAR and MLM, the windowed kind in the local-truncation experiment; any
+ * kind on the causal LM, where the papers find the gap small), `close` when the gap is small, `other`
+ * when the other side won.
+ */
+export function whyKind(task: TrainTask, best: KindGroup, worst: KindGroup): 'expected' | 'close' | 'other' {
+  const gap = best.final!.accuracy - worst.final!.accuracy;
+  if (gap < CLOSE_GAP) return 'close';
+  if (task === 'lm') return 'expected';
+  if (task === 'local') return best.kind.endsWith('-local') || best.kind === 'softmax' ? 'expected' : 'other';
+  return best.kind === 'softmax' ? 'expected' : 'other';
 }

@@ -3,7 +3,7 @@ import type { TrainingResponse } from '../engine/training-protocol';
 import { defaultSetup, type TrainingSetup } from '../engine/training-setup';
 import { createActions, createAppStore } from './store';
 import { createTrainingController, type TrainingClientLike } from './training-controller';
-import { summarize } from './training-summary';
+import { summarize, whyKind } from './training-summary';
 
 /** A test double of the training client: records what it was asked and lets the test play the worker. */
 function fakeClient() {
@@ -158,5 +158,19 @@ describe('training controller', () => {
     expect(g[0].final).toBeNull(); // seed 2 has no eval yet
     expect(g[1].final?.accuracy).toBeCloseTo(0.2, 12);
     expect(g[1].final?.accuracySpread).toBeCloseTo(0.1, 12);
+  });
+});
+
+describe('the why sentence', () => {
+  const g = (kind: 'softmax' | 'elu1' | 'elu1-local', accuracy: number) =>
+    ({ kind, final: { accuracy, accuracySpread: 0, loss: 1, lossSpread: 0, step: 1 } }) as unknown as Parameters<
+      typeof whyKind
+    >[1];
+  it('explains the papers’ gap only when the result shows it; a small or reversed gap gets its own sentence', () => {
+    expect(whyKind('mqar', g('softmax', 0.99), g('elu1', 0.3))).toBe('expected');
+    expect(whyKind('mqar', g('elu1', 0.5), g('softmax', 0.3))).toBe('other');
+    expect(whyKind('mqar', g('softmax', 0.32), g('elu1', 0.3))).toBe('close');
+    expect(whyKind('local', g('elu1-local', 0.6), g('elu1', 0.4))).toBe('expected');
+    expect(whyKind('lm', g('elu1', 0.6), g('softmax', 0.4))).toBe('expected');
   });
 });

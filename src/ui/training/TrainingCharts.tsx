@@ -36,6 +36,8 @@ export const TrainingCharts = memo(function TrainingCharts(props: {
   height?: number;
   /** which charts (default: loss and accuracy) */
   only?: 'accuracy';
+  /** lecture slides: the chart alone (no title, no export buttons), filling its box */
+  bare?: boolean;
 }) {
   const t = useStrings();
   const tt = t.training;
@@ -61,6 +63,23 @@ export const TrainingCharts = memo(function TrainingCharts(props: {
     { key: 'accuracy', title: tt.accChart, series: acc, y: tt.accuracy, yDomain: [0, 1] },
   ];
   if (props.only !== 'accuracy') charts.unshift({ key: 'loss', title: tt.lossChart, series: loss, y: tt.loss });
+  const chart = (c: (typeof charts)[number]) => (
+    <LineChart
+      series={c.series}
+      xLabel={tt.step}
+      yLabel={c.y}
+      ariaLabel={c.title}
+      xDomain={[0, maxStep]}
+      yDomain={c.yDomain}
+      integerX
+      height={props.height ?? 240}
+      fill={props.fill}
+      tableCaption={c.title}
+      notes={[shown.some((g) => g.runs.length > 1) ? tt.band : null]}
+      labels={t.charts}
+    />
+  );
+  if (props.bare) return chart(charts[charts.length - 1]);
   return (
     <div className="training-charts" data-training-charts="">
       {charts.map((c) => (
@@ -71,20 +90,7 @@ export const TrainingCharts = memo(function TrainingCharts(props: {
           fileName={(ext) => trainingFileName(props.setup, c.key, ext)}
         >
           <h3>{c.title}</h3>
-          <LineChart
-            series={c.series}
-            xLabel={tt.step}
-            yLabel={c.y}
-            ariaLabel={c.title}
-            xDomain={[0, maxStep]}
-            yDomain={c.yDomain}
-            integerX
-            height={props.height ?? 240}
-            fill={props.fill}
-            tableCaption={c.title}
-            notes={[shown.some((g) => g.runs.length > 1) ? tt.band : null]}
-            labels={t.charts}
-          />
+          {chart(c)}
         </ExportFigure>
       ))}
     </div>

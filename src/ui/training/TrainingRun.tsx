@@ -38,14 +38,15 @@ export function TrainingButtons() {
   );
 }
 
-export function TrainingProgressLine() {
+/** `compact` (the slide): the progress line only, without the idle hint and the backend note's detail. */
+export function TrainingProgressLine({ compact = false }: { compact?: boolean }) {
   const tt = useStrings().training;
   const tr = useStore((s) => s.training);
   const p = tr.progress;
   const running = isTraining(tr);
   return (
     <div className="training-status" data-training-status={tr.status} aria-live="polite">
-      {tr.status === 'idle' && <p className="note">{tt.idle}</p>}
+      {tr.status === 'idle' && !compact && <p className="note">{tt.idle}</p>}
       {tr.status === 'starting' && (
         <p className="note">
           <span className="spinner" aria-hidden="true" /> {tt.starting}
@@ -72,7 +73,7 @@ export function TrainingProgressLine() {
           {tt.failed(tr.error.message)}
         </p>
       )}
-      {tr.backend && (
+      {tr.backend && !compact && (
         <p className="note" data-train-backend={tr.backend}>
           {tr.backend === 'webgpu' ? tt.onGpu(tr.device ?? '') : tt.onCpu(tr.device ?? '')}
           {tr.reduced && <> {tt.reduced}</>}
