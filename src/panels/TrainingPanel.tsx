@@ -16,6 +16,7 @@ import { Panel } from './common';
 import { TrainingControls } from './TrainingControls';
 import { TrainingMaps } from './TrainingMaps';
 import { TrainingResults } from './TrainingResults';
+import { TrainingSeries } from './TrainingSeries';
 
 export function TrainingPanel() {
   const t = useStrings();
@@ -50,6 +51,7 @@ export function TrainingPanel() {
           {status === 'done' && maps && <TrainingMaps maps={maps} runs={runs} setup={shownSetup} />}
         </div>
       )}
+      <TrainingSeries usesM={setup.kinds.some((k) => /^(positive|hedgehog)/.test(k))} />
     </Panel>
   );
 }

@@ -10,6 +10,7 @@ import type { TrainingClient } from '../engine/training-client';
 import { defaultSetup, parseSetup, writeSetup, type TrainingSetup } from '../engine/training-setup';
 import type { Actions, AppStore } from './store';
 import { applyTrainingMessage, isTraining, type TrainingState } from './training';
+import { MAX_HISTORY, recordOf, seriesSetups, type SeriesKind } from './training-series';
 
 export type TrainingClientLike = Pick<
   TrainingClient,
@@ -22,6 +23,8 @@ export interface TrainingController {
   pause(): void;
   resume(): void;
   cancel(): void;
+  /** Train a series of comparisons built from the configured one (pairs / m sweep, LM then MLM); false if it does not apply. */
+  startSeries(kind: SeriesKind): boolean;
   /** Set the configured comparison; invalid fields are refused with a notice and keep their value. Returns false if any was. */
   setSetup(next: TrainingSetup): boolean;
   /** The setup the panel shows: the configured one, or the default for `backend`. */
@@ -36,30 +39,64 @@ export function createTrainingController(
   client: TrainingClientLike,
   options: { forceCpu?: boolean } = {},
 ): TrainingController {
+  let seriesId = 0;
   const off = client.onMessage((msg) => {
     const s = store.getState();
     const next = applyTrainingMessage(s.training, msg);
-    if (next !== s.training) store.setState({ training: next });
+    if (next === s.training) return;
+    if (msg.type === 'done') {
+      // keep its final numbers; a series goes on with its next setup
+      const rec = recordOf(next, next.series ? { kind: next.series.kind, id: next.series.id } : null);
+      const history = rec ? [...next.history, rec].slice(-MAX_HISTORY) : next.history;
+      const queue = next.series?.queue ?? [];
+      if (next.series && queue.length) {
+        store.setState({
+          training: { ...next, history, setup: queue[0], series: { ...next.series, queue: queue.slice(1) } },
+        });
+        start();
+        return;
+      }
+      store.setState({ training: { ...next, history, series: null } });
+      return;
+    }
+    if (msg.type === 'cancelled' || msg.type === 'error') {
+      store.setState({ training: { ...next, series: null } });
+      return;
+    }
+    store.setState({ training: next });
   });
 
   const patch = (p: Partial<TrainingState>) => store.setState((s) => ({ training: { ...s.training, ...p } }));
   const shownBackend = () => (store.getState().backend.info?.kind === 'cpu' || options.forceCpu ? 'cpu' : 'webgpu');
 
+  function start(): void {
+    const s = store.getState().training;
+    const id = client.start(s.setup, { forceCpu: options.forceCpu });
+    patch({
+      id,
+      status: 'starting',
+      error: null,
+      progress: null,
+      runs: [],
+      curves: [],
+      maps: null,
+      exampleTokens: null,
+      ran: s.setup,
+    });
+  }
+
   return {
     start() {
-      const s = store.getState().training;
-      const id = client.start(s.setup, { forceCpu: options.forceCpu });
-      patch({
-        id,
-        status: 'starting',
-        error: null,
-        progress: null,
-        runs: [],
-        curves: [],
-        maps: null,
-        exampleTokens: null,
-        ran: s.setup,
-      });
+      patch({ series: null });
+      start();
+    },
+    startSeries(kind) {
+      const base = store.getState().training.setup ?? defaultSetup(shownBackend());
+      const setups = seriesSetups(kind, base);
+      if (!setups?.length) return false;
+      patch({ setup: setups[0], series: { kind, id: ++seriesId, queue: setups.slice(1), total: setups.length } });
+      start();
+      return true;
     },
     pause() {
       if (store.getState().training.status === 'running') client.pause();

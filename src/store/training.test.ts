@@ -174,3 +174,50 @@ describe('the why sentence', () => {
     expect(whyKind('lm', g('elu1', 0.6), g('softmax', 0.4))).toBe('expected');
   });
 });
+
+describe('training series', () => {
+  it('LM then MLM: the second comparison starts when the first is done, each leaves its final numbers', () => {
+    const { store, ctl, sent, worker } = setupController();
+    ctl.setSetup(setup);
+    expect(ctl.startSeries('lm-mlm')).toBe(true);
+    expect(store.getState().training.setup?.task).toBe('lm');
+    const finish = (task: 'lm' | 'mlm') => {
+      const id = store.getState().training.id;
+      const s = { ...setup, task };
+      worker({ type: 'started', id, backend: 'cpu', device: 'test', setup: s, reduced: false, runs });
+      const last = (r: number) => ({ ...rec(4, r < 2 ? 0.9 : 0.5), evalLoss: 0.1, evalAccuracy: r < 2 ? 0.9 : 0.5 });
+      worker({
+        type: 'steps',
+        id,
+        steps: runs.map((r) => ({ run: r.index, record: last(r.index) })),
+        progress: progress(16),
+      });
+      worker({ type: 'done', id, progress: progress(16), exampleTokens: new Int32Array(4), maps: [] });
+    };
+    finish('lm');
+    expect(sent).toEqual(['start softmax,elu1', 'start softmax,elu1']);
+    expect(store.getState().training.setup?.task).toBe('mlm');
+    finish('mlm');
+    const tr = store.getState().training;
+    expect(tr.series).toBeNull();
+    expect(tr.history.map((h) => h.setup.task)).toEqual(['lm', 'mlm']);
+    expect(tr.history[1].finals.map((f) => [f.kind, f.accuracy])).toEqual([
+      ['softmax', 0.9],
+      ['elu1', 0.5],
+    ]);
+  });
+
+  it('a pairs sweep grows L so every pair count fits; cancel ends the series', () => {
+    const { store, ctl, sent, worker } = setupController();
+    ctl.setSetup(setup);
+    ctl.startSeries('pairs');
+    expect(store.getState().training.setup).toMatchObject({ pairs: 2, seqLen: 48 });
+    expect(store.getState().training.series?.queue.map((s) => s.pairs)).toEqual([4, 8, 16]);
+    const id = store.getState().training.id;
+    worker({ type: 'started', id, backend: 'cpu', device: 'test', setup, reduced: false, runs });
+    ctl.cancel();
+    worker({ type: 'cancelled', id, progress: null });
+    expect(store.getState().training.series).toBeNull();
+    expect(sent.filter((s) => s.startsWith('start')).length).toBe(1);
+  });
+});

@@ -14,6 +14,7 @@ import type {
   TrainingResponse,
 } from '../engine/training-protocol';
 import type { TrainingSetup } from '../engine/training-setup';
+import type { ComparisonRecord, SeriesState } from './training-series';
 
 export type TrainingStatus = 'idle' | 'starting' | 'running' | 'paused' | 'done' | 'cancelled' | 'error';
 
@@ -47,6 +48,10 @@ export interface TrainingState {
   error: { code: string; message: string } | null;
   maps: RunMaps[] | null;
   exampleTokens: Int32Array | null;
+  /** the series being trained (src/store/training-series.ts), null when none */
+  series: SeriesState | null;
+  /** the final numbers of the comparisons finished on this page, oldest first */
+  history: ComparisonRecord[];
 }
 
 export const INITIAL_TRAINING: TrainingState = {
@@ -63,6 +68,8 @@ export const INITIAL_TRAINING: TrainingState = {
   error: null,
   maps: null,
   exampleTokens: null,
+  series: null,
+  history: [],
 };
 
 const emptyCurve = (): RunCurve => ({
