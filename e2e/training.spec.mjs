@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { injectAxe } from './axe.mjs';
 import { test } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -76,7 +77,7 @@ test(
 );
 
 test(
-  'embed=training runs a short comparison to the end: results per kind, the why sentence, attention maps',
+  'embed=training runs a short comparison to the end: results per kind, the why sentence, attention maps; axe finds no violations (en, zh dark)',
   async ({ page, appUrl, artifacts }) => {
     await page.goto(`${appUrl}/?embed=training&train=${TINY}_steps.30&run=1&backend=cpu`);
     await page.waitForSelector('[data-embed="training"] [data-panel="training"]', { timeout: 15_000 });
@@ -95,6 +96,19 @@ test(
     assert.ok((await page.textContent('[data-training-why]')).length > 40, 'the why sentence is there');
     assert.equal(await page.getAttribute('[data-training-maps]', 'data-training-maps'), '2', 'one map per kind');
     await page.screenshot({ path: join(shots(artifacts), 'training-embed-done.png'), fullPage: true });
+    for (const extra of ['', '&lang=zh&theme=dark']) {
+      if (extra) {
+        await page.goto(`${appUrl}/?embed=training&train=${TINY}_steps.10&run=1&backend=cpu${extra}`);
+        await page.waitForSelector('[data-training-status="done"]', { timeout: 20_000 });
+      }
+      await injectAxe(page);
+      const v = await page.evaluate(async () =>
+        (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map(
+          (x) => `${x.id} (${x.nodes.length}): ${x.nodes[0]?.target}`,
+        ),
+      );
+      assert.deepEqual(v, [], `axe on the finished training embed${extra}`);
+    }
   },
   { webgpu: false, timeout: 45_000 },
 );
