@@ -4,6 +4,9 @@
 //   C[i, j] = act( Σ_k A[i, k] · B[k, j] ) + (accumulate ? C[i, j] : 0)
 //   A[i, k] = a[off_a + i·lda + k],  B[k, j] = b[off_b + k·ldb + j],  C[i, j] = c[off_c + i·ldc + j]
 //   act = ReLU when relu = 1, else the identity.
+//   flags bit 0 (trans_a): A[i, k] = a[off_a + k·lda + i] (A is read as the transpose of a stored k × m view);
+//   flags bit 1 (trans_b): B[k, j] = b[off_b + j·ldb + k] — the trainer's dW = xᵀ·dy and dx = dy·Wᵀ
+//   (src/gpu/train/linear.ts). The tile loads then stride along rows instead of k; results are the same.
 //
 // Thread mapping: one workgroup computes a 64 × 64 tile of C with 16 × 16 invocations; invocation
 // (x, y) owns the 4 × 4 micro-tile of rows 4y … 4y+3 and columns 4x … 4x+3, held in four vec4
@@ -17,7 +20,7 @@
 struct Params {
   m: u32, n: u32, k: u32, lda: u32,
   ldb: u32, ldc: u32, off_a: u32, off_b: u32,
-  off_c: u32, accumulate: u32, relu: u32, _pad: u32,
+  off_c: u32, accumulate: u32, relu: u32, flags: u32,
 }
 
 @group(0) @binding(0) var<uniform> P: Params;
@@ -55,7 +58,9 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
       let gr = row0 + ar;
       let gk = k0 + ak;
       var av = 0.0;
-      if (gr < P.m && gk < P.k) { av = A[P.off_a + gr * P.lda + gk]; }
+      if (gr < P.m && gk < P.k) {
+        if ((P.flags & 1u) != 0u) { av = A[P.off_a + gk * P.lda + gr]; } else { av = A[P.off_a + gr * P.lda + gk]; }
+      }
       As[ak * 16u + ar / 4u][ar % 4u] = av;
       // B tile, 16 k × 64 columns, read along the columns
       let bk = idx / TN;
@@ -63,7 +68,9 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
       let gk2 = k0 + bk;
       let gc = col0 + bc;
       var bv = 0.0;
-      if (gk2 < P.k && gc < P.n) { bv = B[P.off_b + gk2 * P.ldb + gc]; }
+      if (gk2 < P.k && gc < P.n) {
+        if ((P.flags & 2u) != 0u) { bv = B[P.off_b + gc * P.ldb + gk2]; } else { bv = B[P.off_b + gk2 * P.ldb + gc]; }
+      }
       Bs[bk * 16u + bc / 4u][bc % 4u] = bv;
     }
     workgroupBarrier();

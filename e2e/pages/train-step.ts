@@ -1,0 +1,197 @@
+// In-page driver for e2e/train-step.spec.mjs: the whole model on the GPU (src/gpu/train/gpu-model.ts,
+// gpu-trainer.ts) against the CPU twins (src/core/train/model.ts, trainer.ts) on one seeded config:
+//   grads(cfg)        — one batch: loss and every parameter's gradient (the sharp test: AdamW's first
+//                       step is ≈ lr·sign(g) and would hide a gradient's magnitude);
+//   steps(cfg, k)     — k optimizer steps of both trainers: losses per step, every parameter, and
+//                       the steps/s of each backend over steps 2 … k;
+//   determinism(cfg)  — two GPU trainers with one seed: the loss bits of every step;
+import { drawFeatureW } from '../../src/core/train/feature-draws';
+import { lossAndGrads, modelForward } from '../../src/core/train/model';
+import { initParams } from '../../src/core/train/model-params';
+import { makeBatch } from '../../src/core/train/tasks/index';
+import { createCpuTrainer } from '../../src/core/train/trainer';
+import type { TrainConfig } from '../../src/core/train/types';
+import { acquireGpu, type GpuContext } from '../../src/gpu/device';
+import { GpuAllocator } from '../../src/gpu/allocator';
+import { withErrorScopes } from '../../src/gpu/error-scope';
+import { GpuTimer } from '../../src/gpu/gpu-timer';
+import type { KernelContext } from '../../src/gpu/kernel-context';
+import { readFloats } from '../../src/gpu/readback';
+import { GpuModel, uploadBatch } from '../../src/gpu/train/gpu-model';
+import { createGpuTrainer, trainPipelines } from '../../src/gpu/train/gpu-trainer';
+
+let gpuP: Promise<GpuContext> | null = null;
+function gpu() {
+  gpuP ??= acquireGpu().then((a) => {
+    if (!a.ok) throw new Error(a.reason);
+    return a.gpu;
+  });
+  return gpuP;
+}
+
+/** Per tensor: max |got − want|, max |want|, and how many entries differ by more than `over`. */
+type TensorRow = { name: string; n: number; maxAbs: number; scale: number; rel: number; over: number };
+
+function tensorRows(
+  names: string[],
+  got: ArrayLike<number>[],
+  want: ArrayLike<number>[],
+  over = Infinity,
+): TensorRow[] {
+  return names.map((name, i) => {
+    let maxAbs = 0;
+    let scale = 0;
+    let n = 0;
+    const g = got[i]!;
+    const w = want[i]!;
+    for (let j = 0; j < w.length; j++) {
+      const e = Math.abs(g[j]! - w[j]!);
+      if (!(e <= over)) n++;
+      maxAbs = Math.max(maxAbs, e);
+      scale = Math.max(scale, Math.abs(w[j]!));
+    }
+    return { name, n: w.length, maxAbs, scale, rel: scale > 0 ? maxAbs / scale : maxAbs, over: n };
+  });
+}
+
+async function grads(cfg: TrainConfig) {
+  const g = await gpu();
+  const device = g.device;
+  const ctx: KernelContext = {
+    device,
+    pipelines: trainPipelines(device),
+    alloc: new GpuAllocator(device),
+    timer: new GpuTimer(device, false),
+    limits: device.limits,
+  };
+  const mc = cfg.model;
+  const params = initParams(mc, cfg.seed);
+  const batch = makeBatch(cfg.task, cfg.batch, cfg.seed, 0);
+  const fw = drawFeatureW(mc, cfg.seed, 0);
+  const want = lossAndGrads(params, mc, batch, fw);
+  const model = new GpuModel(ctx, mc, params, batch.batch * batch.seqLen, batch.batch, batch.seqLen);
+  if (fw) model.setFeatureW(ctx, fw);
+  const gb = uploadBatch(ctx, 'b', batch);
+  const t0 = performance.now();
+  await withErrorScopes(device, 'gpu model step', async () => {
+    // the uniforms of one encoder must not share a role: this test encodes forward and backward
+    // with a counter-suffixed role per call, as the trainer does
+    let k = 0;
+    const alloc = Object.create(ctx.alloc) as GpuAllocator;
+    alloc.buffer = ctx.alloc.buffer.bind(ctx.alloc);
+    alloc.storage = ctx.alloc.storage.bind(ctx.alloc);
+    alloc.upload = ctx.alloc.upload.bind(ctx.alloc);
+    alloc.uniform = (role, data) => ctx.alloc.uniform(`${k++}:${role}`, data);
+    const c2 = { ...ctx, alloc };
+    const enc = device.createCommandEncoder();
+    enc.clearBuffer(model.grads);
+    model.encodeForward(c2, enc, gb);
+    model.encodeBackward(c2, enc, gb);
+    device.queue.submit([enc.finish()]);
+    await device.queue.onSubmittedWorkDone();
+  });
+  const ms = performance.now() - t0;
+  const flat = await readFloats(device, model.grads, model.layout.total);
+  const stats = await readFloats(device, model.stats, 4);
+  const got = model.layout.tensors.map((t) => flat.subarray(t.offset, t.offset + t.size));
+  const rows = tensorRows(
+    params.map((p) => p.name),
+    got,
+    want.grads,
+  );
+  // activations of every layer beside the twin's cache (what a gradient mismatch is traced with)
+  const cache = modelForward(params, mc, batch, fw).cache;
+  const acts: TensorRow[] = [];
+  for (let l = 0; l < mc.layers; l++) {
+    const a = model.layers[l]!;
+    const c = cache.layers[l]!;
+    const pairs: [string, GPUBuffer | null, ArrayLike<number> | undefined][] = [
+      ['u', a.u, c.u],
+      ['q', a.q, c.q],
+      ['k', a.k, c.k],
+      ['phiQ', a.phiQ, c.att.phiQ],
+      ['phiK', a.phiK, c.att.phiK],
+      ['den', a.den, c.att.den],
+      ['p', a.p, c.att.p],
+      ['ao', a.ao, c.att.out],
+      ['h1', a.h1, c.h1],
+    ];
+    for (const [name, buf, want] of pairs) {
+      if (!buf || !want) continue;
+      const got = await readFloats(device, buf, want.length);
+      acts.push(...tensorRows([`l${l}.${name}`], [got], [want]));
+    }
+  }
+  ctx.alloc.releaseAll();
+  return {
+    acts,
+    loss: [stats[0], want.loss],
+    correct: [stats[1], want.correct],
+    count: [stats[2], want.count],
+    rows,
+    ms,
+  };
+}
+
+async function steps(cfg: TrainConfig, k: number) {
+  const g = await gpu();
+  const cpu = createCpuTrainer(cfg);
+  const gt = await createGpuTrainer(g, cfg);
+  const losses: { step: number; gpu: number; cpu: number; gpuNorm: number; cpuNorm: number }[] = [];
+  const snapshots: { step: number; rows: TensorRow[] }[] = [];
+  // wall time of steps 2 … k (step 1 compiles pipelines), eval steps included
+  const ms = { webgpu: 0, cpu: 0 };
+  for (let s = 1; s <= k; s++) {
+    const t0 = performance.now();
+    const a = await gt.step();
+    const t1 = performance.now();
+    const b = await cpu.step();
+    if (s > 1) {
+      ms.webgpu += t1 - t0;
+      ms.cpu += performance.now() - t1;
+    }
+    losses.push({ step: s, gpu: a.loss, cpu: b.loss, gpuNorm: a.gradNorm, cpuNorm: b.gradNorm });
+    if (s === 1 || s === k) {
+      const pg = await gt.params();
+      const pc = await cpu.params();
+      snapshots.push({
+        step: s,
+        rows: tensorRows(
+          pc.map((p) => p.name),
+          pg.map((p) => p.data),
+          pc.map((p) => p.data),
+          0.01 * cfg.optimizer.lr * s,
+        ),
+      });
+    }
+  }
+  const eg = await gt.evaluate();
+  const ec = await cpu.evaluate();
+  gt.dispose();
+  cpu.dispose();
+  const rate = { webgpu: ((k - 1) * 1000) / ms.webgpu, cpu: ((k - 1) * 1000) / ms.cpu };
+  return { losses, snapshots, eval: { gpu: eg, cpu: ec }, lr: cfg.optimizer.lr, rate };
+}
+
+async function determinism(cfg: TrainConfig, k: number) {
+  const g = await gpu();
+  const runs: number[][] = [];
+  for (let r = 0; r < 2; r++) {
+    const t = await createGpuTrainer(g, cfg);
+    const bits: number[] = [];
+    for (let s = 0; s < k; s++) {
+      const rec = await t.step();
+      bits.push(new Uint32Array(new Float32Array([rec.loss]).buffer)[0]!);
+    }
+    t.dispose();
+    runs.push(bits);
+  }
+  return runs;
+}
+
+(window as unknown as { trainStep: unknown }).trainStep = {
+  info: async () => ({ adapter: (await gpu()).adapterName }),
+  grads,
+  steps,
+  determinism,
+};

@@ -1,0 +1,51 @@
+// The trainer's dense WGSL kernels (src/gpu/train/*.ts: linear fwd/bwd on matmul.wgsl's transpose
+// flags, layer norm, GELU, embedding, short conv, cross-entropy, grad norm + AdamW) against their CPU
+// twins (src/core/train, f64 on the same f32 inputs) in real Chromium (WebGPU on SwiftShader), on
+// awkward shapes: 1, odd, across the 64-wide tiles and the 4096-entry norm chunks. Prints one line
+// per output (the kernel-vs-twin table). Tolerance: |gpu − twin| ≤ 2e-5·√k + 1e-4·|twin|, k the
+// length of the sums behind an entry. Driver: e2e/pages/train-dense-kernels.ts.
+import assert from 'node:assert/strict';
+import { test } from './harness.mjs';
+
+const CASES = [
+  ['linear', { rows: 1, inDim: 1, outDim: 1, bias: true }],
+  ['linear', { rows: 7, inDim: 5, outDim: 3, bias: false }],
+  ['linear', { rows: 130, inDim: 33, outDim: 70, bias: true }],
+  ['layerNorm', { rows: 1, cols: 1 }],
+  ['layerNorm', { rows: 7, cols: 5 }],
+  ['layerNorm', { rows: 65, cols: 130 }],
+  ['gelu', { n: 1 }],
+  ['gelu', { n: 1001 }],
+  ['embed', { B: 1, L: 1, V: 1, D: 1, Lmax: 1 }],
+  ['embed', { B: 3, L: 17, V: 67, D: 24, Lmax: 20 }],
+  ['shortConv', { B: 1, L: 1, D: 1, mode: 'shift' }],
+  ['shortConv', { B: 3, L: 17, D: 33, mode: 'shift' }],
+  ['shortConv', { B: 1, L: 2, D: 3, mode: 'conv3' }],
+  ['shortConv', { B: 3, L: 17, D: 33, mode: 'conv3' }],
+  ['crossEntropy', { rows: 1, V: 1, maskRate: 1 }],
+  ['crossEntropy', { rows: 7, V: 13, maskRate: 0 }],
+  ['crossEntropy', { rows: 67, V: 130, maskRate: 0.5, ties: true }],
+  ['adamw', { n: 1, t: 1, clip: 0, decayEvery: 1 }],
+  ['adamw', { n: 9001, t: 7, clip: 1, decayEvery: 3 }],
+];
+
+test(
+  'dense training kernels match their CPU twins on awkward shapes',
+  async ({ page, baseUrl, log }) => {
+    await page.goto(`${baseUrl}/e2e/pages/train-dense-kernels.html`);
+    await page.waitForFunction(() => window.trainDense, null, { timeout: 60_000 });
+    log(`adapter: ${(await page.evaluate(() => window.trainDense.info())).adapter}`);
+    const bad = [];
+    for (const [kind, shape] of CASES) {
+      const rows = await page.evaluate(([k, s]) => window.trainDense.run(k, s), [kind, shape]);
+      for (const r of rows) {
+        log(
+          `${r.ok ? '✓' : '✗'} ${kind.padEnd(12)} ${JSON.stringify(shape).padEnd(52)} ${r.out.padEnd(15)} n ${String(r.n).padStart(5)}  max abs ${r.maxAbs.toExponential(1)}  max rel ${r.maxRel.toExponential(1)}`,
+        );
+        if (!r.ok) bad.push({ kind, shape, r });
+      }
+    }
+    assert.deepEqual(bad, [], 'every output within tolerance');
+  },
+  { timeout: 60_000 },
+);

@@ -1,0 +1,110 @@
+// A whole training step of the tiny transformer on WebGPU (SwiftShader) against the CPU twins, on
+// small seeded configs (causal; softmax with MLP, token shift and a tied head; FAVOR+ with a width-3
+// conv and a separate head; Hedgehog's gradients too): (1) one batch's loss and every parameter's
+// gradient; (2) a few optimizer steps of both trainers — the losses and every parameter; (3) two GPU
+// runs of one seed give bit-identical losses. Prints the per-tensor tables and the steps/s of each
+// backend. Driver: e2e/pages/train-step.ts.
+import assert from 'node:assert/strict';
+import { test } from './harness.mjs';
+
+const task = { kind: 'mqar', pairs: 2, seqLen: 16, vocab: 32, maskRate: 0 };
+const optimizer = { lr: 3e-3, beta1: 0.9, beta2: 0.98, eps: 1e-8, weightDecay: 0.1, warmup: 2, clip: 1 };
+const model = (over) => ({
+  vocab: 32,
+  seqLen: 16,
+  dModel: 16,
+  heads: 2,
+  layers: 2,
+  mlp: true,
+  tied: true,
+  causal: true,
+  attention: { kind: 'softmax' },
+  shortConv: 'shift',
+  ...over,
+});
+const cfg = (over) => ({ model: model(over), task, optimizer, batch: 4, steps: 20, evalEvery: 3, seed: 7 });
+
+const CONFIGS = {
+  softmax: cfg({}),
+  positive: cfg({
+    attention: { kind: 'linear', map: 'positive', m: 8, proj: 'orthogonal-chi', redraw: 0, window: 0 },
+    shortConv: 'conv3',
+    tied: false,
+    mlp: false,
+  }),
+  hedgehog: cfg({
+    attention: { kind: 'linear', map: 'hedgehog', m: 4, proj: 'iid', redraw: 0, window: 0 },
+    shortConv: 'none',
+  }),
+};
+
+// gradients: f32 sums in a different order than the twin's; relative to the tensor's largest entry
+const GRAD_RTOL = 2e-3;
+const GRAD_ATOL = 1e-7;
+
+test(
+  'GPU model step: loss and every gradient match the CPU twin; a few optimizer steps agree; one seed gives identical loss bits',
+  async ({ page, baseUrl, log }) => {
+    await page.goto(`${baseUrl}/e2e/pages/train-step.html`);
+    await page.waitForFunction(() => window.trainStep, null, { timeout: 60_000 });
+    log(`adapter: ${(await page.evaluate(() => window.trainStep.info())).adapter}`);
+    const bad = [];
+    for (const [name, c] of Object.entries(CONFIGS)) {
+      const r = await page.evaluate((x) => window.trainStep.grads(x), c);
+      log(
+        `${name}: loss gpu ${r.loss[0].toFixed(6)} cpu ${r.loss[1].toFixed(6)}; correct ${r.correct}; count ${r.count}; gpu step ${r.ms.toFixed(0)} ms`,
+      );
+      if (!(Math.abs(r.loss[0] - r.loss[1]) <= 1e-5 * Math.abs(r.loss[1]) + 1e-6)) bad.push({ name, loss: r.loss });
+      if (r.correct[0] !== r.correct[1] || r.count[0] !== r.count[1])
+        bad.push({ name, correct: r.correct, count: r.count });
+      for (const t of r.rows) {
+        const ok = t.maxAbs <= GRAD_RTOL * t.scale + GRAD_ATOL;
+        log(
+          `  ${ok ? '✓' : '✗'} d${t.name.padEnd(10)} n ${String(t.n).padStart(5)}  max |g| ${t.scale.toExponential(2)}  max abs err ${t.maxAbs.toExponential(1)}  rel ${t.rel.toExponential(1)}`,
+        );
+        if (!ok) bad.push({ name, grad: t });
+      }
+    }
+
+    for (const name of ['softmax', 'positive']) {
+      const k = 3;
+      const r = await page.evaluate(([x, n]) => window.trainStep.steps(x, n), [CONFIGS[name], k]);
+      for (const l of r.losses) {
+        log(
+          `${name} step ${l.step}: loss gpu ${l.gpu.toFixed(6)} cpu ${l.cpu.toFixed(6)}  ‖g‖ gpu ${l.gpuNorm.toFixed(5)} cpu ${l.cpuNorm.toFixed(5)}`,
+        );
+        if (!(Math.abs(l.gpu - l.cpu) <= 1e-4 * Math.abs(l.cpu))) bad.push({ name, step: l });
+      }
+      log(
+        `${name} steps/s (B 4, L 16, D 16, 2 layers, steps 2–${k}): webgpu ${r.rate.webgpu.toFixed(2)}, cpu ${r.rate.cpu.toFixed(1)}`,
+      );
+      log(`${name} eval: gpu ${JSON.stringify(r.eval.gpu)} cpu ${JSON.stringify(r.eval.cpu)}`);
+      if (!(Math.abs(r.eval.gpu.loss - r.eval.cpu.loss) <= 1e-4 * r.eval.cpu.loss)) bad.push({ name, eval: r.eval });
+      for (const snap of r.snapshots) {
+        // Adam moves an entry by ≈ lr per step whatever its gradient's size, so an entry whose
+        // gradient is rounding noise on both sides (softmax's b_K: a constant added to every score of
+        // a row changes nothing) may move either way. Every entry stays within Adam's reach of the
+        // twin (3·lr per step), and all but 0.5 % agree to 1 % of a step.
+        let over = 0;
+        let total = 0;
+        for (const t of snap.rows) {
+          over += t.over;
+          total += t.n;
+          if (!(t.maxAbs <= 3 * r.lr * snap.step + 1e-6)) bad.push({ name, step: snap.step, param: t });
+        }
+        const worst = snap.rows.reduce((a, t) => (t.maxAbs > a.maxAbs ? t : a));
+        log(
+          `${name} after ${snap.step} step(s): ${over} of ${total} entries differ by > 0.01·lr·steps; worst ${worst.name} ${worst.maxAbs.toExponential(1)} (${(worst.maxAbs / r.lr).toFixed(3)} lr)`,
+        );
+        if (!(over <= 0.005 * total)) bad.push({ name, step: snap.step, over, total });
+      }
+    }
+
+    const runs = await page.evaluate((x) => window.trainStep.determinism(x, 3), { ...CONFIGS.positive, evalEvery: 0 });
+    log(`determinism (positive, 3 steps): ${runs.map((b) => b.map((x) => x.toString(16)).join(' ')).join(' | ')}`);
+    assert.deepEqual(runs[0], runs[1], 'two GPU runs of one seed give identical loss bits');
+
+    assert.deepEqual(bad, [], 'every loss, gradient and parameter within tolerance');
+  },
+  { timeout: 120_000 },
+);

@@ -1,0 +1,265 @@
+/**
+ * Dispatchers of the trainer's linear attention (src/shaders/train-linear-attention-*.wgsl),
+ * forward and backward; bidirectional, causal and the local window. CPU twin:
+ * src/core/train/linear-attention-train.ts `linearAttentionForward` / `linearAttentionBackward`
+ * (same layouts: φq, φk (B·L)×(H·F), head h in columns h·F …; v, out (B·L)×(H·dh); den (B·L)×H).
+ *
+ * Causal attention runs as a chunked prefix scan: an exclusive prefix state per chunk of
+ * LA_CHUNK rows plus the chunk's own rows densely (so no L×L matrix ever exists, and the work is
+ * O(L·F·dh + L·CHUNK·F)); the backward runs the same scan in reverse (exclusive suffix states of
+ * φq gᵀ) — the "reverse prefix scan". The window (Su's local truncation) is computed densely over
+ * its band. Scratch buffers are allocator roles under `role` (states `.s`/`.r`, G `.g`).
+ */
+import common from '../../shaders/train-linear-attention-common.wgsl?raw';
+import stateCode from '../../shaders/train-linear-attention-state.wgsl?raw';
+import fwdCode from '../../shaders/train-linear-attention-forward.wgsl?raw';
+import bwdCode from '../../shaders/train-linear-attention-backward.wgsl?raw';
+import { EngineError } from '../../core/errors';
+import type { KernelContext } from '../kernel-context';
+import {
+  bindAt,
+  checkBinding,
+  dummy,
+  grid,
+  pass,
+  resolveView,
+  words,
+  type ResolvedView,
+  type View,
+} from './attn-common';
+
+/** Rows per causal chunk (the dense part of a causal row spans at most this many keys). */
+export const LA_CHUNK = 64;
+export const LA_MAX_L = 1024;
+export const LA_MAX_DH = 256;
+/** δ of the denominator (the shaders' DELTA). */
+export const LA_DELTA = 1e-6;
+
+const STATE_SRC = `${common}\n${stateCode}`;
+const FWD_SRC = `${common}\n${fwdCode}`;
+const BWD_SRC = `${common}\n${bwdCode}`;
+
+export interface LinearAttentionShape {
+  B: number;
+  L: number;
+  H: number;
+  /** features per head */
+  F: number;
+  dh: number;
+  causal: boolean;
+  /** > 0: local window |i − j| < window (causal: i − window < j ≤ i), dense; 0: full */
+  window: number;
+}
+
+export interface LinearAttentionForwardArgs extends LinearAttentionShape {
+  phiQ: GPUBuffer;
+  phiK: GPUBuffer;
+  v: View;
+  /** (B·L)×(H·dh) view (written) */
+  out: View;
+  /** (B·L)×H, den = Σ_j φq_i·φk_j + δ (written) */
+  den: GPUBuffer;
+  label?: string;
+  /** uniform / scratch role prefix (default 'train.la.fwd') */
+  role?: string;
+}
+
+export interface LinearAttentionBackwardArgs extends LinearAttentionShape {
+  phiQ: GPUBuffer;
+  phiK: GPUBuffer;
+  v: View;
+  /** den and out of the forward pass */
+  den: GPUBuffer;
+  out: View;
+  dOut: View;
+  /** gradients (written, not accumulated): dφq, dφk (B·L)×(H·F), dv a view */
+  dPhiQ: GPUBuffer;
+  dPhiK: GPUBuffer;
+  dv: View;
+  label?: string;
+  /** uniform / scratch role prefix (default 'train.la.bwd') */
+  role?: string;
+}
+
+type Mode = 0 | 1 | 2;
+
+function plan(ctx: KernelContext, s: LinearAttentionShape): { mode: Mode; nS: number; rows: number } {
+  if (s.L > LA_MAX_L || s.dh > LA_MAX_DH)
+    throw new EngineError(
+      'exceeds-limit',
+      `linear attention training kernels take L ≤ ${LA_MAX_L}, dh ≤ ${LA_MAX_DH} (got L ${s.L}, dh ${s.dh})`,
+    );
+  const mode: Mode = s.window > 0 ? 2 : s.causal ? 1 : 0;
+  const nS = mode === 1 ? Math.ceil(s.L / LA_CHUNK) : 1;
+  if (mode !== 2) checkBinding(ctx, s.B * s.H * nS * s.F * (s.dh + 1), 'linear attention state');
+  checkBinding(ctx, s.B * s.L * s.H * s.F, 'linear attention features');
+  return { mode, nS, rows: s.B * s.H * s.L };
+}
+
+interface Extra {
+  smode?: number;
+  y?: { off: number; ld: number; hs: number; ones: boolean };
+  v?: ResolvedView;
+  o?: ResolvedView;
+  dO?: ResolvedView;
+  dv?: ResolvedView;
+}
+
+function uniformWords(s: LinearAttentionShape, mode: Mode, nS: number, gx: number, e: Extra): Uint32Array {
+  return words([
+    s.B, s.L, s.H, s.F,
+    s.dh, s.dh + 1, mode, s.causal ? 1 : 0,
+    s.window, LA_CHUNK, nS, gx,
+    e.smode ?? 0, e.y?.off ?? 0, e.y?.ld ?? 0, e.y?.hs ?? 0,
+    e.y?.ones ? 1 : 0, e.v?.offset ?? 0, e.v?.stride ?? 0, e.o?.offset ?? 0,
+    e.o?.stride ?? 0, e.dO?.offset ?? 0, e.dO?.stride ?? 0, e.dv?.offset ?? 0,
+    e.dv?.stride ?? 0, 0, 0, 0,
+  ]); // prettier-ignore
+}
+
+/** One `state` pass: St = Σ X Yᵀ over the whole sequence (smode 0), exclusive prefixes (1) or suffixes (2). */
+function encodeState(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  s: LinearAttentionShape,
+  mode: Mode,
+  nS: number,
+  smode: number,
+  x: GPUBuffer,
+  y: { buffer: GPUBuffer; off: number; ld: number; hs: number; ones: boolean },
+  st: GPUBuffer,
+  role: string,
+  label: string,
+): void {
+  const threads = s.B * s.H * s.F * (s.dh + 1);
+  const g = grid(ctx, Math.ceil(threads / 64), 'linear attention state');
+  const uniform = ctx.alloc.uniform(role, uniformWords(s, mode, nS, g[0], { smode, y }));
+  const p = ctx.pipelines.pipeline('train-linear-attention-state', STATE_SRC, 'state');
+  const bind = bindAt(
+    ctx,
+    p,
+    [
+      [0, uniform],
+      [1, x],
+      [2, y.buffer],
+      [3, st],
+    ],
+    'train-la-state',
+  );
+  pass(ctx, encoder, label, p, bind, g);
+}
+
+function forwardState(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  a: LinearAttentionForwardArgs | LinearAttentionBackwardArgs,
+  mode: Mode,
+  nS: number,
+  role: string,
+  label: string,
+): GPUBuffer {
+  const v = resolveView(a.v, a.H * a.dh);
+  // the window has no state; its kernels still declare the binding (a uniform branch skips it)
+  if (mode === 2) return dummy(ctx);
+  const st = ctx.alloc.storage(`${role}.s`, a.B * a.H * nS * a.F * (a.dh + 1) * 4);
+  encodeState(
+    ctx,
+    encoder,
+    a,
+    mode,
+    nS,
+    mode === 1 ? 1 : 0,
+    a.phiK,
+    { buffer: v.buffer, off: v.offset, ld: v.stride, hs: a.dh, ones: true },
+    st,
+    `${role}.s.u`,
+    `${label} state`,
+  );
+  return st;
+}
+
+/** out, den of linear attention. Passes: state (not for the window), rows. */
+export function encodeLinearAttentionForward(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  a: LinearAttentionForwardArgs,
+): void {
+  const { mode, nS, rows } = plan(ctx, a);
+  if (rows === 0) return;
+  const role = a.role ?? 'train.la.fwd';
+  const label = a.label ?? 'train linear attention fwd';
+  const D = a.H * a.dh;
+  const v = resolveView(a.v, D);
+  const o = resolveView(a.out, D);
+  const st = forwardState(ctx, encoder, a, mode, nS, role, label);
+  const g = grid(ctx, rows, 'linear attention forward');
+  const uniform = ctx.alloc.uniform(role, uniformWords(a, mode, nS, g[0], { v, o }));
+  const p = ctx.pipelines.pipeline('train-linear-attention-forward', FWD_SRC, 'main');
+  const entries: [number, GPUBuffer][] = [
+    [0, uniform],
+    [8, a.phiQ],
+    [9, a.phiK],
+    [10, v.buffer],
+    [11, o.buffer],
+    [12, a.den],
+  ];
+  entries.push([3, st]);
+  pass(ctx, encoder, `${label} rows`, p, bindAt(ctx, p, entries, 'train-la-fwd'), g);
+}
+
+/**
+ * dφq, dφk, dv of linear attention. Passes: forward state S, G = [dOut/den, −dOut·out/den],
+ * reverse state R (both skipped for the window), rows (dφq), cols (dφk, dv).
+ */
+export function encodeLinearAttentionBackward(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  a: LinearAttentionBackwardArgs,
+): void {
+  const { mode, nS, rows } = plan(ctx, a);
+  if (rows === 0) return;
+  const role = a.role ?? 'train.la.bwd';
+  const label = a.label ?? 'train linear attention bwd';
+  const D = a.H * a.dh;
+  const nc = a.dh + 1;
+  const v = resolveView(a.v, D);
+  const o = resolveView(a.out, D);
+  const dO = resolveView(a.dOut, D);
+  const dv = resolveView(a.dv, D);
+  const st = forwardState(ctx, encoder, a, mode, nS, role, label);
+
+  const gbuf = ctx.alloc.storage(`${role}.g`, a.B * a.L * a.H * nc * 4);
+  const gg = grid(ctx, Math.ceil((a.B * a.L * a.H) / 64), 'linear attention G');
+  const ug = ctx.alloc.uniform(`${role}.g.u`, uniformWords(a, mode, nS, gg[0], { o, dO }));
+  const pg = ctx.pipelines.pipeline('train-linear-attention-state', STATE_SRC, 'gext');
+  pass(ctx, encoder, `${label} G`, pg, bindAt(ctx, pg, [[0, ug], [4, o.buffer], [5, dO.buffer], [6, a.den], [7, gbuf]], 'train-la-g'), gg); // prettier-ignore
+
+  const rt = mode === 2 ? dummy(ctx) : ctx.alloc.storage(`${role}.r`, a.B * a.H * nS * a.F * nc * 4);
+  if (mode !== 2)
+    encodeState(ctx, encoder, a, mode, nS, mode === 1 ? 2 : 0, a.phiQ, { buffer: gbuf, off: 0, ld: a.H * nc, hs: nc, ones: false }, rt, `${role}.r.u`, `${label} reverse state`); // prettier-ignore
+
+  const g = grid(ctx, rows, 'linear attention backward');
+  const uniform = ctx.alloc.uniform(role, uniformWords(a, mode, nS, g[0], { v, dv }));
+  const pr = ctx.pipelines.pipeline('train-linear-attention-backward', BWD_SRC, 'rows');
+  const er: [number, GPUBuffer][] = [
+    [0, uniform],
+    [7, gbuf],
+    [9, a.phiK],
+    [10, v.buffer],
+    [13, a.dPhiQ],
+  ];
+  er.push([3, st]);
+  pass(ctx, encoder, `${label} rows`, pr, bindAt(ctx, pr, er, 'train-la-bwd-rows'), g);
+  const pc = ctx.pipelines.pipeline('train-linear-attention-backward', BWD_SRC, 'cols');
+  const ec: [number, GPUBuffer][] = [
+    [0, uniform],
+    [7, gbuf],
+    [8, a.phiQ],
+    [9, a.phiK],
+    [10, v.buffer],
+    [14, a.dPhiK],
+    [15, dv.buffer],
+  ];
+  ec.push([3, rt]);
+  pass(ctx, encoder, `${label} cols`, pc, bindAt(ctx, pc, ec, 'train-la-bwd-cols'), g);
+}

@@ -1,0 +1,192 @@
+/**
+ * The trainer's linear layer y = x·W + b and its backward (dx = dy·Wᵀ, dW = xᵀ·dy, db = Σ_rows dy),
+ * on src/shaders/matmul.wgsl (with its transpose flags) and src/shaders/train-linear.wgsl (bias
+ * broadcast, column sums). CPU twin: src/core/train/linear.ts. Shapes: x rows×inDim, W inDim×outDim,
+ * y rows×outDim, all dense row-major.
+ */
+import matmulCode from '../../shaders/matmul.wgsl?raw';
+import code from '../../shaders/train-linear.wgsl?raw';
+import { MATMUL_TILE } from '../matmul';
+import type { KernelContext } from '../kernel-context';
+import { dummyView, encodePass, gridX, packParams, type BufView } from './common';
+
+export interface MatmulTArgs {
+  /** C (m×n) = op(A)·op(B) (+ C): op(A) is m×k, op(B) k×n */
+  a: BufView;
+  b: BufView;
+  c: BufView;
+  m: number;
+  n: number;
+  k: number;
+  /** A stored k×m (read transposed) */
+  transA?: boolean;
+  /** B stored n×k (read transposed) */
+  transB?: boolean;
+  accumulate?: boolean;
+  role?: string;
+}
+
+/** C = op(A)·op(B) (+ C) on dense views, one pass of the tiled matmul kernel. */
+export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g: MatmulTArgs): void {
+  if (g.m === 0 || g.n === 0) return;
+  const lda = g.transA ? g.m : g.k;
+  const ldb = g.transB ? g.k : g.n;
+  const flags = (g.transA ? 1 : 0) | (g.transB ? 2 : 0);
+  encodePass(ctx, encoder, {
+    shader: 'matmul',
+    code: matmulCode,
+    entry: 'main',
+    role: g.role ?? 'train.matmul',
+    params: new Uint32Array([g.m, g.n, g.k, lda, ldb, g.n, 0, 0, 0, g.accumulate ? 1 : 0, 0, flags]),
+    views: [g.a, g.b, g.c],
+    groups: 1,
+    grid: [Math.ceil(g.n / MATMUL_TILE), Math.ceil(g.m / MATMUL_TILE)],
+    label: 'train.matmul',
+  });
+}
+
+/** y[i, j] = b[j] (+ r[i, j]): the bias (and residual) a following accumulate-matmul adds onto. */
+export function encodeRowsInit(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  a: { y: BufView; rows: number; cols: number; bias: BufView | null; residual: BufView | null; role?: string },
+): void {
+  const n = a.rows * a.cols;
+  const groups = Math.ceil(n / 64);
+  encodePass(ctx, encoder, {
+    shader: 'train-linear',
+    code,
+    entry: 'rows_init',
+    role: a.role ?? 'train.rows_init',
+    params: packParams([a.rows, a.cols, gridX(groups, ctx), a.bias ? 1 : 0, a.residual ? 1 : 0, 0, 0, 0]),
+    views: [a.y, a.bias ?? dummyView(ctx), a.residual ?? dummyView(ctx)],
+    groups,
+  });
+}
+
+/** db[j] (+)= Σ_i dy[i, j]. */
+export function encodeColSum(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  a: { dy: BufView; rows: number; cols: number; db: BufView; accumulate: boolean; role?: string },
+): void {
+  const groups = Math.ceil(a.cols / 64);
+  encodePass(ctx, encoder, {
+    shader: 'train-linear',
+    code,
+    entry: 'col_sum',
+    role: a.role ?? 'train.col_sum',
+    params: packParams([a.rows, a.cols, gridX(groups, ctx), 0, 0, a.accumulate ? 1 : 0, 0, 0]),
+    views: [a.db, a.dy, a.dy],
+    groups,
+  });
+}
+
+export interface LinearForwardArgs {
+  x: BufView;
+  w: BufView;
+  b: BufView | null;
+  y: BufView;
+  rows: number;
+  inDim: number;
+  outDim: number;
+  /** y = r + x·W + b (a residual branch written in place of a separate add) */
+  residual?: BufView | null;
+  /** W stored outDim×inDim (the tied output head E): y = x·Wᵀ + b */
+  wTransposed?: boolean;
+  role?: string;
+}
+
+/** y = (r +) x·W + b: the bias/residual broadcast, then the accumulating product. */
+export function encodeLinearForward(ctx: KernelContext, encoder: GPUCommandEncoder, a: LinearForwardArgs): void {
+  const role = a.role ?? 'train.linear';
+  encodeRowsInit(ctx, encoder, {
+    y: a.y,
+    rows: a.rows,
+    cols: a.outDim,
+    bias: a.b,
+    residual: a.residual ?? null,
+    role: `${role}.init`,
+  });
+  encodeMatmulT(ctx, encoder, {
+    a: a.x,
+    b: a.w,
+    c: a.y,
+    m: a.rows,
+    n: a.outDim,
+    k: a.inDim,
+    transB: a.wTransposed ?? false,
+    accumulate: true,
+    role: `${role}.mm`,
+  });
+}
+
+export interface LinearBackwardArgs {
+  x: BufView;
+  w: BufView;
+  dy: BufView;
+  rows: number;
+  inDim: number;
+  outDim: number;
+  /** dx = dy·Wᵀ (+ dx when accumulateDx); null: not needed (the first layer's input) */
+  dx: BufView | null;
+  accumulateDx: boolean;
+  /** dW (+)= xᵀ·dy, db (+)= Σ dy (accumulate: the trainer zeroes gradients once per step) */
+  dw: BufView;
+  db: BufView | null;
+  accumulateParams: boolean;
+  /** the weight is stored transposed (outDim×inDim, e.g. the tied output head E): y = x·Wᵀ */
+  wTransposed?: boolean;
+  role?: string;
+}
+
+export function encodeLinearBackward(ctx: KernelContext, encoder: GPUCommandEncoder, a: LinearBackwardArgs): void {
+  const role = a.role ?? 'train.linear.bwd';
+  if (a.wTransposed) {
+    // W stored outDim×inDim: dWᵀ = dyᵀ·x (outDim×inDim), dx = dy·W_stored
+    encodeMatmulT(ctx, encoder, {
+      a: a.dy,
+      b: a.x,
+      c: a.dw,
+      m: a.outDim,
+      n: a.inDim,
+      k: a.rows,
+      transA: true,
+      accumulate: a.accumulateParams,
+      role: `${role}.dw`,
+    });
+  } else {
+    encodeMatmulT(ctx, encoder, {
+      a: a.x,
+      b: a.dy,
+      c: a.dw,
+      m: a.inDim,
+      n: a.outDim,
+      k: a.rows,
+      transA: true,
+      accumulate: a.accumulateParams,
+      role: `${role}.dw`,
+    });
+  }
+  if (a.db)
+    encodeColSum(ctx, encoder, {
+      dy: a.dy,
+      rows: a.rows,
+      cols: a.outDim,
+      db: a.db,
+      accumulate: a.accumulateParams,
+      role: `${role}.db`,
+    });
+  if (a.dx)
+    encodeMatmulT(ctx, encoder, {
+      a: a.dy,
+      b: a.w,
+      c: a.dx,
+      m: a.rows,
+      n: a.inDim,
+      k: a.outDim,
+      transB: !a.wTransposed,
+      accumulate: a.accumulateDx,
+      role: `${role}.dx`,
+    });
+}

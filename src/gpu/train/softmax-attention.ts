@@ -1,0 +1,186 @@
+/**
+ * Dispatchers of the trainer's softmax attention (src/shaders/train-softmax-attention-forward.wgsl,
+ * -backward.wgsl). CPU twins: src/core/train/softmax-attention.ts `softmaxAttentionForward` /
+ * `softmaxAttentionBackward` (same layouts: Q, K, V, out (B·L)×(H·dh), head h in columns h·dh …;
+ * P is B·H·L·L). The forward keeps P for the backward pass and for the attention maps the panel
+ * shows; the backward goes through a dS scratch of P's shape (allocator role `${role}.ds`).
+ */
+import fwdCode from '../../shaders/train-softmax-attention-forward.wgsl?raw';
+import bwdCode from '../../shaders/train-softmax-attention-backward.wgsl?raw';
+import { EngineError } from '../../core/errors';
+import type { KernelContext } from '../kernel-context';
+import { aliasWritable, bindAt, checkBinding, grid, pass, resolveView, words, type View } from './attn-common';
+
+/** `cols` writing dV through dK's binding (dK and dV views of one buffer). */
+const bwdShared = aliasWritable(bwdCode, 'dV', 'dK');
+
+/** The longest sequence the row kernels hold in workgroup memory (one f32 per key). */
+export const SOFTMAX_MAX_L = 1024;
+/** The widest head the kernels stage in workgroup memory. */
+export const SOFTMAX_MAX_DH = 256;
+
+export interface SoftmaxAttentionShape {
+  B: number;
+  L: number;
+  H: number;
+  dh: number;
+  causal: boolean;
+}
+
+export interface SoftmaxAttentionForwardArgs extends SoftmaxAttentionShape {
+  q: View;
+  k: View;
+  v: View;
+  /** output (B·L)×(H·dh) (written) */
+  out: View;
+  /** P, B·H·L·L f32 (written, dense) */
+  p: GPUBuffer;
+  label?: string;
+  /** uniform role (default 'train.sm.fwd'); give distinct roles to calls encoded into one encoder */
+  role?: string;
+}
+
+export interface SoftmaxAttentionBackwardArgs extends SoftmaxAttentionShape {
+  q: View;
+  k: View;
+  v: View;
+  /** P from the forward pass */
+  p: GPUBuffer;
+  dOut: View;
+  /** gradients (written, not accumulated) */
+  dq: View;
+  dk: View;
+  dv: View;
+  label?: string;
+  /** uniform and scratch role prefix (default 'train.sm.bwd') */
+  role?: string;
+  /** dS scratch (B·H·L·L f32); default: the allocator's `${role}.ds` */
+  ds?: GPUBuffer;
+}
+
+function check(ctx: KernelContext, s: SoftmaxAttentionShape): number {
+  if (s.L > SOFTMAX_MAX_L || s.dh > SOFTMAX_MAX_DH)
+    throw new EngineError(
+      'exceeds-limit',
+      `softmax attention training kernels take L ≤ ${SOFTMAX_MAX_L}, dh ≤ ${SOFTMAX_MAX_DH} (got L ${s.L}, dh ${s.dh})`,
+    );
+  const pFloats = s.B * s.H * s.L * s.L;
+  checkBinding(ctx, pFloats, 'softmax attention P');
+  return s.B * s.H * s.L;
+}
+
+/** out = softmax(QKᵀ/√dh [causal mask]) V per head; writes P. One pass. */
+export function encodeSoftmaxAttentionForward(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  a: SoftmaxAttentionForwardArgs,
+): void {
+  const D = a.H * a.dh;
+  const rows = check(ctx, a);
+  if (rows === 0 || a.dh === 0) return;
+  const q = resolveView(a.q, D);
+  const k = resolveView(a.k, D);
+  const v = resolveView(a.v, D);
+  const o = resolveView(a.out, D);
+  const g = grid(ctx, rows, 'softmax attention forward');
+  const u = words([
+    a.B, a.L, a.H, a.dh,
+    a.causal ? 1 : 0, g[0], { f32: 1 / Math.sqrt(a.dh) }, 0,
+    q.offset, q.stride, k.offset, k.stride,
+    v.offset, v.stride, o.offset, o.stride,
+  ]); // prettier-ignore
+  const uniform = ctx.alloc.uniform(a.role ?? 'train.sm.fwd', u);
+  const pipeline = ctx.pipelines.pipeline('train-softmax-attention-forward', fwdCode, 'main');
+  const bind = bindAt(
+    ctx,
+    pipeline,
+    [
+      [0, uniform],
+      [1, q.buffer],
+      [2, k.buffer],
+      [3, v.buffer],
+      [4, o.buffer],
+      [5, a.p],
+    ],
+    'train-sm-fwd',
+  );
+  pass(ctx, encoder, a.label ?? 'train softmax attention fwd', pipeline, bind, g);
+}
+
+/** dQ, dK, dV of softmax attention from P and dOut. Two passes (rows: dS and dQ; cols: dK, dV). */
+export function encodeSoftmaxAttentionBackward(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  a: SoftmaxAttentionBackwardArgs,
+): void {
+  const D = a.H * a.dh;
+  const rows = check(ctx, a);
+  if (rows === 0 || a.dh === 0) return;
+  const q = resolveView(a.q, D);
+  const k = resolveView(a.k, D);
+  const v = resolveView(a.v, D);
+  const dO = resolveView(a.dOut, D);
+  const dq = resolveView(a.dq, D);
+  const dk = resolveView(a.dk, D);
+  const dv = resolveView(a.dv, D);
+  const role = a.role ?? 'train.sm.bwd';
+  const ds = a.ds ?? ctx.alloc.storage(`${role}.ds`, a.B * a.H * a.L * a.L * 4);
+  const g = grid(ctx, rows, 'softmax attention backward');
+  const u = words([
+    a.B, a.L, a.H, a.dh,
+    a.causal ? 1 : 0, g[0], { f32: 1 / Math.sqrt(a.dh) }, 0,
+    q.offset, q.stride, k.offset, k.stride,
+    v.offset, v.stride, dO.offset, dO.stride,
+    dq.offset, dq.stride, dk.offset, dk.stride,
+    dv.offset, dv.stride, 0, 0,
+  ]); // prettier-ignore
+  const uniform = ctx.alloc.uniform(role, u);
+  const rowsP = ctx.pipelines.pipeline('train-softmax-attention-backward', bwdCode, 'rows');
+  const shared = dk.buffer === dv.buffer;
+  const colsP = shared
+    ? ctx.pipelines.pipeline('train-softmax-attention-backward-shared', bwdShared, 'cols')
+    : ctx.pipelines.pipeline('train-softmax-attention-backward', bwdCode, 'cols');
+  const label = a.label ?? 'train softmax attention bwd';
+  pass(
+    ctx,
+    encoder,
+    `${label} rows`,
+    rowsP,
+    bindAt(
+      ctx,
+      rowsP,
+      [
+        [0, uniform],
+        [2, k.buffer],
+        [3, v.buffer],
+        [4, a.p],
+        [5, dO.buffer],
+        [6, ds],
+        [7, dq.buffer],
+      ],
+      'train-sm-bwd-rows',
+    ),
+    g,
+  );
+  pass(
+    ctx,
+    encoder,
+    `${label} cols`,
+    colsP,
+    bindAt(
+      ctx,
+      colsP,
+      [
+        [0, uniform],
+        [1, q.buffer],
+        [4, a.p],
+        [5, dO.buffer],
+        [6, ds],
+        [8, dk.buffer],
+        ...(shared ? [] : [[9, dv.buffer] as const]),
+      ],
+      'train-sm-bwd-cols',
+    ),
+    g,
+  );
+}

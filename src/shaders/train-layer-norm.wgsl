@@ -1,0 +1,120 @@
+// Layer norm over the columns of each row, forward and backward (dispatcher
+// src/gpu/train/layer-norm.ts; CPU twin src/core/train/layer-norm.ts), eps = 1e-5.
+//
+//   forward:  μ = mean_j x_j,  σ² = mean_j (x_j − μ)²,  rstd = 1/√(σ² + eps),
+//             x̂_j = (x_j − μ)·rstd,  y_j = g_j x̂_j + b_j            (μ and rstd kept for the backward)
+//   backward: ĝ_j = dy_j g_j,  dx_j = rstd·(ĝ_j − mean(ĝ) − x̂_j·mean(ĝ ⊙ x̂))   (+ dx when accumulate)
+//   params:   dg_j = Σ_rows dy_j x̂_j,  db_j = Σ_rows dy_j                      (+= when accumulate)
+//
+// Thread mapping: forward / backward one workgroup of 64 invocations per row; invocation t handles
+// columns t, t + 64, …; the row sums are a fixed-order tree reduction in workgroup memory (64 f32 × 2).
+// params: one invocation per column, the rows summed in order (no atomics, bit-reproducible).
+// Dispatch: forward / backward `rows` workgroups, params ⌈cols / 64⌉, both folded into (nx, ny).
+
+struct Params { rows: u32, cols: u32, nx: u32, accumulate: u32 }
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> X: array<f32>;
+@group(0) @binding(2) var<storage, read> G: array<f32>;
+// forward: B = bias, OUT = y, MEAN, RSTD written; backward: B = dy, OUT = dx, MEAN, RSTD read
+@group(0) @binding(3) var<storage, read> B: array<f32>;
+@group(0) @binding(4) var<storage, read_write> OUT: array<f32>;
+@group(0) @binding(5) var<storage, read_write> MEAN: array<f32>;
+@group(0) @binding(6) var<storage, read_write> RSTD: array<f32>;
+
+const EPS: f32 = 1e-5;
+var<workgroup> red0: array<f32, 64>;
+var<workgroup> red1: array<f32, 64>;
+
+fn reduce2(t: u32) {
+  for (var s = 32u; s > 0u; s >>= 1u) {
+    workgroupBarrier();
+    if (t < s) {
+      red0[t] += red0[t + s];
+      red1[t] += red1[t + s];
+    }
+  }
+  workgroupBarrier();
+}
+
+@compute @workgroup_size(64)
+fn forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let r = wg.y * P.nx + wg.x;
+  if (r >= P.rows) { return; } // uniform per workgroup: every invocation returns together
+  let t = lid.x;
+  let base = r * P.cols;
+  var s = 0.0;
+  for (var j = t; j < P.cols; j += 64u) { s += X[base + j]; }
+  red0[t] = s;
+  red1[t] = 0.0;
+  reduce2(t);
+  let mu = red0[0] / f32(P.cols);
+  workgroupBarrier();
+  var q = 0.0;
+  for (var j = t; j < P.cols; j += 64u) {
+    let d = X[base + j] - mu;
+    q += d * d;
+  }
+  red0[t] = q;
+  reduce2(t);
+  let rstd = 1.0 / sqrt(red0[0] / f32(P.cols) + EPS);
+  for (var j = t; j < P.cols; j += 64u) {
+    OUT[base + j] = G[j] * ((X[base + j] - mu) * rstd) + B[j];
+  }
+  if (t == 0u) {
+    MEAN[r] = mu;
+    RSTD[r] = rstd;
+  }
+}
+
+@compute @workgroup_size(64)
+fn backward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let r = wg.y * P.nx + wg.x;
+  if (r >= P.rows) { return; }
+  let t = lid.x;
+  let base = r * P.cols;
+  let mu = MEAN[r];
+  let rstd = RSTD[r];
+  var s0 = 0.0;
+  var s1 = 0.0;
+  for (var j = t; j < P.cols; j += 64u) {
+    let gh = B[base + j] * G[j];
+    s0 += gh;
+    s1 += gh * (X[base + j] - mu) * rstd;
+  }
+  red0[t] = s0;
+  red1[t] = s1;
+  reduce2(t);
+  let m0 = red0[0] / f32(P.cols);
+  let m1 = red1[0] / f32(P.cols);
+  for (var j = t; j < P.cols; j += 64u) {
+    let xh = (X[base + j] - mu) * rstd;
+    var dx = rstd * (B[base + j] * G[j] - m0 - xh * m1);
+    if (P.accumulate == 1u) { dx += OUT[base + j]; }
+    OUT[base + j] = dx;
+  }
+}
+
+// params: G unused (bound), B = dy, OUT = dgain, MEAN / RSTD read; the bias gradient goes to
+// binding 7 (a separate entry point layout).
+@group(0) @binding(7) var<storage, read_write> DBIAS: array<f32>;
+
+@compute @workgroup_size(64)
+fn params(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let j = (wg.y * P.nx + wg.x) * 64u + lid.x;
+  _ = G[0];
+  if (j >= P.cols) { return; }
+  var sg = 0.0;
+  var sb = 0.0;
+  for (var r = 0u; r < P.rows; r++) {
+    let dy = B[r * P.cols + j];
+    sg += dy * (X[r * P.cols + j] - MEAN[r]) * RSTD[r];
+    sb += dy;
+  }
+  if (P.accumulate == 1u) {
+    sg += OUT[j];
+    sb += DBIAS[j];
+  }
+  OUT[j] = sg;
+  DBIAS[j] = sb;
+}
