@@ -4,13 +4,11 @@
 // `?embed=training` frame runs a short comparison to the end (results, "why" sentence, maps).
 // CPU twins (backend=cpu) unless the WebGPU trainer is built in. Run: node e2e/run.mjs training
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { injectAxe } from './axe.mjs';
 import { test } from './harness.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const TINY = 'task.mqar_pairs.2_L.16_kinds.softmax+elu1_d.16_h.1_layers.1_batch.4_seeds.1_m.8';
 const OTHERS = 'hide=main,error,sparsity,rank,feature-maps,beyond,speed&n=64&d=8&m=16';
@@ -113,14 +111,11 @@ test(
   { webgpu: false, timeout: 45_000 },
 );
 
-// The WebGPU trainer is a separate piece of work: test its path once it is built in.
-if (existsSync(join(here, '..', 'src', 'gpu', 'train', 'gpu-trainer.ts'))) {
-  test(
-    'train=…&run=1 on WebGPU: steps stream on the GPU trainer, Pause holds, Cancel ends',
-    async ({ page, appUrl, artifacts }) => {
-      const backend = await streamPauseCancel(page, appUrl, artifacts, '', 'webgpu');
-      assert.equal(backend, 'webgpu', 'the panel says WebGPU trained');
-    },
-    { webgpu: true, timeout: 60_000 },
-  );
-}
+test(
+  'train=…&run=1 on WebGPU: steps stream on the GPU trainer, Pause holds, Cancel ends',
+  async ({ page, appUrl, artifacts }) => {
+    const backend = await streamPauseCancel(page, appUrl, artifacts, '', 'webgpu');
+    assert.equal(backend, 'webgpu', 'the panel says WebGPU trained');
+  },
+  { webgpu: true, timeout: 60_000 },
+);

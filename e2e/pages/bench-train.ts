@@ -10,9 +10,7 @@ import { acquireGpu, type GpuContext } from '../../src/gpu/device';
 import { createWebGpuBackend, type WebGpuBackend } from '../../src/gpu/webgpu-backend';
 import { runSpecs, defaultSetup, type TrainKind, type TrainingSetup } from '../../src/engine/training-setup';
 
-type GpuTrainerModule = { createGpuTrainer(gpu: GpuContext, cfg: TrainConfig): Promise<Trainer> };
-const mods = import.meta.glob<GpuTrainerModule>('../../src/gpu/train/gpu-trainer.ts');
-const loadGpu = Object.values(mods)[0] as (() => Promise<GpuTrainerModule>) | undefined;
+import { createGpuTrainer } from '../../src/gpu/train/gpu-trainer';
 
 let gpu: Promise<GpuContext | null> | null = null;
 const gpuContext = () => (gpu ??= acquireGpu().then((a) => (a.ok ? a.gpu : null)));
@@ -40,8 +38,7 @@ async function trainerFor(which: 'cpu' | 'webgpu', cfg: TrainConfig): Promise<Tr
   else {
     const g = await gpuContext();
     if (!g) throw new Error('no WebGPU adapter');
-    if (!loadGpu) throw new Error('no WebGPU trainer in this build');
-    t = await (await loadGpu()).createGpuTrainer(g, cfg);
+    t = await createGpuTrainer(g, cfg);
   }
   trainers.set(key, t);
   return t;
@@ -56,7 +53,7 @@ declare global {
 window.trainBench = {
   async info() {
     const g = await gpuContext();
-    return { adapter: g?.adapterName ?? null, gpuTrainer: !!loadGpu, timestamps: g?.hasTimestamps ?? false };
+    return { adapter: g?.adapterName ?? null, gpuTrainer: true, timestamps: g?.hasTimestamps ?? false };
   },
   /** Time `steps` optimizer steps; returns ms per step and the model's GFLOP/s. */
   async steps(which: 'cpu' | 'webgpu', kind: TrainKind, over: Partial<TrainingSetup>, steps: number) {

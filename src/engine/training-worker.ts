@@ -1,41 +1,32 @@
 /// <reference lib="webworker" />
 /**
  * The training worker: one comparison at a time (src/engine/training-runner.ts), on the WebGPU
- * trainer when this worker gets an adapter and the GPU trainer is built in, else on the CPU twins
+ * trainer (src/gpu/train/gpu-trainer.ts) when this worker gets an adapter, else on the CPU twins
  * (src/core/train) — with the smaller CPU default when the page asked for the default comparison,
  * and the `started` message says which and why. Every failure becomes an `error` message.
  */
 import { createCpuTrainer } from '../core/train/trainer';
 import { trainStepFlops } from '../core/train/flops';
 import { makeBatch } from '../core/train/tasks';
-import type { Batch, TrainConfig } from '../core/train/types';
+import type { Batch } from '../core/train/types';
 import { acquireGpu, type GpuContext } from '../gpu/device';
+import { createGpuTrainer } from '../gpu/train/gpu-trainer';
 import type { TrainingRequest, TrainingResponse } from './training-protocol';
-import { startTrainingSession, type TrainerLike, type TrainingSession } from './training-runner';
+import { startTrainingSession, type TrainingSession } from './training-runner';
 import { defaultSetup, taskConfig, type TrainingSetup } from './training-setup';
 import { serializeError } from './serialize-error';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-type GpuTrainerModule = {
-  createGpuTrainer(gpu: GpuContext, cfg: TrainConfig): Promise<TrainerLike>;
-};
-// The WebGPU trainer is a separate branch of work; a glob import keeps this worker building (CPU
-// only) until src/gpu/train/gpu-trainer.ts exists, and picks it up as soon as it does.
-const gpuTrainerModules = import.meta.glob<GpuTrainerModule>('../gpu/train/gpu-trainer.ts');
-const loadGpuTrainer = Object.values(gpuTrainerModules)[0] as (() => Promise<GpuTrainerModule>) | undefined;
-
-let gpuPromise: Promise<{ gpu: GpuContext; mod: GpuTrainerModule } | { reason: string }> | null = null;
-function gpuTrainer(): Promise<{ gpu: GpuContext; mod: GpuTrainerModule } | { reason: string }> {
+// One device for the worker's lifetime (acquired with the first comparison); a lost device is
+// acquired again by the next one.
+let gpuPromise: Promise<{ gpu: GpuContext } | { reason: string }> | null = null;
+function gpuDevice(): Promise<{ gpu: GpuContext } | { reason: string }> {
   gpuPromise ??= (async () => {
-    if (!loadGpuTrainer) return { reason: 'this build has no WebGPU trainer' };
     const acq = await acquireGpu();
     if (!acq.ok) return { reason: acq.reason };
-    try {
-      return { gpu: acq.gpu, mod: await loadGpuTrainer() };
-    } catch (e) {
-      return { reason: `the WebGPU trainer failed to load: ${(e as Error).message}` };
-    }
+    void acq.gpu.lost.then(() => (gpuPromise = null));
+    return { gpu: acq.gpu };
   })();
   return gpuPromise;
 }
@@ -68,7 +59,7 @@ async function start(id: number, requested: TrainingSetup | null, forceCpu: bool
   session?.cancel();
   session?.dispose();
   session = null;
-  const g = forceCpu ? { reason: 'CPU path requested (?backend=cpu)' } : await gpuTrainer();
+  const g = forceCpu ? { reason: 'CPU path requested (?backend=cpu)' } : await gpuDevice();
   const onGpu = 'gpu' in g;
   const setup = requested ?? defaultSetup(onGpu ? 'webgpu' : 'cpu');
   const info = {
@@ -77,7 +68,7 @@ async function start(id: number, requested: TrainingSetup | null, forceCpu: bool
     reduced: !onGpu && requested === null,
   };
   session = startTrainingSession(id, setup, info, {
-    createTrainer: async (cfg) => (onGpu ? g.mod.createGpuTrainer(g.gpu, cfg) : createCpuTrainer(cfg)),
+    createTrainer: async (cfg) => (onGpu ? createGpuTrainer(g.gpu, cfg) : createCpuTrainer(cfg)),
     stepFlops: (cfg) => trainStepFlops(cfg.model, { batch: cfg.batch, seqLen: cfg.task.seqLen }),
     example,
     now: () => performance.now(),
