@@ -103,7 +103,7 @@ export const trainingEn = {
   rate: (gflops: number | null) => (gflops === null ? '' : `${fmt(gflops)} GFLOP/s`),
   duration,
   onGpu: (device: string) => `Trained on WebGPU (${device}).`,
-  onCpu: (why: string) => `Trained on the CPU twins (${why}).`,
+  onCpu: 'Trained on the CPU twins.',
   reduced:
     'Without a WebGPU trainer the CPU twins train a smaller default comparison (batches of 8, 200 steps, 2 seeds), so it finishes in a minute or two; its numbers are less settled than the WebGPU default’s.',
   runsNote: (runs: number, kinds: number, seeds: number) =>

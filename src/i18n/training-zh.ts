@@ -95,7 +95,7 @@ export const trainingZh: typeof trainingEn = {
   rate: (gflops: number | null) => (gflops === null ? '' : `${fmt(gflops)} GFLOP/秒`),
   duration,
   onGpu: (device: string) => `在 WebGPU 上训练（${device}）。`,
-  onCpu: (why: string) => `在 CPU 孪生实现上训练（${why}）。`,
+  onCpu: '在 CPU 孪生实现上训练。',
   reduced:
     '没有 WebGPU 训练器时，CPU 孪生实现训练一个较小的默认对比（批大小 8、200 步、2 个种子），一两分钟内完成；它的数字不如 WebGPU 默认对比的稳定。',
   runsNote: (runs: number, kinds: number, seeds: number) =>

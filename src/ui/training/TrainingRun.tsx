@@ -40,7 +40,8 @@ export function TrainingButtons() {
 
 /** `compact` (the slide): the progress line only, without the idle hint and the backend note's detail. */
 export function TrainingProgressLine({ compact = false }: { compact?: boolean }) {
-  const tt = useStrings().training;
+  const t = useStrings();
+  const tt = t.training;
   const tr = useStore((s) => s.training);
   const p = tr.progress;
   const running = isTraining(tr);
@@ -75,7 +76,7 @@ export function TrainingProgressLine({ compact = false }: { compact?: boolean })
       )}
       {tr.backend && !compact && (
         <p className="note" data-train-backend={tr.backend}>
-          {tr.backend === 'webgpu' ? tt.onGpu(tr.device ?? '') : tt.onCpu(tr.device ?? '')}
+          {tr.backend === 'webgpu' ? tt.onGpu(tr.device ?? '') : `${tt.onCpu} ${t.app.backendCpu(tr.device ?? '')}`}
           {tr.reduced && <> {tt.reduced}</>}
         </p>
       )}
