@@ -34,7 +34,9 @@ if (lazy) {
 }
 // Training runs in its own worker, started with the first comparison; `run=1` starts the configured one
 // on load (in an embed: when the frame first comes on screen).
-const training = createTrainingController(store, actions, createTrainingClient(), { forceCpu });
+// `?trainer=webgpu`: train on WebGPU even on a software adapter (tests, benches)
+const forceGpu = new URLSearchParams(window.location.search).get('trainer') === 'webgpu';
+const training = createTrainingController(store, actions, createTrainingClient(), { forceCpu, forceGpu });
 if (readUrl(window.location.search).training.run) {
   if (lazy) onFirstOnScreen(document.documentElement, () => training.start());
   else training.start();

@@ -10,7 +10,7 @@ import type { TrainingSetup } from './training-setup';
 
 export interface TrainingClient {
   /** Start a comparison (null: the backend's default); returns its id. Replaces any running one. */
-  start(setup: TrainingSetup | null, options?: { forceCpu?: boolean }): number;
+  start(setup: TrainingSetup | null, options?: { forceCpu?: boolean; forceGpu?: boolean }): number;
   pause(): void;
   resume(): void;
   cancel(): void;
@@ -70,7 +70,7 @@ export function createTrainingClient(
   return {
     start(setup, options = {}) {
       current = nextId++;
-      send({ type: 'start', id: current, setup, forceCpu: options.forceCpu ?? false });
+      send({ type: 'start', id: current, setup, gpu: options.forceCpu ? 'off' : options.forceGpu ? 'force' : 'auto' });
       return current;
     },
     pause() {

@@ -11,7 +11,11 @@ export type TrainingBackend = 'cpu' | 'webgpu';
 
 export type TrainingRequest =
   /** `setup` null: the backend's default comparison (the CPU twins get the smaller one) */
-  | { type: 'start'; id: number; setup: TrainingSetup | null; forceCpu: boolean }
+  /**
+   * `gpu`: 'auto' trains on WebGPU unless the adapter is a software rasterizer (SwiftShader runs the
+   * training kernels far slower than the CPU twins), 'force' on any adapter (`?trainer=webgpu`), 'off' never
+   */
+  | { type: 'start'; id: number; setup: TrainingSetup | null; gpu: 'auto' | 'force' | 'off' }
   | { type: 'pause'; id: number }
   | { type: 'resume'; id: number }
   | { type: 'cancel'; id: number }

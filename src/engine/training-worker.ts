@@ -11,6 +11,7 @@ import { makeBatch } from '../core/train/tasks';
 import type { Batch } from '../core/train/types';
 import { acquireGpu, type GpuContext } from '../gpu/device';
 import { createGpuTrainer } from '../gpu/train/gpu-trainer';
+import { isSoftwareAdapter } from '../gpu/analysis-backend';
 import type { TrainingRequest, TrainingResponse } from './training-protocol';
 import { startTrainingSession, type TrainingSession } from './training-runner';
 import { defaultSetup, taskConfig, type TrainingSetup } from './training-setup';
@@ -55,20 +56,29 @@ function example(setup: TrainingSetup): Batch {
 
 let session: TrainingSession | null = null;
 
-async function start(id: number, requested: TrainingSetup | null, forceCpu: boolean): Promise<void> {
+/** Measured (npm run bench:train): on SwiftShader a GPU training step of the tiny model takes 0.2–0.7 s, the CPU twins' 2–15 ms. */
+const SOFTWARE_REASON = 'the WebGPU adapter is a software rasterizer, on which the CPU twins train faster';
+
+async function start(id: number, requested: TrainingSetup | null, gpu: 'auto' | 'force' | 'off'): Promise<void> {
   session?.cancel();
   session?.dispose();
   session = null;
-  const g = forceCpu ? { reason: 'CPU path requested (?backend=cpu)' } : await gpuDevice();
-  const onGpu = 'gpu' in g;
-  const setup = requested ?? defaultSetup(onGpu ? 'webgpu' : 'cpu');
+  const acquired = gpu === 'off' ? { reason: 'CPU path requested (?backend=cpu)' } : await gpuDevice();
+  let device: GpuContext | null = 'gpu' in acquired ? acquired.gpu : null;
+  let reason = 'reason' in acquired ? acquired.reason : '';
+  if (device && gpu === 'auto' && isSoftwareAdapter(device.adapterName)) {
+    device = null;
+    reason = SOFTWARE_REASON;
+  }
+  const gpuCtx = device;
+  const setup = requested ?? defaultSetup(gpuCtx ? 'webgpu' : 'cpu');
   const info = {
-    backend: onGpu ? ('webgpu' as const) : ('cpu' as const),
-    device: onGpu ? g.gpu.adapterName : g.reason,
-    reduced: !onGpu && requested === null,
+    backend: gpuCtx ? ('webgpu' as const) : ('cpu' as const),
+    device: gpuCtx ? gpuCtx.adapterName : reason,
+    reduced: !gpuCtx && requested === null,
   };
   session = startTrainingSession(id, setup, info, {
-    createTrainer: async (cfg) => (onGpu ? createGpuTrainer(g.gpu, cfg) : createCpuTrainer(cfg)),
+    createTrainer: async (cfg) => (gpuCtx ? createGpuTrainer(gpuCtx, cfg) : createCpuTrainer(cfg)),
     stepFlops: (cfg) => trainStepFlops(cfg.model, { batch: cfg.batch, seqLen: cfg.task.seqLen }),
     example,
     now: () => performance.now(),
@@ -82,7 +92,7 @@ self.onmessage = (e: MessageEvent<TrainingRequest>) => {
   try {
     switch (msg.type) {
       case 'start':
-        start(msg.id, msg.setup, msg.forceCpu).catch((err: unknown) =>
+        start(msg.id, msg.setup, msg.gpu).catch((err: unknown) =>
           post({ type: 'error', id: msg.id, error: serializeError(err) }),
         );
         break;

@@ -94,6 +94,10 @@ const BACKEND_REASONS: [RegExp, (...m: string[]) => string][] = [
     () => '此浏览器未提供 WebGPU（navigator.gpu 不存在）',
   ],
   [/^WebGPU is present but no GPU adapter is available$/, () => '浏览器支持 WebGPU，但没有可用的 GPU 适配器'],
+  [
+    /^the WebGPU adapter is a software rasterizer, on which the CPU twins train faster$/,
+    () => 'WebGPU 适配器是软件光栅化器，在它上面 CPU 孪生实现训练得更快',
+  ],
   [/^requestAdapter failed: (.*)$/s, (d) => `requestAdapter 失败：${d}`],
   [/^requestDevice failed: (.*)$/s, (d) => `requestDevice 失败：${d}`],
   [/^CPU path requested \(\?backend=cpu\)$/, () => '已按要求使用 CPU 路径（?backend=cpu）'],

@@ -37,7 +37,7 @@ export function createTrainingController(
   store: AppStore,
   actions: Pick<Actions, 'notify'>,
   client: TrainingClientLike,
-  options: { forceCpu?: boolean } = {},
+  options: { forceCpu?: boolean; forceGpu?: boolean } = {},
 ): TrainingController {
   let seriesId = 0;
   const off = client.onMessage((msg) => {
@@ -71,7 +71,7 @@ export function createTrainingController(
 
   function start(): void {
     const s = store.getState().training;
-    const id = client.start(s.setup, { forceCpu: options.forceCpu });
+    const id = client.start(s.setup, { forceCpu: options.forceCpu, forceGpu: options.forceGpu });
     patch({
       id,
       status: 'starting',
