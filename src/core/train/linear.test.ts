@@ -3,8 +3,9 @@ import { dotLoss, gradCheck, randArr } from './grad-check';
 import { linearBackward, linearForward } from './linear';
 
 describe('linear', () => {
-  const rows = 5;
-  const inDim = 4;
+  // rows and inDim not multiples of 4, so both the blocked loops and their tails run
+  const rows = 7;
+  const inDim = 6;
   const outDim = 3;
   const x = randArr(rows * inDim, 1);
   const w = randArr(inDim * outDim, 2);

@@ -123,3 +123,40 @@ describe('model', () => {
     a.forEach((p, i) => expect(p.data).toEqual(b[i].data));
   });
 });
+
+describe('causal model', () => {
+  // FAVOR+'s key shift is one max over the whole sequence: it cancels in Â up to δ and rounding,
+  // so its logits at i move by ~1e-6 relative when later tokens change, the others' not at all.
+  for (const [name, attention, exact] of [
+    ['softmax', { kind: 'softmax' }, true],
+    ['elu1', linear('elu1'), true],
+    ['positive', linear('positive'), false],
+  ] as const) {
+    it(`${name}: the logits at i do not depend on the tokens after i`, () => {
+      const cfg: ModelConfig = {
+        vocab: 9,
+        seqLen: 8,
+        dModel: 8,
+        heads: 2,
+        layers: 2,
+        mlp: true,
+        tied: false,
+        causal: true,
+        attention,
+        shortConv: 'conv3',
+      };
+      const params = initParams(cfg, 4);
+      const w = drawFeatureW(cfg, 4, 0);
+      const a = tinyBatch(1, 8, 9, 5);
+      const b = { ...a, tokens: a.tokens.slice() };
+      for (let t = 4; t < 8; t++) b.tokens[t] = (b.tokens[t] + 1 + t) % 9;
+      const la = modelForward(params, cfg, a, w).logits;
+      const lb = modelForward(params, cfg, b, w).logits;
+      for (let i = 0; i < 4 * 9; i++) {
+        if (exact) expect(lb[i]).toBe(la[i]);
+        else expect(Math.abs(lb[i] - la[i])).toBeLessThan(1e-5 * (1 + Math.abs(la[i])));
+      }
+      expect(lb[4 * 9]).not.toBe(la[4 * 9]);
+    });
+  }
+});

@@ -18,22 +18,27 @@ export function attentionLabel(a: AttentionSpec): string {
   return a.window > 0 ? `${a.map}-w${a.window}` : a.map;
 }
 
-/** Best learning rate of the sweep {1e-3, 3e-3, 1e-2} per attention kind on the default MQAR. */
-export function suggestedLr(a: AttentionSpec): number {
-  if (a.kind === 'softmax') return 3e-3;
-  switch (a.map) {
-    case 'positive':
-      return 3e-3;
-    case 'hedgehog':
-      return 3e-3;
-    default:
-      return 3e-3;
-  }
+/**
+ * Learning rate per attention kind, from a small sweep {3e-3, 1e-2} (CPU twins, seed 1, 1 layer +
+ * shift, held-out query accuracy): softmax 0.86 at 3e-3 after 400 steps (K = 6, L = 24, still
+ * rising) vs 1.00 at 1e-2 from step ~150; 1 + elu 0.19 / 0.19 (K = 8, L = 32, 300 steps); FAVOR+
+ * 0.18 at 3e-3 (K = 8) / 0.22 at 1e-2 (K = 6). 1e-2 is the best or tied for every kind measured,
+ * so it is the default for all; the maps not swept (relu, taylor2, cosformer, hedgehog) use it too.
+ */
+export function suggestedLr(_a: AttentionSpec): number {
+  return 1e-2;
 }
 
 /**
  * The default configuration of a task with the given attention (bidirectional for mlm, causal
- * otherwise). MQAR: Zoology's 2-layer, 1-head, MLP-free model at a CPU-friendly size.
+ * otherwise). MQAR: Zoology's MLP-free, 1-head model at a CPU-friendly size — d = 32, L = 32,
+ * K = 8 pairs, vocabulary 64 — with one layer plus the token shift instead of Zoology's two layers:
+ * the shift supplies the previous-token step (a value position also carries its key) that the first
+ * of two layers otherwise has to learn. Measured at lr 3e-3: the 2-layer model sat near 0.18 for
+ * 600 steps (K = 8, L = 32); the 1-layer one reached 0.86 in 400 (K = 6, L = 24), and 1.0 within
+ * ~200 steps at lr 1e-2 (K = 8, L = 32). What remains is
+ * the capacity question Zoology asks: a softmax head can look up any of the K keys exactly, a linear
+ * head must store K key–value pairs in its F×dh state.
  */
 export function defaultTrainConfig(kind: TaskKind, attention: AttentionSpec = { kind: 'softmax' }): TrainConfig {
   const mqar = kind === 'mqar';
@@ -45,7 +50,7 @@ export function defaultTrainConfig(kind: TaskKind, attention: AttentionSpec = { 
       seqLen,
       dModel: mqar ? 32 : 64,
       heads: mqar ? 1 : 2,
-      layers: 2,
+      layers: mqar ? 1 : 2,
       mlp: !mqar,
       tied: true,
       causal: kind !== 'mlm',
@@ -63,7 +68,7 @@ export function defaultTrainConfig(kind: TaskKind, attention: AttentionSpec = { 
       clip: 1,
     },
     batch: 32,
-    steps: mqar ? 600 : 400,
+    steps: mqar ? 300 : 400,
     evalEvery: 50,
     seed: 1,
   };
