@@ -23,6 +23,11 @@ export interface TrainingController {
   pause(): void;
   resume(): void;
   cancel(): void;
+  /**
+   * An embed went off screen (false) or came back (true): a running comparison pauses while the
+   * frame is off screen and resumes when it is back, unless the reader paused it.
+   */
+  setVisible(visible: boolean): void;
   /** Train a series of comparisons built from the configured one (pairs / m sweep, LM then MLM); false if it does not apply. */
   startSeries(kind: SeriesKind): boolean;
   /** Set the configured comparison; invalid fields are refused with a notice and keep their value. Returns false if any was. */
@@ -40,6 +45,7 @@ export function createTrainingController(
   options: { forceCpu?: boolean; forceGpu?: boolean } = {},
 ): TrainingController {
   let seriesId = 0;
+  let pausedOffScreen = false;
   const off = client.onMessage((msg) => {
     const s = store.getState();
     const next = applyTrainingMessage(s.training, msg);
@@ -99,9 +105,21 @@ export function createTrainingController(
       return true;
     },
     pause() {
+      pausedOffScreen = false;
       if (store.getState().training.status === 'running') client.pause();
     },
+    setVisible(visible) {
+      const status = store.getState().training.status;
+      if (!visible && (status === 'running' || status === 'starting')) {
+        pausedOffScreen = true;
+        client.pause();
+      } else if (visible && pausedOffScreen) {
+        pausedOffScreen = false;
+        client.resume();
+      }
+    },
     resume() {
+      pausedOffScreen = false;
       if (store.getState().training.status === 'paused') client.resume();
     },
     cancel() {

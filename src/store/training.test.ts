@@ -221,3 +221,23 @@ describe('training series', () => {
     expect(sent.filter((s) => s.startsWith('start')).length).toBe(1);
   });
 });
+
+describe('training in an embed', () => {
+  it('pauses off screen and resumes on screen, but never resumes what the reader paused', () => {
+    const { store, ctl, sent, worker } = setupController();
+    ctl.start();
+    const id = store.getState().training.id;
+    worker({ type: 'started', id, backend: 'cpu', device: 'test', setup, reduced: false, runs });
+    ctl.setVisible(false);
+    expect(sent.at(-1)).toBe('pause');
+    worker({ type: 'paused', id, progress: progress(1) });
+    ctl.setVisible(true);
+    expect(sent.at(-1)).toBe('resume');
+    worker({ type: 'resumed', id });
+    ctl.pause();
+    worker({ type: 'paused', id, progress: progress(2) });
+    ctl.setVisible(false);
+    ctl.setVisible(true);
+    expect(sent.filter((s) => s === 'resume').length).toBe(1);
+  });
+});
