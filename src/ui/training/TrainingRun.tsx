@@ -77,7 +77,11 @@ export function TrainingProgressLine({ compact = false }: { compact?: boolean })
       {tr.backend && !compact && (
         <p className="note" data-train-backend={tr.backend}>
           {tr.backend === 'webgpu' ? tt.onGpu(tr.device ?? '') : `${tt.onCpu} ${t.app.backendCpu(tr.device ?? '')}`}
-          {tr.reduced && <> {tt.reduced}</>}
+        </p>
+      )}
+      {tr.reduced && !compact && (
+        <p className="note" data-train-reduced="">
+          {tt.reduced}
         </p>
       )}
     </div>
