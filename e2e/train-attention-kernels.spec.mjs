@@ -3,7 +3,7 @@
 // core/train/softmax-attention.ts), the six feature maps and their Jacobians (feature-maps.ts vs
 // core/train/feature-map-grad.ts), linear attention bidirectional, causal (chunked prefix scan /
 // reverse scan) and windowed (linear-attention.ts vs core/train/linear-attention-train.ts).
-// Awkward shapes: L = 1, odd L, L across the 64-row chunks and the 64-invocation strides, H > 1,
+// Awkward shapes: L = 1, odd L, L across the causal chunks (16 rows) and 64-invocation workgroups, H > 1,
 // odd dh, m across 64, strided views (fused QKV, offsets in flat parameter/gradient buffers).
 // Tolerance per entry: 2e-5·max|twin| + 2e-4·|twin| (driver: e2e/pages/train-attention-kernels.ts).
 // One page compiles each pipeline once; the table prints kernel, shape, max abs / rel error.
@@ -34,6 +34,8 @@ const LINEAR = [
   { B: 1, L: 1, H: 1, F: 1, dh: 1, causal: true, window: 0 },
   { B: 2, L: 7, H: 2, F: 5, dh: 3, causal: false, window: 0 },
   { B: 2, L: 7, H: 2, F: 5, dh: 3, causal: true, window: 0 },
+  // L ≤ 32 runs densely (LA_DENSE_MAX_L); these take the state paths
+  { B: 2, L: 67, H: 2, F: 5, dh: 3, causal: false, window: 0 },
   { B: 1, L: 130, H: 1, F: 70, dh: 4, causal: true, window: 0 },
   { B: 2, L: 9, H: 2, F: 4, dh: 3, causal: true, window: 3 },
   { B: 1, L: 130, H: 1, F: 6, dh: 5, causal: false, window: 70 },

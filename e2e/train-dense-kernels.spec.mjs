@@ -1,6 +1,7 @@
 // The trainer's dense WGSL kernels (src/gpu/train/*.ts: linear fwd/bwd on matmul.wgsl's transpose
 // flags, layer norm, GELU, embedding, short conv, cross-entropy, grad norm + AdamW) against their CPU
-// twins (src/core/train, f64 on the same f32 inputs) in real Chromium (WebGPU on SwiftShader), on
+// twins (src/core/train, f64 on the same f32 inputs; the products with either kernel, tiled
+// matmul.wgsl and train-matmul.wgsl, and either transpose) in real Chromium (WebGPU on SwiftShader), on
 // awkward shapes: 1, odd, across the 64-wide tiles and the 4096-entry norm chunks. Prints one line
 // per output (the kernel-vs-twin table). Tolerance: |gpu − twin| ≤ 2e-5·√k + 1e-4·|twin|, k the
 // length of the sums behind an entry. Driver: e2e/pages/train-dense-kernels.ts.
@@ -8,9 +9,17 @@ import assert from 'node:assert/strict';
 import { test } from './harness.mjs';
 
 const CASES = [
+  ['matmulT', { m: 1, n: 1, k: 1, transA: false, transB: false, kernel: 'small' }],
+  ['matmulT', { m: 33, n: 7, k: 130, transA: true, transB: false, kernel: 'small' }],
+  ['matmulT', { m: 70, n: 65, k: 9, transA: false, transB: true, kernel: 'small' }],
+  ['matmulT', { m: 70, n: 65, k: 33, transA: true, transB: false, kernel: 'tiled' }],
+  ['matmulT', { m: 129, n: 130, k: 17, transA: false, transB: true, kernel: 'tiled' }],
   ['linear', { rows: 1, inDim: 1, outDim: 1, bias: true }],
   ['linear', { rows: 7, inDim: 5, outDim: 3, bias: false }],
-  ['linear', { rows: 130, inDim: 33, outDim: 70, bias: true }],
+  ['linear', { rows: 130, inDim: 33, outDim: 70, bias: true, residual: true }],
+  ['linear', { rows: 130, inDim: 40, outDim: 129, bias: true, residual: true }],
+  // dW 130×129: the tiled kernel, db by the column-sum pass
+  ['linear', { rows: 70, inDim: 130, outDim: 129, bias: true }],
   ['layerNorm', { rows: 1, cols: 1 }],
   ['layerNorm', { rows: 7, cols: 5 }],
   ['layerNorm', { rows: 65, cols: 130 }],

@@ -1,7 +1,9 @@
 // A whole training step of the tiny transformer on WebGPU (SwiftShader) against the CPU twins, on
 // small seeded configs (causal; softmax with MLP, token shift and a tied head; FAVOR+ with a width-3
-// conv and a separate head; Hedgehog's gradients too): (1) one batch's loss and every parameter's
-// gradient; (2) a few optimizer steps of both trainers — the losses and every parameter; (3) two GPU
+// conv and a separate head; the gradients of Hedgehog, Taylor-2, bidirectional ReLU and a windowed
+// bidirectional cosFormer too): (1) one batch's loss and every parameter's
+// gradient; (2) a few optimizer steps of both trainers — the losses, every parameter, the held-out
+// evaluation and the attention maps; (3) two GPU
 // runs of one seed give bit-identical losses. Prints the per-tensor tables and the steps/s of each
 // backend. Driver: e2e/pages/train-step.ts.
 import assert from 'node:assert/strict';
@@ -31,10 +33,23 @@ const CONFIGS = {
     shortConv: 'conv3',
     tied: false,
     mlp: false,
+    layers: 1,
   }),
   hedgehog: cfg({
     attention: { kind: 'linear', map: 'hedgehog', m: 4, proj: 'iid', redraw: 0, window: 0 },
     shortConv: 'none',
+  }),
+  // gradients only: the remaining maps, bidirectional and Su's local window
+  taylor2: cfg({ attention: { kind: 'linear', map: 'taylor2', m: 1, proj: 'iid', redraw: 0, window: 0 }, layers: 1 }),
+  cosformerWindow: cfg({
+    attention: { kind: 'linear', map: 'cosformer', m: 1, proj: 'iid', redraw: 0, window: 4 },
+    causal: false,
+    layers: 1,
+  }),
+  reluBidirectional: cfg({
+    attention: { kind: 'linear', map: 'relu', m: 1, proj: 'iid', redraw: 0, window: 0 },
+    causal: false,
+    layers: 1,
   }),
 };
 
@@ -76,10 +91,13 @@ test(
         if (!(Math.abs(l.gpu - l.cpu) <= 1e-4 * Math.abs(l.cpu))) bad.push({ name, step: l });
       }
       log(
-        `${name} steps/s (B 4, L 16, D 16, 2 layers, steps 2–${k}): webgpu ${r.rate.webgpu.toFixed(2)}, cpu ${r.rate.cpu.toFixed(1)}`,
+        `${name} steps/s (B 4, L 16, D 16, ${CONFIGS[name].model.layers} layer(s), steps 2–${k}): webgpu ${r.rate.webgpu.toFixed(2)}, cpu ${r.rate.cpu.toFixed(1)}`,
       );
       log(`${name} eval: gpu ${JSON.stringify(r.eval.gpu)} cpu ${JSON.stringify(r.eval.cpu)}`);
       if (!(Math.abs(r.eval.gpu.loss - r.eval.cpu.loss) <= 1e-4 * r.eval.cpu.loss)) bad.push({ name, eval: r.eval });
+      const worstMap = Math.max(...r.maps.map((m) => m.maxAbs));
+      log(`${name} attention maps (${r.maps.length} layer×head, L×L): max abs diff ${worstMap.toExponential(1)}`);
+      if (!(r.maps.length > 0 && worstMap <= 1e-4)) bad.push({ name, maps: r.maps });
       for (const snap of r.snapshots) {
         // Adam moves an entry by ≈ lr per step whatever its gradient's size, so an entry whose
         // gradient is rounding noise on both sides (softmax's b_K: a constant added to every score of
@@ -100,8 +118,8 @@ test(
       }
     }
 
-    const runs = await page.evaluate((x) => window.trainStep.determinism(x, 3), { ...CONFIGS.positive, evalEvery: 0 });
-    log(`determinism (positive, 3 steps): ${runs.map((b) => b.map((x) => x.toString(16)).join(' ')).join(' | ')}`);
+    const runs = await page.evaluate((x) => window.trainStep.determinism(x, 2), { ...CONFIGS.positive, evalEvery: 0 });
+    log(`determinism (positive, 2 steps): ${runs.map((b) => b.map((x) => x.toString(16)).join(' ')).join(' | ')}`);
     assert.deepEqual(runs[0], runs[1], 'two GPU runs of one seed give identical loss bits');
 
     assert.deepEqual(bad, [], 'every loss, gradient and parameter within tolerance');

@@ -1,5 +1,5 @@
 /**
- * Dev script: trains the default MQAR comparison (or a variant) on the CPU twins and prints the
+ * Dev script: trains the default MQAR comparison (or a variant, or lm / mlm with "taskKind") on the CPU twins and prints the
  * final held-out accuracy per attention kind and seed, with steps and wall time.
  * Run (no extra dependency: rolldown ships with Vite):
  *   npx rolldown scripts/train-cpu.ts --file /tmp/train-cpu.mjs --platform node && node /tmp/train-cpu.mjs '<json>'
@@ -8,9 +8,11 @@
  */
 import { attentionLabel, defaultTrainConfig, linearSpec } from '../src/core/train/train-defaults';
 import { createCpuTrainer } from '../src/core/train/trainer';
-import type { AttentionSpec, TrainConfig, TrainFeatureMap } from '../src/core/train/types';
+import type { AttentionSpec, TaskKind, TrainConfig, TrainFeatureMap } from '../src/core/train/types';
 
 interface Args {
+  /** mqar (default), lm or mlm */
+  taskKind?: TaskKind;
   kinds?: string[];
   seeds?: number[];
   steps?: number;
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   for (const kind of args.kinds ?? ['softmax', 'elu1', 'positive']) {
     const accs: number[] = [];
     for (const seed of args.seeds ?? [1, 2, 3]) {
-      const base = defaultTrainConfig('mqar', spec(kind));
+      const base = defaultTrainConfig(args.taskKind ?? 'mqar', spec(kind));
       const cfg: TrainConfig = {
         ...base,
         model: { ...base.model, ...args.model, attention: spec(kind) },
@@ -50,17 +52,19 @@ async function main(): Promise<void> {
       const tr = createCpuTrainer(cfg);
       const curve: string[] = [];
       let last = 0;
+      let lastLoss = 0;
       for (let s = 0; s < cfg.steps; s++) {
         const r = await tr.step();
         if (r.evalAccuracy !== undefined) {
           curve.push(`${r.step}:${r.evalAccuracy.toFixed(2)}`);
           last = r.evalAccuracy;
+          lastLoss = r.evalLoss ?? 0;
         }
       }
       const sec = (performance.now() - t0) / 1000;
       accs.push(last);
       console.log(
-        `${attentionLabel(cfg.model.attention)} seed ${seed} lr ${cfg.optimizer.lr} steps ${cfg.steps}: acc ${last.toFixed(3)} ` +
+        `${attentionLabel(cfg.model.attention)} seed ${seed} lr ${cfg.optimizer.lr} steps ${cfg.steps}: acc ${last.toFixed(3)} loss ${lastLoss.toFixed(3)} ` +
           `(${sec.toFixed(1)} s, ${((sec / cfg.steps) * 1000).toFixed(0)} ms/step) ${curve.join(' ')}`,
       );
     }

@@ -10,7 +10,8 @@ import { sliceCols, putCols, type Arr } from '../../src/core/train/arr';
 import { featureBackward, featureCount, featureForward, type FeatureOpts } from '../../src/core/train/feature-map-grad';
 import { linearAttentionBackward, linearAttentionForward } from '../../src/core/train/linear-attention-train';
 import { softmaxAttentionBackward, softmaxAttentionForward } from '../../src/core/train/softmax-attention';
-import type { TrainFeatureMap } from '../../src/core/train/types';
+import { attentionMatrices } from '../../src/core/train/attention-layer';
+import type { AttentionSpec, TrainFeatureMap } from '../../src/core/train/types';
 import { createRng, type Rng } from '../../src/core/rng';
 import { acquireGpu } from '../../src/gpu/device';
 import { GpuAllocator } from '../../src/gpu/allocator';
@@ -19,7 +20,11 @@ import type { KernelContext } from '../../src/gpu/kernel-context';
 import { PipelineCache } from '../../src/gpu/pipelines';
 import { readFloats } from '../../src/gpu/readback';
 import { encodeFeatureBackward, encodeFeatureForward } from '../../src/gpu/train/feature-maps';
-import { encodeLinearAttentionBackward, encodeLinearAttentionForward } from '../../src/gpu/train/linear-attention';
+import {
+  encodeLinearAttentionBackward,
+  encodeLinearAttentionForward,
+  encodeLinearAttentionMap,
+} from '../../src/gpu/train/linear-attention';
 import { encodeSoftmaxAttentionBackward, encodeSoftmaxAttentionForward } from '../../src/gpu/train/softmax-attention';
 
 export const ATOL = 2e-5;
@@ -245,6 +250,8 @@ async function feature(cs: FeatureCase): Promise<Err[]> {
   const gdPhi = c.alloc.upload('t.dphi', dPhi);
   const gdx = c.alloc.upload('t.dx', new Float32Array(off + rows * stride + 1).fill(Number.NaN));
   const grads = c.alloc.upload('t.grads', new Float32Array(3 + H * dh * m + H * m).fill(Number.NaN));
+  // strided cases: dbh in a buffer of its own (the unshared binding); else dWh, dbh in one buffer
+  const gradsB = cs.strided ? c.alloc.upload('t.gradsb', new Float32Array(H * m).fill(Number.NaN)) : grads;
   const shape = { map, side, B, L, H, dh, m };
   c.device.pushErrorScope('validation');
   const enc = c.device.createCommandEncoder();
@@ -257,7 +264,7 @@ async function feature(cs: FeatureCase): Promise<Err[]> {
     dPhi: gdPhi,
     dx: { buffer: gdx, offset: off, stride },
     dw: { buffer: grads, offset: 3 },
-    db: { buffer: grads, offset: 3 + H * dh * m },
+    db: cs.strided ? gradsB : { buffer: grads, offset: 3 + H * dh * m },
   });
   c.device.queue.submit([enc.finish()]);
   await scopeOk(c);
@@ -268,7 +275,8 @@ async function feature(cs: FeatureCase): Promise<Err[]> {
   if (isHh) {
     const g = await read(c, grads, 3 + H * dh * m + H * m);
     res.push(compare('dWh', g.subarray(3, 3 + H * dh * m), dhwWant));
-    res.push(compare('dbh', g.subarray(3 + H * dh * m), dhbWant));
+    const gb = cs.strided ? await read(c, gradsB, H * m) : g.subarray(3 + H * dh * m);
+    res.push(compare(cs.strided ? 'dbh (own buf)' : 'dbh', gb, dhbWant));
   }
   return res;
 }
@@ -339,9 +347,21 @@ async function linear(cs: LinearCase): Promise<Err[]> {
     dPhiK: dk,
     dv,
   });
+  const amap = c.alloc.storage('t.amap', B * H * L * L * 4);
+  encodeLinearAttentionMap(c, enc, { B, L, H, F, causal, window, phiQ: gq, phiK: gk, den: denIn, out: amap });
   c.device.queue.submit([enc.finish()]);
   await scopeOk(c);
+  // the map's twin reads sequence 0
+  const spec = { kind: 'linear', map: 'elu1', m: F, proj: 'iid', redraw: 0, window } as AttentionSpec;
+  const mapsWant = attentionMatrices(
+    spec,
+    { B: 1, L, H, dh, causal },
+    { out: fw.out, phiQ: f64(phiQ), phiK: f64(phiK), den: fw.den, F },
+  );
+  const mapWant = new Float64Array(H * L * L);
+  mapsWant.forEach((m, h) => mapWant.set(m, h * L * L));
   return [
+    compare('Â (seq 0)', await read(c, amap, H * L * L), mapWant),
     compare('out', await read(c, out, rows * D), fw.out),
     compare('den', await read(c, den, rows * H), fw.den),
     compare('dφq', await read(c, dq, rows * H * F), bw.dPhiQ, LINEAR_DPHI_FLOOR),
@@ -356,3 +376,151 @@ async function linear(cs: LinearCase): Promise<Err[]> {
   feature,
   linear,
 };
+
+/** Wall time (ms, median of `reps`) of one forward + backward of softmax or linear attention (with φ) at a trainer-like shape. */
+async function timeLayer(
+  kind: 'softmax' | TrainFeatureMap,
+  s: { B: number; L: number; H: number; dh: number; m: number; causal: boolean },
+  reps = 3,
+) {
+  const c = await ctx();
+  const { B, L, H, dh, m, causal } = s;
+  const D = H * dh;
+  const rows = B * L;
+  const rng = createRng(1);
+  const q = c.alloc.upload('b.q', normal(rng, rows * D, 0.5));
+  const k = c.alloc.upload('b.k', normal(rng, rows * D, 0.5));
+  const v = c.alloc.upload('b.v', normal(rng, rows * D));
+  const dO = c.alloc.upload('b.do', normal(rng, rows * D));
+  const o = c.alloc.storage('b.o', rows * D * 4);
+  const dq = c.alloc.storage('b.dq', rows * D * 4);
+  const dk = c.alloc.storage('b.dk', rows * D * 4);
+  const dv = c.alloc.storage('b.dv', rows * D * 4);
+  const F = kind === 'softmax' ? 0 : featureCount(kind, m, dh);
+  const w = c.alloc.upload('b.w', normal(rng, H * dh * Math.max(1, m) + H * Math.max(1, m), 0.3));
+  const times: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const enc = c.device.createCommandEncoder();
+    if (kind === 'softmax') {
+      const p = c.alloc.storage('b.p', B * H * L * L * 4);
+      encodeSoftmaxAttentionForward(c, enc, { B, L, H, dh, causal, q, k, v, out: o, p });
+      encodeSoftmaxAttentionBackward(c, enc, { B, L, H, dh, causal, q, k, v, p, dOut: dO, dq, dk, dv });
+    } else {
+      const pq = c.alloc.storage('b.pq', rows * H * F * 4);
+      const pk = c.alloc.storage('b.pk', rows * H * F * 4);
+      const dpq = c.alloc.storage('b.dpq', rows * H * F * 4);
+      const dpk = c.alloc.storage('b.dpk', rows * H * F * 4);
+      const den = c.alloc.storage('b.den', rows * H * 4);
+      const fs = { map: kind, B, L, H, dh, m };
+      const bv = { buffer: w, offset: H * dh * m };
+      encodeFeatureForward(c, enc, { ...fs, side: 'query', x: q, w, b: bv, phi: pq, role: 'b.fq' });
+      encodeFeatureForward(c, enc, { ...fs, side: 'key', x: k, w, b: bv, phi: pk, role: 'b.fk' });
+      const ls = { B, L, H, F, dh, causal, window: 0 };
+      encodeLinearAttentionForward(c, enc, { ...ls, phiQ: pq, phiK: pk, v, out: o, den });
+      encodeLinearAttentionBackward(c, enc, {
+        ...ls,
+        phiQ: pq,
+        phiK: pk,
+        v,
+        den,
+        out: o,
+        dOut: dO,
+        dPhiQ: dpq,
+        dPhiK: dpk,
+        dv,
+      });
+      const gw = c.alloc.storage('b.gw', (H * dh * m + H * m) * 4);
+      const hh = { dw: gw, db: { buffer: gw, offset: H * dh * m } };
+      encodeFeatureBackward(c, enc, { ...fs, side: 'query', x: q, w, phi: pq, dPhi: dpq, dx: dq, ...hh, role: 'b.bq' });
+      encodeFeatureBackward(c, enc, { ...fs, side: 'key', x: k, w, phi: pk, dPhi: dpk, dx: dk, ...hh, role: 'b.bk' });
+    }
+    const t0 = performance.now();
+    c.device.queue.submit([enc.finish()]);
+    await c.device.queue.onSubmittedWorkDone();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+(window as unknown as { trainAttentionTime: unknown }).trainAttentionTime = timeLayer;
+
+/** Per-pass wall times (ms) of one layer: each encode function submitted alone (diagnostics). */
+async function timePasses(s: { B: number; L: number; H: number; dh: number; F: number; causal: boolean }) {
+  const c = await ctx();
+  const { B, L, H, dh, F, causal } = s;
+  const D = H * dh;
+  const rows = B * L;
+  const rng = createRng(1);
+  const q = c.alloc.upload('b.q', normal(rng, rows * D, 0.5));
+  const k = c.alloc.upload('b.k', normal(rng, rows * D, 0.5));
+  const v = c.alloc.upload('b.v', normal(rng, rows * D));
+  const dO = c.alloc.upload('b.do', normal(rng, rows * D));
+  const o = c.alloc.storage('b.o', rows * D * 4);
+  const dq = c.alloc.storage('b.dq', rows * D * 4);
+  const dk = c.alloc.storage('b.dk', rows * D * 4);
+  const dv = c.alloc.storage('b.dv', rows * D * 4);
+  const p = c.alloc.storage('b.p', B * H * L * L * 4);
+  const pq = c.alloc.upload(
+    'b.pq',
+    Float32Array.from({ length: rows * H * F }, () => rng.uniform()),
+  );
+  const pk = c.alloc.upload(
+    'b.pk',
+    Float32Array.from({ length: rows * H * F }, () => rng.uniform()),
+  );
+  const dpq = c.alloc.storage('b.dpq', rows * H * F * 4);
+  const dpk = c.alloc.storage('b.dpk', rows * H * F * 4);
+  const den = c.alloc.storage('b.den', rows * H * 4);
+  const ls = { B, L, H, F, dh, causal, window: 0 };
+  const steps: [string, (e: GPUCommandEncoder) => void][] = [
+    ['sm fwd', (e) => encodeSoftmaxAttentionForward(c, e, { B, L, H, dh, causal, q, k, v, out: o, p })],
+    ['sm bwd', (e) => encodeSoftmaxAttentionBackward(c, e, { B, L, H, dh, causal, q, k, v, p, dOut: dO, dq, dk, dv })],
+    ['la fwd', (e) => encodeLinearAttentionForward(c, e, { ...ls, phiQ: pq, phiK: pk, v, out: o, den })],
+    [
+      'la bwd',
+      (e) =>
+        encodeLinearAttentionBackward(c, e, {
+          ...ls,
+          phiQ: pq,
+          phiK: pk,
+          v,
+          den,
+          out: o,
+          dOut: dO,
+          dPhiQ: dpq,
+          dPhiK: dpk,
+          dv,
+        }),
+    ],
+    ['elu1 fwd', (e) => encodeFeatureForward(c, e, { map: 'elu1', B, L, H, dh, m: 0, side: 'query', x: q, phi: dpq })],
+    [
+      'elu1 fwd 1 row',
+      (e) => encodeFeatureForward(c, e, { map: 'elu1', B: 1, L: 1, H: 1, dh, m: 0, side: 'query', x: q, phi: dpq }),
+    ],
+    [
+      'elu1 fwd 64 rows',
+      (e) => encodeFeatureForward(c, e, { map: 'elu1', B: 1, L: 64, H: 1, dh, m: 0, side: 'query', x: q, phi: dpq }),
+    ],
+    [
+      'elu1 fwd 512 rows',
+      (e) => encodeFeatureForward(c, e, { map: 'elu1', B: 1, L: 512, H: 1, dh, m: 0, side: 'query', x: q, phi: dpq }),
+    ],
+  ];
+  const res: Record<string, number> = {};
+  for (const [name, f] of steps) {
+    let best = Infinity;
+    for (let r = 0; r < 3; r++) {
+      const enc = c.device.createCommandEncoder();
+      f(enc);
+      const t0 = performance.now();
+      c.device.queue.submit([enc.finish()]);
+      await c.device.queue.onSubmittedWorkDone();
+      best = Math.min(best, performance.now() - t0);
+    }
+    res[name] = best;
+  }
+  return res;
+}
+
+(window as unknown as { trainAttentionPasses: unknown }).trainAttentionPasses = timePasses;

@@ -22,7 +22,7 @@ import { encodeCrossEntropy } from '../../src/gpu/train/cross-entropy';
 import { encodeGeluBackward, encodeGeluForward } from '../../src/gpu/train/elementwise';
 import { encodeEmbedBackward, encodeEmbedForward } from '../../src/gpu/train/embedding';
 import { encodeLayerNormBackward, encodeLayerNormForward } from '../../src/gpu/train/layer-norm';
-import { encodeLinearBackward, encodeLinearForward } from '../../src/gpu/train/linear';
+import { encodeLinearBackward, encodeLinearForward, encodeMatmulT } from '../../src/gpu/train/linear';
 import { encodeShortConvBackward, encodeShortConvForward } from '../../src/gpu/train/short-conv';
 
 const ATOL = 2e-5;
@@ -90,20 +90,37 @@ function ints(n: number, hi: number, seed: number): Int32Array {
   return Int32Array.from({ length: n }, () => Math.floor(r.uniform() * hi));
 }
 
-async function linear(s: { rows: number; inDim: number; outDim: number; bias: boolean }): Promise<Row[]> {
+async function linear(s: {
+  rows: number;
+  inDim: number;
+  outDim: number;
+  bias: boolean;
+  residual?: boolean;
+}): Promise<Row[]> {
   const { rows, inDim, outDim } = s;
   const x = normal(rows * inDim, 1);
   const w = normal(inDim * outDim, 2);
   const b = normal(outDim, 3);
   const dy = normal(rows * outDim, 4);
   const dx0 = normal(rows * inDim, 5); // accumulated onto
+  const res = normal(rows * outDim, 6); // y = r + x·W + b when s.residual
   const y = linearForward(f64(x), rows, inDim, f64(w), s.bias ? f64(b) : null, outDim);
+  if (s.residual) for (let i = 0; i < y.length; i++) y[i]! += res[i]!;
   const g = linearBackward(f64(x), rows, inDim, f64(w), outDim, f64(dy));
   const r = await gpuRun(
-    { x, w, b, dy, dx: dx0 },
+    { x, w, b, dy, dx: dx0, res },
     { y: rows * outDim, dx: rows * inDim, dw: inDim * outDim, db: outDim },
     (c, e, B) => {
-      encodeLinearForward(c, e, { x: B.x!, w: B.w!, b: s.bias ? B.b! : null, y: B.y!, rows, inDim, outDim });
+      encodeLinearForward(c, e, {
+        x: B.x!,
+        w: B.w!,
+        b: s.bias ? B.b! : null,
+        residual: s.residual ? B.res! : null,
+        y: B.y!,
+        rows,
+        inDim,
+        outDim,
+      });
       encodeLinearBackward(c, e, {
         x: B.x!,
         w: B.w!,
@@ -126,6 +143,43 @@ async function linear(s: { rows: number; inDim: number; outDim: number; bias: bo
     compare('dW', r.dw!, g.dw, rows),
     compare('db', r.db!, g.db, rows),
   ];
+}
+
+/** op(A)·op(B) (+ C) with either kernel, against an f64 triple loop. */
+async function matmulT(s: {
+  m: number;
+  n: number;
+  k: number;
+  transA: boolean;
+  transB: boolean;
+  kernel: 'tiled' | 'small';
+}): Promise<Row[]> {
+  const { m, n, k } = s;
+  const a = normal(m * k, 71);
+  const b = normal(k * n, 72);
+  const c0 = normal(m * n, 73);
+  const want = new Float64Array(m * n);
+  for (let i = 0; i < m; i++)
+    for (let j = 0; j < n; j++) {
+      let acc = c0[i * n + j]!;
+      for (let q = 0; q < k; q++) acc += a[s.transA ? q * m + i : i * k + q]! * b[s.transB ? j * k + q : q * n + j]!;
+      want[i * n + j] = acc;
+    }
+  const r = await gpuRun({ a, b, c: c0 }, { c: m * n }, (c, e, B) =>
+    encodeMatmulT(c, e, {
+      a: B.a!,
+      b: B.b!,
+      c: B.c!,
+      m,
+      n,
+      k,
+      transA: s.transA,
+      transB: s.transB,
+      accumulate: true,
+      kernel: s.kernel,
+    }),
+  );
+  return [compare('C (+=)', r.c!, want, k)];
 }
 
 async function layerNorm(s: { rows: number; cols: number }): Promise<Row[]> {
@@ -317,7 +371,7 @@ async function adamw(s: { n: number; t: number; clip: number; decayEvery: number
   ];
 }
 
-const KERNELS = { linear, layerNorm, gelu, embed, shortConv, crossEntropy, adamw } as const;
+const KERNELS = { matmulT, linear, layerNorm, gelu, embed, shortConv, crossEntropy, adamw } as const;
 
 (window as unknown as { trainDense: unknown }).trainDense = {
   info: async () => ({ adapter: (await ctx()).adapter }),

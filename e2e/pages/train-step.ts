@@ -167,10 +167,19 @@ async function steps(cfg: TrainConfig, k: number) {
   }
   const eg = await gt.evaluate();
   const ec = await cpu.evaluate();
+  // the attention maps of one held-out example ([layer][head] L×L) after the steps
+  const example = makeBatch(cfg.task, 1, cfg.seed ^ 0x5eed, 99);
+  const mg = (await gt.attentionMaps(example)).flat();
+  const mcpu = (await cpu.attentionMaps(example)).flat();
+  const maps = tensorRows(
+    mcpu.map((_, i) => `map ${i}`),
+    mg,
+    mcpu,
+  );
   gt.dispose();
   cpu.dispose();
   const rate = { webgpu: ((k - 1) * 1000) / ms.webgpu, cpu: ((k - 1) * 1000) / ms.cpu };
-  return { losses, snapshots, eval: { gpu: eg, cpu: ec }, lr: cfg.optimizer.lr, rate };
+  return { losses, snapshots, maps, eval: { gpu: eg, cpu: ec }, lr: cfg.optimizer.lr, rate };
 }
 
 async function determinism(cfg: TrainConfig, k: number) {

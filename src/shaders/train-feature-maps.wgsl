@@ -22,14 +22,15 @@
 //     du = p ⊙ (dp − dp·p) − n ⊙ (dn − dn·n), dx = du Whᵀ, dWh = Σ_rows xᵀ du, dbh = Σ_rows du
 //     (du goes through the scratch dU (rows·H·m) to entry `hedgehog_params`).
 //
-// Thread mapping: `forward`, `backward`: one workgroup of 64 invocations per (row, h); x staged in
-// workgroup memory (dh ≤ 256), invocation t handles features f = t, t + 64, … (u and g of the
-// positive / hedgehog maps kept in workgroup memory, m ≤ 1024), maxima and sums by tree reductions.
-// `key_shift`: one workgroup per (b, h) over the L·m projections. `hedgehog_params`: one
-// invocation per (h, a ≤ dh, f) summing over rows (a = dh is the bias).
+// Thread mapping: one invocation per (row, h) in `forward`, `backward`, `key_apply`; per (b, h) in
+// `key_shift`; per (h, a ≤ dh, f) in `hedgehog_params` (summing over rows; a = dh is the bias).
+// No workgroup memory, no barriers (on SwiftShader the cost is per workgroup and per barrier).
+// Intermediates go through the outputs: the positive map's exponents and hedgehog's u are written
+// into φ first and overwritten. Positive keys take three passes: `forward` (exponents, the row max
+// into RowMax), `key_shift` (Shift[b·H + h] = max over the sequence's rows), `key_apply`.
 //
-// Dispatch: forward/backward rows·H workgroups, key_shift B·H workgroups, hedgehog_params
-// ⌈H·(dh+1)·m / 64⌉ workgroups; all @workgroup_size(64), split over (x, y) with x = gx.
+// Dispatch: ⌈items / 64⌉ workgroups of @workgroup_size(64), split over (x, y) with x = gx
+// (item id = gid.x + gid.y·gx·64).
 
 struct Params {
   rows: u32, L: u32, H: u32, dh: u32,
@@ -52,238 +53,193 @@ struct Params {
 @group(0) @binding(10) var<storage, read_write> dW: array<f32>;
 @group(0) @binding(11) var<storage, read_write> dB: array<f32>;
 @group(0) @binding(12) var<storage, read> Trig: array<f32>;
+@group(0) @binding(13) var<storage, read_write> RowMax: array<f32>;
 
 const WG: u32 = 64u;
 const INV_SQRT2: f32 = 0.70710678118654752;
 
-var<workgroup> xs: array<f32, 256>;
-var<workgroup> us: array<f32, 1024>;
-var<workgroup> red: array<f32, 64>;
-
-fn reduce_max(t: u32, v: f32) -> f32 {
-  red[t] = v;
-  workgroupBarrier();
-  for (var s = WG / 2u; s > 0u; s = s / 2u) {
-    if (t < s) { red[t] = max(red[t], red[t + s]); }
-    workgroupBarrier();
-  }
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
-
-fn reduce_sum(t: u32, v: f32) -> f32 {
-  red[t] = v;
-  workgroupBarrier();
-  for (var s = WG / 2u; s > 0u; s = s / 2u) {
-    if (t < s) { red[t] = red[t] + red[t + s]; }
-    workgroupBarrier();
-  }
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
-
 fn scale_s() -> f32 { return pow(f32(U.dh), -0.25); }
 
-/// x of (row, h) into xs
-fn stage_x(t: u32, row: u32, h: u32) {
-  for (var a = t; a < U.dh; a += WG) { xs[a] = X[U.off_x + row * U.ld_x + h * U.dh + a]; }
-  workgroupBarrier();
-}
+fn item(gid: vec3<u32>) -> u32 { return gid.x + gid.y * U.gx * WG; }
 
 @compute @workgroup_size(64)
-fn key_shift(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) t: u32) {
-  let bh = wg.x + wg.y * U.gx;
-  if (bh >= U.B * U.H) { return; }
-  let b = bh / U.H;
-  let h = bh % U.H;
-  let dh = U.dh;
-  let m = U.m;
-  let wb = U.off_w + h * m * dh;
-  let sc = scale_s();
-  var mx = -3.0e38;
-  for (var idx = t; idx < U.L * m; idx += WG) {
-    let row = b * U.L + idx / m;
-    let f = idx % m;
-    let xb = U.off_x + row * U.ld_x + h * dh;
-    var u = 0.0;
-    var n = 0.0;
-    for (var a = 0u; a < dh; a++) {
-      let x = X[xb + a];
-      u = fma(W[wb + f * dh + a], x, u);
-      n = fma(x, x, n);
-    }
-    mx = max(mx, u * sc - 0.5 * sc * sc * n);
-  }
-  let r = reduce_max(t, mx);
-  if (t == 0u) { Shift[bh] = r; }
-}
-
-@compute @workgroup_size(64)
-fn forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) t: u32) {
-  let r = wg.x + wg.y * U.gx;
+fn forward(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let r = item(gid);
   if (r >= U.rows * U.H) { return; }
   let row = r / U.H;
   let h = r % U.H;
-  stage_x(t, row, h);
   let ob = r * U.F;
   let dh = U.dh;
+  let xb = U.off_x + row * U.ld_x + h * dh;
   let sc = scale_s();
   switch U.map {
     case 0u: {
       let m = U.m;
-      var hp = 0.0;
-      for (var a = t; a < dh; a += WG) { hp = fma(xs[a], xs[a], hp); }
-      let hn = 0.5 * sc * sc * reduce_sum(t, hp);
+      var n2 = 0.0;
+      for (var a = 0u; a < dh; a++) { n2 = fma(X[xb + a], X[xb + a], n2); }
+      let hn = 0.5 * sc * sc * n2;
       let wb = U.off_w + h * m * dh;
       var mx = -3.0e38;
-      for (var f = t; f < m; f += WG) {
+      for (var f = 0u; f < m; f++) {
         var u = 0.0;
-        for (var a = 0u; a < dh; a++) { u = fma(W[wb + f * dh + a], xs[a], u); }
+        for (var a = 0u; a < dh; a++) { u = fma(W[wb + f * dh + a], X[xb + a], u); }
         let e = u * sc - hn;
-        us[f] = e;
+        Phi[ob + f] = e;
         mx = max(mx, e);
       }
-      var c = reduce_max(t, mx);
-      if (U.side == 1u) { c = Shift[(row / U.L) * U.H + h]; }
-      let inv = 1.0 / sqrt(f32(m));
-      for (var f = t; f < m; f += WG) { Phi[ob + f] = exp(us[f] - c) * inv; }
+      if (U.side == 1u) {
+        RowMax[r] = mx;
+      } else {
+        let inv = 1.0 / sqrt(f32(m));
+        for (var f = 0u; f < m; f++) { Phi[ob + f] = exp(Phi[ob + f] - mx) * inv; }
+      }
     }
     case 1u: {
-      for (var a = t; a < dh; a += WG) {
-        let x = xs[a];
+      for (var a = 0u; a < dh; a++) {
+        let x = X[xb + a];
         Phi[ob + a] = select(exp(x), x + 1.0, x > 0.0);
       }
     }
     case 2u: {
-      for (var a = t; a < dh; a += WG) { Phi[ob + a] = max(xs[a], 0.0); }
+      for (var a = 0u; a < dh; a++) { Phi[ob + a] = max(X[xb + a], 0.0); }
     }
     case 3u: {
-      for (var f = t; f < U.F; f += WG) {
-        var v = 1.0;
-        if (f >= 1u && f <= dh) {
-          v = sc * xs[f - 1u];
-        } else if (f > dh) {
-          let e = f - 1u - dh;
-          v = sc * sc * xs[e / dh] * xs[e % dh] * INV_SQRT2;
-        }
-        Phi[ob + f] = v;
+      Phi[ob] = 1.0;
+      for (var a = 0u; a < dh; a++) {
+        let xa = sc * X[xb + a];
+        Phi[ob + 1u + a] = xa;
+        let qa = ob + 1u + dh + a * dh;
+        for (var b = 0u; b < dh; b++) { Phi[qa + b] = xa * sc * X[xb + b] * INV_SQRT2; }
       }
     }
     case 4u: {
       let cs = Trig[2u * (row % U.L)];
       let sn = Trig[2u * (row % U.L) + 1u];
-      for (var f = t; f < 2u * dh; f += WG) {
-        let x = max(xs[f % dh], 0.0);
-        Phi[ob + f] = x * select(sn, cs, f < dh);
+      for (var a = 0u; a < dh; a++) {
+        let x = max(X[xb + a], 0.0);
+        Phi[ob + a] = x * cs;
+        Phi[ob + dh + a] = x * sn;
       }
     }
     default: {
-      // hedgehog
+      // hedgehog: u into the first half of φ, then both softmaxes
       let m = U.m;
       let wb = U.off_w + h * dh * m;
       let bb = U.off_b + h * m;
       var mx = -3.0e38;
       var mn = 3.0e38;
-      for (var f = t; f < m; f += WG) {
+      for (var f = 0u; f < m; f++) {
         var u = Bh[bb + f];
-        for (var a = 0u; a < dh; a++) { u = fma(xs[a], W[wb + a * m + f], u); }
-        us[f] = u;
+        for (var a = 0u; a < dh; a++) { u = fma(X[xb + a], W[wb + a * m + f], u); }
+        Phi[ob + f] = u;
         mx = max(mx, u);
         mn = min(mn, u);
       }
-      let M = reduce_max(t, mx);
-      let N = -reduce_max(t, -mn);
       var s1 = 0.0;
       var s2 = 0.0;
-      for (var f = t; f < m; f += WG) {
-        s1 += exp(us[f] - M);
-        s2 += exp(N - us[f]);
+      for (var f = 0u; f < m; f++) {
+        let u = Phi[ob + f];
+        s1 += exp(u - mx);
+        s2 += exp(mn - u);
       }
-      let i1 = 1.0 / reduce_sum(t, s1);
-      let i2 = 1.0 / reduce_sum(t, s2);
-      for (var f = t; f < m; f += WG) {
-        Phi[ob + f] = exp(us[f] - M) * i1;
-        Phi[ob + m + f] = exp(N - us[f]) * i2;
+      let i1 = 1.0 / s1;
+      let i2 = 1.0 / s2;
+      for (var f = 0u; f < m; f++) {
+        let u = Phi[ob + f];
+        Phi[ob + f] = exp(u - mx) * i1;
+        Phi[ob + m + f] = exp(mn - u) * i2;
       }
     }
   }
 }
 
 @compute @workgroup_size(64)
-fn backward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) t: u32) {
-  let r = wg.x + wg.y * U.gx;
+fn key_shift(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let bh = item(gid);
+  if (bh >= U.B * U.H) { return; }
+  let b = bh / U.H;
+  let h = bh % U.H;
+  var mx = -3.0e38;
+  for (var t = 0u; t < U.L; t++) { mx = max(mx, RowMax[(b * U.L + t) * U.H + h]); }
+  Shift[bh] = mx;
+}
+
+@compute @workgroup_size(64)
+fn key_apply(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let r = item(gid);
   if (r >= U.rows * U.H) { return; }
   let row = r / U.H;
   let h = r % U.H;
-  stage_x(t, row, h);
+  let c = Shift[(row / U.L) * U.H + h];
+  let ob = r * U.F;
+  let inv = 1.0 / sqrt(f32(U.m));
+  for (var f = 0u; f < U.m; f++) { Phi[ob + f] = exp(Phi[ob + f] - c) * inv; }
+}
+
+@compute @workgroup_size(64)
+fn backward(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let r = item(gid);
+  if (r >= U.rows * U.H) { return; }
+  let row = r / U.H;
+  let h = r % U.H;
   let ob = r * U.F;
   let dh = U.dh;
+  let xb = U.off_x + row * U.ld_x + h * dh;
   let sc = scale_s();
   let xo = U.off_dx + row * U.ld_dx + h * dh;
   switch U.map {
     case 0u: {
       let m = U.m;
-      var part = 0.0;
-      for (var f = t; f < m; f += WG) {
-        let g = dPhi[ob + f] * PhiIn[ob + f];
-        us[f] = g;
-        part += g;
-      }
-      let G = reduce_sum(t, part);
+      var G = 0.0;
+      for (var f = 0u; f < m; f++) { G = fma(dPhi[ob + f], PhiIn[ob + f], G); }
       let wb = U.off_w + h * m * dh;
-      for (var a = t; a < dh; a += WG) {
+      for (var a = 0u; a < dh; a++) {
         var acc = 0.0;
-        for (var f = 0u; f < m; f++) { acc = fma(us[f], W[wb + f * dh + a], acc); }
-        dX[xo + a] = sc * (acc - sc * xs[a] * G);
+        for (var f = 0u; f < m; f++) { acc = fma(dPhi[ob + f] * PhiIn[ob + f], W[wb + f * dh + a], acc); }
+        dX[xo + a] = sc * (acc - sc * X[xb + a] * G);
       }
     }
     case 1u: {
-      for (var a = t; a < dh; a += WG) {
-        let x = xs[a];
+      for (var a = 0u; a < dh; a++) {
+        let x = X[xb + a];
         let d = dPhi[ob + a];
         dX[xo + a] = select(d * exp(x), d, x > 0.0);
       }
     }
     case 2u: {
-      for (var a = t; a < dh; a += WG) { dX[xo + a] = select(0.0, dPhi[ob + a], xs[a] > 0.0); }
+      for (var a = 0u; a < dh; a++) { dX[xo + a] = select(0.0, dPhi[ob + a], X[xb + a] > 0.0); }
     }
     case 3u: {
       let qb = ob + 1u + dh;
-      for (var c = t; c < dh; c += WG) {
+      for (var c = 0u; c < dh; c++) {
         var q = 0.0;
-        for (var b = 0u; b < dh; b++) { q = fma(dPhi[qb + c * dh + b] + dPhi[qb + b * dh + c], xs[b], q); }
+        for (var b = 0u; b < dh; b++) { q = fma(dPhi[qb + c * dh + b] + dPhi[qb + b * dh + c], X[xb + b], q); }
         dX[xo + c] = sc * (dPhi[ob + 1u + c] + sc * q * INV_SQRT2);
       }
     }
     case 4u: {
       let cs = Trig[2u * (row % U.L)];
       let sn = Trig[2u * (row % U.L) + 1u];
-      for (var a = t; a < dh; a += WG) {
-        dX[xo + a] = select(0.0, dPhi[ob + a] * cs + dPhi[ob + dh + a] * sn, xs[a] > 0.0);
+      for (var a = 0u; a < dh; a++) {
+        dX[xo + a] = select(0.0, dPhi[ob + a] * cs + dPhi[ob + dh + a] * sn, X[xb + a] > 0.0);
       }
     }
     default: {
       let m = U.m;
-      var pa = 0.0;
-      var pb = 0.0;
-      for (var f = t; f < m; f += WG) {
-        pa = fma(dPhi[ob + f], PhiIn[ob + f], pa);
-        pb = fma(dPhi[ob + m + f], PhiIn[ob + m + f], pb);
+      var A = 0.0;
+      var Bn = 0.0;
+      for (var f = 0u; f < m; f++) {
+        A = fma(dPhi[ob + f], PhiIn[ob + f], A);
+        Bn = fma(dPhi[ob + m + f], PhiIn[ob + m + f], Bn);
       }
-      let A = reduce_sum(t, pa);
-      let Bn = reduce_sum(t, pb);
-      for (var f = t; f < m; f += WG) {
-        let du = PhiIn[ob + f] * (dPhi[ob + f] - A) - PhiIn[ob + m + f] * (dPhi[ob + m + f] - Bn);
-        us[f] = du;
-        dU[r * m + f] = du;
+      let ub = r * m;
+      for (var f = 0u; f < m; f++) {
+        dU[ub + f] = PhiIn[ob + f] * (dPhi[ob + f] - A) - PhiIn[ob + m + f] * (dPhi[ob + m + f] - Bn);
       }
-      workgroupBarrier();
       let wb = U.off_w + h * dh * m;
-      for (var a = t; a < dh; a += WG) {
+      for (var a = 0u; a < dh; a++) {
         var acc = 0.0;
-        for (var f = 0u; f < m; f++) { acc = fma(us[f], W[wb + a * m + f], acc); }
+        for (var f = 0u; f < m; f++) { acc = fma(dU[ub + f], W[wb + a * m + f], acc); }
         dX[xo + a] = acc;
       }
     }
@@ -292,7 +248,7 @@ fn backward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_inde
 
 @compute @workgroup_size(64)
 fn hedgehog_params(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let id = gid.x + gid.y * U.gx * WG;
+  let id = item(gid);
   let m = U.m;
   let dh = U.dh;
   let f = id % m;

@@ -6,10 +6,9 @@
 //   backward: ĝ_j = dy_j g_j,  dx_j = rstd·(ĝ_j − mean(ĝ) − x̂_j·mean(ĝ ⊙ x̂))   (+ dx when accumulate)
 //   params:   dg_j = Σ_rows dy_j x̂_j,  db_j = Σ_rows dy_j                      (+= when accumulate)
 //
-// Thread mapping: forward / backward one workgroup of 64 invocations per row; invocation t handles
-// columns t, t + 64, …; the row sums are a fixed-order tree reduction in workgroup memory (64 f32 × 2).
-// params: one invocation per column, the rows summed in order (no atomics, bit-reproducible).
-// Dispatch: forward / backward `rows` workgroups, params ⌈cols / 64⌉, both folded into (nx, ny).
+// Thread mapping: forward / backward one invocation per row, its columns in order; params one
+// invocation per column, the rows in order (no atomics, no workgroup memory, bit-reproducible).
+// Dispatch: forward / backward ⌈rows / 64⌉ workgroups, params ⌈cols / 64⌉, both folded into (nx, ny).
 
 struct Params { rows: u32, cols: u32, nx: u32, accumulate: u32 }
 
@@ -23,71 +22,47 @@ struct Params { rows: u32, cols: u32, nx: u32, accumulate: u32 }
 @group(0) @binding(6) var<storage, read_write> RSTD: array<f32>;
 
 const EPS: f32 = 1e-5;
-var<workgroup> red0: array<f32, 64>;
-var<workgroup> red1: array<f32, 64>;
 
-fn reduce2(t: u32) {
-  for (var s = 32u; s > 0u; s >>= 1u) {
-    workgroupBarrier();
-    if (t < s) {
-      red0[t] += red0[t + s];
-      red1[t] += red1[t + s];
-    }
-  }
-  workgroupBarrier();
-}
-
+// forward / backward: one invocation per row, the columns walked serially (cols ≤ 256): no
+// workgroup memory and no barriers, which on SwiftShader cost more than the row's arithmetic.
 @compute @workgroup_size(64)
 fn forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let r = wg.y * P.nx + wg.x;
-  if (r >= P.rows) { return; } // uniform per workgroup: every invocation returns together
-  let t = lid.x;
+  let r = (wg.y * P.nx + wg.x) * 64u + lid.x;
+  if (r >= P.rows) { return; }
   let base = r * P.cols;
   var s = 0.0;
-  for (var j = t; j < P.cols; j += 64u) { s += X[base + j]; }
-  red0[t] = s;
-  red1[t] = 0.0;
-  reduce2(t);
-  let mu = red0[0] / f32(P.cols);
-  workgroupBarrier();
+  for (var j = 0u; j < P.cols; j++) { s += X[base + j]; }
+  let mu = s / f32(P.cols);
   var q = 0.0;
-  for (var j = t; j < P.cols; j += 64u) {
+  for (var j = 0u; j < P.cols; j++) {
     let d = X[base + j] - mu;
     q += d * d;
   }
-  red0[t] = q;
-  reduce2(t);
-  let rstd = 1.0 / sqrt(red0[0] / f32(P.cols) + EPS);
-  for (var j = t; j < P.cols; j += 64u) {
+  let rstd = 1.0 / sqrt(q / f32(P.cols) + EPS);
+  for (var j = 0u; j < P.cols; j++) {
     OUT[base + j] = G[j] * ((X[base + j] - mu) * rstd) + B[j];
   }
-  if (t == 0u) {
-    MEAN[r] = mu;
-    RSTD[r] = rstd;
-  }
+  MEAN[r] = mu;
+  RSTD[r] = rstd;
 }
 
 @compute @workgroup_size(64)
 fn backward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let r = wg.y * P.nx + wg.x;
+  let r = (wg.y * P.nx + wg.x) * 64u + lid.x;
   if (r >= P.rows) { return; }
-  let t = lid.x;
   let base = r * P.cols;
   let mu = MEAN[r];
   let rstd = RSTD[r];
   var s0 = 0.0;
   var s1 = 0.0;
-  for (var j = t; j < P.cols; j += 64u) {
+  for (var j = 0u; j < P.cols; j++) {
     let gh = B[base + j] * G[j];
     s0 += gh;
     s1 += gh * (X[base + j] - mu) * rstd;
   }
-  red0[t] = s0;
-  red1[t] = s1;
-  reduce2(t);
-  let m0 = red0[0] / f32(P.cols);
-  let m1 = red1[0] / f32(P.cols);
-  for (var j = t; j < P.cols; j += 64u) {
+  let m0 = s0 / f32(P.cols);
+  let m1 = s1 / f32(P.cols);
+  for (var j = 0u; j < P.cols; j++) {
     let xh = (X[base + j] - mu) * rstd;
     var dx = rstd * (B[base + j] * G[j] - m0 - xh * m1);
     if (P.accumulate == 1u) { dx += OUT[base + j]; }

@@ -12,11 +12,10 @@
 // prefix scan) or all i (mode 0); the dense parts cover the rest of the chunk (mode 1) or the
 // window (mode 2, no state). No L×L matrix.
 //
-// Thread mapping: one workgroup of 64 invocations per (b, h, row). `rows`: g_i staged in `gs`,
-// invocation t computes da_ij for j = lo + t, … into `wa`, then invocation f (f = t, t + 64, … < F)
-// writes dφq_i[f]. `cols`: v̄_j staged in `gs`, a_ij and da_ij for the dense i into `wa`, `wd`,
-// then invocations over f write dφk_j and over c < dh write dv_j.
-// Dispatch: B·H·L workgroups of @workgroup_size(64) per entry, split over (x, y) with x = gx.
+// Thread mapping: one invocation per (b, h, i) (`rows`) or (b, h, j) (`cols`); the state part is
+// written first, the dense contributions are added into the invocation's own output entries.
+// No workgroup memory, no barriers.
+// Dispatch: ⌈B·H·L / 64⌉ workgroups of @workgroup_size(64) per entry, split over (x, y), x = gx.
 
 @group(0) @binding(3) var<storage, read> St: array<f32>;
 @group(0) @binding(7) var<storage, read> G: array<f32>;
@@ -27,17 +26,13 @@
 @group(0) @binding(14) var<storage, read_write> dPhiK: array<f32>;
 @group(0) @binding(15) var<storage, read_write> dV: array<f32>;
 
-var<workgroup> wa: array<f32, 1024>;
-var<workgroup> wd: array<f32, 1024>;
-var<workgroup> gs: array<f32, 257>;
-
 @compute @workgroup_size(64)
-fn rows(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
   let L = U.L;
   let F = U.F;
   let dh = U.dh;
   let nc = U.nc;
-  let r = wg.x + wg.y * U.gx;
+  let r = gid.x + gid.y * U.gx * WG;
   if (r >= U.B * U.H * L) { return; }
   let i = r % L;
   let bh = r / L;
@@ -45,75 +40,68 @@ fn rows(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) t
   let b = bh / U.H;
   let row = b * L + i;
   let gb = (row * U.H + h) * nc;
-  for (var c = t; c < nc; c += WG) { gs[c] = G[gb + c]; }
-  workgroupBarrier();
-  let rg = row_range(i);
-  for (var j = rg.x + t; j < rg.y; j += WG) {
-    let vb = U.off_v + (b * L + j) * U.ld_v + h * dh;
-    var d = gs[dh];
-    for (var c = 0u; c < dh; c++) { d = fma(gs[c], V[vb + c], d); }
-    wa[j - rg.x] = d;
-  }
-  workgroupBarrier();
   let qb = (row * U.H + h) * F;
-  for (var f = t; f < F; f += WG) {
-    var acc = 0.0;
-    if (U.mode != 2u) {
-      let sb = ((bh * U.nS + state_of(i)) * F + f) * nc;
-      for (var c = 0u; c < nc; c++) { acc = fma(St[sb + c], gs[c], acc); }
+  if (U.mode != 2u) {
+    let sb = (bh * U.nS + state_of(i)) * F * nc;
+    for (var f = 0u; f < F; f++) {
+      var acc = 0.0;
+      for (var c = 0u; c < nc; c++) { acc = fma(St[sb + f * nc + c], G[gb + c], acc); }
+      dPhiQ[qb + f] = acc;
     }
-    for (var j = rg.x; j < rg.y; j++) { acc = fma(wa[j - rg.x], PhiK[((b * L + j) * U.H + h) * F + f], acc); }
-    dPhiQ[qb + f] = acc;
+  } else {
+    for (var f = 0u; f < F; f++) { dPhiQ[qb + f] = 0.0; }
+  }
+  let rg = row_range(i);
+  for (var j = rg.x; j < rg.y; j++) {
+    let vb = U.off_v + (b * L + j) * U.ld_v + h * dh;
+    var d = G[gb + dh];
+    for (var c = 0u; c < dh; c++) { d = fma(G[gb + c], V[vb + c], d); }
+    let kb = ((b * L + j) * U.H + h) * F;
+    for (var f = 0u; f < F; f++) { dPhiQ[qb + f] = fma(d, PhiK[kb + f], dPhiQ[qb + f]); }
   }
 }
 
 @compute @workgroup_size(64)
-fn cols(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
   let L = U.L;
   let F = U.F;
   let dh = U.dh;
   let nc = U.nc;
-  let r = wg.x + wg.y * U.gx;
+  let r = gid.x + gid.y * U.gx * WG;
   if (r >= U.B * U.H * L) { return; }
   let j = r % L;
   let bh = r / L;
   let h = bh % U.H;
   let b = bh / U.H;
   let row = b * L + j;
-  for (var c = t; c < nc; c += WG) {
-    var v = 1.0;
-    if (c < dh) { v = V[U.off_v + row * U.ld_v + h * dh + c]; }
-    gs[c] = v;
-  }
-  workgroupBarrier();
   let kb = (row * U.H + h) * F;
+  let vb = U.off_v + row * U.ld_v + h * dh;
+  let dvb = U.off_dv + row * U.ld_dv + h * dh;
+  if (U.mode != 2u) {
+    let sb = (bh * U.nS + state_of(j)) * F * nc;
+    for (var f = 0u; f < F; f++) {
+      var acc = St[sb + f * nc + dh];
+      for (var c = 0u; c < dh; c++) { acc = fma(St[sb + f * nc + c], V[vb + c], acc); }
+      dPhiK[kb + f] = acc;
+    }
+    for (var c = 0u; c < dh; c++) {
+      var acc = 0.0;
+      for (var f = 0u; f < F; f++) { acc = fma(PhiK[kb + f], St[sb + f * nc + c], acc); }
+      dV[dvb + c] = acc;
+    }
+  } else {
+    for (var f = 0u; f < F; f++) { dPhiK[kb + f] = 0.0; }
+    for (var c = 0u; c < dh; c++) { dV[dvb + c] = 0.0; }
+  }
   let rg = col_range(j);
-  for (var i = rg.x + t; i < rg.y; i += WG) {
+  for (var i = rg.x; i < rg.y; i++) {
     let qb = ((b * L + i) * U.H + h) * F;
     var a = 0.0;
     for (var f = 0u; f < F; f++) { a = fma(PhiQ[qb + f], PhiK[kb + f], a); }
     let gb = ((b * L + i) * U.H + h) * nc;
-    var d = 0.0;
-    for (var c = 0u; c < nc; c++) { d = fma(G[gb + c], gs[c], d); }
-    wa[i - rg.x] = a;
-    wd[i - rg.x] = d;
-  }
-  workgroupBarrier();
-  let sb = (bh * U.nS + state_of(j)) * F * nc;
-  for (var f = t; f < F; f += WG) {
-    var acc = 0.0;
-    if (U.mode != 2u) {
-      for (var c = 0u; c < nc; c++) { acc = fma(St[sb + f * nc + c], gs[c], acc); }
-    }
-    for (var i = rg.x; i < rg.y; i++) { acc = fma(wd[i - rg.x], PhiQ[((b * L + i) * U.H + h) * F + f], acc); }
-    dPhiK[kb + f] = acc;
-  }
-  for (var c = t; c < dh; c += WG) {
-    var acc = 0.0;
-    if (U.mode != 2u) {
-      for (var f = 0u; f < F; f++) { acc = fma(PhiK[kb + f], St[sb + f * nc + c], acc); }
-    }
-    for (var i = rg.x; i < rg.y; i++) { acc = fma(wa[i - rg.x], G[((b * L + i) * U.H + h) * nc + c], acc); }
-    dV[U.off_dv + row * U.ld_dv + h * dh + c] = acc;
+    var d = G[gb + dh];
+    for (var c = 0u; c < dh; c++) { d = fma(G[gb + c], V[vb + c], d); }
+    for (var f = 0u; f < F; f++) { dPhiK[kb + f] = fma(d, PhiQ[qb + f], dPhiK[kb + f]); }
+    for (var c = 0u; c < dh; c++) { dV[dvb + c] = fma(a, G[gb + c], dV[dvb + c]); }
   }
 }

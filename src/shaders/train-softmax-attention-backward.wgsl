@@ -3,19 +3,16 @@
 //
 // With P from the forward pass (P[((b·H + h)·L + i)·L + j]) and dO = ∂loss/∂out, per (b, h):
 //   dP_ij = dO_i·v_j,   D_i = Σ_j P_ij dP_ij,   dS_ij = P_ij (dP_ij − D_i)
-//   dQ_i = Σ_j dS_ij k_j / √dh            (entry `rows`, one workgroup per query row i)
-//   dK_j = Σ_i dS_ij q_i / √dh,  dV_j = Σ_i P_ij dO_i   (entry `cols`, one workgroup per key j)
+//   dQ_i = Σ_j dS_ij k_j / √dh            (entry `rows`, one invocation per query row i)
+//   dK_j = Σ_i dS_ij q_i / √dh,  dV_j = Σ_i P_ij dO_i   (entry `cols`, one invocation per key j)
 // Causal: only j ≤ i (P and dS are zero above the diagonal; `cols` reads i ≥ j only). dS goes
-// through a scratch buffer of P's shape, written by `rows` and read by `cols` (two passes in
-// order: WebGPU orders passes of one encoder). Views as in the forward pass.
+// through a scratch buffer of P's shape, written by `rows` (each invocation its own row: first
+// dP, then dS) and read by `cols` (two passes in order: WebGPU orders the passes of one encoder).
+// Views as in the forward pass.
 //
-// Thread mapping: 64 invocations per workgroup. `rows`: dO_i staged in workgroup memory,
-// invocation t computes dP_ij for j = t, t + 64, … into `srow` (L ≤ 1024), D_i by a tree
-// reduction, then dS, then invocation c (c = t, t + 64, … < dh) sums dQ_i[c] over j.
-// `cols`: column j of P and of dS staged into `pcol`/`dcol` (8 KiB), then invocation c sums
-// dV_j[c] and dK_j[c] over i.
-//
-// Dispatch: B·H·L workgroups of @workgroup_size(64) per entry, split over (x, y) with x = gx.
+// Thread mapping: one invocation per row (`rows`) or key (`cols`), no workgroup memory, no
+// barriers (see the forward shader for why).
+// Dispatch: ⌈B·H·L / 64⌉ workgroups of @workgroup_size(64) per entry, split over (x, y), x = gx.
 
 struct Params {
   B: u32, L: u32, H: u32, dh: u32,
@@ -39,73 +36,50 @@ struct Params {
 
 const WG: u32 = 64u;
 
-var<workgroup> srow: array<f32, 1024>;
-var<workgroup> pcol: array<f32, 1024>;
-var<workgroup> dcol: array<f32, 1024>;
-var<workgroup> vs: array<f32, 256>;
-var<workgroup> red: array<f32, 64>;
-
-fn reduce_sum(t: u32, v: f32) -> f32 {
-  red[t] = v;
-  workgroupBarrier();
-  for (var s = WG / 2u; s > 0u; s = s / 2u) {
-    if (t < s) { red[t] = red[t] + red[t + s]; }
-    workgroupBarrier();
-  }
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
-
 @compute @workgroup_size(64)
-fn rows(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
   let L = U.L;
   let dh = U.dh;
-  let r = wg.x + wg.y * U.gx;
+  let r = gid.x + gid.y * U.gx * WG;
   if (r >= U.B * U.H * L) { return; }
   let i = r % L;
   let bh = r / L;
   let h = bh % U.H;
   let b = bh / U.H;
   let hc = h * dh;
-  for (var c = t; c < dh; c += WG) { vs[c] = dO[U.off_do + (b * L + i) * U.ld_do + hc + c]; }
-  workgroupBarrier();
-
   var jend = L;
   if (U.causal == 1u) { jend = i + 1u; }
   let prow = r * L;
-  var part = 0.0;
-  for (var j = t; j < jend; j += WG) {
+  let ob = U.off_do + (b * L + i) * U.ld_do + hc;
+  var D = 0.0;
+  for (var j = 0u; j < jend; j++) {
     let vb = U.off_v + (b * L + j) * U.ld_v + hc;
     var d = 0.0;
-    for (var c = 0u; c < dh; c++) { d = fma(vs[c], V[vb + c], d); }
-    srow[j] = d;
-    part = fma(Pm[prow + j], d, part);
+    for (var c = 0u; c < dh; c++) { d = fma(dO[ob + c], V[vb + c], d); }
+    dS[prow + j] = d;
+    D = fma(Pm[prow + j], d, D);
   }
-  let D = reduce_sum(t, part);
-  for (var j = t; j < L; j += WG) {
+  for (var j = 0u; j < L; j++) {
     var ds = 0.0;
-    if (j < jend) {
-      ds = Pm[prow + j] * (srow[j] - D);
-      srow[j] = ds;
-    }
+    if (j < jend) { ds = Pm[prow + j] * (dS[prow + j] - D); }
     dS[prow + j] = ds;
   }
-  workgroupBarrier();
-
-  for (var c = t; c < dh; c += WG) {
-    var acc = 0.0;
-    let kb = U.off_k + b * L * U.ld_k + hc + c;
-    for (var j = 0u; j < jend; j++) { acc = fma(srow[j], K[kb + j * U.ld_k], acc); }
-    dQ[U.off_dq + (b * L + i) * U.ld_dq + hc + c] = acc * U.scale;
+  // dQ_i accumulates in place, key by key (rows of K read contiguously), scaled at the end
+  let qo = U.off_dq + (b * L + i) * U.ld_dq + hc;
+  for (var c = 0u; c < dh; c++) { dQ[qo + c] = 0.0; }
+  for (var j = 0u; j < jend; j++) {
+    let ds = dS[prow + j];
+    let kb = U.off_k + (b * L + j) * U.ld_k + hc;
+    for (var c = 0u; c < dh; c++) { dQ[qo + c] = fma(ds, K[kb + c], dQ[qo + c]); }
   }
+  for (var c = 0u; c < dh; c++) { dQ[qo + c] = dQ[qo + c] * U.scale; }
 }
 
 @compute @workgroup_size(64)
-fn cols(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
   let L = U.L;
   let dh = U.dh;
-  let r = wg.x + wg.y * U.gx;
+  let r = gid.x + gid.y * U.gx * WG;
   if (r >= U.B * U.H * L) { return; }
   let j = r % L;
   let bh = r / L;
@@ -114,23 +88,25 @@ fn cols(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) t
   let hc = h * dh;
   var istart = 0u;
   if (U.causal == 1u) { istart = j; }
-  for (var i = istart + t; i < L; i += WG) {
-    let e = (bh * L + i) * L + j;
-    pcol[i] = Pm[e];
-    dcol[i] = dS[e];
+  // dV_j, dK_j accumulate in place, query by query: column j of P and dS is read once, rows of
+  // dO and Q contiguously
+  let pc = bh * L * L + j;
+  let vo = U.off_dv + (b * L + j) * U.ld_dv + hc;
+  let ko = U.off_dk + (b * L + j) * U.ld_dk + hc;
+  for (var c = 0u; c < dh; c++) {
+    dV[vo + c] = 0.0;
+    dK[ko + c] = 0.0;
   }
-  workgroupBarrier();
-
-  for (var c = t; c < dh; c += WG) {
-    var av = 0.0;
-    var ak = 0.0;
-    let ob = U.off_do + b * L * U.ld_do + hc + c;
-    let qb = U.off_q + b * L * U.ld_q + hc + c;
-    for (var i = istart; i < L; i++) {
-      av = fma(pcol[i], dO[ob + i * U.ld_do], av);
-      ak = fma(dcol[i], Q[qb + i * U.ld_q], ak);
+  for (var i = istart; i < L; i++) {
+    let e = pc + i * L;
+    let p = Pm[e];
+    let ds = dS[e];
+    let ob = U.off_do + (b * L + i) * U.ld_do + hc;
+    let qb = U.off_q + (b * L + i) * U.ld_q + hc;
+    for (var c = 0u; c < dh; c++) {
+      dV[vo + c] = fma(p, dO[ob + c], dV[vo + c]);
+      dK[ko + c] = fma(ds, Q[qb + c], dK[ko + c]);
     }
-    dV[U.off_dv + (b * L + j) * U.ld_dv + hc + c] = av;
-    dK[U.off_dk + (b * L + j) * U.ld_dk + hc + c] = ak * U.scale;
   }
+  for (var c = 0u; c < dh; c++) { dK[ko + c] = dK[ko + c] * U.scale; }
 }

@@ -8,13 +8,13 @@
 // P is kept for the backward pass: P[((b·H + h)·L + i)·L + j] (B·H·L·L, zeros above the diagonal
 // when causal). Q, K, V, out are strided views: X[row, c] = x[off + row·ld + c], row = b·L + t.
 //
-// Thread mapping: one workgroup of 64 invocations per (b, h, i) row. q_i is staged in workgroup
-// memory; invocation t computes the scores j = t, t + 64, … into the row buffer `srow` (L ≤ 1024,
-// 4 KiB), the row max and the sum are tree reductions over the 64 partials, then every invocation
-// writes its entries of P and invocation c (c = t, t + 64, … < dh) sums out_i[c] over j.
+// Thread mapping: one invocation per (b, h, i) row, no workgroup memory and no barriers: the
+// scores go straight into the row of P (the invocation's own), which then holds exp and finally
+// the probabilities, and out_i[c] sums over that row. (On SwiftShader one-row-per-workgroup
+// kernels with tree reductions ran 6–10× slower: its cost is per workgroup and per barrier.)
 //
-// Dispatch: B·H·L workgroups of @workgroup_size(64), split over (x, y) with x = gx (row id =
-// wg.x + wg.y·gx).
+// Dispatch: ⌈B·H·L / 64⌉ workgroups of @workgroup_size(64), split over (x, y) with x = gx
+// (row id = gid.x + gid.y·gx·64).
 
 struct Params {
   B: u32, L: u32, H: u32, dh: u32,
@@ -32,82 +32,48 @@ struct Params {
 
 const WG: u32 = 64u;
 
-var<workgroup> srow: array<f32, 1024>;
-var<workgroup> qs: array<f32, 256>;
-var<workgroup> red: array<f32, 64>;
-
-fn reduce_max(t: u32, v: f32) -> f32 {
-  red[t] = v;
-  workgroupBarrier();
-  for (var s = WG / 2u; s > 0u; s = s / 2u) {
-    if (t < s) { red[t] = max(red[t], red[t + s]); }
-    workgroupBarrier();
-  }
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
-
-fn reduce_sum(t: u32, v: f32) -> f32 {
-  red[t] = v;
-  workgroupBarrier();
-  for (var s = WG / 2u; s > 0u; s = s / 2u) {
-    if (t < s) { red[t] = red[t] + red[t + s]; }
-    workgroupBarrier();
-  }
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
-
 @compute @workgroup_size(64)
-fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let L = U.L;
   let dh = U.dh;
-  let r = wg.x + wg.y * U.gx;
+  let r = gid.x + gid.y * U.gx * WG;
   if (r >= U.B * U.H * L) { return; }
   let i = r % L;
   let bh = r / L;
   let h = bh % U.H;
   let b = bh / U.H;
   let hc = h * dh;
-  for (var c = t; c < dh; c += WG) { qs[c] = Q[U.off_q + (b * L + i) * U.ld_q + hc + c]; }
-  workgroupBarrier();
-
   var jend = L;
   if (U.causal == 1u) { jend = i + 1u; }
+  let qb = U.off_q + (b * L + i) * U.ld_q + hc;
+  let prow = r * L;
   var mx = -3.0e38;
-  for (var j = t; j < jend; j += WG) {
+  for (var j = 0u; j < jend; j++) {
     let kb = U.off_k + (b * L + j) * U.ld_k + hc;
     var d = 0.0;
-    for (var c = 0u; c < dh; c++) { d = fma(qs[c], K[kb + c], d); }
+    for (var c = 0u; c < dh; c++) { d = fma(Q[qb + c], K[kb + c], d); }
     d = d * U.scale;
-    srow[j] = d;
+    Pm[prow + j] = d;
     mx = max(mx, d);
   }
-  let m = reduce_max(t, mx);
   var sum = 0.0;
-  for (var j = t; j < jend; j += WG) {
-    let e = exp(srow[j] - m);
-    srow[j] = e;
+  for (var j = 0u; j < jend; j++) {
+    let e = exp(Pm[prow + j] - mx);
+    Pm[prow + j] = e;
     sum += e;
   }
-  let inv = 1.0 / reduce_sum(t, sum);
-  let prow = r * L;
-  for (var j = t; j < L; j += WG) {
+  let inv = 1.0 / sum;
+  for (var j = 0u; j < L; j++) {
     var p = 0.0;
-    if (j < jend) {
-      p = srow[j] * inv;
-      srow[j] = p;
-    }
+    if (j < jend) { p = Pm[prow + j] * inv; }
     Pm[prow + j] = p;
   }
-  workgroupBarrier();
-
-  for (var c = t; c < dh; c += WG) {
-    var acc = 0.0;
-    let vb = U.off_v + b * L * U.ld_v + hc + c;
-    for (var j = 0u; j < jend; j++) { acc = fma(srow[j], V[vb + j * U.ld_v], acc); }
-    O[U.off_o + (b * L + i) * U.ld_o + hc + c] = acc;
+  // out_i accumulates in place, key by key: rows of V are read contiguously (not by columns)
+  let ob = U.off_o + (b * L + i) * U.ld_o + hc;
+  for (var c = 0u; c < dh; c++) { O[ob + c] = 0.0; }
+  for (var j = 0u; j < jend; j++) {
+    let p = Pm[prow + j];
+    let vb = U.off_v + (b * L + j) * U.ld_v + hc;
+    for (var c = 0u; c < dh; c++) { O[ob + c] = fma(p, V[vb + c], O[ob + c]); }
   }
 }

@@ -89,3 +89,8 @@ export function gridX(groups: number, ctx: KernelContext): number {
 export function dummyView(ctx: KernelContext): GPUBuffer {
   return ctx.alloc.storage('train.dummy', 256);
 }
+
+/** A small read-write buffer for a writable binding a call does not use (distinct from dummyView). */
+export function dummyRw(ctx: KernelContext): GPUBuffer {
+  return ctx.alloc.storage('train.dummy.rw', 256);
+}

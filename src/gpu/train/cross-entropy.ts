@@ -24,14 +24,24 @@ export interface CrossEntropyArgs {
 
 export function encodeCrossEntropy(ctx: KernelContext, encoder: GPUCommandEncoder, a: CrossEntropyArgs): void {
   const role = a.role ?? 'train.ce';
+  const groups = Math.ceil(a.rows / 64);
+  encodePass(ctx, encoder, {
+    shader: 'train-cross-entropy',
+    code,
+    entry: 'count',
+    role: `${role}.count`,
+    params: packParams([a.rows, a.vocab, 1, 0]),
+    views: [null, null, a.mask, null, null, a.stats],
+    groups: 1,
+  });
   encodePass(ctx, encoder, {
     shader: 'train-cross-entropy',
     code,
     entry: 'rows',
     role: `${role}.rows`,
-    params: packParams([a.rows, a.vocab, gridX(a.rows, ctx), 0]),
-    views: [a.logits, a.targets, a.mask, a.dLogits, a.rowStats],
-    groups: a.rows,
+    params: packParams([a.rows, a.vocab, gridX(groups, ctx), 0]),
+    views: [a.logits, a.targets, a.mask, a.dLogits, a.rowStats, a.stats],
+    groups,
   });
   encodePass(ctx, encoder, {
     shader: 'train-cross-entropy',
@@ -39,7 +49,7 @@ export function encodeCrossEntropy(ctx: KernelContext, encoder: GPUCommandEncode
     entry: 'reduce',
     role: `${role}.reduce`,
     params: packParams([a.rows, a.vocab, 1, 0]),
-    views: [null, null, a.mask, null, a.rowStats, a.stats],
+    views: [null, null, null, null, a.rowStats, a.stats],
     groups: 1,
   });
 }

@@ -35,7 +35,7 @@ const MAP_ID: Record<TrainFeatureMap, number> = {
   hedgehog: 5,
 };
 
-/** m ≤ this for positive and hedgehog (their projections are kept in workgroup memory). */
+/** m ≤ this for positive and hedgehog. */
 export const FEATURE_MAX_M = 1024;
 export const FEATURE_MAX_DH = 256;
 
@@ -140,7 +140,7 @@ function uniformWords(s: FeatureMapShape, F: number, gx: number, o: Record<strin
   ]); // prettier-ignore
 }
 
-/** φ(x) for every head. positive keys: one extra pass (the per-(b, h) shift). */
+/** φ(x) for every head. Positive keys: two extra passes (the per-(b, h) shift, then exp). */
 export function encodeFeatureForward(ctx: KernelContext, encoder: GPUCommandEncoder, a: FeatureForwardArgs): void {
   const F = check(ctx, a);
   const rows = a.B * a.L;
@@ -149,28 +149,11 @@ export function encodeFeatureForward(ctx: KernelContext, encoder: GPUCommandEnco
   const x = resolveView(a.x, a.H * a.dh);
   const w = paramView(ctx, a.map, a.w, 'w');
   const b = a.map === 'hedgehog' ? paramView(ctx, a.map, a.b, 'b') : { buffer: dummy(ctx), offset: 0, stride: 0 };
-  const shift =
-    a.map === 'positive' && a.side === 'key' ? ctx.alloc.storage(`${role}.shift`, a.B * a.H * 4) : dummyRw(ctx);
+  const keyShift = a.map === 'positive' && a.side === 'key';
+  const rowMax = keyShift ? ctx.alloc.storage(`${role}.rowmax`, rows * a.H * 4) : dummyRw(ctx);
   const label = a.label ?? `train φ ${a.map} ${a.side}`;
   const offs = { offX: x.offset, ldX: x.stride, offW: w.offset, offB: b.offset };
-  if (a.map === 'positive' && a.side === 'key') {
-    const g = grid(ctx, a.B * a.H, 'feature key shift');
-    const uniform = ctx.alloc.uniform(`${role}.shift.u`, uniformWords(a, F, g[0], offs));
-    const p = ctx.pipelines.pipeline('train-feature-maps', code, 'key_shift');
-    const bind = bindAt(
-      ctx,
-      p,
-      [
-        [0, uniform],
-        [1, x.buffer],
-        [2, w.buffer],
-        [5, shift],
-      ],
-      'train-fm-shift',
-    );
-    pass(ctx, encoder, `${label} shift`, p, bind, g);
-  }
-  const g = grid(ctx, rows * a.H, 'feature forward');
+  const g = grid(ctx, Math.ceil((rows * a.H) / 64), 'feature forward');
   const uniform = ctx.alloc.uniform(role, uniformWords(a, F, g[0], offs));
   const p = ctx.pipelines.pipeline('train-feature-maps', code, 'forward');
   const bind = bindAt(
@@ -182,12 +165,20 @@ export function encodeFeatureForward(ctx: KernelContext, encoder: GPUCommandEnco
       [2, w.buffer],
       [3, b.buffer],
       [4, a.phi],
-      [5, shift],
       [12, trigTable(ctx, a.map, a.L, role)],
+      [13, rowMax],
     ],
     'train-fm-fwd',
   );
   pass(ctx, encoder, label, p, bind, g);
+  if (!keyShift) return;
+  const shift = ctx.alloc.storage(`${role}.shift`, a.B * a.H * 4);
+  const gs = grid(ctx, Math.ceil((a.B * a.H) / 64), 'feature key shift');
+  const us = ctx.alloc.uniform(`${role}.shift.u`, uniformWords(a, F, gs[0], offs));
+  const ps = ctx.pipelines.pipeline('train-feature-maps', code, 'key_shift');
+  pass(ctx, encoder, `${label} shift`, ps, bindAt(ctx, ps, [[0, us], [5, shift], [13, rowMax]], 'train-fm-shift'), gs); // prettier-ignore
+  const pa = ctx.pipelines.pipeline('train-feature-maps', code, 'key_apply');
+  pass(ctx, encoder, `${label} exp`, pa, bindAt(ctx, pa, [[0, uniform], [4, a.phi], [5, shift]], 'train-fm-apply'), g); // prettier-ignore
 }
 
 /** dx = (∂φ/∂x)ᵀ dφ for every head; hedgehog also dWh, dbh (one extra pass over the rows). */
@@ -202,7 +193,7 @@ export function encodeFeatureBackward(ctx: KernelContext, encoder: GPUCommandEnc
   const hh = a.map === 'hedgehog';
   const du = hh ? ctx.alloc.storage(`${role}.du`, rows * a.H * a.m * 4) : dummyRw(ctx);
   const label = a.label ?? `train φ ${a.map} ${a.side} bwd`;
-  const g = grid(ctx, rows * a.H, 'feature backward');
+  const g = grid(ctx, Math.ceil((rows * a.H) / 64), 'feature backward');
   const base = { offX: x.offset, ldX: x.stride, offW: w.offset, offDx: dx.offset, ldDx: dx.stride };
   const uniform = ctx.alloc.uniform(role, uniformWords(a, F, g[0], base));
   const p = ctx.pipelines.pipeline('train-feature-maps', code, 'backward');

@@ -25,9 +25,9 @@ export function encodeLayerNormForward(ctx: KernelContext, encoder: GPUCommandEn
     code,
     entry: 'forward',
     role: a.role ?? 'train.ln.fwd',
-    params: packParams([a.rows, a.cols, gridX(a.rows, ctx), 0]),
+    params: packParams([a.rows, a.cols, gridX(Math.ceil(a.rows / 64), ctx), 0]),
     views: [a.x, a.gain, a.bias, a.y, a.mean, a.rstd],
-    groups: a.rows,
+    groups: Math.ceil(a.rows / 64),
   });
 }
 
@@ -68,8 +68,8 @@ export function encodeLayerNormBackward(
     code,
     entry: 'backward',
     role: `${role}.dx`,
-    params: packParams([a.rows, a.cols, gridX(a.rows, ctx), a.accumulateDx ? 1 : 0]),
+    params: packParams([a.rows, a.cols, gridX(Math.ceil(a.rows / 64), ctx), a.accumulateDx ? 1 : 0]),
     views: [a.x, a.gain, a.dy, a.dx, a.mean, a.rstd],
-    groups: a.rows,
+    groups: Math.ceil(a.rows / 64),
   });
 }

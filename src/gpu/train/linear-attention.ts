@@ -5,7 +5,7 @@
  * (same layouts: φq, φk (B·L)×(H·F), head h in columns h·F …; v, out (B·L)×(H·dh); den (B·L)×H).
  *
  * Causal attention runs as a chunked prefix scan: an exclusive prefix state per chunk of
- * LA_CHUNK rows plus the chunk's own rows densely (so no L×L matrix ever exists, and the work is
+ * laChunk rows plus the chunk's own rows densely (so no L×L matrix ever exists, and the work is
  * O(L·F·dh + L·CHUNK·F)); the backward runs the same scan in reverse (exclusive suffix states of
  * φq gᵀ) — the "reverse prefix scan". The window (Su's local truncation) is computed densely over
  * its band. Scratch buffers are allocator roles under `role` (states `.s`/`.r`, G `.g`).
@@ -28,8 +28,21 @@ import {
   type View,
 } from './attn-common';
 
-/** Rows per causal chunk (the dense part of a causal row spans at most this many keys). */
-export const LA_CHUNK = 64;
+/**
+ * Rows per causal chunk: the smallest of these whose chunk states fit LA_STATE_BUDGET bytes (the
+ * dense part of a causal row spans at most a chunk, the states cost B·H·⌈L/chunk⌉·F·(dh+1)
+ * floats). 16 halves the rows' work against 64 at the trainer's sizes.
+ */
+export const LA_CHUNKS = [16, 32, 64, 128, 256, 512, 1024] as const;
+export const LA_STATE_BUDGET = 64 * 2 ** 20;
+
+/** The causal chunk of a shape (see LA_CHUNKS). */
+export function laChunk(s: { B: number; L: number; H: number; F: number; dh: number }): number {
+  for (const c of LA_CHUNKS) {
+    if (s.B * s.H * Math.ceil(s.L / c) * s.F * (s.dh + 1) * 4 <= LA_STATE_BUDGET) return c;
+  }
+  return LA_CHUNKS[LA_CHUNKS.length - 1];
+}
 export const LA_MAX_L = 1024;
 export const LA_MAX_DH = 256;
 /** δ of the denominator (the shaders' DELTA). */
@@ -83,6 +96,18 @@ export interface LinearAttentionBackwardArgs extends LinearAttentionShape {
 
 type Mode = 0 | 1 | 2;
 
+/**
+ * Sequences up to this length run the full attention densely (as the window w = L, which admits
+ * every j, or every j ≤ i when causal): at L ≤ 32 the L·(F + dh) dense work per row is below the
+ * state's F·(dh + 1) and it saves the state passes (two forward, three backward on the causal path).
+ */
+export const LA_DENSE_MAX_L = 32;
+
+function effectiveWindow(s: LinearAttentionShape): number {
+  if (s.window > 0) return s.window;
+  return s.L <= LA_DENSE_MAX_L ? s.L : 0;
+}
+
 function plan(ctx: KernelContext, s: LinearAttentionShape): { mode: Mode; nS: number; rows: number } {
   if (s.L > LA_MAX_L || s.dh > LA_MAX_DH)
     throw new EngineError(
@@ -90,7 +115,7 @@ function plan(ctx: KernelContext, s: LinearAttentionShape): { mode: Mode; nS: nu
       `linear attention training kernels take L ≤ ${LA_MAX_L}, dh ≤ ${LA_MAX_DH} (got L ${s.L}, dh ${s.dh})`,
     );
   const mode: Mode = s.window > 0 ? 2 : s.causal ? 1 : 0;
-  const nS = mode === 1 ? Math.ceil(s.L / LA_CHUNK) : 1;
+  const nS = mode === 1 ? Math.ceil(s.L / laChunk(s)) : 1;
   if (mode !== 2) checkBinding(ctx, s.B * s.H * nS * s.F * (s.dh + 1), 'linear attention state');
   checkBinding(ctx, s.B * s.L * s.H * s.F, 'linear attention features');
   return { mode, nS, rows: s.B * s.H * s.L };
@@ -109,7 +134,7 @@ function uniformWords(s: LinearAttentionShape, mode: Mode, nS: number, gx: numbe
   return words([
     s.B, s.L, s.H, s.F,
     s.dh, s.dh + 1, mode, s.causal ? 1 : 0,
-    s.window, LA_CHUNK, nS, gx,
+    s.window, mode === 1 ? Math.ceil(s.L / nS) : s.L, nS, gx,
     e.smode ?? 0, e.y?.off ?? 0, e.y?.ld ?? 0, e.y?.hs ?? 0,
     e.y?.ones ? 1 : 0, e.v?.offset ?? 0, e.v?.stride ?? 0, e.o?.offset ?? 0,
     e.o?.stride ?? 0, e.dO?.offset ?? 0, e.dO?.stride ?? 0, e.dv?.offset ?? 0,
@@ -182,8 +207,9 @@ function forwardState(
 export function encodeLinearAttentionForward(
   ctx: KernelContext,
   encoder: GPUCommandEncoder,
-  a: LinearAttentionForwardArgs,
+  args: LinearAttentionForwardArgs,
 ): void {
+  const a = { ...args, window: effectiveWindow(args) };
   const { mode, nS, rows } = plan(ctx, a);
   if (rows === 0) return;
   const role = a.role ?? 'train.la.fwd';
@@ -192,7 +218,7 @@ export function encodeLinearAttentionForward(
   const v = resolveView(a.v, D);
   const o = resolveView(a.out, D);
   const st = forwardState(ctx, encoder, a, mode, nS, role, label);
-  const g = grid(ctx, rows, 'linear attention forward');
+  const g = grid(ctx, Math.ceil(rows / 64), 'linear attention forward');
   const uniform = ctx.alloc.uniform(role, uniformWords(a, mode, nS, g[0], { v, o }));
   const p = ctx.pipelines.pipeline('train-linear-attention-forward', FWD_SRC, 'main');
   const entries: [number, GPUBuffer][] = [
@@ -214,8 +240,9 @@ export function encodeLinearAttentionForward(
 export function encodeLinearAttentionBackward(
   ctx: KernelContext,
   encoder: GPUCommandEncoder,
-  a: LinearAttentionBackwardArgs,
+  args: LinearAttentionBackwardArgs,
 ): void {
+  const a = { ...args, window: effectiveWindow(args) };
   const { mode, nS, rows } = plan(ctx, a);
   if (rows === 0) return;
   const role = a.role ?? 'train.la.bwd';
@@ -238,7 +265,7 @@ export function encodeLinearAttentionBackward(
   if (mode !== 2)
     encodeState(ctx, encoder, a, mode, nS, mode === 1 ? 2 : 0, a.phiQ, { buffer: gbuf, off: 0, ld: a.H * nc, hs: nc, ones: false }, rt, `${role}.r.u`, `${label} reverse state`); // prettier-ignore
 
-  const g = grid(ctx, rows, 'linear attention backward');
+  const g = grid(ctx, Math.ceil(rows / 64), 'linear attention backward');
   const uniform = ctx.alloc.uniform(role, uniformWords(a, mode, nS, g[0], { v, dv }));
   const pr = ctx.pipelines.pipeline('train-linear-attention-backward', BWD_SRC, 'rows');
   const er: [number, GPUBuffer][] = [
@@ -262,4 +289,49 @@ export function encodeLinearAttentionBackward(
   ];
   ec.push([3, rt]);
   pass(ctx, encoder, `${label} cols`, pc, bindAt(ctx, pc, ec, 'train-la-bwd-cols'), g);
+}
+
+export interface LinearAttentionMapArgs {
+  B: number;
+  L: number;
+  H: number;
+  F: number;
+  causal: boolean;
+  window: number;
+  phiQ: GPUBuffer;
+  phiK: GPUBuffer;
+  /** den of the forward pass */
+  den: GPUBuffer;
+  /** B·H·L·L (P's layout), written: Â_ij = φq_i·φk_j / den_i where allowed, else 0 */
+  out: GPUBuffer;
+  label?: string;
+  role?: string;
+}
+
+/**
+ * The L×L matrices linear attention actually uses (the panel's attention maps), in P's layout so
+ * the trainer reads softmax and linear maps alike. Twin: core/train/attention-layer.ts
+ * `attentionMatrices`. Only for display: it is the L×L matrix the training kernels avoid.
+ */
+export function encodeLinearAttentionMap(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  a: LinearAttentionMapArgs,
+): void {
+  const n = a.B * a.H * a.L * a.L;
+  if (n === 0) return;
+  checkBinding(ctx, n, 'linear attention map');
+  const mode: Mode = a.window > 0 ? 2 : a.causal ? 1 : 0;
+  const g = grid(ctx, Math.ceil(n / 64), 'linear attention map');
+  const shape = { ...a, dh: 0 };
+  const uniform = ctx.alloc.uniform(a.role ?? 'train.la.map', uniformWords(shape, mode, 1, g[0], {}));
+  const p = ctx.pipelines.pipeline('train-linear-attention-forward', FWD_SRC, 'amap');
+  const entries: [number, GPUBuffer][] = [
+    [0, uniform],
+    [8, a.phiQ],
+    [9, a.phiK],
+    [12, a.den],
+    [16, a.out],
+  ];
+  pass(ctx, encoder, a.label ?? 'train linear attention map', p, bindAt(ctx, p, entries, 'train-la-map'), g);
 }

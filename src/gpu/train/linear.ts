@@ -6,9 +6,10 @@
  */
 import matmulCode from '../../shaders/matmul.wgsl?raw';
 import code from '../../shaders/train-linear.wgsl?raw';
+import smallCode from '../../shaders/train-matmul.wgsl?raw';
 import { MATMUL_TILE } from '../matmul';
 import type { KernelContext } from '../kernel-context';
-import { dummyView, encodePass, gridX, packParams, type BufView } from './common';
+import { dummyRw, dummyView, encodePass, gridX, packParams, type BufView } from './common';
 
 export interface MatmulTArgs {
   /** C (m×n) = op(A)·op(B) (+ C): op(A) is m×k, op(B) k×n */
@@ -24,11 +25,46 @@ export interface MatmulTArgs {
   transB?: boolean;
   accumulate?: boolean;
   role?: string;
+  /** force a kernel (tests); default: tiled for wide products, else one invocation per output */
+  kernel?: 'tiled' | 'small';
+  /** small kernel only: + bias[j], + residual[i, j] in the same pass */
+  bias?: BufView | null;
+  residual?: BufView | null;
+  /** small kernel only: db[j] (+)= Σ_k op(B)[k, j] in the same pass (the bias gradient beside dW = xᵀ·dy) */
+  db?: BufView | null;
 }
 
-/** C = op(A)·op(B) (+ C) on dense views, one pass of the tiled matmul kernel. */
+/**
+ * The tiled kernel (matmul.wgsl, 64 × 64 tiles) pays off once both output dimensions fill tiles;
+ * thinner products (the trainer's at D ≤ 128, and every weight gradient with its long k) run on
+ * train-matmul.wgsl, one invocation per output, no barriers.
+ */
+export function matmulKernel(m: number, n: number, k: number): 'tiled' | 'small' {
+  return m >= 128 && n >= 128 && k <= 16 * Math.max(m, n) ? 'tiled' : 'small';
+}
+
+/** C = op(A)·op(B) (+ C) on dense views, one pass. */
 export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g: MatmulTArgs): void {
   if (g.m === 0 || g.n === 0) return;
+  const flagsSmall =
+    (g.transA ? 1 : 0) | (g.transB ? 2 : 0) | (g.bias ? 4 : 0) | (g.residual ? 8 : 0) | (g.db ? 16 : 0);
+  const small = (g.kernel ?? matmulKernel(g.m, g.n, g.k)) === 'small';
+  if (!small && (g.bias || g.residual || g.db))
+    throw new RangeError('encodeMatmulT: bias / residual need the small kernel (the tiled one takes rows_init first)');
+  if (small) {
+    const groups = Math.ceil(((g.m + (g.db ? 1 : 0)) * g.n) / 64);
+    encodePass(ctx, encoder, {
+      shader: 'train-matmul',
+      code: smallCode,
+      entry: 'main',
+      role: g.role ?? 'train.matmul',
+      params: packParams([g.m, g.n, g.k, flagsSmall, g.accumulate ? 1 : 0, gridX(groups, ctx), 0, 0]),
+      views: [g.a, g.b, g.c, g.bias ?? dummyView(ctx), g.residual ?? dummyView(ctx), g.db ?? dummyRw(ctx)],
+      groups,
+      label: 'train.matmul.small',
+    });
+    return;
+  }
   const lda = g.transA ? g.m : g.k;
   const ldb = g.transB ? g.k : g.n;
   const flags = (g.transA ? 1 : 0) | (g.transB ? 2 : 0);
@@ -97,9 +133,24 @@ export interface LinearForwardArgs {
   role?: string;
 }
 
-/** y = (r +) x·W + b: the bias/residual broadcast, then the accumulating product. */
+/** y = (r +) x·W + b: one pass on the small kernel; the bias/residual broadcast then the accumulating tiled product otherwise. */
 export function encodeLinearForward(ctx: KernelContext, encoder: GPUCommandEncoder, a: LinearForwardArgs): void {
   const role = a.role ?? 'train.linear';
+  const mm = {
+    a: a.x,
+    b: a.w,
+    c: a.y,
+    m: a.rows,
+    n: a.outDim,
+    k: a.inDim,
+    transB: a.wTransposed ?? false,
+    role: `${role}.mm`,
+  };
+  if (matmulKernel(a.rows, a.outDim, a.inDim) === 'small') {
+    // one pass: the product with the bias and the residual added in its epilogue
+    encodeMatmulT(ctx, encoder, { ...mm, kernel: 'small', bias: a.b, residual: a.residual ?? null });
+    return;
+  }
   encodeRowsInit(ctx, encoder, {
     y: a.y,
     rows: a.rows,
@@ -108,17 +159,7 @@ export function encodeLinearForward(ctx: KernelContext, encoder: GPUCommandEncod
     residual: a.residual ?? null,
     role: `${role}.init`,
   });
-  encodeMatmulT(ctx, encoder, {
-    a: a.x,
-    b: a.w,
-    c: a.y,
-    m: a.rows,
-    n: a.outDim,
-    k: a.inDim,
-    transB: a.wTransposed ?? false,
-    accumulate: true,
-    role: `${role}.mm`,
-  });
+  encodeMatmulT(ctx, encoder, { ...mm, accumulate: true });
 }
 
 export interface LinearBackwardArgs {
@@ -142,6 +183,7 @@ export interface LinearBackwardArgs {
 
 export function encodeLinearBackward(ctx: KernelContext, encoder: GPUCommandEncoder, a: LinearBackwardArgs): void {
   const role = a.role ?? 'train.linear.bwd';
+  let done = false; // db already written by the dW pass
   if (a.wTransposed) {
     // W stored outDim×inDim: dWᵀ = dyᵀ·x (outDim×inDim), dx = dy·W_stored
     encodeMatmulT(ctx, encoder, {
@@ -156,6 +198,8 @@ export function encodeLinearBackward(ctx: KernelContext, encoder: GPUCommandEnco
       role: `${role}.dw`,
     });
   } else {
+    // dW = xᵀ·dy; on the small kernel db rides along as one extra output row
+    const fuse = a.db !== null && matmulKernel(a.inDim, a.outDim, a.rows) === 'small';
     encodeMatmulT(ctx, encoder, {
       a: a.x,
       b: a.dy,
@@ -166,9 +210,11 @@ export function encodeLinearBackward(ctx: KernelContext, encoder: GPUCommandEnco
       transA: true,
       accumulate: a.accumulateParams,
       role: `${role}.dw`,
+      ...(fuse ? { kernel: 'small' as const, db: a.db } : {}),
     });
+    if (fuse) done = true;
   }
-  if (a.db)
+  if (a.db && !done)
     encodeColSum(ctx, encoder, {
       dy: a.dy,
       rows: a.rows,

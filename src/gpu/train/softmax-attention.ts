@@ -14,9 +14,9 @@ import { aliasWritable, bindAt, checkBinding, grid, pass, resolveView, words, ty
 /** `cols` writing dV through dK's binding (dK and dV views of one buffer). */
 const bwdShared = aliasWritable(bwdCode, 'dV', 'dK');
 
-/** The longest sequence the row kernels hold in workgroup memory (one f32 per key). */
+/** The longest sequence (the model's limit; P is B·H·L² floats). */
 export const SOFTMAX_MAX_L = 1024;
-/** The widest head the kernels stage in workgroup memory. */
+/** The widest head (D ≤ 256). */
 export const SOFTMAX_MAX_DH = 256;
 
 export interface SoftmaxAttentionShape {
@@ -82,7 +82,7 @@ export function encodeSoftmaxAttentionForward(
   const k = resolveView(a.k, D);
   const v = resolveView(a.v, D);
   const o = resolveView(a.out, D);
-  const g = grid(ctx, rows, 'softmax attention forward');
+  const g = grid(ctx, Math.ceil(rows / 64), 'softmax attention forward');
   const u = words([
     a.B, a.L, a.H, a.dh,
     a.causal ? 1 : 0, g[0], { f32: 1 / Math.sqrt(a.dh) }, 0,
@@ -125,7 +125,7 @@ export function encodeSoftmaxAttentionBackward(
   const dv = resolveView(a.dv, D);
   const role = a.role ?? 'train.sm.bwd';
   const ds = a.ds ?? ctx.alloc.storage(`${role}.ds`, a.B * a.H * a.L * a.L * 4);
-  const g = grid(ctx, rows, 'softmax attention backward');
+  const g = grid(ctx, Math.ceil(rows / 64), 'softmax attention backward');
   const u = words([
     a.B, a.L, a.H, a.dh,
     a.causal ? 1 : 0, g[0], { f32: 1 / Math.sqrt(a.dh) }, 0,
