@@ -105,7 +105,7 @@ export const trainingEn = {
   onGpu: (device: string) => `Trained on WebGPU (${device}).`,
   onCpu: 'Trained on the CPU twins.',
   reduced:
-    'The CPU twins train a smaller default comparison (batches of 16, 2 seeds), so it finishes in a minute or two; its numbers are less settled than the WebGPU default’s.',
+    'The CPU twins train a smaller default comparison (batches of 16, at most 300 steps, 2 seeds), so it finishes in a minute or two; its numbers are less settled than the WebGPU default’s.',
   runsNote: (runs: number, kinds: number, seeds: number) =>
     `${fmtInt(runs)} runs: ${kinds} kinds × ${seeds} seed${seeds === 1 ? '' : 's'}, stepped in turn.`,
   lossChart: 'Training loss vs step',

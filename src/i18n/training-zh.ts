@@ -97,7 +97,7 @@ export const trainingZh: typeof trainingEn = {
   onGpu: (device: string) => `在 WebGPU 上训练（${device}）。`,
   onCpu: '在 CPU 孪生实现上训练。',
   reduced:
-    'CPU 孪生实现训练一个较小的默认对比（批大小 16、2 个种子），一两分钟内完成；它的数字不如 WebGPU 默认对比的稳定。',
+    'CPU 孪生实现训练一个较小的默认对比（批大小 16、最多 300 步、2 个种子），一两分钟内完成；它的数字不如 WebGPU 默认对比的稳定。',
   runsNote: (runs: number, kinds: number, seeds: number) =>
     `共 ${fmtInt(runs)} 次运行：${kinds} 种注意力 × ${seeds} 个种子，轮流逐步训练。`,
   lossChart: '训练损失随步数变化',

@@ -211,7 +211,7 @@ describe('training series', () => {
     const { store, ctl, sent, worker } = setupController();
     ctl.setSetup(setup);
     ctl.startSeries('pairs');
-    expect(store.getState().training.setup).toMatchObject({ pairs: 2, seqLen: 48 });
+    expect(store.getState().training.setup).toMatchObject({ pairs: 2, seqLen: Math.max(setup.seqLen, 48) });
     expect(store.getState().training.series?.queue.map((s) => s.pairs)).toEqual([4, 8, 16]);
     const id = store.getState().training.id;
     worker({ type: 'started', id, backend: 'cpu', device: 'test', setup, reduced: false, runs });
