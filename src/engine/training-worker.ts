@@ -56,7 +56,7 @@ function example(setup: TrainingSetup): Batch {
 
 let session: TrainingSession | null = null;
 
-/** Measured (npm run bench:train): on SwiftShader a GPU training step of the tiny model takes 0.2–0.7 s, the CPU twins' 2–15 ms. */
+/** Measured (npm run bench:train, SwiftShader): a GPU training step takes 3–7× the CPU twins’ (default model: ~0.8 s vs ~0.2 s). */
 const SOFTWARE_REASON = 'the WebGPU adapter is a software rasterizer, on which the CPU twins train faster';
 
 async function start(id: number, requested: TrainingSetup | null, gpu: 'auto' | 'force' | 'off'): Promise<void> {
