@@ -42,8 +42,10 @@ async function shot(
   await page.close();
 }
 
-if (process.env.SHOT_SKIP_PANEL !== '1')
-  await shot('training-panel-en', `${appUrl}/?run=1${backend}`, { el: '[data-panel="training"]' });
+if (process.env.SHOT_SKIP_PANEL !== '1') {
+  // a viewport taller than the panel: a stitched element screenshot resizes the page mid-capture
+  await shot('training-panel-en', `${appUrl}/?run=1${backend}`, { el: '[data-panel="training"]', height: 2400 });
+}
 await shot('training-embed-zh', `${appUrl}/?embed=training&lang=zh&train=${SHORT}&run=1${backend}`);
 await shot('training-slide', `${appUrl}/?present&step=12&train=${SHORT}&run=1${backend}`, {
   width: 1024,
