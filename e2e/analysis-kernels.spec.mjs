@@ -11,7 +11,9 @@ import assert from 'node:assert/strict';
 import { test } from './harness.mjs';
 
 async function open(page, baseUrl) {
-  await page.goto(`${baseUrl}/e2e/pages/analysis-kernels.html`);
+  // tests share one driver page (sharedPage): its pipelines are compiled once
+  if (!(await page.evaluate(() => !!window.analysisKernels).catch(() => false)))
+    await page.goto(`${baseUrl}/e2e/pages/analysis-kernels.html`);
   await page.waitForFunction(() => window.analysisKernels, null, { timeout: 120_000 });
   return page.evaluate(() => window.analysisKernels.info());
 }
@@ -59,7 +61,7 @@ test(
     table(log, 'attention-row-list-stats vs core rowListStats (exactRowsOf / approxRowsOf)', rows);
     assertAll(rows);
   },
-  { timeout: 240_000 },
+  { timeout: 240_000, sharedPage: 'driver' },
 );
 
 const p = (extra = {}) => ({ n: 47, d: 5, m: 8, ...extra });
@@ -90,7 +92,7 @@ test(
     table(log, 'analysis ops: WebGPU backend vs CPU twins (all result numbers)', rows);
     assertAll(rows);
   },
-  { timeout: 300_000 },
+  { timeout: 300_000, sharedPage: 'driver' },
 );
 
 test(
@@ -108,5 +110,5 @@ test(
     assert.equal(r.code, 'cancelled');
     assert.equal(r.steps, 1);
   },
-  { timeout: 120_000 },
+  { timeout: 120_000, sharedPage: 'driver' },
 );

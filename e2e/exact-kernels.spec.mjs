@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { test } from './harness.mjs';
 
 async function open(page, baseUrl) {
-  await page.goto(`${baseUrl}/e2e/pages/exact-kernels.html`);
+  // tests share one driver page (sharedPage): its pipelines are compiled once
+  if (!(await page.evaluate(() => !!window.exactKernels).catch(() => false)))
+    await page.goto(`${baseUrl}/e2e/pages/exact-kernels.html`);
   await page.waitForFunction(() => window.exactKernels, null, { timeout: 120_000 });
   return page.evaluate(() => window.exactKernels.info());
 }
@@ -65,7 +67,7 @@ test(
     table(log, 'exact fused attention vs core exactAttentionOutput', rows);
     assertAll(rows);
   },
-  { timeout: 240_000 },
+  { timeout: 240_000, sharedPage: 'driver' },
 );
 
 const DENSE_CASES = [
@@ -95,7 +97,7 @@ test(
     table(log, 'dense kernels vs core (worst of norms, 5 row stats, 3 view planes, rows); CPU features uploaded', rows);
     assertAll(rows);
   },
-  { timeout: 180_000 },
+  { timeout: 180_000, sharedPage: 'driver' },
 );
 
 const JOBS = [
@@ -170,33 +172,37 @@ test(
     log(`  timings of the last job: ${rows.at(-1).timings.join(' ')}; bytes ${rows.at(-1).bytesAllocated}`);
     assertAll(rows);
   },
-  { timeout: 180_000 },
+  { timeout: 180_000, sharedPage: 'driver' },
 );
 
-test('dummy attention returns V; repeated runs reuse every buffer', async ({ page, baseUrl, log }) => {
-  await open(page, baseUrl);
-  for (const [n, d] of [
-    [1, 1],
-    [257, 3],
-    [1000, 64],
-  ]) {
-    const r = await page.evaluate(([n, d]) => window.exactKernels.dummy(n, d), [n, d]);
-    assert.ok(r.exactMatch, `dummy n=${n} d=${d} does not return V: ${JSON.stringify(r)}`);
-  }
-  const shapes = [
-    { n: 100, d: 8, m: 8, featureMap: 'positive', causal: true, viewCells: 50, rowStats: true, rows: [3] },
-    { n: 60, d: 8, m: 8, featureMap: 'positive', causal: true, viewCells: 50, rowStats: true, rows: [3] },
-  ];
-  const stats = await page.evaluate((s) => window.exactKernels.reuse(s, 3), shapes);
-  log(`allocator after each run: ${stats.map((s) => `${s.job}:${s.created}/${s.liveBuffers}`).join(' ')}`);
-  const created = stats.map((s) => s.created);
-  // The first run of the larger shape creates everything; nothing is created afterwards.
-  assert.ok(
-    created.every((c) => c === created[0]),
-    `buffers created per run: ${created.join(', ')}`,
-  );
-  assert.ok(stats.every((s) => s.liveBuffers === stats[0].liveBuffers));
-});
+test(
+  'dummy attention returns V; repeated runs reuse every buffer',
+  async ({ page, baseUrl, log }) => {
+    await open(page, baseUrl);
+    for (const [n, d] of [
+      [1, 1],
+      [257, 3],
+      [1000, 64],
+    ]) {
+      const r = await page.evaluate(([n, d]) => window.exactKernels.dummy(n, d), [n, d]);
+      assert.ok(r.exactMatch, `dummy n=${n} d=${d} does not return V: ${JSON.stringify(r)}`);
+    }
+    const shapes = [
+      { n: 100, d: 8, m: 8, featureMap: 'positive', causal: true, viewCells: 50, rowStats: true, rows: [3] },
+      { n: 60, d: 8, m: 8, featureMap: 'positive', causal: true, viewCells: 50, rowStats: true, rows: [3] },
+    ];
+    const stats = await page.evaluate((s) => window.exactKernels.reuse(s, 3), shapes);
+    log(`allocator after each run: ${stats.map((s) => `${s.job}:${s.created}/${s.liveBuffers}`).join(' ')}`);
+    const created = stats.map((s) => s.created);
+    // The first run of the larger shape creates everything; nothing is created afterwards.
+    assert.ok(
+      created.every((c) => c === created[0]),
+      `buffers created per run: ${created.join(', ')}`,
+    );
+    assert.ok(stats.every((s) => s.liveBuffers === stats[0].liveBuffers));
+  },
+  { sharedPage: 'driver' },
+);
 
 // Each case changes one thing from the one before (n, d, m, seed, map, causal, stabilizer, the view's
 // block, what is requested): a buffer, uniform or staging range left from the previous run would
@@ -221,11 +227,11 @@ const CACHE_CASES = (() => {
 })();
 
 test(
-  'repeated runs on reused buffers are bit-identical to fresh buffers on another device; parameter changes invalidate; live buffers stay bounded over 55 runs',
+  'repeated runs on reused buffers are bit-identical to fresh buffers of a second backend; parameter changes invalidate; live buffers stay bounded over 22 runs',
   async ({ page, baseUrl, log }) => {
     await open(page, baseUrl);
-    const rounds = 5;
-    const { mismatches, stats } = await page.evaluate(
+    const rounds = 2;
+    const { mismatches, stats, ms } = await page.evaluate(
       ([cases, rounds]) => window.exactKernels.cachedRuns(cases, rounds),
       [CACHE_CASES, rounds],
     );
@@ -237,6 +243,9 @@ test(
     assert.equal(stats.length, rounds * CACHE_CASES.length);
     const endOf = (r) => stats.filter((s) => s.round === r).at(-1);
     log(
+      `time: fresh backend ${Math.round(ms.fresh)} ms (first compiles), ${rounds} rounds on the reused one ${Math.round(ms.reused)} ms`,
+    );
+    log(
       `live buffers / created after each round: ${[...Array(rounds).keys()].map((r) => `${endOf(r).liveBuffers}/${endOf(r).created}`).join(' ')}`,
     );
     const maxLive = Math.max(...stats.map((s) => s.liveBuffers));
@@ -245,38 +254,38 @@ test(
     assert.equal(endOf(rounds - 1).liveBuffers, endOf(0).liveBuffers);
     assert.ok(maxLive <= 64, `live buffers peaked at ${maxLive}`);
   },
-  { timeout: 480_000 },
-); // two devices compile their pipelines on SwiftShader
+  { timeout: 480_000, sharedPage: 'driver' },
+);
 
-test('bad input, device limits and device loss give typed EngineErrors, nothing crashes', async ({
-  page,
-  baseUrl,
-  log,
-}) => {
-  await open(page, baseUrl);
-  const r = await page.evaluate(() => window.exactKernels.badInputs());
-  log(
-    Object.entries(r.cases)
-      .map(([k, v]) => `${k} → ${v.code}`)
-      .join('; '),
-  );
-  assert.equal(r.cases.n0.code, 'invalid-size');
-  assert.equal(r.cases.dTooBig.code, 'exceeds-limit');
-  assert.equal(r.cases.nanInQ.code, 'non-finite-input');
-  assert.equal(r.cases.m0.code, 'invalid-size');
-  assert.equal(r.cases.rowOutOfRange.code, 'exceeds-limit');
-  assert.equal(r.cases.cancelled.code, 'cancelled');
-  assert.ok(r.createdUnchanged, 'a rejected job must not allocate');
-  assert.equal(r.after.code, 'ok', JSON.stringify(r.after));
+test(
+  'bad input, device limits and device loss give typed EngineErrors, nothing crashes',
+  async ({ page, baseUrl, log }) => {
+    await open(page, baseUrl);
+    const r = await page.evaluate(() => window.exactKernels.badInputs());
+    log(
+      Object.entries(r.cases)
+        .map(([k, v]) => `${k} → ${v.code}`)
+        .join('; '),
+    );
+    assert.equal(r.cases.n0.code, 'invalid-size');
+    assert.equal(r.cases.dTooBig.code, 'exceeds-limit');
+    assert.equal(r.cases.nanInQ.code, 'non-finite-input');
+    assert.equal(r.cases.m0.code, 'invalid-size');
+    assert.equal(r.cases.rowOutOfRange.code, 'exceeds-limit');
+    assert.equal(r.cases.cancelled.code, 'cancelled');
+    assert.ok(r.createdUnchanged, 'a rejected job must not allocate');
+    assert.equal(r.after.code, 'ok', JSON.stringify(r.after));
 
-  const lim = await page.evaluate(() => window.exactKernels.deviceLimits());
-  log(`default-limits device (${lim.limit} B per binding): ${lim.err.code}: ${lim.err.message}`);
-  log(`after device.destroy(): ${lim.lost.code}: ${lim.lost.message}`);
-  assert.equal(lim.err.code, 'exceeds-limit');
-  assert.match(lim.err.message, /MiB/);
-  assert.equal(lim.created, 0, 'the over-limit job must be rejected before any buffer is created');
-  assert.equal(lim.lost.code, 'device-lost');
-});
+    const lim = await page.evaluate(() => window.exactKernels.deviceLimits());
+    log(`default-limits device (${lim.limit} B per binding): ${lim.err.code}: ${lim.err.message}`);
+    log(`after device.destroy(): ${lim.lost.code}: ${lim.lost.message}`);
+    assert.equal(lim.err.code, 'exceeds-limit');
+    assert.match(lim.err.message, /MiB/);
+    assert.equal(lim.created, 0, 'the over-limit job must be rejected before any buffer is created');
+    assert.equal(lim.lost.code, 'device-lost');
+  },
+  { sharedPage: 'driver' },
+);
 
 test(
   'n = 32768, d = 16: the fused kernel runs within default limits and matches the CPU on sampled rows',
@@ -291,5 +300,5 @@ test(
     assert.equal(r.storageLimit, 16384);
     assert.ok(r.ok, JSON.stringify(r));
   },
-  { timeout: 240_000 },
+  { timeout: 240_000, sharedPage: 'driver' },
 );

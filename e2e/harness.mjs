@@ -3,12 +3,20 @@
 export const registry = [];
 
 /**
- * test(name, fn, { timeout, webgpu }) — fn receives { page, baseUrl, appUrl, artifacts, newPage, loadModule, log }:
+ * test(name, fn, { timeout, webgpu, sharedPage }) — fn receives { page, baseUrl, appUrl, artifacts, newPage, loadModule, log }:
  * baseUrl serves the repo (dev server, for e2e/pages/*), appUrl the production build of the app;
  * loadModule('/src/…ts') evaluates one of the app's modules in Node (the dev server's ssrLoadModule),
  * so a spec can compare the page with the app's own data.
- * `page` is a fresh page (1280×800) whose uncaught errors fail the test.
+ * `page` is a fresh page (1280×800) whose uncaught errors fail the test — unless the test passes
+ * `sharedPage: key`: consecutive tests of one spec with the same key share one page (kernel drivers,
+ * whose pipelines take seconds to compile on SwiftShader; the spec's own open() skips the reload).
  */
 export function test(name, fn, options = {}) {
-  registry.push({ name, fn, timeout: options.timeout ?? 120_000, webgpu: options.webgpu ?? true });
+  registry.push({
+    name,
+    fn,
+    timeout: options.timeout ?? 120_000,
+    webgpu: options.webgpu ?? true,
+    sharedPage: options.sharedPage ?? null,
+  });
 }

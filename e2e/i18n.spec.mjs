@@ -216,8 +216,8 @@ async function settle(page, timeout = 150_000) {
     if (busy || sig !== lastSig) {
       lastSig = sig;
       stableSince = Date.now();
-    } else if (Date.now() - stableSince > 1_500 && Date.now() - t0 > 1_000) return;
-    await page.waitForTimeout(300);
+    } else if (Date.now() - stableSince > 800 && Date.now() - t0 > 500) return;
+    await page.waitForTimeout(150);
   }
   throw new Error(`page did not settle within ${timeout} ms`);
 }
@@ -229,7 +229,10 @@ function report(label, found) {
 test(
   'zh: no untranslated English sentence on the page, in any panel, embed, slide or dialog',
   async ({ page, appUrl, log }) => {
-    await page.goto(`${appUrl}/?lang=zh&backend=cpu`);
+    const tStart = Date.now();
+    // a small scene: the walk reads text, and every text appears at any size (the analyses finish sooner)
+    const small = 'n=64&d=8&m=16';
+    await page.goto(`${appUrl}/?lang=zh&backend=cpu&${small}`);
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     // every panel is there and has finished its analyses
     await page.waitForFunction(
@@ -241,7 +244,7 @@ test(
     const analyses = await page.$$eval('[data-analysis]', (els) =>
       els.map((e) => `${e.getAttribute('data-analysis')}=${e.getAttribute('data-status')}`),
     );
-    log(`analyses: ${analyses.join(', ')}`);
+    log(`analyses (${((Date.now() - tStart) / 1000).toFixed(1)} s): ${analyses.join(', ')}`);
     assert.ok(analyses.length >= 9, `expected every panel's analyses on the page, found ${analyses.length}`);
     assert.ok(
       analyses.every((a) => a.endsWith('=done')),
@@ -265,6 +268,7 @@ test(
 
     const found = await findEnglish(page);
     const panels = await page.$$eval('[data-panel]', (els) => els.map((e) => e.getAttribute('data-panel')));
+    const tPage = Date.now();
     log(`walked the page: header, controls, ${panels.length} panels (${panels.join(', ')}), footer`);
 
     // dialogs opened by [data-open-dialog] buttons (built by other parts of the app)
@@ -290,12 +294,13 @@ test(
     // each panel embedded alone (?embed=<panel>): the embed's own frame, controls and credit
     const embeds = [];
     for (const id of panels) {
-      await page.goto(`${appUrl}/?lang=zh&backend=cpu&embed=${id}`);
+      await page.goto(`${appUrl}/?lang=zh&backend=cpu&${small}&embed=${id}`);
       await page.waitForSelector(`[data-embed="${id}"]`, { timeout: 30_000 });
       await settle(page);
       for (const f of await findEnglish(page)) embeds.push(`[embed ${id}] ${f}`);
     }
-    log(`embeds walked: ${panels.length}`);
+    log(`embeds walked: ${panels.length} (${((Date.now() - tPage) / 1000).toFixed(1)} s after the page)`);
+    const tEmbeds = Date.now();
     assert.deepEqual(embeds, [], report('in the embeds', embeds));
 
     // presentation slides: ?present, then → until the step stops changing
@@ -316,11 +321,15 @@ test(
         document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined,
       );
       await page.keyboard.press('ArrowRight');
-      await page.waitForTimeout(600);
+      await page.waitForTimeout(200);
       await settle(page);
       const after = await state();
       if (after === before) {
-        log(step === 0 ? 'no presentation mode in this build (→ changes nothing)' : `walked ${step + 1} slides`);
+        log(
+          step === 0
+            ? 'no presentation mode in this build (→ changes nothing)'
+            : `walked ${step + 1} slides (${((Date.now() - tEmbeds) / 1000).toFixed(1)} s)`,
+        );
         break;
       }
       before = after;

@@ -69,7 +69,9 @@ const EXTRA = [
 ];
 
 async function open(page, baseUrl) {
-  await page.goto(`${baseUrl}/e2e/pages/performer-kernels.html`);
+  // tests share one driver page (sharedPage): its pipelines are compiled once
+  if (!(await page.evaluate(() => !!window.performerKernels).catch(() => false)))
+    await page.goto(`${baseUrl}/e2e/pages/performer-kernels.html`);
   await page.waitForFunction(() => window.performerKernels, null, { timeout: 60_000 });
 }
 
@@ -152,7 +154,7 @@ test(
     const rej = await page.evaluate(() => window.performerKernels.rejects({ map: 'positive', n: 8, d: 300, m: 4 }));
     assert.equal(rej.code, 'exceeds-limit');
   },
-  { timeout: 420_000 },
+  { timeout: 420_000, sharedPage: 'driver' },
 );
 
 // The later estimators (FM_OPRF, FM_TAYLOR2, FM_COSFORMER and the simplex projection, src/core/feature-maps-beyond.ts):
@@ -201,7 +203,7 @@ test(
       );
     }
   },
-  { timeout: 240_000 },
+  { timeout: 240_000, sharedPage: 'driver' },
 );
 
 test(
@@ -221,7 +223,7 @@ test(
       assert.ok(r.finite && r.norm <= OUTPUT_TOL, JSON.stringify(r));
     }
   },
-  { timeout: 150_000 },
+  { timeout: 150_000, sharedPage: 'driver' },
 );
 
 test(
@@ -254,5 +256,5 @@ test(
       assert.ok(ref.finite);
     }
   },
-  { timeout: 120_000 },
+  { timeout: 120_000, sharedPage: 'driver' },
 );

@@ -53,66 +53,100 @@ const appServer = await preview({
 });
 const appUrl = `http://localhost:${appServer.httpServer.address().port}`;
 
-const browsers = {};
-async function browserFor(webgpu) {
-  browsers[webgpu] ??= await launchBrowser({ webgpu });
-  return browsers[webgpu];
-}
+// Lanes: spec files run in E2E_LANES parallel lanes (default 1), each with its own Chromium. On
+// SwiftShader a test mostly waits on one thread (a pipeline compile, a worker's compute), so two
+// lanes keep both cores of a small machine busy. A lane takes the next file from one queue, the
+// costliest first, and runs that file's tests in order; a test's log lines are printed together
+// when it ends, so lanes never interleave inside a test's output.
+const LANES = Math.max(1, Number(process.env.E2E_LANES ?? 1) || 1);
+// files known to take longest (tens of seconds of pipeline compiles), started first so the lanes end together
+const COSTLY_FIRST = ['performer-kernels', 'exact-kernels', 'app', 'i18n', 'engine', 'present', 'beyond', 'embed'];
+const rank = (f) => {
+  const i = COSTLY_FIRST.findIndex((c) => f === `${c}.spec.mjs`);
+  return i < 0 ? COSTLY_FIRST.length : i;
+};
+const files = [...new Set(registry.map((t) => t.file))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+const queue = files.map((f) => registry.filter((t) => t.file === f));
 
 let passed = 0;
 let failed = 0;
 const started = Date.now();
 console.log(
-  `browser tests: ${registry.length} in ${specs.length} spec file(s); test pages at ${baseUrl}, production build at ${appUrl}`,
+  `browser tests: ${registry.length} in ${specs.length} spec file(s), ${Math.min(LANES, queue.length)} lane(s); test pages at ${baseUrl}, production build at ${appUrl}`,
 );
-for (const t of registry) {
-  const browser = await browserFor(t.webgpu);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const pageErrors = [];
-  const newPage = async () => {
-    const p = await context.newPage();
-    p.on('pageerror', (err) => pageErrors.push(err));
-    p.on('console', (msg) => {
-      if (msg.type() === 'error' && process.env.E2E_VERBOSE) console.log(`    [console.error] ${msg.text()}`);
-    });
-    return p;
+
+async function lane() {
+  const browsers = {};
+  const browserFor = async (webgpu) => (browsers[webgpu] ??= await launchBrowser({ webgpu }));
+  // Kernel specs compile their pipelines once per page (seconds each on SwiftShader), so tests that
+  // declare the same `sharedPage` key run one after another in one page; any other test gets its own.
+  let shared = null; // { key, context, page, pageErrors }
+  const closeShared = async () => {
+    if (shared) await shared.context.close().catch(() => {});
+    shared = null;
   };
-  const page = await newPage();
-  const t0 = Date.now();
-  let timer;
-  try {
-    await Promise.race([
-      t.fn({
-        page,
-        baseUrl,
-        appUrl,
-        artifacts,
-        newPage,
-        context,
-        loadModule: (id) => server.ssrLoadModule(id),
-        log: (...a) => console.log('   ', ...a),
-      }),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${t.timeout} ms`)), t.timeout);
-      }),
-    ]);
-    if (pageErrors.length) throw new Error(`uncaught error in page: ${pageErrors[0].stack ?? pageErrors[0]}`);
-    passed++;
-    console.log(`  ✓ ${t.file} › ${t.name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed++;
-    console.log(
-      `  ✗ ${t.file} › ${t.name} (${Date.now() - t0} ms)\n      ${String(e?.stack ?? e)
-        .split('\n')
-        .slice(0, 8)
-        .join('\n      ')}`,
-    );
-  } finally {
-    clearTimeout(timer);
-    await context.close().catch(() => {});
+  for (let tests = queue.shift(); tests; tests = queue.shift()) {
+    for (const t of tests) {
+      const browser = await browserFor(t.webgpu);
+      const key = t.sharedPage ? `${t.file}|${t.sharedPage}` : null;
+      if (shared && shared.key !== key) await closeShared();
+      const reuse = key !== null && shared !== null;
+      const context = reuse ? shared.context : await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const pageErrors = reuse ? shared.pageErrors : [];
+      pageErrors.length = 0;
+      const lines = [];
+      const newPage = async () => {
+        const p = await context.newPage();
+        p.on('pageerror', (err) => pageErrors.push(err));
+        p.on('console', (msg) => {
+          if (msg.type() === 'error' && process.env.E2E_VERBOSE) lines.push(`    [console.error] ${msg.text()}`);
+        });
+        return p;
+      };
+      const page = reuse ? shared.page : await newPage();
+      if (key !== null && !reuse) shared = { key, context, page, pageErrors };
+      const t0 = Date.now();
+      let timer;
+      try {
+        await Promise.race([
+          t.fn({
+            page,
+            baseUrl,
+            appUrl,
+            artifacts,
+            newPage,
+            context,
+            loadModule: (id) => server.ssrLoadModule(id),
+            log: (...a) => lines.push(['   ', ...a].join(' ')),
+          }),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`timed out after ${t.timeout} ms`)), t.timeout);
+          }),
+        ]);
+        if (pageErrors.length) throw new Error(`uncaught error in page: ${pageErrors[0].stack ?? pageErrors[0]}`);
+        passed++;
+        lines.push(`  ✓ ${t.file} › ${t.name} (${Date.now() - t0} ms)`);
+      } catch (e) {
+        failed++;
+        lines.push(
+          `  ✗ ${t.file} › ${t.name} (${Date.now() - t0} ms)\n      ${String(e?.stack ?? e)
+            .split('\n')
+            .slice(0, 8)
+            .join('\n      ')}`,
+        );
+        // a failed test may leave its page in any state: the next test sharing it starts afresh
+        if (key !== null) await closeShared();
+      } finally {
+        clearTimeout(timer);
+        if (key === null) await context.close().catch(() => {});
+        console.log(lines.join('\n'));
+      }
+    }
+    await closeShared();
   }
+  for (const b of Object.values(browsers)) await b.close();
 }
-for (const b of Object.values(browsers)) await b.close();
+await Promise.all(Array.from({ length: Math.min(LANES, queue.length) }, () => lane()));
 await server.close();
 await new Promise((r) => appServer.httpServer.close(r));
 console.log(`\nbrowser tests finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
