@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { injectAxe } from './axe.mjs';
 import { test } from './harness.mjs';
 
-const STEPS = 11;
-const SHOT_STEPS = (process.env.SLIDE_SHOTS ?? '3,10,11').split(',').map(Number);
+const STEPS = 12;
+const SHOT_STEPS = (process.env.SLIDE_SHOTS ?? '3,10,11,12').split(',').map(Number);
 
 const state = (page) => page.evaluate(() => window.__performer.getState());
 const urlStep = (page) => page.evaluate(() => new URLSearchParams(location.search).get('step'));
@@ -50,7 +50,7 @@ test(
     assert.equal(s.ui.present, true);
     assert.equal(s.ui.step, 3);
     await page.waitForFunction(() => document.activeElement?.matches('.slide h1'), null, { timeout: 5_000 }); // the slide heading has focus
-    assert.match(await page.textContent('[data-announce]'), /Slide 3 of 11/);
+    assert.match(await page.textContent('[data-announce]'), /Slide 3 of 12/);
     // the lecturer moves the slide's control: on a focused slider the arrows are the slider's, PageDown still pages
     const m0 = (await state(page)).params.m;
     await page.focus('.control-strip [data-param="m"]');
@@ -74,7 +74,7 @@ test(
     await press(page, 'PageDown', STEPS); // stays on the last slide
     await press(page, 'Home', 1);
     await press(page, 'PageUp', 1);
-    assert.match(await page.textContent('[data-announce]'), /Slide 1 of 11/);
+    assert.match(await page.textContent('[data-announce]'), /Slide 1 of 12/);
     await page.waitForFunction(() => document.activeElement?.matches('.slide h1'), null, { timeout: 5_000 }); // focus moves to the new slide heading
   },
   { webgpu: false, timeout: 60_000 },
@@ -86,6 +86,11 @@ async function figureReady(page) {
     assert.equal(await page.getAttribute('.slide-fig', 'data-ready'), '0', 'the speed slide waits for Run');
     await page.click('[data-action="slide-speed-run"]');
     await page.waitForSelector('.slide-speed-run[data-speed-state="running"]', { timeout: 10_000 });
+  }
+  // the learning slide trains when asked; its figure is current once the live curves have points
+  if ((await page.getAttribute('.slide-fig', 'data-figure')) === 'training') {
+    assert.equal(await page.getAttribute('.slide-fig', 'data-ready'), '0', 'the learning slide waits for Train');
+    await page.click('[data-action="train-start"]');
   }
   await page.waitForSelector('.slide-fig[data-ready="1"]', { timeout: 120_000 });
 }

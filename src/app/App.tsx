@@ -15,6 +15,7 @@ import { RankPanel } from '../panels/RankPanel';
 import { SparsityPanel } from '../panels/SparsityPanel';
 import { Presentation, PresentButton, usePresentShortcut } from '../present/Slides';
 import { SpeedPanel } from '../panels/SpeedPanel';
+import { TrainingPanel } from '../panels/TrainingPanel';
 import { useActions, useStore } from '../store/react';
 import { PANEL_IDS, THEMES, type Notice, type PanelId } from '../store/store';
 import { AllPanelsHidden, Embed } from './Embed';
@@ -31,6 +32,7 @@ const PANELS: Record<PanelId, () => ReactNode> = {
   'feature-maps': () => <FeatureMapPanel />,
   speed: () => <SpeedPanel />,
   beyond: () => <BeyondPanel />,
+  training: () => <TrainingPanel />,
 };
 
 /**
@@ -186,6 +188,7 @@ export function App() {
           {show('feature-maps') && <FeatureMapPanel />}
           {show('speed') && <SpeedPanel />}
           {show('beyond') && <BeyondPanel />}
+          {show('training') && <TrainingPanel />}
           {PANEL_IDS.every((id) => !show(id)) && <AllPanelsHidden />}
         </main>
       </div>

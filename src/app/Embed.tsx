@@ -9,7 +9,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { startEmbedBridge } from '../embed/bridge';
 import { fullAppHref } from '../embed/snippet';
 import { embedControlsFor } from '../store/embed';
-import { useActions, useController, useStore } from '../store/react';
+import { useActions, useController, useStore, useTrainingController } from '../store/react';
 import { PANEL_IDS, type PanelId } from '../store/store';
 import { writeUrl } from '../store/url';
 import { EmbedControls } from './EmbedControls';
@@ -26,6 +26,7 @@ function useEmbedBridge(): boolean {
   const id = useStore((s) => s.ui.embedId);
   const actions = useActions();
   const controller = useController();
+  const training = useTrainingController();
   const [visible, setVisible] = useState(true);
   useEffect(
     () =>
@@ -36,10 +37,11 @@ function useEmbedBridge(): boolean {
         onSet: (params) => actions.setParams(params),
         onVisible: (v) => {
           controller.setActive(v);
+          training?.setVisible(v); // a training comparison pauses off screen too
           setVisible(v);
         },
       }),
-    [id, actions, controller],
+    [id, actions, controller, training],
   );
   return visible;
 }

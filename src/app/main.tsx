@@ -9,9 +9,11 @@ import { createRoot } from 'react-dom/client';
 import { createEngineClient } from '../engine/engine-client';
 import { createLazyEngine, onFirstOnScreen } from '../embed/lazy-engine';
 import { createController } from '../store/controller';
+import { createTrainingClient } from '../engine/training-client';
+import { createTrainingController } from '../store/training-controller';
 import { StoreProvider } from '../store/react';
 import { createActions, createAppStore, initialState } from '../store/store';
-import { browserLang } from '../store/url';
+import { browserLang, readUrl } from '../store/url';
 import { loadFromUrl, startUrlSync } from '../store/url-sync';
 import { App } from './App';
 import { uiFontReady } from './fonts';
@@ -30,6 +32,15 @@ if (lazy) {
   controller.setActive(false);
   onFirstOnScreen(document.documentElement, lazy.start);
 }
+// Training runs in its own worker, started with the first comparison; `run=1` starts the configured one
+// on load (in an embed: when the frame first comes on screen).
+// `?trainer=webgpu`: train on WebGPU even on a software adapter (tests, benches)
+const forceGpu = new URLSearchParams(window.location.search).get('trainer') === 'webgpu';
+const training = createTrainingController(store, actions, createTrainingClient(), { forceCpu, forceGpu });
+if (readUrl(window.location.search).training.run) {
+  if (lazy) onFirstOnScreen(document.documentElement, () => training.start());
+  else training.start();
+}
 startUrlSync(store, window, undefined, defaultLang);
 
 // Read-only handle for debugging and the browser tests (state is plain data).
@@ -39,7 +50,7 @@ startUrlSync(store, window, undefined, defaultLang);
 void uiFontReady().then(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <StoreProvider value={{ store, actions, controller }}>
+      <StoreProvider value={{ store, actions, controller, training }}>
         <App />
       </StoreProvider>
     </StrictMode>,

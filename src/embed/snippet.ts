@@ -51,6 +51,7 @@ export const INITIAL_HEIGHT: { readonly [P in PanelId]: number } = {
   'feature-maps': 1500,
   speed: 2600,
   beyond: 2600,
+  training: 1900,
 };
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;', "'": '&#39;' };

@@ -13,6 +13,7 @@ import { EMBED_CONTROL_IDS } from '../store/embed';
 import { fmt, fmtInt } from '../charts/format';
 import type { UploadNote, UploadProblem, UploadSlot } from '../core/upload-check';
 import type { MapFamily } from '../core/estimators';
+import { trainingEn } from './training-en';
 
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(bytes < 1048576 ? 2 : 1)} MiB`;
 
@@ -46,6 +47,9 @@ const OTHER_RULES: Record<string, string> = {
 
 function ruleText(key: string): string {
   const pk = (Object.keys(URL_KEYS) as ParamKey[]).find((k) => k === key || URL_KEYS[k] === key);
+  if (key.startsWith('train.')) return trainingEn.rule(key.slice('train.'.length));
+  if (key === 'train') return trainingEn.rule('train');
+  if (key === 'run') return trainingEn.run;
   if (!pk) return OTHER_RULES[key] ?? 'not a recognised setting';
   const r = PARAM_RULES[pk];
   switch (r.kind) {
@@ -521,6 +525,7 @@ export const en = {
       'feature-maps': 'Feature maps',
       speed: 'Speed',
       beyond: 'Beyond the Performer',
+      training: 'Learning: train a tiny transformer',
     } as Record<string, string>,
     frameTitle: (panel: string) => `Performer, up close: ${panel} (interactive figure)`,
     strip: 'Figure controls',
@@ -790,6 +795,11 @@ export const en = {
         caption:
           'Time per attention head vs n on this machine, log-log. Exact attention grows as n², the Performer as n, and dummy attention (which just returns V) is the floor any attention pays. Past the crossover the Performer is faster, and the gap widens with every doubling.',
       },
+      learning: {
+        title: 'What linear attention gives up, learned: associative recall',
+        caption:
+          'Press Train: a tiny transformer learns key–value recall with softmax attention and with linear attention, same data and seeds. Softmax reaches near-perfect recall; linear attention’s fixed m′ × d state cannot hold every pair, and it stalls.',
+      },
     },
   },
   hedgehog: {
@@ -1029,6 +1039,7 @@ export const en = {
     refsHeading: 'Sources of the estimators',
     offChart: (names: string, cap: number) => `Above ${cap}, off the chart (values in the data table): ${names}.`,
   },
+  training: trainingEn,
 };
 
 export type Strings = typeof en;

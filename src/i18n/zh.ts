@@ -15,6 +15,7 @@ import { fmt, fmtInt } from '../charts/format';
 import { en, type Strings } from './en';
 import type { UploadProblem } from '../core/upload-check';
 import type { MapFamily } from '../core/estimators';
+import { trainingZh } from './training-zh';
 
 const mibZh = (bytes: number) => `${(bytes / 1048576).toFixed(bytes < 1048576 ? 2 : 1)} MiB`;
 const LOCKED_NAMES_ZH: Record<string, string> = {
@@ -67,6 +68,9 @@ function allowed(key: ParamKey): string {
 
 function ruleText(key: string): string {
   const pk = (Object.keys(URL_KEYS) as ParamKey[]).find((k) => k === key || URL_KEYS[k] === key);
+  if (key.startsWith('train.')) return trainingZh.rule(key.slice('train.'.length));
+  if (key === 'train') return trainingZh.rule('train');
+  if (key === 'run') return trainingZh.run;
   if (!pk) return OTHER_RULES[key] ?? '不是可识别的设置';
   return `必须是${allowed(pk)}`;
 }
@@ -90,6 +94,10 @@ const BACKEND_REASONS: [RegExp, (...m: string[]) => string][] = [
     () => '此浏览器未提供 WebGPU（navigator.gpu 不存在）',
   ],
   [/^WebGPU is present but no GPU adapter is available$/, () => '浏览器支持 WebGPU，但没有可用的 GPU 适配器'],
+  [
+    /^the WebGPU adapter is a software rasterizer, on which the CPU twins train faster$/,
+    () => 'WebGPU 适配器是软件光栅化器，在它上面 CPU 孪生实现训练得更快',
+  ],
   [/^requestAdapter failed: (.*)$/s, (d) => `requestAdapter 失败：${d}`],
   [/^requestDevice failed: (.*)$/s, (d) => `requestDevice 失败：${d}`],
   [/^CPU path requested \(\?backend=cpu\)$/, () => '已按要求使用 CPU 路径（?backend=cpu）'],
@@ -560,6 +568,7 @@ export const zh: Strings = {
       'feature-maps': '特征映射',
       speed: '速度',
       beyond: '超越 Performer',
+      training: '学习：训练一个小 Transformer',
     },
     frameTitle: (panel: string) => `近距离看 Performer：${panel}（交互式图）`,
     strip: '图的控件',
@@ -823,6 +832,11 @@ export const zh: Strings = {
         caption:
           '本机上单个注意力头的耗时随 n 的变化（双对数坐标）。精确注意力按 n² 增长，Performer 按 n 增长，伪注意力（直接返回 V）是任何注意力都要付出的下限。越过交叉点后 Performer 更快，且 n 每翻一倍差距就更大。',
       },
+      learning: {
+        title: '线性注意力放弃了什么，在训练中看：联想回忆',
+        caption:
+          '按“训练”：一个小 Transformer 分别用 softmax 注意力和线性注意力学习键值回忆，数据和种子相同。softmax 几乎完美地回忆；线性注意力固定的 m′ × d 状态装不下所有键值对，于是停滞。',
+      },
     },
   },
   hedgehog: {
@@ -1057,4 +1071,5 @@ export const zh: Strings = {
     refsHeading: '各估计量的出处',
     offChart: (names: string, cap: number) => `超过 ${cap}、画在图外（数值见数据表）：${names}。`,
   },
+  training: trainingZh,
 };

@@ -6,6 +6,7 @@
 import { CostFigure, MatrixFigure } from './compute-figures';
 import { ErrorVsMFigure, MapsFigure, NormFigure, SparsityFigure, SpectraFigure } from './analysis-figures';
 import { SpeedFigure } from './speed-figure';
+import { TrainingFigure } from './training-figure';
 import type { Box } from './figure-frame';
 import type { Step } from './story';
 
@@ -31,5 +32,7 @@ export function SlideFigure({ step, box }: { step: Step; box: Box }) {
       return <NormFigure step={step} box={box} />;
     case 'speed':
       return <SpeedFigure step={step} box={box} />;
+    case 'training':
+      return <TrainingFigure step={step} box={box} />;
   }
 }

@@ -23,7 +23,8 @@ export type StepId =
   | 'sparsity'
   | 'rank'
   | 'concentration'
-  | 'speed';
+  | 'speed'
+  | 'learning';
 
 /** What the slide draws (src/present/figures.tsx). */
 export type FigureKind =
@@ -35,7 +36,8 @@ export type FigureKind =
   | 'sparsity' // top-k attention mass of softmax, FAVOR+ and 1 + elu
   | 'spectra' // singular values of A, Â and QKᵀ
   | 'norm' // error vs norm scale beside entropy vs norm scale
-  | 'speed'; // the blog's time-vs-n figure, measured live on this machine when the lecturer presses Run
+  | 'speed' // the blog's time-vs-n figure, measured live on this machine when the lecturer presses Run
+  | 'training'; // the training comparison (softmax vs linear attention on MQAR), trained live when the lecturer presses Train
 
 /** Controls a slide may offer (a compact strip under the caption). */
 export type SlideControl = 'n' | 'd' | 'm' | 'scale' | 'causal';
@@ -162,6 +164,15 @@ export const STORY: readonly Step[] = [
     controls: ['d', 'm'],
     tex: tex`T_{\text{exact}}\propto n^2 d,\qquad T_{\text{Performer}}\propto n\,m\,d,\qquad n_\times=2m\cdot\frac{R_{\text{exact}}}{R_{\text{Performer}}}`,
     sources: ['blog'],
+  },
+  {
+    id: 'learning',
+    figure: 'training',
+    // the comparison has its own configuration (the training slice); the scene only keeps the page small
+    params: scene({ n: 128 }),
+    controls: [],
+    tex: tex`S_i=\textstyle\sum_{j\le i}\phi(k_j)\,v_j^\top\in\mathbb{R}^{m'\times d},\qquad \operatorname{rank}(\hat A)\le m'`,
+    sources: ['su'],
   },
 ];
 

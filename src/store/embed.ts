@@ -30,6 +30,8 @@ export const DEFAULT_EMBED_CONTROLS: { readonly [P in PanelId]: readonly EmbedCo
   'feature-maps': ['m', 'scale', 'map'],
   speed: ['d', 'm'],
   beyond: ['n', 'm', 'scale', 'proj'],
+  // the training panel carries its own configuration (task, kinds, sizes): no attention controls
+  training: [],
 };
 
 export function embedControlsFor(panel: PanelId, chosen: readonly EmbedControlId[] | null): readonly EmbedControlId[] {

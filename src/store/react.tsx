@@ -7,11 +7,14 @@ import { createContext, useContext, type ReactNode } from 'react';
 import { useStore as useZustandStore } from 'zustand';
 import type { Controller } from './controller';
 import type { Actions, AppState, AppStore } from './store';
+import type { TrainingController } from './training-controller';
 
 export interface AppContextValue {
   store: AppStore;
   actions: Actions;
   controller: Controller;
+  /** the training comparison's controller (absent where nothing trains, e.g. panel tests) */
+  training?: TrainingController;
 }
 
 const AppContext = createContext<AppContextValue | null>(null);
@@ -41,4 +44,9 @@ export function useController(): Controller {
 
 export function useAppStore(): AppStore {
   return useApp().store;
+}
+
+/** The training controller; null when the provider has none. */
+export function useTrainingController(): TrainingController | null {
+  return useApp().training ?? null;
 }

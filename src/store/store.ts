@@ -14,6 +14,7 @@ import { DEFAULT_RANK_TOL, RANK_TOLERANCES } from '../core/rank';
 import { coerceParam, DEFAULT_PARAMS, type ParamKey, type RejectReason } from './params';
 import type { EmbedControlId } from './embed';
 import { EMPTY_UPLOAD, isUploadLocked, type UploadState } from './upload-state';
+import { INITIAL_TRAINING, type TrainingState } from './training';
 
 export const LANGS = ['en', 'zh'] as const;
 export type Lang = (typeof LANGS)[number];
@@ -22,7 +23,7 @@ export type Theme = (typeof THEMES)[number];
 export type ColorScale = 'linear' | 'log';
 
 /** Panels that can be shown alone (`?embed=<panel>`) or hidden (`?hide=a,b`). */
-export const PANEL_IDS = ['main', 'error', 'sparsity', 'rank', 'feature-maps', 'beyond', 'speed'] as const;
+export const PANEL_IDS = ['main', 'error', 'sparsity', 'rank', 'feature-maps', 'beyond', 'speed', 'training'] as const;
 export type PanelId = (typeof PANEL_IDS)[number];
 
 export interface UiState {
@@ -50,7 +51,7 @@ export interface UiState {
 }
 
 /** Number of slides of lecture mode (src/present/story.ts holds one step per slide; a test keeps them equal). */
-export const PRESENT_STEP_COUNT = 11;
+export const PRESENT_STEP_COUNT = 12;
 
 export interface EngineErrorInfo {
   code: EngineErrorCode | string;
@@ -139,6 +140,8 @@ export interface AppState {
   notices: Notice[];
   /** bring-your-own Q, K (V): see src/store/upload.ts */
   upload: UploadState;
+  /** the training comparison (src/store/training.ts) */
+  training: TrainingState;
 }
 
 export type AppStore = StoreApi<AppState>;
@@ -167,6 +170,7 @@ export function initialState(params: Partial<AttentionParams> = {}, ui: Partial<
     analyses: {},
     notices: [],
     upload: EMPTY_UPLOAD,
+    training: INITIAL_TRAINING,
   };
 }
 

@@ -198,27 +198,31 @@ describe('every analysis runs on uploaded inputs', () => {
     [1, 1],
     [3, 2],
     [40, 7],
-  ])('n = %i, d = %i: all ops finish and report the uploaded n', async (n, d) => {
-    const { store, upload } = setup();
-    upload.addFiles([npyFile('q', n, d, 1), npyFile('k', n, d, 2)]);
-    const s = store.getState();
-    const ctx = { progress() {}, cancelled: () => false };
-    const requests = [
-      errorVsMRequest,
-      rowEntropiesRequest,
-      normSweepRequest,
-      entryErrorsRequest,
-      entropyVsNRequest,
-      spectraRequest,
-      localTruncationRequest,
-    ];
-    for (const make of requests) {
-      const req = withUpload(make(s.params), s.upload.active!);
-      const value = (await runAnalysisOp(req.op, req.payload, ctx)) as { n?: number; nGrid?: number[] };
-      if (value.n !== undefined) expect(value.n, req.op).toBe(n);
-      if (value.nGrid) expect(value.nGrid.at(-1), req.op).toBe(n);
-    }
-    const rows = withUpload(mapRowsRequest(s.params, n - 1), s.upload.active!);
-    expect((await ANALYSIS_OPS.mapRows(rows.payload, ctx)).n).toBe(n);
-  });
+  ])(
+    'n = %i, d = %i: all ops finish and report the uploaded n',
+    async (n, d) => {
+      const { store, upload } = setup();
+      upload.addFiles([npyFile('q', n, d, 1), npyFile('k', n, d, 2)]);
+      const s = store.getState();
+      const ctx = { progress() {}, cancelled: () => false };
+      const requests = [
+        errorVsMRequest,
+        rowEntropiesRequest,
+        normSweepRequest,
+        entryErrorsRequest,
+        entropyVsNRequest,
+        spectraRequest,
+        localTruncationRequest,
+      ];
+      for (const make of requests) {
+        const req = withUpload(make(s.params), s.upload.active!);
+        const value = (await runAnalysisOp(req.op, req.payload, ctx)) as { n?: number; nGrid?: number[] };
+        if (value.n !== undefined) expect(value.n, req.op).toBe(n);
+        if (value.nGrid) expect(value.nGrid.at(-1), req.op).toBe(n);
+      }
+      const rows = withUpload(mapRowsRequest(s.params, n - 1), s.upload.active!);
+      expect((await ANALYSIS_OPS.mapRows(rows.payload, ctx)).n).toBe(n);
+    },
+    30_000,
+  ); // eight full analyses: ~2 s on an idle core, past vitest's 5 s on a loaded machine
 });

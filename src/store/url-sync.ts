@@ -7,9 +7,13 @@ import { readUrl, writeUrl } from './url';
 import type { Actions, AppStore, Lang } from './store';
 
 export function loadFromUrl(store: AppStore, actions: Actions, search: string): void {
-  const { params, ui, notices } = readUrl(search);
+  const { params, ui, notices, training } = readUrl(search);
   const s = store.getState();
-  store.setState({ params: { ...s.params, ...params }, ui: { ...s.ui, ...ui } });
+  store.setState({
+    params: { ...s.params, ...params },
+    ui: { ...s.ui, ...ui },
+    training: training.setup ? { ...s.training, setup: training.setup } : s.training,
+  });
   for (const n of notices) actions.notify(n);
 }
 
@@ -34,7 +38,13 @@ export function startUrlSync(
   };
   write();
   const off = store.subscribe((s, prev) => {
-    if (s.params === prev.params && s.ui === prev.ui && s.upload?.active === prev.upload?.active) return;
+    if (
+      s.params === prev.params &&
+      s.ui === prev.ui &&
+      s.upload?.active === prev.upload?.active &&
+      s.training?.setup === prev.training?.setup
+    )
+      return;
     if (timer === null) timer = setTimeout(write, delayMs);
   });
   return () => {

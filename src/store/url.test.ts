@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMS } from './params';
 import { initialState, PRESENT_STEP_COUNT } from './store';
 import { browserLang, readUrl, writeUrl } from './url';
+import { defaultSetup, type TrainKind } from '../engine/training-setup';
 
 describe('readUrl', () => {
   it('reads the stabilizer from stab= and rejects unknown values with a notice', () => {
@@ -134,5 +135,35 @@ describe('lecture mode in the URL', () => {
     const off = writeUrl(initialState({}, { present: false, step: 4 }), on);
     expect(new URLSearchParams(off).has('present')).toBe(false);
     expect(new URLSearchParams(off).has('step')).toBe(false);
+  });
+});
+
+describe('train= and run= in the URL', () => {
+  it('round-trips the whole training setup and keeps run=1 as given', () => {
+    const s = initialState();
+    const setup = {
+      ...defaultSetup('webgpu'),
+      task: 'mlm' as const,
+      kinds: ['softmax', 'elu1-local'] as TrainKind[],
+      lr: [0.002, 'auto'] as (number | 'auto')[],
+      steps: 50,
+    };
+    const q = writeUrl({ ...s, training: { setup } }, '?run=1&backend=cpu');
+    expect(q).toContain('run=1');
+    const back = readUrl(q);
+    expect(back.notices).toEqual([]);
+    expect(back.training).toEqual({ setup, run: true });
+    // no configured setup: no train= (a caller without the slice keeps the current value)
+    expect(writeUrl({ ...s, training: { setup: null } }, '?train=steps.5')).not.toContain('train=');
+    expect(writeUrl({ params: s.params, ui: s.ui }, '?train=steps.5')).toContain('train=steps.5');
+  });
+
+  it('rejects bad training fields one by one with a notice, the valid ones apply', () => {
+    const r = readUrl('?train=steps.abc_d.48_kinds.softmax+nope&run=maybe');
+    const keys = r.notices.map((n) => (n.code === 'param-rejected' ? n.key : ''));
+    expect(keys).toEqual(['train.steps', 'train.kinds', 'run']);
+    expect(r.training.setup?.dModel).toBe(48);
+    expect(r.training.setup?.steps).toBe(defaultSetup('webgpu').steps);
+    expect(r.training.run).toBeUndefined();
   });
 });

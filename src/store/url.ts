@@ -9,6 +9,8 @@ import type { AttentionParams } from '../core/types';
 import { RANK_TOLERANCES } from '../core/rank';
 import { DEFAULT_PARAMS, parseParam, type ParamKey } from './params';
 import { isEmbedId, parseEmbedControls, writeEmbedControls } from './embed';
+import { defaultSetup, parseSetup, writeSetup, type TrainingSetup } from '../engine/training-setup';
+import type { TrainingState } from './training';
 import {
   LANGS,
   PANEL_IDS,
@@ -45,6 +47,8 @@ export interface UrlState {
   params: Partial<AttentionParams>;
   ui: Partial<UiState>;
   notices: NoticeInput[];
+  /** `train=` (the whole comparison, src/engine/training-setup.ts) and `run=1` (start it on load) */
+  training: { setup?: TrainingSetup; run?: boolean };
 }
 
 function reject(
@@ -56,7 +60,7 @@ function reject(
 }
 
 export function readUrl(search: string): UrlState {
-  const out: UrlState = { params: {}, ui: {}, notices: [] };
+  const out: UrlState = { params: {}, ui: {}, notices: [], training: {} };
   if (search.length > MAX_QUERY_LENGTH) {
     out.notices.push(reject('query', search.slice(0, 40), 'too-long'));
     return out;
@@ -147,6 +151,19 @@ export function readUrl(search: string): UrlState {
       out.notices.push(reject('step', step, 'out-of-range'));
     else out.ui.step = Number(step);
   }
+  const train = q.get('train');
+  if (train !== null) {
+    // field by field: a bad field is reported and keeps the default, the good ones apply
+    const { setup, problems } = parseSetup(train, defaultSetup('webgpu'));
+    for (const p of problems)
+      out.notices.push(reject(p.field === 'train' ? 'train' : `train.${p.field}`, p.raw, p.reason));
+    out.training.setup = setup;
+  }
+  const run = q.get('run');
+  if (run !== null) {
+    if (['1', 'true', 'yes', 'on'].includes(run)) out.training.run = true;
+    else if (!['0', 'false', 'no', 'off'].includes(run)) out.notices.push(reject('run', run, 'not-an-option'));
+  }
   return out;
 }
 
@@ -157,7 +174,7 @@ export function readUrl(search: string): UrlState {
  * that names one keeps it.
  */
 export function writeUrl(
-  state: Pick<AppState, 'params' | 'ui'> & { upload?: AppState['upload'] },
+  state: Pick<AppState, 'params' | 'ui'> & { upload?: AppState['upload']; training?: Pick<TrainingState, 'setup'> },
   current = '',
   defaultLang: Lang = 'en',
 ): string {
@@ -180,6 +197,9 @@ export function writeUrl(
   setOrDelete('hide', ui.hidden.length ? ui.hidden.join(',') : null);
   setOrDelete('present', ui.present ? '1' : null);
   setOrDelete('step', ui.present ? String(ui.step) : null);
+  // `run` is the link's instruction, not state: kept as given. `train` only when the store's
+  // training slice is passed (a caller without it keeps the current value).
+  if (state.training) setOrDelete('train', state.training.setup ? writeSetup(state.training.setup) : null);
   const s = q.toString();
   return s ? `?${s}` : '';
 }

@@ -1,0 +1,86 @@
+/**
+ * Messages between the page and the training worker (src/engine/training-worker.ts). The training
+ * worker is its own worker, so a comparison that trains for a minute never delays the explainer's
+ * computes and analyses. Everything is structured-cloneable; errors are plain objects.
+ */
+import type { ParamTensor, StepRecord } from '../core/train/types';
+import type { SerializedEngineError } from './protocol';
+import type { TrainKind, TrainingSetup } from './training-setup';
+
+export type TrainingBackend = 'cpu' | 'webgpu';
+
+export type TrainingRequest =
+  /** `setup` null: the backend's default comparison (the CPU twins get the smaller one) */
+  /**
+   * `gpu`: 'auto' trains on WebGPU unless the adapter is a software rasterizer (SwiftShader runs the
+   * training kernels far slower than the CPU twins), 'force' on any adapter (`?trainer=webgpu`), 'off' never
+   */
+  | { type: 'start'; id: number; setup: TrainingSetup | null; gpu: 'auto' | 'force' | 'off' }
+  | { type: 'pause'; id: number }
+  | { type: 'resume'; id: number }
+  | { type: 'cancel'; id: number }
+  /** the trained parameters of one run of the last comparison (kept until the next start) */
+  | { type: 'weights'; id: number; run: number };
+
+export interface RunInfo {
+  index: number;
+  kind: TrainKind;
+  seed: number;
+  lr: number;
+  lrFactor: number;
+  /** FLOPs of one optimizer step of this run (src/core/train/flops.ts) */
+  flopsPerStep: number;
+}
+
+/** One step of one run. */
+export interface RunStep {
+  run: number;
+  record: StepRecord;
+}
+
+export interface TrainingProgress {
+  /** optimizer steps done over all runs, and their total */
+  done: number;
+  total: number;
+  elapsedMs: number;
+  /** remaining time: FLOPs left ÷ the measured rate (null before the first steps are timed) */
+  etaMs: number | null;
+  /** measured training throughput, GFLOP/s (null before the first steps) */
+  gflops: number | null;
+}
+
+/** Attention maps of one run at the end: [layer][head] L×L on the comparison's example sequence. */
+export interface RunMaps {
+  run: number;
+  seqLen: number;
+  maps: Float32Array[][];
+}
+
+export type TrainingResponse =
+  | {
+      type: 'started';
+      id: number;
+      backend: TrainingBackend;
+      /** the adapter, or why the CPU twins train */
+      device: string;
+      /** the setup actually run (the backend's default when the request had none) */
+      setup: TrainingSetup;
+      /** true when the CPU twins run the smaller default because no WebGPU trainer is available */
+      reduced: boolean;
+      runs: RunInfo[];
+    }
+  | { type: 'steps'; id: number; steps: RunStep[]; progress: TrainingProgress }
+  | { type: 'paused'; id: number; progress: TrainingProgress }
+  | { type: 'resumed'; id: number }
+  | {
+      type: 'done';
+      id: number;
+      progress: TrainingProgress;
+      /** the example whose maps are shown: its tokens (B = 1) */
+      exampleTokens: Int32Array;
+      maps: RunMaps[];
+    }
+  | { type: 'cancelled'; id: number; progress: TrainingProgress | null }
+  /** `params` null with `error` when the run's weights could not be read */
+  | { type: 'weights'; id: number; run: number; params: ParamTensor[] | null; error?: string }
+  | { type: 'error'; id: number; error: SerializedEngineError };

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import type { Batch, ParamTensor, StepRecord, TrainConfig } from '../core/train/types';
+import type { TrainingResponse } from './training-protocol';
+import { startTrainingSession, type RunnerDeps, type TrainerLike } from './training-runner';
+import { defaultSetup, type TrainingSetup } from './training-setup';
+
+/** A test double of the trainer: the loss falls as 1/step, and it records the order it was stepped in. */
+function fakeTrainer(cfg: TrainConfig, log: string[], failAt = -1): TrainerLike {
+  let step = 0;
+  const name = `${cfg.model.attention.kind === 'softmax' ? 'softmax' : cfg.model.attention.map}:${cfg.seed}`;
+  return {
+    async step(): Promise<StepRecord> {
+      step++;
+      if (step === failAt) throw new Error('boom');
+      log.push(`${name}@${step}`);
+      const evalNow = step % cfg.evalEvery === 0 || step === cfg.steps;
+      return {
+        step,
+        loss: 1 / step,
+        accuracy: 1 - 1 / step,
+        lr: cfg.optimizer.lr,
+        gradNorm: 1,
+        ...(evalNow ? { evalLoss: 1 / step, evalAccuracy: 1 - 1 / step } : {}),
+      };
+    },
+    async params(): Promise<ParamTensor[]> {
+      return [{ name: 'tok', shape: [1], decay: false, data: new Float32Array([step]) }];
+    },
+    async attentionMaps(example: Batch) {
+      return [[new Float32Array(example.seqLen * example.seqLen)]];
+    },
+    dispose() {
+      log.push(`dispose ${name}`);
+    },
+  };
+}
+
+function harness(_setup: TrainingSetup, opts: { failAt?: number } = {}) {
+  const msgs: TrainingResponse[] = [];
+  const log: string[] = [];
+  let clock = 0;
+  const deps: RunnerDeps = {
+    createTrainer: async (cfg) => fakeTrainer(cfg, log, opts.failAt),
+    stepFlops: () => 1e6,
+    example: (s) => ({
+      batch: 1,
+      seqLen: s.seqLen,
+      tokens: new Int32Array(s.seqLen),
+      targets: new Int32Array(s.seqLen),
+      mask: new Uint8Array(s.seqLen),
+    }),
+    now: () => (clock += 1), // every call is 1 ms later
+    yieldNow: () => new Promise((r) => setTimeout(r, 0)),
+    post: (m) => msgs.push(m),
+    flushMs: 5,
+  };
+  return { msgs, log, deps };
+}
+
+const tiny: TrainingSetup = {
+  ...defaultSetup('cpu'),
+  kinds: ['softmax', 'elu1'],
+  lr: ['auto', 'auto'],
+  seeds: 2,
+  steps: 6,
+  seqLen: 8,
+  pairs: 2,
+};
+
+describe('training runner', () => {
+  it('steps the runs interleaved (step 1 of every run, then step 2 …) and streams every step in batches', async () => {
+    const h = harness(tiny);
+    const s = startTrainingSession(1, tiny, { backend: 'cpu', device: 'test', reduced: false }, h.deps);
+    await s.finished;
+    expect(h.log.slice(0, 8)).toEqual([
+      'softmax:1@1',
+      'softmax:2@1',
+      'elu1:1@1',
+      'elu1:2@1',
+      'softmax:1@2',
+      'softmax:2@2',
+      'elu1:1@2',
+      'elu1:2@2',
+    ]);
+    const types = h.msgs.map((m) => m.type);
+    expect(types[0]).toBe('started');
+    expect(types.at(-1)).toBe('done');
+    const steps = h.msgs.flatMap((m) => (m.type === 'steps' ? m.steps : []));
+    expect(steps.length).toBe(4 * 6);
+    // batched: fewer messages than steps
+    expect(h.msgs.filter((m) => m.type === 'steps').length).toBeLessThan(steps.length);
+    const done = h.msgs.at(-1);
+    if (done?.type !== 'done') throw new Error('not done');
+    expect(done.progress.done).toBe(24);
+    expect(done.progress.etaMs).toBe(0);
+    expect(done.progress.gflops).toBeGreaterThan(0);
+    // maps of each kind's first seed only
+    expect(done.maps.map((m) => m.run)).toEqual([0, 2]);
+    expect((await s.weights(3))[0].data[0]).toBe(6);
+  });
+
+  it('pause stops the steps at once (no step message until resume); resume continues to the end', async () => {
+    const h = harness({ ...tiny, steps: 50 });
+    const s = startTrainingSession(
+      2,
+      { ...tiny, steps: 50 },
+      { backend: 'cpu', device: 'test', reduced: false },
+      h.deps,
+    );
+    while (h.log.length < 10) await new Promise((r) => setTimeout(r, 0));
+    s.pause();
+    for (let i = 0; i < 5 && !h.msgs.some((m) => m.type === 'paused'); i++) await new Promise((r) => setTimeout(r, 0));
+    const paused = h.msgs.find((m) => m.type === 'paused');
+    expect(paused).toBeDefined();
+    const at = h.log.length;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.log.length).toBe(at);
+    s.resume();
+    await s.finished;
+    expect(h.msgs.some((m) => m.type === 'resumed')).toBe(true);
+    expect(h.msgs.at(-1)?.type).toBe('done');
+  });
+
+  it('cancel ends the comparison at the next step, says cancelled and frees every trainer', async () => {
+    const h = harness({ ...tiny, steps: 50 });
+    const s = startTrainingSession(
+      3,
+      { ...tiny, steps: 50 },
+      { backend: 'cpu', device: 'test', reduced: false },
+      h.deps,
+    );
+    while (h.log.length < 6) await new Promise((r) => setTimeout(r, 0));
+    s.cancel();
+    await s.finished;
+    expect(h.msgs.at(-1)?.type).toBe('cancelled');
+    expect(h.log.filter((l) => l.startsWith('dispose')).length).toBe(4);
+    expect(h.log.filter((l) => l.includes('@')).length).toBeLessThan(4 * 50);
+  });
+
+  it('a trainer that throws becomes an error message (never an uncaught rejection)', async () => {
+    const h = harness(tiny, { failAt: 3 });
+    const s = startTrainingSession(4, tiny, { backend: 'cpu', device: 'test', reduced: false }, h.deps);
+    await s.finished;
+    const last = h.msgs.at(-1);
+    expect(last?.type).toBe('error');
+    if (last?.type === 'error') expect(last.error.message).toContain('boom');
+  });
+});
