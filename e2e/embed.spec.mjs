@@ -12,7 +12,7 @@ import { injectAxe } from './axe.mjs';
 import { test } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const PANELS = ['main', 'error', 'sparsity', 'rank', 'feature-maps', 'beyond', 'speed'];
+const PANELS = ['main', 'error', 'sparsity', 'rank', 'feature-maps', 'beyond', 'speed', 'training'];
 const SMALL = 'n=64&d=8&m=16';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

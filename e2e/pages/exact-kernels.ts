@@ -33,7 +33,7 @@ import { GpuAllocator } from '../../src/gpu/allocator';
 import { GpuTimer } from '../../src/gpu/gpu-timer';
 import type { KernelContext } from '../../src/gpu/kernel-context';
 import { encodeVec4Rows } from '../../src/gpu/pack-vec4';
-import { PipelineCache } from '../../src/gpu/pipelines';
+import { pipelineCacheFor } from '../../src/gpu/pipelines';
 import { readFloats } from '../../src/gpu/readback';
 import { createWebGpuBackend, type WebGpuBackend } from '../../src/gpu/webgpu-backend';
 
@@ -94,7 +94,7 @@ function kernelContext(g: GpuContext): KernelContext {
   const device = g.device;
   return {
     device,
-    pipelines: new PipelineCache(device),
+    pipelines: pipelineCacheFor(device),
     alloc: new GpuAllocator(device),
     timer: new GpuTimer(device, false),
     limits: device.limits,

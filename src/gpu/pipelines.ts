@@ -42,6 +42,21 @@ export class PipelineCache {
   }
 }
 
+/**
+ * One pipeline cache per device, shared by everything that runs on it (the live backend, a second
+ * backend of the same device, the trainers): a pipeline compiles once per device — seconds each on
+ * SwiftShader, and Dawn does not deduplicate pipelines created through separate calls.
+ */
+const deviceCaches = new WeakMap<GPUDevice, PipelineCache>();
+export function pipelineCacheFor(device: GPUDevice): PipelineCache {
+  let c = deviceCaches.get(device);
+  if (!c) {
+    c = new PipelineCache(device);
+    deviceCaches.set(device, c);
+  }
+  return c;
+}
+
 /** Bind group 0 with `buffers` at bindings 0, 1, 2, … in order. */
 export function bindBuffers(
   device: GPUDevice,

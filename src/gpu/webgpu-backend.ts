@@ -46,7 +46,7 @@ import { encodeVec4Rows } from './pack-vec4';
 import { encodePerformerBidirectional, takesExpPath } from './performer-bidirectional';
 import { encodeExpFeatures, encodeFavorProjection } from './performer-exp';
 import { encodePerformerCausal } from './performer-causal';
-import { PipelineCache } from './pipelines';
+import { pipelineCacheFor } from './pipelines';
 import { BatchReadback } from './readback';
 
 export interface WebGpuBackend {
@@ -65,7 +65,7 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
   const device = gpu.device;
   const alloc = new JobAllocator(device);
   const timer = new GpuTimer(device, gpu.hasTimestamps);
-  const ctx: KernelContext = { device, pipelines: new PipelineCache(device), alloc, timer, limits: device.limits };
+  const ctx: KernelContext = { device, pipelines: pipelineCacheFor(device), alloc, timer, limits: device.limits };
   let lostInfo: GPUDeviceLostInfo | null = null;
   let disposed = false;
   let busy: Promise<unknown> = Promise.resolve();

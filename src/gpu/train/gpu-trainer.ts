@@ -19,7 +19,7 @@ import type { GpuContext } from '../device';
 import { withErrorScopes } from '../error-scope';
 import { GpuTimer } from '../gpu-timer';
 import type { KernelContext } from '../kernel-context';
-import { PipelineCache } from '../pipelines';
+import { pipelineCacheFor, type PipelineCache } from '../pipelines';
 import { readFloats } from '../readback';
 import { encodeAdamw, encodeGradNorm, gradNormScratch } from './adamw';
 import { GpuModel, uploadBatch, type GpuBatch } from './gpu-model';
@@ -47,17 +47,11 @@ function perCallUniforms(base: KernelContext, prefix: string): { ctx: KernelCont
 }
 
 /**
- * One pipeline cache per device, shared by every trainer on it: compiling the ~25 training
+ * The device's one pipeline cache, shared by every trainer on it: compiling the ~25 training
  * pipelines is most of a first step (seconds on SwiftShader), and a comparison runs 2–4 trainers.
  */
-const pipelineCaches = new WeakMap<GPUDevice, PipelineCache>();
 export function trainPipelines(device: GPUDevice): PipelineCache {
-  let c = pipelineCaches.get(device);
-  if (!c) {
-    c = new PipelineCache(device);
-    pipelineCaches.set(device, c);
-  }
-  return c;
+  return pipelineCacheFor(device);
 }
 
 export async function createGpuTrainer(gpu: GpuContext, cfg: TrainConfig): Promise<Trainer> {
