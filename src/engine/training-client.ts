@@ -10,7 +10,10 @@ import type { TrainingSetup } from './training-setup';
 
 export interface TrainingClient {
   /** Start a comparison (null: the backend's default); returns its id. Replaces any running one. */
-  start(setup: TrainingSetup | null, options?: { forceCpu?: boolean; forceGpu?: boolean }): number;
+  start(
+    setup: TrainingSetup | null,
+    options?: { forceCpu?: boolean; forceGpu?: boolean; defaults?: 'panel' | 'lecture' },
+  ): number;
   pause(): void;
   resume(): void;
   cancel(): void;
@@ -70,7 +73,13 @@ export function createTrainingClient(
   return {
     start(setup, options = {}) {
       current = nextId++;
-      send({ type: 'start', id: current, setup, gpu: options.forceCpu ? 'off' : options.forceGpu ? 'force' : 'auto' });
+      send({
+        type: 'start',
+        id: current,
+        setup,
+        gpu: options.forceCpu ? 'off' : options.forceGpu ? 'force' : 'auto',
+        defaults: options.defaults ?? 'panel',
+      });
       return current;
     },
     pause() {

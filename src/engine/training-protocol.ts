@@ -15,7 +15,14 @@ export type TrainingRequest =
    * `gpu`: 'auto' trains on WebGPU unless the adapter is a software rasterizer (SwiftShader runs the
    * training kernels far slower than the CPU twins), 'force' on any adapter (`?trainer=webgpu`), 'off' never
    */
-  | { type: 'start'; id: number; setup: TrainingSetup | null; gpu: 'auto' | 'force' | 'off' }
+  | {
+      type: 'start';
+      id: number;
+      setup: TrainingSetup | null;
+      gpu: 'auto' | 'force' | 'off';
+      /** which default a null setup means: the panel's, or the lecture slide's shorter one (lectureSetup) */
+      defaults?: 'panel' | 'lecture';
+    }
   | { type: 'pause'; id: number }
   | { type: 'resume'; id: number }
   | { type: 'cancel'; id: number }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { defaultSetup, parseSetup, runSpecs, trainConfig, writeSetup, type TrainingSetup } from './training-setup';
+import {
+  defaultSetup,
+  lectureSetup,
+  parseSetup,
+  runSpecs,
+  trainConfig,
+  writeSetup,
+  type TrainingSetup,
+} from './training-setup';
 
 const base = defaultSetup('webgpu');
 
@@ -94,5 +102,15 @@ describe('runSpecs', () => {
     expect(trainConfig(base, 'elu1', 1, 1e-3).model.causal).toBe(true);
     expect(trainConfig({ ...base, task: 'local' }, 'elu1', 1, 1e-3).model.causal).toBe(false);
     expect(trainConfig({ ...base, task: 'local' }, 'elu1', 1, 1e-3).task.kind).toBe('mlm');
+  });
+});
+
+describe('lectureSetup', () => {
+  it('on the CPU twins is the short recall comparison (8 pairs, L 32, 250 steps, batch 16, 2 seeds); with WebGPU the default', () => {
+    const cpu = lectureSetup('cpu');
+    expect([cpu.pairs, cpu.seqLen, cpu.steps, cpu.batch, cpu.seeds]).toEqual([8, 32, 250, 16, 2]);
+    expect(cpu.kinds).toEqual(defaultSetup('cpu').kinds);
+    expect(parseSetup(writeSetup(cpu), defaultSetup('cpu')).problems).toEqual([]);
+    expect(lectureSetup('webgpu')).toEqual(defaultSetup('webgpu'));
   });
 });

@@ -113,6 +113,19 @@ export function defaultSetup(backend: 'cpu' | 'webgpu'): TrainingSetup {
   };
 }
 
+/**
+ * The lecture slide's comparison when the page has none configured. On the CPU twins the panel's
+ * default takes minutes; the slide needs the gap within a lecturer's sentence or two: 8 pairs at
+ * L = 32, 250 steps, batches of 16, 2 seeds (measured with scripts/train-cpu.ts, about 40 s in
+ * Node: held-out query accuracy softmax 0.98–1.00, 1 + elu 0.19, FAVOR+ 0.17). With WebGPU on a
+ * hardware adapter it is the default comparison.
+ */
+export function lectureSetup(backend: 'cpu' | 'webgpu'): TrainingSetup {
+  const base = defaultSetup(backend);
+  if (backend === 'webgpu') return base;
+  return { ...base, pairs: 8, seqLen: 32, steps: 250, batch: 16, seeds: 2 };
+}
+
 /** Default kinds when a task is picked in the panel (local truncation compares windowed and full 1 + elu). */
 export const TASK_KINDS: Record<TrainTask, TrainKind[]> = {
   mqar: ['softmax', 'elu1', 'positive'],

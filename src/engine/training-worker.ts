@@ -14,7 +14,7 @@ import { createGpuTrainer } from '../gpu/train/gpu-trainer';
 import { isSoftwareAdapter } from '../gpu/analysis-backend';
 import type { TrainingRequest, TrainingResponse } from './training-protocol';
 import { startTrainingSession, type TrainingSession } from './training-runner';
-import { defaultSetup, taskConfig, type TrainingSetup } from './training-setup';
+import { defaultSetup, lectureSetup, taskConfig, type TrainingSetup } from './training-setup';
 import { serializeError } from './serialize-error';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -59,7 +59,12 @@ let session: TrainingSession | null = null;
 /** Measured (npm run bench:train, SwiftShader): a GPU training step takes 3–7× the CPU twins’ (default model: ~0.8 s vs ~0.2 s). */
 const SOFTWARE_REASON = 'the WebGPU adapter is a software rasterizer, on which the CPU twins train faster';
 
-async function start(id: number, requested: TrainingSetup | null, gpu: 'auto' | 'force' | 'off'): Promise<void> {
+async function start(
+  id: number,
+  requested: TrainingSetup | null,
+  gpu: 'auto' | 'force' | 'off',
+  defaults: 'panel' | 'lecture',
+): Promise<void> {
   session?.cancel();
   session?.dispose();
   session = null;
@@ -71,7 +76,7 @@ async function start(id: number, requested: TrainingSetup | null, gpu: 'auto' | 
     reason = SOFTWARE_REASON;
   }
   const gpuCtx = device;
-  const setup = requested ?? defaultSetup(gpuCtx ? 'webgpu' : 'cpu');
+  const setup = requested ?? (defaults === 'lecture' ? lectureSetup : defaultSetup)(gpuCtx ? 'webgpu' : 'cpu');
   const info = {
     backend: gpuCtx ? ('webgpu' as const) : ('cpu' as const),
     device: gpuCtx ? gpuCtx.adapterName : reason,
@@ -92,7 +97,7 @@ self.onmessage = (e: MessageEvent<TrainingRequest>) => {
   try {
     switch (msg.type) {
       case 'start':
-        start(msg.id, msg.setup, msg.gpu).catch((err: unknown) =>
+        start(msg.id, msg.setup, msg.gpu, msg.defaults ?? 'panel').catch((err: unknown) =>
           post({ type: 'error', id: msg.id, error: serializeError(err) }),
         );
         break;

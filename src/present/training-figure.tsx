@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { fmtPct } from '../charts/format';
-import { defaultSetup } from '../engine/training-setup';
+import { lectureSetup } from '../engine/training-setup';
 import { useStore } from '../store/react';
 import { summarize } from '../store/training-summary';
 import { kindName } from '../ui/training/kinds';
@@ -23,10 +23,8 @@ export function TrainingFigure({ step, box }: { step: Step; box: Box }) {
   const ran = useStore((s) => s.training.ran);
   const configured = useStore((s) => s.training.setup);
   const backendKind = useStore((s) => s.backend.info?.kind);
-  const setup = useMemo(
-    () => ran ?? configured ?? defaultSetup(backendKind === 'cpu' ? 'cpu' : 'webgpu'),
-    [ran, configured, backendKind],
-  );
+  const fallback = useMemo(() => lectureSetup(backendKind === 'cpu' ? 'cpu' : 'webgpu'), [backendKind]);
+  const setup = ran ?? configured ?? fallback;
   const groups = useMemo(() => summarize({ runs, curves }), [runs, curves]);
   const { height } = chartSize(box);
   const stat = groups
@@ -40,7 +38,7 @@ export function TrainingFigure({ step, box }: { step: Step; box: Box }) {
       ready={status === 'done' || (status !== 'error' && curves.some((c) => c.steps.length > 0))}
       status={
         <div className="slide-training-run">
-          <TrainingButtons />
+          <TrainingButtons lecture />
           <TrainingProgressLine compact />
         </div>
       }

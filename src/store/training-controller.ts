@@ -19,7 +19,8 @@ export type TrainingClientLike = Pick<
 
 export interface TrainingController {
   /** Start the configured comparison (replacing one in progress). */
-  start(): void;
+  /** `defaults`: what runs when the page has no comparison configured (the panel's default, or the lecture slide's) */
+  start(defaults?: 'panel' | 'lecture'): void;
   pause(): void;
   resume(): void;
   cancel(): void;
@@ -75,9 +76,9 @@ export function createTrainingController(
   const patch = (p: Partial<TrainingState>) => store.setState((s) => ({ training: { ...s.training, ...p } }));
   const shownBackend = () => (store.getState().backend.info?.kind === 'cpu' || options.forceCpu ? 'cpu' : 'webgpu');
 
-  function start(): void {
+  function start(defaults: 'panel' | 'lecture' = 'panel'): void {
     const s = store.getState().training;
-    const id = client.start(s.setup, { forceCpu: options.forceCpu, forceGpu: options.forceGpu });
+    const id = client.start(s.setup, { forceCpu: options.forceCpu, forceGpu: options.forceGpu, defaults });
     patch({
       id,
       status: 'starting',
@@ -92,9 +93,9 @@ export function createTrainingController(
   }
 
   return {
-    start() {
+    start(defaults) {
       patch({ series: null });
-      start();
+      start(defaults);
     },
     startSeries(kind) {
       const base = store.getState().training.setup ?? defaultSetup(shownBackend());

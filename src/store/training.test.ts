@@ -11,8 +11,10 @@ function fakeClient() {
   let cb: ((m: TrainingResponse) => void) | null = null;
   let id = 0;
   const client: TrainingClientLike = {
-    start: (setup) => {
-      sent.push(`start ${setup ? setup.kinds.join(',') : 'default'}`);
+    start: (setup, options) => {
+      sent.push(
+        `start ${setup ? setup.kinds.join(',') : 'default'}${options?.defaults === 'lecture' ? ' (lecture)' : ''}`,
+      );
       return ++id;
     },
     pause: () => sent.push('pause'),
@@ -54,6 +56,16 @@ function setupController() {
 }
 
 describe('training controller', () => {
+  it('the lecture slide’s Train asks the worker for the lecture default when nothing is configured, else runs the configured setup', () => {
+    const { ctl, sent } = setupController();
+    ctl.start('lecture');
+    expect(sent).toEqual(['start default (lecture)']);
+    ctl.cancel();
+    expect(ctl.setSetup(setup)).toBe(true);
+    ctl.start('lecture');
+    expect(sent.at(-1)).toBe('start softmax,elu1 (lecture)');
+  });
+
   it('start sends the configured setup, the worker’s steps grow the curves, pause and resume follow the worker', () => {
     const { store, ctl, sent, worker } = setupController();
     expect(ctl.setSetup(setup)).toBe(true);

@@ -11,7 +11,8 @@ import type { KindGroup } from '../../store/training-summary';
 import { useStrings } from '../strings';
 import { kindColor, kindName } from './kinds';
 
-export function TrainingButtons() {
+/** `lecture`: with no comparison configured, Train runs the lecture slide's shorter default (lectureSetup). */
+export function TrainingButtons({ lecture = false }: { lecture?: boolean } = {}) {
   const tt = useStrings().training;
   const ctl = useTrainingController();
   const status = useStore((s) => s.training.status);
@@ -19,7 +20,13 @@ export function TrainingButtons() {
   if (!ctl) return null;
   return (
     <div className="training-buttons" role="group">
-      <button type="button" className="primary" data-action="train-start" disabled={busy} onClick={ctl.start}>
+      <button
+        type="button"
+        className="primary"
+        data-action="train-start"
+        disabled={busy}
+        onClick={() => ctl.start(lecture ? 'lecture' : 'panel')}
+      >
         {status === 'idle' ? tt.start : tt.restart}
       </button>
       {status === 'paused' ? (
