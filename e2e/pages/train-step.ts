@@ -18,7 +18,8 @@ import { GpuTimer } from '../../src/gpu/gpu-timer';
 import type { KernelContext } from '../../src/gpu/kernel-context';
 import { readFloats } from '../../src/gpu/readback';
 import { GpuModel, uploadBatch } from '../../src/gpu/train/gpu-model';
-import { createGpuTrainer, trainPipelines } from '../../src/gpu/train/gpu-trainer';
+import { createGpuTrainer } from '../../src/gpu/train/gpu-trainer';
+import { pipelineCacheFor } from '../../src/gpu/pipelines';
 
 let gpuP: Promise<GpuContext> | null = null;
 function gpu() {
@@ -59,7 +60,7 @@ async function grads(cfg: TrainConfig) {
   const device = g.device;
   const ctx: KernelContext = {
     device,
-    pipelines: trainPipelines(device),
+    pipelines: pipelineCacheFor(device),
     alloc: new GpuAllocator(device),
     timer: new GpuTimer(device, false),
     limits: device.limits,

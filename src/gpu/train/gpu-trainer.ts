@@ -19,7 +19,7 @@ import type { GpuContext } from '../device';
 import { withErrorScopes } from '../error-scope';
 import { GpuTimer } from '../gpu-timer';
 import type { KernelContext } from '../kernel-context';
-import { pipelineCacheFor, type PipelineCache } from '../pipelines';
+import { pipelineCacheFor } from '../pipelines';
 import { readFloats } from '../readback';
 import { encodeAdamw, encodeGradNorm, gradNormScratch } from './adamw';
 import { GpuModel, uploadBatch, type GpuBatch } from './gpu-model';
@@ -46,19 +46,12 @@ function perCallUniforms(base: KernelContext, prefix: string): { ctx: KernelCont
   };
 }
 
-/**
- * The device's one pipeline cache, shared by every trainer on it: compiling the ~25 training
- * pipelines is most of a first step (seconds on SwiftShader), and a comparison runs 2–4 trainers.
- */
-export function trainPipelines(device: GPUDevice): PipelineCache {
-  return pipelineCacheFor(device);
-}
-
 export async function createGpuTrainer(gpu: GpuContext, cfg: TrainConfig): Promise<Trainer> {
   const device = gpu.device;
   const base: KernelContext = {
     device,
-    pipelines: trainPipelines(device),
+    // the device's one pipeline cache: the 2nd–4th trainer of a comparison compiles nothing
+    pipelines: pipelineCacheFor(device),
     alloc: new GpuAllocator(device),
     timer: new GpuTimer(device, false),
     limits: device.limits,
