@@ -26,9 +26,12 @@ export function TrainingMaps({ maps, runs, setup }: { maps: RunMaps[]; runs: Run
   const headId = useId();
   const l = Math.min(layer, Math.max(0, layers - 1));
   const h = Math.min(head, Math.max(0, heads - 1));
-  const shown = maps
-    .map((m) => ({ m, data: m.maps[l]?.[h] }))
-    .filter((x): x is { m: RunMaps; data: Float32Array } => !!x.data);
+  // memoized on its inputs: a hover (setRow) re-renders, and the colour scale's robust max sorts every map
+  const shown = useMemo(
+    () =>
+      maps.map((m) => ({ m, data: m.maps[l]?.[h] })).filter((x): x is { m: RunMaps; data: Float32Array } => !!x.data),
+    [maps, l, h],
+  );
   const scale = useMemo(() => heatScale(robustMax(shown.map((x) => x.data)).top, 'linear'), [shown]);
   if (!shown.length) return null;
   return (
