@@ -138,6 +138,8 @@ interface ExactCase {
   sampleRows?: number[];
   /** run on a device created with the default limits */
   defaultLimits?: boolean;
+  /** with sampleRows: compute only the row blocks holding them (each still streams all its keys) */
+  sampledBlocksOnly?: boolean;
   /** force these tile shapes */
   tiles?: ExactTileConfig;
 }
@@ -156,6 +158,12 @@ function exactRowsCpu(q: Matrix, k: Matrix, v: Matrix, causal: boolean, rows: nu
   return out;
 }
 
+function sampledValues(out: Float32Array, rows: readonly number[], d: number): Float32Array {
+  const sub = new Float32Array(rows.length * d);
+  rows.forEach((i, r) => sub.set(out.subarray(i * d, (i + 1) * d), r * d));
+  return sub;
+}
+
 async function exact(cs: ExactCase) {
   const { n, d, causal } = cs;
   const seed = cs.seed ?? 1;
@@ -168,22 +176,58 @@ async function exact(cs: ExactCase) {
   const qb = c.alloc.upload('t.q', q.data);
   const kb = c.alloc.upload('t.k', k.data);
   const vb = c.alloc.upload('t.v', v.data);
-  const { data, ms } = await submitAndRead(c, (enc) => [
-    { buf: encodeExactAttention(c, enc, { n, d, causal, q: qb, k: kb, v: vb, tiles }), floats: n * d },
-  ]);
-  const got = data[0]!;
+  let got: Float32Array;
+  let ms: number;
+  let blocksRun = Math.ceil(n / tiles.br);
+  if (cs.sampledBlocksOnly && cs.sampleRows) {
+    // one dispatch per block holding a sampled row, each into its own output buffer
+    const blocks = [...new Set(cs.sampleRows.map((i) => Math.floor(i / tiles.br)))];
+    blocksRun = blocks.length;
+    const r = await submitAndRead(c, (enc) =>
+      blocks.map((b) => ({
+        buf: encodeExactAttention(c, enc, {
+          n,
+          d,
+          causal,
+          q: qb,
+          k: kb,
+          v: vb,
+          tiles,
+          blocks: { first: b, end: b + 1 },
+          role: `t.out.${b}`,
+        }),
+        floats: n * d,
+      })),
+    );
+    got = new Float32Array(n * d).fill(Number.NaN);
+    blocks.forEach((b, j) => {
+      const rows = [b * tiles.br, Math.min(n, (b + 1) * tiles.br)];
+      got.set(r.data[j]!.subarray(rows[0]! * d, rows[1]! * d), rows[0]! * d);
+    });
+    ms = r.ms;
+  } else {
+    const r = await submitAndRead(c, (enc) => [
+      { buf: encodeExactAttention(c, enc, { n, d, causal, q: qb, k: kb, v: vb, tiles }), floats: n * d },
+    ]);
+    got = r.data[0]!;
+    ms = r.ms;
+  }
   let err: Err;
   if (cs.sampleRows) {
-    const ref = exactRowsCpu(q, k, v, causal, cs.sampleRows);
-    const sub = new Float32Array(cs.sampleRows.length * d);
-    cs.sampleRows.forEach((i, r) => sub.set(got.subarray(i * d, (i + 1) * d), r * d));
-    err = compare(sub, ref);
+    err = compare(sampledValues(got, cs.sampleRows, d), exactRowsCpu(q, k, v, causal, cs.sampleRows));
   } else {
     err = compare(got, exactAttentionOutput(q, k, v, causal).data);
   }
-  const finite = got.every(Number.isFinite);
+  const finite = (cs.sampledBlocksOnly ? sampledValues(got, cs.sampleRows ?? [], d) : got).every(Number.isFinite);
   if (cs.defaultLimits) c.device.destroy();
-  return { ...err, ok: err.ok && finite, ms, tiles, storageLimit: c.limits.maxComputeWorkgroupStorageSize };
+  return {
+    ...err,
+    ok: err.ok && finite,
+    ms,
+    tiles,
+    blocksRun,
+    storageLimit: c.limits.maxComputeWorkgroupStorageSize,
+  };
 }
 
 // ---- dense statistics kernels (with CPU-computed features uploaded) -------------------------

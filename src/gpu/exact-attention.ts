@@ -110,6 +110,12 @@ export interface ExactAttentionArgs {
   maxWorkgroupsPerPass?: number;
   /** tile shapes (default: `exactTileConfig` for the device's workgroup memory) */
   tiles?: ExactTileConfig;
+  /**
+   * compute only the row blocks (workgroups of `tiles.br` query rows) first … end − 1; the other
+   * rows of the output are left unwritten. Each block still streams every key it may see, so one
+   * block near the end of a long causal sequence costs what it costs inside the whole run.
+   */
+  blocks?: { first: number; end: number };
 }
 
 /**
@@ -138,10 +144,12 @@ export function encodeExactAttention(
   });
   const out = ctx.alloc.storage(role, n * d * 4);
   const groups = Math.ceil(n / cfg.br);
-  const perPass = Math.max(1, Math.min(groups, args.maxWorkgroupsPerPass ?? groups));
+  const first = Math.max(0, Math.min(groups, args.blocks?.first ?? 0));
+  const end = Math.max(first, Math.min(groups, args.blocks?.end ?? groups));
+  const perPass = Math.max(1, Math.min(end - first, args.maxWorkgroupsPerPass ?? end - first));
   const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
-  for (let offset = 0, part = 0; offset < groups; offset += perPass, part++) {
-    const count = Math.min(perPass, groups - offset);
+  for (let offset = first, part = 0; offset < end; offset += perPass, part++) {
+    const count = Math.min(perPass, end - offset);
     const [gx, gy] = dispatchGrid(count, maxDim);
     const params = new ArrayBuffer(32);
     const u = new Uint32Array(params);
