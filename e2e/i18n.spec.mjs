@@ -216,7 +216,7 @@ async function settle(page, timeout = 150_000) {
     if (busy || sig !== lastSig) {
       lastSig = sig;
       stableSince = Date.now();
-    } else if (Date.now() - stableSince > 800 && Date.now() - t0 > 500) return;
+    } else if (Date.now() - stableSince > 400 && Date.now() - t0 > 300) return;
     await page.waitForTimeout(150);
   }
   throw new Error(`page did not settle within ${timeout} ms`);
