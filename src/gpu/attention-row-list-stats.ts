@@ -8,6 +8,7 @@
  * the norms buffer (n vec4f, only the listed rows written) also feeds attention-stats.ts
  * `encodeFullRows`.
  */
+import reduceCode from '../shaders/attention-row-reduce.wgsl?raw';
 import tileCode from '../shaders/attention-tile.wgsl?raw';
 import code from '../shaders/attention-row-list-stats.wgsl?raw';
 import type { DenseProblem } from './attention-stats';
@@ -43,7 +44,7 @@ function params(p: DenseProblem, gridX: number, rowCount: number): Uint8Array {
 }
 
 function pipeline(ctx: KernelContext, entry: string): GPUComputePipeline {
-  return ctx.pipelines.pipeline('attention-row-list-stats', shaderSource(tileCode, code), entry, constants(ctx));
+  return ctx.pipelines.pipeline('attention-row-list-stats', shaderSource(tileCode, reduceCode, code), entry, constants(ctx));
 }
 
 function encode(

@@ -9,6 +9,7 @@
  * Inputs are vec4-padded rows (see pack-vec4.ts): Q, K (n × ⌈d/4⌉ vec4) and φ(Q), φ(K)
  * (n × ⌈m'/4⌉ vec4). `encodeRowNormalizers` must run first; its buffer feeds the others.
  */
+import reduceCode from '../shaders/attention-row-reduce.wgsl?raw';
 import tileCode from '../shaders/attention-tile.wgsl?raw';
 import statsCode from '../shaders/attention-row-stats.wgsl?raw';
 import viewCode from '../shaders/attention-matrix-view.wgsl?raw';
@@ -97,7 +98,7 @@ function run(
 }
 
 function statsPipeline(ctx: KernelContext, entry: string): GPUComputePipeline {
-  return ctx.pipelines.pipeline('attention-row-stats', shaderSource(tileCode, statsCode), entry, constants(ctx));
+  return ctx.pipelines.pipeline('attention-row-stats', shaderSource(tileCode, reduceCode, statsCode), entry, constants(ctx));
 }
 
 function inputs(p: DenseProblem): Record<number, GPUBuffer> {

@@ -1,6 +1,7 @@
 // Per-row statistics of exact vs approximate attention on a list of query rows (cost O(R·n·(d + m')),
-// memory O(R)); the tile code and bindings 0–4 come from attention-tile.wgsl, which the dispatcher
-// prepends. The analyses' sweeps run it once per variant (map, W, stabilizer) of one problem.
+// memory O(R)); the tile code and bindings 0–4 come from attention-tile.wgsl, the row reductions and
+// bindings 5–7 from attention-row-reduce.wgsl, which the dispatcher prepends in that order. The
+// analyses' sweeps run it once per variant (map, W, stabilizer) of one problem.
 //
 // With s_ij = q_i·k_j/√d, g_ij = φ(q_i)·φ(k_j), allowed keys j < n (causal: j ≤ i), for the R = p.rowCount
 // listed rows r_t = rowList[t] (distinct):
@@ -20,22 +21,7 @@
 // combined by lane u = 0 in a fixed order (deterministic).
 // Dispatch: ⌈R/BR⌉ workgroups over (x, y), index x + y·gridX.
 
-@group(0) @binding(5) var<storage, read_write> norms: array<vec4f>;
-@group(0) @binding(6) var<storage, read_write> outBuf: array<f32>;
-@group(0) @binding(7) var<storage, read> rowList: array<u32>;
 @group(0) @binding(8) var<uniform> base: vec4u;
-
-var<workgroup> lanesA: array<vec4f, WG>;
-var<workgroup> lanesB: array<vec4f, WG>;
-var<workgroup> lanesC: array<vec4f, WG>;
-var<workgroup> lanesD: array<vec4f, WG>;
-var<workgroup> lanesE: array<vec4f, WG>;
-
-fn allowed(ir: vec4u, j: u32) -> vec4<bool> {
-  let inRange = vec4<bool>(j < p.n);
-  if (p.causal != 0u) { return inRange & (vec4u(j) <= ir); }
-  return inRange;
-}
 
 fn slotStart(wid: vec3u) -> u32 {
   return (wid.x + wid.y * p.gridX) * BR;
@@ -64,41 +50,15 @@ fn listNormalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_
   let slots = vec4u(slot0 + 4u * gr) + vec4u(0u, 1u, 2u, 3u);
   let ir = vec4u(listRow(slots.x), listRow(slots.y), listRow(slots.z), listRow(slots.w));
 
-  var mRun = vec4f(NEG);
-  var lRun = vec4f(0.0);
-  var dRun = vec4f(0.0);
+  var acc = normStart();
   let kEnd = listKeyEnd(slot0);
   for (var j0 = 0u; j0 < kEnd; j0 += BC) {
-    let mt = microTile(j0, t);
-    var tmax = vec4f(NEG);
-    for (var x = 0u; x < RN; x++) {
-      tmax = max(tmax, select(vec4f(NEG), mt.s[x], allowed(ir, j0 + u + x * TG)));
-    }
-    let mNew = max(mRun, tmax);
-    lRun *= exp(mRun - mNew);
-    mRun = mNew;
-    for (var x = 0u; x < RN; x++) {
-      let ok = allowed(ir, j0 + u + x * TG);
-      lRun += select(vec4f(0.0), exp(mt.s[x] - mNew), ok);
-      dRun += select(vec4f(0.0), mt.g[x], ok);
-    }
+    acc = normAdd(acc, microTile(j0, t), ir, j0, u);
   }
-
-  lanesA[t] = mRun;
-  lanesB[t] = lRun;
-  lanesC[t] = dRun;
-  workgroupBarrier();
+  let all = normCombine(acc, t, u);
   if (u == 0u) {
-    var mAll = vec4f(NEG);
-    for (var w = 0u; w < TG; w++) { mAll = max(mAll, lanesA[t + w]); }
-    var sAll = vec4f(0.0);
-    var dAll = vec4f(0.0);
-    for (var w = 0u; w < TG; w++) {
-      sAll += lanesB[t + w] * exp(lanesA[t + w] - mAll);
-      dAll += lanesC[t + w];
-    }
     for (var r = 0u; r < 4u; r++) {
-      if (slots[r] < p.rowCount) { norms[ir[r]] = vec4f(mAll[r], sAll[r], dAll[r], 0.0); }
+      if (slots[r] < p.rowCount) { norms[ir[r]] = vec4f(all.m[r], all.l[r], all.d[r], 0.0); }
     }
   }
 }
@@ -112,65 +72,23 @@ fn listStats(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index)
   let u = t - gr * TG;
   let slots = vec4u(slot0 + 4u * gr) + vec4u(0u, 1u, 2u, 3u);
   let ir = vec4u(listRow(slots.x), listRow(slots.y), listRow(slots.z), listRow(slots.w));
-  let n0 = norms[ir.x];
-  let n1 = norms[ir.y];
-  let n2 = norms[ir.z];
-  let n3 = norms[ir.w];
-  let rm = vec4f(n0.x, n1.x, n2.x, n3.x);
-  let rs = vec4f(n0.y, n1.y, n2.y, n3.y);
-  let logS = log(rs);
-  let rd = vec4f(n0.z, n1.z, n2.z, n3.z);
-
-  var hA = vec4f(0.0);
-  var hB = vec4f(0.0);
-  var sq = vec4f(0.0);
-  var ex = vec4f(0.0);
-  var kl = vec4f(0.0);
+  let nr = rowNorms(ir);
+  var acc = statsStart();
   let kEnd = listKeyEnd(slot0);
   for (var j0 = 0u; j0 < kEnd; j0 += BC) {
-    let mt = microTile(j0, t);
-    for (var x = 0u; x < RN; x++) {
-      let ok = allowed(ir, j0 + u + x * TG);
-      let la = mt.s[x] - rm - logS;
-      let a = select(vec4f(0.0), exp(mt.s[x] - rm) / rs, ok);
-      let b = select(vec4f(0.0), mt.g[x] / rd, ok & (rd != vec4f(0.0)));
-      let aPos = a > vec4f(0.0);
-      hA -= select(vec4f(0.0), a * la, aPos);
-      kl += select(vec4f(0.0), a * (la - log(max(b, vec4f(KL_FLOOR)))), aPos);
-      hB -= select(vec4f(0.0), b * log(max(b, vec4f(KL_FLOOR))), b > vec4f(0.0));
-      sq += (a - b) * (a - b);
-      ex += a * a;
-    }
+    acc = statsAdd(acc, microTile(j0, t), ir, j0, u, nr);
   }
-
-  lanesA[t] = hA;
-  lanesB[t] = hB;
-  lanesC[t] = sq;
-  lanesD[t] = ex;
-  lanesE[t] = kl;
-  workgroupBarrier();
+  let all = statsCombine(acc, t, u);
   if (u == 0u) {
-    var s0 = vec4f(0.0);
-    var s1 = vec4f(0.0);
-    var s2 = vec4f(0.0);
-    var s3 = vec4f(0.0);
-    var s4 = vec4f(0.0);
-    for (var w = 0u; w < TG; w++) {
-      s0 += lanesA[t + w];
-      s1 += lanesB[t + w];
-      s2 += lanesC[t + w];
-      s3 += lanesD[t + w];
-      s4 += lanesE[t + w];
-    }
     let R = p.rowCount;
     for (var r = 0u; r < 4u; r++) {
       let s = slots[r];
       if (s < R) {
-        outBuf[base.x + s] = s0[r];
-        outBuf[base.x + R + s] = s1[r];
-        outBuf[base.x + 2u * R + s] = s2[r];
-        outBuf[base.x + 3u * R + s] = s3[r];
-        outBuf[base.x + 4u * R + s] = s4[r];
+        outBuf[base.x + s] = all.hA[r];
+        outBuf[base.x + R + s] = all.hB[r];
+        outBuf[base.x + 2u * R + s] = all.sq[r];
+        outBuf[base.x + 3u * R + s] = all.ex[r];
+        outBuf[base.x + 4u * R + s] = all.kl[r];
       }
     }
   }

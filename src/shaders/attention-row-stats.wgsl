@@ -1,5 +1,6 @@
 // Dense statistics over full attention rows (cost O(n²(d + m')), memory O(n)); the tile code and
-// bindings 0–4 come from attention-tile.wgsl, which the dispatcher prepends.
+// bindings 0–4 come from attention-tile.wgsl, the row reductions and bindings 5–7 from
+// attention-row-reduce.wgsl, which the dispatcher prepends in that order.
 //
 // With s_ij = q_i·k_j/√d, g_ij = φ(q_i)·φ(k_j), allowed keys j < n (causal: j ≤ i):
 //   normalizers  norms_i = (M_i, S_i, D_i, 0):  M_i = max_j s_ij,  S_i = Σ_j exp(s_ij − M_i),
@@ -21,23 +22,6 @@
 // Dispatch: normalizers, rowStats — ⌈n/BR⌉ workgroups over (x, y), index x + y·gridX;
 //           fullRows — (⌈n/BC⌉ key tiles, ⌈R/BR⌉ row tiles).
 
-@group(0) @binding(5) var<storage, read_write> norms: array<vec4f>;
-@group(0) @binding(6) var<storage, read_write> outBuf: array<f32>;
-@group(0) @binding(7) var<storage, read> rowList: array<u32>;
-
-var<workgroup> lanesA: array<vec4f, WG>;
-var<workgroup> lanesB: array<vec4f, WG>;
-var<workgroup> lanesC: array<vec4f, WG>;
-var<workgroup> lanesD: array<vec4f, WG>;
-var<workgroup> lanesE: array<vec4f, WG>;
-
-// Which of the 4 rows `ir` may attend to key j.
-fn allowed(ir: vec4u, j: u32) -> vec4<bool> {
-  let inRange = vec4<bool>(j < p.n);
-  if (p.causal != 0u) { return inRange & (vec4u(j) <= ir); }
-  return inRange;
-}
-
 fn rowTileStart(wid: vec3u) -> u32 {
   return (wid.x + wid.y * p.gridX) * BR;
 }
@@ -56,9 +40,7 @@ fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
   let u = t - gr * TG;
   let ir = vec4u(i0 + 4u * gr) + vec4u(0u, 1u, 2u, 3u);
 
-  var mRun = vec4f(NEG);
-  var lRun = vec4f(0.0);
-  var dRun = vec4f(0.0);
+  var acc = normStart();
   let kEnd = keyEnd(i0);
   for (var j0 = 0u; j0 < kEnd; j0 += BC) {
     let mt = microTile(j0, t);
@@ -74,58 +56,14 @@ fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
         }
       }
     }
-    var tmax = vec4f(NEG);
-    for (var x = 0u; x < RN; x++) {
-      tmax = max(tmax, select(vec4f(NEG), mt.s[x], allowed(ir, j0 + u + x * TG)));
-    }
-    let mNew = max(mRun, tmax);
-    lRun *= exp(mRun - mNew);
-    mRun = mNew;
-    for (var x = 0u; x < RN; x++) {
-      let ok = allowed(ir, j0 + u + x * TG);
-      lRun += select(vec4f(0.0), exp(mt.s[x] - mNew), ok);
-      dRun += select(vec4f(0.0), mt.g[x], ok);
-    }
+    acc = normAdd(acc, mt, ir, j0, u);
   }
-
-  lanesA[t] = mRun;
-  lanesB[t] = lRun;
-  lanesC[t] = dRun;
-  workgroupBarrier();
+  let all = normCombine(acc, t, u);
   if (u == 0u) {
-    var mAll = vec4f(NEG);
-    for (var w = 0u; w < TG; w++) { mAll = max(mAll, lanesA[t + w]); }
-    var sAll = vec4f(0.0);
-    var dAll = vec4f(0.0);
-    for (var w = 0u; w < TG; w++) {
-      sAll += lanesB[t + w] * exp(lanesA[t + w] - mAll);
-      dAll += lanesC[t + w];
-    }
     for (var r = 0u; r < 4u; r++) {
-      if (ir[r] < p.n) { norms[ir[r]] = vec4f(mAll[r], sAll[r], dAll[r], 0.0); }
+      if (ir[r] < p.n) { norms[ir[r]] = vec4f(all.m[r], all.l[r], all.d[r], 0.0); }
     }
   }
-}
-
-struct RowNorms {
-  m: vec4f,
-  s: vec4f,
-  logS: vec4f,
-  d: vec4f,
-}
-
-fn rowNorms(ir: vec4u) -> RowNorms {
-  let last = p.n - 1u;
-  let n0 = norms[min(ir.x, last)];
-  let n1 = norms[min(ir.y, last)];
-  let n2 = norms[min(ir.z, last)];
-  let n3 = norms[min(ir.w, last)];
-  var r: RowNorms;
-  r.m = vec4f(n0.x, n1.x, n2.x, n3.x);
-  r.s = vec4f(n0.y, n1.y, n2.y, n3.y);
-  r.logS = log(r.s);
-  r.d = vec4f(n0.z, n1.z, n2.z, n3.z);
-  return r;
 }
 
 @compute @workgroup_size(WG)
@@ -138,55 +76,21 @@ fn rowStats(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) 
   let ir = vec4u(i0 + 4u * gr) + vec4u(0u, 1u, 2u, 3u);
   let nr = rowNorms(ir);
 
-  var hA = vec4f(0.0);
-  var hB = vec4f(0.0);
-  var sq = vec4f(0.0);
-  var ex = vec4f(0.0);
-  var kl = vec4f(0.0);
+  var acc = statsStart();
   let kEnd = keyEnd(i0);
   for (var j0 = 0u; j0 < kEnd; j0 += BC) {
-    let mt = microTile(j0, t);
-    for (var x = 0u; x < RN; x++) {
-      let ok = allowed(ir, j0 + u + x * TG);
-      let la = mt.s[x] - nr.m - nr.logS;
-      let a = select(vec4f(0.0), exp(mt.s[x] - nr.m) / nr.s, ok);
-      let b = select(vec4f(0.0), mt.g[x] / nr.d, ok & (nr.d != vec4f(0.0)));  // all-zero normalizer: Â row 0
-      let aPos = a > vec4f(0.0);
-      hA -= select(vec4f(0.0), a * la, aPos);
-      kl += select(vec4f(0.0), a * (la - log(max(b, vec4f(KL_FLOOR)))), aPos);
-      hB -= select(vec4f(0.0), b * log(max(b, vec4f(KL_FLOOR))), b > vec4f(0.0));
-      sq += (a - b) * (a - b);
-      ex += a * a;
-    }
+    acc = statsAdd(acc, microTile(j0, t), ir, j0, u, nr);
   }
-
-  lanesA[t] = hA;
-  lanesB[t] = hB;
-  lanesC[t] = sq;
-  lanesD[t] = ex;
-  lanesE[t] = kl;
-  workgroupBarrier();
+  let all = statsCombine(acc, t, u);
   if (u == 0u) {
-    var s0 = vec4f(0.0);
-    var s1 = vec4f(0.0);
-    var s2 = vec4f(0.0);
-    var s3 = vec4f(0.0);
-    var s4 = vec4f(0.0);
-    for (var w = 0u; w < TG; w++) {
-      s0 += lanesA[t + w];
-      s1 += lanesB[t + w];
-      s2 += lanesC[t + w];
-      s3 += lanesD[t + w];
-      s4 += lanesE[t + w];
-    }
     for (var r = 0u; r < 4u; r++) {
       let i = ir[r];
       if (i < p.n) {
-        outBuf[i] = s0[r];
-        outBuf[p.n + i] = s1[r];
-        outBuf[2u * p.n + i] = s2[r];
-        outBuf[3u * p.n + i] = s3[r];
-        outBuf[4u * p.n + i] = s4[r];
+        outBuf[i] = all.hA[r];
+        outBuf[p.n + i] = all.hB[r];
+        outBuf[2u * p.n + i] = all.sq[r];
+        outBuf[3u * p.n + i] = all.ex[r];
+        outBuf[4u * p.n + i] = all.kl[r];
       }
     }
   }
