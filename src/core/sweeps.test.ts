@@ -20,6 +20,7 @@ import {
 } from './sweeps';
 import { hyperbolicRelativeMse, positiveRelativeMse, trigRelativeMse } from './theory';
 import { DEFAULT_PARAMS } from './default-params';
+import type { Matrix } from './types';
 
 describe('row subsets', () => {
   it('evenRows spreads distinct rows over 0 … n−1', () => {
@@ -105,6 +106,72 @@ describe('estimator theory (Lemma 2 and its normalized form)', () => {
     expect(predicted / measured).toBeLessThan(1.3);
     // ignoring the normalizer overstates the error: the common factor of a row cancels
     expect(predictedRelError(t, p.m, 'perEntry')).toBeGreaterThan(predicted);
+  });
+
+  it('the products of precomputed exponentials give the pairRho sums (every kind, causal or not, at small, default and overflow-prone norms)', () => {
+    // the definition, summed term by term with pairRho (one transcendental call per pair)
+    const direct = (
+      kind: 'positive' | 'hyperbolic' | 'trig',
+      x: Matrix,
+      y: Matrix,
+      rows: number[],
+      causal: boolean,
+    ) => {
+      const { rows: n, cols: d } = y;
+      const dot = (a: Matrix, i: number, b: Matrix, j: number) => {
+        let t = 0;
+        for (let c = 0; c < d; c++) t += a.data[i * d + c]! * b.data[j * d + c]!;
+        return t;
+      };
+      let perEntry = 0;
+      let normalized = 0;
+      let exactSq = 0;
+      for (const i of rows) {
+        const last = causal ? i : n - 1;
+        const s = Array.from({ length: last + 1 }, (_, j) => dot(x, i, y, j));
+        const mx = Math.max(...s);
+        const e = s.map((v) => Math.exp(v - mx));
+        const z = e.reduce((p, q) => p + q, 0);
+        const a = e.map((v) => v / z);
+        const a2 = a.reduce((p, q) => p + q * q, 0);
+        const xx = dot(x, i, x, i);
+        let diag = 0;
+        let cross = 0;
+        let total = 0;
+        for (let j = 0; j <= last; j++) {
+          let uj = 0;
+          for (let l = 0; l <= last; l++) uj += a[l]! * pairRho(kind, xx, s[j]!, s[l]!, dot(y, j, y, l));
+          diag += a[j]! ** 2 * pairRho(kind, xx, s[j]!, s[j]!, dot(y, j, y, j));
+          cross += a[j]! ** 2 * uj;
+          total += a[j]! * uj;
+        }
+        perEntry += diag;
+        normalized += Math.max(0, diag - 2 * cross + a2 * total);
+        exactSq += a2;
+      }
+      return { perEntry, normalized, exactSq };
+    };
+    for (const scale of [0.05, 0.5, 1.25, 6, 9]) {
+      const p = { ...DEFAULT_PARAMS, n: 40, d: 8, m: 16, scale, input: 'gaussian' as const };
+      const inputs = generateInputs(p);
+      const x = scaleInputs(inputs.q);
+      const y = scaleInputs(inputs.k);
+      const rows = evenRows(40, 7);
+      for (const kind of ['positive', 'hyperbolic', 'trig'] as const) {
+        for (const causal of [false, true]) {
+          const got = estimatorTheory(kind, x, y, rows, causal);
+          const want = direct(kind, x, y, rows, causal);
+          for (const key of ['perEntry', 'normalized', 'exactSq'] as const) {
+            const w = want[key];
+            if (!Number.isFinite(w)) expect(got[key], `${kind} s=${scale} causal=${causal} ${key}`).toBe(Infinity);
+            else
+              expect(Math.abs(got[key] - w), `${kind} s=${scale} causal=${causal} ${key}`).toBeLessThanOrEqual(
+                1e-9 * Math.abs(w) + 1e-300,
+              );
+          }
+        }
+      }
+    }
   });
 
   it('is an RMS over draws: at large norms heavy tails put it far above the typical measured error', () => {

@@ -57,14 +57,30 @@ export function exactRowsOf(q: Matrix, k: Matrix, rows: readonly number[], causa
 export function approxRowsOf(qfRows: Matrix, kf: Matrix, rows: readonly number[], causal: boolean): Float32Array[] {
   const p = qfRows.cols;
   const n = kf.rows;
+  const qd = qfRows.data;
+  const kd = kf.data;
   return rows.map((i, t) => {
     const out = new Float32Array(n);
     const last = causal ? Math.min(i, n - 1) : n - 1;
     let den = 0;
     const num = new Float64Array(last + 1);
+    const qo = t * p;
     for (let j = 0; j <= last; j++) {
-      let s = 0;
-      for (let r = 0; r < p; r++) s += qfRows.data[t * p + r]! * kf.data[j * p + r]!;
+      const ko = j * p;
+      // four partial sums (then combined in a fixed order): the loop is the sweeps' hot spot
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let r = 0;
+      for (; r + 3 < p; r += 4) {
+        s0 += qd[qo + r]! * kd[ko + r]!;
+        s1 += qd[qo + r + 1]! * kd[ko + r + 1]!;
+        s2 += qd[qo + r + 2]! * kd[ko + r + 2]!;
+        s3 += qd[qo + r + 3]! * kd[ko + r + 3]!;
+      }
+      for (; r < p; r++) s0 += qd[qo + r]! * kd[ko + r]!;
+      const s = s0 + s1 + (s2 + s3);
       num[j] = s;
       den += s;
     }
@@ -178,9 +194,13 @@ export function estimatorTheory(
       gram[l * n + j] = g;
     }
   }
+  let gMax = 0;
+  for (let e = 0; e < n * n; e++) gMax = Math.max(gMax, Math.abs(gram[e]!));
+  const eGram = gMax < 300 ? gram.map(Math.exp) : gram;
   const s = new Float64Array(n);
   const a = new Float64Array(n);
   const u = new Float64Array(n);
+  const eS = new Float64Array(n);
   let perEntry = 0;
   let normalized = 0;
   let exactSq = 0;
@@ -208,9 +228,34 @@ export function estimatorTheory(
     let diag = 0;
     let cross = 0;
     let total = 0;
+    // ρ_jl = f(e^t) with e^t a product of per-key and per-pair exponentials (eGram once per call),
+    // so the n² inner loop runs without a transcendental call; pairRho where a factor could
+    // overflow or underflow.
+    let sMax = 0;
+    for (let j = 0; j <= last; j++) sMax = Math.max(sMax, Math.abs(s[j]!));
+    const products = gMax < 300 && xx + 2 * sMax + gMax < 600;
+    if (products) {
+      const sign = kind === 'trig' ? -1 : 1;
+      for (let l = 0; l <= last; l++) eS[l] = Math.exp(sign * s[l]!);
+    }
     for (let j = 0; j <= last; j++) {
       let uj = 0;
-      for (let l = 0; l <= last; l++) uj += a[l]! * pairRho(kind, xx, s[j]!, s[l]!, gram[j * n + l]!);
+      if (products) {
+        // positive: e^{xx + s_j + s_l + g_jl} − 1; hyperbolic: cosh of that exponent − 1;
+        // trig: cosh(xx + g_jl − s_j − s_l) − 1
+        const cj = Math.exp(xx) * eS[j]!;
+        const row = j * n;
+        if (kind === 'positive') {
+          for (let l = 0; l <= last; l++) uj += a[l]! * (cj * eS[l]! * eGram[row + l]! - 1);
+        } else {
+          for (let l = 0; l <= last; l++) {
+            const et = cj * eS[l]! * eGram[row + l]!;
+            uj += a[l]! * ((et + 1 / et) / 2 - 1);
+          }
+        }
+      } else {
+        for (let l = 0; l <= last; l++) uj += a[l]! * pairRho(kind, xx, s[j]!, s[l]!, gram[j * n + l]!);
+      }
       u[j] = uj;
       diag += a[j]! * a[j]! * pairRho(kind, xx, s[j]!, s[j]!, gram[j * n + j]!);
       cross += a[j]! * a[j]! * uj;
