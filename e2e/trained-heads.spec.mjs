@@ -2,12 +2,13 @@
 // forward pass (GpuModel.encodeForward, src/gpu/train/trained-heads.ts) against the CPU twin
 // (src/core/trained/heads.ts); (2) `?input=trained&model=mqar&layer=0&head=0` in the app: the
 // comparison computes on the head, the head picker shows every head of the model, clicking another
-// changes head= and the figures, and the state JSON's Q is the twin's and its A_exact is
-// softmax(QKᵀ/√d) (causal) of that head recomputed here. Screenshots: e2e/artifacts/screenshots/trained-head*.png.
-// Driver: e2e/pages/trained-heads.ts.
+// changes head= and the figures, the state JSON's Q is the twin's and its A_exact is
+// softmax(QKᵀ/√d) (causal) of that head recomputed here, and every panel's analysis runs on the
+// head. Screenshots: e2e/artifacts/screenshots/trained-head*.png. Driver: e2e/pages/trained-heads.ts.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PANEL_ANALYSES } from './app-analyses.mjs';
 import { test } from './harness.mjs';
 
 // f32 sums in another order than the twin's, through layer norm and three projections
@@ -79,7 +80,7 @@ async function settled(page, head) {
 }
 
 test(
-  'input=trained: the comparison computes on the head, the picker shows every head, a click changes head= and the figures, and the JSON’s A_exact is softmax(QKᵀ/√d) of the twin’s head',
+  'input=trained: the comparison computes on the head, the picker shows every head, a click changes head= and the figures, the JSON’s A_exact is softmax(QKᵀ/√d) of the twin’s head, and every panel analysis runs on it',
   async ({ page, appUrl, artifacts, loadModule, log }) => {
     const { bundledHeads, bundleShape } = await loadModule('/src/core/trained/bundles.ts');
     const shape = bundleShape('mqar');
@@ -134,6 +135,27 @@ test(
     for (let t = 0; t < n * n; t++) da = Math.max(da, Math.abs(A[t] - json.A_exact[t]));
     log(`JSON: A_exact vs softmax(QKᵀ/√d) of the twin's head: max |Δ| ${da.toExponential(1)}`);
     assert.ok(da < 1e-6, `A_exact = softmax(QKᵀ/√d) (causal): max |Δ| ${da}`);
+
+    // every panel's analysis ran on the head (its key names the head's upload id), at rest
+    const t0 = Date.now();
+    const upId = await page.evaluate(() => window.__performer.getState().upload.active.id);
+    await page.waitForFunction(
+      ([ids, up]) => {
+        const a = window.__performer.getState().analyses;
+        return ids.every(
+          (id) =>
+            a[id]?.status === 'done' &&
+            a[id].refined !== false &&
+            a[id].valueKey === a[id].key &&
+            (id === 'errorVsD' || a[id].valueKey.includes(`upload:${up}`)),
+        );
+      },
+      [PANEL_ANALYSES, upId],
+      { timeout: 60_000 },
+    );
+    for (const id of ['sparsity', 'rank'])
+      await page.locator(`#panel-${id}`).screenshot({ path: join(shots, `trained-head-${id}.png`) });
+    log(`every panel analysis (${PANEL_ANALYSES.join(', ')}) done on ${upId} within ${Date.now() - t0} ms more`);
   },
   { webgpu: false, timeout: 90_000 },
 );
