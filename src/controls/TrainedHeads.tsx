@@ -1,7 +1,7 @@
 /**
  * The head picker of `input=trained`: the model and the sequence, then every (layer, head) of the
  * model as a small multiple of its exact attention matrix A (one colour scale for all), each with
- * its measured line — mean row entropy, effective rank, FAVOR+ error at m = 64 and 256
+ * its measured line — mean row entropy, effective rank, FAVOR+ error at m = 64, 128, 256, 512
  * (src/core/trained/head-stats.ts) — and a sentence comparing them with Gaussian Q, K of the same
  * n, d and RMS. Clicking a head (or its button) puts it in force; the URL follows (layer=, head=).
  */
@@ -13,7 +13,7 @@ import { exactAttentionMatrix } from '../core/exact-attention';
 import { generateInputs } from '../core/inputs';
 import { BUNDLES, bundledHeads } from '../core/trained/bundles';
 import { TRAINED_MODELS, type TrainedModelId, type TrainedSelection } from '../core/trained/configs';
-import { FAVOR_M, headStats, type HeadStats } from '../core/trained/head-stats';
+import { FAVOR_M, headStats, SUMMARY_M, type HeadStats } from '../core/trained/head-stats';
 import { EXAMPLE_COUNT } from '../core/trained/heads';
 import { DEFAULT_PARAMS } from '../store/params';
 import { useActions, useAppStore, useStore } from '../store/react';
@@ -115,7 +115,7 @@ function HeadGrid({ sel, onPick }: { sel: TrainedSelection; onPick: (layer: numb
   const active = useStore((s) => s.upload.active);
   const gauss = useGaussianReference(active?.n ?? 1, active?.d ?? 1, active?.rms ?? 1, causal);
   const scale = useMemo(() => heatScale(robustMax(views.map((v) => v.a)).top, 'linear'), [views]);
-  const last = FAVOR_M.length - 1;
+  const at = FAVOR_M.indexOf(SUMMARY_M);
   const n = Math.round(Math.sqrt(views[0]?.a.length ?? 0));
   return (
     <>
@@ -152,8 +152,8 @@ function HeadGrid({ sel, onPick }: { sel: TrainedSelection; onPick: (layer: numb
                 {tt.headLine(
                   fmt(s.entropy, 2),
                   fmt(s.effectiveRank, 2),
-                  fmt(s.favorError[0], 2),
-                  fmt(s.favorError[last], 2),
+                  s.favorError.map((e) => fmt(e, 2)).join(' / '),
+                  FAVOR_M.join(' / '),
                 )}
               </p>
               <button
@@ -175,9 +175,9 @@ function HeadGrid({ sel, onPick }: { sel: TrainedSelection; onPick: (layer: numb
           entropy: span(views.map((v) => v.stats.entropy)),
           entropyUniform: views[0]?.stats.entropyUniform ?? 0,
           rank: span(views.map((v) => v.stats.effectiveRank)),
-          favor: span(views.map((v) => v.stats.favorError[last]!)),
-          gauss: { entropy: gauss.entropy, rank: gauss.effectiveRank, favor: gauss.favorError[last]! },
-          m: FAVOR_M[last],
+          favor: span(views.map((v) => v.stats.favorError[at]!)),
+          gauss: { entropy: gauss.entropy, rank: gauss.effectiveRank, favor: gauss.favorError[at]! },
+          m: SUMMARY_M,
         })}
       </p>
     </>

@@ -27,8 +27,8 @@ export const trainedEn = {
   intro: (params: string, loss: string, acc: string) =>
     `Q, K, V of one head of a small model trained by this page’s own trainer (npm run train:bundled; ${params} parameters, held-out loss ${loss}, accuracy ${acc}), on one sequence of its task, computed by the model’s forward pass. Every panel computes on the chosen head. Click a head to choose it.`,
   headTitle: (layer: number, head: number) => `Layer ${layer + 1}, head ${head + 1}`,
-  headLine: (entropy: string, rank: string, e64: string, e256: string) =>
-    `H ${entropy} nats · eff. rank ${rank} · FAVOR+ error ${e64} (m 64), ${e256} (m 256)`,
+  headLine: (entropy: string, rank: string, errors: string, ms: string) =>
+    `H ${entropy} nats · eff. rank ${rank} · FAVOR+ error ${errors} (m ${ms})`,
   pick: (layer: number, head: number) => `Use layer ${layer + 1}, head ${head + 1}`,
   selected: 'in use',
   summary: (s: TrainedSummary) => {

@@ -15,8 +15,8 @@ export const trainedZh: TrainedStrings = {
   intro: (params: string, loss: string, acc: string) =>
     `由本页自己的训练器训练的小模型（npm run train:bundled；${params} 个参数，留出集损失 ${loss}，准确率 ${acc}）中某一个头的 Q、K、V，在其任务的一条序列上由模型的前向计算得到。所有面板都在所选的头上计算。点击一个头即可选用。`,
   headTitle: (layer: number, head: number) => `第 ${layer + 1} 层，第 ${head + 1} 头`,
-  headLine: (entropy: string, rank: string, e64: string, e256: string) =>
-    `熵 ${entropy} nats · 有效秩 ${rank} · FAVOR+ 误差 ${e64}（m 64）、${e256}（m 256）`,
+  headLine: (entropy: string, rank: string, errors: string, ms: string) =>
+    `熵 ${entropy} nats · 有效秩 ${rank} · FAVOR+ 误差 ${errors}（m ${ms}）`,
   pick: (layer: number, head: number) => `选用第 ${layer + 1} 层第 ${head + 1} 头`,
   selected: '使用中',
   summary: (s: TrainedSummary) => {

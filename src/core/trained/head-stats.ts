@@ -2,8 +2,8 @@
  * What one head's exact attention looks like, measured (the head picker's line and the sentence on
  * what trained heads show): mean row entropy H(A_i) in nats (and the same for uniform causal rows,
  * its ceiling), effective rank exp(H(σ/Σσ)) of A (rank.ts), and FAVOR+'s relative Frobenius error
- * ‖Â − A‖_F / ‖A‖_F with m positive random features (orthogonal, χ norms, the shift stabilizer —
- * the explainer's defaults), averaged over FAVOR_SEEDS draws of W.
+ * ‖Â − A‖_F / ‖A‖_F with m = 64, 128, 256, 512 positive random features (orthogonal, χ norms,
+ * the shift stabilizer — the explainer's defaults), averaged over FAVOR_SEEDS draws of W.
  */
 import { exactAttentionMatrix } from '../exact-attention';
 import { linearAttentionMatrix, performerFeatures } from '../linear-attention';
@@ -15,7 +15,9 @@ import { singularValues } from '../svd';
 import type { Matrix } from '../types';
 import type { HeadInputs } from './heads';
 
-export const FAVOR_M = [64, 256] as const;
+export const FAVOR_M = [64, 128, 256, 512] as const;
+/** The m the picker's sentence quotes. */
+export const SUMMARY_M = 256;
 export const FAVOR_SEEDS = 4;
 
 export interface HeadStats {

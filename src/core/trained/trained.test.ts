@@ -44,10 +44,16 @@ describe.each(TRAINED_MODELS)('bundled model %s', (id) => {
     expect(bundle.bytes).toBe(2 * bundle.parameters);
   });
 
-  it('rerunning the first 3 steps of train:bundled reproduces the committed log’s losses bit for bit', async () => {
-    const tr = createCpuTrainer(bundle.config);
-    for (let s = 0; s < 3; s++) expect(f32Bits((await tr.step()).loss)).toBe(bundle.log.lossBits[s]);
-  });
+  // two steps: init, batch, forward, backward, clipping and AdamW all enter the second step's loss
+  // (the grammar model's step takes ~0.6 s on one free core, several on a loaded machine)
+  it(
+    'rerunning the first 2 steps of train:bundled reproduces the committed log’s losses bit for bit',
+    { timeout: 30_000 },
+    async () => {
+      const tr = createCpuTrainer(bundle.config);
+      for (let s = 0; s < 2; s++) expect(f32Bits((await tr.step()).loss)).toBe(bundle.log.lossBits[s]);
+    },
+  );
 
   it('the decoded (f16) weights reach the held-out accuracy the log records, within 0.02', () => {
     const cfg = bundle.config;
