@@ -6,6 +6,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Controls } from '../controls/Controls';
 import { UploadControls } from '../controls/UploadControls';
+import { TrainedHeads } from '../controls/TrainedHeads';
 import { ComputeStatus } from '../panels/ComputeStatus';
 import { BeyondPanel } from '../panels/BeyondPanel';
 import { ErrorPanel } from '../panels/ErrorPanel';
@@ -181,6 +182,7 @@ export function App() {
           {!show('main') && <ComputeStatus />}
         </aside>
         <main className="content">
+          {show('main') && <TrainedHeads />}
           {show('main') && <MainComparison />}
           {show('error') && <ErrorPanel />}
           {show('sparsity') && <SparsityPanel />}

@@ -10,9 +10,10 @@ import { featureDim, usesProjection } from '../core/feature-maps';
 import { FEATURE_MAP_SPECS } from '../core/feature-map-specs';
 import { LIMITS } from '../core/limits';
 import { taylor2MaxD } from '../core/validate';
-import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS, STABILIZERS, type AttentionParams } from '../core/types';
+import { FEATURE_MAPS, PROJECTIONS, STABILIZERS, type AttentionParams } from '../core/types';
 import { fmt, fmtInt } from '../charts/format';
 import { useUploadLocked } from './UploadControls';
+import { InputSelect } from './InputSelect';
 import { D_STOPS, M_STOPS, N_STOPS, type ParamKey } from '../store/params';
 import { useActions, useStore } from '../store/react';
 import { CausalToggle, ScaleRange, StopRange } from '../ui/param-controls';
@@ -184,7 +185,7 @@ export function Controls() {
       <StopSlider param="m" label={t.m} help={proj ? t.mHelp(fmtInt(mp)) : t.noProjection} stops={M_STOPS} />
       <Select param="featureMap" label={t.featureMap} options={FEATURE_MAPS} names={t.mapNames} />
       <Select param="projection" label={t.projection} options={PROJECTIONS} names={t.projNames} disabled={!proj} />
-      <Select param="input" label={t.input} options={INPUT_KINDS} names={t.inputNames} disabled={!!uploaded} />
+      <InputSelect />
       <StabilizerSelect />
       <Row
         label={t.scale}

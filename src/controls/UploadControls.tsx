@@ -98,7 +98,8 @@ export function UploadControls() {
     dropFiles(e.dataTransfer.files, slot);
   };
 
-  const active = upload.active;
+  // a trained head (input=trained) travels as upload.active too, but is no file: the head picker shows it
+  const active = upload.active?.trained ? null : upload.active;
   const shown: Partial<Record<UploadSlot, StagedMatrix>> = Object.keys(upload.staged).length
     ? upload.staged
     : active

@@ -14,6 +14,7 @@ import { fmt, fmtInt } from '../charts/format';
 import type { UploadNote, UploadProblem, UploadSlot } from '../core/upload-check';
 import type { MapFamily } from '../core/estimators';
 import { trainingEn } from './training-en';
+import { trainedEn } from './trained-en';
 
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(bytes < 1048576 ? 2 : 1)} MiB`;
 
@@ -50,6 +51,7 @@ function ruleText(key: string): string {
   if (key.startsWith('train.')) return trainingEn.rule(key.slice('train.'.length));
   if (key === 'train') return trainingEn.rule('train');
   if (key === 'run') return trainingEn.run;
+  if (key in trainedEn.rules) return trainedEn.rules[key]!;
   if (!pk) return OTHER_RULES[key] ?? 'not a recognised setting';
   const r = PARAM_RULES[pk];
   switch (r.kind) {
@@ -1040,6 +1042,7 @@ export const en = {
     offChart: (names: string, cap: number) => `Above ${cap}, off the chart (values in the data table): ${names}.`,
   },
   training: trainingEn,
+  trained: trainedEn,
 };
 
 export type Strings = typeof en;

@@ -16,6 +16,7 @@ import { en, type Strings } from './en';
 import type { UploadProblem } from '../core/upload-check';
 import type { MapFamily } from '../core/estimators';
 import { trainingZh } from './training-zh';
+import { trainedZh } from './trained-zh';
 
 const mibZh = (bytes: number) => `${(bytes / 1048576).toFixed(bytes < 1048576 ? 2 : 1)} MiB`;
 const LOCKED_NAMES_ZH: Record<string, string> = {
@@ -71,6 +72,7 @@ function ruleText(key: string): string {
   if (key.startsWith('train.')) return trainingZh.rule(key.slice('train.'.length));
   if (key === 'train') return trainingZh.rule('train');
   if (key === 'run') return trainingZh.run;
+  if (key in trainedZh.rules) return trainedZh.rules[key]!;
   if (!pk) return OTHER_RULES[key] ?? '不是可识别的设置';
   return `必须是${allowed(pk)}`;
 }
@@ -1072,4 +1074,5 @@ export const zh: Strings = {
     offChart: (names: string, cap: number) => `超过 ${cap}、画在图外（数值见数据表）：${names}。`,
   },
   training: trainingZh,
+  trained: trainedZh,
 };

@@ -4,6 +4,7 @@
  * URL only says `input=uploaded`.
  */
 import type { UploadNote, UploadProblem, UploadSlot } from '../core/upload';
+import type { TrainedSelection } from '../core/trained/configs';
 import type { AttentionParams, Matrix } from '../core/types';
 
 export interface UploadedFileInfo {
@@ -32,8 +33,10 @@ export interface UploadedInputs {
   v: StagedMatrix | null;
   /** root mean square of the Q and K entries (shown as the data's norm scale) */
   rms: number;
-  /** generated-input parameters in force before the upload, restored on removal */
-  before: Pick<AttentionParams, 'n' | 'd' | 'scale' | 'input'>;
+  /** input=trained: the bundled model's head these Q, K, V are (src/store/trained.ts); absent for files */
+  trained?: TrainedSelection;
+  /** generated-input parameters in force before the upload, restored on removal (causal: set by a trained head) */
+  before: Pick<AttentionParams, 'n' | 'd' | 'scale' | 'input'> & { causal?: boolean };
 }
 
 export interface UploadErrorInfo {

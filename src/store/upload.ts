@@ -52,7 +52,7 @@ export function createUploadActions(store: AppStore): UploadActions {
       // what the new files join: the staged files, else the set in use
       const base: Partial<Record<UploadSlot, StagedMatrix>> = Object.keys(upload.staged).length
         ? { ...upload.staged }
-        : upload.active
+        : upload.active && !upload.active.trained // a trained head is no file set to join
           ? { q: upload.active.q, k: upload.active.k, ...(upload.active.v ? { v: upload.active.v } : {}) }
           : {};
       const added: Partial<Record<UploadSlot, StagedMatrix>> = {};

@@ -5,9 +5,10 @@
  */
 import { readUrl, writeUrl } from './url';
 import type { Actions, AppStore, Lang } from './store';
+import { selectTrained } from './trained';
 
 export function loadFromUrl(store: AppStore, actions: Actions, search: string): void {
-  const { params, ui, notices, training } = readUrl(search);
+  const { params, ui, notices, training, trained } = readUrl(search);
   const s = store.getState();
   store.setState({
     params: { ...s.params, ...params },
@@ -15,6 +16,7 @@ export function loadFromUrl(store: AppStore, actions: Actions, search: string): 
     training: training.setup ? { ...s.training, setup: training.setup } : s.training,
   });
   for (const n of notices) actions.notify(n);
+  if (trained) selectTrained(store, actions, trained, 'url');
 }
 
 /** `defaultLang`: the browser's language, left out of the URL unless chosen explicitly (see writeUrl). */

@@ -11,6 +11,7 @@ import { DEFAULT_PARAMS, parseParam, type ParamKey } from './params';
 import { isEmbedId, parseEmbedControls, writeEmbedControls } from './embed';
 import { defaultSetup, parseSetup, writeSetup, type TrainingSetup } from '../engine/training-setup';
 import type { TrainingState } from './training';
+import { parseTrained, TRAINED_URL_KEYS, type TrainedSelection } from './trained';
 import {
   LANGS,
   PANEL_IDS,
@@ -42,6 +43,8 @@ const MAX_QUERY_LENGTH = 2_000;
 
 /** `input=uploaded`: the page computed on uploaded files (which a link cannot carry). */
 export const UPLOADED_INPUT = 'uploaded';
+/** `input=trained` (+ model, layer, head, example): a head of a bundled trained model (src/store/trained.ts). */
+export const TRAINED_INPUT = 'trained';
 
 export interface UrlState {
   params: Partial<AttentionParams>;
@@ -49,6 +52,8 @@ export interface UrlState {
   notices: NoticeInput[];
   /** `train=` (the whole comparison, src/engine/training-setup.ts) and `run=1` (start it on load) */
   training: { setup?: TrainingSetup; run?: boolean };
+  /** `input=trained`: the head to load (validated; absent when the link names none or a bad model) */
+  trained?: TrainedSelection;
 }
 
 function reject(
@@ -77,6 +82,12 @@ export function readUrl(search: string): UrlState {
     if (key === 'input' && raw === UPLOADED_INPUT) {
       // the files themselves never travel in a link: say so and keep the generated inputs
       out.notices.push({ level: 'warning', code: 'upload-not-in-link' });
+      continue;
+    }
+    if (key === 'input' && raw === TRAINED_INPUT) {
+      const { selection, problems } = parseTrained(Object.fromEntries(TRAINED_URL_KEYS.map((k) => [k, q.get(k)])));
+      for (const p of problems) out.notices.push(reject(p.key, p.raw, p.reason));
+      if (selection) out.trained = selection;
       continue;
     }
     const r = parseParam(key, raw);
@@ -184,7 +195,12 @@ export function writeUrl(
     const v = p[key];
     q.set(URL_KEYS[key], typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
   }
-  if (state.upload?.active) q.set(URL_KEYS.input, UPLOADED_INPUT);
+  const trained = state.upload?.active?.trained;
+  if (state.upload?.active) q.set(URL_KEYS.input, trained ? TRAINED_INPUT : UPLOADED_INPUT);
+  for (const k of TRAINED_URL_KEYS) {
+    if (trained) q.set(k, String(trained[k]));
+    else q.delete(k);
+  }
   const ui = state.ui;
   const setOrDelete = (k: string, v: string | null) => (v === null ? q.delete(k) : q.set(k, v));
   setOrDelete('lang', ui.lang === defaultLang && !q.has('lang') ? null : ui.lang);

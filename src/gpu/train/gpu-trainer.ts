@@ -30,7 +30,7 @@ import { GpuModel, uploadBatch, type GpuBatch } from './gpu-model';
  * role would both see the last write). `reset` restarts the numbering, so the same pass sequence
  * reuses the same buffers every step.
  */
-function perCallUniforms(base: KernelContext, prefix: string): { ctx: KernelContext; reset(): void } {
+export function perCallUniforms(base: KernelContext, prefix: string): { ctx: KernelContext; reset(): void } {
   let n = 0;
   const a = base.alloc;
   const alloc = Object.create(a) as GpuAllocator;

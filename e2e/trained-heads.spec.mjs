@@ -1,0 +1,161 @@
+// Trained heads (issue 15, part 1): (1) Q, K, V of every head of both bundled models from the GPU
+// forward pass (GpuModel.encodeForward, src/gpu/train/trained-heads.ts) against the CPU twin
+// (src/core/trained/heads.ts); (2) `?input=trained&model=mqar&layer=0&head=0` in the app: the
+// comparison computes on the head, the head picker shows every head of the model, clicking another
+// changes head= and the figures, the state JSON's Q is the twin's and its A_exact is
+// softmax(QKᵀ/√d) (causal) of that head recomputed here, and every panel's analysis runs on the
+// head. Screenshots: e2e/artifacts/screenshots/trained-head*.png. Driver: e2e/pages/trained-heads.ts.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PANEL_ANALYSES } from './app-analyses.mjs';
+import { test } from './harness.mjs';
+
+// f32 sums in another order than the twin's, through layer norm and three projections
+const RTOL = 1e-4;
+
+test('GPU forward pass: Q, K, V of every head of both bundled models match the CPU twin', async ({
+  page,
+  baseUrl,
+  log,
+}) => {
+  await page.goto(`${baseUrl}/e2e/pages/trained-heads.html`);
+  await page.waitForFunction(() => window.trainedHeads, null, { timeout: 60_000 });
+  log(`adapter: ${(await page.evaluate(() => window.trainedHeads.info())).adapter}`);
+  const bad = [];
+  for (const [model, example] of [
+    ['mqar', 0],
+    ['grammar', 3],
+  ]) {
+    const r = await page.evaluate(([m, e]) => window.trainedHeads.compare(m, e), [model, example]);
+    for (const row of r.rows) {
+      for (const x of ['q', 'k', 'v']) {
+        const { maxAbs, scale } = row[x];
+        const ok = maxAbs <= RTOL * scale && scale > 0;
+        log(
+          `${ok ? '✓' : '✗'} ${model} #${example} layer ${row.layer} head ${row.head} ${x.toUpperCase()} ${row.shape.join('×')}: max |Δ| ${maxAbs.toExponential(1)} (max |x| ${scale.toFixed(3)})`,
+        );
+        if (!ok) bad.push({ model, ...row, x });
+      }
+      if (JSON.stringify(row.gotShape) !== JSON.stringify(row.shape)) bad.push({ model, shape: row });
+    }
+    log(`${model}: GPU forward + readback ${r.ms.toFixed(0)} ms`);
+  }
+  assert.deepEqual(bad, []);
+});
+
+function softmaxA(q, k, n, d) {
+  const A = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    let mx = -Infinity;
+    const s = new Float64Array(i + 1);
+    for (let j = 0; j <= i; j++) {
+      let dot = 0;
+      for (let c = 0; c < d; c++) dot += q[i * d + c] * k[j * d + c];
+      s[j] = dot / Math.sqrt(d);
+      mx = Math.max(mx, s[j]);
+    }
+    let z = 0;
+    for (let j = 0; j <= i; j++) z += s[j] = Math.exp(s[j] - mx);
+    for (let j = 0; j <= i; j++) A[i * n + j] = s[j] / z;
+  }
+  return A;
+}
+
+async function settled(page, head) {
+  await page.waitForFunction(
+    (h) => {
+      const s = window.__performer.getState();
+      return (
+        s.compute.status === 'ok' &&
+        s.upload.active?.trained?.head === h &&
+        s.compute.result?.params.n === s.upload.active.n &&
+        document.querySelector('[data-metric="heatmap-exact"]')?.getAttribute('data-result-id') ===
+          String(s.compute.result.id)
+      );
+    },
+    head,
+    { timeout: 60_000 },
+  );
+}
+
+test(
+  'input=trained: the comparison computes on the head, the picker shows every head, a click changes head= and the figures, the JSON’s A_exact is softmax(QKᵀ/√d) of the twin’s head, and every panel analysis runs on it',
+  async ({ page, appUrl, artifacts, loadModule, log }) => {
+    const { bundledHeads, bundleShape } = await loadModule('/src/core/trained/bundles.ts');
+    const shape = bundleShape('mqar');
+    await page.goto(`${appUrl}/?backend=cpu&input=trained&model=mqar&layer=0&head=0&m=32`);
+    await settled(page, 0);
+    const s0 = await page.evaluate(() => {
+      const s = window.__performer.getState();
+      return { n: s.params.n, d: s.params.d, causal: s.params.causal, id: s.compute.result.id, notices: s.notices };
+    });
+    assert.deepEqual([s0.n, s0.d, s0.causal], [shape.n, shape.d, true], 'n, d follow the model; causal');
+    assert.deepEqual(s0.notices, []);
+    const picks = page.locator('[data-head-pick]');
+    assert.equal(await picks.count(), shape.layers * shape.heads, 'one small multiple per (layer, head)');
+    assert.equal(await page.locator('[data-head-pick="0-0"]').getAttribute('data-selected'), 'true');
+    const line = await page.locator('[data-head-pick="0-0"] .note').textContent();
+    log(`head 0-0: ${line}`);
+    const exact0 = await page.evaluate(() =>
+      Array.from(window.__performer.getState().compute.result.output.view.exact),
+    );
+
+    await page.locator('[data-head-pick="0-1"] [data-action="pick-head"]').click();
+    await settled(page, 1);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('head') === '1');
+    assert.equal(await page.locator('[data-head-pick="0-1"]').getAttribute('data-selected'), 'true');
+    const shots = join(artifacts, 'screenshots');
+    mkdirSync(shots, { recursive: true });
+    await page.locator('.trained-heads').screenshot({ path: join(shots, 'trained-heads-mqar.png') });
+    await page.screenshot({ path: join(shots, 'trained-head-page.png'), fullPage: false });
+    const exact1 = await page.evaluate(() =>
+      Array.from(window.__performer.getState().compute.result.output.view.exact),
+    );
+    let change = 0;
+    for (let i = 0; i < exact1.length; i++) change = Math.max(change, Math.abs(exact1[i] - exact0[i]));
+    assert.ok(change > 0.05, `the exact A shown changed with the head (max |Δ| ${change.toFixed(3)})`);
+
+    // the state JSON of head 1 against the twin
+    await page.waitForFunction(() => !document.querySelector('[data-export="json"]')?.disabled);
+    const [dl] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.click('[data-export="json"]'),
+    ]);
+    const json = JSON.parse(readFileSync(await dl.path(), 'utf8'));
+    const head = bundledHeads('mqar', 0)[0][1];
+    const { n, d } = shape;
+    // the JSON writes each f32 with the fewest digits that read back to it
+    let differ = 0;
+    for (let i = 0; i < n * d; i++)
+      if (Math.fround(json.Q[i]) !== head.q.data[i] || Math.fround(json.K[i]) !== head.k.data[i]) differ++;
+    assert.equal(differ, 0, 'the JSON’s Q, K are the twin’s head exactly (as f32)');
+    const A = softmaxA(head.q.data, head.k.data, n, d);
+    let da = 0;
+    for (let t = 0; t < n * n; t++) da = Math.max(da, Math.abs(A[t] - json.A_exact[t]));
+    log(`JSON: A_exact vs softmax(QKᵀ/√d) of the twin's head: max |Δ| ${da.toExponential(1)}`);
+    assert.ok(da < 1e-6, `A_exact = softmax(QKᵀ/√d) (causal): max |Δ| ${da}`);
+
+    // every panel's analysis ran on the head (its key names the head's upload id), at rest
+    const t0 = Date.now();
+    const upId = await page.evaluate(() => window.__performer.getState().upload.active.id);
+    await page.waitForFunction(
+      ([ids, up]) => {
+        const a = window.__performer.getState().analyses;
+        return ids.every(
+          (id) =>
+            a[id]?.status === 'done' &&
+            a[id].refined !== false &&
+            a[id].valueKey === a[id].key &&
+            (id === 'errorVsD' || a[id].valueKey.includes(`upload:${up}`)),
+        );
+      },
+      [PANEL_ANALYSES, upId],
+      { timeout: 60_000 },
+    );
+    for (const id of ['sparsity', 'rank'])
+      await page.locator(`#panel-${id}`).screenshot({ path: join(shots, `trained-head-${id}.png`) });
+    log(`every panel analysis (${PANEL_ANALYSES.join(', ')}) done on ${upId} within ${Date.now() - t0} ms more`);
+  },
+  { webgpu: false, timeout: 90_000 },
+);

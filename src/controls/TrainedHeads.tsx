@@ -1,0 +1,185 @@
+/**
+ * The head picker of `input=trained`: the model and the sequence, then every (layer, head) of the
+ * model as a small multiple of its exact attention matrix A (one colour scale for all), each with
+ * its measured line — mean row entropy, effective rank, FAVOR+ error at m = 64, 128, 256, 512
+ * (src/core/trained/head-stats.ts) — and a sentence comparing them with Gaussian Q, K of the same
+ * n, d and RMS. Clicking a head (or its button) puts it in force; the URL follows (layer=, head=).
+ */
+import { useId, useMemo } from 'react';
+import { Heatmap } from '../charts/Heatmap';
+import { fmt, fmtInt } from '../charts/format';
+import { heatScale, robustMax } from '../charts/palette';
+import { exactAttentionMatrix } from '../core/exact-attention';
+import { generateInputs } from '../core/inputs';
+import { BUNDLES, bundledHeads } from '../core/trained/bundles';
+import { TRAINED_MODELS, type TrainedModelId, type TrainedSelection } from '../core/trained/configs';
+import { FAVOR_M, headStats, SUMMARY_M, type HeadStats } from '../core/trained/head-stats';
+import { EXAMPLE_COUNT } from '../core/trained/heads';
+import { DEFAULT_PARAMS } from '../store/params';
+import { useActions, useAppStore, useStore } from '../store/react';
+import { selectTrained } from '../store/trained';
+import { useStrings } from '../ui/strings';
+
+const SIZE = 128;
+
+interface HeadView {
+  layer: number;
+  head: number;
+  a: Float32Array;
+  stats: HeadStats;
+}
+
+function useHeadViews(model: TrainedModelId, example: number): { views: HeadView[]; causal: boolean } {
+  return useMemo(() => {
+    const causal = BUNDLES[model].config.model.causal;
+    const views = bundledHeads(model, example).flatMap((row, layer) =>
+      row.map((h, head) => ({
+        layer,
+        head,
+        a: exactAttentionMatrix(h.q, h.k, causal).data,
+        stats: headStats(h, causal),
+      })),
+    );
+    return { views, causal };
+  }, [model, example]);
+}
+
+/** The synthetic reference: the same statistics on Gaussian Q, K of the chosen head's n, d and entry RMS. */
+function useGaussianReference(n: number, d: number, rms: number, causal: boolean): HeadStats {
+  return useMemo(
+    () => headStats(generateInputs({ ...DEFAULT_PARAMS, n, d, scale: rms, input: 'gaussian' }), causal),
+    [n, d, rms, causal],
+  );
+}
+
+const span = (xs: number[]): [number, number] => [Math.min(...xs), Math.max(...xs)];
+
+export function TrainedHeads() {
+  const t = useStrings();
+  const tt = t.trained;
+  const store = useAppStore();
+  const actions = useActions();
+  const sel = useStore((s) => s.upload.active?.trained ?? null);
+  const modelId = useId();
+  const exampleId = useId();
+  if (!sel) return null;
+  const pick = (next: Partial<TrainedSelection>) => {
+    const to = { ...sel, ...next };
+    if (next.model && next.model !== sel.model) Object.assign(to, { layer: 0, head: 0 });
+    selectTrained(store, actions, to);
+  };
+  const bundle = BUNDLES[sel.model];
+  return (
+    <section className="panel trained-heads" aria-labelledby="trained-heads-heading" data-trained-model={sel.model}>
+      <h2 id="trained-heads-heading">{tt.heading}</h2>
+      <p className="lead">
+        {tt.intro(fmtInt(bundle.parameters), fmt(bundle.evalLoss), `${fmt(100 * bundle.evalAccuracy)}%`)}
+      </p>
+      <div className="inline-control">
+        <label htmlFor={modelId}>{tt.model}</label>
+        <select
+          id={modelId}
+          value={sel.model}
+          data-trained-key="model"
+          onChange={(e) => pick({ model: e.target.value as TrainedModelId })}
+        >
+          {TRAINED_MODELS.map((m) => (
+            <option key={m} value={m}>
+              {tt.modelName(m, BUNDLES[m].config.model.layers, BUNDLES[m].config.model.heads)}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={exampleId}>{tt.example}</label>
+        <select
+          id={exampleId}
+          value={sel.example}
+          data-trained-key="example"
+          onChange={(e) => pick({ example: Number(e.target.value) })}
+        >
+          {Array.from({ length: EXAMPLE_COUNT }, (_, i) => (
+            <option key={i} value={i}>
+              {tt.exampleName(i)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <HeadGrid sel={sel} onPick={(layer, head) => pick({ layer, head })} />
+    </section>
+  );
+}
+
+function HeadGrid({ sel, onPick }: { sel: TrainedSelection; onPick: (layer: number, head: number) => void }) {
+  const t = useStrings();
+  const tt = t.trained;
+  const { views, causal } = useHeadViews(sel.model, sel.example);
+  const active = useStore((s) => s.upload.active);
+  const gauss = useGaussianReference(active?.n ?? 1, active?.d ?? 1, active?.rms ?? 1, causal);
+  const scale = useMemo(() => heatScale(robustMax(views.map((v) => v.a)).top, 'linear'), [views]);
+  const at = FAVOR_M.indexOf(SUMMARY_M);
+  const n = Math.round(Math.sqrt(views[0]?.a.length ?? 0));
+  return (
+    <>
+      <div className="heatmaps head-picker" data-head-count={views.length}>
+        {views.map((v) => {
+          const on = v.layer === sel.layer && v.head === sel.head;
+          const s = v.stats;
+          return (
+            <div
+              key={`${v.layer}-${v.head}`}
+              className={`head-pick${on ? ' selected' : ''}`}
+              data-head-pick={`${v.layer}-${v.head}`}
+              data-selected={on ? 'true' : 'false'}
+              data-entropy={s.entropy}
+              data-eff-rank={s.effectiveRank}
+              data-favor-error={s.favorError.join(',')}
+            >
+              <Heatmap
+                labels={t.charts}
+                metric={`trained-head-${v.layer}-${v.head}`}
+                title={tt.headTitle(v.layer, v.head)}
+                data={v.a}
+                cells={n}
+                block={1}
+                n={n}
+                scale={scale}
+                size={SIZE}
+                pinnedRow={null}
+                hoveredRow={null}
+                onPickRow={() => onPick(v.layer, v.head)}
+                resultId={`${sel.model}-${sel.example}-${v.layer}-${v.head}`}
+              />
+              <p className="note">
+                {tt.headLine(
+                  fmt(s.entropy, 2),
+                  fmt(s.effectiveRank, 2),
+                  s.favorError.map((e) => fmt(e, 2)).join(' / '),
+                  FAVOR_M.join(' / '),
+                )}
+              </p>
+              <button
+                type="button"
+                className="small"
+                aria-pressed={on}
+                data-action="pick-head"
+                onClick={() => onPick(v.layer, v.head)}
+              >
+                {on ? tt.selected : tt.pick(v.layer, v.head)}
+              </button>
+            </div>
+          );
+        })}
+      </div>
+      <p className="note" data-trained-summary="">
+        {tt.summary({
+          heads: views.length,
+          entropy: span(views.map((v) => v.stats.entropy)),
+          entropyUniform: views[0]?.stats.entropyUniform ?? 0,
+          rank: span(views.map((v) => v.stats.effectiveRank)),
+          favor: span(views.map((v) => v.stats.favorError[at]!)),
+          gauss: { entropy: gauss.entropy, rank: gauss.effectiveRank, favor: gauss.favorError[at]! },
+          m: SUMMARY_M,
+        })}
+      </p>
+    </>
+  );
+}

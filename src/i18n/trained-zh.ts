@@ -1,0 +1,36 @@
+/** 训练好的注意力头（`input=trained`、头选择器）的中文文本；与 trained-en.ts 结构相同。 */
+import { fmt, fmtInt } from '../charts/format';
+import type { TrainedStrings, TrainedSummary } from './trained-en';
+
+const range = (lo: number, hi: number) => (fmt(lo, 2) === fmt(hi, 2) ? fmt(lo, 2) : `${fmt(lo, 2)}–${fmt(hi, 2)}`);
+
+export const trainedZh: TrainedStrings = {
+  inputOption: '训练好的头（内置模型）',
+  heading: '训练好的注意力头',
+  model: '模型',
+  example: '序列',
+  exampleName: (i: number) => `示例 ${i + 1}`,
+  modelName: (id: string, layers: number, heads: number) =>
+    `${id === 'mqar' ? 'MQAR 关联回忆' : '语法语言模型'}（${layers} 层 × ${heads} 头）`,
+  intro: (params: string, loss: string, acc: string) =>
+    `由本页自己的训练器训练的小模型（npm run train:bundled；${params} 个参数，留出集损失 ${loss}，准确率 ${acc}）中某一个头的 Q、K、V，在其任务的一条序列上由模型的前向计算得到。所有面板都在所选的头上计算。点击一个头即可选用。`,
+  headTitle: (layer: number, head: number) => `第 ${layer + 1} 层，第 ${head + 1} 头`,
+  headLine: (entropy: string, rank: string, errors: string, ms: string) =>
+    `熵 ${entropy} nats · 有效秩 ${rank} · FAVOR+ 误差 ${errors}（m ${ms}）`,
+  pick: (layer: number, head: number) => `选用第 ${layer + 1} 层第 ${head + 1} 头`,
+  selected: '使用中',
+  summary: (s: TrainedSummary) => {
+    const cmp = (r: [number, number], g: number, below: string, above: string, mixed: string) =>
+      r[1] < g ? below : r[0] > g ? above : mixed;
+    const rows = cmp(s.entropy, s.gauss.entropy, '更尖锐', '更平坦', '有的更尖锐、有的更平坦');
+    const rank = cmp(s.rank, s.gauss.rank, '更低', '更高', '有高有低');
+    const favor = cmp(s.favor, s.gauss.favor, '更低', '更高', '有高有低');
+    return `在这条序列上实测：${fmtInt(s.heads)} 个头的平均行熵为 ${range(...s.entropy)} nats（均匀行 ${fmt(s.entropyUniform, 2)}；与所选头 n、d、RMS 相同的高斯 Q、K 为 ${fmt(s.gauss.entropy, 2)}），有效秩 ${range(...s.rank)}（高斯 ${fmt(s.gauss.rank, 2)}），m = ${s.m} 时 FAVOR+ 误差 ${range(...s.favor)}（高斯 ${fmt(s.gauss.favor, 2)}）。合成输入看不到的是：在元素大小相同的情况下，训练好的头的行比高斯输入${rows}，秩${rank}——查询按内容挑选键（MQAR：匹配的那个键；语法模型：预测所依赖的词）；FAVOR+ 的误差比高斯输入${favor}，它由学到的查询与键的几何结构决定，而不是由元素大小决定。`;
+  },
+  rules: {
+    model: '必须是 mqar、grammar 之一',
+    layer: '必须是模型的层号（从 0 开始）',
+    head: '必须是模型的头号（从 0 开始）',
+    example: '必须是 0 到 15 的示例编号',
+  },
+};

@@ -1,0 +1,137 @@
+/**
+ * `input=trained`: one head of a bundled trained model (src/core/trained) as the inputs of every
+ * panel. Its Q, K, V come from the model's forward pass (the CPU twin, a few ms for the bundled
+ * sizes) and enter the store exactly as an upload does (`upload.active`, src/store/upload.ts):
+ * n and d follow the model (sequence length, head dim), the norm scale shows their RMS, the causal
+ * mask is the model's, a new id re-keys the analyses — so every op and the export see the head.
+ * `upload.active.trained` names the selection, which the URL carries (model, layer, head, example).
+ * A selection that does not fit the model changes nothing and says why (a notice).
+ */
+import { BUNDLES, bundledHeads, bundleShape } from '../core/trained/bundles';
+import { isTrainedModelId, TRAINED_MODELS, type TrainedModelId, type TrainedSelection } from '../core/trained/configs';
+import { EXAMPLE_COUNT } from '../core/trained/heads';
+import { entryRms } from '../core/upload-check';
+import type { Matrix } from '../core/types';
+import { SCALE_RANGE } from './params';
+import type { Actions, AppStore } from './store';
+import type { StagedMatrix, UploadedInputs } from './upload-state';
+
+export const DEFAULT_TRAINED: TrainedSelection = { model: 'mqar', layer: 0, head: 0, example: 0 };
+export const TRAINED_URL_KEYS = ['model', 'layer', 'head', 'example'] as const;
+export type TrainedUrlKey = (typeof TRAINED_URL_KEYS)[number];
+
+export { TRAINED_MODELS, EXAMPLE_COUNT, type TrainedSelection };
+
+/** The largest valid value of each index key for `model` (layer, head, example). */
+export function trainedLimits(model: TrainedModelId): Record<'layer' | 'head' | 'example', number> {
+  const s = bundleShape(model);
+  return { layer: s.layers - 1, head: s.heads - 1, example: EXAMPLE_COUNT - 1 };
+}
+
+export type TrainedProblem = {
+  key: TrainedUrlKey;
+  raw: string;
+  reason: 'not-an-option' | 'out-of-range' | 'not-an-integer';
+};
+
+/**
+ * Strict reading of the selection's raw values (URL): a bad model rejects the whole selection; a bad
+ * layer, head or example is reported and falls back to 0.
+ */
+export function parseTrained(raw: Partial<Record<TrainedUrlKey, string | null>>): {
+  selection: TrainedSelection | null;
+  problems: TrainedProblem[];
+} {
+  const problems: TrainedProblem[] = [];
+  const m = raw.model ?? DEFAULT_TRAINED.model;
+  if (!isTrainedModelId(m))
+    return { selection: null, problems: [{ key: 'model', raw: m.slice(0, 40), reason: 'not-an-option' }] };
+  const lim = trainedLimits(m);
+  const sel: TrainedSelection = { ...DEFAULT_TRAINED, model: m };
+  for (const key of ['layer', 'head', 'example'] as const) {
+    const v = raw[key];
+    if (v === null || v === undefined) continue;
+    if (!/^\d{1,4}$/.test(v)) problems.push({ key, raw: v.slice(0, 40), reason: 'not-an-integer' });
+    else if (Number(v) > lim[key]) problems.push({ key, raw: v, reason: 'out-of-range' });
+    else sel[key] = Number(v);
+  }
+  return { selection: sel, problems };
+}
+
+/** Whether `sel` names a head of its model (for selections from the UI and tests). */
+export function validTrained(sel: TrainedSelection): TrainedProblem | null {
+  if (!isTrainedModelId(sel.model)) return { key: 'model', raw: String(sel.model), reason: 'not-an-option' };
+  const lim = trainedLimits(sel.model);
+  for (const key of ['layer', 'head', 'example'] as const) {
+    const v = sel[key];
+    if (!Number.isInteger(v)) return { key, raw: String(v), reason: 'not-an-integer' };
+    if (v < 0 || v > lim[key]) return { key, raw: String(v), reason: 'out-of-range' };
+  }
+  return null;
+}
+
+function staged(name: string, matrix: Matrix): StagedMatrix {
+  return {
+    matrix,
+    file: {
+      name,
+      bytes: matrix.data.byteLength,
+      format: 'npy',
+      dtype: 'float32',
+      notes: [],
+      rows: matrix.rows,
+      cols: matrix.cols,
+    },
+  };
+}
+
+let trainedCounter = 0;
+
+/**
+ * Puts the head `sel` in force (true), or posts a notice and changes nothing (false). The state of
+ * before — generated inputs or an upload's `before` — is kept, so removing the head restores it.
+ */
+export function selectTrained(
+  store: AppStore,
+  actions: Pick<Actions, 'notify'>,
+  sel: TrainedSelection,
+  source: 'url' | 'control' = 'control',
+): boolean {
+  const bad = validTrained(sel);
+  if (bad) {
+    actions.notify({ level: 'error', code: 'param-rejected', source, key: bad.key, raw: bad.raw, reason: bad.reason });
+    return false;
+  }
+  const head = bundledHeads(sel.model, sel.example)[sel.layer]![sel.head]!;
+  const s = store.getState();
+  const n = head.q.rows;
+  const d = head.q.cols;
+  const rms = entryRms(head.q, head.k);
+  const tag = `${sel.model} L${sel.layer} H${sel.head} #${sel.example}`;
+  const active: UploadedInputs = {
+    id: `t${++trainedCounter}-${sel.model}-${sel.layer}-${sel.head}-${sel.example}`,
+    n,
+    d,
+    q: staged(`${tag} Q`, head.q),
+    k: staged(`${tag} K`, head.k),
+    v: staged(`${tag} V`, head.v),
+    rms,
+    trained: sel,
+    before: s.upload.active?.before ?? {
+      n: s.params.n,
+      d: s.params.d,
+      scale: s.params.scale,
+      input: s.params.input,
+      causal: s.params.causal,
+    },
+  };
+  const scale = Math.min(SCALE_RANGE.max, Math.max(SCALE_RANGE.min, Number(rms.toPrecision(3))));
+  const pinned = s.ui.pinnedRow !== null && s.ui.pinnedRow >= n ? null : s.ui.pinnedRow;
+  store.setState({
+    upload: { active, staged: {}, error: null },
+    // the head's A is the softmax the model computed: causal for a causal model
+    params: { ...s.params, n, d, scale, input: 'gaussian', causal: BUNDLES[sel.model].config.model.causal },
+    ui: pinned === s.ui.pinnedRow ? s.ui : { ...s.ui, pinnedRow: pinned, hoveredRow: null },
+  });
+  return true;
+}
