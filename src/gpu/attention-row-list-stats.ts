@@ -44,7 +44,12 @@ function params(p: DenseProblem, gridX: number, rowCount: number): Uint8Array {
 }
 
 function pipeline(ctx: KernelContext, entry: string): GPUComputePipeline {
-  return ctx.pipelines.pipeline('attention-row-list-stats', shaderSource(tileCode, reduceCode, code), entry, constants(ctx));
+  return ctx.pipelines.pipeline(
+    'attention-row-list-stats',
+    shaderSource(tileCode, reduceCode, code),
+    entry,
+    constants(ctx),
+  );
 }
 
 function encode(

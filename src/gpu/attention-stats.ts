@@ -98,7 +98,12 @@ function run(
 }
 
 function statsPipeline(ctx: KernelContext, entry: string): GPUComputePipeline {
-  return ctx.pipelines.pipeline('attention-row-stats', shaderSource(tileCode, reduceCode, statsCode), entry, constants(ctx));
+  return ctx.pipelines.pipeline(
+    'attention-row-stats',
+    shaderSource(tileCode, reduceCode, statsCode),
+    entry,
+    constants(ctx),
+  );
 }
 
 function inputs(p: DenseProblem): Record<number, GPUBuffer> {
