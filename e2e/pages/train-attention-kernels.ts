@@ -13,11 +13,7 @@ import { softmaxAttentionBackward, softmaxAttentionForward } from '../../src/cor
 import { attentionMatrices } from '../../src/core/train/attention-layer';
 import type { AttentionSpec, TrainFeatureMap } from '../../src/core/train/types';
 import { createRng, type Rng } from '../../src/core/rng';
-import { acquireGpu } from '../../src/gpu/device';
-import { GpuAllocator } from '../../src/gpu/allocator';
-import { GpuTimer } from '../../src/gpu/gpu-timer';
 import type { KernelContext } from '../../src/gpu/kernel-context';
-import { PipelineCache } from '../../src/gpu/pipelines';
 import { readFloats } from '../../src/gpu/readback';
 import { encodeFeatureBackward, encodeFeatureForward } from '../../src/gpu/train/feature-maps';
 import {
@@ -26,6 +22,7 @@ import {
   encodeLinearAttentionMap,
 } from '../../src/gpu/train/linear-attention';
 import { encodeSoftmaxAttentionBackward, encodeSoftmaxAttentionForward } from '../../src/gpu/train/softmax-attention';
+import { pageKernelContext } from './train-gpu';
 
 export const ATOL = 2e-5;
 export const RTOL = 2e-4;
@@ -36,22 +33,7 @@ export const RTOL = 2e-4;
  */
 export const LINEAR_DPHI_FLOOR = 1e-6;
 
-let ctxP: Promise<KernelContext & { adapter: string }> | null = null;
-function ctx() {
-  ctxP ??= acquireGpu().then((a) => {
-    if (!a.ok) throw new Error(a.reason);
-    const device = a.gpu.device;
-    return {
-      device,
-      pipelines: new PipelineCache(device),
-      alloc: new GpuAllocator(device),
-      timer: new GpuTimer(device, false),
-      limits: device.limits,
-      adapter: a.gpu.adapterName ?? '',
-    };
-  });
-  return ctxP;
-}
+const ctx = pageKernelContext;
 
 interface Err {
   name: string;
@@ -377,6 +359,19 @@ async function linear(cs: LinearCase): Promise<Err[]> {
   linear,
 };
 
+/** The timing helpers' inputs (q, k, v, dOut: seeded normals) and outputs of one layer. */
+function layerBuffers(c: KernelContext, s: { B: number; L: number; H: number; dh: number }) {
+  const D = s.H * s.dh;
+  const rows = s.B * s.L;
+  const rng = createRng(1);
+  const q = c.alloc.upload('b.q', normal(rng, rows * D, 0.5));
+  const k = c.alloc.upload('b.k', normal(rng, rows * D, 0.5));
+  const v = c.alloc.upload('b.v', normal(rng, rows * D));
+  const dO = c.alloc.upload('b.do', normal(rng, rows * D));
+  const out = (role: string) => c.alloc.storage(role, rows * D * 4);
+  return { rows, rng, q, k, v, dO, o: out('b.o'), dq: out('b.dq'), dk: out('b.dk'), dv: out('b.dv') };
+}
+
 /** Wall time (ms, median of `reps`) of one forward + backward of softmax or linear attention (with φ) at a trainer-like shape. */
 async function timeLayer(
   kind: 'softmax' | TrainFeatureMap,
@@ -385,17 +380,7 @@ async function timeLayer(
 ) {
   const c = await ctx();
   const { B, L, H, dh, m, causal } = s;
-  const D = H * dh;
-  const rows = B * L;
-  const rng = createRng(1);
-  const q = c.alloc.upload('b.q', normal(rng, rows * D, 0.5));
-  const k = c.alloc.upload('b.k', normal(rng, rows * D, 0.5));
-  const v = c.alloc.upload('b.v', normal(rng, rows * D));
-  const dO = c.alloc.upload('b.do', normal(rng, rows * D));
-  const o = c.alloc.storage('b.o', rows * D * 4);
-  const dq = c.alloc.storage('b.dq', rows * D * 4);
-  const dk = c.alloc.storage('b.dk', rows * D * 4);
-  const dv = c.alloc.storage('b.dv', rows * D * 4);
+  const { rows, rng, q, k, v, dO, o, dq, dk, dv } = layerBuffers(c, s);
   const F = kind === 'softmax' ? 0 : featureCount(kind, m, dh);
   const w = c.alloc.upload('b.w', normal(rng, H * dh * Math.max(1, m) + H * Math.max(1, m), 0.3));
   const times: number[] = [];
@@ -449,17 +434,7 @@ async function timeLayer(
 async function timePasses(s: { B: number; L: number; H: number; dh: number; F: number; causal: boolean }) {
   const c = await ctx();
   const { B, L, H, dh, F, causal } = s;
-  const D = H * dh;
-  const rows = B * L;
-  const rng = createRng(1);
-  const q = c.alloc.upload('b.q', normal(rng, rows * D, 0.5));
-  const k = c.alloc.upload('b.k', normal(rng, rows * D, 0.5));
-  const v = c.alloc.upload('b.v', normal(rng, rows * D));
-  const dO = c.alloc.upload('b.do', normal(rng, rows * D));
-  const o = c.alloc.storage('b.o', rows * D * 4);
-  const dq = c.alloc.storage('b.dq', rows * D * 4);
-  const dk = c.alloc.storage('b.dk', rows * D * 4);
-  const dv = c.alloc.storage('b.dv', rows * D * 4);
+  const { rows, rng, q, k, v, dO, o, dq, dk, dv } = layerBuffers(c, s);
   const p = c.alloc.storage('b.p', B * H * L * L * 4);
   const pq = c.alloc.upload(
     'b.pq',

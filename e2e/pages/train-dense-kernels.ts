@@ -11,11 +11,7 @@ import { linearBackward, linearForward } from '../../src/core/train/linear';
 import { shortConvBackward, shortConvForward } from '../../src/core/train/short-conv';
 import type { OptimizerConfig } from '../../src/core/train/types';
 import { createRng } from '../../src/core/rng';
-import { acquireGpu } from '../../src/gpu/device';
-import { GpuAllocator } from '../../src/gpu/allocator';
-import { GpuTimer } from '../../src/gpu/gpu-timer';
 import type { KernelContext } from '../../src/gpu/kernel-context';
-import { PipelineCache } from '../../src/gpu/pipelines';
 import { readFloats } from '../../src/gpu/readback';
 import { encodeAdamw, encodeGradNorm, gradNormScratch } from '../../src/gpu/train/adamw';
 import { encodeCrossEntropy } from '../../src/gpu/train/cross-entropy';
@@ -24,26 +20,12 @@ import { encodeEmbedBackward, encodeEmbedForward } from '../../src/gpu/train/emb
 import { encodeLayerNormBackward, encodeLayerNormForward } from '../../src/gpu/train/layer-norm';
 import { encodeLinearBackward, encodeLinearForward, encodeMatmulT } from '../../src/gpu/train/linear';
 import { encodeShortConvBackward, encodeShortConvForward } from '../../src/gpu/train/short-conv';
+import { pageKernelContext } from './train-gpu';
 
 const ATOL = 2e-5;
 const RTOL = 1e-4;
 
-let ctxP: Promise<KernelContext & { adapter: string }> | null = null;
-function ctx() {
-  ctxP ??= acquireGpu().then((a) => {
-    if (!a.ok) throw new Error(a.reason);
-    const device = a.gpu.device;
-    return {
-      device,
-      pipelines: new PipelineCache(device),
-      alloc: new GpuAllocator(device),
-      timer: new GpuTimer(device, false),
-      limits: device.limits,
-      adapter: a.gpu.adapterName,
-    };
-  });
-  return ctxP;
-}
+const ctx = pageKernelContext;
 
 type Row = { out: string; n: number; maxAbs: number; maxRel: number; ok: boolean };
 

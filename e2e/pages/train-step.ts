@@ -11,24 +11,15 @@ import { initParams } from '../../src/core/train/model-params';
 import { makeBatch } from '../../src/core/train/tasks/index';
 import { createCpuTrainer } from '../../src/core/train/trainer';
 import type { TrainConfig } from '../../src/core/train/types';
-import { acquireGpu, type GpuContext } from '../../src/gpu/device';
-import { GpuAllocator } from '../../src/gpu/allocator';
+import type { GpuAllocator } from '../../src/gpu/allocator';
 import { withErrorScopes } from '../../src/gpu/error-scope';
-import { GpuTimer } from '../../src/gpu/gpu-timer';
-import type { KernelContext } from '../../src/gpu/kernel-context';
+import { untimedKernelContext } from '../../src/gpu/kernel-context';
 import { readFloats } from '../../src/gpu/readback';
 import { GpuModel, uploadBatch } from '../../src/gpu/train/gpu-model';
 import { createGpuTrainer } from '../../src/gpu/train/gpu-trainer';
-import { pipelineCacheFor } from '../../src/gpu/pipelines';
+import { pageGpu } from './train-gpu';
 
-let gpuP: Promise<GpuContext> | null = null;
-function gpu() {
-  gpuP ??= acquireGpu().then((a) => {
-    if (!a.ok) throw new Error(a.reason);
-    return a.gpu;
-  });
-  return gpuP;
-}
+const gpu = pageGpu;
 
 /** Per tensor: max |got − want|, max |want|, and how many entries differ by more than `over`. */
 type TensorRow = { name: string; n: number; maxAbs: number; scale: number; rel: number; over: number };
@@ -58,13 +49,7 @@ function tensorRows(
 async function grads(cfg: TrainConfig) {
   const g = await gpu();
   const device = g.device;
-  const ctx: KernelContext = {
-    device,
-    pipelines: pipelineCacheFor(device),
-    alloc: new GpuAllocator(device),
-    timer: new GpuTimer(device, false),
-    limits: device.limits,
-  };
+  const ctx = untimedKernelContext(device);
   const mc = cfg.model;
   const params = initParams(mc, cfg.seed);
   const batch = makeBatch(cfg.task, cfg.batch, cfg.seed, 0);

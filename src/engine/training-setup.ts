@@ -129,19 +129,31 @@ export function lectureSetup(backend: 'cpu' | 'webgpu'): TrainingSetup {
 /** Default kinds when a task is picked in the panel (local truncation compares windowed and full 1 + elu). */
 export const TASK_KINDS: Record<TrainTask, TrainKind[]> = {
   mqar: ['softmax', 'elu1', 'positive'],
-  lm: ['softmax', 'elu1'],
-  mlm: ['softmax', 'elu1'],
+  lm: ['softmax', 'elu1', 'positive'],
+  mlm: ['softmax', 'elu1', 'positive'],
   local: ['elu1', 'elu1-local', 'softmax'],
 };
 
-/** The tuned default learning rate of a kind: the best of the core's small sweep on the default MQAR (`suggestedLr`). */
-export function autoLr(kind: TrainKind): number {
-  return suggestedLr(attentionSpec(kind, { m: 32, proj: 'orthogonal-chi', window: 8 }));
+/** The sizes and length of a task's core default (train-defaults.ts): MQAR's, or the grammar's for lm, mlm and local. */
+export function taskSizes(
+  task: TrainTask,
+): Pick<TrainingSetup, 'seqLen' | 'dModel' | 'heads' | 'layers' | 'mlp' | 'shortConv' | 'steps' | 'batch'> {
+  const core = defaultTrainConfig(task === 'local' ? 'mlm' : task);
+  const { dModel, heads, layers, mlp, shortConv } = core.model;
+  return { seqLen: core.task.seqLen, dModel, heads, layers, mlp, shortConv, steps: core.steps, batch: core.batch };
+}
+
+/** The tuned default learning rate of a kind on a task: the best of the core's small sweeps (`suggestedLr`). */
+export function autoLr(kind: TrainKind, task: TrainTask = 'mqar'): number {
+  return suggestedLr(
+    attentionSpec(kind, { m: 32, proj: 'orthogonal-chi', window: 8 }),
+    task === 'local' ? 'mlm' : task,
+  );
 }
 
 export function kindLr(setup: TrainingSetup, i: number): number {
   const v = setup.lr[i] ?? 'auto';
-  return v === 'auto' ? autoLr(setup.kinds[i]) : v;
+  return v === 'auto' ? autoLr(setup.kinds[i], setup.task) : v;
 }
 
 export type SetupField = NumericField | 'task' | 'kinds' | 'mlp' | 'conv' | 'lr' | 'proj' | 'sweep';

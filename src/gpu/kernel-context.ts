@@ -1,6 +1,6 @@
-import type { GpuAllocator } from './allocator';
-import type { GpuTimer } from './gpu-timer';
-import type { PipelineCache } from './pipelines';
+import { GpuAllocator } from './allocator';
+import { GpuTimer } from './gpu-timer';
+import { pipelineCacheFor, type PipelineCache } from './pipelines';
 
 /**
  * What every kernel dispatcher receives: the device, the pipeline cache, the allocator that owns
@@ -15,4 +15,19 @@ export interface KernelContext {
   alloc: GpuAllocator;
   timer: GpuTimer;
   limits: GPUSupportedLimits;
+}
+
+/**
+ * A context with its own allocator, no timestamp queries, and the device's one pipeline cache (so a
+ * second trainer or test page on the device compiles nothing): the GPU trainer's and the kernel
+ * test pages'.
+ */
+export function untimedKernelContext(device: GPUDevice): KernelContext {
+  return {
+    device,
+    pipelines: pipelineCacheFor(device),
+    alloc: new GpuAllocator(device),
+    timer: new GpuTimer(device, false),
+    limits: device.limits,
+  };
 }

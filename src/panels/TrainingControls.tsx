@@ -12,6 +12,7 @@ import {
   SETUP_LIMITS,
   SHORT_CONVS,
   TASK_KINDS,
+  taskSizes,
   TRAIN_KINDS,
   TRAIN_TASKS,
   type NumericField,
@@ -93,7 +94,9 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
             onChange={(e) => {
               const task = e.target.value as TrainTask;
               const kinds = TASK_KINDS[task];
-              set({ task, kinds, lr: kinds.map(() => 'auto') });
+              // between MQAR and the grammar tasks the sizes follow the task's tuned defaults
+              const sizes = (task === 'mqar') !== (setup.task === 'mqar') ? taskSizes(task) : {};
+              set({ task, kinds, lr: kinds.map(() => 'auto'), ...sizes });
             }}
           >
             {TRAIN_TASKS.map((k) => (

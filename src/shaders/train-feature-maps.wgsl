@@ -62,92 +62,105 @@ fn scale_s() -> f32 { return pow(f32(U.dh), -0.25); }
 
 fn item(gid: vec3<u32>) -> u32 { return gid.x + gid.y * U.gx * WG; }
 
-@compute @workgroup_size(64)
-fn forward(@builtin(global_invocation_id) gid: vec3<u32>) {
+/// The (row, h) item r of `forward`, `backward`, `key_apply`: its features at ob = r·F in φ, its
+/// input x at xb (a strided view of Q or K).
+struct MapRow {
+  r: u32,
+  row: u32,
+  h: u32,
+  ob: u32,
+  xb: u32,
+}
+
+fn map_row(gid: vec3<u32>) -> MapRow {
   let r = item(gid);
-  if (r >= U.rows * U.H) { return; }
   let row = r / U.H;
   let h = r % U.H;
-  let ob = r * U.F;
+  return MapRow(r, row, h, r * U.F, U.off_x + row * U.ld_x + h * U.dh);
+}
+
+@compute @workgroup_size(64)
+fn forward(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let p = map_row(gid);
+  if (p.r >= U.rows * U.H) { return; }
   let dh = U.dh;
-  let xb = U.off_x + row * U.ld_x + h * dh;
   let sc = scale_s();
   switch U.map {
     case 0u: {
       let m = U.m;
       var n2 = 0.0;
-      for (var a = 0u; a < dh; a++) { n2 = fma(X[xb + a], X[xb + a], n2); }
+      for (var a = 0u; a < dh; a++) { n2 = fma(X[p.xb + a], X[p.xb + a], n2); }
       let hn = 0.5 * sc * sc * n2;
-      let wb = U.off_w + h * m * dh;
+      let wb = U.off_w + p.h * m * dh;
       var mx = -3.0e38;
       for (var f = 0u; f < m; f++) {
         var u = 0.0;
-        for (var a = 0u; a < dh; a++) { u = fma(W[wb + f * dh + a], X[xb + a], u); }
+        for (var a = 0u; a < dh; a++) { u = fma(W[wb + f * dh + a], X[p.xb + a], u); }
         let e = u * sc - hn;
-        Phi[ob + f] = e;
+        Phi[p.ob + f] = e;
         mx = max(mx, e);
       }
       if (U.side == 1u) {
-        RowMax[r] = mx;
+        RowMax[p.r] = mx;
       } else {
         let inv = 1.0 / sqrt(f32(m));
-        for (var f = 0u; f < m; f++) { Phi[ob + f] = exp(Phi[ob + f] - mx) * inv; }
+        for (var f = 0u; f < m; f++) { Phi[p.ob + f] = exp(Phi[p.ob + f] - mx) * inv; }
       }
     }
     case 1u: {
       for (var a = 0u; a < dh; a++) {
-        let x = X[xb + a];
-        Phi[ob + a] = select(exp(x), x + 1.0, x > 0.0);
+        let x = X[p.xb + a];
+        Phi[p.ob + a] = select(exp(x), x + 1.0, x > 0.0);
       }
     }
     case 2u: {
-      for (var a = 0u; a < dh; a++) { Phi[ob + a] = max(X[xb + a], 0.0); }
+      for (var a = 0u; a < dh; a++) { Phi[p.ob + a] = max(X[p.xb + a], 0.0); }
     }
     case 3u: {
-      Phi[ob] = 1.0;
+      Phi[p.ob] = 1.0;
       for (var a = 0u; a < dh; a++) {
-        let xa = sc * X[xb + a];
-        Phi[ob + 1u + a] = xa;
-        let qa = ob + 1u + dh + a * dh;
-        for (var b = 0u; b < dh; b++) { Phi[qa + b] = xa * sc * X[xb + b] * INV_SQRT2; }
+        let xa = sc * X[p.xb + a];
+        Phi[p.ob + 1u + a] = xa;
+        let qa = p.ob + 1u + dh + a * dh;
+        for (var b = 0u; b < dh; b++) { Phi[qa + b] = xa * sc * X[p.xb + b] * INV_SQRT2; }
       }
     }
     case 4u: {
-      let cs = Trig[2u * (row % U.L)];
-      let sn = Trig[2u * (row % U.L) + 1u];
+      let cs = Trig[2u * (p.row % U.L)];
+      let sn = Trig[2u * (p.row % U.L) + 1u];
       for (var a = 0u; a < dh; a++) {
-        let x = max(X[xb + a], 0.0);
-        Phi[ob + a] = x * cs;
-        Phi[ob + dh + a] = x * sn;
+        let x = max(X[p.xb + a], 0.0);
+        Phi[p.ob + a] = x * cs;
+        Phi[p.ob + dh + a] = x * sn;
       }
     }
     default: {
       // hedgehog: u into the first half of φ, then both softmaxes
       let m = U.m;
-      let wb = U.off_w + h * dh * m;
-      let bb = U.off_b + h * m;
+      let wb = U.off_w + p.h * dh * m;
+      let bb = U.off_b + p.h * m;
       var mx = -3.0e38;
       var mn = 3.0e38;
       for (var f = 0u; f < m; f++) {
         var u = Bh[bb + f];
-        for (var a = 0u; a < dh; a++) { u = fma(X[xb + a], W[wb + a * m + f], u); }
-        Phi[ob + f] = u;
+        for (var a = 0u; a < dh; a++) { u = fma(X[p.xb + a], W[wb + a * m + f], u); }
+        Phi[p.ob + f] = u;
         mx = max(mx, u);
         mn = min(mn, u);
       }
       var s1 = 0.0;
       var s2 = 0.0;
       for (var f = 0u; f < m; f++) {
-        let u = Phi[ob + f];
+        let u = Phi[p.ob + f];
         s1 += exp(u - mx);
         s2 += exp(mn - u);
       }
       let i1 = 1.0 / s1;
       let i2 = 1.0 / s2;
       for (var f = 0u; f < m; f++) {
-        let u = Phi[ob + f];
-        Phi[ob + f] = exp(u - mx) * i1;
-        Phi[ob + m + f] = exp(mn - u) * i2;
+        let u = Phi[p.ob + f];
+        Phi[p.ob + f] = exp(u - mx) * i1;
+        Phi[p.ob + m + f] = exp(mn - u) * i2;
       }
     }
   }
@@ -166,62 +179,56 @@ fn key_shift(@builtin(global_invocation_id) gid: vec3<u32>) {
 
 @compute @workgroup_size(64)
 fn key_apply(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let r = item(gid);
-  if (r >= U.rows * U.H) { return; }
-  let row = r / U.H;
-  let h = r % U.H;
-  let c = Shift[(row / U.L) * U.H + h];
-  let ob = r * U.F;
+  let p = map_row(gid);
+  if (p.r >= U.rows * U.H) { return; }
+  let c = Shift[(p.row / U.L) * U.H + p.h];
+  let ob = p.ob;
   let inv = 1.0 / sqrt(f32(U.m));
   for (var f = 0u; f < U.m; f++) { Phi[ob + f] = exp(Phi[ob + f] - c) * inv; }
 }
 
 @compute @workgroup_size(64)
 fn backward(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let r = item(gid);
-  if (r >= U.rows * U.H) { return; }
-  let row = r / U.H;
-  let h = r % U.H;
-  let ob = r * U.F;
+  let p = map_row(gid);
+  if (p.r >= U.rows * U.H) { return; }
   let dh = U.dh;
-  let xb = U.off_x + row * U.ld_x + h * dh;
   let sc = scale_s();
-  let xo = U.off_dx + row * U.ld_dx + h * dh;
+  let xo = U.off_dx + p.row * U.ld_dx + p.h * dh;
   switch U.map {
     case 0u: {
       let m = U.m;
       var G = 0.0;
-      for (var f = 0u; f < m; f++) { G = fma(dPhi[ob + f], PhiIn[ob + f], G); }
-      let wb = U.off_w + h * m * dh;
+      for (var f = 0u; f < m; f++) { G = fma(dPhi[p.ob + f], PhiIn[p.ob + f], G); }
+      let wb = U.off_w + p.h * m * dh;
       for (var a = 0u; a < dh; a++) {
         var acc = 0.0;
-        for (var f = 0u; f < m; f++) { acc = fma(dPhi[ob + f] * PhiIn[ob + f], W[wb + f * dh + a], acc); }
-        dX[xo + a] = sc * (acc - sc * X[xb + a] * G);
+        for (var f = 0u; f < m; f++) { acc = fma(dPhi[p.ob + f] * PhiIn[p.ob + f], W[wb + f * dh + a], acc); }
+        dX[xo + a] = sc * (acc - sc * X[p.xb + a] * G);
       }
     }
     case 1u: {
       for (var a = 0u; a < dh; a++) {
-        let x = X[xb + a];
-        let d = dPhi[ob + a];
+        let x = X[p.xb + a];
+        let d = dPhi[p.ob + a];
         dX[xo + a] = select(d * exp(x), d, x > 0.0);
       }
     }
     case 2u: {
-      for (var a = 0u; a < dh; a++) { dX[xo + a] = select(0.0, dPhi[ob + a], X[xb + a] > 0.0); }
+      for (var a = 0u; a < dh; a++) { dX[xo + a] = select(0.0, dPhi[p.ob + a], X[p.xb + a] > 0.0); }
     }
     case 3u: {
-      let qb = ob + 1u + dh;
+      let qb = p.ob + 1u + dh;
       for (var c = 0u; c < dh; c++) {
         var q = 0.0;
-        for (var b = 0u; b < dh; b++) { q = fma(dPhi[qb + c * dh + b] + dPhi[qb + b * dh + c], X[xb + b], q); }
-        dX[xo + c] = sc * (dPhi[ob + 1u + c] + sc * q * INV_SQRT2);
+        for (var b = 0u; b < dh; b++) { q = fma(dPhi[qb + c * dh + b] + dPhi[qb + b * dh + c], X[p.xb + b], q); }
+        dX[xo + c] = sc * (dPhi[p.ob + 1u + c] + sc * q * INV_SQRT2);
       }
     }
     case 4u: {
-      let cs = Trig[2u * (row % U.L)];
-      let sn = Trig[2u * (row % U.L) + 1u];
+      let cs = Trig[2u * (p.row % U.L)];
+      let sn = Trig[2u * (p.row % U.L) + 1u];
       for (var a = 0u; a < dh; a++) {
-        dX[xo + a] = select(0.0, dPhi[ob + a] * cs + dPhi[ob + dh + a] * sn, X[xb + a] > 0.0);
+        dX[xo + a] = select(0.0, dPhi[p.ob + a] * cs + dPhi[p.ob + dh + a] * sn, X[p.xb + a] > 0.0);
       }
     }
     default: {
@@ -229,14 +236,14 @@ fn backward(@builtin(global_invocation_id) gid: vec3<u32>) {
       var A = 0.0;
       var Bn = 0.0;
       for (var f = 0u; f < m; f++) {
-        A = fma(dPhi[ob + f], PhiIn[ob + f], A);
-        Bn = fma(dPhi[ob + m + f], PhiIn[ob + m + f], Bn);
+        A = fma(dPhi[p.ob + f], PhiIn[p.ob + f], A);
+        Bn = fma(dPhi[p.ob + m + f], PhiIn[p.ob + m + f], Bn);
       }
-      let ub = r * m;
+      let ub = p.r * m;
       for (var f = 0u; f < m; f++) {
-        dU[ub + f] = PhiIn[ob + f] * (dPhi[ob + f] - A) - PhiIn[ob + m + f] * (dPhi[ob + m + f] - Bn);
+        dU[ub + f] = PhiIn[p.ob + f] * (dPhi[p.ob + f] - A) - PhiIn[p.ob + m + f] * (dPhi[p.ob + m + f] - Bn);
       }
-      let wb = U.off_w + h * dh * m;
+      let wb = U.off_w + p.h * dh * m;
       for (var a = 0u; a < dh; a++) {
         var acc = 0.0;
         for (var f = 0u; f < m; f++) { acc = fma(dU[ub + f], W[wb + a * m + f], acc); }

@@ -15,7 +15,7 @@
 // Thread mapping: one invocation per (b, h, i) (`rows`) or (b, h, j) (`cols`); the state part is
 // written first, the dense contributions are added into the invocation's own output entries.
 // No workgroup memory, no barriers.
-// Dispatch: ⌈B·H·L / 64⌉ workgroups of @workgroup_size(64) per entry, split over (x, y), x = gx.
+// Dispatch: one invocation per row (train-attention-rows.wgsl) per entry.
 
 @group(0) @binding(3) var<storage, read> St: array<f32>;
 @group(0) @binding(7) var<storage, read> G: array<f32>;
@@ -28,21 +28,16 @@
 
 @compute @workgroup_size(64)
 fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let L = U.L;
+  let w = attn_row(gid);
+  if (attn_row_out(w)) { return; }
   let F = U.F;
   let dh = U.dh;
   let nc = U.nc;
-  let r = gid.x + gid.y * U.gx * WG;
-  if (r >= U.B * U.H * L) { return; }
-  let i = r % L;
-  let bh = r / L;
-  let h = bh % U.H;
-  let b = bh / U.H;
-  let row = b * L + i;
-  let gb = (row * U.H + h) * nc;
-  let qb = (row * U.H + h) * F;
+  let i = w.t;
+  let gb = g_at(w, i);
+  let qb = phi_at(w, i);
   if (U.mode != 2u) {
-    let sb = (bh * U.nS + state_of(i)) * F * nc;
+    let sb = state_at(w, i);
     for (var f = 0u; f < F; f++) {
       var acc = 0.0;
       for (var c = 0u; c < nc; c++) { acc = fma(St[sb + f * nc + c], G[gb + c], acc); }
@@ -53,32 +48,27 @@ fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
   }
   let rg = row_range(i);
   for (var j = rg.x; j < rg.y; j++) {
-    let vb = U.off_v + (b * L + j) * U.ld_v + h * dh;
+    let vb = head_at(U.off_v, U.ld_v, w, j);
     var d = G[gb + dh];
     for (var c = 0u; c < dh; c++) { d = fma(G[gb + c], V[vb + c], d); }
-    let kb = ((b * L + j) * U.H + h) * F;
+    let kb = phi_at(w, j);
     for (var f = 0u; f < F; f++) { dPhiQ[qb + f] = fma(d, PhiK[kb + f], dPhiQ[qb + f]); }
   }
 }
 
 @compute @workgroup_size(64)
 fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let L = U.L;
+  let w = attn_row(gid);
+  if (attn_row_out(w)) { return; }
   let F = U.F;
   let dh = U.dh;
   let nc = U.nc;
-  let r = gid.x + gid.y * U.gx * WG;
-  if (r >= U.B * U.H * L) { return; }
-  let j = r % L;
-  let bh = r / L;
-  let h = bh % U.H;
-  let b = bh / U.H;
-  let row = b * L + j;
-  let kb = (row * U.H + h) * F;
-  let vb = U.off_v + row * U.ld_v + h * dh;
-  let dvb = U.off_dv + row * U.ld_dv + h * dh;
+  let j = w.t;
+  let kb = phi_at(w, j);
+  let vb = head_at(U.off_v, U.ld_v, w, j);
+  let dvb = head_at(U.off_dv, U.ld_dv, w, j);
   if (U.mode != 2u) {
-    let sb = (bh * U.nS + state_of(j)) * F * nc;
+    let sb = state_at(w, j);
     for (var f = 0u; f < F; f++) {
       var acc = St[sb + f * nc + dh];
       for (var c = 0u; c < dh; c++) { acc = fma(St[sb + f * nc + c], V[vb + c], acc); }
@@ -95,10 +85,10 @@ fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
   }
   let rg = col_range(j);
   for (var i = rg.x; i < rg.y; i++) {
-    let qb = ((b * L + i) * U.H + h) * F;
+    let qb = phi_at(w, i);
     var a = 0.0;
     for (var f = 0u; f < F; f++) { a = fma(PhiQ[qb + f], PhiK[kb + f], a); }
-    let gb = ((b * L + i) * U.H + h) * nc;
+    let gb = g_at(w, i);
     var d = G[gb + dh];
     for (var c = 0u; c < dh; c++) { d = fma(G[gb + c], V[vb + c], d); }
     for (var f = 0u; f < F; f++) { dPhiK[kb + f] = fma(d, PhiQ[qb + f], dPhiK[kb + f]); }

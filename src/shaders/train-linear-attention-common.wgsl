@@ -1,5 +1,6 @@
-// Shared declarations of the trainer's linear attention kernels (prepended to
-// train-linear-attention-{state,forward,backward}.wgsl by src/gpu/train/linear-attention.ts).
+// Shared declarations of the trainer's linear attention kernels (prepended, after
+// train-attention-rows.wgsl, to train-linear-attention-{state,forward,backward}.wgsl by
+// src/gpu/train/linear-attention.ts).
 //
 // Layouts: φq, φk (B·L)×(H·F) dense, head h in columns h·F … (Φ[(row·H + h)·F + f], row = b·L + t);
 // v, out, dOut, dv strided views (X[off + row·ld + h·dh + c]); den and the per-row scalars (B·L)×H
@@ -21,7 +22,6 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> U: Params;
 
-const WG: u32 = 64u;
 const DELTA: f32 = 1e-6;
 
 /// Dense key range [lo, hi) of query row i (mode 1: the rows of i's chunk up to i).
@@ -50,3 +50,12 @@ fn state_of(t: u32) -> u32 {
   if (U.mode == 1u) { return t / U.chunk; }
   return 0u;
 }
+
+/// Index of feature 0 of head h in row t of w's sequence in φq / φk: ((b·L + t)·H + h)·F.
+fn phi_at(w: AttnRow, t: u32) -> u32 { return ((w.b * U.L + t) * U.H + w.h) * U.F; }
+
+/// Index of G's entry 0 for head h in row t of w's sequence: ((b·L + t)·H + h)·(dh + 1).
+fn g_at(w: AttnRow, t: u32) -> u32 { return ((w.b * U.L + t) * U.H + w.h) * U.nc; }
+
+/// Index of the state row t reads ([S | z] at f = 0, c = 0): (bh·nS + state_of(t))·F·(dh + 1).
+fn state_at(w: AttnRow, t: u32) -> u32 { return (w.bh * U.nS + state_of(t)) * U.F * U.nc; }

@@ -10,7 +10,7 @@
 // Thread mapping: one invocation per (b, h, i); the numerator accumulates in out_i itself (the
 // invocation's own entries), divided by den at the end. No workgroup memory, no barriers (on
 // SwiftShader the cost is per workgroup and per barrier).
-// Dispatch: ⌈B·H·L / 64⌉ workgroups of @workgroup_size(64), split over (x, y) with x = gx.
+// Dispatch: one invocation per row (train-attention-rows.wgsl).
 
 @group(0) @binding(3) var<storage, read> St: array<f32>;
 @group(0) @binding(8) var<storage, read> PhiQ: array<f32>;
@@ -21,22 +21,17 @@
 
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let L = U.L;
+  let w = attn_row(gid);
+  if (attn_row_out(w)) { return; }
   let F = U.F;
   let dh = U.dh;
   let nc = U.nc;
-  let r = gid.x + gid.y * U.gx * WG;
-  if (r >= U.B * U.H * L) { return; }
-  let i = r % L;
-  let bh = r / L;
-  let h = bh % U.H;
-  let b = bh / U.H;
-  let row = b * L + i;
-  let qb = (row * U.H + h) * F;
-  let ob = U.off_o + row * U.ld_o + h * dh;
+  let i = w.t;
+  let qb = phi_at(w, i);
+  let ob = head_at(U.off_o, U.ld_o, w, i);
   var den = 0.0;
   if (U.mode != 2u) {
-    let sb = (bh * U.nS + state_of(i)) * F * nc;
+    let sb = state_at(w, i);
     for (var c = 0u; c < dh; c++) {
       var acc = 0.0;
       for (var f = 0u; f < F; f++) { acc = fma(PhiQ[qb + f], St[sb + f * nc + c], acc); }
@@ -48,17 +43,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   }
   let rg = row_range(i);
   for (var j = rg.x; j < rg.y; j++) {
-    let kb = ((b * L + j) * U.H + h) * F;
+    let kb = phi_at(w, j);
     var a = 0.0;
     for (var f = 0u; f < F; f++) { a = fma(PhiQ[qb + f], PhiK[kb + f], a); }
     den += a;
-    let vb = U.off_v + (b * L + j) * U.ld_v + h * dh;
+    let vb = head_at(U.off_v, U.ld_v, w, j);
     for (var c = 0u; c < dh; c++) { Out[ob + c] = fma(a, V[vb + c], Out[ob + c]); }
   }
   den += DELTA;
   let inv = 1.0 / den;
   for (var c = 0u; c < dh; c++) { Out[ob + c] = Out[ob + c] * inv; }
-  DenOut[row * U.H + h] = den;
+  DenOut[(w.b * U.L + i) * U.H + w.h] = den;
 }
 
 // entry `amap`: the attention matrix linear attention actually uses, for the panel's maps:
@@ -71,7 +66,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 fn amap(@builtin(global_invocation_id) gid: vec3<u32>) {
   let L = U.L;
   let F = U.F;
-  let id = gid.x + gid.y * U.gx * WG;
+  let id = flat_id(gid);
   if (id >= U.B * U.H * L * L) { return; }
   let j = id % L;
   let i = (id / L) % L;

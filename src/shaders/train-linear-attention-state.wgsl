@@ -30,7 +30,7 @@ fn yv(row: u32, h: u32, c: u32) -> f32 {
 
 @compute @workgroup_size(64)
 fn state(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let id = gid.x + gid.y * U.gx * WG;
+  let id = flat_id(gid);
   let nc = U.nc;
   let F = U.F;
   let c = id % nc;
@@ -67,7 +67,7 @@ fn state(@builtin(global_invocation_id) gid: vec3<u32>) {
 
 @compute @workgroup_size(64)
 fn gext(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let id = gid.x + gid.y * U.gx * WG;
+  let id = flat_id(gid);
   if (id >= U.B * U.L * U.H) { return; }
   let row = id / U.H;
   let h = id % U.H;

@@ -5,7 +5,7 @@
  * leaves its final held-out numbers in `history`, which the series view charts (accuracy vs pairs
  * or m per kind) or tabulates (the gap per task). Pure functions; the controller runs the queue.
  */
-import type { TrainingSetup } from '../engine/training-setup';
+import { taskSizes, type TrainingSetup } from '../engine/training-setup';
 import type { TrainingState } from './training';
 import { bestPerKind, summarize } from './training-summary';
 
@@ -36,7 +36,8 @@ export const MAX_HISTORY = 24;
 /**
  * The setups of a series built from `base`. Pairs: those with 3·pairs ≤ L (the sequence grows to
  * 3 × the largest when it is too short for two of them); m: only when a kind uses m; LM vs MLM: the
- * same kinds on both tasks. Null when the series does not apply to `base`.
+ * same kinds on both tasks, at each task's default sizes when `base` is an MQAR setup. Null when the
+ * series does not apply to `base`.
  */
 export function seriesSetups(kind: SeriesKind, base: TrainingSetup): TrainingSetup[] | null {
   if (kind === 'pairs') {
@@ -47,7 +48,9 @@ export function seriesSetups(kind: SeriesKind, base: TrainingSetup): TrainingSet
     if (!base.kinds.some((k) => /^(positive|hedgehog)/.test(k))) return null;
     return SWEEP_M.map((m) => ({ ...base, m }));
   }
-  return (['lm', 'mlm'] as const).map((task) => ({ ...base, task }));
+  // from an MQAR setup each task takes its tuned default sizes (train-defaults.ts); a text setup keeps the reader's
+  const text = base.task !== 'mqar';
+  return (['lm', 'mlm'] as const).map((task) => ({ ...base, ...(text ? {} : taskSizes(task)), task }));
 }
 
 export function recordOf(tr: TrainingState, series: ComparisonRecord['series']): ComparisonRecord | null {

@@ -18,6 +18,38 @@ function allowed(i: number, j: number, causal: boolean, window: number): boolean
   return window <= 0 || Math.abs(i - j) < window;
 }
 
+/**
+ * The key–value scan of one (b, h), shared by the forward and the backward's dφq pass: S, z =
+ * Σ φk_j v_jᵀ, Σ φk_j over the whole sequence (bidirectional) or, causal, over j ≤ i (prefix sums)
+ * when `visit(i)` is called, i = 0 … L − 1.
+ */
+function scanKV(
+  S: Arr,
+  z: Arr,
+  phiK: Arr,
+  v: Arr,
+  s: { b: number; h: number; L: number; H: number; F: number; dh: number; causal: boolean },
+  visit: (i: number) => void,
+): void {
+  const { F, dh } = s;
+  S.fill(0);
+  z.fill(0);
+  const accumulate = (j: number) => {
+    const ko = (s.b * s.L + j) * s.H * F + s.h * F;
+    const vo = (s.b * s.L + j) * s.H * dh + s.h * dh;
+    for (let f = 0; f < F; f++) {
+      const kf = phiK[ko + f];
+      z[f] += kf;
+      for (let c = 0; c < dh; c++) S[f * dh + c] += kf * v[vo + c];
+    }
+  };
+  if (!s.causal) for (let j = 0; j < s.L; j++) accumulate(j);
+  for (let i = 0; i < s.L; i++) {
+    if (s.causal) accumulate(i);
+    visit(i);
+  }
+}
+
 export function linearAttentionForward(
   phiQ: Arr,
   phiK: Arr,
@@ -58,20 +90,7 @@ export function linearAttentionForward(
         }
         continue;
       }
-      S.fill(0);
-      z.fill(0);
-      const accumulate = (j: number) => {
-        const ko = row(j) * HF + h * F;
-        const vo = row(j) * D + h * dh;
-        for (let f = 0; f < F; f++) {
-          const kf = phiK[ko + f];
-          z[f] += kf;
-          for (let c = 0; c < dh; c++) S[f * dh + c] += kf * v[vo + c];
-        }
-      };
-      if (!causal) for (let j = 0; j < L; j++) accumulate(j);
-      for (let i = 0; i < L; i++) {
-        if (causal) accumulate(i);
+      scanKV(S, z, phiK, v, { b, h, L, H, F, dh, causal }, (i) => {
         const qo = row(i) * HF + h * F;
         const oo = row(i) * D + h * dh;
         let dsum = LA_DELTA;
@@ -83,7 +102,7 @@ export function linearAttentionForward(
         }
         den[row(i) * H + h] = dsum;
         for (let c = 0; c < dh; c++) out[oo + c] /= dsum;
-      }
+      });
     }
   }
   return { out, den };
@@ -148,27 +167,14 @@ export function linearAttentionBackward(
         continue;
       }
       // dφq_i = S_i g_i + z_i e_i (S_i: the prefix sums again, or the full sums)
-      S.fill(0);
-      z.fill(0);
-      const accumulateK = (j: number) => {
-        const ko = row(j) * HF + h * F;
-        const vo = row(j) * D + h * dh;
-        for (let f = 0; f < F; f++) {
-          const kf = phiK[ko + f];
-          z[f] += kf;
-          for (let c = 0; c < dh; c++) S[f * dh + c] += kf * v[vo + c];
-        }
-      };
-      if (!causal) for (let j = 0; j < L; j++) accumulateK(j);
-      for (let i = 0; i < L; i++) {
-        if (causal) accumulateK(i);
+      scanKV(S, z, phiK, v, { b, h, L, H, F, dh, causal }, (i) => {
         const qo = row(i) * HF + h * F;
         for (let f = 0; f < F; f++) {
           let acc = z[f] * e[i];
           for (let c = 0; c < dh; c++) acc += S[f * dh + c] * g[i * dh + c];
           dPhiQ[qo + f] = acc;
         }
-      }
+      });
       // R_j, r_j: the reverse scan over queries (or the full sums)
       S.fill(0);
       z.fill(0);

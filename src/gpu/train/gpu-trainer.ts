@@ -14,12 +14,10 @@ import { lrAt } from '../../core/train/schedule';
 import { makeBatch } from '../../core/train/tasks/index';
 import type { Trainer } from '../../core/train/trainer';
 import type { Batch, ParamTensor, StepRecord, TrainConfig } from '../../core/train/types';
-import { GpuAllocator } from '../allocator';
+import type { GpuAllocator } from '../allocator';
 import type { GpuContext } from '../device';
 import { withErrorScopes } from '../error-scope';
-import { GpuTimer } from '../gpu-timer';
-import type { KernelContext } from '../kernel-context';
-import { pipelineCacheFor } from '../pipelines';
+import { untimedKernelContext, type KernelContext } from '../kernel-context';
 import { readFloats } from '../readback';
 import { encodeAdamw, encodeGradNorm, gradNormScratch } from './adamw';
 import { GpuModel, uploadBatch, type GpuBatch } from './gpu-model';
@@ -48,14 +46,8 @@ export function perCallUniforms(base: KernelContext, prefix: string): { ctx: Ker
 
 export async function createGpuTrainer(gpu: GpuContext, cfg: TrainConfig): Promise<Trainer> {
   const device = gpu.device;
-  const base: KernelContext = {
-    device,
-    // the device's one pipeline cache: the 2nd–4th trainer of a comparison compiles nothing
-    pipelines: pipelineCacheFor(device),
-    alloc: new GpuAllocator(device),
-    timer: new GpuTimer(device, false),
-    limits: device.limits,
-  };
+  // the device's one pipeline cache: the 2nd–4th trainer of a comparison compiles nothing
+  const base = untimedKernelContext(device);
   const mc = cfg.model;
   const B = cfg.batch;
   const L = cfg.task.seqLen;

@@ -10,6 +10,7 @@
  * φq gᵀ) — the "reverse prefix scan". The window (Su's local truncation) is computed densely over
  * its band. Scratch buffers are allocator roles under `role` (states `.s`/`.r`, G `.g`).
  */
+import rowsCode from '../../shaders/train-attention-rows.wgsl?raw';
 import common from '../../shaders/train-linear-attention-common.wgsl?raw';
 import stateCode from '../../shaders/train-linear-attention-state.wgsl?raw';
 import fwdCode from '../../shaders/train-linear-attention-forward.wgsl?raw';
@@ -48,9 +49,9 @@ export const LA_MAX_DH = 256;
 /** δ of the denominator (the shaders' DELTA). */
 export const LA_DELTA = 1e-6;
 
-const STATE_SRC = `${common}\n${stateCode}`;
-const FWD_SRC = `${common}\n${fwdCode}`;
-const BWD_SRC = `${common}\n${bwdCode}`;
+const STATE_SRC = [rowsCode, common, stateCode].join('\n');
+const FWD_SRC = [rowsCode, common, fwdCode].join('\n');
+const BWD_SRC = [rowsCode, common, bwdCode].join('\n');
 
 export interface LinearAttentionShape {
   B: number;

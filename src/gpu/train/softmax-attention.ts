@@ -4,12 +4,19 @@
  * `softmaxAttentionBackward` (same layouts: Q, K, V, out (B·L)×(H·dh), head h in columns h·dh …;
  * P is B·H·L·L). The forward keeps P for the backward pass and for the attention maps the panel
  * shows; the backward goes through a dS scratch of P's shape (allocator role `${role}.ds`).
+ * Both passes share one uniform layout and the row indexing (train-softmax-attention-common.wgsl,
+ * train-attention-rows.wgsl, prepended to each).
  */
-import fwdCode from '../../shaders/train-softmax-attention-forward.wgsl?raw';
-import bwdCode from '../../shaders/train-softmax-attention-backward.wgsl?raw';
+import rowsCode from '../../shaders/train-attention-rows.wgsl?raw';
+import commonCode from '../../shaders/train-softmax-attention-common.wgsl?raw';
+import fwdShader from '../../shaders/train-softmax-attention-forward.wgsl?raw';
+import bwdShader from '../../shaders/train-softmax-attention-backward.wgsl?raw';
 import { EngineError } from '../../core/errors';
 import type { KernelContext } from '../kernel-context';
 import { aliasWritable, bindAt, checkBinding, grid, pass, resolveView, words, type View } from './attn-common';
+
+const fwdCode = [rowsCode, commonCode, fwdShader].join('\n');
+const bwdCode = [rowsCode, commonCode, bwdShader].join('\n');
 
 /** `cols` writing dV through dK's binding (dK and dV views of one buffer). */
 const bwdShared = aliasWritable(bwdCode, 'dV', 'dK');
@@ -69,26 +76,44 @@ function check(ctx: KernelContext, s: SoftmaxAttentionShape): number {
   return s.B * s.H * s.L;
 }
 
+/**
+ * The views, grid and uniform words of a pass (train-softmax-attention-common.wgsl's Params): `o`
+ * is the forward's output or the backward's dOut; `grads` dQ, dK, dV (backward; zeros otherwise).
+ */
+function prepare(
+  ctx: KernelContext,
+  a: SoftmaxAttentionShape & { q: View; k: View; v: View },
+  oView: View,
+  what: string,
+  grads: readonly ReturnType<typeof resolveView>[] = [],
+) {
+  const D = a.H * a.dh;
+  const q = resolveView(a.q, D);
+  const k = resolveView(a.k, D);
+  const v = resolveView(a.v, D);
+  const o = resolveView(oView, D);
+  const g = grid(ctx, Math.ceil((a.B * a.H * a.L) / 64), what);
+  const [dq, dk, dv] = grads;
+  const u = words([
+    a.B, a.L, a.H, a.dh,
+    a.causal ? 1 : 0, g[0], { f32: 1 / Math.sqrt(a.dh) }, 0,
+    q.offset, q.stride, k.offset, k.stride,
+    v.offset, v.stride, o.offset, o.stride,
+    dq?.offset ?? 0, dq?.stride ?? 0, dk?.offset ?? 0, dk?.stride ?? 0,
+    dv?.offset ?? 0, dv?.stride ?? 0, 0, 0,
+  ]); // prettier-ignore
+  return { q, k, v, o, g, u };
+}
+
 /** out = softmax(QKᵀ/√dh [causal mask]) V per head; writes P. One pass. */
 export function encodeSoftmaxAttentionForward(
   ctx: KernelContext,
   encoder: GPUCommandEncoder,
   a: SoftmaxAttentionForwardArgs,
 ): void {
-  const D = a.H * a.dh;
   const rows = check(ctx, a);
   if (rows === 0 || a.dh === 0) return;
-  const q = resolveView(a.q, D);
-  const k = resolveView(a.k, D);
-  const v = resolveView(a.v, D);
-  const o = resolveView(a.out, D);
-  const g = grid(ctx, Math.ceil(rows / 64), 'softmax attention forward');
-  const u = words([
-    a.B, a.L, a.H, a.dh,
-    a.causal ? 1 : 0, g[0], { f32: 1 / Math.sqrt(a.dh) }, 0,
-    q.offset, q.stride, k.offset, k.stride,
-    v.offset, v.stride, o.offset, o.stride,
-  ]); // prettier-ignore
+  const { q, k, v, o, g, u } = prepare(ctx, a, a.out, 'softmax attention forward');
   const uniform = ctx.alloc.uniform(a.role ?? 'train.sm.fwd', u);
   const pipeline = ctx.pipelines.pipeline('train-softmax-attention-forward', fwdCode, 'main');
   const bind = bindAt(
@@ -113,27 +138,15 @@ export function encodeSoftmaxAttentionBackward(
   encoder: GPUCommandEncoder,
   a: SoftmaxAttentionBackwardArgs,
 ): void {
-  const D = a.H * a.dh;
   const rows = check(ctx, a);
   if (rows === 0 || a.dh === 0) return;
-  const q = resolveView(a.q, D);
-  const k = resolveView(a.k, D);
-  const v = resolveView(a.v, D);
-  const dO = resolveView(a.dOut, D);
+  const D = a.H * a.dh;
   const dq = resolveView(a.dq, D);
   const dk = resolveView(a.dk, D);
   const dv = resolveView(a.dv, D);
+  const { q, k, v, o: dO, g, u } = prepare(ctx, a, a.dOut, 'softmax attention backward', [dq, dk, dv]);
   const role = a.role ?? 'train.sm.bwd';
   const ds = a.ds ?? ctx.alloc.storage(`${role}.ds`, a.B * a.H * a.L * a.L * 4);
-  const g = grid(ctx, Math.ceil(rows / 64), 'softmax attention backward');
-  const u = words([
-    a.B, a.L, a.H, a.dh,
-    a.causal ? 1 : 0, g[0], { f32: 1 / Math.sqrt(a.dh) }, 0,
-    q.offset, q.stride, k.offset, k.stride,
-    v.offset, v.stride, dO.offset, dO.stride,
-    dq.offset, dq.stride, dk.offset, dk.stride,
-    dv.offset, dv.stride, 0, 0,
-  ]); // prettier-ignore
   const uniform = ctx.alloc.uniform(role, u);
   const rowsP = ctx.pipelines.pipeline('train-softmax-attention-backward', bwdCode, 'rows');
   const shared = dk.buffer === dv.buffer;

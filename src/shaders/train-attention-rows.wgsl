@@ -1,0 +1,32 @@
+// Row indexing shared by the trainer's one-invocation-per-row attention kernels
+// (train-softmax-attention-{forward,backward}.wgsl, train-linear-attention-*.wgsl; prepended by
+// src/gpu/train/softmax-attention.ts and linear-attention.ts). The including module's uniform U
+// has B, L, H, dh and gx.
+//
+// Dispatch: ⌈B·H·L / 64⌉ workgroups of @workgroup_size(64), split over (x, y) with x = gx; row id
+// r = gid.x + gid.y·gx·64 = (b·H + h)·L + t (t fastest).
+
+const WG: u32 = 64u;
+
+struct AttnRow {
+  r: u32,
+  t: u32,
+  bh: u32,
+  h: u32,
+  b: u32,
+}
+
+fn flat_id(gid: vec3<u32>) -> u32 { return gid.x + gid.y * U.gx * WG; }
+
+/// The (b, h, t) of this invocation's row.
+fn attn_row(gid: vec3<u32>) -> AttnRow {
+  let r = flat_id(gid);
+  let bh = r / U.L;
+  return AttnRow(r, r % U.L, bh, bh % U.H, bh / U.H);
+}
+
+/// True for the grid's padding past the last of the B·H·L rows.
+fn attn_row_out(w: AttnRow) -> bool { return w.r >= U.B * U.H * U.L; }
+
+/// Index of element 0 of head h in row t of w's sequence in a strided view: off + (b·L + t)·ld + h·dh.
+fn head_at(off: u32, ld: u32, w: AttnRow, t: u32) -> u32 { return off + (w.b * U.L + t) * ld + w.h * U.dh; }
