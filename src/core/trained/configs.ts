@@ -37,10 +37,13 @@ export function bundledConfig(id: TrainedModelId): TrainConfig {
       seed: 15,
     };
   }
+  // sizes pinned to the committed run (the panel's text defaults have moved since: L 32, batch 16, shift)
   const base = defaultTrainConfig('lm');
   return {
     ...base,
-    model: { ...base.model, dModel: 32, heads: 2, layers: 2 },
+    model: { ...base.model, dModel: 32, heads: 2, layers: 2, seqLen: 64, shortConv: 'none' },
+    task: { ...base.task, seqLen: 64 },
+    batch: 32,
     steps: 400,
     evalEvery: 100,
     seed: 15,
