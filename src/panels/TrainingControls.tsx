@@ -14,6 +14,8 @@ import {
   TASK_KINDS,
   TRAIN_KINDS,
   TRAIN_TASKS,
+  TRANSFER_KINDS,
+  adaptKinds,
   type NumericField,
   type TrainKind,
   type TrainTask,
@@ -43,6 +45,13 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
   if (!ctl) return null;
   const set = (p: Partial<TrainingSetup>) => ctl.setSetup({ ...setup, ...p });
 
+  const transfer = setup.transfer;
+  const kindOptions = transfer ? TRANSFER_KINDS : TRAIN_KINDS;
+  const minKinds = transfer ? 1 : MIN_KINDS;
+  const setTransfer = (on: boolean) => {
+    const kinds = adaptKinds(setup.kinds, on);
+    set({ transfer: on, kinds, lr: kinds.map(() => 'auto'), sweep: on ? false : setup.sweep });
+  };
   const num = (field: NumericField, label: string) => (
     <Field label={label}>
       {(id) => (
@@ -74,7 +83,7 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
     set({ kinds, lr });
   };
   const addKind = () => {
-    const next = TRAIN_KINDS.find((k) => !setup.kinds.includes(k));
+    const next = kindOptions.find((k) => !setup.kinds.includes(k));
     if (next) set({ kinds: [...setup.kinds, next], lr: [...setup.lr, 'auto'] });
   };
   const removeKind = (i: number) =>
@@ -92,7 +101,7 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
             value={setup.task}
             onChange={(e) => {
               const task = e.target.value as TrainTask;
-              const kinds = TASK_KINDS[task];
+              const kinds = transfer ? adaptKinds(TASK_KINDS[task], true) : TASK_KINDS[task];
               set({ task, kinds, lr: kinds.map(() => 'auto') });
             }}
           >
@@ -114,7 +123,7 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
               value={kind}
               onChange={(e) => setKind(i, e.target.value as TrainKind)}
             >
-              {TRAIN_KINDS.map((k) => (
+              {kindOptions.map((k) => (
                 <option key={k} value={k}>
                   {kindName(k, t)}
                 </option>
@@ -136,7 +145,7 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
                 if (raw === '' || Number.isFinite(lr[i] as number)) set({ lr });
               }}
             />
-            {setup.kinds.length > MIN_KINDS && (
+            {setup.kinds.length > minKinds && (
               <button
                 type="button"
                 className="small"
@@ -178,7 +187,9 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
         {num('layers', tt.layers)}
         {usesM && num('m', tt.m)}
         {usesWindow && num('window', tt.window)}
-        {num('steps', tt.steps)}
+        {num('steps', transfer ? tt.transfer.steps : tt.steps)}
+        {transfer && num('tune', tt.transfer.tune)}
+        {transfer && setup.kinds.includes('hedgehog') && num('fit', tt.transfer.fit)}
         {num('batch', tt.batch)}
         {num('seeds', tt.seeds)}
         {num('seed', tt.seed)}
@@ -200,14 +211,25 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
         <label>
           <input type="checkbox" checked={setup.mlp} onChange={(e) => set({ mlp: e.target.checked })} /> {tt.mlp}
         </label>
-        <label>
+        {!transfer && (
+          <label>
+            <input
+              type="checkbox"
+              data-train-field="sweep"
+              checked={setup.sweep}
+              onChange={(e) => set({ sweep: e.target.checked })}
+            />{' '}
+            {tt.sweep}
+          </label>
+        )}
+        <label title={tt.transfer.fieldHelp}>
           <input
             type="checkbox"
-            data-train-field="sweep"
-            checked={setup.sweep}
-            onChange={(e) => set({ sweep: e.target.checked })}
+            data-train-field="transfer"
+            checked={transfer}
+            onChange={(e) => setTransfer(e.target.checked)}
           />{' '}
-          {tt.sweep}
+          {tt.transfer.field}
         </label>
       </div>
     </fieldset>
