@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { injectAxe } from './axe.mjs';
 import { test } from './harness.mjs';
 
 const TINY =
@@ -12,7 +13,7 @@ const TINY =
 const OTHERS = 'hide=main,error,sparsity,rank,feature-maps,beyond,speed&n=64&d=8&m=16';
 
 test(
-  'train=…_transfer.1&run=1 on the CPU twins: step-0 accuracy per map and role, fine-tune / scratch / fitted curves to step 20, head entropy',
+  'train=…_transfer.1&run=1 on the CPU twins: step-0 accuracy per map and role, fine-tune / scratch / fitted curves to step 20, head entropy; axe finds no violations',
   async ({ page, appUrl, artifacts }) => {
     await page.goto(`${appUrl}/?train=${TINY}&run=1&backend=cpu&${OTHERS}`);
     await page.waitForSelector('[data-training-status="done"]', { timeout: 20_000 });
@@ -48,6 +49,13 @@ test(
       Number(await kl.getAttribute('data-value')) < Number(await kl.getAttribute('data-before')),
       'the fit lowered the KL',
     );
+    await injectAxe(page);
+    const v = await page.evaluate(async () =>
+      (await window.axe.run('[data-training-transfer]', { resultTypes: ['violations'] })).violations.map(
+        (x) => `${x.id} (${x.nodes.length}): ${x.nodes[0]?.target}`,
+      ),
+    );
+    assert.deepEqual(v, [], 'axe on the transfer view');
     const dir = join(artifacts, 'screenshots');
     mkdirSync(dir, { recursive: true });
     await page.locator('[data-training-transfer]').screenshot({ path: join(dir, 'training-transfer.png') });
