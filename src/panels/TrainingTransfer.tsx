@@ -131,6 +131,7 @@ function Numbers({ sum, setup }: { sum: TransferSummary; setup: TrainingSetup })
               data-run={g.kind}
               data-role={g.role}
               data-value={g.step0?.mean ?? ''}
+              data-loss={g.step0Loss ?? ''}
             >
               {g.step0 ? pm(g.step0) : '—'}
             </td>
@@ -201,7 +202,7 @@ export function TrainingTransfer({ setup }: { setup: TrainingSetup }) {
         <p className="note" data-transfer-favor-m="">
           {tx.favorM}{' '}
           {sum.favorM.map((x, i) => (
-            <span key={x.m} data-metric="transfer-favor-m-accuracy" data-m={x.m} data-value={x.mean}>
+            <span key={x.m} data-metric="transfer-favor-m-accuracy" data-m={x.m} data-value={x.mean} data-loss={x.loss}>
               {i > 0 ? ', ' : ''}
               {tx.favorMItem(x.m, pm(x))}
             </span>

@@ -59,7 +59,7 @@ describe('transfer summary', () => {
     expect(soft.step0).toBeNull();
     expect(soft.final?.mean).toBeCloseTo(0.95, 12);
     expect(sum.concentration).toEqual([{ layer: 0, head: 0, entropy: 1.5, uniform: 3, top: 0.6 }]);
-    expect(sum.favorM).toEqual([{ m: 16, mean: expect.closeTo(0.2, 12), lo: 0.1, hi: 0.3 }]);
+    expect(sum.favorM).toEqual([{ m: 16, mean: expect.closeTo(0.2, 12), lo: 0.1, hi: 0.3, loss: 3 }]);
   });
 
   it('the reducer keeps the transfer report, a new start clears it; a finished transfer leaves no comparison record', () => {

@@ -24,6 +24,8 @@ export interface TransferGroup {
   /** held-out accuracy vs step, step 0 first when the report has it */
   accuracy: Band;
   step0: Spread | null;
+  /** the mean held-out loss at step 0 */
+  step0Loss: number | null;
   /** the last held-out accuracy every seed has reached, and its step */
   final: (Spread & { step: number }) | null;
 }
@@ -32,7 +34,7 @@ export interface TransferSummary {
   groups: TransferGroup[];
   /** per layer and head, the mean over seeds */
   concentration: HeadConcentration[];
-  favorM: (Spread & { m: number })[];
+  favorM: (Spread & { m: number; loss: number })[];
   fits: { kind: TrainKind; before: Spread; after: Spread; steps: number }[];
 }
 
@@ -87,6 +89,7 @@ export function summarizeTransfer(s: Pick<TrainingState, 'runs' | 'curves' | 'tr
       runs,
       accuracy,
       step0: z.length === runs.length ? spread(z) : null,
+      step0Loss: z.length === runs.length ? spread(runs.map((i) => step0.get(i)!.loss))!.mean : null,
       final:
         n >= 0 && accuracy.x[n] > 0
           ? { mean: accuracy.mean[n], lo: accuracy.lo[n], hi: accuracy.hi[n], step: accuracy.x[n] }
@@ -106,7 +109,10 @@ export function summarizeTransfer(s: Pick<TrainingState, 'runs' | 'curves' | 'tr
     };
   });
   const ms = [...new Set((rep?.favorM ?? []).map((x) => x.m))].sort((a, b) => a - b);
-  const favorM = ms.map((m) => ({ m, ...spread(rep!.favorM.filter((x) => x.m === m).map((x) => x.accuracy))! }));
+  const favorM = ms.map((m) => {
+    const of = rep!.favorM.filter((x) => x.m === m);
+    return { m, ...spread(of.map((x) => x.accuracy))!, loss: spread(of.map((x) => x.loss))!.mean };
+  });
   const fitKinds = [...new Set((rep?.fits ?? []).map((f) => s.runs[f.run]?.kind).filter(Boolean))] as TrainKind[];
   const fits = fitKinds.map((kind) => {
     const of = rep!.fits.filter((f) => s.runs[f.run]?.kind === kind);
