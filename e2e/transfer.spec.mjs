@@ -49,6 +49,12 @@ test(
       Number(await kl.getAttribute('data-value')) < Number(await kl.getAttribute('data-before')),
       'the fit lowered the KL',
     );
+    // the attention maps: the softmax teacher and the swapped / fitted models at step 0 (4), then after the fine-tune (3)
+    assert.deepEqual(
+      await page.locator('[data-training-maps]').evaluateAll((els) => els.map((e) => e.dataset.trainingMaps)),
+      ['4', '3'],
+      'maps at the swap and after the fine-tune',
+    );
     await injectAxe(page);
     const v = await page.evaluate(async () =>
       (await window.axe.run('[data-training-transfer]', { resultTypes: ['violations'] })).violations.map(

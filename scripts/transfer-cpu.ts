@@ -9,7 +9,8 @@
  */
 import { trainStepFlops } from '../src/core/train/flops';
 import { createCpuTrainer } from '../src/core/train/trainer';
-import { parseSetup, writeSetup } from '../src/engine/training-setup';
+import { makeBatch } from '../src/core/train/tasks/index';
+import { parseSetup, taskConfig, writeSetup } from '../src/engine/training-setup';
 import { startTransferSession } from '../src/engine/transfer-runner';
 import { transferSetup } from '../src/engine/transfer-setup';
 import { applyTrainingMessage, INITIAL_TRAINING, type TrainingState } from '../src/store/training';
@@ -28,13 +29,7 @@ const session = startTransferSession(
   {
     createTrainer: async (cfg, initial) => createCpuTrainer(cfg, { initial }),
     stepFlops: (cfg) => trainStepFlops(cfg.model, { batch: cfg.batch, seqLen: cfg.task.seqLen }),
-    example: () => ({
-      batch: 1,
-      seqLen: 1,
-      tokens: new Int32Array(1),
-      targets: new Int32Array(1),
-      mask: new Uint8Array(1),
-    }),
+    example: (s) => makeBatch(taskConfig(s), 1, (s.seed ^ 0x0e8a) >>> 0, 0),
     now: () => performance.now(),
     yieldNow: () => Promise.resolve(),
     post: (m) => {

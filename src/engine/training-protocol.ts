@@ -80,6 +80,8 @@ export interface TransferReport {
   step0: { run: number; loss: number; accuracy: number }[];
   favorM: { seed: number; m: number; loss: number; accuracy: number }[];
   fits: { run: number; before: number; after: number; steps: number }[];
+  /** attention maps on the example sequence of the first seed's softmax model and of its swapped (and fitted) models at step 0 */
+  maps: RunMaps[];
 }
 
 export type TrainingResponse =

@@ -4,7 +4,8 @@ import { createCpuTrainer } from '../core/train/trainer';
 import type { TrainingResponse, TransferReport } from './training-protocol';
 import { startTransferSession, type TransferDeps } from './transfer-runner';
 import { transferSetup, transferSpecs, transferTotalSteps } from './transfer-setup';
-import type { TrainingSetup } from './training-setup';
+import { taskConfig, type TrainingSetup } from './training-setup';
+import { makeBatch } from '../core/train/tasks/index';
 
 const tiny: TrainingSetup = {
   ...transferSetup('cpu'),
@@ -24,13 +25,7 @@ function harness() {
   const deps: TransferDeps = {
     createTrainer: async (cfg, initial) => createCpuTrainer(cfg, { initial }),
     stepFlops: () => 1e6,
-    example: () => ({
-      batch: 1,
-      seqLen: 1,
-      tokens: new Int32Array(1),
-      targets: new Int32Array(1),
-      mask: new Uint8Array(1),
-    }),
+    example: (s) => makeBatch(taskConfig(s), 1, 99, 0),
     now: () => performance.now(),
     yieldNow: () => new Promise((r) => setTimeout(r, 0)),
     post: (m) => msgs.push(m),
@@ -98,6 +93,18 @@ describe('transfer runner (CPU twins)', () => {
     for (const f of report.fits) expect(f.after).toBeLessThan(f.before);
     expect(report.concentration.map((c) => c.seed)).toEqual([1, 2]);
     expect(report.favorM.filter((x) => x.seed === 1).map((x) => x.m)).toEqual([4, 16, 64, 256]);
+    // maps of the first seed: the softmax teacher and its swapped / fitted models at step 0, then after the fine-tune
+    expect(report.maps.map((m) => m.run)).toEqual([0, 2, 6, 10]);
+    const done = h.msgs.at(-1);
+    if (done?.type !== 'done') throw new Error('not done');
+    expect(done.maps.map((m) => m.run)).toEqual([2, 6, 10]);
+    const L = tiny.seqLen;
+    expect(report.maps[1].maps[0][0].length).toBe(L * L);
+    // the swapped FAVOR+ head is not the softmax head's matrix, and its rows are still distributions
+    expect(report.maps[1].maps[0][0]).not.toEqual(report.maps[0].maps[0][0]);
+    let row = 0;
+    for (let j = 0; j < L; j++) row += report.maps[1].maps[0][0][(L - 1) * L + j];
+    expect(row).toBeCloseTo(1, 4);
   });
 
   it('cancel during phase 2 ends the experiment: cancelled, no more steps', async () => {

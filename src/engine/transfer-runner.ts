@@ -75,7 +75,17 @@ export function startTransferSession(
     )
       return loop.cancelled();
 
-    const report: TransferReport = { concentration: [], step0: [], favorM: [], fits: [] };
+    const report: TransferReport = { concentration: [], step0: [], favorM: [], fits: [], maps: [] };
+    // the maps of the first seed's models on one held-out example: the softmax teacher and, at step 0
+    // and after the fine-tune, its swapped (and fitted) versions
+    const example = deps.example(setup);
+    const mapsOf = async (run: number) => ({
+      run,
+      seqLen: example.seqLen,
+      maps: await trainers[run]!.attentionMaps(example),
+    });
+    const shown = (s: (typeof specs)[number]) => s.seed === setup.seed && s.role !== 'scratch';
+    for (const s of soft) if (shown(s)) report.maps.push(await mapsOf(s.index));
     const teachers = new Map<number, ParamTensor[]>();
     for (const s of soft) {
       const p = await trainers[s.index]!.params();
@@ -112,6 +122,7 @@ export function startTransferSession(
       const t = await deps.createTrainer(s.config, initial);
       trainers[s.index] = t;
       report.step0.push({ run: s.index, ...(await t.evaluate()) });
+      if (shown(s)) report.maps.push(await mapsOf(s.index));
       if (!(await loop.between())) return loop.cancelled();
     }
     deps.post({ type: 'transfer', id, report });
@@ -122,7 +133,9 @@ export function startTransferSession(
       ))
     )
       return loop.cancelled();
-    loop.done(new Int32Array(0), []);
+    const maps = [];
+    for (const s of phase2) if (shown(s)) maps.push(await mapsOf(s.index));
+    loop.done(example.tokens.slice(0, example.seqLen), maps);
   }
 
   const finished = run().catch((e: unknown) => {

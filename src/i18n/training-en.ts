@@ -187,6 +187,7 @@ export const trainingEn = {
       scratch: 'from scratch',
       fitted: 'fitted, then fine-tuned',
     },
+    roles0: { softmax: 'softmax (trained)', finetune: 'swapped', scratch: 'at its init', fitted: 'swapped and fitted' },
     step0Dot: (role: string) => `${role}, step 0`,
     softmaxLine: (acc: string) => `softmax ${acc}`,
     table: 'Held-out accuracy: at the swap (step 0) and after fine-tuning (mean ± half the seeds’ spread)',
@@ -203,6 +204,10 @@ export const trainingEn = {
     fitDone: (map: string, steps: number, before: string, after: string) =>
       `${map} fit (${steps} steps): KL(softmax ‖ ${map}) per row ${before} → ${after} nats.`,
     why: 'Why FAVOR+ fails at step 0: the trained head puts most of each row on a few keys (low entropy, a large top weight). FAVOR+ estimates exp(q·k) with positive random features; its relative error grows with ‖q‖‖k‖, i.e. with how sharp the head is, so the swapped rows are blurred and more features help slowly. Hedgehog’s fitted maps are trained to reproduce exactly those rows.',
+    mapsAt0: 'Attention at the swap (step 0), first seed, one held-out example',
+    mapsAfter: (steps: number) => `Attention after ${steps} fine-tune steps`,
+    mapsLead:
+      'The trained softmax head beside the same weights read through each feature map: where softmax puts a row on a few keys, FAVOR+ spreads it; Hedgehog fitted to the head reproduces it. Click a row to compare it across the maps.',
     csv: 'Transfer curves (CSV)',
   },
   slideTitle: 'Learning: can linear attention learn recall?',

@@ -171,6 +171,7 @@ export const trainingZh: typeof trainingEn = {
     onCpuFit: 'Hedgehog 的拟合在 CPU 孪生实现上运行（只训练 Wh 和 bh）。',
     chart: (map: string) => `${map}：替换后与从头训练的留出准确率`,
     roles: { softmax: 'softmax（已训练）', finetune: '替换后微调', scratch: '从头训练', fitted: '先拟合再微调' },
+    roles0: { softmax: 'softmax（已训练）', finetune: '替换后', scratch: '初始化时', fitted: '替换并拟合后' },
     step0Dot: (role: string) => `${role}，第 0 步`,
     softmaxLine: (acc: string) => `softmax ${acc}`,
     table: '留出准确率：替换时（第 0 步）与微调后（均值 ± 种子间极差的一半）',
@@ -187,6 +188,10 @@ export const trainingZh: typeof trainingEn = {
     fitDone: (map: string, steps: number, before: string, after: string) =>
       `${map} 拟合（${steps} 步）：每行 KL(softmax ‖ ${map}) 从 ${before} 降到 ${after} 奈特。`,
     why: 'FAVOR+ 在第 0 步失败的原因：训练好的头把每行的大部分权重放在少数几个键上（熵低、最大权重大）。FAVOR+ 用正随机特征估计 exp(q·k)，相对误差随 ‖q‖‖k‖ 增长，也就是随头的尖锐程度增长，所以替换后的行被抹平，增加特征也改善得很慢。Hedgehog 拟合后的映射正是为再现这些行而训练的。',
+    mapsAt0: '替换时（第 0 步）的注意力：第一个种子，一个留出样例',
+    mapsAfter: (steps: number) => `微调 ${steps} 步后的注意力`,
+    mapsLead:
+      '训练好的 softmax 头，与同一组权重经各特征映射得到的注意力并排：softmax 把一行集中在少数几个键上，FAVOR+ 把它摊开；拟合过的 Hedgehog 能再现它。点击一行可在各映射间比较。',
     csv: '迁移曲线（CSV）',
   },
   slideTitle: '学习：线性注意力能学会回忆吗？',

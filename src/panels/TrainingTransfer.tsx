@@ -12,7 +12,7 @@ import { fmt, fmtPct } from '../charts/format';
 import { LineChart, type Series } from '../charts/LineChart';
 import { tableCsv } from '../export/csv';
 import { downloadBlob } from '../export/download';
-import type { TransferRole } from '../engine/training-protocol';
+import type { RunInfo, TransferRole } from '../engine/training-protocol';
 import type { TrainKind, TrainingSetup } from '../engine/training-setup';
 import { useStore } from '../store/react';
 import type { TrainingState } from '../store/training';
@@ -20,6 +20,7 @@ import { summarizeTransfer, type Spread, type TransferGroup, type TransferSummar
 import { kindColor, kindName } from '../ui/training/kinds';
 import { trainingFileName } from '../ui/training/TrainingCharts';
 import { useStrings } from '../ui/strings';
+import { TrainingMaps } from './TrainingMaps';
 
 const ROLE_DASH: Record<TransferRole, string | undefined> = {
   softmax: undefined,
@@ -157,6 +158,10 @@ export function TrainingTransfer({ setup }: { setup: TrainingSetup }) {
   const runs = useStore((s) => s.training.runs);
   const curves = useStore((s) => s.training.curves);
   const report = useStore((s) => s.training.transfer);
+  const maps = useStore((s) => s.training.maps);
+  const status = useStore((s) => s.training.status);
+  const labelBy = (names: Record<TransferRole, string>) => (r: RunInfo) =>
+    r.role === 'softmax' || !r.role ? names.softmax : `${kindName(r.kind, t)}: ${names[r.role]}`;
   const sum = useMemo(() => summarizeTransfer({ runs, curves, transfer: report }), [runs, curves, report]);
   const softmax = sum.groups.find((g) => g.role === 'softmax');
   const tr = { runs, curves, transfer: report };
@@ -222,6 +227,28 @@ export function TrainingTransfer({ setup }: { setup: TrainingSetup }) {
         </p>
       ))}
       {report && <p className="note">{tx.why}</p>}
+      {report && report.maps.length > 0 && (
+        <TrainingMaps
+          maps={report.maps}
+          runs={runs}
+          setup={setup}
+          title={tx.mapsAt0}
+          lead={tx.mapsLead}
+          label={labelBy(tx.roles0)}
+          tag={(r) => `${r.role}-${r.kind}-step0`}
+        />
+      )}
+      {status === 'done' && maps && maps.length > 0 && (
+        <TrainingMaps
+          maps={maps}
+          runs={runs}
+          setup={setup}
+          title={tx.mapsAfter(setup.tune)}
+          lead={tx.mapsLead}
+          label={labelBy(tx.roles)}
+          tag={(r) => `${r.role}-${r.kind}`}
+        />
+      )}
       {runs.length > 0 && (
         <div className="training-downloads">
           <button

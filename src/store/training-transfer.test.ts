@@ -44,6 +44,7 @@ const report: TransferReport = {
     { seed: 2, m: 16, loss: 3, accuracy: 0.3 },
   ],
   fits: [],
+  maps: [],
 };
 
 describe('transfer summary', () => {
