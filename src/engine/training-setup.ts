@@ -188,13 +188,15 @@ function parseLr(raw: string): number | 'auto' | SetupReason {
 
 /**
  * Kinds fitting a mode: for the transfer, the feature maps among `kinds` (their local windows
- * dropped), else FAVOR+ and Hedgehog; for a comparison, softmax and the maps (2–4 kinds).
+ * dropped), else FAVOR+ and Hedgehog; for a comparison, softmax first (added when missing) and the
+ * kinds, 2–4 of them.
  */
 export function adaptKinds(kinds: readonly TrainKind[], transfer: boolean): TrainKind[] {
   const maps = [...new Set(kinds.map((k) => k.replace(/-local$/, '') as TrainKind))].filter(isTransferKind);
   if (transfer) return maps.length ? maps : ['positive', 'hedgehog'];
-  if (kinds.length >= MIN_KINDS) return [...kinds];
-  return ['softmax' as TrainKind, ...(maps.length ? maps : ['elu1' as TrainKind])].slice(0, MAX_KINDS);
+  const out: TrainKind[] = kinds.includes('softmax') ? [...kinds] : ['softmax', ...kinds];
+  if (out.length < MIN_KINDS) out.push(out.includes('elu1') ? 'positive' : 'elu1');
+  return out.slice(0, MAX_KINDS);
 }
 
 /**
