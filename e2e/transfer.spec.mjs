@@ -65,6 +65,9 @@ test(
     const dir = join(artifacts, 'screenshots');
     mkdirSync(dir, { recursive: true });
     await page.locator('[data-training-transfer]').screenshot({ path: join(dir, 'training-transfer.png') });
+    await page
+      .locator('[data-panel="training"] .training-controls')
+      .screenshot({ path: join(dir, 'training-transfer-controls.png') });
   },
   { webgpu: false, timeout: 40_000 },
 );

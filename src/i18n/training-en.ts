@@ -169,6 +169,8 @@ export const trainingEn = {
     field: 'Transfer experiment (train softmax, swap to a feature map, fine-tune)',
     fieldHelp:
       'Train with exact softmax, swap every layer’s attention to each map below keeping all the weights, then fine-tune — beside the same map trained from scratch.',
+    kinds: 'Feature maps to swap softmax for',
+    kindsHelp: '1–4 maps; each is fine-tuned from the trained softmax model and trained from scratch',
     steps: 'softmax steps',
     tune: 'fine-tune steps',
     fit: 'Hedgehog fit steps',

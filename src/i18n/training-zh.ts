@@ -160,6 +160,8 @@ export const trainingZh: typeof trainingEn = {
     field: '迁移实验（先训练 softmax，换成特征映射，再微调）',
     fieldHelp:
       '先用精确 softmax 训练，再把每一层的注意力换成下面的每种映射、保留全部权重，然后微调——并与同一映射从头训练对比。',
+    kinds: '替换 softmax 的特征映射',
+    kindsHelp: '1–4 种映射；每种都从训练好的 softmax 模型微调，并从头训练一次',
     steps: 'softmax 步数',
     tune: '微调步数',
     fit: 'Hedgehog 拟合步数',

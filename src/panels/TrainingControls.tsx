@@ -113,8 +113,9 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
           </select>
         )}
       </Field>
-      <div className="training-kinds" role="group" aria-label={tt.kinds}>
-        <span className="label">{tt.kinds}</span> <span className="help">{tt.kindsHelp}</span>
+      <div className="training-kinds" role="group" aria-label={transfer ? tt.transfer.kinds : tt.kinds}>
+        <span className="label">{transfer ? tt.transfer.kinds : tt.kinds}</span>{' '}
+        <span className="help">{transfer ? tt.transfer.kindsHelp : tt.kindsHelp}</span>
         {setup.kinds.map((kind, i) => (
           <div key={i} className="training-kind">
             <select
