@@ -55,6 +55,7 @@ test(
       ['4', '3'],
       'maps at the swap and after the fine-tune',
     );
+    assert.equal(await page.locator('[data-action="transfer-weights"]').count(), 6, 'a weights download per run kind');
     await injectAxe(page);
     const v = await page.evaluate(async () =>
       (await window.axe.run('[data-training-transfer]', { resultTypes: ['violations'] })).violations.map(

@@ -4,9 +4,10 @@
  * one — mean over seeds with the seeds' band, step 0 marked by dots, the trained softmax model's
  * accuracy as a line; the numbers as text (`data-metric="transfer-step0-accuracy"` /
  * `"transfer-final-accuracy"`, `data-run="<map>"`, `data-role`), the softmax heads' concentration,
- * FAVOR+'s step-0 accuracy per m, the Hedgehog fit's KL, and the curves as CSV.
+ * FAVOR+'s step-0 accuracy per m, the Hedgehog fit's KL, the first seed's attention maps at step 0
+ * and after the fine-tune, the curves as CSV and each run kind's weights (its first seed) as JSON.
  */
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { ExportFigure } from '../charts/ExportFigure';
 import { fmt, fmtPct } from '../charts/format';
 import { LineChart, type Series } from '../charts/LineChart';
@@ -14,7 +15,7 @@ import { tableCsv } from '../export/csv';
 import { downloadBlob } from '../export/download';
 import type { RunInfo, TransferRole } from '../engine/training-protocol';
 import type { TrainKind, TrainingSetup } from '../engine/training-setup';
-import { useStore } from '../store/react';
+import { useStore, useTrainingController } from '../store/react';
 import type { TrainingState } from '../store/training';
 import { summarizeTransfer, type Spread, type TransferGroup, type TransferSummary } from '../store/training-transfer';
 import { kindColor, kindName } from '../ui/training/kinds';
@@ -165,6 +166,30 @@ export function TrainingTransfer({ setup }: { setup: TrainingSetup }) {
   const sum = useMemo(() => summarizeTransfer({ runs, curves, transfer: report }), [runs, curves, report]);
   const softmax = sum.groups.find((g) => g.role === 'softmax');
   const tr = { runs, curves, transfer: report };
+  const ctl = useTrainingController();
+  const [error, setError] = useState<string | null>(null);
+  // one run's parameters as JSON (name, shape, values of every tensor), like the comparison's weights
+  const saveWeights = async (run: number) => {
+    if (!ctl) return;
+    setError(null);
+    try {
+      const params = await ctl.weights(run);
+      const info = runs[run];
+      const json = JSON.stringify({
+        kind: info.kind,
+        role: info.role,
+        run: info,
+        setup,
+        params: params.map((p) => ({ name: p.name, shape: p.shape, decay: p.decay, data: Array.from(p.data) })),
+      });
+      downloadBlob(
+        new Blob([json], { type: 'application/json' }),
+        trainingFileName(setup, `weights-${info.role}-${info.kind}`, 'json'),
+      );
+    } catch (e) {
+      setError(t.training.weightsFailed(e instanceof Error ? e.message : String(e)));
+    }
+  };
   return (
     <section className="training-transfer" data-training-transfer={report ? '2' : '1'}>
       <h3>{tx.title}</h3>
@@ -264,7 +289,26 @@ export function TrainingTransfer({ setup }: { setup: TrainingSetup }) {
           >
             {tx.csv}
           </button>
+          {status === 'done' &&
+            sum.groups.map((g) => (
+              <button
+                key={`${g.role}-${g.kind}`}
+                type="button"
+                className="small"
+                data-action="transfer-weights"
+                data-run={g.kind}
+                data-role={g.role}
+                onClick={() => void saveWeights(g.runs[0])}
+              >
+                {t.training.weights(labelBy(tx.roles)(runs[g.runs[0]]))}
+              </button>
+            ))}
         </div>
+      )}
+      {error && (
+        <p className="note warn" role="alert">
+          {error}
+        </p>
       )}
     </section>
   );
