@@ -13,22 +13,21 @@
 import type { ProjectionKind } from '../core/types';
 import { PROJECTIONS } from '../core/types';
 import type { AttentionSpec, ShortConv, TaskConfig, TrainConfig, TrainFeatureMap } from '../core/train/types';
-import { TRAIN_FEATURE_MAPS } from '../core/train/types';
 import { defaultTrainConfig, suggestedLr } from '../core/train/train-defaults';
 import { TEXT_VOCAB } from '../core/train/tasks/index';
+import {
+  MAX_KINDS,
+  MIN_KINDS,
+  SHORT_CONVS,
+  TRAIN_KINDS,
+  TRAIN_TASKS,
+  adaptKinds,
+  isTransferKind,
+  type TrainKind,
+  type TrainTask,
+} from './training-kinds';
 
-/** The panel's tasks: the three trainer tasks and Su's local-truncation experiment (MLM data, windowed vs full linear). */
-export const TRAIN_TASKS = ['mqar', 'lm', 'mlm', 'local'] as const;
-export type TrainTask = (typeof TRAIN_TASKS)[number];
-
-/** An attention kind: exact softmax, a feature map (full linear attention) or a feature map truncated to a local window. */
-export type TrainKind = 'softmax' | TrainFeatureMap | `${TrainFeatureMap}-local`;
-export const TRAIN_KINDS: readonly TrainKind[] = [
-  'softmax',
-  ...TRAIN_FEATURE_MAPS,
-  ...TRAIN_FEATURE_MAPS.map((m) => `${m}-local` as const),
-];
-export const SHORT_CONVS: readonly ShortConv[] = ['none', 'shift', 'conv3'];
+export * from './training-kinds';
 
 export interface TrainingSetup {
   task: TrainTask;
@@ -87,8 +86,6 @@ export const SETUP_LIMITS = {
 export type NumericField = keyof typeof SETUP_LIMITS;
 
 export const LR_RANGE = [1e-5, 1] as const;
-export const MAX_KINDS = 4;
-export const MIN_KINDS = 2;
 
 /** MQAR vocabulary: the core's default (Zoology's 8192 learns too slowly in a browser). */
 export const MQAR_VOCAB = defaultTrainConfig('mqar').task.vocab;
@@ -161,9 +158,6 @@ export function kindLr(setup: TrainingSetup, i: number): number {
 
 export type SetupField = NumericField | 'task' | 'kinds' | 'mlp' | 'conv' | 'lr' | 'proj' | 'sweep' | 'transfer';
 
-/** The kinds a transfer run can swap softmax for: every training feature map, without a local window. */
-export const TRANSFER_KINDS: readonly TrainKind[] = TRAIN_FEATURE_MAPS;
-const isTransferKind = (k: TrainKind) => (TRANSFER_KINDS as readonly string[]).includes(k);
 export type SetupReason = 'not-an-option' | 'out-of-range' | 'not-an-integer' | 'not-a-number' | 'too-long';
 export interface SetupProblem {
   field: string;
@@ -184,19 +178,6 @@ function parseLr(raw: string): number | 'auto' | SetupReason {
   if (!LR_RE.test(raw)) return 'not-a-number';
   const v = Number(raw);
   return v >= LR_RANGE[0] && v <= LR_RANGE[1] ? v : 'out-of-range';
-}
-
-/**
- * Kinds fitting a mode: for the transfer, the feature maps among `kinds` (their local windows
- * dropped), else FAVOR+ and Hedgehog; for a comparison, softmax first (added when missing) and the
- * kinds, 2–4 of them.
- */
-export function adaptKinds(kinds: readonly TrainKind[], transfer: boolean): TrainKind[] {
-  const maps = [...new Set(kinds.map((k) => k.replace(/-local$/, '') as TrainKind))].filter(isTransferKind);
-  if (transfer) return maps.length ? maps : ['positive', 'hedgehog'];
-  const out: TrainKind[] = kinds.includes('softmax') ? [...kinds] : ['softmax', ...kinds];
-  if (out.length < MIN_KINDS) out.push(out.includes('elu1') ? 'positive' : 'elu1');
-  return out.slice(0, MAX_KINDS);
 }
 
 /**
