@@ -1,7 +1,7 @@
 /**
  * Dev script: the per-head table of the bundled models (src/core/trained) on one example — mean row
  * entropy, effective rank, FAVOR+ error at m = 64, 128, 256, 512 — beside Gaussian Q, K of the same n, d
- * and RMS, as a Markdown table (NOTES-heads.md). Run:
+ * and RMS, as a Markdown table (docs/trained-heads-measured.md). Run:
  *   npx rolldown scripts/trained-head-table.ts --file /tmp/head-table.mjs --platform node && node /tmp/head-table.mjs [example]
  */
 import { DEFAULT_PARAMS } from '../src/core/default-params';

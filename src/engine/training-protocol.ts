@@ -3,6 +3,7 @@
  * worker is its own worker, so a comparison that trains for a minute never delays the explainer's
  * computes and analyses. Everything is structured-cloneable; errors are plain objects.
  */
+import type { HeadConcentration } from '../core/train/transfer';
 import type { ParamTensor, StepRecord } from '../core/train/types';
 import type { SerializedEngineError } from './protocol';
 import type { TrainKind, TrainingSetup } from './training-setup';
@@ -29,8 +30,13 @@ export type TrainingRequest =
   /** the trained parameters of one run of the last comparison (kept until the next start) */
   | { type: 'weights'; id: number; run: number };
 
+/** A run's part in the transfer experiment (src/engine/transfer-setup.ts). */
+export type TransferRole = 'softmax' | 'finetune' | 'scratch' | 'fitted';
+
 export interface RunInfo {
   index: number;
+  /** transfer experiment only */
+  role?: TransferRole;
   kind: TrainKind;
   seed: number;
   lr: number;
@@ -63,6 +69,21 @@ export interface RunMaps {
   maps: Float32Array[][];
 }
 
+/**
+ * What the transfer experiment measures between its two phases: the softmax models' per-head
+ * concentration (held-out set), every phase-2 run's held-out numbers before its first step (step 0:
+ * the swapped model as it is, the fitted one after its fit, the scratch run at its init), FAVOR+'s
+ * step-0 numbers at several m, and the Hedgehog fits' held-out KL before and after.
+ */
+export interface TransferReport {
+  concentration: { seed: number; heads: HeadConcentration[] }[];
+  step0: { run: number; loss: number; accuracy: number }[];
+  favorM: { seed: number; m: number; loss: number; accuracy: number }[];
+  fits: { run: number; before: number; after: number; steps: number }[];
+  /** attention maps on the example sequence of the first seed's softmax model and of its swapped (and fitted) models at step 0 */
+  maps: RunMaps[];
+}
+
 export type TrainingResponse =
   | {
       type: 'started';
@@ -77,6 +98,7 @@ export type TrainingResponse =
       runs: RunInfo[];
     }
   | { type: 'steps'; id: number; steps: RunStep[]; progress: TrainingProgress }
+  | { type: 'transfer'; id: number; report: TransferReport }
   | { type: 'paused'; id: number; progress: TrainingProgress }
   | { type: 'resumed'; id: number }
   | {

@@ -56,27 +56,54 @@ export interface TrainingSession {
   dispose(): void;
 }
 
-export function startTrainingSession(
+/** One unit of stepping: run `run`'s trainer, whose step costs `flops`. */
+export interface LoopEntry {
+  run: number;
+  trainer: TrainerLike;
+  flops: number;
+}
+
+/**
+ * The control shared by the comparison and the transfer loops: pause / resume / cancel between
+ * two units of work, the buffered step messages, progress and the estimate, freeing the trainers.
+ */
+export interface Loop {
+  setFlopsTotal(f: number): void;
+  /** the active time starts (after the trainers are built) */
+  begin(): void;
+  /** steps every entry `steps` times, interleaved (step 1 of each, then step 2, …); false when cancelled */
+  stepAll(entries: readonly LoopEntry[], steps: number): Promise<boolean>;
+  /** between two units of work that are not steps: flush, wait while paused, yield; false when cancelled */
+  between(): Promise<boolean>;
+  readonly isCancelled: () => boolean;
+  /** one unit of work that is not a posted step (a fit step) is done */
+  count(flops: number): void;
+  /** posts `cancelled` and frees the trainers */
+  cancelled(): void;
+  done(exampleTokens: Int32Array, maps: RunMaps[]): void;
+  free(): void;
+  session(finished: Promise<void>, weights: (run: number) => Promise<ParamTensor[]>): TrainingSession;
+}
+
+export function createLoop(
   id: number,
-  setup: TrainingSetup,
-  info: { backend: TrainingBackend; device: string; reduced: boolean },
-  deps: RunnerDeps,
-): TrainingSession {
+  deps: Pick<RunnerDeps, 'now' | 'yieldNow' | 'post' | 'flushMs'>,
+  total: number,
+  freeTrainers: () => void,
+): Loop {
   const flushMs = deps.flushMs ?? 16;
   let paused = false;
   let cancelled = false;
-  let wake: (() => void) | null = null;
-  let trainers: TrainerLike[] = [];
   let disposed = false;
-
-  const specs = runSpecs(setup);
-  const total = specs.length * setup.steps;
+  let wake: (() => void) | null = null;
   let done = 0;
   let flopsDone = 0;
   let flopsTotal = 0;
   let activeMs = 0;
   let activeSince = 0;
   const t0 = deps.now();
+  let buffer: RunStep[] = [];
+  let lastFlush = t0;
 
   const progress = (): TrainingProgress => {
     const active = activeMs + (paused ? 0 : deps.now() - activeSince);
@@ -89,16 +116,18 @@ export function startTrainingSession(
       gflops: rate ? rate / 1e6 : null,
     };
   };
-
-  const freeTrainers = () => {
-    for (const t of trainers) {
-      try {
-        t.dispose();
-      } catch {
-        // a trainer that fails to free itself must not keep the others alive
-      }
+  /** `progressToo`: post the progress even without steps (the fit's steps are not posted) */
+  const flush = (progressToo = false) => {
+    if (buffer.length || progressToo) deps.post({ type: 'steps', id, steps: buffer, progress: progress() });
+    buffer = [];
+    lastFlush = deps.now();
+  };
+  const free = () => {
+    try {
+      freeTrainers();
+    } catch {
+      // a trainer that fails to free itself must not keep the page's next comparison from starting
     }
-    trainers = [];
   };
 
   async function waitWhilePaused(): Promise<void> {
@@ -110,13 +139,119 @@ export function startTrainingSession(
     if (!cancelled) deps.post({ type: 'resumed', id });
   }
 
+  const before = async (): Promise<boolean> => {
+    if (paused) {
+      flush();
+      await waitWhilePaused();
+    }
+    return !cancelled;
+  };
+
+  return {
+    setFlopsTotal(f) {
+      flopsTotal = f;
+    },
+    begin() {
+      activeSince = deps.now();
+      lastFlush = deps.now();
+    },
+    async stepAll(entries, steps) {
+      for (let step = 0; step < steps; step++) {
+        for (const e of entries) {
+          if (!(await before())) {
+            flush();
+            return false;
+          }
+          const record = await e.trainer.step();
+          done++;
+          flopsDone += e.flops;
+          buffer.push({ run: e.run, record });
+          if (deps.now() - lastFlush >= flushMs) flush();
+          await deps.yieldNow();
+        }
+      }
+      flush();
+      return !cancelled;
+    },
+    async between() {
+      if (!(await before())) return false;
+      if (deps.now() - lastFlush >= flushMs) flush(true);
+      await deps.yieldNow();
+      return !cancelled;
+    },
+    isCancelled: () => cancelled,
+    count(flops) {
+      done++;
+      flopsDone += flops;
+    },
+    cancelled() {
+      activeMs += paused ? 0 : deps.now() - activeSince;
+      deps.post({ type: 'cancelled', id, progress: progress() });
+      free();
+    },
+    done(exampleTokens, maps) {
+      deps.post({ type: 'done', id, progress: progress(), exampleTokens, maps });
+    },
+    free,
+    session(finished, weights) {
+      return {
+        id,
+        finished,
+        pause() {
+          paused = true;
+        },
+        resume() {
+          paused = false;
+          wake?.();
+          wake = null;
+        },
+        cancel() {
+          cancelled = true;
+          paused = false;
+          wake?.();
+          wake = null;
+        },
+        async weights(run) {
+          if (disposed) throw new Error(`no trained run ${run}`);
+          return weights(run);
+        },
+        dispose() {
+          disposed = true;
+          cancelled = true;
+          wake?.();
+          free();
+        },
+      };
+    },
+  };
+}
+
+export function startTrainingSession(
+  id: number,
+  setup: TrainingSetup,
+  info: { backend: TrainingBackend; device: string; reduced: boolean },
+  deps: RunnerDeps,
+): TrainingSession {
+  let trainers: TrainerLike[] = [];
+  const specs = runSpecs(setup);
+  const loop = createLoop(id, deps, specs.length * setup.steps, () => {
+    for (const t of trainers) {
+      try {
+        t.dispose();
+      } catch {
+        // a trainer that fails to free itself must not keep the others alive
+      }
+    }
+    trainers = [];
+  });
+
   async function run(): Promise<void> {
     const flops = specs.map((s) => deps.stepFlops(s.config));
-    flopsTotal = flops.reduce((a, f) => a + f * setup.steps, 0);
+    loop.setFlopsTotal(flops.reduce((a, f) => a + f * setup.steps, 0));
     // trainers are built one by one: a failure names its run and frees the ones already built
     for (const s of specs) {
       trainers.push(await deps.createTrainer(s.config));
-      if (cancelled) break;
+      if (loop.isCancelled()) break;
     }
     const runs: RunInfo[] = specs.map((s, i) => ({
       index: s.index,
@@ -127,36 +262,9 @@ export function startTrainingSession(
       flopsPerStep: flops[i],
     }));
     deps.post({ type: 'started', id, backend: info.backend, device: info.device, setup, reduced: info.reduced, runs });
-    activeSince = deps.now();
-    let buffer: RunStep[] = [];
-    let lastFlush = deps.now();
-    const flush = () => {
-      if (buffer.length) deps.post({ type: 'steps', id, steps: buffer, progress: progress() });
-      buffer = [];
-      lastFlush = deps.now();
-    };
-    outer: for (let step = 0; step < setup.steps; step++) {
-      for (let r = 0; r < trainers.length; r++) {
-        if (paused) {
-          flush();
-          await waitWhilePaused();
-        }
-        if (cancelled) break outer;
-        const record = await trainers[r].step();
-        done++;
-        flopsDone += flops[r];
-        buffer.push({ run: r, record });
-        if (deps.now() - lastFlush >= flushMs) flush();
-        await deps.yieldNow();
-      }
-    }
-    flush();
-    if (cancelled) {
-      activeMs += paused ? 0 : deps.now() - activeSince;
-      deps.post({ type: 'cancelled', id, progress: progress() });
-      freeTrainers();
-      return;
-    }
+    loop.begin();
+    const entries = trainers.map((trainer, r) => ({ run: r, trainer, flops: flops[r] }));
+    if (!(await loop.stepAll(entries, setup.steps))) return loop.cancelled();
     // the maps of each kind's first run (first seed, the sweep's middle LR) on one held-out example
     const example = deps.example(setup);
     const maps: RunMaps[] = [];
@@ -165,42 +273,17 @@ export function startTrainingSession(
       maps.push({ run: s.index, seqLen: example.seqLen, maps: await trainers[s.index].attentionMaps(example) });
       await deps.yieldNow();
     }
-    const p = progress();
-    deps.post({ type: 'done', id, progress: p, exampleTokens: example.tokens.slice(0, example.seqLen), maps });
+    loop.done(example.tokens.slice(0, example.seqLen), maps);
   }
 
   const finished = run().catch((e: unknown) => {
     deps.post({ type: 'error', id, error: serializeError(e) });
-    freeTrainers();
+    loop.free();
   });
 
-  return {
-    id,
-    finished,
-    pause() {
-      paused = true;
-    },
-    resume() {
-      paused = false;
-      wake?.();
-      wake = null;
-    },
-    cancel() {
-      cancelled = true;
-      paused = false;
-      wake?.();
-      wake = null;
-    },
-    async weights(run) {
-      const t = trainers[run];
-      if (!t || disposed) throw new Error(`no trained run ${run}`);
-      return t.params();
-    },
-    dispose() {
-      disposed = true;
-      cancelled = true;
-      wake?.();
-      freeTrainers();
-    },
-  };
+  return loop.session(finished, async (run) => {
+    const t = trainers[run];
+    if (!t) throw new Error(`no trained run ${run}`);
+    return t.params();
+  });
 }

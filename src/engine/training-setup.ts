@@ -13,22 +13,21 @@
 import type { ProjectionKind } from '../core/types';
 import { PROJECTIONS } from '../core/types';
 import type { AttentionSpec, ShortConv, TaskConfig, TrainConfig, TrainFeatureMap } from '../core/train/types';
-import { TRAIN_FEATURE_MAPS } from '../core/train/types';
 import { defaultTrainConfig, suggestedLr } from '../core/train/train-defaults';
 import { TEXT_VOCAB } from '../core/train/tasks/index';
+import {
+  MAX_KINDS,
+  MIN_KINDS,
+  SHORT_CONVS,
+  TRAIN_KINDS,
+  TRAIN_TASKS,
+  adaptKinds,
+  isTransferKind,
+  type TrainKind,
+  type TrainTask,
+} from './training-kinds';
 
-/** The panel's tasks: the three trainer tasks and Su's local-truncation experiment (MLM data, windowed vs full linear). */
-export const TRAIN_TASKS = ['mqar', 'lm', 'mlm', 'local'] as const;
-export type TrainTask = (typeof TRAIN_TASKS)[number];
-
-/** An attention kind: exact softmax, a feature map (full linear attention) or a feature map truncated to a local window. */
-export type TrainKind = 'softmax' | TrainFeatureMap | `${TrainFeatureMap}-local`;
-export const TRAIN_KINDS: readonly TrainKind[] = [
-  'softmax',
-  ...TRAIN_FEATURE_MAPS,
-  ...TRAIN_FEATURE_MAPS.map((m) => `${m}-local` as const),
-];
-export const SHORT_CONVS: readonly ShortConv[] = ['none', 'shift', 'conv3'];
+export * from './training-kinds';
 
 export interface TrainingSetup {
   task: TrainTask;
@@ -56,6 +55,16 @@ export interface TrainingSetup {
   window: number;
   /** LR sweep: every kind also at lr/3 and 3·lr; the panel shows each kind's best */
   sweep: boolean;
+  /**
+   * The transfer experiment (src/engine/transfer-runner.ts): train softmax for `steps`, swap every
+   * layer's attention to each of `kinds` (1–4 feature maps, no local window) keeping the weights,
+   * fine-tune `tune` steps beside the same map trained from scratch for `tune` steps; with
+   * Hedgehog and `fit` > 0 also the variant whose feature maps were first fitted to the softmax
+   * attention for `fit` steps.
+   */
+  transfer: boolean;
+  tune: number;
+  fit: number;
 }
 
 /** Bounds of every numeric field (the trainer's limits: d ≤ 256, ≤ 8 heads, 1–4 layers, L ≤ 1024). */
@@ -71,12 +80,12 @@ export const SETUP_LIMITS = {
   seed: [0, 4_294_967_295],
   m: [2, 256],
   window: [1, 1024],
+  tune: [1, 20000],
+  fit: [0, 5000],
 } as const satisfies Record<string, readonly [number, number]>;
 export type NumericField = keyof typeof SETUP_LIMITS;
 
 export const LR_RANGE = [1e-5, 1] as const;
-export const MAX_KINDS = 4;
-export const MIN_KINDS = 2;
 
 /** MQAR vocabulary: the core's default (Zoology's 8192 learns too slowly in a browser). */
 export const MQAR_VOCAB = defaultTrainConfig('mqar').task.vocab;
@@ -110,6 +119,9 @@ export function defaultSetup(backend: 'cpu' | 'webgpu'): TrainingSetup {
     proj: 'orthogonal-chi',
     window: 8,
     sweep: false,
+    transfer: false,
+    tune: 150,
+    fit: 100,
   };
 }
 
@@ -156,7 +168,8 @@ export function kindLr(setup: TrainingSetup, i: number): number {
   return v === 'auto' ? autoLr(setup.kinds[i], setup.task) : v;
 }
 
-export type SetupField = NumericField | 'task' | 'kinds' | 'mlp' | 'conv' | 'lr' | 'proj' | 'sweep';
+export type SetupField = NumericField | 'task' | 'kinds' | 'mlp' | 'conv' | 'lr' | 'proj' | 'sweep' | 'transfer';
+
 export type SetupReason = 'not-an-option' | 'out-of-range' | 'not-an-integer' | 'not-a-number' | 'too-long';
 export interface SetupProblem {
   field: string;
@@ -196,6 +209,9 @@ export function parseSetup(raw: string, base: TrainingSetup): { setup: TrainingS
   const next: TrainingSetup = { ...base, kinds: [...base.kinds], lr: [...base.lr] };
   let lrRaw: string | null = null;
   const seen = new Set<string>();
+  // the mode first: the kinds a setup may list depend on it
+  const modeRaw = raw.split('_').find((p) => p.startsWith('transfer.'));
+  const transferMode = modeRaw === 'transfer.1' ? true : modeRaw === 'transfer.0' ? false : base.transfer;
   for (const part of raw.split('_')) {
     if (!part) continue;
     const dot = part.indexOf('.');
@@ -219,16 +235,18 @@ export function parseSetup(raw: string, base: TrainingSetup): { setup: TrainingS
       case 'kinds': {
         const kinds = value.split(' ').filter(Boolean);
         const ok =
-          kinds.length >= MIN_KINDS &&
+          kinds.length >= (transferMode ? 1 : MIN_KINDS) &&
           kinds.length <= MAX_KINDS &&
           new Set(kinds).size === kinds.length &&
-          kinds.every((k) => (TRAIN_KINDS as readonly string[]).includes(k));
+          kinds.every((k) => (TRAIN_KINDS as readonly string[]).includes(k)) &&
+          (!transferMode || kinds.every((k) => isTransferKind(k as TrainKind)));
         if (ok) next.kinds = kinds as TrainKind[];
         else reject(key, value, 'not-an-option');
         break;
       }
       case 'mlp':
       case 'sweep':
+      case 'transfer':
         if (value === '1' || value === '0') next[field] = value === '1';
         else reject(key, value, 'not-an-option');
         break;
@@ -256,6 +274,17 @@ export function parseSetup(raw: string, base: TrainingSetup): { setup: TrainingS
     else if (parsed.length === 1) next.lr = next.kinds.map(() => parsed[0] as number | 'auto');
     else if (parsed.length === next.kinds.length) next.lr = parsed as (number | 'auto')[];
     else reject('lr', lrRaw, 'out-of-range');
+  }
+  // kinds: 2–4 for a comparison; 1–4 feature maps (no window) for the transfer experiment
+  const kindsFit = (x: TrainingSetup) => (x.transfer ? x.kinds.every(isTransferKind) : x.kinds.length >= MIN_KINDS);
+  if (!kindsFit(next)) {
+    // kinds carried over from base across a switch of mode (a refused list keeps base's) are adapted
+    next.kinds = adaptKinds(next.kinds, next.transfer);
+    next.lr = next.kinds.map(() => 'auto');
+  }
+  if (next.transfer && next.sweep) {
+    reject('sweep', '1', 'not-an-option');
+    next.sweep = false;
   }
   if (next.lr.length !== next.kinds.length) next.lr = next.kinds.map((_, i) => base.lr[i] ?? 'auto');
   if (next.dModel % next.heads !== 0) {
@@ -291,6 +320,14 @@ export function writeSetup(s: TrainingSetup): string {
     ['proj', s.proj],
     ['window', String(s.window)],
     ['sweep', s.sweep ? '1' : '0'],
+    ['transfer', s.transfer ? '1' : '0'],
+    // the transfer's own steps only when it is on (they mean nothing in a comparison)
+    ...(s.transfer
+      ? ([
+          ['tune', String(s.tune)],
+          ['fit', String(s.fit)],
+        ] as [string, string][])
+      : []),
   ];
   return fields.map(([k, v]) => `${KEY_OF[k] ?? k}.${v}`).join('_');
 }

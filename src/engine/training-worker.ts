@@ -8,12 +8,13 @@
 import { createCpuTrainer } from '../core/train/trainer';
 import { trainStepFlops } from '../core/train/flops';
 import { makeBatch } from '../core/train/tasks';
-import type { Batch } from '../core/train/types';
+import type { Batch, ParamTensor, TrainConfig } from '../core/train/types';
 import { acquireGpu, type GpuContext } from '../gpu/device';
 import { createGpuTrainer } from '../gpu/train/gpu-trainer';
 import { isSoftwareAdapter } from '../gpu/analysis-backend';
 import type { TrainingRequest, TrainingResponse } from './training-protocol';
 import { startTrainingSession, type TrainingSession } from './training-runner';
+import { startTransferSession } from './transfer-runner';
 import { defaultSetup, lectureSetup, taskConfig, type TrainingSetup } from './training-setup';
 import { serializeError } from './serialize-error';
 
@@ -82,14 +83,17 @@ async function start(
     device: gpuCtx ? gpuCtx.adapterName : reason,
     reduced: !gpuCtx && requested === null,
   };
-  session = startTrainingSession(id, setup, info, {
-    createTrainer: async (cfg) => (gpuCtx ? createGpuTrainer(gpuCtx, cfg) : createCpuTrainer(cfg)),
-    stepFlops: (cfg) => trainStepFlops(cfg.model, { batch: cfg.batch, seqLen: cfg.task.seqLen }),
+  const deps = {
+    createTrainer: async (cfg: TrainConfig, initial?: readonly ParamTensor[]) =>
+      gpuCtx ? createGpuTrainer(gpuCtx, cfg, { initial }) : createCpuTrainer(cfg, { initial }),
+    stepFlops: (cfg: TrainConfig) => trainStepFlops(cfg.model, { batch: cfg.batch, seqLen: cfg.task.seqLen }),
     example,
     now: () => performance.now(),
     yieldNow,
     post,
-  });
+  };
+  // the transfer experiment: phase 1 and 2 on this backend; the Hedgehog fit on the CPU twins
+  session = (setup.transfer ? startTransferSession : startTrainingSession)(id, setup, info, deps);
 }
 
 self.onmessage = (e: MessageEvent<TrainingRequest>) => {

@@ -16,10 +16,11 @@ const duration = (ms: number) =>
 const RULES: Record<string, string> = {
   train: 'the training setup is too long',
   task: 'must be one of mqar, lm, mlm, local',
-  kinds: `must be ${MIN_KINDS}–${MAX_KINDS} different kinds from ${TRAIN_KINDS.join(', ')}, separated by +`,
+  kinds: `must be ${MIN_KINDS}–${MAX_KINDS} different kinds from ${TRAIN_KINDS.join(', ')}, separated by + (in the transfer experiment: 1–${MAX_KINDS} feature maps, no local window)`,
   lr: `must be auto or one learning rate per kind (${LR_RANGE[0]} to ${LR_RANGE[1]}), separated by +`,
   mlp: 'must be 1 or 0',
-  sweep: 'must be 1 or 0',
+  sweep: 'must be 1 or 0 (and 0 in the transfer experiment)',
+  transfer: 'must be 1 or 0',
   conv: 'must be one of none, shift, conv3',
   proj: 'must be one of orthogonal-chi, orthogonal-sqrtd, iid, simplex',
   h: 'must be a whole number of heads that divides d, from 1 to 8',
@@ -164,6 +165,53 @@ export const trainingEn = {
   colTask: 'task',
   rankLink: 'rank panel',
   sparsityLink: 'sparsity panel',
+  transfer: {
+    field: 'Transfer experiment (train softmax, swap to a feature map, fine-tune)',
+    fieldHelp:
+      'Train with exact softmax, swap every layer’s attention to each map below keeping all the weights, then fine-tune — beside the same map trained from scratch.',
+    kinds: 'Feature maps to swap softmax for',
+    kindsHelp: '1–4 maps; each is fine-tuned from the trained softmax model and trained from scratch',
+    steps: 'softmax steps',
+    tune: 'fine-tune steps',
+    fit: 'Hedgehog fit steps',
+    button: 'Transfer: softmax → FAVOR+ / Hedgehog',
+    title: 'Transfer: a trained softmax model swapped to linear attention',
+    lead: 'The Performer blog’s experiment in miniature: a Transformer trained with exact softmax has its attention replaced by a feature map with the same weights. Its accuracy drops at once (step 0); fine-tuning recovers it far faster than training the linear model from scratch. Hedgehog can first fit its feature maps to each head’s softmax attention (Zhang et al. 2024), and starts much closer.',
+    phase: (phase: 1 | 2): string =>
+      phase === 1
+        ? 'Phase 1: training softmax.'
+        : 'Phase 2: fine-tuning the swapped models beside the from-scratch ones.',
+    onCpuFit: 'The Hedgehog fit runs on the CPU twins (it trains only Wh and bh).',
+    chart: (map: string) => `${map}: held-out accuracy after the swap vs from scratch`,
+    roles: {
+      softmax: 'softmax (trained)',
+      finetune: 'swapped, fine-tuned',
+      scratch: 'from scratch',
+      fitted: 'fitted, then fine-tuned',
+    },
+    roles0: { softmax: 'softmax (trained)', finetune: 'swapped', scratch: 'at its init', fitted: 'swapped and fitted' },
+    step0Dot: (role: string) => `${role}, step 0`,
+    softmaxLine: (acc: string) => `softmax ${acc}`,
+    table: 'Held-out accuracy: at the swap (step 0) and after fine-tuning (mean ± half the seeds’ spread)',
+    colMap: 'map',
+    colRole: 'run',
+    colStep0: 'step 0',
+    colFinal: (steps: number) => `after ${steps} steps`,
+    softmaxFinal: (acc: string, steps: number) => `Softmax after ${steps} steps: ${acc} held-out accuracy.`,
+    heads: 'Concentration of the trained softmax heads (held-out set, mean over seeds):',
+    head: (layer: number, head: number, entropy: string, uniform: string, top: string) =>
+      `layer ${layer} head ${head}: entropy ${entropy} nats of a uniform row’s ${uniform}, largest weight ${top}`,
+    favorM: 'FAVOR+ swapped in without fine-tuning, by number of features m:',
+    favorMItem: (m: number, acc: string) => `m = ${m}: ${acc}`,
+    fitDone: (map: string, steps: number, before: string, after: string) =>
+      `${map} fit (${steps} steps): KL(softmax ‖ ${map}) per row ${before} → ${after} nats.`,
+    why: 'Why FAVOR+ fails at step 0: the trained head puts most of each row on a few keys (low entropy, a large top weight). FAVOR+ estimates exp(q·k) with positive random features; its relative error grows with ‖q‖‖k‖, i.e. with how sharp the head is, so the swapped rows are blurred and more features help slowly. Hedgehog’s fitted maps are trained to reproduce exactly those rows.',
+    mapsAt0: 'Attention at the swap (step 0), first seed, one held-out example',
+    mapsAfter: (steps: number) => `Attention after ${steps} fine-tune steps`,
+    mapsLead:
+      'The trained softmax head beside the same weights read through each feature map: where softmax puts a row on a few keys, FAVOR+ spreads it; Hedgehog fitted to the head reproduces it. Click a row to compare it across the maps.',
+    csv: 'Transfer curves (CSV)',
+  },
   slideTitle: 'Learning: can linear attention learn recall?',
   slideNote:
     'Softmax attention and two linear attentions trained side by side on associative recall, live in the browser.',

@@ -15,6 +15,8 @@ import {
   taskSizes,
   TRAIN_KINDS,
   TRAIN_TASKS,
+  TRANSFER_KINDS,
+  adaptKinds,
   type NumericField,
   type TrainKind,
   type TrainTask,
@@ -44,6 +46,13 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
   if (!ctl) return null;
   const set = (p: Partial<TrainingSetup>) => ctl.setSetup({ ...setup, ...p });
 
+  const transfer = setup.transfer;
+  const kindOptions = transfer ? TRANSFER_KINDS : TRAIN_KINDS;
+  const minKinds = transfer ? 1 : MIN_KINDS;
+  const setTransfer = (on: boolean) => {
+    const kinds = adaptKinds(setup.kinds, on);
+    set({ transfer: on, kinds, lr: kinds.map(() => 'auto'), sweep: on ? false : setup.sweep });
+  };
   const num = (field: NumericField, label: string) => (
     <Field label={label}>
       {(id) => (
@@ -75,7 +84,7 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
     set({ kinds, lr });
   };
   const addKind = () => {
-    const next = TRAIN_KINDS.find((k) => !setup.kinds.includes(k));
+    const next = kindOptions.find((k) => !setup.kinds.includes(k));
     if (next) set({ kinds: [...setup.kinds, next], lr: [...setup.lr, 'auto'] });
   };
   const removeKind = (i: number) =>
@@ -93,7 +102,7 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
             value={setup.task}
             onChange={(e) => {
               const task = e.target.value as TrainTask;
-              const kinds = TASK_KINDS[task];
+              const kinds = transfer ? adaptKinds(TASK_KINDS[task], true) : TASK_KINDS[task];
               // between MQAR and the grammar tasks the sizes follow the task's tuned defaults
               const sizes = (task === 'mqar') !== (setup.task === 'mqar') ? taskSizes(task) : {};
               set({ task, kinds, lr: kinds.map(() => 'auto'), ...sizes });
@@ -107,8 +116,9 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
           </select>
         )}
       </Field>
-      <div className="training-kinds" role="group" aria-label={tt.kinds}>
-        <span className="label">{tt.kinds}</span> <span className="help">{tt.kindsHelp}</span>
+      <div className="training-kinds" role="group" aria-label={transfer ? tt.transfer.kinds : tt.kinds}>
+        <span className="label">{transfer ? tt.transfer.kinds : tt.kinds}</span>{' '}
+        <span className="help">{transfer ? tt.transfer.kindsHelp : tt.kindsHelp}</span>
         {setup.kinds.map((kind, i) => (
           <div key={i} className="training-kind">
             <select
@@ -117,7 +127,7 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
               value={kind}
               onChange={(e) => setKind(i, e.target.value as TrainKind)}
             >
-              {TRAIN_KINDS.map((k) => (
+              {kindOptions.map((k) => (
                 <option key={k} value={k}>
                   {kindName(k, t)}
                 </option>
@@ -139,7 +149,7 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
                 if (raw === '' || Number.isFinite(lr[i] as number)) set({ lr });
               }}
             />
-            {setup.kinds.length > MIN_KINDS && (
+            {setup.kinds.length > minKinds && (
               <button
                 type="button"
                 className="small"
@@ -181,7 +191,9 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
         {num('layers', tt.layers)}
         {usesM && num('m', tt.m)}
         {usesWindow && num('window', tt.window)}
-        {num('steps', tt.steps)}
+        {num('steps', transfer ? tt.transfer.steps : tt.steps)}
+        {transfer && num('tune', tt.transfer.tune)}
+        {transfer && setup.kinds.includes('hedgehog') && num('fit', tt.transfer.fit)}
         {num('batch', tt.batch)}
         {num('seeds', tt.seeds)}
         {num('seed', tt.seed)}
@@ -203,14 +215,25 @@ export function TrainingControls({ setup }: { setup: TrainingSetup }) {
         <label>
           <input type="checkbox" checked={setup.mlp} onChange={(e) => set({ mlp: e.target.checked })} /> {tt.mlp}
         </label>
-        <label>
+        {!transfer && (
+          <label>
+            <input
+              type="checkbox"
+              data-train-field="sweep"
+              checked={setup.sweep}
+              onChange={(e) => set({ sweep: e.target.checked })}
+            />{' '}
+            {tt.sweep}
+          </label>
+        )}
+        <label title={tt.transfer.fieldHelp}>
           <input
             type="checkbox"
-            data-train-field="sweep"
-            checked={setup.sweep}
-            onChange={(e) => set({ sweep: e.target.checked })}
+            data-train-field="transfer"
+            checked={transfer}
+            onChange={(e) => setTransfer(e.target.checked)}
           />{' '}
-          {tt.sweep}
+          {tt.transfer.field}
         </label>
       </div>
     </fieldset>

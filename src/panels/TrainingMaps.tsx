@@ -14,7 +14,24 @@ import { useStrings } from '../ui/strings';
 
 const SIZE = 220;
 
-export function TrainingMaps({ maps, runs, setup }: { maps: RunMaps[]; runs: RunInfo[]; setup: TrainingSetup | null }) {
+export function TrainingMaps({
+  maps,
+  runs,
+  setup,
+  title,
+  lead,
+  label,
+  tag,
+}: {
+  maps: RunMaps[];
+  runs: RunInfo[];
+  setup: TrainingSetup | null;
+  /** the transfer view: its own heading and lead, runs named by role and told apart by `tag` */
+  title?: string;
+  lead?: string;
+  label?: (run: RunInfo) => string;
+  tag?: (run: RunInfo) => string;
+}) {
   const t = useStrings();
   const tt = t.training;
   const layers = maps[0]?.maps.length ?? 0;
@@ -36,8 +53,8 @@ export function TrainingMaps({ maps, runs, setup }: { maps: RunMaps[]; runs: Run
   if (!shown.length) return null;
   return (
     <section className="training-maps" data-training-maps={shown.length}>
-      <h3>{tt.mapsTitle}</h3>
-      <p className="note">{tt.mapsLead}</p>
+      <h3>{title ?? tt.mapsTitle}</h3>
+      <p className="note">{lead ?? tt.mapsLead}</p>
       <div className="inline-control">
         <label htmlFor={layerId}>{tt.layer}</label>
         <select id={layerId} value={l} onChange={(e) => setLayer(Number(e.target.value))}>
@@ -59,20 +76,21 @@ export function TrainingMaps({ maps, runs, setup }: { maps: RunMaps[]; runs: Run
       <div className="heatmaps">
         {shown.map(({ m, data }) => {
           const run = runs[m.run];
-          const name = run ? kindName(run.kind, t) : String(m.run);
-          const title = tt.mapTitle(name, l, h);
+          const name = run ? (label ?? ((r: RunInfo) => kindName(r.kind, t)))(run) : String(m.run);
+          const id = run ? (tag ?? ((r: RunInfo) => r.kind))(run) : String(m.run);
+          const mapTitle = tt.mapTitle(name, l, h);
           return (
             <ExportFigure
               key={m.run}
-              title={title}
+              title={mapTitle}
               labels={t.export}
               table={false}
-              fileName={(ext) => trainingFileName(setup, `map-${run?.kind ?? m.run}-l${l + 1}-h${h + 1}`, ext)}
+              fileName={(ext) => trainingFileName(setup, `map-${id}-l${l + 1}-h${h + 1}`, ext)}
             >
               <Heatmap
                 labels={t.charts}
-                metric={`train-map-${run?.kind ?? m.run}`}
-                title={title}
+                metric={`train-map-${id}`}
+                title={mapTitle}
                 data={data}
                 cells={m.seqLen}
                 block={1}

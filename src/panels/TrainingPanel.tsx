@@ -17,6 +17,7 @@ import { TrainingControls } from './TrainingControls';
 import { TrainingMaps } from './TrainingMaps';
 import { TrainingResults } from './TrainingResults';
 import { TrainingSeries } from './TrainingSeries';
+import { TrainingTransfer } from './TrainingTransfer';
 
 export function TrainingPanel() {
   const t = useStrings();
@@ -42,7 +43,12 @@ export function TrainingPanel() {
       <TrainingControls setup={setup} />
       <TrainingButtons />
       <TrainingProgressLine />
-      {runs.length > 0 && shownSetup && (
+      {runs.length > 0 && shownSetup?.transfer && (
+        <div data-training-runs={runs.length}>
+          <TrainingTransfer setup={shownSetup} />
+        </div>
+      )}
+      {runs.length > 0 && shownSetup && !shownSetup.transfer && (
         <div data-training-runs={runs.length}>
           <p className="note">{tt.runsNote(runs.length, kinds, shownSetup.seeds)}</p>
           <TrainingNumbers groups={groups} />

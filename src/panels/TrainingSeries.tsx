@@ -135,6 +135,15 @@ export function TrainingSeries({ usesM }: { usesM: boolean }) {
             {label}
           </button>
         ))}
+        <button
+          type="button"
+          className="small"
+          data-action="train-series-transfer"
+          disabled={busy}
+          onClick={() => ctl.startTransfer()}
+        >
+          {tt.transfer.button}
+        </button>
       </div>
       {series && <p className="note">{tt.seriesProgress(series.total - series.queue.length, series.total)}</p>}
       {records.length > 0 &&

@@ -9,6 +9,7 @@ import type { ParamTensor } from '../core/train/types';
 import type { TrainingClient } from '../engine/training-client';
 import { defaultSetup, parseSetup, writeSetup, type TrainingSetup } from '../engine/training-setup';
 import type { Actions, AppStore } from './store';
+import { transferSetup } from '../engine/transfer-setup';
 import { applyTrainingMessage, isTraining, type TrainingState } from './training';
 import { MAX_HISTORY, recordOf, seriesSetups, type SeriesKind } from './training-series';
 
@@ -31,6 +32,8 @@ export interface TrainingController {
   setVisible(visible: boolean): void;
   /** Train a series of comparisons built from the configured one (pairs / m sweep, LM then MLM); false if it does not apply. */
   startSeries(kind: SeriesKind): boolean;
+  /** Configure the default transfer experiment for the shown backend (transferSetup) and start it. */
+  startTransfer(): void;
   /** Set the configured comparison; invalid fields are refused with a notice and keep their value. Returns false if any was. */
   setSetup(next: TrainingSetup): boolean;
   /** The setup the panel shows: the configured one, or the default for `backend`. */
@@ -88,6 +91,7 @@ export function createTrainingController(
       curves: [],
       maps: null,
       exampleTokens: null,
+      transfer: null,
       ran: s.setup,
     });
   }
@@ -104,6 +108,10 @@ export function createTrainingController(
       patch({ setup: setups[0], series: { kind, id: ++seriesId, queue: setups.slice(1), total: setups.length } });
       start();
       return true;
+    },
+    startTransfer() {
+      patch({ setup: transferSetup(shownBackend()), series: null });
+      start();
     },
     pause() {
       pausedOffScreen = false;

@@ -54,7 +54,8 @@ export function seriesSetups(kind: SeriesKind, base: TrainingSetup): TrainingSet
 }
 
 export function recordOf(tr: TrainingState, series: ComparisonRecord['series']): ComparisonRecord | null {
-  if (!tr.ran) return null;
+  // a transfer experiment has its own view and numbers (training-transfer.ts), not a comparison's
+  if (!tr.ran || tr.ran.transfer) return null;
   const finals = bestPerKind(summarize(tr))
     .filter((g) => g.final)
     .map((g) => ({

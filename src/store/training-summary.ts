@@ -32,7 +32,7 @@ export interface KindGroup {
   best: boolean;
 }
 
-function band(curves: RunCurve[], x: (c: RunCurve) => number[], y: (c: RunCurve) => number[]): Band {
+export function band(curves: RunCurve[], x: (c: RunCurve) => number[], y: (c: RunCurve) => number[]): Band {
   const n = Math.min(...curves.map((c) => x(c).length));
   const out: Band = { x: [], mean: [], lo: [], hi: [] };
   if (!curves.length || !Number.isFinite(n)) return out;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrainingResponse } from '../engine/training-protocol';
-import { defaultSetup, type TrainingSetup } from '../engine/training-setup';
+import { adaptKinds, defaultSetup, type TrainingSetup } from '../engine/training-setup';
+import { transferSetup } from '../engine/transfer-setup';
 import { createActions, createAppStore } from './store';
 import { createTrainingController, type TrainingClientLike } from './training-controller';
 import { summarize, whyKind } from './training-summary';
@@ -231,6 +232,29 @@ describe('training series', () => {
     worker({ type: 'cancelled', id, progress: null });
     expect(store.getState().training.series).toBeNull();
     expect(sent.filter((s) => s.startsWith('start')).length).toBe(1);
+  });
+});
+
+describe('the transfer experiment in the controller', () => {
+  it('Transfer configures the backend’s default transfer setup and starts it; the controls can switch back to a comparison', () => {
+    const { store, ctl, sent } = setupController();
+    ctl.startTransfer();
+    const s = store.getState().training.setup!;
+    expect(s).toEqual(transferSetup('webgpu'));
+    expect(sent).toEqual(['start positive,hedgehog']);
+    ctl.cancel();
+    // switching back as the controls do: the maps get softmax in front again
+    expect(
+      ctl.setSetup({ ...s, transfer: false, kinds: adaptKinds(s.kinds, false), lr: ['auto', 'auto', 'auto'] }),
+    ).toBe(true);
+    expect(store.getState().training.setup).toMatchObject({
+      transfer: false,
+      kinds: ['softmax', 'positive', 'hedgehog'],
+    });
+    // a comparison kind in a transfer is refused with a notice and the maps are kept
+    ctl.setSetup({ ...s });
+    expect(ctl.setSetup({ ...s, kinds: ['softmax', 'positive'], lr: ['auto', 'auto'] })).toBe(false);
+    expect(store.getState().training.setup?.kinds).toEqual(['positive', 'hedgehog']);
   });
 });
 

@@ -12,6 +12,7 @@ import type {
   TrainingBackend,
   TrainingProgress,
   TrainingResponse,
+  TransferReport,
 } from '../engine/training-protocol';
 import type { TrainingSetup } from '../engine/training-setup';
 import type { ComparisonRecord, SeriesState } from './training-series';
@@ -48,6 +49,8 @@ export interface TrainingState {
   error: { code: string; message: string } | null;
   maps: RunMaps[] | null;
   exampleTokens: Int32Array | null;
+  /** the transfer experiment's report between its phases (null: none yet, or a comparison) */
+  transfer: TransferReport | null;
   /** the series being trained (src/store/training-series.ts), null when none */
   series: SeriesState | null;
   /** the final numbers of the comparisons finished on this page, oldest first */
@@ -68,6 +71,7 @@ export const INITIAL_TRAINING: TrainingState = {
   error: null,
   maps: null,
   exampleTokens: null,
+  transfer: null,
   series: null,
   history: [],
 };
@@ -98,6 +102,7 @@ export function applyTrainingMessage(s: TrainingState, msg: TrainingResponse): T
         curves: msg.runs.map(emptyCurve),
         error: null,
         maps: null,
+        transfer: null,
       };
     case 'steps': {
       // copy only the curves that grew (a batch holds a frame's steps of every run)
@@ -131,6 +136,8 @@ export function applyTrainingMessage(s: TrainingState, msg: TrainingResponse): T
       }
       return { ...s, curves, progress: msg.progress };
     }
+    case 'transfer':
+      return { ...s, transfer: msg.report };
     case 'paused':
       return { ...s, status: 'paused', progress: msg.progress };
     case 'resumed':

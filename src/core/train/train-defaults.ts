@@ -3,7 +3,7 @@
  * The papers compare models at each one's best learning rate (Zoology sweeps several per model);
  * MQAR_LR and TEXT_LR hold the best of small sweeps on the default configs (`suggestedLr`), so a
  * comparison is never one model's bad learning rate. The default MQAR comparison and its measured
- * numbers are in DEFAULT_MQAR_RUNS, the LM / MLM ones at `defaultTrainConfig` (and NOTES-trainfix.md).
+ * numbers are in DEFAULT_MQAR_RUNS, the LM / MLM ones at `defaultTrainConfig` (and docs/lm-mlm-measured.md).
  */
 import { TEXT_VOCAB } from './tasks/index';
 import type { AttentionSpec, TaskKind, TrainConfig, TrainFeatureMap } from './types';
@@ -87,7 +87,7 @@ export function suggestedLr(a: AttentionSpec, task: TaskKind = 'mqar'): number {
  *   MLM: softmax 2.638 (2.584–2.689), 1 + elu 2.413 (2.407–2.421), FAVOR+ 2.625 (2.542–2.702),
  *        ReLU 2.404 (2.374–2.435)
  * LM: linear ≈ softmax, as Su reports; MLM: no loss for linear attention at this size — 1 + elu and
- * ReLU are ahead, FAVOR+ level (NOTES-trainfix.md has the accuracies, a longer run and the argument).
+ * ReLU are ahead, FAVOR+ level (docs/lm-mlm-measured.md has the accuracies, a longer run and the argument).
  */
 export function defaultTrainConfig(kind: TaskKind, attention: AttentionSpec = { kind: 'softmax' }): TrainConfig {
   const mqar = kind === 'mqar';

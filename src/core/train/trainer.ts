@@ -12,6 +12,7 @@ import { drawFeatureW, drawIndex } from './feature-draws';
 import { evalSet, pool } from './eval-set';
 import { attentionMaps, initParams, lossAndGrads, modelForward, type FeatureDraws } from './model';
 import { lrAt } from './schedule';
+import { checkParamsFit } from './transfer';
 import { makeBatch } from './tasks/index';
 import type { Batch, ParamTensor, StepRecord, TrainConfig } from './types';
 
@@ -28,11 +29,19 @@ export interface Trainer {
   dispose(): void;
 }
 
-export function createCpuTrainer(cfg: TrainConfig): Trainer {
+/** Options of a trainer: `initial` starts from these parameters (names and shapes of initParams(cfg.model)) instead of initParams(cfg.model, cfg.seed). */
+export interface TrainerOptions {
+  initial?: readonly ParamTensor[];
+}
+
+export function createCpuTrainer(cfg: TrainConfig, opts: TrainerOptions = {}): Trainer {
   const model = cfg.model;
   if (cfg.task.seqLen > model.seqLen) throw new RangeError('trainer: task seqLen exceeds the model’s');
   if (cfg.task.vocab > model.vocab) throw new RangeError('trainer: task vocab exceeds the model’s');
-  const params = initParams(model, cfg.seed);
+  if (opts.initial) checkParamsFit(opts.initial, model);
+  const params = opts.initial
+    ? opts.initial.map((p) => ({ ...p, shape: [...p.shape], data: p.data.slice() }))
+    : initParams(model, cfg.seed);
   const m = params.map((p) => new Float32Array(p.data.length));
   const v = params.map((p) => new Float32Array(p.data.length));
   const heldOut = evalSet(cfg);

@@ -12,7 +12,8 @@ import { evalSet, pool } from '../../core/train/eval-set';
 import { headDim, initParams } from '../../core/train/model-params';
 import { lrAt } from '../../core/train/schedule';
 import { makeBatch } from '../../core/train/tasks/index';
-import type { Trainer } from '../../core/train/trainer';
+import type { Trainer, TrainerOptions } from '../../core/train/trainer';
+import { checkParamsFit } from '../../core/train/transfer';
 import type { Batch, ParamTensor, StepRecord, TrainConfig } from '../../core/train/types';
 import type { GpuAllocator } from '../allocator';
 import type { GpuContext } from '../device';
@@ -44,7 +45,7 @@ export function perCallUniforms(base: KernelContext, prefix: string): { ctx: Ker
   };
 }
 
-export async function createGpuTrainer(gpu: GpuContext, cfg: TrainConfig): Promise<Trainer> {
+export async function createGpuTrainer(gpu: GpuContext, cfg: TrainConfig, opts: TrainerOptions = {}): Promise<Trainer> {
   const device = gpu.device;
   // the device's one pipeline cache: the 2nd–4th trainer of a comparison compiles nothing
   const base = untimedKernelContext(device);
@@ -53,7 +54,8 @@ export async function createGpuTrainer(gpu: GpuContext, cfg: TrainConfig): Promi
   const L = cfg.task.seqLen;
   if (L > mc.seqLen) throw new RangeError('trainer: task seqLen exceeds the model’s');
   if (cfg.task.vocab > mc.vocab) throw new RangeError('trainer: task vocab exceeds the model’s');
-  const init = initParams(mc, cfg.seed);
+  if (opts.initial) checkParamsFit(opts.initial, mc);
+  const init = opts.initial ?? initParams(mc, cfg.seed);
   const model = new GpuModel(base, mc, init, B * L, B, L);
   const n = model.layout.total;
   const partial = base.alloc.storage('train.gnorm.partial', gradNormScratch(n) * 4);
