@@ -27,6 +27,20 @@ describe('orthonormalGaussianBlock', () => {
       }
     }
   });
+  it("a partial block (its first rows only) has the full block's bits in those rows and consumes the same draws", () => {
+    for (const [d, rows] of [
+      [24, 5],
+      [7, 7],
+      [16, 1],
+    ] as const) {
+      const fullRng = createRng(3);
+      const partRng = createRng(3);
+      const full = orthonormalGaussianBlock(d, fullRng);
+      const part = orthonormalGaussianBlock(d, partRng, rows);
+      expect(Array.from(part.subarray(0, rows * d))).toEqual(Array.from(full.subarray(0, rows * d)));
+      expect(partRng.normal()).toBe(fullRng.normal());
+    }
+  });
 });
 
 describe('randomProjection', () => {

@@ -30,10 +30,13 @@ import type { Rng } from './rng';
  * matrix. The rows of Q in G = Q R span the same flags as the columns would; the result is
  * Haar-distributed either way because the Gaussian matrix is rotation invariant.
  */
-export function orthonormalGaussianBlock(d: number, rng: Rng): Float64Array {
+export function orthonormalGaussianBlock(d: number, rng: Rng, rows = d): Float64Array {
   const g = new Float64Array(d * d);
   for (let i = 0; i < g.length; i++) g[i] = rng.normal();
-  for (let i = 0; i < d; i++) {
+  // Row i depends only on rows < i, so a partial block (`rows` < d: the last block of W when d ∤ m)
+  // stops after its rows — the same bits for them, the same draws consumed (the seed contract), and
+  // O(rows²·d) instead of O(d³): at d = 256, m = 64 that is 16× less work. Rows ≥ `rows` stay raw.
+  for (let i = 0; i < Math.min(rows, d); i++) {
     const ri = i * d;
     // Two passes of projecting out the previous rows (re-orthogonalization).
     for (let pass = 0; pass < 2; pass++) {
@@ -95,8 +98,8 @@ export function randomProjection(kind: ProjectionKind, m: number, d: number, rng
   const dirs = new Float64Array(m * d);
   const blocks = Math.ceil(m / d);
   for (let b = 0; b < blocks; b++) {
-    const block = orthonormalGaussianBlock(d, rng);
     const rowsHere = Math.min(d, m - b * d); // partial last block keeps its first rows
+    const block = orthonormalGaussianBlock(d, rng, rowsHere);
     dirs.set(block.subarray(0, rowsHere * d), b * d * d);
   }
 
