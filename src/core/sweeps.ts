@@ -197,10 +197,13 @@ export function estimatorTheory(
   let gMax = 0;
   for (let e = 0; e < n * n; e++) gMax = Math.max(gMax, Math.abs(gram[e]!));
   const eGram = gMax < 300 ? gram.map(Math.exp) : gram;
+  const eGramInv = gMax < 300 && kind !== 'positive' ? eGram.map((v) => 1 / v) : null;
   const s = new Float64Array(n);
   const a = new Float64Array(n);
   const u = new Float64Array(n);
   const eS = new Float64Array(n);
+  const bS = new Float64Array(n);
+  const bInv = new Float64Array(n);
   let perEntry = 0;
   let normalized = 0;
   let exactSq = 0;
@@ -228,30 +231,42 @@ export function estimatorTheory(
     let diag = 0;
     let cross = 0;
     let total = 0;
-    // ρ_jl = f(e^t) with e^t a product of per-key and per-pair exponentials (eGram once per call),
-    // so the n² inner loop runs without a transcendental call; pairRho where a factor could
-    // overflow or underflow.
+    // ρ_jl is a function of e^t, and e^t = c_j·E_l·G_jl with E_l = e^{±s_l}, G_jl = e^{g_jl} (eGram
+    // once per call), c_j = e^{xx}·E_j. So Σ_l a_l ρ_jl is one or two dot products per j over
+    // b_l = a_l·E_l and b'_l = a_l/E_l — no transcendental call in the n² loop:
+    //   positive   ρ = e^t − 1                      →  c_j Σ b_l G_jl − Σ a_l
+    //   hyperbolic ρ = cosh t − 1, t = xx+s_j+s_l+g  →  ½(c_j Σ b_l G_jl + c_j⁻¹ Σ b'_l / G_jl) − Σ a_l
+    //   trig       ρ = cosh t − 1, t = xx+g−s_j−s_l  →  the same with E_l = e^{−s_l}
+    // pairRho term by term where a factor could overflow or underflow.
     let sMax = 0;
-    for (let j = 0; j <= last; j++) sMax = Math.max(sMax, Math.abs(s[j]!));
+    let aSum = 0;
+    for (let j = 0; j <= last; j++) {
+      sMax = Math.max(sMax, Math.abs(s[j]!));
+      aSum += a[j]!;
+    }
     const products = gMax < 300 && xx + 2 * sMax + gMax < 600;
     if (products) {
       const sign = kind === 'trig' ? -1 : 1;
-      for (let l = 0; l <= last; l++) eS[l] = Math.exp(sign * s[l]!);
+      for (let l = 0; l <= last; l++) {
+        eS[l] = Math.exp(sign * s[l]!);
+        bS[l] = a[l]! * eS[l]!;
+        bInv[l] = a[l]! / eS[l]!;
+      }
     }
+    const exx = Math.exp(xx);
     for (let j = 0; j <= last; j++) {
       let uj = 0;
       if (products) {
-        // positive: e^{xx + s_j + s_l + g_jl} − 1; hyperbolic: cosh of that exponent − 1;
-        // trig: cosh(xx + g_jl − s_j − s_l) − 1
-        const cj = Math.exp(xx) * eS[j]!;
+        const cj = exx * eS[j]!;
         const row = j * n;
+        let up = 0;
+        for (let l = 0; l <= last; l++) up += bS[l]! * eGram[row + l]!;
         if (kind === 'positive') {
-          for (let l = 0; l <= last; l++) uj += a[l]! * (cj * eS[l]! * eGram[row + l]! - 1);
+          uj = cj * up - aSum;
         } else {
-          for (let l = 0; l <= last; l++) {
-            const et = cj * eS[l]! * eGram[row + l]!;
-            uj += a[l]! * ((et + 1 / et) / 2 - 1);
-          }
+          let dn = 0;
+          for (let l = 0; l <= last; l++) dn += bInv[l]! * eGramInv![row + l]!;
+          uj = (cj * up + dn / cj) / 2 - aSum;
         }
       } else {
         for (let l = 0; l <= last; l++) uj += a[l]! * pairRho(kind, xx, s[j]!, s[l]!, gram[j * n + l]!);
