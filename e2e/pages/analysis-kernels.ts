@@ -9,13 +9,11 @@ import type { AttentionParams, FeatureMapKind, Stabilizer } from '../../src/core
 import { evenRows } from '../../src/core/sweeps';
 import { DEFAULT_PARAMS } from '../../src/core/default-params';
 import { acquireGpu } from '../../src/gpu/device';
-import { GpuAllocator } from '../../src/gpu/allocator';
-import { GpuTimer } from '../../src/gpu/gpu-timer';
-import { PipelineCache } from '../../src/gpu/pipelines';
 import { createGpuAnalysisBackend, type GpuAnalysisBackend } from '../../src/gpu/analysis-backend';
 import type { KernelContext } from '../../src/gpu/kernel-context';
 import { createTurns } from '../../src/engine/gpu-turns';
 import { runAnalysisOp, type AnalysisContext, type WorkerOpName } from '../../src/engine/analysis';
+import { untimedKernelContext } from '../../src/gpu/kernel-context';
 
 interface Err {
   maxAbs: number;
@@ -62,13 +60,7 @@ function backend(features: FeatureSide = 'gpu'): Promise<GpuAnalysisBackend> {
     if (!a.ok) throw new Error(a.reason);
     const device = a.gpu.device;
     adapterName = a.gpu.adapterName;
-    return {
-      device,
-      pipelines: new PipelineCache(device),
-      alloc: new GpuAllocator(device),
-      timer: new GpuTimer(device, false),
-      limits: device.limits,
-    };
+    return untimedKernelContext(device);
   });
   if (!gpuBackends.has(features))
     gpuBackends.set(

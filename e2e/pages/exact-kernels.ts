@@ -29,13 +29,11 @@ import {
 import { acquireGpu, type GpuContext } from '../../src/gpu/device';
 import { encodeDummyAttention } from '../../src/gpu/dummy-attention';
 import { encodeExactAttention, exactTileConfig, type ExactTileConfig } from '../../src/gpu/exact-attention';
-import { GpuAllocator } from '../../src/gpu/allocator';
-import { GpuTimer } from '../../src/gpu/gpu-timer';
 import type { KernelContext } from '../../src/gpu/kernel-context';
 import { encodeVec4Rows } from '../../src/gpu/pack-vec4';
-import { pipelineCacheFor } from '../../src/gpu/pipelines';
 import { readFloats } from '../../src/gpu/readback';
 import { createWebGpuBackend, type WebGpuBackend } from '../../src/gpu/webgpu-backend';
+import { untimedKernelContext } from '../../src/gpu/kernel-context';
 
 export const ATOL = 1e-4;
 export const RTOL = 1e-3;
@@ -91,14 +89,7 @@ async function defaultLimitsGpu(): Promise<GpuContext> {
 }
 
 function kernelContext(g: GpuContext): KernelContext {
-  const device = g.device;
-  return {
-    device,
-    pipelines: pipelineCacheFor(device),
-    alloc: new GpuAllocator(device),
-    timer: new GpuTimer(device, false),
-    limits: device.limits,
-  };
+  return untimedKernelContext(g.device);
 }
 
 let mainCtx: KernelContext | null = null;

@@ -5,12 +5,10 @@
 import { matmulExtents, matmulInto, type MatmulShape } from '../../src/core/matmul';
 import { createRng } from '../../src/core/rng';
 import { acquireGpu } from '../../src/gpu/device';
-import { GpuAllocator } from '../../src/gpu/allocator';
-import { GpuTimer } from '../../src/gpu/gpu-timer';
 import type { KernelContext } from '../../src/gpu/kernel-context';
 import { encodeMatmul } from '../../src/gpu/matmul';
-import { PipelineCache } from '../../src/gpu/pipelines';
 import { readFloats } from '../../src/gpu/readback';
+import { untimedKernelContext } from '../../src/gpu/kernel-context';
 
 export const ATOL = 1e-4;
 export const RTOL = 1e-4;
@@ -20,14 +18,7 @@ function ctx() {
   ctxP ??= acquireGpu().then((a) => {
     if (!a.ok) throw new Error(a.reason);
     const device = a.gpu.device;
-    return {
-      device,
-      pipelines: new PipelineCache(device),
-      alloc: new GpuAllocator(device),
-      timer: new GpuTimer(device, false),
-      limits: device.limits,
-      adapter: a.gpu.adapterName ?? '',
-    };
+    return { ...untimedKernelContext(device), adapter: a.gpu.adapterName ?? '' };
   });
   return ctxP;
 }

@@ -12,9 +12,6 @@
  *             trig features have both signs, so the normalizer cancels and κ_i can be large.
  */
 import { acquireGpu } from '../../src/gpu/device';
-import { GpuAllocator } from '../../src/gpu/allocator';
-import { PipelineCache } from '../../src/gpu/pipelines';
-import { GpuTimer } from '../../src/gpu/gpu-timer';
 import { readFloats } from '../../src/gpu/readback';
 import { withErrorScopes } from '../../src/gpu/error-scope';
 import type { KernelContext } from '../../src/gpu/kernel-context';
@@ -41,6 +38,7 @@ import { encodeFavorProjection, type FavorProjection } from '../../src/gpu/perfo
 import { generateInputs } from '../../src/core/inputs';
 import { featureDim, featureMapParam } from '../../src/core/feature-maps';
 import { linearAttention, linearAttentionOutput, performerFeatures } from '../../src/core/linear-attention';
+import { untimedKernelContext } from '../../src/gpu/kernel-context';
 import type {
   AttentionInputs,
   FeatureMapKind,
@@ -73,14 +71,7 @@ function ctx(): Promise<KernelContext & { adapter: string }> {
     const a = await acquireGpu();
     if (!a.ok) throw new Error(a.reason);
     const device = a.gpu.device;
-    return {
-      device,
-      pipelines: new PipelineCache(device),
-      alloc: new GpuAllocator(device),
-      timer: new GpuTimer(device, false),
-      limits: device.limits,
-      adapter: a.gpu.adapterName,
-    };
+    return { ...untimedKernelContext(device), adapter: a.gpu.adapterName };
   })();
   return ctxP;
 }

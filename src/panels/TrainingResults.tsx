@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { fmt, fmtPct } from '../charts/format';
 import { tableCsv } from '../export/csv';
 import { downloadBlob } from '../export/download';
+import { CsvDownloadButton } from '../ui/training/CsvDownloadButton';
 import type { TrainingSetup } from '../engine/training-setup';
 import { useStore, useTrainingController } from '../store/react';
 import type { TrainingState } from '../store/training';
@@ -120,19 +121,12 @@ export function TrainingResults({ groups, setup }: { groups: KindGroup[]; setup:
         </p>
       )}
       <div className="training-downloads">
-        <button
-          type="button"
-          className="small"
-          data-action="train-csv"
-          onClick={() =>
-            downloadBlob(
-              new Blob([curvesCsv(tr)], { type: 'text/csv;charset=utf-8' }),
-              trainingFileName(setup, 'curves', 'csv'),
-            )
-          }
-        >
-          {tt.csv}
-        </button>
+        <CsvDownloadButton
+          action="train-csv"
+          label={tt.csv}
+          csv={() => curvesCsv(tr)}
+          fileName={trainingFileName(setup, 'curves', 'csv')}
+        />
         {done &&
           groups
             .filter((g) => g.best)

@@ -13,6 +13,7 @@ import { fmt, fmtPct } from '../charts/format';
 import { LineChart, type Series } from '../charts/LineChart';
 import { tableCsv } from '../export/csv';
 import { downloadBlob } from '../export/download';
+import { CsvDownloadButton } from '../ui/training/CsvDownloadButton';
 import type { RunInfo, TransferRole } from '../engine/training-protocol';
 import type { TrainKind, TrainingSetup } from '../engine/training-setup';
 import { useStore, useTrainingController } from '../store/react';
@@ -276,19 +277,12 @@ export function TrainingTransfer({ setup }: { setup: TrainingSetup }) {
       )}
       {runs.length > 0 && (
         <div className="training-downloads">
-          <button
-            type="button"
-            className="small"
-            data-action="transfer-csv"
-            onClick={() =>
-              downloadBlob(
-                new Blob([transferCsv(tr)], { type: 'text/csv;charset=utf-8' }),
-                trainingFileName(setup, 'transfer-curves', 'csv'),
-              )
-            }
-          >
-            {tx.csv}
-          </button>
+          <CsvDownloadButton
+            action="transfer-csv"
+            label={tx.csv}
+            csv={() => transferCsv(tr)}
+            fileName={trainingFileName(setup, 'transfer-curves', 'csv')}
+          />
           {status === 'done' &&
             sum.groups.map((g) => (
               <button
