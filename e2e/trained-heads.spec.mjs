@@ -80,7 +80,7 @@ async function settled(page, head) {
 }
 
 test(
-  'input=trained: the comparison computes on the head, the picker shows every head, a click changes head= and the figures, the JSON’s A_exact is softmax(QKᵀ/√d) of the twin’s head, and every panel analysis runs on it',
+  'input=trained: the comparison computes on the head, the picker shows every head, a click changes head= and the figures, the JSON’s A_exact is softmax(QKᵀ/√d) of the twin’s head and its errors of A and of the output are the shown ones, and every panel analysis runs on it',
   async ({ page, appUrl, artifacts, loadModule, log }) => {
     const { bundledHeads, bundleShape } = await loadModule('/src/core/trained/bundles.ts');
     const shape = bundleShape('mqar');
@@ -135,6 +135,37 @@ test(
     for (let t = 0; t < n * n; t++) da = Math.max(da, Math.abs(A[t] - json.A_exact[t]));
     log(`JSON: A_exact vs softmax(QKᵀ/√d) of the twin's head: max |Δ| ${da.toExponential(1)}`);
     assert.ok(da < 1e-6, `A_exact = softmax(QKᵀ/√d) (causal): max |Δ| ${da}`);
+    // the main panel's numbers, recomputed from the file: ‖Â − A‖/‖A‖, and A·V with the twin's V
+    let num = 0;
+    let den = 0;
+    for (let t = 0; t < n * n; t++) {
+      num += (json.A_approx[t] - json.A_exact[t]) ** 2;
+      den += json.A_exact[t] ** 2;
+    }
+    const relA = Math.sqrt(num / den);
+    const shownRelA = Number(await page.getAttribute('[data-metric="rel-error-A"]', 'data-value'));
+    assert.ok(Math.abs(relA - shownRelA) <= 1e-5 * relA, `rel-error-A from the file ${relA} vs shown ${shownRelA}`);
+    let dOut = 0;
+    let on = 0;
+    let od = 0;
+    for (let i = 0; i < n; i++)
+      for (let c = 0; c < d; c++) {
+        let o = 0;
+        for (let j = 0; j < n; j++) o += json.A_exact[i * n + j] * head.v.data[j * d + c];
+        dOut = Math.max(dOut, Math.abs(o - json.out_exact[i * d + c]));
+        on += (json.out_approx[i * d + c] - json.out_exact[i * d + c]) ** 2;
+        od += json.out_exact[i * d + c] ** 2;
+      }
+    assert.ok(dOut < 1e-5, `out_exact = A·V of the twin's head: max |Δ| ${dOut}`);
+    const relOut = Math.sqrt(on / od);
+    const shownRelOut = Number(await page.getAttribute('[data-metric="rel-error-out"]', 'data-value'));
+    assert.ok(
+      Math.abs(relOut - shownRelOut) <= 1e-4 * relOut,
+      `rel-error-out from the file ${relOut} vs shown ${shownRelOut}`,
+    );
+    log(
+      `JSON: rel-error-A ${relA.toFixed(5)} (shown ${shownRelA.toFixed(5)}), out = A·V max |Δ| ${dOut.toExponential(1)}`,
+    );
 
     // every panel's analysis ran on the head (its key names the head's upload id), at rest
     const t0 = Date.now();
