@@ -8,7 +8,7 @@
 import type { HeadConcentration } from '../core/train/transfer';
 import type { TransferRole } from '../engine/training-protocol';
 import type { TrainKind } from '../engine/training-setup';
-import type { RunCurve, TrainingState } from './training';
+import { emptyCurve, type RunCurve, type TrainingState } from './training';
 import { band, type Band } from './training-summary';
 
 export interface Spread {
@@ -58,15 +58,7 @@ export function summarizeTransfer(s: Pick<TrainingState, 'runs' | 'curves' | 'tr
     const curves: RunCurve[] = runs.map((i) => {
       const c = s.curves[i];
       const z = step0.get(i);
-      const base = c ?? {
-        steps: [],
-        loss: [],
-        accuracy: [],
-        evalSteps: [],
-        evalLoss: [],
-        evalAccuracy: [],
-        last: null,
-      };
+      const base = c ?? emptyCurve();
       return z
         ? {
             ...base,

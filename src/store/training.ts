@@ -76,7 +76,8 @@ export const INITIAL_TRAINING: TrainingState = {
   history: [],
 };
 
-const emptyCurve = (): RunCurve => ({
+/** A run's curve before its first record. */
+export const emptyCurve = (): RunCurve => ({
   steps: [],
   loss: [],
   accuracy: [],
