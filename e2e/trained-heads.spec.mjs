@@ -4,7 +4,7 @@
 // comparison computes on the head, the head picker shows every head of the model, clicking another
 // changes head= and the figures, the state JSON's Q is the twin's and its A_exact is
 // softmax(QKᵀ/√d) (causal) of that head recomputed here, and every panel's analysis runs on the
-// head. Screenshots: e2e/artifacts/screenshots/trained-head*.png. Driver: e2e/pages/trained-heads.ts.
+// head, with every panel’s numbers recomputed from the JSON. Screenshots: e2e/artifacts/screenshots/trained-head*.png. Driver: e2e/pages/trained-heads.ts.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,6 +62,106 @@ function softmaxA(q, k, n, d) {
   return A;
 }
 
+const metricOf = async (page, name) => Number(await page.getAttribute(`[data-metric="${name}"]`, 'data-value'));
+
+/**
+ * Every panel's numbers on the head, recomputed here from the exported JSON's A_exact, A_approx (and
+ * the twin's V): the comparison's mean KL and entropies, the sparsity panel's row entropies, the
+ * rank panel's ranks (SVD of A and Â) and Su's local truncation curve, the feature-map panel's row.
+ */
+async function checkPanelsFromJson(page, json, v, { n, d }, loadModule, log) {
+  const { klDivergence, normalizedEntropy, rowEntropy } = await loadModule('/src/core/metrics.ts');
+  const { singularValues } = await loadModule('/src/core/svd.ts');
+  const { effectiveRank, numericalRank } = await loadModule('/src/core/rank.ts');
+  const { localTruncationCurve, windowGrid } = await loadModule('/src/core/local-window.ts');
+  const A = Float32Array.from(json.A_exact);
+  const B = Float32Array.from(json.A_approx);
+  const row = (M, i) => M.subarray(i * n, (i + 1) * n);
+  let kl = 0;
+  const hA = [];
+  const hB = [];
+  for (let i = 0; i < n; i++) {
+    kl += klDivergence(row(A, i), row(B, i));
+    hA.push(normalizedEntropy(rowEntropy(row(A, i)), i + 1));
+    hB.push(normalizedEntropy(rowEntropy(row(B, i)), i + 1));
+  }
+  const avg = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const close = (got, want, rel, what) =>
+    assert.ok(
+      Math.abs(got - want) <= rel * Math.max(Math.abs(want), 1e-12),
+      `${what}: shown ${got} vs recomputed from the JSON ${want}`,
+    );
+  let num = 0;
+  let den = 0;
+  for (let t = 0; t < n * n; t++) {
+    num += (B[t] - A[t]) ** 2;
+    den += A[t] ** 2;
+  }
+  const rows = [];
+  for (const [name, want, rel] of [
+    ['err-rel-error-A', Math.sqrt(num / den), 1e-5],
+    ['err-mean-kl', kl / n, 1e-3],
+    ['mean-kl', kl / n, 1e-3],
+    ['entropy-exact', avg(hA), 1e-4],
+    ['entropy-performer', avg(hB), 1e-4],
+    ['sparsity-entropy-exact', avg(hA), 1e-4],
+    ['sparsity-entropy-performer', avg(hB), 1e-4],
+  ]) {
+    const got = await metricOf(page, name);
+    rows.push(`${name} ${got.toFixed(5)}/${want.toFixed(5)}`);
+    close(got, want, rel, name);
+  }
+  // rank panel: f64 SVD of the f32 matrices; the numerical rank is only pinned where it is not at the cut
+  const tol = Number(await page.getAttribute('#panel-rank .metrics', 'data-rank-tol'));
+  for (const [tag, M] of [
+    ['exact', A],
+    ['performer', B],
+  ]) {
+    const sigma = singularValues({ rows: n, cols: n, data: Float64Array.from(M) });
+    const eff = effectiveRank(sigma);
+    const gotEff = await metricOf(page, `eff-rank-${tag}`);
+    close(gotEff, eff, 1e-3, `eff-rank-${tag}`);
+    const gotRank = await metricOf(page, `rank-${tag}`);
+    const lo = numericalRank(sigma, tol * 4);
+    const hi = numericalRank(sigma, tol / 4);
+    assert.ok(
+      lo <= gotRank && gotRank <= hi,
+      `rank-${tag} ${gotRank} within [${lo}, ${hi}] (tolerance ${tol} ×4 / ÷4)`,
+    );
+    rows.push(`eff-rank-${tag} ${gotEff.toFixed(3)}/${eff.toFixed(3)}, rank-${tag} ${gotRank} ∈ [${lo}, ${hi}]`);
+  }
+  // Su's local truncation: the curve the sparsity panel draws
+  const lt = await page.evaluate(() => window.__performer.getState().analyses.localTruncation.value);
+  const want = localTruncationCurve({ rows: n, cols: n, data: A }, { rows: n, cols: n, data: B }, windowGrid(n), {
+    rows: n,
+    cols: d,
+    data: v.data,
+  });
+  assert.deepEqual(
+    lt.windows,
+    want.map((c) => c.w),
+    'the same windows',
+  );
+  for (const [t, c] of want.entries()) {
+    close(lt.errorApprox[t], c.errorApprox, 1e-4, `local truncation w ${c.w}: Â`);
+    close(lt.errorExact[t], c.errorExact, 1e-4, `local truncation w ${c.w}: A`);
+    close(lt.errorOut[t], c.errorOutApprox, 1e-4, `local truncation w ${c.w}: output`);
+  }
+  rows.push(`local truncation ${want.length} windows`);
+  // feature-map panel: its softmax row is the JSON's A row, its row under the experiment's map Â's
+  const mr = await page.evaluate(() => window.__performer.getState().analyses.mapRows.value);
+  const r = mr.row;
+  let dRow = 0;
+  for (let j = 0; j < n; j++) dRow = Math.max(dRow, Math.abs(mr.exact[j] - A[r * n + j]));
+  assert.ok(dRow < 1e-6, `feature-map panel: exact row ${r} is A_exact's (max |Δ| ${dRow})`);
+  const mine = mr.maps.find((m) => m.map === json.params.featureMap);
+  let dHat = 0;
+  for (let j = 0; j < n; j++) dHat = Math.max(dHat, Math.abs(mine.values[j] - B[r * n + j]));
+  assert.ok(dHat < 1e-5, `feature-map panel: the ${json.params.featureMap} row ${r} is A_approx's (max |Δ| ${dHat})`);
+  rows.push(`map row ${r}: |Δ| ${dRow.toExponential(1)} / ${dHat.toExponential(1)}`);
+  log(`panels from the JSON: ${rows.join('; ')}`);
+}
+
 async function settled(page, head) {
   await page.waitForFunction(
     (h) => {
@@ -80,7 +180,7 @@ async function settled(page, head) {
 }
 
 test(
-  'input=trained: the comparison computes on the head, the picker shows every head, a click changes head= and the figures, the JSON’s A_exact is softmax(QKᵀ/√d) of the twin’s head and its errors of A and of the output are the shown ones, and every panel analysis runs on it',
+  'input=trained: the comparison computes on the head, the picker shows every head, a click changes head= and the figures, the JSON’s A_exact is softmax(QKᵀ/√d) of the twin’s head and its errors of A and of the output are the shown ones, every panel analysis runs on it, and each panel’s numbers (errors, KL, entropies, ranks, local truncation, the feature-map row) recomputed from the JSON are the shown ones',
   async ({ page, appUrl, artifacts, loadModule, log }) => {
     const { bundledHeads, bundleShape } = await loadModule('/src/core/trained/bundles.ts');
     const shape = bundleShape('mqar');
@@ -184,6 +284,7 @@ test(
       [PANEL_ANALYSES, upId],
       { timeout: 60_000 },
     );
+    await checkPanelsFromJson(page, json, head.v, { n, d }, loadModule, log);
     for (const id of ['sparsity', 'rank'])
       await page.locator(`#panel-${id}`).screenshot({ path: join(shots, `trained-head-${id}.png`) });
     log(`every panel analysis (${PANEL_ANALYSES.join(', ')}) done on ${upId} within ${Date.now() - t0} ms more`);
