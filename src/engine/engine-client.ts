@@ -2,7 +2,8 @@
  * The main-thread face of the engine: workers behind one small API. `compute` is latest-wins by
  * construction — each call supersedes the previous one, whose promise rejects with an EngineError
  * 'cancelled' — so a stale result can never overwrite a newer one. `analyze` runs the panels'
- * sweeps and spectra in a separate worker with progress and cancellation.
+ * sweeps and spectra in a pool of analysis workers (one per core, up to 3; src/engine/analysis-pool.ts)
+ * with one priority queue, progress and cancellation.
  *
  * First numbers fast: the engine worker that will use WebGPU (the primary) first compiles its
  * pipelines, which takes seconds on a software adapter. Until it is ready, a second engine worker
@@ -25,6 +26,7 @@ import type {
 import { deserializeError } from './serialize-error';
 import type { SpeedProgress, SpeedRequest, SpeedResult } from '../core/speed-model';
 import { isEngineOp, isGpuAnalysisOp } from './analysis/types';
+import { analysisPoolSize, createAnalysisPool } from './analysis-pool';
 
 export interface EngineStats {
   liveBuffers: number;
@@ -81,6 +83,8 @@ interface Pending {
   reject: (e: unknown) => void;
   onProgress?: AnalyzeOptions['onProgress'];
   worker?: Worker;
+  /** an analysis job of the pool (its worker is free again once it is answered) */
+  pooled?: boolean;
   /** a compute's request, re-sent if its worker is replaced */
   request?: ComputeRequest;
   onSpeed?: SpeedOptions['onProgress'];
@@ -92,7 +96,17 @@ const STAND_IN_REASON = 'WebGPU is starting; the CPU computes meanwhile';
 
 export function createEngineClient(options: { forceCpu?: boolean } = {}): EngineClient {
   const forceCpu = options.forceCpu ?? false;
-  let analysis: Worker | null = null;
+  type AnalysisJob = { id: number; priority: number; msg: EngineRequestMessage };
+  const pool = createAnalysisPool<Worker, AnalysisJob>({
+    size: analysisPoolSize(typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency),
+    spawn: spawnAnalysis,
+    send: (w, job) => {
+      const p = pending.get(job.id);
+      if (!p) return pool.finished(job.id);
+      p.worker = w;
+      w.postMessage(job.msg);
+    },
+  });
   const pending = new Map<number, Pending>();
   const listeners = new Set<(b: BackendInfo, why: string) => void>();
   const switchListeners = new Set<(b: BackendInfo, warming: boolean) => void>();
@@ -157,6 +171,7 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
           const p = pending.get(msg.id);
           if (!p) return;
           pending.delete(msg.id);
+          if (p.pooled) pool.finished(msg.id);
           if (msg.type === 'error') p.reject(deserializeError(msg.error));
           else if (msg.type === 'result') {
             p.resolve(msg.result as never);
@@ -246,17 +261,19 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
     });
   }
 
-  function analysisWorker(): Worker {
-    if (!analysis) {
-      const w = new Worker(new URL('./analysis-worker.ts', import.meta.url), {
-        type: 'module',
-        name: 'attention-analysis',
-      });
-      w.onmessage = onMessageFrom(w);
-      w.onerror = (ev) => rejectPending(w, new EngineError('internal', `analysis worker failed: ${ev.message}`));
-      analysis = w;
-    }
-    return analysis;
+  function spawnAnalysis(): Worker {
+    const w = new Worker(new URL('./analysis-worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'attention-analysis',
+    });
+    w.onmessage = onMessageFrom(w);
+    w.onerror = (ev) => {
+      // its jobs fail; the next ones go to the other workers or a fresh one
+      pool.remove(w);
+      rejectPending(w, new EngineError('internal', `analysis worker failed: ${ev.message}`));
+      w.terminate();
+    };
+    return w;
   }
 
   /** Replaces a CPU worker whose run cannot be interrupted; the replacement computes nothing yet. */
@@ -351,15 +368,35 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
       // once the settled backend is WebGPU (on the GPU, between live computes); the rest, and all of
       // them without WebGPU (or while it warms up), on the CPU twins in the analysis worker
       const onGpu = primaryInfo?.kind === 'webgpu' && isGpuAnalysisOp(op);
-      const worker = isEngineOp(op) || onGpu ? primary : analysisWorker();
       if (opts.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
-      opts.signal?.addEventListener(
-        'abort',
-        () => worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage),
-        { once: true },
-      );
       const priority = opts.priority ?? 0;
-      return request<T>(worker, { type: 'analyze', id, op, payload, priority }, { onProgress: opts.onProgress });
+      const msg = { type: 'analyze', id, op, payload, priority } satisfies EngineRequestMessage;
+      if (isEngineOp(op) || onGpu) {
+        const worker = primary;
+        opts.signal?.addEventListener(
+          'abort',
+          () => worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage),
+          { once: true },
+        );
+        return request<T>(worker, msg, { onProgress: opts.onProgress });
+      }
+      return new Promise<T>((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (v: never) => void, reject, onProgress: opts.onProgress, pooled: true });
+        pool.submit({ id, priority, msg });
+        opts.signal?.addEventListener(
+          'abort',
+          () => {
+            const where = pool.cancel(id);
+            if (where && 'worker' in where) {
+              where.worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage);
+            } else if (where?.dropped && pending.delete(id)) {
+              // never sent: answered here as the worker would
+              reject(new EngineError('cancelled', 'cancelled'));
+            }
+          },
+          { once: true },
+        );
+      });
     },
     stats() {
       const id = nextId++;
@@ -390,7 +427,7 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
       disposed = true;
       primary.terminate();
       standIn?.terminate();
-      analysis?.terminate();
+      for (const w of pool.workers) w.terminate();
       for (const t of abandoned.values()) clearTimeout(t);
       rejectPending(null, new EngineError('cancelled', 'engine disposed'));
     },
