@@ -369,15 +369,34 @@ test(
 );
 
 test(
-  'long analyses show progress and can be cancelled and re-run',
+  'long analyses show progress and can be cancelled and re-run; the re-run shows its coarse stage first',
   async ({ page, appUrl }) => {
     await page.goto(`${appUrl}/?backend=cpu&d=32`);
     await page.waitForSelector('[data-analysis="errorVsM"][data-status="running"]', { timeout: 60_000 });
     await page.click('[data-analysis="errorVsM"] [data-action="cancel"]');
     await page.waitForSelector('[data-analysis="errorVsM"][data-status="cancelled"]', { timeout: 30_000 });
+    const entry = () =>
+      page.evaluate(() => {
+        const e = window.__performer.getState().analyses.errorVsM;
+        return { key: e.key, valueKey: e.valueKey ?? null, refined: e.refined, status: e.status };
+      });
+    const before = await entry();
+    assert.notEqual(before.valueKey, before.key, 'cancelled before any stage of this key was shown');
     await page.click('[data-analysis="errorVsM"] [data-action="run"]');
     await page.waitForSelector('[data-analysis="errorVsM"][data-status="running"]', { timeout: 30_000 });
+    // the coarse stage lands first (a value of the key, not refined), then the full one replaces it
+    await page.waitForFunction(
+      () => {
+        const e = window.__performer.getState().analyses.errorVsM;
+        return e.valueKey === e.key && e.refined === false;
+      },
+      null,
+      { timeout: 60_000 },
+    );
     await waitForAnalysis(page, 'errorVsM');
+    const after = await entry();
+    assert.equal(after.valueKey, after.key);
+    assert.notEqual(after.refined, false, 'then refined');
   },
   { timeout: 120_000 },
 );

@@ -105,6 +105,9 @@ export function isRefining(entry: AnalysisEntry | undefined, key: string): boole
 /** Progress bar + cancel while running; "refining" over a coarse value; messages when cancelled, failed or stale. */
 export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: AnalysisEntry | undefined }) {
   const { op: id, payload, key: currentKey } = req;
+  // a re-run shows its coarse stage first, unless a value of this key (coarse or full) is on screen
+  const rerun = () =>
+    controller.requestAnalysis(id, payload, currentKey, true, entry?.valueKey === currentKey ? undefined : req.coarse);
   const t = useStrings();
   const controller = useController();
   const ref = useReportOnScreen(id);
@@ -145,12 +148,7 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
       {entry.status === 'cancelled' && (
         <div className="progress-row">
           <span className="note">{t.analysis.cancelled}</span>
-          <button
-            type="button"
-            className="small"
-            onClick={() => controller.requestAnalysis(id, payload, currentKey, true)}
-            data-action="run"
-          >
+          <button type="button" className="small" onClick={rerun} data-action="run">
             {t.analysis.rerun}
           </button>
         </div>
@@ -160,11 +158,7 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
           <span className="warn">
             {t.errors.analysisFailed} <span lang="en">{entry.error?.message}</span>
           </span>
-          <button
-            type="button"
-            className="small"
-            onClick={() => controller.requestAnalysis(id, payload, currentKey, true)}
-          >
+          <button type="button" className="small" onClick={rerun}>
             {t.analysis.rerun}
           </button>
         </div>
