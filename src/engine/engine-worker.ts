@@ -165,6 +165,9 @@ async function pickBackend(forceCpu: boolean, lostWhy?: string, cpuReason?: stri
  */
 async function warmUp(b: AttentionBackend): Promise<AttentionBackend> {
   if (b.info.kind !== 'webgpu') return b;
+  // one task's yield: a trained model's forward pass (`heads`) that came with the page (awaiting the
+  // same pick, in microtasks) takes the first GPU turn, so the head does not wait for the compile
+  await new Promise<void>((r) => setTimeout(r, 0));
   const req = warmupRequest ?? { params: { ...DEFAULT_PARAMS }, viewCells: 64, rowStats: true, rows: [0] };
   const n = Math.min(req.params.n, WARMUP_N);
   const small: ComputeRequest = {
@@ -174,7 +177,7 @@ async function warmUp(b: AttentionBackend): Promise<AttentionBackend> {
     rows: [0],
   };
   try {
-    // GPU turns: a trained model's forward pass (`heads`) may run between the two runs
+    // GPU turns: a trained model's forward pass (`heads`) may also run between the two runs
     await gpuTurn(() => compute(-1, small, b));
     // Time a larger run with the pipelines just compiled, so the first estimates on this
     // adapter come from its own throughput rather than a prior.
