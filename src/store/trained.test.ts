@@ -161,6 +161,8 @@ describe('selectTrained through the engine (asynchronous)', () => {
     setHeadsSource(store, eng.source);
     selectTrained(store, actions, { ...DEFAULT_TRAINED, example: 1 });
     selectTrained(store, actions, { ...DEFAULT_TRAINED, example: 2, head: 1 });
+    selectTrained(store, actions, { ...DEFAULT_TRAINED, example: 2, head: 1 }); // the same again: already asked
+    expect(eng.calls).toHaveLength(2);
     expect(store.getState().upload.active).toBe(first);
     eng.calls[1]!.resolve();
     await flush();

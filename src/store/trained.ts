@@ -133,6 +133,8 @@ export function selectTrained(
     applyHead(store, sel, run);
     return true;
   }
+  const pending = store.getState().upload.pendingTrained;
+  if (pending && JSON.stringify(pending.selection) === JSON.stringify(sel)) return true; // already on its way
   const heads = sources.get(store);
   if (!heads) {
     const t0 = performance.now();
