@@ -13,10 +13,14 @@ import { test } from './harness.mjs';
 
 // f32 sums in another order than the twin's, through layer norm and three projections
 const RTOL = 1e-4;
+// the app's heads (the same WGSL forward pass, in the engine worker): measured max |Δ| / max |x| 3.3e-7 on SwiftShader
+const APP_RTOL = 1e-5;
 
-test('GPU forward pass: Q, K, V of every head of both bundled models match the CPU twin', async ({
+test('GPU forward pass: Q, K, V of every head of both bundled models match the CPU twin; the app on WebGPU computes its head with WGSL, equal to the twin within 1e-5', async ({
   page,
   baseUrl,
+  appUrl,
+  loadModule,
   log,
 }) => {
   await page.goto(`${baseUrl}/e2e/pages/trained-heads.html`);
@@ -42,6 +46,56 @@ test('GPU forward pass: Q, K, V of every head of both bundled models match the C
     log(`${model}: GPU forward + readback ${r.ms.toFixed(0)} ms`);
   }
   assert.deepEqual(bad, []);
+
+  // the app on WebGPU: the head in force comes from the engine's WGSL forward pass (the engine
+  // worker's `heads` request), and every head of that pass is the CPU twin's within APP_RTOL
+  const { bundledHeads } = await loadModule('/src/core/trained/bundles.ts');
+  const t0 = Date.now();
+  await page.goto(
+    `${appUrl}/?input=trained&model=grammar&layer=1&head=1&example=3&m=32&hide=error,sparsity,rank,feature-maps,beyond,speed,training`,
+  );
+  await page.waitForFunction(() => window.__performer.getState().upload.active?.heads, null, { timeout: 60_000 });
+  const t1 = Date.now();
+  const app = await page.evaluate(() => {
+    const a = window.__performer.getState().upload.active;
+    const arr = (m) => Array.from(m.data);
+    return {
+      trained: a.trained,
+      backend: a.heads.backend,
+      adapter: a.heads.adapter,
+      ms: a.heads.ms,
+      q: arr(a.q.matrix),
+      heads: a.heads.heads.map((row) => row.map((h) => ({ q: arr(h.q), k: arr(h.k), v: arr(h.v) }))),
+      url: location.search,
+      // the head came before the warm-up of the attention pipelines was over (that it need not wait for)
+      warming: window.__performer.getState().backend.info?.kind !== 'webgpu',
+    };
+  });
+  assert.deepEqual(app.trained, { model: 'grammar', layer: 1, head: 1, example: 3 });
+  assert.equal(app.backend, 'webgpu', 'the app computed the head with WGSL');
+  assert.equal(await page.getAttribute('[data-trained-backend]', 'data-trained-backend'), 'webgpu');
+  const twin = bundledHeads('grammar', 3);
+  let worst = 0;
+  for (let l = 0; l < twin.length; l++)
+    for (let h = 0; h < twin[l].length; h++)
+      for (const x of ['q', 'k', 'v']) {
+        const want = twin[l][h][x].data;
+        const got = app.heads[l]?.[h]?.[x] ?? [];
+        assert.equal(got.length, want.length, `layer ${l} head ${h} ${x}: size`);
+        let scale = 0;
+        let dmax = 0;
+        for (let i = 0; i < want.length; i++) {
+          scale = Math.max(scale, Math.abs(want[i]));
+          dmax = Math.max(dmax, Math.abs(got[i] - want[i]));
+        }
+        worst = Math.max(worst, dmax / scale);
+      }
+  assert.deepEqual(app.q, Array.from(app.heads[1][1].q), 'the head in force is layer 1, head 1 of that pass');
+  log(
+    `app on ${app.adapter}: forward pass ${app.ms.toFixed(0)} ms in the worker; max |Δ| / max |x| vs the twin ${worst.toExponential(1)} (page load to head ${t1 - t0} ms${app.warming ? ', before the warm-up ended' : ''})`,
+  );
+  assert.ok(worst <= APP_RTOL, `the app's WebGPU heads equal the twin's within ${APP_RTOL} of max |x| (${worst})`);
+  assert.match(app.url, /input=trained&.*model=grammar/, 'the URL keeps the selection');
 });
 
 function softmaxA(q, k, n, d) {
@@ -192,6 +246,12 @@ test(
     });
     assert.deepEqual([s0.n, s0.d, s0.causal], [shape.n, shape.d, true], 'n, d follow the model; causal');
     assert.deepEqual(s0.notices, []);
+    assert.equal(
+      await page.getAttribute('[data-trained-backend]', 'data-trained-backend'),
+      'cpu',
+      'backend=cpu: the forward pass ran on the CPU twin (in the engine worker)',
+    );
+    assert.equal(await page.evaluate(() => window.__performer.getState().upload.active.heads.backend), 'cpu');
     const picks = page.locator('[data-head-pick]');
     assert.equal(await picks.count(), shape.layers * shape.heads, 'one small multiple per (layer, head)');
     assert.equal(await page.locator('[data-head-pick="0-0"]').getAttribute('data-selected'), 'true');

@@ -106,6 +106,8 @@ function noticeText(t: ReturnType<typeof useStrings>, n: Notice): string {
       return t.upload.notInLink;
     case 'upload-locked':
       return t.upload.locked(n.key);
+    case 'trained-failed':
+      return t.trained.failed(n.message);
   }
 }
 

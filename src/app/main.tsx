@@ -22,12 +22,13 @@ import { uiFontReady } from './fonts';
 const defaultLang = browserLang(navigator.languages?.length ? navigator.languages : [navigator.language ?? 'en']);
 const store = createAppStore(initialState({}, { lang: defaultLang }));
 const actions = createActions(store);
-loadFromUrl(store, actions, window.location.search);
 const forceCpu = new URLSearchParams(window.location.search).get('backend') === 'cpu';
 // an embed starts its engine the first time it is on screen, and computes only while it is (src/embed)
-const lazy = store.getState().ui.embed ? createLazyEngine(() => createEngineClient({ forceCpu })) : null;
+const lazy = readUrl(window.location.search).ui.embed ? createLazyEngine(() => createEngineClient({ forceCpu })) : null;
 const engine = lazy ?? createEngineClient({ forceCpu });
 const controller = createController(store, engine);
+// after the controller: an input=trained link's head is computed by the engine's forward pass
+loadFromUrl(store, actions, window.location.search);
 if (lazy) {
   controller.setActive(false);
   onFirstOnScreen(document.documentElement, lazy.start);

@@ -22,7 +22,9 @@ export function InputSelect() {
   const upload = useMemo(() => createUploadActions(store), [store]);
   const input = useStore((s) => s.params.input);
   const active = useStore((s) => s.upload.active);
-  const trained = !!active?.trained;
+  const pending = useStore((s) => s.upload.pendingTrained);
+  // a head on its way counts: choosing a generated kind drops it (upload.remove clears the pending selection)
+  const trained = !!active?.trained || (!active && !!pending);
   return (
     <Row label={t.controls.input} htmlFor={id}>
       <select

@@ -4,6 +4,8 @@
  * its measured line — mean row entropy, effective rank, FAVOR+ error at m = 64, 128, 256, 512
  * (src/core/trained/head-stats.ts) — and a sentence comparing them with Gaussian Q, K of the same
  * n, d and RMS. Clicking a head (or its button) puts it in force; the URL follows (layer=, head=).
+ * The heads are the engine's forward pass in force (`upload.active.heads`, src/store/trained.ts),
+ * not recomputed here; a line says which backend computed them (data-trained-backend).
  */
 import { useId, useMemo } from 'react';
 import { Heatmap } from '../charts/Heatmap';
@@ -11,13 +13,14 @@ import { fmt, fmtInt } from '../charts/format';
 import { heatScale, robustMax } from '../charts/palette';
 import { exactAttentionMatrix } from '../core/exact-attention';
 import { generateInputs } from '../core/inputs';
-import { BUNDLES, bundledHeads } from '../core/trained/bundles';
+import { BUNDLES } from '../core/trained/bundles';
 import { TRAINED_MODELS, type TrainedModelId, type TrainedSelection } from '../core/trained/configs';
 import { FAVOR_M, headStats, SUMMARY_M, type HeadStats } from '../core/trained/head-stats';
 import { EXAMPLE_COUNT } from '../core/trained/heads';
 import { DEFAULT_PARAMS } from '../store/params';
 import { useActions, useAppStore, useStore } from '../store/react';
 import { selectTrained } from '../store/trained';
+import type { TrainedRun } from '../store/upload-state';
 import { useStrings } from '../ui/strings';
 
 const SIZE = 128;
@@ -29,10 +32,11 @@ interface HeadView {
   stats: HeadStats;
 }
 
-function useHeadViews(model: TrainedModelId, example: number): { views: HeadView[]; causal: boolean } {
+/** The small multiples of the forward pass in force (the engine's: the same Q, K, V the panels compute on). */
+function useHeadViews(run: TrainedRun): { views: HeadView[]; causal: boolean } {
   return useMemo(() => {
-    const causal = BUNDLES[model].config.model.causal;
-    const views = bundledHeads(model, example).flatMap((row, layer) =>
+    const causal = BUNDLES[run.model].config.model.causal;
+    const views = run.heads.flatMap((row, layer) =>
       row.map((h, head) => ({
         layer,
         head,
@@ -41,7 +45,7 @@ function useHeadViews(model: TrainedModelId, example: number): { views: HeadView
       })),
     );
     return { views, causal };
-  }, [model, example]);
+  }, [run]);
 }
 
 /** The synthetic reference: the same statistics on Gaussian Q, K of the chosen head's n, d and entry RMS. */
@@ -59,10 +63,14 @@ export function TrainedHeads() {
   const tt = t.trained;
   const store = useAppStore();
   const actions = useActions();
-  const sel = useStore((s) => s.upload.active?.trained ?? null);
+  const inForce = useStore((s) => s.upload.active?.trained ?? null);
+  const run = useStore((s) => s.upload.active?.heads ?? null);
+  const pending = useStore((s) => s.upload.pendingTrained?.selection ?? null);
   const modelId = useId();
   const exampleId = useId();
-  if (!sel) return null;
+  if (!inForce || !run) return null;
+  // the controls show the latest choice (its forward pass may still be on its way); the grid the head in force
+  const sel = pending ?? inForce;
   const pick = (next: Partial<TrainedSelection>) => {
     const to = { ...sel, ...next };
     if (next.model && next.model !== sel.model) Object.assign(to, { layer: 0, head: 0 });
@@ -103,15 +111,31 @@ export function TrainedHeads() {
           ))}
         </select>
       </div>
-      <HeadGrid sel={sel} onPick={(layer, head) => pick({ layer, head })} />
+      <p
+        className="note"
+        data-trained-backend={run.backend}
+        data-trained-pending={pending ? 'true' : 'false'}
+        aria-live="polite"
+      >
+        {pending ? tt.computing : tt.forwardPass(run.backend, run.adapter, fmt(run.ms, 2))}
+      </p>
+      <HeadGrid sel={inForce} run={run} onPick={(layer, head) => pick({ layer, head })} />
     </section>
   );
 }
 
-function HeadGrid({ sel, onPick }: { sel: TrainedSelection; onPick: (layer: number, head: number) => void }) {
+function HeadGrid({
+  sel,
+  run,
+  onPick,
+}: {
+  sel: TrainedSelection;
+  run: TrainedRun;
+  onPick: (layer: number, head: number) => void;
+}) {
   const t = useStrings();
   const tt = t.trained;
-  const { views, causal } = useHeadViews(sel.model, sel.example);
+  const { views, causal } = useHeadViews(run);
   const active = useStore((s) => s.upload.active);
   const gauss = useGaussianReference(active?.n ?? 1, active?.d ?? 1, active?.rms ?? 1, causal);
   const scale = useMemo(() => heatScale(robustMax(views.map((v) => v.a)).top, 'linear'), [views]);

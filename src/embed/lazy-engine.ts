@@ -53,6 +53,12 @@ export function createLazyEngine(create: () => EngineLike): LazyEngine {
       const e = start();
       return e.exportState ? e.exportState(req, meta) : Promise.reject(new Error('this engine cannot export'));
     },
+    // a trained head waits for the embed to start (on screen) instead of starting it
+    heads: (req) =>
+      started.then(() => {
+        const e = start();
+        return e.heads ? e.heads(req) : Promise.reject(new Error('this engine cannot run the trained models'));
+      }),
     speed: (req, opts) => {
       const e = start();
       return e.speed ? e.speed(req, opts) : Promise.reject(new Error('this engine cannot time kernels'));

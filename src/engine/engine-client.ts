@@ -21,6 +21,8 @@ import type {
   ComputeResult,
   EngineRequestMessage,
   EngineResponseMessage,
+  HeadsRequest,
+  HeadsResult,
   RateSample,
 } from './protocol';
 import { deserializeError } from './serialize-error';
@@ -73,6 +75,11 @@ export interface EngineClient {
   exportState(req: ComputeRequest, meta: ExportMeta): Promise<string>;
   /** Time every method vs n on the engine's backend (src/engine/speed.ts); rejects 'cancelled' on abort. */
   speed(req: SpeedRequest, opts?: SpeedOptions): Promise<SpeedResult>;
+  /**
+   * Q, K, V of every head of a bundled trained model on `req.tokens`, from the settled backend (the
+   * WGSL forward pass on WebGPU, the CPU twin otherwise; it does not wait for the warm-up); says which computed it.
+   */
+  heads(req: HeadsRequest): Promise<HeadsResult>;
   /** Test hook: destroy the GPU device to exercise device-loss recovery. */
   loseDevice(): Promise<void>;
   dispose(): void;
@@ -179,6 +186,7 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
           else if (msg.type === 'stats') p.resolve(msg.stats as never);
           else if (msg.type === 'export') p.resolve(msg.json as never);
           else if (msg.type === 'speed') p.resolve(msg.result as never);
+          else if (msg.type === 'heads') p.resolve(msg.result as never);
         }
       }
     };
@@ -418,6 +426,11 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
         { once: true },
       );
       return request<SpeedResult>(worker, { type: 'speed', id, request: req }, { onSpeed: opts.onProgress });
+    },
+    heads(req) {
+      const id = nextId++;
+      // on the settled backend, so a WebGPU page computes the head with WGSL (not on the CPU stand-in)
+      return request<HeadsResult>(primary, { type: 'heads', id, request: req });
     },
     async loseDevice() {
       const id = nextId++;

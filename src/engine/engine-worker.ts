@@ -35,6 +35,7 @@ import {
 import { serializeError } from './serialize-error';
 import { createTurns } from './gpu-turns';
 import { runSpeed } from './speed';
+import { computeHeads } from './trained-heads';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -42,6 +43,8 @@ let backend: AttentionBackend | null = null;
 let gpuBackend: WebGpuBackend | null = null;
 let gpu: GpuContext | null = null;
 let backendReady: Promise<AttentionBackend> | null = null;
+/** The backend as soon as it is picked, before the warm-up: a trained model's forward pass need not wait for it. */
+let backendPicked: Promise<AttentionBackend> | null = null;
 /** Only the newest compute is worth finishing. */
 let latestId = -1;
 let inFlight: { id: number; abort: AbortController } | null = null;
@@ -143,7 +146,7 @@ async function pickBackend(forceCpu: boolean, lostWhy?: string, cpuReason?: stri
     gpuBackend = null;
     gpu = null;
     backend = null;
-    backendReady = pickBackend(false, why).then((b) => {
+    backendPicked = backendReady = pickBackend(false, why).then((b) => {
       backend = b;
       post({ type: 'backend-changed', backend: b.info, why });
       // The interrupted request is retried on the new backend so the page is not left stale.
@@ -162,6 +165,9 @@ async function pickBackend(forceCpu: boolean, lostWhy?: string, cpuReason?: stri
  */
 async function warmUp(b: AttentionBackend): Promise<AttentionBackend> {
   if (b.info.kind !== 'webgpu') return b;
+  // one task's yield: a trained model's forward pass (`heads`) that came with the page (awaiting the
+  // same pick, in microtasks) takes the first GPU turn, so the head does not wait for the compile
+  await new Promise<void>((r) => setTimeout(r, 0));
   const req = warmupRequest ?? { params: { ...DEFAULT_PARAMS }, viewCells: 64, rowStats: true, rows: [0] };
   const n = Math.min(req.params.n, WARMUP_N);
   const small: ComputeRequest = {
@@ -171,7 +177,8 @@ async function warmUp(b: AttentionBackend): Promise<AttentionBackend> {
     rows: [0],
   };
   try {
-    await compute(-1, small, b);
+    // GPU turns: a trained model's forward pass (`heads`) may also run between the two runs
+    await gpuTurn(() => compute(-1, small, b));
     // Time a larger run with the pipelines just compiled, so the first estimates on this
     // adapter come from its own throughput rather than a prior.
     const d = req.params.d;
@@ -181,7 +188,7 @@ async function warmUp(b: AttentionBackend): Promise<AttentionBackend> {
       rowStats: false,
       rows: [],
     };
-    const r = await compute(-1, big, b).catch(() => null);
+    const r = await gpuTurn(() => compute(-1, big, b)).catch(() => null);
     if (r) calibration = { flops: requestFlops(big, 'webgpu').total, ms: r.elapsedMs };
   } catch (e) {
     if (isEngineError(e) && (e.code === 'device-lost' || e.code === 'gpu-validation')) {
@@ -239,7 +246,8 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
   const msg = ev.data;
   switch (msg.type) {
     case 'init': {
-      backendReady = pickBackend(msg.forceCpu, undefined, msg.cpuReason)
+      backendPicked = pickBackend(msg.forceCpu, undefined, msg.cpuReason);
+      backendReady = backendPicked
         .then((b) => (msg.warmup ? warmUp(b) : b))
         .catch((e: unknown) => createCpuBackend(`WebGPU initialisation failed: ${(e as Error).message}`));
       void backendReady.then((b) => {
@@ -319,6 +327,23 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
       })();
       break;
     }
+    case 'heads':
+      // not latest-wins here: the store drops a stale answer; on WebGPU one GPU turn between computes
+      void (async () => {
+        try {
+          if (!backendPicked) throw new EngineError('internal', 'heads request before init');
+          // its own pipelines and buffers: it runs during the warm-up, then as one GPU turn between computes
+          const b = await backendPicked.catch(() => null);
+          const onGpu = gpu && gpuBackend && b === gpuBackend ? { context: gpu, turn: gpuTurn } : null;
+          const result = await computeHeads(msg.request, onGpu);
+          const transfers = new Set<ArrayBuffer>();
+          collectTransfers(result, transfers);
+          post({ type: 'heads', id: msg.id, result }, [...transfers]);
+        } catch (e) {
+          post({ type: 'error', id: msg.id, error: serializeError(e) });
+        }
+      })();
+      break;
     case 'analyze':
       // the ops that need the live backend, and with WebGPU the row-statistics analyses (engine-client routes the rest to the analysis worker)
       void runEngineOp(msg.id, msg.op, msg.payload);

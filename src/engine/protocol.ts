@@ -7,6 +7,8 @@ import type { EngineErrorCode } from '../core/errors';
 import type { AttentionInputs, AttentionParams, Matrix } from '../core/types';
 import type { ExportMeta } from './export-state';
 import type { SpeedProgress, SpeedRequest, SpeedResult } from '../core/speed-model';
+import type { TrainedModelId } from '../core/trained/configs';
+import type { HeadInputs } from '../core/trained/heads';
 
 export interface ComputeRequest {
   params: AttentionParams;
@@ -80,6 +82,25 @@ export function slimResult(full: FullComputeResult): ComputeResult {
   };
 }
 
+/** `input=trained`: run bundled model `model` on `tokens` (src/engine/trained-heads.ts). */
+export interface HeadsRequest {
+  model: TrainedModelId;
+  tokens: Int32Array;
+}
+
+/** Q, K, V of every (layer, head) of the model on the request's tokens, and where they were computed. */
+export interface HeadsResult {
+  model: TrainedModelId;
+  /** [layer][head] → Q, K, V (L × dh) */
+  heads: HeadInputs[][];
+  /** 'webgpu': the WGSL forward pass (GpuModel.encodeForward); 'cpu': the CPU twin (modelForward) */
+  backend: BackendInfo['kind'];
+  /** the adapter of a WebGPU run (empty on the CPU) */
+  adapter: string;
+  /** wall time of the forward pass and readback in the worker */
+  ms: number;
+}
+
 export interface SerializedEngineError {
   code: EngineErrorCode;
   message: string;
@@ -111,7 +132,9 @@ export type EngineRequestMessage =
    * neither cancels nor is cancelled by it (they take turns on the GPU, point by point); a newer
    * 'speed' request cancels the running one, and 'cancel' with its id stops it.
    */
-  | { type: 'speed'; id: number; request: SpeedRequest };
+  | { type: 'speed'; id: number; request: SpeedRequest }
+  /** Q, K, V of a bundled trained model's heads on some tokens (WGSL on WebGPU, else the CPU twin) */
+  | { type: 'heads'; id: number; request: HeadsRequest };
 
 /** Messages engine worker → main. */
 export type EngineResponseMessage =
@@ -128,4 +151,5 @@ export type EngineResponseMessage =
   | { type: 'error'; id: number; error: SerializedEngineError }
   | { type: 'export'; id: number; json: string }
   | { type: 'speed-progress'; id: number; progress: SpeedProgress }
-  | { type: 'speed'; id: number; result: SpeedResult };
+  | { type: 'speed'; id: number; result: SpeedResult }
+  | { type: 'heads'; id: number; result: HeadsResult };

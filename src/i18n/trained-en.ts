@@ -31,6 +31,10 @@ export const trainedEn = {
     `H ${entropy} nats · eff. rank ${rank} · FAVOR+ error ${errors} (m ${ms})`,
   pick: (layer: number, head: number) => `Use layer ${layer + 1}, head ${head + 1}`,
   selected: 'in use',
+  forwardPass: (backend: 'webgpu' | 'cpu', adapter: string, ms: string) =>
+    `Forward pass: ${backend === 'webgpu' ? `WebGPU (WGSL${adapter ? `, ${adapter}` : ''})` : 'CPU (the TypeScript twin)'}, ${ms} ms, in the engine worker.`,
+  computing: 'Running the model’s forward pass on this sequence…',
+  failed: (why: string) => `The trained model’s forward pass failed (${why}); the head in use stays.`,
   summary: (s: TrainedSummary) => {
     const cmp = (r: [number, number], g: number, below: string, above: string, mixed: string) =>
       r[1] < g ? below : r[0] > g ? above : mixed;

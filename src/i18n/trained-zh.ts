@@ -19,6 +19,10 @@ export const trainedZh: TrainedStrings = {
     `熵 ${entropy} nats · 有效秩 ${rank} · FAVOR+ 误差 ${errors}（m ${ms}）`,
   pick: (layer: number, head: number) => `选用第 ${layer + 1} 层第 ${head + 1} 头`,
   selected: '使用中',
+  forwardPass: (backend: 'webgpu' | 'cpu', adapter: string, ms: string) =>
+    `前向计算：${backend === 'webgpu' ? `WebGPU（WGSL${adapter ? `，${adapter}` : ''}）` : 'CPU（TypeScript 对照实现）'}，${ms} 毫秒，在引擎 worker 中。`,
+  computing: '正在这条序列上运行模型的前向计算……',
+  failed: (why: string) => `训练模型的前向计算失败（${why}）；继续使用当前的头。`,
   summary: (s: TrainedSummary) => {
     const cmp = (r: [number, number], g: number, below: string, above: string, mixed: string) =>
       r[1] < g ? below : r[0] > g ? above : mixed;

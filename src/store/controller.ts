@@ -5,7 +5,8 @@
  * - hedgehog-gate.ts — map=hedgehog: compute and map-dependent analyses wait for the fitted W;
  * - analysis-runs.ts — the panels' analyses, keyed, one entry per op;
  * - backend-watch.ts — the engine's backend (start, fallback, stand-in → WebGPU) in the store;
- * - this file — the store subscription that starts runs, pause/resume, export and the speed run.
+ * - this file — the store subscription that starts runs, pause/resume, export, the speed run and the
+ *   engine's forward pass for input=trained (setHeadsSource, src/store/trained.ts).
  */
 import { createRateModel, type RateModel } from '../engine/cost-model';
 import type { EngineClient, SpeedOptions } from '../engine/engine-client';
@@ -19,6 +20,7 @@ import { createHedgehogGate } from './hedgehog-gate';
 import { HEDGEHOG_ID } from './hedgehog-fit';
 import type { Lifecycle } from './lifecycle';
 import { createActions, type AppStore } from './store';
+import { setHeadsSource } from './trained';
 
 export { CONFIRM_RUN_MS } from './compute-loop';
 export { buildRequest, VIEW_LIMITS, viewLimit } from './compute-request';
@@ -27,7 +29,7 @@ export type EngineLike = Pick<
   EngineClient,
   'started' | 'backend' | 'warming' | 'calibration' | 'onBackendChange' | 'onSwitch' | 'compute' | 'cancel' | 'analyze'
 > &
-  Partial<Pick<EngineClient, 'exportState' | 'speed'>>;
+  Partial<Pick<EngineClient, 'exportState' | 'speed' | 'heads'>>;
 
 export interface Controller {
   /**
@@ -84,6 +86,9 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
       fit.onFitChange(s, prev);
   });
   const unwatchBackend = watchBackend({ store, engine, rates, actions, life, compute });
+  // input=trained: the heads' forward pass runs in the engine (src/store/trained.ts)
+  const heads = engine.heads?.bind(engine);
+  setHeadsSource(store, heads ?? null);
 
   function setActive(next: boolean): void {
     if (life.disposed || next === life.active) return;
@@ -124,6 +129,7 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
       life.disposed = true;
       unsubscribe();
       unwatchBackend();
+      setHeadsSource(store, null);
       analyses.abortAll();
     },
   };

@@ -125,6 +125,8 @@ export type Notice =
   | { id: number; level: 'warning'; code: 'param-clamped'; key: ParamKey; raw: string; to: number }
   | { id: number; level: 'warning'; code: 'backend-changed'; why: string }
   | { id: number; level: 'warning'; code: 'upload-not-in-link' }
+  /** input=trained: the forward pass of a selection failed (the head in force stays) */
+  | { id: number; level: 'error'; code: 'trained-failed'; message: string }
   | { id: number; level: 'warning'; code: 'upload-locked'; key: ParamKey };
 
 export type NoticeInput = Notice extends infer N ? (N extends Notice ? Omit<N, 'id'> : never) : never;

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { bundledHeads } from '../core/trained/bundles';
+import { EngineError } from '../core/errors';
+import { bundledHeads, modelHeads } from '../core/trained/bundles';
+import type { HeadsRequest, HeadsResult } from '../engine/protocol';
 import { buildRequest } from './compute-request';
 import { createActions, createAppStore } from './store';
-import { DEFAULT_TRAINED, parseTrained, selectTrained } from './trained';
+import { DEFAULT_TRAINED, parseTrained, selectionTokens, selectTrained, setHeadsSource } from './trained';
 import { createUploadActions } from './upload';
 import { loadFromUrl } from './url-sync';
 import { readUrl, writeUrl } from './url';
@@ -102,5 +104,137 @@ describe('selectTrained', () => {
     upload.remove();
     const p = store.getState().params;
     expect([p.n, p.d, p.scale, p.input, p.causal]).toEqual([p0.n, p0.d, p0.scale, p0.input, p0.causal]);
+  });
+});
+
+/** An engine stand-in whose answers (the CPU twin's heads) the test releases, in any order, or fails. */
+function deferredEngine() {
+  const calls: { req: HeadsRequest; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  const source = (req: HeadsRequest) =>
+    new Promise<HeadsResult>((res, rej) =>
+      calls.push({
+        req,
+        resolve: () =>
+          res({
+            model: req.model,
+            heads: modelHeads(req.model, req.tokens),
+            backend: 'webgpu',
+            adapter: 'test',
+            ms: 1,
+          }),
+        reject: rej,
+      }),
+    );
+  return { calls, source };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('selectTrained through the engine (asynchronous)', () => {
+  it('asks the engine for the selection’s tokens; the head arrives with the backend that computed it', async () => {
+    const { store, actions } = setup();
+    const eng = deferredEngine();
+    setHeadsSource(store, eng.source);
+    const sel = { model: 'grammar' as const, layer: 1, head: 0, example: 5 };
+    expect(selectTrained(store, actions, sel)).toBe(true);
+    expect(eng.calls.map((c) => c.req.model)).toEqual(['grammar']);
+    expect(eng.calls[0]!.req.tokens).toEqual(selectionTokens(sel));
+    expect(store.getState().upload.active).toBeNull();
+    eng.calls[0]!.resolve();
+    await flush();
+    const a = store.getState().upload.active!;
+    expect(a.trained).toEqual(sel);
+    expect(a.heads?.backend).toBe('webgpu');
+    expect(a.q.matrix.data).toEqual(bundledHeads('grammar', 5)[1]![0]!.q.data);
+    expect(store.getState().upload.pendingTrained).toBeNull();
+    // another head of the same forward pass applies at once, without asking the engine again
+    selectTrained(store, actions, { ...sel, head: 1 });
+    expect(eng.calls).toHaveLength(1);
+    expect(store.getState().upload.active?.v?.matrix.data).toEqual(bundledHeads('grammar', 5)[1]![1]!.v.data);
+  });
+
+  it('drops a stale answer: the latest selection wins, and the head in force stays until its answer arrives', async () => {
+    const { store, actions } = setup();
+    selectTrained(store, actions, DEFAULT_TRAINED); // no engine yet: the CPU twin here
+    const first = store.getState().upload.active;
+    const eng = deferredEngine();
+    setHeadsSource(store, eng.source);
+    selectTrained(store, actions, { ...DEFAULT_TRAINED, example: 1 });
+    selectTrained(store, actions, { ...DEFAULT_TRAINED, example: 2, head: 1 });
+    selectTrained(store, actions, { ...DEFAULT_TRAINED, example: 2, head: 1 }); // the same again: already asked
+    expect(eng.calls).toHaveLength(2);
+    expect(store.getState().upload.active).toBe(first);
+    eng.calls[1]!.resolve();
+    await flush();
+    const latest = store.getState().upload.active;
+    expect(latest?.trained).toEqual({ ...DEFAULT_TRAINED, example: 2, head: 1 });
+    eng.calls[0]!.resolve(); // the older answer comes last
+    await flush();
+    expect(store.getState().upload.active).toBe(latest);
+    expect(store.getState().notices).toEqual([]);
+  });
+
+  it('a failure (e.g. a lost device) posts a notice and keeps the head, parameters and URL in force', async () => {
+    const { store, actions } = setup();
+    selectTrained(store, actions, { ...DEFAULT_TRAINED, head: 1 });
+    const before = store.getState();
+    const url = writeUrl(before);
+    const eng = deferredEngine();
+    setHeadsSource(store, eng.source);
+    selectTrained(store, actions, { ...DEFAULT_TRAINED, example: 7 });
+    expect(writeUrl(store.getState(), url)).toBe(url);
+    eng.calls[0]!.reject(new EngineError('device-lost', 'GPU device lost (destroyed)'));
+    await flush();
+    const s = store.getState();
+    expect(s.upload.active).toBe(before.upload.active);
+    expect(s.params).toBe(before.params);
+    expect(s.upload.pendingTrained).toBeNull();
+    expect(s.notices.map((n) => n.code)).toEqual(['trained-failed']);
+    expect(s.notices[0]).toMatchObject({ message: 'GPU device lost (destroyed)' });
+    expect(writeUrl(s, url)).toBe(url);
+  });
+
+  it('a cancelled answer (its worker replaced) is asked for once more', async () => {
+    const { store, actions } = setup();
+    const eng = deferredEngine();
+    setHeadsSource(store, eng.source);
+    selectTrained(store, actions, DEFAULT_TRAINED);
+    eng.calls[0]!.reject(new EngineError('cancelled', 'cancelled'));
+    await flush();
+    expect(eng.calls).toHaveLength(2);
+    eng.calls[1]!.resolve();
+    await flush();
+    expect(store.getState().upload.active?.trained).toEqual(DEFAULT_TRAINED);
+    expect(store.getState().notices).toEqual([]);
+  });
+
+  it('an input=trained link keeps its URL while the head is on its way, and after it arrives', async () => {
+    const { store, actions } = setup();
+    const eng = deferredEngine();
+    setHeadsSource(store, eng.source);
+    const search = '?input=trained&model=grammar&layer=1&head=1&example=3';
+    loadFromUrl(store, actions, search);
+    const keys = (q: string) => {
+      const u = new URLSearchParams(q);
+      return ['input', 'model', 'layer', 'head', 'example'].map((k) => u.get(k));
+    };
+    const want = ['trained', 'grammar', '1', '1', '3'];
+    expect(store.getState().upload.active).toBeNull();
+    expect(keys(writeUrl(store.getState(), search))).toEqual(want);
+    eng.calls[0]!.resolve();
+    await flush();
+    expect(store.getState().upload.active?.trained).toEqual({ model: 'grammar', layer: 1, head: 1, example: 3 });
+    expect(keys(writeUrl(store.getState(), search))).toEqual(want);
+  });
+
+  it('choosing generated inputs while a head is on its way drops it', async () => {
+    const { store, actions, upload } = setup();
+    const eng = deferredEngine();
+    setHeadsSource(store, eng.source);
+    selectTrained(store, actions, DEFAULT_TRAINED);
+    upload.remove();
+    eng.calls[0]!.resolve();
+    await flush();
+    expect(store.getState().upload.active).toBeNull();
   });
 });

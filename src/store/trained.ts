@@ -1,20 +1,22 @@
 /**
  * `input=trained`: one head of a bundled trained model (src/core/trained) as the inputs of every
- * panel. Its Q, K, V come from the model's forward pass (the CPU twin, a few ms for the bundled
- * sizes) and enter the store exactly as an upload does (`upload.active`, src/store/upload.ts):
+ * panel. Its Q, K, V come from the model's forward pass in the engine worker (`heads`: WGSL on
+ * WebGPU, else the CPU twin; asynchronous, the latest selection wins) and enter the store exactly as an upload does (`upload.active`, src/store/upload.ts):
  * n and d follow the model (sequence length, head dim), the norm scale shows their RMS, the causal
  * mask is the model's, a new id re-keys the analyses — so every op and the export see the head.
  * `upload.active.trained` names the selection, which the URL carries (model, layer, head, example).
  * A selection that does not fit the model changes nothing and says why (a notice).
  */
-import { BUNDLES, bundledHeads, bundleShape } from '../core/trained/bundles';
+import { isEngineError } from '../core/errors';
+import { BUNDLES, bundleShape, modelHeads } from '../core/trained/bundles';
 import { isTrainedModelId, TRAINED_MODELS, type TrainedModelId, type TrainedSelection } from '../core/trained/configs';
-import { EXAMPLE_COUNT } from '../core/trained/heads';
+import { EXAMPLE_COUNT, exampleTokens } from '../core/trained/heads';
 import { entryRms } from '../core/upload-check';
 import type { Matrix } from '../core/types';
+import type { HeadsRequest, HeadsResult } from '../engine/protocol';
 import { SCALE_RANGE } from './params';
 import type { Actions, AppStore } from './store';
-import type { StagedMatrix, UploadedInputs } from './upload-state';
+import type { StagedMatrix, TrainedRun, UploadedInputs, UploadState } from './upload-state';
 
 export const DEFAULT_TRAINED: TrainedSelection = { model: 'mqar', layer: 0, head: 0, example: 0 };
 export const TRAINED_URL_KEYS = ['model', 'layer', 'head', 'example'] as const;
@@ -86,10 +88,33 @@ function staged(name: string, matrix: Matrix): StagedMatrix {
 }
 
 let trainedCounter = 0;
+let requestSeq = 0;
+
+/** The engine's forward pass (EngineClient.heads); absent where no engine is wired (then the CPU twin runs here). */
+export type HeadsSource = (req: HeadsRequest) => Promise<HeadsResult>;
+const sources = new WeakMap<AppStore, HeadsSource>();
+
+/** The controller wires the engine's `heads` for `store` (null: unwire). */
+export function setHeadsSource(store: AppStore, source: HeadsSource | null): void {
+  if (source) sources.set(store, source);
+  else sources.delete(store);
+}
+
+/** The tokens selection `sel` runs its model on. */
+export function selectionTokens(sel: TrainedSelection): Int32Array {
+  return exampleTokens(BUNDLES[sel.model].config.task, sel.example);
+}
+
+const sameTokens = (a: Int32Array, b: Int32Array) => a.length === b.length && a.every((t, i) => t === b[i]);
 
 /**
- * Puts the head `sel` in force (true), or posts a notice and changes nothing (false). The state of
- * before — generated inputs or an upload's `before` — is kept, so removing the head restores it.
+ * Puts the head `sel` in force, or posts a notice and changes nothing (false). Its Q, K, V come
+ * from the engine's forward pass (WGSL on WebGPU, else the CPU twin in the worker): the head in
+ * force stays until the answer arrives, an answer for an older selection is dropped (the latest
+ * wins), a failure posts a notice and keeps the head in force. A head of the forward pass already
+ * in force (same model and tokens) applies at once; without an engine (unit tests) the CPU twin
+ * runs here. The state of before — generated inputs or an upload's `before` — is kept, so
+ * removing the head restores it.
  */
 export function selectTrained(
   store: AppStore,
@@ -102,7 +127,68 @@ export function selectTrained(
     actions.notify({ level: 'error', code: 'param-rejected', source, key: bad.key, raw: bad.raw, reason: bad.reason });
     return false;
   }
-  const head = bundledHeads(sel.model, sel.example)[sel.layer]![sel.head]!;
+  const tokens = selectionTokens(sel);
+  const run = store.getState().upload.active?.heads;
+  if (run && run.model === sel.model && sameTokens(run.tokens, tokens)) {
+    applyHead(store, sel, run);
+    return true;
+  }
+  const pending = store.getState().upload.pendingTrained;
+  if (pending && JSON.stringify(pending.selection) === JSON.stringify(sel)) return true; // already on its way
+  const heads = sources.get(store);
+  if (!heads) {
+    const t0 = performance.now();
+    const cpu = modelHeads(sel.model, tokens);
+    applyHead(store, sel, {
+      model: sel.model,
+      tokens,
+      heads: cpu,
+      backend: 'cpu',
+      adapter: '',
+      ms: performance.now() - t0,
+    });
+    return true;
+  }
+  const seq = ++requestSeq;
+  setPending(store, { selection: sel, seq });
+  const stillLatest = () => store.getState().upload.pendingTrained?.seq === seq;
+  const ask = (retry: boolean): void => {
+    heads({ model: sel.model, tokens }).then(
+      (result) => {
+        if (!stillLatest()) return;
+        try {
+          applyHead(store, sel, { ...result, tokens });
+        } catch (e) {
+          fail(e);
+        }
+      },
+      (e: unknown) => {
+        if (!stillLatest()) return;
+        // a worker replaced under the request (a cancelled CPU compute) answers 'cancelled': ask once more
+        if (retry && isEngineError(e) && e.code === 'cancelled') ask(false);
+        else fail(e);
+      },
+    );
+  };
+  const fail = (e: unknown) => {
+    setPending(store, null);
+    actions.notify({ level: 'error', code: 'trained-failed', message: e instanceof Error ? e.message : String(e) });
+  };
+  ask(true);
+  return true;
+}
+
+function setPending(store: AppStore, pending: UploadState['pendingTrained']): void {
+  const s = store.getState();
+  store.setState({ upload: { ...s.upload, pendingTrained: pending } });
+}
+
+/** Puts head (sel.layer, sel.head) of `run` in force (as an upload is); throws if `run` has no such head. */
+function applyHead(store: AppStore, sel: TrainedSelection, run: TrainedRun): void {
+  const head = run.heads[sel.layer]?.[sel.head];
+  const L = run.tokens.length;
+  if (!head || head.q.rows !== L || head.k.rows !== L || head.v.rows !== L || head.q.cols !== head.k.cols)
+    throw new Error(`the forward pass returned no ${L}-row head ${sel.layer}, ${sel.head}`);
   const s = store.getState();
   const n = head.q.rows;
   const d = head.q.cols;
@@ -117,6 +203,7 @@ export function selectTrained(
     v: staged(`${tag} V`, head.v),
     rms,
     trained: sel,
+    heads: run,
     before: s.upload.active?.before ?? {
       n: s.params.n,
       d: s.params.d,
@@ -128,10 +215,9 @@ export function selectTrained(
   const scale = Math.min(SCALE_RANGE.max, Math.max(SCALE_RANGE.min, Number(rms.toPrecision(3))));
   const pinned = s.ui.pinnedRow !== null && s.ui.pinnedRow >= n ? null : s.ui.pinnedRow;
   store.setState({
-    upload: { active, staged: {}, error: null },
+    upload: { active, staged: {}, error: null, pendingTrained: null },
     // the head's A is the softmax the model computed: causal for a causal model
     params: { ...s.params, n, d, scale, input: 'gaussian', causal: BUNDLES[sel.model].config.model.causal },
     ui: pinned === s.ui.pinnedRow ? s.ui : { ...s.ui, pinnedRow: pinned, hoveredRow: null },
   });
-  return true;
 }

@@ -6,6 +6,12 @@
 import type { UploadNote, UploadProblem, UploadSlot } from '../core/upload';
 import type { TrainedSelection } from '../core/trained/configs';
 import type { AttentionParams, Matrix } from '../core/types';
+import type { HeadsResult } from '../engine/protocol';
+
+/** input=trained: the forward pass the head in force comes from (every head of the model on `tokens`). */
+export interface TrainedRun extends HeadsResult {
+  tokens: Int32Array;
+}
 
 export interface UploadedFileInfo {
   name: string;
@@ -35,6 +41,8 @@ export interface UploadedInputs {
   rms: number;
   /** input=trained: the bundled model's head these Q, K, V are (src/store/trained.ts); absent for files */
   trained?: TrainedSelection;
+  /** input=trained: the engine's forward pass the head was cut from (the picker shows all its heads) */
+  heads?: TrainedRun;
   /** generated-input parameters in force before the upload, restored on removal (causal: set by a trained head) */
   before: Pick<AttentionParams, 'n' | 'd' | 'scale' | 'input'> & { causal?: boolean };
 }
@@ -53,6 +61,11 @@ export interface UploadState {
   /** files accepted on their own, waiting for their partner (e.g. Q before K) */
   staged: Partial<Record<UploadSlot, StagedMatrix>>;
   error: UploadErrorInfo | null;
+  /**
+   * input=trained: the latest selection whose forward pass is on its way (the head in force, if
+   * any, stays until it arrives); an answer for any other `seq` is stale and dropped
+   */
+  pendingTrained?: { selection: TrainedSelection; seq: number } | null;
 }
 
 export const EMPTY_UPLOAD: UploadState = { active: null, staged: {}, error: null };

@@ -44,6 +44,7 @@ export function startUrlSync(
       s.params === prev.params &&
       s.ui === prev.ui &&
       s.upload?.active === prev.upload?.active &&
+      s.upload?.pendingTrained === prev.upload?.pendingTrained &&
       s.training?.setup === prev.training?.setup
     )
       return;

@@ -195,8 +195,10 @@ export function writeUrl(
     const v = p[key];
     q.set(URL_KEYS[key], typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
   }
-  const trained = state.upload?.active?.trained;
-  if (state.upload?.active) q.set(URL_KEYS.input, trained ? TRAINED_INPUT : UPLOADED_INPUT);
+  // the head in force, else (nothing in force yet) the one whose forward pass is on its way
+  const active = state.upload?.active;
+  const trained = active ? active.trained : state.upload?.pendingTrained?.selection;
+  if (active || trained) q.set(URL_KEYS.input, trained ? TRAINED_INPUT : UPLOADED_INPUT);
   for (const k of TRAINED_URL_KEYS) {
     if (trained) q.set(k, String(trained[k]));
     else q.delete(k);

@@ -28,8 +28,22 @@ export function bundleShape(id: TrainedModelId): { layers: number; heads: number
   return { layers: model.layers, heads: model.heads, n: task.seqLen, d: model.dModel / model.heads };
 }
 
+/** Why `tokens` cannot be fed to bundled model `id` (null when they can): 1 … L tokens, each in its vocabulary. */
+export function tokensProblem(id: TrainedModelId, tokens: unknown): string | null {
+  const { model } = BUNDLES[id].config;
+  if (!(tokens instanceof Int32Array)) return 'the tokens are not an Int32Array';
+  if (tokens.length < 1 || tokens.length > model.seqLen)
+    return `${tokens.length} tokens: the model takes 1 … ${model.seqLen}`;
+  const bad = tokens.findIndex((t) => t < 0 || t >= model.vocab);
+  return bad < 0 ? null : `token ${bad} is ${tokens[bad]}: the vocabulary is 0 … ${model.vocab - 1}`;
+}
+
+/** [layer][head] Q, K, V of bundled model `id` on `tokens` (the CPU twin; check them with tokensProblem). */
+export function modelHeads(id: TrainedModelId, tokens: Int32Array): HeadInputs[][] {
+  return headInputs(bundledParams(id), BUNDLES[id].config.model, tokens);
+}
+
 /** [layer][head] Q, K, V of bundled model `id` on its example `example`. */
 export function bundledHeads(id: TrainedModelId, example: number): HeadInputs[][] {
-  const { config } = BUNDLES[id];
-  return headInputs(bundledParams(id), config.model, exampleTokens(config.task, example));
+  return modelHeads(id, exampleTokens(BUNDLES[id].config.task, example));
 }
