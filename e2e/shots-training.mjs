@@ -47,7 +47,7 @@ if (process.env.SHOT_SKIP_PANEL !== '1') {
   await shot('training-panel-en', `${appUrl}/?run=1${backend}`, { el: '[data-panel="training"]', height: 2400 });
 }
 await shot('training-embed-zh', `${appUrl}/?embed=training&lang=zh&train=${SHORT}&run=1${backend}`);
-await shot('training-slide', `${appUrl}/?present&step=12&train=${SHORT}&run=1${backend}`, {
+await shot('training-slide', `${appUrl}/?present&step=13&train=${SHORT}&run=1${backend}`, {
   width: 1024,
   height: 768,
 });
