@@ -9,6 +9,8 @@ import { invalidKeys } from '../store/params';
 import { createActions, createAppStore, initialState, PRESENT_STEP_COUNT } from '../store/store';
 import { selectTrained } from '../store/trained';
 import { createUploadActions } from '../store/upload';
+import { loadFromUrl } from '../store/url-sync';
+import { writeUrl } from '../store/url';
 import { applyStep, setUploadAside } from './scene';
 import { HEAD_PARAMS, SLIDE_LIMITS, STORY, stepAt, type Step, type StepId } from './story';
 
@@ -208,6 +210,24 @@ describe('the trained-head step', () => {
     const s = store.getState();
     expect(s.upload.active).toBeNull();
     expect(s.params).toEqual({ ...STORY[to]!.params, seed: 7, featureSeed: 9 });
+  });
+
+  it('its link (the URL written while it is shown: step= and the head) reopens it with that head, which the scene keeps', () => {
+    const { store, actions } = setup();
+    actions.setPresent(true);
+    actions.setStep(at + 1);
+    applyStep(store, actions, step);
+    const link = writeUrl(store.getState());
+    expect(new URLSearchParams(link).get('step')).toBe(String(at + 1));
+    const b = setup();
+    loadFromUrl(b.store, b.actions, link);
+    expect(b.store.getState().notices).toEqual([]);
+    expect(stepAt(b.store.getState().ui.step)).toBe(step);
+    const id = b.store.getState().upload.active?.id;
+    expect(id).toBeTruthy();
+    applyStep(b.store, b.actions, stepAt(b.store.getState().ui.step));
+    expect(b.store.getState().upload.active?.id).toBe(id);
+    expect(b.store.getState().upload.active?.trained).toEqual(step.trained);
   });
 
   it('a trained head in force when the lecture begins (e.g. from the page) is replaced by each slide’s scene', () => {
