@@ -2,8 +2,9 @@
 // the CPU twin computes the same numbers much faster): a link opens a given slide, the clicker
 // keys navigate and keep `step=` in the URL, every slide applies its scene and shows a computed
 // figure, the type is large at 1024×768, every figure fits its box in the bundled font and with it
-// blocked (system fonts), `?` lists the keys, Esc leaves, P enters, axe finds nothing. Screenshots of
-// three slides go to e2e/artifacts/screenshots/slide-<n>.png.
+// blocked (system fonts), `?` lists the keys, Esc leaves, P enters, axe finds nothing; the trained-head
+// slide draws the bundled head (its A, its measured entropy) and the slides after it are back on
+// generated inputs. Screenshots of some slides go to e2e/artifacts/screenshots/slide-<n>.png.
 // Run: node e2e/run.mjs present
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -11,8 +12,8 @@ import { join } from 'node:path';
 import { injectAxe } from './axe.mjs';
 import { test } from './harness.mjs';
 
-const STEPS = 12;
-const SHOT_STEPS = (process.env.SLIDE_SHOTS ?? '3,10,11,12').split(',').map(Number);
+const STEPS = 13;
+const SHOT_STEPS = (process.env.SLIDE_SHOTS ?? '3,10,11,12,13').split(',').map(Number);
 
 const state = (page) => page.evaluate(() => window.__performer.getState());
 const urlStep = (page) => page.evaluate(() => new URLSearchParams(location.search).get('step'));
@@ -50,7 +51,7 @@ test(
     assert.equal(s.ui.present, true);
     assert.equal(s.ui.step, 3);
     await page.waitForFunction(() => document.activeElement?.matches('.slide h1'), null, { timeout: 5_000 }); // the slide heading has focus
-    assert.match(await page.textContent('[data-announce]'), /Slide 3 of 12/);
+    assert.match(await page.textContent('[data-announce]'), new RegExp(`Slide 3 of ${STEPS}`));
     // the lecturer moves the slide's control: on a focused slider the arrows are the slider's, PageDown still pages
     const m0 = (await state(page)).params.m;
     await page.focus('.control-strip [data-param="m"]');
@@ -74,7 +75,7 @@ test(
     await press(page, 'PageDown', STEPS); // stays on the last slide
     await press(page, 'Home', 1);
     await press(page, 'PageUp', 1);
-    assert.match(await page.textContent('[data-announce]'), /Slide 1 of 12/);
+    assert.match(await page.textContent('[data-announce]'), new RegExp(`Slide 1 of ${STEPS}`));
     await page.waitForFunction(() => document.activeElement?.matches('.slide h1'), null, { timeout: 5_000 }); // focus moves to the new slide heading
   },
   { webgpu: false, timeout: 60_000 },
@@ -109,14 +110,105 @@ async function misfits(page, k) {
   return out;
 }
 
+/** What the page has in force: the trained head (null: generated inputs or a file), whether any upload is, and the result on screen. */
+const inputs = (page) =>
+  page.evaluate(() => {
+    const s = window.__performer.getState();
+    const r = s.compute.result;
+    return {
+      trained: s.upload.active?.trained ?? null,
+      uploaded: !!s.upload.active,
+      n: s.params.n,
+      d: s.params.d,
+      result: r && { id: String(r.id), n: r.params.n, d: r.params.d, m: r.params.m, relErrorA: r.metrics.relErrorA },
+      exact: r?.output.view ? Array.from(r.output.view.exact) : null,
+    };
+  });
+
+/**
+ * The trained-head slide shows head `sel`: the store's inputs are that head (n = the model's sequence
+ * length, d = its head dim), the heatmaps are the result whose exact A is softmax(QKᵀ/√d) of the
+ * head's Q, K (recomputed here from the bundle), and the measured line is head-stats' for that head.
+ */
+async function assertHeadShown(page, sel, mods, k) {
+  const { bundledHeads, bundleShape, BUNDLES } = mods.bundles;
+  const shape = bundleShape(sel.model);
+  const causal = BUNDLES[sel.model].config.model.causal;
+  await page.waitForFunction(
+    ([m, l, h]) => {
+      const s = window.__performer.getState();
+      const t = s.upload.active?.trained;
+      const fig = document.querySelector('.slide-fig');
+      return (
+        t?.model === m &&
+        t.layer === l &&
+        t.head === h &&
+        fig?.getAttribute('data-ready') === '1' &&
+        fig.querySelector('.heatmap')?.getAttribute('data-result-id') === String(s.compute.result?.id)
+      );
+    },
+    [sel.model, sel.layer, sel.head],
+    { timeout: 30_000 },
+  );
+  const got = await inputs(page);
+  assert.deepEqual(got.trained, sel, `slide ${k}: the head in force`);
+  assert.deepEqual(
+    [got.n, got.d, got.result.n, got.result.d],
+    [shape.n, shape.d, shape.n, shape.d],
+    `slide ${k}: n, d`,
+  );
+  const head = bundledHeads(sel.model, sel.example)[sel.layer][sel.head];
+  const a = mods.exact.exactAttentionMatrix(head.q, head.k, causal).data;
+  assert.equal(got.exact.length, a.length, `slide ${k}: one cell per entry of the head's A`);
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff = Math.max(diff, Math.abs(got.exact[i] - a[i]));
+  assert.ok(diff < 1e-5, `slide ${k}: the heatmap's A is the head's softmax (max |Δ| ${diff})`);
+  const stats = mods.stats.headStats(head, causal);
+  const shown = await page.evaluate(() => {
+    const el = document.querySelector('.slide-fig [data-head-stats]');
+    return {
+      entropy: Number(el.dataset.entropy),
+      uniform: Number(el.dataset.entropyUniform),
+      favor: el.dataset.favorError.split(',').map(Number),
+      text: el.textContent,
+    };
+  });
+  const close = (x, y) => Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(y));
+  assert.ok(close(shown.entropy, stats.entropy), `slide ${k}: entropy ${shown.entropy} = head-stats' ${stats.entropy}`);
+  assert.ok(close(shown.uniform, stats.entropyUniform), `slide ${k}: uniform ${shown.uniform}`);
+  stats.favorError.forEach((e, i) => assert.ok(close(shown.favor[i], e), `slide ${k}: FAVOR+ error ${i}`));
+  const { fmt } = mods.format;
+  for (const part of [
+    fmt(stats.entropy, 2),
+    fmt(stats.entropyUniform, 2),
+    fmt(got.result.relErrorA, 2),
+    `m = ${got.result.m}`,
+  ])
+    assert.ok(shown.text.includes(part), `slide ${k}: the line shows ${part}: ${shown.text}`);
+  return {
+    entropy: stats.entropy,
+    uniform: stats.entropyUniform,
+    error: got.result.relErrorA,
+    favor: stats.favorError,
+  };
+}
+
+const headModules = async (loadModule) => ({
+  bundles: await loadModule('/src/core/trained/bundles.ts'),
+  exact: await loadModule('/src/core/exact-attention.ts'),
+  stats: await loadModule('/src/core/trained/head-stats.ts'),
+  format: await loadModule('/src/charts/format.ts'),
+});
+
 /** Faces of the bundled UI font (src/app/fonts.ts) that loaded in the page. */
 const uiFaces = (page) =>
   page.evaluate(() => [...document.fonts].filter((f) => f.family.includes('Inter') && f.status === 'loaded').length);
 
 test(
-  'lecture mode: every slide applies its scene (src/present/story.ts) and shows a computed figure; body text ≥ 20 px at 1024×768; axe finds no violations',
+  'lecture mode: every slide applies its scene (src/present/story.ts) and shows a computed figure — the trained-head slide the bundled head (its A, head-stats’ entropy; the head control switches it), every other slide generated inputs; body text ≥ 20 px at 1024×768; axe finds no violations',
   async ({ page, appUrl, artifacts, loadModule, log }) => {
     const { STORY } = await loadModule('/src/present/story.ts');
+    const mods = await headModules(loadModule);
     assert.equal(STORY.length, STEPS, 'the story has as many steps as the spec walks');
     await page.setViewportSize({ width: 1024, height: 768 });
     const shots = join(artifacts, 'screenshots');
@@ -130,7 +222,15 @@ test(
       const params = (await state(page)).params;
       for (const [key, v] of Object.entries(STORY[k - 1].params))
         assert.equal(params[key], v, `slide ${k} (${STORY[k - 1].id}): ${key} set to ${v} as story.ts says`);
+      const sel = STORY[k - 1].trained;
+      if (!sel) assert.equal((await inputs(page)).uploaded, false, `slide ${k}: generated inputs, no head or upload`);
       await figureReady(page);
+      if (sel) {
+        const m = await assertHeadShown(page, sel, mods, k);
+        log(
+          `slide ${k} ${sel.model} L${sel.layer} H${sel.head}: H ${m.entropy} (uniform ${m.uniform}), error ${m.error}, FAVOR+ ${m.favor.join(' / ')}`,
+        );
+      }
       // heatmaps are coloured in a worker: their image (and data-result-id) follows by a moment
       await page
         .waitForFunction(
@@ -170,9 +270,20 @@ test(
         await page.waitForTimeout(300);
         await page.screenshot({ path: join(shots, `slide-${k}.png`) });
       }
-      if (k === 3 || k === STEPS) {
+      if (k === 3 || k === STEPS || sel) {
         const v = await axeViolations(page);
         assert.deepEqual(v, [], `axe on slide ${k}`);
+      }
+      if (sel) {
+        // the lecturer switches to a grammar head on the slide; → must still leave for generated inputs
+        const other = { model: 'grammar', layer: 1, head: 1, example: sel.example };
+        await page.selectOption(
+          '.control-strip [data-trained-key="head"]',
+          `${other.model}:${other.layer}:${other.head}`,
+        );
+        const g = await assertHeadShown(page, other, mods, k);
+        log(`slide ${k} switched to grammar L1 H1: H ${g.entropy}, error ${g.error}`);
+        await page.focus('.slide h1'); // the select keeps the arrows while focused
       }
     }
     assert.deepEqual(wide, [], 'every figure and formula fits its box at 1024×768');
@@ -251,8 +362,9 @@ test(
 );
 
 test(
-  'lecture mode in Chinese at 1920×1080: translated slide, figure and formula fit, type ≥ 20 px',
-  async ({ page, appUrl, artifacts }) => {
+  'lecture mode in Chinese at 1920×1080: translated slide, figure and formula fit, type ≥ 20 px — slide 6 and the trained-head slide',
+  async ({ page, appUrl, artifacts, loadModule }) => {
+    const { STORY } = await loadModule('/src/present/story.ts');
     await page.setViewportSize({ width: 1920, height: 1080 });
     await page.goto(`${appUrl}/?present&step=6&lang=zh&backend=cpu`);
     await waitForStep(page, 6);
@@ -278,6 +390,32 @@ test(
     const shots = join(artifacts, 'screenshots');
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: join(shots, 'slide-6-1920-zh.png') });
+    const head = STORY.findIndex((st) => st.trained) + 1;
+    for (let k = 7; k <= head; k++) await press(page, 'ArrowRight', k);
+    await page.waitForFunction(
+      () =>
+        document.querySelector('.slide-fig')?.getAttribute('data-ready') === '1' &&
+        !!document.querySelector('.slide-fig [data-head-stats]'),
+      null,
+      { timeout: 60_000 },
+    );
+    for (const sel of ['.slide h1', '.slide-caption', '.slide-fig [data-head-stats]', '.strip-control label'])
+      assert.match(await page.textContent(sel), /[\u4e00-\u9fff]/, `slide ${head}: ${sel} is in Chinese`);
+    const headFit = await page.evaluate(() => {
+      const body = document.querySelector('.slide-fig-body');
+      const f = document.querySelector('.slide-formula');
+      return {
+        overflow: body.scrollHeight - body.clientHeight,
+        formula: f.scrollWidth - f.clientWidth,
+        heatmaps: [...document.querySelectorAll('.slide-heatmaps .heatmap canvas')].map(
+          (c) => c.getBoundingClientRect().width,
+        ),
+      };
+    });
+    assert.ok(headFit.overflow <= 2 && headFit.formula <= 1, `slide ${head} fits: ${JSON.stringify(headFit)}`);
+    assert.equal(headFit.heatmaps.length, 2, `slide ${head}: A and Â`);
+    assert.ok(Math.min(...headFit.heatmaps) >= 400, `slide ${head}: heatmaps use the screen: ${headFit.heatmaps}`);
+    await page.screenshot({ path: join(shots, `slide-${head}-1920-zh.png`) });
   },
   { webgpu: false, timeout: 90_000 },
 );

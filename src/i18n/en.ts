@@ -16,6 +16,17 @@ import type { MapFamily } from '../core/estimators';
 import { trainingEn } from './training-en';
 import { trainedEn } from './trained-en';
 
+/** The trained-head slide's measured line (src/present/compute-figures.tsx): numbers already formatted, m and the draws as numbers. */
+export interface HeadStatFacts {
+  entropy: string;
+  uniform: string;
+  error: string;
+  m: number;
+  errors: string;
+  ms: string;
+  draws: number;
+}
+
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(bytes < 1048576 ? 2 : 1)} MiB`;
 
 const PARAM_NAMES: Record<ParamKey, string> = {
@@ -698,6 +709,7 @@ export const en = {
       m: 'random features m',
       scale: 'norm scale s',
       causal: 'causal (decoder) mask',
+      head: 'trained head',
     },
     sourcesLabel: 'Follows',
     sources: {
@@ -705,6 +717,7 @@ export const en = {
       paper: 'Choromanski et al., ICLR 2021, arXiv:2009.14794',
       su: 'Su Jianlin (苏剑林), Scientific Spaces (科学空间), kexue.fm/archives/8338',
       katharopoulos: 'Katharopoulos et al., “Transformers are RNNs”, ICML 2020',
+      based: 'Arora et al., ICML 2024 (MQAR)',
     },
     waiting: 'Computing…',
     exactTitle: 'Exact attention A (softmax)',
@@ -741,6 +754,10 @@ export const en = {
       `m = ${m}, ${seeds} draws of W per point (band: their spread); exact entropy from the same rows`,
     normErrorTitle: 'Error of FAVOR+ vs norm scale s',
     normEntropyTitle: 'Softmax entropy vs norm scale s',
+    headOption: (model: string, layer: number, head: number) =>
+      `${model === 'mqar' ? 'MQAR recall' : 'Grammar LM'}: layer ${layer + 1}, head ${head + 1}`,
+    headStat: (f: HeadStatFacts) =>
+      `H(A) = ${f.entropy} nats (uniform: ${f.uniform}) · error at m = ${f.m}: ${f.error} · mean of ${f.draws} draws at m = ${f.ms}: ${f.errors}`,
     steps: {
       quadratic: {
         title: 'Attention compares every query with every key',
@@ -791,6 +808,11 @@ export const en = {
         title: 'The price of concentration',
         caption:
           'As s grows, softmax concentrates (right: entropy falls) while FAVOR+’s error explodes (left). Where the estimator is accurate, attention is nearly uniform.',
+      },
+      trained: {
+        title: 'A trained head: sharp rows, and more features barely help',
+        caption:
+          'A head trained on associative recall (MQAR): each query finds its paired key, so its rows are sharp. FAVOR+ on the same Q, K: more features barely lower the error.',
       },
       speed: {
         title: 'What linear attention buys: the blog’s figure, live',

@@ -12,7 +12,7 @@ import { RANK_TOLERANCES } from '../core/rank';
 import { URL_KEYS } from '../store/url';
 import { EMBED_CONTROL_IDS } from '../store/embed';
 import { fmt, fmtInt } from '../charts/format';
-import { en, type Strings } from './en';
+import { en, type HeadStatFacts, type Strings } from './en';
 import type { UploadProblem } from '../core/upload-check';
 import type { MapFamily } from '../core/estimators';
 import { trainingZh } from './training-zh';
@@ -736,6 +736,7 @@ export const zh: Strings = {
       m: '随机特征数 m',
       scale: '范数尺度 s',
       causal: '因果（解码器）掩码',
+      head: '训练好的头',
     },
     sourcesLabel: '依据',
     sources: {
@@ -743,6 +744,7 @@ export const zh: Strings = {
       paper: 'Choromanski 等，ICLR 2021，arXiv:2009.14794',
       su: '苏剑林，科学空间，kexue.fm/archives/8338',
       katharopoulos: 'Katharopoulos 等，“Transformers are RNNs”，ICML 2020',
+      based: 'Arora 等，ICML 2024（MQAR）',
     },
     waiting: '计算中…',
     exactTitle: '精确注意力 A（softmax）',
@@ -779,6 +781,10 @@ export const zh: Strings = {
       `m = ${m}，每个点抽取 ${seeds} 次 W（色带：其离散范围）；精确熵取自同样的行`,
     normErrorTitle: 'FAVOR+ 的误差随范数尺度 s 的变化',
     normEntropyTitle: 'softmax 的熵随范数尺度 s 的变化',
+    headOption: (model: string, layer: number, head: number) =>
+      `${model === 'mqar' ? 'MQAR 关联回忆' : '语法语言模型'}：第 ${layer + 1} 层，第 ${head + 1} 头`,
+    headStat: (f: HeadStatFacts) =>
+      `H(A) = ${f.entropy} 奈特（均匀：${f.uniform}）· m = ${f.m} 时误差 ${f.error} · m = ${f.ms} 时 ${f.draws} 次抽取的平均误差：${f.errors}`,
     steps: {
       quadratic: {
         title: '注意力要把每个查询与每个键比较',
@@ -828,6 +834,11 @@ export const zh: Strings = {
         title: '集中的代价',
         caption:
           '随着 s 增大，softmax 越来越集中（右：熵下降），而 FAVOR+ 的误差急剧增大（左）。在估计准确的地方，注意力几乎是均匀的。',
+      },
+      trained: {
+        title: '训练好的头：行很尖锐，更多特征几乎无济于事',
+        caption:
+          '一个在关联回忆（MQAR）上训练的头：每个查询找到与之配对的键，所以它的行很尖锐。在同样的 Q、K 上用 FAVOR+：增加特征几乎不降低误差。',
       },
       speed: {
         title: '线性注意力换来了什么：博客中的速度图，现场测量',

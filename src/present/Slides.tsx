@@ -12,11 +12,12 @@ import { useStrings } from '../ui/strings';
 import { Formula } from '../ui/Formula';
 import { PanelBoundary } from '../ui/PanelBoundary';
 import { observeResize } from '../charts/useWidth';
-import { useActions, useStore } from '../store/react';
+import { useActions, useAppStore, useStore } from '../store/react';
 import { ControlStrip } from './ControlStrip';
 import { SlideFigure, type Box } from './figures';
 import { focusKind, KEY_LIST, keyAction, targetStep } from './keys';
 import { REFERENCES } from '../i18n/references';
+import { applyStep, setUploadAside } from './scene';
 import { STORY, stepAt } from './story';
 
 /** Width and height of an element, kept current with a ResizeObserver. */
@@ -90,6 +91,7 @@ export function Presentation({ notices }: { notices?: ReactNode }) {
   const t = useStrings();
   const p = t.present;
   const actions = useActions();
+  const store = useAppStore();
   const k = useStore((s) => s.ui.step);
   const step = stepAt(k);
   const count = STORY.length;
@@ -99,11 +101,11 @@ export function Presentation({ notices }: { notices?: ReactNode }) {
   const keysButton = useRef<HTMLButtonElement>(null);
   const [figRef, box] = useBox<HTMLDivElement>();
 
-  // entering a slide sets its scene (a slide looks the same however it is reached)
-  useEffect(() => {
-    actions.setParams(step.params);
-    actions.pinRow(null);
-  }, [actions, step]);
+  // a file upload is no slide's scene: set aside for the lecture, back when it ends (before the first scene)
+  useEffect(() => setUploadAside(store), [store]);
+
+  // entering a slide sets its scene, inputs included (a slide looks the same however it is reached)
+  useEffect(() => applyStep(store, actions, step), [store, actions, step]);
 
   // leaving lecture mode hands focus back to the page's Present button
   useEffect(
@@ -145,7 +147,13 @@ export function Presentation({ notices }: { notices?: ReactNode }) {
   }, [actions, k, count, go, help, closeHelp]);
 
   return (
-    <div className="present" data-step={k} data-step-id={step.id} data-scene={JSON.stringify(step.params)}>
+    <div
+      className="present"
+      data-step={k}
+      data-step-id={step.id}
+      data-scene={JSON.stringify(step.params)}
+      data-scene-trained={step.trained ? JSON.stringify(step.trained) : undefined}
+    >
       <header className="present-bar">
         <p className="present-deck">{p.deck}</p>
         <nav aria-label={p.nav} className="present-nav">

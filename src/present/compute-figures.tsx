@@ -1,6 +1,7 @@
 /**
  * Slide figures drawn from the engine's compute result: exact A (and Â) as large heatmaps on one
- * colour scale, and the cost model beside the kernel times just measured.
+ * colour scale — of a trained head with its measured concentration —, and the cost model beside
+ * the kernel times just measured.
  */
 import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { useStrings } from '../ui/strings';
@@ -10,6 +11,7 @@ import { Heatmap } from '../charts/Heatmap';
 import { LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, heatScale, MAP_COLORS, robustMax } from '../charts/palette';
 import { featureDim } from '../core/feature-maps';
+import { FAVOR_M, FAVOR_SEEDS, headStats } from '../core/trained/head-stats';
 import { useActions, useStore } from '../store/react';
 import { chartSize, ComputeNote, Frame, sameParams, useFitSize, type Box } from './figure-frame';
 import type { Step } from './story';
@@ -22,7 +24,7 @@ export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
   const params = useStore((s) => s.params);
   const pinned = useStore((s) => s.ui.pinnedRow);
   const hovered = useStore((s) => s.ui.hoveredRow);
-  const both = step.figure === 'compare';
+  const both = step.figure !== 'exact';
   const view = result?.output.view ?? null;
   const ready = !!view && !!result && sameParams(result.params, params);
   const scale = useMemo(
@@ -46,6 +48,7 @@ export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
   let stat: ReactNode = null;
   if (result) {
     if (step.id === 'quadratic') stat = p.statScores(fmtInt(n), fmtInt(n * n));
+    else if (step.figure === 'head') stat = <HeadFacts error={m?.relErrorA} m={result.params.m} />;
     else if (!both) stat = p.statEntropy(fmt(m?.entropyExact));
     else if (result.params.causal) stat = p.statCausal(fmt(m?.relErrorA));
     else stat = p.statError(fmt(m?.relErrorA), result.params.m);
@@ -96,7 +99,7 @@ export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
       stat={
         both && result ? (
           <span className="slide-stat-row">
-            <span>{stat}</span>
+            <span className={step.figure === 'head' ? 'slide-head-stat' : undefined}>{stat}</span>
             {legend}
           </span>
         ) : null
@@ -118,6 +121,40 @@ export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
         </div>
       )}
     </Frame>
+  );
+}
+
+/**
+ * What the trained head in force measures (src/core/trained/head-stats.ts on its Q, K): mean row
+ * entropy against uniform rows', the error of the Â on screen at the current m, and FAVOR+'s mean
+ * error over FAVOR_SEEDS draws at each m of FAVOR_M — how little more features help.
+ */
+function HeadFacts({ error, m }: { error: number | null | undefined; m: number }) {
+  const p = useStrings().present;
+  const active = useStore((s) => s.upload.active);
+  const causal = useStore((s) => s.params.causal);
+  const stats = useMemo(
+    () => (active?.trained ? headStats({ q: active.q.matrix, k: active.k.matrix }, causal) : null),
+    [active, causal],
+  );
+  if (!stats) return null;
+  return (
+    <span
+      data-head-stats=""
+      data-entropy={stats.entropy}
+      data-entropy-uniform={stats.entropyUniform}
+      data-favor-error={stats.favorError.join(',')}
+    >
+      {p.headStat({
+        entropy: fmt(stats.entropy, 2),
+        uniform: fmt(stats.entropyUniform, 2),
+        error: fmt(error, 2),
+        m,
+        errors: stats.favorError.map((e) => fmt(e, 2)).join(' / '),
+        ms: FAVOR_M.join(' / '),
+        draws: FAVOR_SEEDS,
+      })}
+    </span>
   );
 }
 

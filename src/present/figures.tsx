@@ -17,6 +17,7 @@ export function SlideFigure({ step, box }: { step: Step; box: Box }) {
   switch (step.figure) {
     case 'exact':
     case 'compare':
+    case 'head':
       return <MatrixFigure step={step} box={box} />;
     case 'cost':
       return <CostFigure step={step} box={box} />;

@@ -10,6 +10,8 @@
 import type { AttentionParams } from '../core/types';
 import { DEFAULT_PARAMS } from '../store/params';
 import { PRESENT_STEP_COUNT } from '../store/store';
+import type { TrainedSelection } from '../store/trained';
+import { UPLOAD_LOCKED_PARAMS } from '../store/upload-state';
 import type { ReferenceId } from '../i18n/references';
 
 export type StepId =
@@ -23,6 +25,7 @@ export type StepId =
   | 'sparsity'
   | 'rank'
   | 'concentration'
+  | 'trained'
   | 'speed'
   | 'learning';
 
@@ -36,30 +39,50 @@ export type FigureKind =
   | 'sparsity' // top-k attention mass of softmax, FAVOR+ and 1 + elu
   | 'spectra' // singular values of A, Â and QKᵀ
   | 'norm' // error vs norm scale beside entropy vs norm scale
+  | 'head' // a trained head's exact A beside FAVOR+'s Â on one colour scale, with the head's measured concentration
   | 'speed' // the blog's time-vs-n figure, measured live on this machine when the lecturer presses Run
   | 'training'; // the training comparison (softmax vs linear attention on MQAR), trained live when the lecturer presses Train
 
 /** Controls a slide may offer (a compact strip under the caption). */
-export type SlideControl = 'n' | 'd' | 'm' | 'scale' | 'causal';
+export type SlideControl = 'n' | 'd' | 'm' | 'scale' | 'causal' | 'head';
 
 /** The works a slide follows (src/i18n/references.ts). */
-export type SourceId = Extract<ReferenceId, 'blog' | 'paper' | 'su' | 'katharopoulos'>;
+export type SourceId = Extract<ReferenceId, 'blog' | 'paper' | 'su' | 'katharopoulos' | 'based'>;
 
-export interface Step {
+/** Every parameter but the seeds: a complete experiment on generated inputs. */
+export type Scene = Omit<AttentionParams, 'seed' | 'featureSeed'>;
+/** What a trained head sets itself (src/store/trained.ts `selectTrained`): n, d, the scale (their RMS), the input kind, and the model's causal mask. */
+export const HEAD_PARAMS = [...UPLOAD_LOCKED_PARAMS, 'causal'] as const;
+export type HeadParam = (typeof HEAD_PARAMS)[number];
+/** The rest of a scene on a trained head. */
+export type HeadScene = Omit<Scene, HeadParam>;
+
+interface StepBase {
   id: StepId;
   figure: FigureKind;
-  /** the complete scene (every parameter but the seeds) */
-  params: Omit<AttentionParams, 'seed' | 'featureSeed'>;
   controls: readonly SlideControl[];
   /** KaTeX source of the step's formula */
   tex: string;
   sources: readonly SourceId[];
 }
 
+/** A step on generated inputs: `params` is the complete scene; no upload or trained head stays in force. */
+export interface GeneratedStep extends StepBase {
+  params: Scene;
+  trained?: undefined;
+}
+
+/** A step on one head of a bundled trained model: the head sets n, d, scale, input and causal; `params` the rest. */
+export interface TrainedStep extends StepBase {
+  params: HeadScene;
+  trained: TrainedSelection;
+}
+
+export type Step = GeneratedStep | TrainedStep;
+
 /** Slider ranges on the slides: small enough that every figure is computed on any machine. */
 export const SLIDE_LIMITS = { nMax: 1_024, dMax: 64, mMax: 512, scaleMin: 0.1, scaleMax: 2 } as const;
 
-type Scene = Step['params'];
 const BASE: Scene = {
   n: 256,
   d: DEFAULT_PARAMS.d,
@@ -72,6 +95,12 @@ const BASE: Scene = {
   stabilizer: 'shift',
 };
 const scene = (over: Partial<Scene>): Scene => ({ ...BASE, ...over });
+/** `scene(over)` less what the head sets. */
+function headScene(over: Partial<HeadScene>): HeadScene {
+  const s: Partial<Scene> = scene(over);
+  for (const k of HEAD_PARAMS) delete s[k];
+  return s as HeadScene;
+}
 
 const tex = String.raw;
 
@@ -173,6 +202,18 @@ export const STORY: readonly Step[] = [
     controls: [],
     tex: tex`S_i=\textstyle\sum_{j\le i}\phi(k_j)\,v_j^\top\in\mathbb{R}^{m'\times d},\qquad \operatorname{rank}(\hat A)\le m'`,
     sources: ['su'],
+  },
+  {
+    // the concentration slide's point measured on a real head: a head trained on associative recall
+    // is sharp, and FAVOR+'s error on it barely falls with m (docs/trained-heads-measured.md). Last,
+    // after learning (it is such a trained model's head), so the older slides' numbers stay put.
+    id: 'trained',
+    figure: 'head',
+    trained: { model: 'mqar', layer: 0, head: 0, example: 0 },
+    params: headScene({ m: 256 }),
+    controls: ['m', 'head'],
+    tex: tex`\bar H(A)=-\tfrac1n\sum_i\sum_{j\le i}A_{ij}\log A_{ij}\ \ \text{vs}\ \ \bar H(U)=\tfrac1n\sum_i\log(i+1)`,
+    sources: ['paper', 'based'],
   },
 ];
 

@@ -51,7 +51,7 @@ export interface UiState {
 }
 
 /** Number of slides of lecture mode (src/present/story.ts holds one step per slide; a test keeps them equal). */
-export const PRESENT_STEP_COUNT = 12;
+export const PRESENT_STEP_COUNT = 13;
 
 export interface EngineErrorInfo {
   code: EngineErrorCode | string;
