@@ -8,7 +8,8 @@
 //   fit(cfg, k)       — the transfer experiment's Hedgehog fit, k steps on WebGPU
 //                       (src/gpu/train/hedgehog-fit.ts) beside the CPU fit (core/train/hedgehog-distill.ts)
 //                       from one softmax teacher: held-out KL before and after, the KL of every step,
-//                       every fitted tensor, and the ms per step of each;
+//                       every fitted tensor, the ms per step of each, and whether a second GPU
+//                       fit repeats the first bit for bit;
 import { drawFeatureW } from '../../src/core/train/feature-draws';
 import { lossAndGrads, modelForward } from '../../src/core/train/model';
 import { createHedgehogFit } from '../../src/core/train/hedgehog-distill';
@@ -239,7 +240,15 @@ async function fit(cfg: TrainConfig, k: number, teacherSteps: number) {
       p.name.includes('.hh.') || (p.name === student[i]!.name && p.data.every((x, j) => x === student[i]!.data[j])),
   );
   const perStep = { webgpu: ms.webgpu / (k - 1), cpu: ms.cpu / (k - 1) };
-  return { before, after, losses, rows, others, lr: FIT_LR, perStep };
+  // a second GPU fit from the same inputs: the same KL bits every step, the same fitted bits
+  const again = await createGpuHedgehogFit(g, teacher, teacherCfg.model, student, cfg, k, FIT_LR);
+  const bits = (x: number) => new Uint32Array(new Float32Array([x]).buffer)[0]!;
+  let repeat = true;
+  for (let s = 0; s < k; s++) repeat &&= bits(await again.step()) === bits(losses[s]!.gpu);
+  const pa = await again.params();
+  again.dispose();
+  repeat &&= pa.every((p, i) => p.data.every((x, j) => Object.is(x, pg[i]!.data[j])));
+  return { before, after, losses, rows, others, lr: FIT_LR, perStep, repeat };
 }
 
 (window as unknown as { trainStep: unknown }).trainStep = {
