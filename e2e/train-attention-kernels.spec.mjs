@@ -2,7 +2,8 @@
 // SwiftShader), forward and backward: softmax attention (src/gpu/train/softmax-attention.ts vs
 // core/train/softmax-attention.ts), the six feature maps and their Jacobians (feature-maps.ts vs
 // core/train/feature-map-grad.ts), linear attention bidirectional, causal (chunked prefix scan /
-// reverse scan) and windowed (linear-attention.ts vs core/train/linear-attention-train.ts).
+// reverse scan) and windowed (linear-attention.ts vs core/train/linear-attention-train.ts), and
+// the Hedgehog distillation's KL rows, dφq, dφk (hedgehog-distill.ts vs core/train/hedgehog-distill.ts).
 // Awkward shapes: L = 1, odd L, L across the causal chunks (16 rows) and 64-invocation workgroups, H > 1,
 // odd dh, m across 64, strided views (fused QKV, offsets in flat parameter/gradient buffers).
 // Tolerance per entry: 2e-5·max|twin| + 2e-4·|twin| (driver: e2e/pages/train-attention-kernels.ts).
@@ -42,10 +43,20 @@ const LINEAR = [
   { B: 1, L: 1024, H: 1, F: 3, dh: 2, causal: true, window: 0 },
 ];
 
+// Hedgehog distillation's core (hedgehog-distill.ts vs core distillHead): m odd, L = 1, odd L,
+// B·H·L across a 64-invocation workgroup
+const DISTILL = [
+  { B: 1, L: 1, H: 1, m: 1, causal: false },
+  { B: 1, L: 1, H: 1, m: 3, causal: true },
+  { B: 2, L: 7, H: 3, m: 5, causal: true },
+  { B: 2, L: 7, H: 2, m: 3, causal: false },
+  { B: 1, L: 67, H: 2, m: 5, causal: true },
+];
+
 const fmt = (x) => x.toExponential(1).padStart(8);
 
 test(
-  'training attention kernels (softmax, feature maps, linear attention; forward and backward) match their CPU twins',
+  'training attention kernels (softmax, feature maps, linear attention; forward and backward; Hedgehog distillation) match their CPU twins',
   async ({ page, baseUrl, log }) => {
     await page.goto(`${baseUrl}/e2e/pages/train-attention-kernels.html`);
     await page.waitForFunction(() => window.trainAttentionKernels, null, { timeout: 60_000 });
@@ -83,6 +94,12 @@ test(
       LINEAR,
       (c) => `linear ${c.window ? `window ${c.window}` : ''}${c.causal ? ' causal' : ' bidir'}`,
       (c) => `B${c.B} L${c.L} H${c.H} F${c.F} dh${c.dh}`,
+    );
+    await runAll(
+      'distill',
+      DISTILL,
+      (c) => `hedgehog distill ${c.causal ? 'causal' : 'bidir'}`,
+      (c) => `B${c.B} L${c.L} H${c.H} m${c.m}`,
     );
     assert.deepEqual(bad, [], 'every output within tolerance');
   },

@@ -5,9 +5,16 @@
 //   steps(cfg, k)     — k optimizer steps of both trainers: losses per step, every parameter, and
 //                       the steps/s of each backend over steps 2 … k;
 //   determinism(cfg)  — two GPU trainers with one seed: the loss bits of every step;
+//   fit(cfg, k)       — the transfer experiment's Hedgehog fit, k steps on WebGPU
+//                       (src/gpu/train/hedgehog-fit.ts) beside the CPU fit (core/train/hedgehog-distill.ts)
+//                       from one softmax teacher: held-out KL before and after, the KL of every step,
+//                       every fitted tensor, the ms per step of each, and whether a second GPU
+//                       fit repeats the first bit for bit;
 import { drawFeatureW } from '../../src/core/train/feature-draws';
 import { lossAndGrads, modelForward } from '../../src/core/train/model';
+import { createHedgehogFit } from '../../src/core/train/hedgehog-distill';
 import { initParams } from '../../src/core/train/model-params';
+import { transferParams } from '../../src/core/train/transfer';
 import { makeBatch } from '../../src/core/train/tasks/index';
 import { createCpuTrainer } from '../../src/core/train/trainer';
 import type { TrainConfig } from '../../src/core/train/types';
@@ -17,6 +24,8 @@ import { untimedKernelContext } from '../../src/gpu/kernel-context';
 import { readFloats } from '../../src/gpu/readback';
 import { GpuModel, uploadBatch } from '../../src/gpu/train/gpu-model';
 import { createGpuTrainer } from '../../src/gpu/train/gpu-trainer';
+import { createGpuHedgehogFit } from '../../src/gpu/train/hedgehog-fit';
+import { FIT_LR } from '../../src/engine/transfer-runner';
 import { pageGpu } from './train-gpu';
 
 const gpu = pageGpu;
@@ -184,9 +193,68 @@ async function determinism(cfg: TrainConfig, k: number) {
   return runs;
 }
 
+/**
+ * `cfg` is the student (a Hedgehog model); its teacher is the same model with softmax attention,
+ * trained `teacherSteps` steps on the CPU twins (so its heads attend somewhere), swapped in as the
+ * transfer runner does, then fitted k steps at the runner's learning rate by both fits.
+ */
+async function fit(cfg: TrainConfig, k: number, teacherSteps: number) {
+  const g = await gpu();
+  const teacherCfg: TrainConfig = { ...cfg, model: { ...cfg.model, attention: { kind: 'softmax' } } };
+  const tt = createCpuTrainer(teacherCfg);
+  for (let i = 0; i < teacherSteps; i++) await tt.step();
+  const teacher = await tt.params();
+  tt.dispose();
+  const student = transferParams(teacher, cfg.model, cfg.seed);
+  const cpu = createHedgehogFit(teacher, teacherCfg.model, student, cfg, k, FIT_LR);
+  const gf = await createGpuHedgehogFit(g, teacher, teacherCfg.model, student, cfg, k, FIT_LR);
+  const before = { gpu: await gf.heldOutLoss(), cpu: cpu.heldOutLoss() };
+  const losses: { step: number; gpu: number; cpu: number }[] = [];
+  // ms of steps 2 … k (step 1 compiles the pipelines)
+  const ms = { webgpu: 0, cpu: 0 };
+  for (let s = 1; s <= k; s++) {
+    const t0 = performance.now();
+    const a = await gf.step();
+    const t1 = performance.now();
+    const b = cpu.step();
+    if (s > 1) {
+      ms.webgpu += t1 - t0;
+      ms.cpu += performance.now() - t1;
+    }
+    losses.push({ step: s, gpu: a, cpu: b });
+  }
+  const after = { gpu: await gf.heldOutLoss(), cpu: cpu.heldOutLoss() };
+  const pg = await gf.params();
+  const pc = cpu.params();
+  gf.dispose();
+  const hh = pc.filter((p) => p.name.includes('.hh.'));
+  const rows = tensorRows(
+    hh.map((p) => p.name),
+    hh.map((p) => pg.find((x) => x.name === p.name)!.data),
+    hh.map((p) => p.data),
+    0.01 * FIT_LR * k,
+  );
+  // every other tensor is the student's, untouched, in both
+  const others = pg.every(
+    (p, i) =>
+      p.name.includes('.hh.') || (p.name === student[i]!.name && p.data.every((x, j) => x === student[i]!.data[j])),
+  );
+  const perStep = { webgpu: ms.webgpu / (k - 1), cpu: ms.cpu / (k - 1) };
+  // a second GPU fit from the same inputs: the same KL bits every step, the same fitted bits
+  const again = await createGpuHedgehogFit(g, teacher, teacherCfg.model, student, cfg, k, FIT_LR);
+  const bits = (x: number) => new Uint32Array(new Float32Array([x]).buffer)[0]!;
+  let repeat = true;
+  for (let s = 0; s < k; s++) repeat &&= bits(await again.step()) === bits(losses[s]!.gpu);
+  const pa = await again.params();
+  again.dispose();
+  repeat &&= pa.every((p, i) => p.data.every((x, j) => Object.is(x, pg[i]!.data[j])));
+  return { before, after, losses, rows, others, lr: FIT_LR, perStep, repeat };
+}
+
 (window as unknown as { trainStep: unknown }).trainStep = {
   info: async () => ({ adapter: (await gpu()).adapterName }),
   grads,
   steps,
   determinism,
+  fit,
 };

@@ -5,12 +5,14 @@
  * (src/core/train) — with the smaller CPU default when the page asked for the default comparison,
  * and the `started` message says which and why. Every failure becomes an `error` message.
  */
+import type { createHedgehogFit } from '../core/train/hedgehog-distill';
 import { createCpuTrainer } from '../core/train/trainer';
 import { trainStepFlops } from '../core/train/flops';
 import { makeBatch } from '../core/train/tasks';
 import type { Batch, ParamTensor, TrainConfig } from '../core/train/types';
 import { acquireGpu, type GpuContext } from '../gpu/device';
 import { createGpuTrainer } from '../gpu/train/gpu-trainer';
+import { createGpuHedgehogFit } from '../gpu/train/hedgehog-fit';
 import { isSoftwareAdapter } from '../gpu/analysis-backend';
 import type { TrainingRequest, TrainingResponse } from './training-protocol';
 import { startTrainingSession, type TrainingSession } from './training-runner';
@@ -86,13 +88,17 @@ async function start(
   const deps = {
     createTrainer: async (cfg: TrainConfig, initial?: readonly ParamTensor[]) =>
       gpuCtx ? createGpuTrainer(gpuCtx, cfg, { initial }) : createCpuTrainer(cfg, { initial }),
+    // the transfer experiment's Hedgehog fit on this backend too (absent: the CPU twins' fit)
+    createFit: gpuCtx
+      ? (...args: Parameters<typeof createHedgehogFit>) => createGpuHedgehogFit(gpuCtx, ...args)
+      : undefined,
     stepFlops: (cfg: TrainConfig) => trainStepFlops(cfg.model, { batch: cfg.batch, seqLen: cfg.task.seqLen }),
     example,
     now: () => performance.now(),
     yieldNow,
     post,
   };
-  // the transfer experiment: phase 1 and 2 on this backend; the Hedgehog fit on the CPU twins
+  // the transfer experiment: phase 1, the Hedgehog fit and phase 2 on this backend
   session = (setup.transfer ? startTransferSession : startTrainingSession)(id, setup, info, deps);
 }
 

@@ -6,6 +6,7 @@ import { startTransferSession, type TransferDeps } from './transfer-runner';
 import { transferSetup, transferSpecs, transferTotalSteps } from './transfer-setup';
 import { taskConfig, type TrainingSetup } from './training-setup';
 import { makeBatch } from '../core/train/tasks/index';
+import { createHedgehogFit, type HedgehogFitLike } from '../core/train/hedgehog-distill';
 
 const tiny: TrainingSetup = {
   ...transferSetup('cpu'),
@@ -105,6 +106,36 @@ describe('transfer runner (CPU twins)', () => {
     let row = 0;
     for (let j = 0; j < L; j++) row += report.maps[1].maps[0][0][(L - 1) * L + j];
     expect(row).toBeCloseTo(1, 4);
+  });
+
+  it('a backend fit from deps.createFit (async, as the WebGPU one) is driven and disposed, and gives the same report as the default CPU fit', async () => {
+    const calls = { created: 0, steps: 0, disposed: 0 };
+    const h = harness();
+    h.deps.createFit = async (...args) => {
+      calls.created++;
+      const f = createHedgehogFit(...args);
+      const wrapped: HedgehogFitLike = {
+        steps: f.steps,
+        step: async () => (calls.steps++, f.step()),
+        heldOutLoss: async () => f.heldOutLoss(),
+        params: async () => f.params(),
+        dispose: () => void calls.disposed++,
+      };
+      return wrapped;
+    };
+    const s = startTransferSession(4, tiny, info, h.deps);
+    await s.finished;
+    const ref = harness();
+    await startTransferSession(5, tiny, info, ref.deps).finished;
+    const reportOf = (msgs: TrainingResponse[]) => {
+      const m = msgs.find((x) => x.type === 'transfer');
+      return m?.type === 'transfer' ? m.report : null;
+    };
+    expect(calls).toEqual({ created: tiny.seeds, steps: tiny.seeds * tiny.fit, disposed: tiny.seeds });
+    const got = reportOf(h.msgs)!;
+    const want = reportOf(ref.msgs)!;
+    expect(got.fits).toEqual(want.fits);
+    expect(got.step0).toEqual(want.step0);
   });
 
   it('cancel during phase 2 ends the experiment: cancelled, no more steps', async () => {

@@ -4,12 +4,13 @@
  * phases, `done`. Phase 1 steps the seeds' softmax runs in turn for `steps` steps. Then, per seed,
  * the softmax model's parameters are swapped into each map's model (transferParams), each phase-2
  * trainer is built — from the swapped parameters (finetune), from the fitted ones (fitted: the
- * Hedgehog fit on the CPU twins, one yield per fit step), or from its own init (scratch) — and
+ * Hedgehog fit from `deps.createFit` — the WebGPU fit when the worker trains on WebGPU, else the
+ * CPU twins' —, one yield per fit step), or from its own init (scratch) — and
  * evaluated before its first step (step 0). FAVOR+ is also evaluated, swapped, at several m.
  * Phase 2 steps every phase-2 run in turn for `tune` steps. Pause, resume and cancel are handled
  * between two steps (fit steps included), as in training-runner.ts.
  */
-import { createHedgehogFit } from '../core/train/hedgehog-distill';
+import { createHedgehogFit, type HedgehogFitLike } from '../core/train/hedgehog-distill';
 import { attentionConcentration, evaluateModel, transferParams } from '../core/train/transfer';
 import { evalSet } from '../core/train/eval-set';
 import type { ParamTensor, TrainConfig } from '../core/train/types';
@@ -26,6 +27,11 @@ export interface TransferTrainerLike extends TrainerLike {
 export interface TransferDeps extends Omit<RunnerDeps, 'createTrainer'> {
   /** `initial`: start from these parameters (the trainer's `initial` option) */
   createTrainer(cfg: TrainConfig, initial?: readonly ParamTensor[]): Promise<TransferTrainerLike>;
+  /**
+   * The Hedgehog fit on this backend (createHedgehogFit's arguments; the worker passes
+   * createGpuHedgehogFit on WebGPU); default: the CPU twins' createHedgehogFit.
+   */
+  createFit?: (...args: Parameters<typeof createHedgehogFit>) => Promise<HedgehogFitLike>;
 }
 
 /** Learning rate of the Hedgehog fit (AdamW on Wh, bh only, constant). */
@@ -109,15 +115,20 @@ export function startTransferSession(
       let initial: ParamTensor[] | undefined;
       if (s.role !== 'scratch') initial = transferParams(teacher, s.config.model, s.seed);
       if (s.role === 'fitted' && initial) {
-        const fit = createHedgehogFit(teacher, specs[s.source].config.model, initial, s.config, setup.fit, FIT_LR);
-        const before = fit.heldOutLoss();
-        for (let i = 0; i < fit.steps; i++) {
-          if (!(await loop.between())) return loop.cancelled();
-          fit.step();
-          loop.count(flops[s.index]);
+        const args = [teacher, specs[s.source].config.model, initial, s.config, setup.fit, FIT_LR] as const;
+        const fit: HedgehogFitLike = deps.createFit ? await deps.createFit(...args) : createHedgehogFit(...args);
+        try {
+          const before = await fit.heldOutLoss();
+          for (let i = 0; i < fit.steps; i++) {
+            if (!(await loop.between())) return loop.cancelled();
+            await fit.step();
+            loop.count(flops[s.index]);
+          }
+          report.fits.push({ run: s.index, before, after: await fit.heldOutLoss(), steps: fit.steps });
+          initial = await fit.params();
+        } finally {
+          fit.dispose?.();
         }
-        report.fits.push({ run: s.index, before, after: fit.heldOutLoss(), steps: fit.steps });
-        initial = fit.params();
       }
       const t = await deps.createTrainer(s.config, initial);
       trainers[s.index] = t;

@@ -181,7 +181,8 @@ export const trainingEn = {
       phase === 1
         ? 'Phase 1: training softmax.'
         : 'Phase 2: fine-tuning the swapped models beside the from-scratch ones.',
-    onCpuFit: 'The Hedgehog fit runs on the CPU twins (it trains only Wh and bh).',
+    fitOn: (backend: 'cpu' | 'webgpu' | null): string =>
+      `The Hedgehog fit trains only Wh and bh${backend === 'webgpu' ? ', on WebGPU' : backend === 'cpu' ? ', on the CPU twins' : ''}, like the rest of the run.`,
     chart: (map: string) => `${map}: held-out accuracy after the swap vs from scratch`,
     roles: {
       softmax: 'softmax (trained)',

@@ -170,7 +170,8 @@ export const trainingZh: typeof trainingEn = {
     lead: 'Performer 博客实验的缩小版：用精确 softmax 训练好的 Transformer，保留权重，把注意力换成特征映射。准确率立刻下降（第 0 步）；微调后恢复得远比从头训练线性模型快。Hedgehog 还可以先把特征映射拟合到每个头的 softmax 注意力（Zhang 等 2024），起点高得多。',
     phase: (phase: 1 | 2) =>
       phase === 1 ? '第一阶段：训练 softmax。' : '第二阶段：微调替换后的模型，并与从头训练的对比。',
-    onCpuFit: 'Hedgehog 的拟合在 CPU 孪生实现上运行（只训练 Wh 和 bh）。',
+    fitOn: (backend: 'cpu' | 'webgpu' | null) =>
+      `Hedgehog 的拟合只训练 Wh 和 bh${backend === 'webgpu' ? '，在 WebGPU 上运行' : backend === 'cpu' ? '，在 CPU 孪生实现上运行' : ''}，与本次训练的其余部分相同。`,
     chart: (map: string) => `${map}：替换后与从头训练的留出准确率`,
     roles: { softmax: 'softmax（已训练）', finetune: '替换后微调', scratch: '从头训练', fitted: '先拟合再微调' },
     roles0: { softmax: 'softmax（已训练）', finetune: '替换后', scratch: '初始化时', fitted: '替换并拟合后' },

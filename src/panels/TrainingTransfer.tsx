@@ -162,6 +162,7 @@ export function TrainingTransfer({ setup }: { setup: TrainingSetup }) {
   const report = useStore((s) => s.training.transfer);
   const maps = useStore((s) => s.training.maps);
   const status = useStore((s) => s.training.status);
+  const backend = useStore((s) => s.training.backend);
   const labelBy = (names: Record<TransferRole, string>) => (r: RunInfo) =>
     r.role === 'softmax' || !r.role ? names.softmax : `${kindName(r.kind, t)}: ${names[r.role]}`;
   const sum = useMemo(() => summarizeTransfer({ runs, curves, transfer: report }), [runs, curves, report]);
@@ -196,7 +197,7 @@ export function TrainingTransfer({ setup }: { setup: TrainingSetup }) {
       <h3>{tx.title}</h3>
       <p className="note">{tx.lead}</p>
       <p className="note">
-        {tx.phase(report ? 2 : 1)} {setup.kinds.includes('hedgehog') && setup.fit > 0 ? tx.onCpuFit : ''}
+        {tx.phase(report ? 2 : 1)} {setup.kinds.includes('hedgehog') && setup.fit > 0 ? tx.fitOn(backend) : ''}
       </p>
       {softmax?.final && (
         <p data-metric="transfer-softmax-accuracy" data-value={softmax.final.mean} data-step={softmax.final.step}>

@@ -49,6 +49,70 @@ function opts(s: DistillShape, hh: HedgehogParams, h: number, side: 'q' | 'k'): 
   };
 }
 
+/** The shape of distillHead's head: B sequences of L rows, H heads, F features, the mask. */
+export interface DistillHeadShape {
+  B: number;
+  L: number;
+  H: number;
+  F: number;
+  causal: boolean;
+}
+
+/**
+ * The distillation's core for head h — the CPU twin of src/shaders/train-hedgehog-distill.wgsl
+ * (which does every head in one pass): from the head's features φq, φk (rows×F, row b·L + i) and
+ * the teacher's P (B·H·L·L, ((b·H + h)·L + i)·L + j) the KL of every row (B·L, unscaled) and
+ * dφq, dφk (rows×F) of loss = Σ KL / `norm`: with s_ij = φq_i·φk_j, den_i = Σ_j s_ij, j over the
+ * row's keys (causal j ≤ i), g_ij = (Σ_j' P_ij' / den_i − P_ij / s_ij) / norm,
+ * dφq_i = Σ_j g_ij φk_j and dφk_j = Σ_i g_ij φq_i, both summed in increasing j (i) order.
+ */
+export function distillHead(
+  pq: Arr,
+  pk: Arr,
+  p: Arr,
+  s: DistillHeadShape,
+  h: number,
+  norm = 1,
+): { kl: Arr; dq: Arr; dk: Arr } {
+  const { B, L, H, F, causal } = s;
+  const rows = B * L;
+  const kl = like(pq, rows);
+  const dq = like(pq, rows * F);
+  const dk = like(pq, rows * F);
+  const sRow = like(pq, L);
+  for (let b = 0; b < B; b++) {
+    const pb = (b * H + h) * L * L;
+    for (let i = 0; i < L; i++) {
+      const qi = (b * L + i) * F;
+      const n = causal ? i + 1 : L;
+      let den = 0;
+      let mass = 0;
+      for (let j = 0; j < n; j++) {
+        const kj = (b * L + j) * F;
+        let dot = 0;
+        for (let f = 0; f < F; f++) dot += pq[qi + f] * pk[kj + f];
+        sRow[j] = dot;
+        den += dot;
+        mass += p[pb + i * L + j];
+      }
+      let rowKl = 0;
+      for (let j = 0; j < n; j++) {
+        const pij = p[pb + i * L + j];
+        if (pij > 0) rowKl += pij * (Math.log(pij) - Math.log(sRow[j] / den));
+        const g = (mass / den - pij / sRow[j]) / norm;
+        if (g === 0) continue;
+        const kj = (b * L + j) * F;
+        for (let f = 0; f < F; f++) {
+          dq[qi + f] += g * pk[kj + f];
+          dk[kj + f] += g * pq[qi + f];
+        }
+      }
+      kl[b * L + i] = rowKl;
+    }
+  }
+  return { kl, dq, dk };
+}
+
 /**
  * The summed KL of one layer's rows and its gradients w.r.t. the layer's Hedgehog tensors, scaled
  * by 1 / `norm` (the number of rows the mean runs over; 1 gives the sum).
@@ -71,7 +135,6 @@ export function distillLayer(
     kb: like(x, H * m),
   };
   let loss = 0;
-  const sRow = like(x, L);
   for (let h = 0; h < H; h++) {
     const qh = sliceCols(t.q, rows, D, h * dh, dh);
     const kh = sliceCols(t.k, rows, D, h * dh, dh);
@@ -79,36 +142,8 @@ export function distillLayer(
     const ok = opts(s, hh, h, 'k');
     const pq = featureForward('hedgehog', qh, rows, dh, 'query', oq);
     const pk = featureForward('hedgehog', kh, rows, dh, 'key', ok);
-    const dq = like(x, rows * F);
-    const dk = like(x, rows * F);
-    for (let b = 0; b < B; b++) {
-      const pb = (b * H + h) * L * L;
-      for (let i = 0; i < L; i++) {
-        const qi = (b * L + i) * F;
-        const n = causal ? i + 1 : L;
-        let den = 0;
-        let mass = 0;
-        for (let j = 0; j < n; j++) {
-          const kj = (b * L + j) * F;
-          let dot = 0;
-          for (let f = 0; f < F; f++) dot += pq[qi + f] * pk[kj + f];
-          sRow[j] = dot;
-          den += dot;
-          mass += t.p[pb + i * L + j];
-        }
-        for (let j = 0; j < n; j++) {
-          const pij = t.p[pb + i * L + j];
-          if (pij > 0) loss += pij * (Math.log(pij) - Math.log(sRow[j] / den));
-          const g = (mass / den - pij / sRow[j]) / norm;
-          if (g === 0) continue;
-          const kj = (b * L + j) * F;
-          for (let f = 0; f < F; f++) {
-            dq[qi + f] += g * pk[kj + f];
-            dk[kj + f] += g * pq[qi + f];
-          }
-        }
-      }
-    }
+    const { kl, dq, dk } = distillHead(pq, pk, t.p, { B, L, H, F, causal }, h, norm);
+    for (let r = 0; r < rows; r++) loss += kl[r];
     const gq = featureBackward('hedgehog', qh, rows, dh, 'query', oq, pq, dq);
     const gk = featureBackward('hedgehog', kh, rows, dh, 'key', ok, pk, dk);
     grads.qw.set(gq.dhw!, h * dh * m);
@@ -142,6 +177,18 @@ export interface HedgehogFit {
   /** the fitted parameter list (copies): the student's, with the fitted Hedgehog tensors */
   params(): ParamTensor[];
   readonly steps: number;
+}
+
+/**
+ * What the transfer runner drives: this CPU fit, or the WebGPU one (src/gpu/train/hedgehog-fit.ts
+ * `createGpuHedgehogFit`, the same methods with promises, and GPU buffers to dispose).
+ */
+export interface HedgehogFitLike {
+  step(): number | Promise<number>;
+  heldOutLoss(): number | Promise<number>;
+  params(): ParamTensor[] | Promise<ParamTensor[]>;
+  readonly steps: number;
+  dispose?(): void;
 }
 
 /**

@@ -215,8 +215,12 @@ export class GpuModel {
     });
   }
 
-  /** Forward through the loss: logits, dLogits and stats[0..2] (loss, correct, count). */
-  encodeForward(ctx: KernelContext, enc: GPUCommandEncoder, b: GpuBatch): void {
+  /**
+   * Forward through the loss: logits, dLogits and stats[0..2] (loss, correct, count). `attention`:
+   * stop after the last layer's attention (every layer's q, k, P / φ are then in `layers`: what
+   * the Hedgehog fit's teacher needs).
+   */
+  encodeForward(ctx: KernelContext, enc: GPUCommandEncoder, b: GpuBatch, upTo: 'loss' | 'attention' = 'loss'): void {
     const { cfg } = this;
     const B = b.batch;
     const L = b.seqLen;
@@ -263,6 +267,7 @@ export class GpuModel {
           phiQ: a.phiQ!, phiK: a.phiK!, v: a.v, out: a.ao, den: a.den!, role: `${p}la.fwd`,
         }); // prettier-ignore
       }
+      if (upTo === 'attention' && l === cfg.layers - 1) return;
       encodeLinearForward(ctx, enc, { x: a.ao, w: P(p + 'wo'), b: P(p + 'bo'), y: a.h1, residual: a.u, rows: R, inDim: D, outDim: D });
       if (cfg.mlp) {
         const next = this.layers[l + 1]?.hIn ?? this.hOut;
@@ -272,6 +277,7 @@ export class GpuModel {
         encodeLinearForward(ctx, enc, { x: a.g!, w: P(p + 'w2'), b: P(p + 'b2'), y: next, residual: a.h1, rows: R, inDim: 4 * D, outDim: D });
       }
     }); // prettier-ignore
+    if (upTo === 'attention') return;
     encodeLayerNormForward(ctx, enc, { x: this.hOut, gain: P('lnf.g'), bias: P('lnf.b'), y: this.lnf, mean: this.meanF, rstd: this.rstdF, rows: R, cols: D }); // prettier-ignore
     encodeLinearForward(ctx, enc, {
       x: this.lnf,
