@@ -4,6 +4,7 @@
  * its measured line — mean row entropy, effective rank, FAVOR+ error at m = 64, 128, 256, 512
  * (src/core/trained/head-stats.ts) — and a sentence comparing them with Gaussian Q, K of the same
  * n, d and RMS. Clicking a head (or its button) puts it in force; the URL follows (layer=, head=).
+ * The sequence (TrainedSequence.tsx) shows its tokens and, for the grammar model, takes typed text.
  */
 import { useId, useMemo } from 'react';
 import { Heatmap } from '../charts/Heatmap';
@@ -11,14 +12,16 @@ import { fmt, fmtInt } from '../charts/format';
 import { heatScale, robustMax } from '../charts/palette';
 import { exactAttentionMatrix } from '../core/exact-attention';
 import { generateInputs } from '../core/inputs';
-import { BUNDLES, bundledHeads } from '../core/trained/bundles';
+import { BUNDLES } from '../core/trained/bundles';
 import { TRAINED_MODELS, type TrainedModelId, type TrainedSelection } from '../core/trained/configs';
 import { FAVOR_M, headStats, SUMMARY_M, type HeadStats } from '../core/trained/head-stats';
 import { EXAMPLE_COUNT } from '../core/trained/heads';
+import { selectionHeads } from '../core/trained/sequence';
 import { DEFAULT_PARAMS } from '../store/params';
 import { useActions, useAppStore, useStore } from '../store/react';
 import { selectTrained } from '../store/trained';
 import { useStrings } from '../ui/strings';
+import { TrainedSequence } from './TrainedSequence';
 
 const SIZE = 128;
 
@@ -29,10 +32,11 @@ interface HeadView {
   stats: HeadStats;
 }
 
-function useHeadViews(model: TrainedModelId, example: number): { views: HeadView[]; causal: boolean } {
+function useHeadViews(sel: TrainedSelection): { views: HeadView[]; causal: boolean } {
+  const { model, example, text } = sel;
   return useMemo(() => {
     const causal = BUNDLES[model].config.model.causal;
-    const views = bundledHeads(model, example).flatMap((row, layer) =>
+    const views = selectionHeads({ model, example, text }).flatMap((row, layer) =>
       row.map((h, head) => ({
         layer,
         head,
@@ -41,7 +45,7 @@ function useHeadViews(model: TrainedModelId, example: number): { views: HeadView
       })),
     );
     return { views, causal };
-  }, [model, example]);
+  }, [model, example, text]);
 }
 
 /** The synthetic reference: the same statistics on Gaussian Q, K of the chosen head's n, d and entry RMS. */
@@ -63,11 +67,14 @@ export function TrainedHeads() {
   const modelId = useId();
   const exampleId = useId();
   if (!sel) return null;
+  // a new model starts at its first head; an example (or a new model) replaces typed text; layer and head keep the sequence
   const pick = (next: Partial<TrainedSelection>) => {
-    const to = { ...sel, ...next };
-    if (next.model && next.model !== sel.model) Object.assign(to, { layer: 0, head: 0 });
+    const base: TrainedSelection = { model: sel.model, layer: sel.layer, head: sel.head, example: sel.example };
+    if (next.model !== undefined && next.model !== sel.model) base.layer = base.head = 0;
+    const to = next.model !== undefined || next.example !== undefined ? { ...base, ...next } : { ...sel, ...next };
     selectTrained(store, actions, to);
   };
+
   const bundle = BUNDLES[sel.model];
   return (
     <section className="panel trained-heads" aria-labelledby="trained-heads-heading" data-trained-model={sel.model}>
@@ -92,17 +99,19 @@ export function TrainedHeads() {
         <label htmlFor={exampleId}>{tt.example}</label>
         <select
           id={exampleId}
-          value={sel.example}
+          value={sel.text === undefined ? sel.example : 'text'}
           data-trained-key="example"
-          onChange={(e) => pick({ example: Number(e.target.value) })}
+          onChange={(e) => e.target.value !== 'text' && pick({ example: Number(e.target.value) })}
         >
           {Array.from({ length: EXAMPLE_COUNT }, (_, i) => (
             <option key={i} value={i}>
               {tt.exampleName(i)}
             </option>
           ))}
+          {sel.text !== undefined && <option value="text">{tt.typedOption}</option>}
         </select>
       </div>
+      <TrainedSequence sel={sel} onText={(text) => pick({ text })} />
       <HeadGrid sel={sel} onPick={(layer, head) => pick({ layer, head })} />
     </section>
   );
@@ -111,7 +120,7 @@ export function TrainedHeads() {
 function HeadGrid({ sel, onPick }: { sel: TrainedSelection; onPick: (layer: number, head: number) => void }) {
   const t = useStrings();
   const tt = t.trained;
-  const { views, causal } = useHeadViews(sel.model, sel.example);
+  const { views, causal } = useHeadViews(sel);
   const active = useStore((s) => s.upload.active);
   const gauss = useGaussianReference(active?.n ?? 1, active?.d ?? 1, active?.rms ?? 1, causal);
   const scale = useMemo(() => heatScale(robustMax(views.map((v) => v.a)).top, 'linear'), [views]);
@@ -146,7 +155,7 @@ function HeadGrid({ sel, onPick }: { sel: TrainedSelection; onPick: (layer: numb
                 pinnedRow={null}
                 hoveredRow={null}
                 onPickRow={() => onPick(v.layer, v.head)}
-                resultId={`${sel.model}-${sel.example}-${v.layer}-${v.head}`}
+                resultId={`${sel.model}-${sel.text ?? sel.example}-${v.layer}-${v.head}`}
               />
               <p className="note">
                 {tt.headLine(

@@ -30,6 +30,10 @@ export function bundleShape(id: TrainedModelId): { layers: number; heads: number
 
 /** [layer][head] Q, K, V of bundled model `id` on its example `example`. */
 export function bundledHeads(id: TrainedModelId, example: number): HeadInputs[][] {
-  const { config } = BUNDLES[id];
-  return headInputs(bundledParams(id), config.model, exampleTokens(config.task, example));
+  return bundledHeadsOn(id, exampleTokens(BUNDLES[id].config.task, example));
+}
+
+/** [layer][head] Q, K, V of bundled model `id` on `tokens` (an example's, or typed text's: src/core/trained/sequence.ts). */
+export function bundledHeadsOn(id: TrainedModelId, tokens: Int32Array): HeadInputs[][] {
+  return headInputs(bundledParams(id), BUNDLES[id].config.model, tokens);
 }
