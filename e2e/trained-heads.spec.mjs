@@ -258,6 +258,7 @@ test(
     const errText = await err.locator('span').textContent();
     assert.ok(/“eats” \(token 2/.test(errText), `the refusal at the box names the word and its token: ${errText}`);
     assert.equal(await box.getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.locator('.notices [data-notice="trained-text-rejected"]').count(), 0, 'at the box only');
     const after = await page.evaluate(() => {
       const s = window.__performer.getState();
       return { id: s.upload.active.id, text: s.upload.active.trained.text };

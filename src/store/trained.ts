@@ -9,7 +9,7 @@
  * A selection that does not fit the model changes nothing and says why (a notice; text that does
  * not tokenize gets a `trained-text-rejected` notice, shown at the text box, naming each unknown word).
  */
-import { detokenize, type TokenizeProblem } from '../core/train/tasks/text-words';
+import { detokenize, TEXT_MAX_CHARS, type TokenizeProblem } from '../core/train/tasks/text-words';
 import { BUNDLES, bundleShape } from '../core/trained/bundles';
 import { isTrainedModelId, TRAINED_MODELS, type TrainedModelId, type TrainedSelection } from '../core/trained/configs';
 import { EXAMPLE_COUNT } from '../core/trained/heads';
@@ -54,7 +54,13 @@ function readText(model: TrainedSelection['model'], text: string): { text: strin
 /** The notice of a problem (the text's own, with its words, for text that does not tokenize). */
 export function trainedNotice(p: TrainedProblem, source: 'url' | 'control'): NoticeInput {
   if (p.tokens)
-    return { level: 'error', code: 'trained-text-rejected', source, text: p.raw.slice(0, 200), problems: p.tokens };
+    return {
+      level: 'error',
+      code: 'trained-text-rejected',
+      source,
+      text: p.raw.slice(0, TEXT_MAX_CHARS),
+      problems: p.tokens,
+    };
   return { level: 'error', code: 'param-rejected', source, key: p.key, raw: p.raw.slice(0, 40), reason: p.reason };
 }
 
