@@ -250,6 +250,9 @@ test(
     assert.ok(moved > 0.05, `A changed with the sequence (max |Δ| ${moved.toFixed(3)} over the first ${tn} rows)`);
     const chips = await page.getAttribute('[data-trained-tokens]', 'data-trained-tokens');
     assert.equal(chips, 'the big dogs ( a cat sees ) chase some mice . the king follows', 'one chip per token');
+    await page.click('[data-token-pos="5"]');
+    await page.waitForFunction(() => window.__performer.getState().ui.pinnedRow === 5);
+    assert.equal(await page.getAttribute('[data-token-pos="5"]', 'aria-pressed'), 'true', 'a chip pins its row');
     const typedId = await page.evaluate(() => window.__performer.getState().upload.active.id);
     await box.fill('the cat eats a dog');
     await page.click('[data-action="load-text"]');

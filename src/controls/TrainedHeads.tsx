@@ -122,6 +122,9 @@ function HeadGrid({ sel, onPick }: { sel: TrainedSelection; onPick: (layer: numb
   const tt = t.trained;
   const { views, causal } = useHeadViews(sel);
   const active = useStore((s) => s.upload.active);
+  // the row a token chip (TrainedSequence) or the comparison pins or previews, outlined in every head
+  const pinnedRow = useStore((s) => s.ui.pinnedRow);
+  const hoveredRow = useStore((s) => s.ui.hoveredRow);
   const gauss = useGaussianReference(active?.n ?? 1, active?.d ?? 1, active?.rms ?? 1, causal);
   const scale = useMemo(() => heatScale(robustMax(views.map((v) => v.a)).top, 'linear'), [views]);
   const at = FAVOR_M.indexOf(SUMMARY_M);
@@ -152,8 +155,8 @@ function HeadGrid({ sel, onPick }: { sel: TrainedSelection; onPick: (layer: numb
                 n={n}
                 scale={scale}
                 size={SIZE}
-                pinnedRow={null}
-                hoveredRow={null}
+                pinnedRow={pinnedRow}
+                hoveredRow={hoveredRow}
                 onPickRow={() => onPick(v.layer, v.head)}
                 resultId={`${sel.model}-${sel.text ?? sel.example}-${v.layer}-${v.head}`}
               />

@@ -83,7 +83,6 @@ function TextBox({
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) submit(e);
   };
-  const count = live?.ok ? live.ids.length : null;
   return (
     <form className="trained-text" onSubmit={submit} data-trained-text-form="">
       <label htmlFor={`${id}-text`}>{tt.textLabel}</label>
@@ -109,8 +108,8 @@ function TextBox({
           <NoticeLine notice={notice} text={tt.textRejected(notice.source, notice.problems)} />
         </div>
       )}
-      <p id={`${id}-hint`} className="note" data-trained-text-count={count ?? ''}>
-        {live?.ok ? tt.textCount(live.ids.length, max, live.ignored) : ''}
+      <p id={`${id}-hint`} className="note" data-trained-text-count={live?.count ?? ''}>
+        {live ? tt.textCount(live.count, max, live.ignored, live.ok) : ''}
       </p>
       <details className="trained-vocabulary">
         <summary>{tt.vocabulary}</summary>

@@ -49,8 +49,8 @@ export const trainedEn = {
   typedOption: 'your text',
   textLabel: 'Your text (the grammar’s words)',
   textApply: 'Load',
-  textCount: (count: number, max: number, ignored: number) =>
-    `${fmtInt(count)} of at most ${fmtInt(max)} tokens${ignored ? ` (${fmtInt(ignored)} punctuation mark${ignored === 1 ? '' : 's'} dropped: the grammar has none)` : ''} · Enter or Load computes every head on it.`,
+  textCount: (count: number, max: number, ignored: number, ready: boolean) =>
+    `${fmtInt(count)} of at most ${fmtInt(max)} tokens${ignored ? ` (${fmtInt(ignored)} punctuation mark${ignored === 1 ? '' : 's'} dropped: the grammar has none)` : ''}${ready ? ' · Enter or Load computes every head on it.' : ''}`,
   textRejected: (source: 'url' | 'control', problems: readonly TokenizeProblem[]) =>
     `${source === 'url' ? 'The link’s text was not loaded' : 'Not loaded'} — ${textProblemsEn(problems)}. ${source === 'url' ? 'The example is shown instead.' : 'The head in use is unchanged.'}`,
   vocabulary: 'Words the grammar model knows',

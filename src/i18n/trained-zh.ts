@@ -32,8 +32,8 @@ export const trainedZh: TrainedStrings = {
   typedOption: '你输入的文本',
   textLabel: '你的文本（语法模型的英文词）',
   textApply: '载入',
-  textCount: (count: number, max: number, ignored: number) =>
-    `${fmtInt(count)} 个词元（最多 ${fmtInt(max)} 个）${ignored ? `，已去掉 ${fmtInt(ignored)} 个标点（语法中没有）` : ''} · 按 Enter 或“载入”即在其上计算所有头。`,
+  textCount: (count: number, max: number, ignored: number, ready: boolean) =>
+    `${fmtInt(count)} 个词元（最多 ${fmtInt(max)} 个）${ignored ? `，已去掉 ${fmtInt(ignored)} 个标点（语法中没有）` : ''}${ready ? ' · 按 Enter 或“载入”即在其上计算所有头。' : ''}`,
   textRejected: (source: 'url' | 'control', problems: readonly TokenizeProblem[]) =>
     `${source === 'url' ? '链接中的文本未载入' : '未载入'}——${textProblemsZh(problems)}。${source === 'url' ? '改为显示示例。' : '正在使用的头保持不变。'}`,
   vocabulary: '语法模型认识的词',

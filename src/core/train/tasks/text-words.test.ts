@@ -48,6 +48,7 @@ describe('tokenize', () => {
       { kind: 'unknown', word: 'dragon', at: 16, index: 4 },
       { kind: 'unknown', word: '@', at: 30, index: 8 },
     ]);
+    expect(r.count).toBe(9); // unknown words hold their positions
     expect(!r.ok && tokenize('<mask> a', 64).ok).toBe(false);
   });
 

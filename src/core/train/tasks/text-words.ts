@@ -77,8 +77,10 @@ export type TokenizeProblem =
   | { kind: 'too-few'; count: number; min: number }
   | { kind: 'too-long'; chars: number; max: number };
 
+/** `count`: tokens read (unknown words included; 0 for text too long to read); `ignored`: marks dropped. */
 export type TokenizeResult =
-  { ok: true; ids: Int32Array; ignored: number } | { ok: false; problems: TokenizeProblem[] };
+  | { ok: true; ids: Int32Array; count: number; ignored: number }
+  | { ok: false; problems: TokenizeProblem[]; count: number; ignored: number };
 
 // a word: letters, digits, apostrophes and inner hyphens; then the marks that are tokens; then the ignored ones
 const PIECE = /([\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*)|([.()[\]{}!?])|([,;:"'`“”‘’«»\-–—…]+)|(\S)/gu;
@@ -109,7 +111,12 @@ function suggest(word: string): string | undefined {
 /** Token ids of `text`, at most `maxTokens` (the model's sequence length) and at least MIN_TOKENS. */
 export function tokenize(text: string, maxTokens: number): TokenizeResult {
   if (text.length > TEXT_MAX_CHARS)
-    return { ok: false, problems: [{ kind: 'too-long', chars: text.length, max: TEXT_MAX_CHARS }] };
+    return {
+      ok: false,
+      problems: [{ kind: 'too-long', chars: text.length, max: TEXT_MAX_CHARS }],
+      count: 0,
+      ignored: 0,
+    };
   const ids: number[] = [];
   const problems: TokenizeProblem[] = [];
   let ignored = 0;
@@ -134,7 +141,10 @@ export function tokenize(text: string, maxTokens: number): TokenizeResult {
   }
   if (ids.length > maxTokens) problems.push({ kind: 'too-many', count: ids.length, max: maxTokens });
   if (ids.length < MIN_TOKENS) problems.push({ kind: 'too-few', count: ids.length, min: MIN_TOKENS });
-  return problems.length ? { ok: false, problems } : { ok: true, ids: Int32Array.from(ids), ignored };
+  const count = ids.length;
+  return problems.length
+    ? { ok: false, problems, count, ignored }
+    : { ok: true, ids: Int32Array.from(ids), count, ignored };
 }
 
 /**
