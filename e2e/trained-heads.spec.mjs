@@ -233,8 +233,28 @@ async function settled(page, head) {
   );
 }
 
+/** The head of `want` (model, typed text or none) in force and computed, its heatmap drawn. */
+async function settledOn(page, want) {
+  await page.waitForFunction(
+    (w) => {
+      const s = window.__performer.getState();
+      const t = s.upload.active?.trained;
+      return (
+        t?.model === w.model &&
+        t.text === w.text &&
+        s.compute.status === 'ok' &&
+        s.compute.result?.params.n === s.upload.active.n &&
+        document.querySelector('[data-metric="heatmap-exact"]')?.getAttribute('data-result-id') ===
+          String(s.compute.result.id)
+      );
+    },
+    want,
+    { timeout: 60_000 },
+  );
+}
+
 test(
-  'input=trained: the comparison computes on the head, the picker shows every head, a click changes head= and the figures, the JSON’s A_exact is softmax(QKᵀ/√d) of the twin’s head and its errors of A and of the output are the shown ones, every panel analysis runs on it, and each panel’s numbers (errors, KL, entropies, ranks, local truncation, the feature-map row) recomputed from the JSON are the shown ones',
+  'input=trained: the comparison computes on the head, the picker shows every head, a click changes head= and the figures, the JSON’s A_exact is softmax(QKᵀ/√d) of the twin’s head and its errors of A and of the output are the shown ones, every panel analysis runs on it, each panel’s numbers (errors, KL, entropies, ranks, local truncation, the feature-map row) recomputed from the JSON are the shown ones, and typed grammar text puts the twin’s head on those tokens in force (a bad word: refused at the box, head kept)',
   async ({ page, appUrl, artifacts, loadModule, log }) => {
     const { bundledHeads, bundleShape } = await loadModule('/src/core/trained/bundles.ts');
     const shape = bundleShape('mqar');
@@ -348,6 +368,69 @@ test(
     for (const id of ['sparsity', 'rank'])
       await page.locator(`#panel-${id}`).screenshot({ path: join(shots, `trained-head-${id}.png`) });
     log(`every panel analysis (${PANEL_ANALYSES.join(', ')}) done on ${upId} within ${Date.now() - t0} ms more`);
+
+    // typed text (grammar model): the box starts from the example's words; Enter puts the head on the
+    // typed tokens in force (A = the twin's softmax on them, the chips and text= follow); a word the
+    // model does not know is refused at the box and the head stays
+    const seq = await loadModule('/src/core/trained/sequence.ts');
+    await page.selectOption('[data-trained-key="model"]', 'grammar');
+    const box = page.locator('[data-trained-key="text"]');
+    await box.waitFor();
+    assert.equal(await box.inputValue(), seq.selectionText({ model: 'grammar', example: 0 }), 'prefilled: example 1');
+    await settledOn(page, { model: 'grammar', text: undefined });
+    const exampleA = await page.evaluate(() =>
+      Array.from(window.__performer.getState().compute.result.output.view.exact),
+    );
+    const typed = 'The big dogs (a cat sees) chase some mice. The king follows';
+    const canonical = 'the big dogs (a cat sees) chase some mice. the king follows';
+    await box.fill(typed);
+    await box.press('Enter');
+    await settledOn(page, { model: 'grammar', text: canonical });
+    await page.waitForFunction((t) => new URLSearchParams(location.search).get('text') === t, canonical);
+    const tokens = seq.selectionTokens({ model: 'grammar', example: 0, text: canonical });
+    const tn = tokens.length;
+    const th = seq.selectionHeads({ model: 'grammar', example: 0, text: canonical })[0][0];
+    const typedA = await page.evaluate(() => {
+      const s = window.__performer.getState();
+      return {
+        n: s.params.n,
+        cells: s.compute.result.output.view.cells,
+        exact: Array.from(s.compute.result.output.view.exact),
+      };
+    });
+    assert.deepEqual([typedA.n, typedA.cells], [tn, tn], `n = the ${tn} typed tokens, A shown in full`);
+    const twinA = softmaxA(th.q.data, th.k.data, tn, th.q.cols);
+    let dt = 0;
+    for (let t = 0; t < tn * tn; t++) dt = Math.max(dt, Math.abs(twinA[t] - typedA.exact[t]));
+    assert.ok(dt < 1e-6, `A on the typed tokens = softmax(QKᵀ/√d) of the twin's head on them: max |Δ| ${dt}`);
+    // against the example's A on the same positions (the first tn rows and columns: causal, so a prefix)
+    const en = Math.round(Math.sqrt(exampleA.length));
+    let moved = 0;
+    for (let i = 0; i < tn; i++)
+      for (let j = 0; j <= i; j++) moved = Math.max(moved, Math.abs(typedA.exact[i * tn + j] - exampleA[i * en + j]));
+    assert.ok(moved > 0.05, `A changed with the sequence (max |Δ| ${moved.toFixed(3)} over the first ${tn} rows)`);
+    const chips = await page.getAttribute('[data-trained-tokens]', 'data-trained-tokens');
+    assert.equal(chips, 'the big dogs ( a cat sees ) chase some mice . the king follows', 'one chip per token');
+    await page.click('[data-token-pos="5"]');
+    await page.waitForFunction(() => window.__performer.getState().ui.pinnedRow === 5);
+    assert.equal(await page.getAttribute('[data-token-pos="5"]', 'aria-pressed'), 'true', 'a chip pins its row');
+    const typedId = await page.evaluate(() => window.__performer.getState().upload.active.id);
+    await box.fill('the cat eats a dog');
+    await page.click('[data-action="load-text"]');
+    const err = page.locator('[data-trained-text-error]');
+    await err.waitFor();
+    const errText = await err.locator('span').textContent();
+    assert.ok(/“eats” \(token 2/.test(errText), `the refusal at the box names the word and its token: ${errText}`);
+    assert.equal(await box.getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.locator('.notices [data-notice="trained-text-rejected"]').count(), 0, 'at the box only');
+    const after = await page.evaluate(() => {
+      const s = window.__performer.getState();
+      return { id: s.upload.active.id, text: s.upload.active.trained.text };
+    });
+    assert.deepEqual(after, { id: typedId, text: canonical }, 'the typed head stays in force');
+    assert.equal(new URL(page.url()).searchParams.get('text'), canonical);
+    await page.locator('.trained-heads').screenshot({ path: join(shots, 'trained-heads-text.png') });
+    log(`typed text: ${tn} tokens, A vs twin max |Δ| ${dt.toExponential(1)}; refusal: ${errText}`);
   },
   { webgpu: false, timeout: 90_000 },
 );

@@ -7,6 +7,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Controls } from '../controls/Controls';
 import { UploadControls } from '../controls/UploadControls';
 import { TrainedHeads } from '../controls/TrainedHeads';
+import { NoticeLine } from '../ui/NoticeLine';
 import { ComputeStatus } from '../panels/ComputeStatus';
 import { BeyondPanel } from '../panels/BeyondPanel';
 import { ErrorPanel } from '../panels/ErrorPanel';
@@ -108,28 +109,21 @@ function noticeText(t: ReturnType<typeof useStrings>, n: Notice): string {
       return t.upload.locked(n.key);
     case 'trained-failed':
       return t.trained.failed(n.message);
+    case 'trained-text-rejected':
+      return t.trained.textRejected(n.source, n.problems);
   }
 }
 
-function Notices() {
+/** The page's messages; `except`: a kind shown where it arose instead (typed text's refusal, at the text box). */
+function Notices({ except }: { except?: Notice['code'] }) {
   const t = useStrings();
-  const notices = useStore((s) => s.notices);
-  const actions = useActions();
+  const all = useStore((s) => s.notices);
+  const notices = except ? all.filter((n) => n.code !== except) : all;
   if (!notices.length) return null;
   return (
     <div className="notices" role="alert" aria-label={t.app.notices}>
       {notices.map((n) => (
-        <div key={n.id} className={`notice notice-${n.level}`} data-notice={n.code}>
-          <span>{noticeText(t, n)}</span>
-          <button
-            type="button"
-            className="small"
-            aria-label={t.app.dismiss}
-            onClick={() => actions.dismissNotice(n.id)}
-          >
-            ×
-          </button>
-        </div>
+        <NoticeLine key={n.id} notice={n} text={noticeText(t, n)} />
       ))}
     </div>
   );
@@ -149,6 +143,7 @@ export function App() {
   const embed = useStore((s) => s.ui.embed);
   const hidden = useStore((s) => s.ui.hidden);
   const embedUnknown = useStore((s) => s.ui.embedUnknown);
+  const trained = useStore((s) => s.upload.active?.trained !== undefined);
   useThemeAttribute();
   useDocumentLanguage();
   const present = useStore((s) => s.ui.present) && !embed;
@@ -158,6 +153,7 @@ export function App() {
   if (embed || embedUnknown !== null) return <Embed panels={PANELS} notices={<Notices />} badge={<BackendBadge />} />;
 
   const show = (id: PanelId) => !hidden.includes(id);
+  const picker = trained && show('main');
   return (
     <div className="app">
       <a className="skip" href="#panel-main">
@@ -176,7 +172,7 @@ export function App() {
           <PresentButton />
         </div>
       </header>
-      <Notices />
+      <Notices except={picker ? 'trained-text-rejected' : undefined} />
       <div className="layout">
         <aside className="sidebar">
           <Controls />

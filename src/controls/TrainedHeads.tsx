@@ -6,6 +6,7 @@
  * n, d and RMS. Clicking a head (or its button) puts it in force; the URL follows (layer=, head=).
  * The heads are the engine's forward pass in force (`upload.active.heads`, src/store/trained.ts),
  * not recomputed here; a line says which backend computed them (data-trained-backend).
+ * The sequence (TrainedSequence.tsx) shows its tokens and, for the grammar model, takes typed text.
  */
 import { useId, useMemo } from 'react';
 import { Heatmap } from '../charts/Heatmap';
@@ -22,6 +23,7 @@ import { useActions, useAppStore, useStore } from '../store/react';
 import { selectTrained } from '../store/trained';
 import type { TrainedRun } from '../store/upload-state';
 import { useStrings } from '../ui/strings';
+import { TrainedSequence } from './TrainedSequence';
 
 const SIZE = 128;
 
@@ -71,11 +73,14 @@ export function TrainedHeads() {
   if (!inForce || !run) return null;
   // the controls show the latest choice (its forward pass may still be on its way); the grid the head in force
   const sel = pending ?? inForce;
+  // a new model starts at its first head; an example (or a new model) replaces typed text; layer and head keep the sequence
   const pick = (next: Partial<TrainedSelection>) => {
-    const to = { ...sel, ...next };
-    if (next.model && next.model !== sel.model) Object.assign(to, { layer: 0, head: 0 });
+    const base: TrainedSelection = { model: sel.model, layer: sel.layer, head: sel.head, example: sel.example };
+    if (next.model !== undefined && next.model !== sel.model) base.layer = base.head = 0;
+    const to = next.model !== undefined || next.example !== undefined ? { ...base, ...next } : { ...sel, ...next };
     selectTrained(store, actions, to);
   };
+
   const bundle = BUNDLES[sel.model];
   return (
     <section className="panel trained-heads" aria-labelledby="trained-heads-heading" data-trained-model={sel.model}>
@@ -100,15 +105,16 @@ export function TrainedHeads() {
         <label htmlFor={exampleId}>{tt.example}</label>
         <select
           id={exampleId}
-          value={sel.example}
+          value={sel.text === undefined ? sel.example : 'text'}
           data-trained-key="example"
-          onChange={(e) => pick({ example: Number(e.target.value) })}
+          onChange={(e) => e.target.value !== 'text' && pick({ example: Number(e.target.value) })}
         >
           {Array.from({ length: EXAMPLE_COUNT }, (_, i) => (
             <option key={i} value={i}>
               {tt.exampleName(i)}
             </option>
           ))}
+          {sel.text !== undefined && <option value="text">{tt.typedOption}</option>}
         </select>
       </div>
       <p
@@ -119,6 +125,7 @@ export function TrainedHeads() {
       >
         {pending ? tt.computing : tt.forwardPass(run.backend, run.adapter, fmt(run.ms, 2))}
       </p>
+      <TrainedSequence sel={sel} onText={(text) => pick({ text })} />
       <HeadGrid sel={inForce} run={run} onPick={(layer, head) => pick({ layer, head })} />
     </section>
   );
@@ -137,6 +144,9 @@ function HeadGrid({
   const tt = t.trained;
   const { views, causal } = useHeadViews(run);
   const active = useStore((s) => s.upload.active);
+  // the row a token chip (TrainedSequence) or the comparison pins or previews, outlined in every head
+  const pinnedRow = useStore((s) => s.ui.pinnedRow);
+  const hoveredRow = useStore((s) => s.ui.hoveredRow);
   const gauss = useGaussianReference(active?.n ?? 1, active?.d ?? 1, active?.rms ?? 1, causal);
   const scale = useMemo(() => heatScale(robustMax(views.map((v) => v.a)).top, 'linear'), [views]);
   const at = FAVOR_M.indexOf(SUMMARY_M);
@@ -167,10 +177,10 @@ function HeadGrid({
                 n={n}
                 scale={scale}
                 size={SIZE}
-                pinnedRow={null}
-                hoveredRow={null}
+                pinnedRow={pinnedRow}
+                hoveredRow={hoveredRow}
                 onPickRow={() => onPick(v.layer, v.head)}
-                resultId={`${sel.model}-${sel.example}-${v.layer}-${v.head}`}
+                resultId={`${sel.model}-${sel.text ?? sel.example}-${v.layer}-${v.head}`}
               />
               <p className="note">
                 {tt.headLine(

@@ -3,6 +3,7 @@
  * `en.trained`; trained-zh.ts has the same shape (the i18n test compares them key by key).
  */
 import { fmt, fmtInt } from '../charts/format';
+import type { TokenizeProblem } from '../core/train/tasks/text-words';
 
 const range = (lo: number, hi: number) => (fmt(lo, 2) === fmt(hi, 2) ? fmt(lo, 2) : `${fmt(lo, 2)}–${fmt(hi, 2)}`);
 
@@ -16,12 +17,55 @@ export interface TrainedSummary {
   m: number;
 }
 
+const wordList = (xs: string[]) =>
+  xs.length > 6 ? `${xs.slice(0, 6).join(', ')} and ${xs.length - 6} more` : xs.join(', ');
+
+/** Every problem of a text, in one sentence each (shared by the notice and the text box). */
+function textProblemsEn(problems: readonly TokenizeProblem[]): string {
+  const unknown = problems.flatMap((p) =>
+    p.kind === 'unknown'
+      ? [`“${p.word}” (token ${p.index}${p.suggestion ? `; did you mean “${p.suggestion}”?` : ''})`]
+      : [],
+  );
+  const out: string[] = [];
+  if (unknown.length)
+    out.push(
+      `${unknown.length === 1 ? 'a word the model does not know' : 'words the model does not know'}: ${wordList(unknown)}`,
+    );
+  for (const p of problems) {
+    if (p.kind === 'too-many') out.push(`${fmtInt(p.count)} tokens, more than the model’s ${fmtInt(p.max)}`);
+    if (p.kind === 'too-few') out.push(`${fmtInt(p.count)} token${p.count === 1 ? '' : 's'}, at least ${p.min} needed`);
+    if (p.kind === 'too-long') out.push(`${fmtInt(p.chars)} characters, at most ${fmtInt(p.max)}`);
+  }
+  return out.join('; ');
+}
+
 export const trainedEn = {
   inputOption: 'Trained head (a bundled model)',
   heading: 'Trained heads',
   model: 'Model',
   example: 'Sequence',
   exampleName: (i: number) => `example ${i + 1}`,
+  typedOption: 'your text',
+  textLabel: 'Your text (the grammar’s words)',
+  textApply: 'Load',
+  textCount: (count: number, max: number, ignored: number, ready: boolean) =>
+    `${fmtInt(count)} of at most ${fmtInt(max)} tokens${ignored ? ` (${fmtInt(ignored)} punctuation mark${ignored === 1 ? '' : 's'} dropped: the grammar has none)` : ''}${ready ? ' · Enter or Load computes every head on it.' : ''}`,
+  textRejected: (source: 'url' | 'control', problems: readonly TokenizeProblem[]) =>
+    `${source === 'url' ? 'The link’s text was not loaded' : 'Not loaded'} — ${textProblemsEn(problems)}. ${source === 'url' ? 'The example is shown instead.' : 'The head in use is unchanged.'}`,
+  vocabulary: 'Words the grammar model knows',
+  wordGroups: {
+    determiners: 'determiners',
+    adjectives: 'adjectives',
+    nouns: 'nouns (singular/plural)',
+    verbs: 'verbs (singular/plural — agreeing with the subject)',
+    marks: 'marks',
+  } as Record<string, string>,
+  tokensHeading: (n: number) =>
+    `The sequence: ${fmtInt(n)} tokens, one per query row i (and key column j) of the heatmaps — click a token to pin its row`,
+  tokenAria: (i: number, label: string) => `token ${i}: ${label}`,
+  mqarNote:
+    'MQAR reads no text: its sequences are generated task data — keys k, each followed by its value v, then blanks · and queries k? (a key asked again; the model must answer its value).',
   modelName: (id: string, layers: number, heads: number) =>
     `${id === 'mqar' ? 'MQAR recall' : 'Grammar LM'} (${layers} layer${layers > 1 ? 's' : ''} × ${heads} heads)`,
   intro: (params: string, loss: string, acc: string) =>
@@ -48,6 +92,7 @@ export const trainedEn = {
     layer: 'must be a layer index of the model (0-based)',
     head: 'must be a head index of the model (0-based)',
     example: 'must be an example index from 0 to 15',
+    text: 'must be left out: only the grammar model reads typed text (MQAR’s sequences are generated task data)',
   } as Record<string, string>,
 };
 

@@ -1,8 +1,27 @@
 /** 训练好的注意力头（`input=trained`、头选择器）的中文文本；与 trained-en.ts 结构相同。 */
 import { fmt, fmtInt } from '../charts/format';
+import type { TokenizeProblem } from '../core/train/tasks/text-words';
 import type { TrainedStrings, TrainedSummary } from './trained-en';
 
 const range = (lo: number, hi: number) => (fmt(lo, 2) === fmt(hi, 2) ? fmt(lo, 2) : `${fmt(lo, 2)}–${fmt(hi, 2)}`);
+
+const wordList = (xs: string[]) => (xs.length > 6 ? `${xs.slice(0, 6).join('、')} 等 ${xs.length} 个` : xs.join('、'));
+
+function textProblemsZh(problems: readonly TokenizeProblem[]): string {
+  const unknown = problems.flatMap((p) =>
+    p.kind === 'unknown'
+      ? [`“${p.word}”（第 ${p.index} 个词元${p.suggestion ? `；是否想输入“${p.suggestion}”？` : ''}）`]
+      : [],
+  );
+  const out: string[] = [];
+  if (unknown.length) out.push(`模型不认识的词：${wordList(unknown)}`);
+  for (const p of problems) {
+    if (p.kind === 'too-many') out.push(`共 ${fmtInt(p.count)} 个词元，超过模型的 ${fmtInt(p.max)} 个`);
+    if (p.kind === 'too-few') out.push(`只有 ${fmtInt(p.count)} 个词元，至少需要 ${p.min} 个`);
+    if (p.kind === 'too-long') out.push(`共 ${fmtInt(p.chars)} 个字符，最多 ${fmtInt(p.max)} 个`);
+  }
+  return out.join('；');
+}
 
 export const trainedZh: TrainedStrings = {
   inputOption: '训练好的头（内置模型）',
@@ -10,6 +29,26 @@ export const trainedZh: TrainedStrings = {
   model: '模型',
   example: '序列',
   exampleName: (i: number) => `示例 ${i + 1}`,
+  typedOption: '你输入的文本',
+  textLabel: '你的文本（语法模型的英文词）',
+  textApply: '载入',
+  textCount: (count: number, max: number, ignored: number, ready: boolean) =>
+    `${fmtInt(count)} 个词元（最多 ${fmtInt(max)} 个）${ignored ? `，已去掉 ${fmtInt(ignored)} 个标点（语法中没有）` : ''}${ready ? ' · 按 Enter 或“载入”即在其上计算所有头。' : ''}`,
+  textRejected: (source: 'url' | 'control', problems: readonly TokenizeProblem[]) =>
+    `${source === 'url' ? '链接中的文本未载入' : '未载入'}——${textProblemsZh(problems)}。${source === 'url' ? '改为显示示例。' : '正在使用的头保持不变。'}`,
+  vocabulary: '语法模型认识的词',
+  wordGroups: {
+    determiners: '限定词',
+    adjectives: '形容词',
+    nouns: '名词（单数/复数）',
+    verbs: '动词（单数/复数，与主语一致）',
+    marks: '标点与括号',
+  },
+  tokensHeading: (n: number) =>
+    `序列：${fmtInt(n)} 个词元，对应热图的每个查询行 i（及键列 j）——点击词元可固定它所在的行`,
+  tokenAria: (i: number, label: string) => `词元 ${i}：${label}`,
+  mqarNote:
+    'MQAR 不读取文本：它的序列是生成的任务数据——键 k 后跟它的值 v，然后是空白 · 与查询 k?（再次出现的键，模型须答出它的值）。',
   modelName: (id: string, layers: number, heads: number) =>
     `${id === 'mqar' ? 'MQAR 关联回忆' : '语法语言模型'}（${layers} 层 × ${heads} 头）`,
   intro: (params: string, loss: string, acc: string) =>
@@ -36,5 +75,6 @@ export const trainedZh: TrainedStrings = {
     layer: '必须是模型的层号（从 0 开始）',
     head: '必须是模型的头号（从 0 开始）',
     example: '必须是 0 到 15 的示例编号',
+    text: '应省略：只有语法模型能读取输入的文本（MQAR 的序列是生成的任务数据）',
   },
 };

@@ -7,6 +7,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { BackendInfo } from '../core/attention-job';
 import type { EngineErrorCode } from '../core/errors';
+import type { TokenizeProblem } from '../core/train/tasks/text-words';
 import type { AttentionParams } from '../core/types';
 import type { ComputeResult } from '../engine/protocol';
 import type { AnalysisOpName, AnalysisResults } from '../engine/analysis';
@@ -127,7 +128,16 @@ export type Notice =
   | { id: number; level: 'warning'; code: 'upload-not-in-link' }
   /** input=trained: the forward pass of a selection failed (the head in force stays) */
   | { id: number; level: 'error'; code: 'trained-failed'; message: string }
-  | { id: number; level: 'warning'; code: 'upload-locked'; key: ParamKey };
+  | { id: number; level: 'warning'; code: 'upload-locked'; key: ParamKey }
+  /** typed text for a trained head that does not tokenize (src/store/trained.ts): the text and why */
+  | {
+      id: number;
+      level: 'error';
+      code: 'trained-text-rejected';
+      source: 'url' | 'control';
+      text: string;
+      problems: TokenizeProblem[];
+    };
 
 export type NoticeInput = Notice extends infer N ? (N extends Notice ? Omit<N, 'id'> : never) : never;
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../core/errors';
-import { bundledHeads, modelHeads } from '../core/trained/bundles';
+import { bundledHeads, bundledHeadsOn, modelHeads } from '../core/trained/bundles';
+import { selectionText } from '../core/trained/sequence';
 import type { HeadsRequest, HeadsResult } from '../engine/protocol';
 import { buildRequest } from './compute-request';
-import { createActions, createAppStore } from './store';
-import { DEFAULT_TRAINED, parseTrained, selectionTokens, selectTrained, setHeadsSource } from './trained';
+import { createActions, createAppStore, type Notice, type NoticeInput } from './store';
+import { DEFAULT_TRAINED, parseTrained, selectionTokens, selectTrained, setHeadsSource, validTrained } from './trained';
 import { createUploadActions } from './upload';
 import { loadFromUrl } from './url-sync';
 import { readUrl, writeUrl } from './url';
@@ -236,5 +237,111 @@ describe('selectTrained through the engine (asynchronous)', () => {
     eng.calls[0]!.resolve();
     await flush();
     expect(store.getState().upload.active).toBeNull();
+  });
+});
+
+describe('typed text (text=, the grammar model)', () => {
+  const textNotices = (notices: readonly (Notice | NoticeInput)[]) =>
+    notices.flatMap((n) => (n.code === 'trained-text-rejected' ? [n] : []));
+
+  it('reads text= instead of example=: tolerant of case and marks, kept as the tokenizer writes it', () => {
+    const r = readUrl('?input=trained&model=grammar&layer=1&head=0&text=The+CAT+(a+dog+sees)+sees!');
+    expect(r.notices).toEqual([]);
+    expect(r.trained).toEqual({ model: 'grammar', layer: 1, head: 0, example: 0, text: 'the cat (a dog sees) sees.' });
+    // text wins over an example given too
+    expect(readUrl('?input=trained&model=grammar&example=4&text=a+cat+sees').trained?.text).toBe('a cat sees');
+  });
+
+  it('text that does not tokenize: a notice naming each unknown word and its token, the example stays in force', () => {
+    const r = readUrl('?input=trained&model=grammar&example=3&text=the+catt+sees+a+zebra');
+    expect(r.trained).toEqual({ model: 'grammar', layer: 0, head: 0, example: 3 });
+    const [n] = textNotices(r.notices);
+    expect(n?.source).toBe('url');
+    expect(n?.text).toBe('the catt sees a zebra');
+    expect(n?.problems).toEqual([
+      { kind: 'unknown', word: 'catt', at: 4, index: 1, suggestion: 'cat' },
+      { kind: 'unknown', word: 'zebra', at: 16, index: 4 },
+    ]);
+    const long = readUrl(`?input=trained&model=grammar&text=${'a+cat+sees.+'.repeat(17)}`);
+    expect(textNotices(long.notices)[0]?.problems).toEqual([{ kind: 'too-many', count: 68, max: 64 }]);
+  });
+
+  it('mqar reads no text: text= is refused with a notice (its rule says why), the example stays', () => {
+    const r = readUrl('?input=trained&model=mqar&example=2&text=the+cat+sees');
+    expect(r.trained).toEqual({ model: 'mqar', layer: 0, head: 0, example: 2 });
+    expect(rejectedKeys(r.notices)).toEqual(['text']);
+    expect(validTrained({ model: 'mqar', layer: 0, head: 0, example: 0, text: 'the cat' })?.key).toBe('text');
+  });
+
+  it('URL round trip: text= (encoded) replaces example=; choosing an example again brings example= back', () => {
+    const { store, actions } = setup();
+    const text = 'the happy children (some mice follow the king) know a fox. ';
+    expect(selectTrained(store, actions, { model: 'grammar', layer: 0, head: 1, example: 7, text })).toBe(true);
+    const url = writeUrl(store.getState());
+    const q = new URLSearchParams(url);
+    expect([q.get('text'), q.has('example')]).toEqual([
+      'the happy children (some mice follow the king) know a fox.',
+      false,
+    ]);
+    expect(url).toContain('text=the+happy+children+%28some');
+    expect(readUrl(url).trained).toEqual(store.getState().upload.active?.trained);
+    selectTrained(store, actions, { model: 'grammar', layer: 0, head: 1, example: 7 });
+    const back = new URLSearchParams(writeUrl(store.getState(), url));
+    expect([back.has('text'), back.get('example')]).toEqual([false, '7']);
+    // the longest text (64 tokens of the longest word) fits the URL's length limit
+    const longest = Array.from({ length: 64 }, () => 'teachers').join(' ');
+    expect(selectTrained(store, actions, { model: 'grammar', layer: 0, head: 0, example: 0, text: longest })).toBe(
+      true,
+    );
+    expect(readUrl(writeUrl(store.getState())).trained?.text).toBe(longest);
+  });
+
+  it('the head in force is the model’s forward pass on the typed tokens (n = their count), as an example’s is', () => {
+    const { store, actions } = setup();
+    loadFromUrl(store, actions, '?input=trained&model=grammar&layer=1&head=1&text=the+cat+sees+some+dogs.+a+bird+sees');
+    const s = store.getState();
+    const head = bundledHeadsOn('grammar', Int32Array.from([9, 18, 34, 11, 27, 2, 10, 20, 34]))[1]![1]!;
+    const req = buildRequest(s);
+    expect(req.params.n).toBe(9);
+    expect(req.external?.q.data).toEqual(head.q.data);
+    expect(req.external?.k.data).toEqual(head.k.data);
+    expect(req.external?.v?.data).toEqual(head.v.data);
+    // an example's own words give exactly that example's head
+    selectTrained(store, actions, {
+      model: 'grammar',
+      layer: 0,
+      head: 0,
+      example: 0,
+      text: selectionText({ model: 'grammar', example: 9 })!,
+    });
+    expect(buildRequest(store.getState()).external?.q.data).toEqual(bundledHeads('grammar', 9)[0]![0]!.q.data);
+  });
+
+  it('bad typed text changes nothing and says why; a head then loaded from the box clears the refusal', () => {
+    const { store, actions } = setup();
+    selectTrained(store, actions, { model: 'grammar', layer: 1, head: 0, example: 2 });
+    const before = store.getState();
+    expect(selectTrained(store, actions, { ...before.upload.active!.trained!, text: 'the cat eats' })).toBe(false);
+    const s = store.getState();
+    expect(s.upload).toBe(before.upload);
+    expect(s.params).toBe(before.params);
+    const [n] = textNotices(s.notices);
+    expect([n?.source, n?.problems]).toEqual([
+      'control',
+      [{ kind: 'unknown', word: 'eats', at: 8, index: 2, suggestion: 'cats' }],
+    ]);
+    expect(
+      selectTrained(store, actions, { model: 'grammar', layer: 1, head: 0, example: 0, text: 'the cat sees' }),
+    ).toBe(true);
+    expect(textNotices(store.getState().notices)).toEqual([]);
+    expect(store.getState().params.n).toBe(3);
+  });
+
+  it('loadFromUrl with bad text: the example loads and the refusal stays on screen', () => {
+    const { store, actions } = setup();
+    loadFromUrl(store, actions, '?input=trained&model=grammar&example=5&text=hello+world');
+    const s = store.getState();
+    expect(s.upload.active?.trained).toEqual({ model: 'grammar', layer: 0, head: 0, example: 5 });
+    expect(textNotices(s.notices).map((n) => n.problems.length)).toEqual([2]);
   });
 });

@@ -1,25 +1,30 @@
 /**
  * `input=trained`: one head of a bundled trained model (src/core/trained) as the inputs of every
  * panel. Its Q, K, V come from the model's forward pass in the engine worker (`heads`: WGSL on
- * WebGPU, else the CPU twin; asynchronous, the latest selection wins) and enter the store exactly as an upload does (`upload.active`, src/store/upload.ts):
+ * WebGPU, else the CPU twin; asynchronous, the latest selection wins) and enter the store exactly
+ * as an upload does (`upload.active`, src/store/upload.ts):
  * n and d follow the model (sequence length, head dim), the norm scale shows their RMS, the causal
  * mask is the model's, a new id re-keys the analyses — so every op and the export see the head.
- * `upload.active.trained` names the selection, which the URL carries (model, layer, head, example).
- * A selection that does not fit the model changes nothing and says why (a notice).
+ * `upload.active.trained` names the selection, which the URL carries (model, layer, head, and
+ * example — or, for the grammar model, `text`: typed words, src/core/trained/sequence.ts).
+ * A selection that does not fit the model changes nothing and says why (a notice; text that does
+ * not tokenize gets a `trained-text-rejected` notice, shown at the text box, naming each unknown word).
  */
 import { isEngineError } from '../core/errors';
+import { detokenize, TEXT_MAX_CHARS, type TokenizeProblem } from '../core/train/tasks/text-words';
 import { BUNDLES, bundleShape, modelHeads } from '../core/trained/bundles';
 import { isTrainedModelId, TRAINED_MODELS, type TrainedModelId, type TrainedSelection } from '../core/trained/configs';
-import { EXAMPLE_COUNT, exampleTokens } from '../core/trained/heads';
+import { EXAMPLE_COUNT } from '../core/trained/heads';
+import { selectionTokens, tokenizeFor } from '../core/trained/sequence';
 import { entryRms } from '../core/upload-check';
 import type { Matrix } from '../core/types';
 import type { HeadsRequest, HeadsResult } from '../engine/protocol';
 import { SCALE_RANGE } from './params';
-import type { Actions, AppStore } from './store';
+import type { Actions, AppStore, NoticeInput } from './store';
 import type { StagedMatrix, TrainedRun, UploadedInputs, UploadState } from './upload-state';
 
 export const DEFAULT_TRAINED: TrainedSelection = { model: 'mqar', layer: 0, head: 0, example: 0 };
-export const TRAINED_URL_KEYS = ['model', 'layer', 'head', 'example'] as const;
+export const TRAINED_URL_KEYS = ['model', 'layer', 'head', 'example', 'text'] as const;
 export type TrainedUrlKey = (typeof TRAINED_URL_KEYS)[number];
 
 export { TRAINED_MODELS, EXAMPLE_COUNT, type TrainedSelection };
@@ -34,11 +39,38 @@ export type TrainedProblem = {
   key: TrainedUrlKey;
   raw: string;
   reason: 'not-an-option' | 'out-of-range' | 'not-an-integer';
+  /** key `text`: why the text does not tokenize (absent: the model has no tokenizer) */
+  tokens?: TokenizeProblem[];
 };
 
 /**
+ * `text` for model `model`: its canonical form (the tokenizer's words written back), or the problem —
+ * the model has no tokenizer (not-an-option), or the text does not tokenize (`tokens` says why).
+ */
+function readText(model: TrainedSelection['model'], text: string): { text: string } | { problem: TrainedProblem } {
+  const r = tokenizeFor(model, text);
+  if (!r) return { problem: { key: 'text', raw: text.slice(0, 40), reason: 'not-an-option' } };
+  if (!r.ok) return { problem: { key: 'text', raw: text, reason: 'not-an-option', tokens: r.problems } };
+  return { text: detokenize(r.ids) };
+}
+
+/** The notice of a problem (the text's own, with its words, for text that does not tokenize). */
+export function trainedNotice(p: TrainedProblem, source: 'url' | 'control'): NoticeInput {
+  if (p.tokens)
+    return {
+      level: 'error',
+      code: 'trained-text-rejected',
+      source,
+      text: p.raw.slice(0, TEXT_MAX_CHARS),
+      problems: p.tokens,
+    };
+  return { level: 'error', code: 'param-rejected', source, key: p.key, raw: p.raw.slice(0, 40), reason: p.reason };
+}
+
+/**
  * Strict reading of the selection's raw values (URL): a bad model rejects the whole selection; a bad
- * layer, head or example is reported and falls back to 0.
+ * layer, head or example is reported and falls back to 0; `text` (instead of the example) is read by
+ * the model's tokenizer, and bad text is reported and leaves the example in force.
  */
 export function parseTrained(raw: Partial<Record<TrainedUrlKey, string | null>>): {
   selection: TrainedSelection | null;
@@ -57,6 +89,11 @@ export function parseTrained(raw: Partial<Record<TrainedUrlKey, string | null>>)
     else if (Number(v) > lim[key]) problems.push({ key, raw: v, reason: 'out-of-range' });
     else sel[key] = Number(v);
   }
+  if (raw.text !== null && raw.text !== undefined) {
+    const r = readText(m, raw.text);
+    if ('problem' in r) problems.push(r.problem);
+    else Object.assign(sel, { example: 0, text: r.text });
+  }
   return { selection: sel, problems };
 }
 
@@ -69,7 +106,19 @@ export function validTrained(sel: TrainedSelection): TrainedProblem | null {
     if (!Number.isInteger(v)) return { key, raw: String(v), reason: 'not-an-integer' };
     if (v < 0 || v > lim[key]) return { key, raw: String(v), reason: 'out-of-range' };
   }
+  if (sel.text !== undefined) {
+    const r = typeof sel.text === 'string' ? readText(sel.model, sel.text) : null;
+    if (!r) return { key: 'text', raw: String(sel.text), reason: 'not-an-option' };
+    if ('problem' in r) return r.problem;
+  }
   return null;
+}
+
+/** The URL value of each selection key (null: the key is absent — `example` while text is in force). */
+export function trainedUrlValue(sel: TrainedSelection, key: TrainedUrlKey): string | null {
+  if (key === 'text') return sel.text ?? null;
+  if (key === 'example' && sel.text !== undefined) return null;
+  return String(sel[key]);
 }
 
 function staged(name: string, matrix: Matrix): StagedMatrix {
@@ -100,10 +149,8 @@ export function setHeadsSource(store: AppStore, source: HeadsSource | null): voi
   else sources.delete(store);
 }
 
-/** The tokens selection `sel` runs its model on. */
-export function selectionTokens(sel: TrainedSelection): Int32Array {
-  return exampleTokens(BUNDLES[sel.model].config.task, sel.example);
-}
+/** The tokens selection `sel` runs its model on (its typed text, else its example). */
+export { selectionTokens };
 
 const sameTokens = (a: Int32Array, b: Int32Array) => a.length === b.length && a.every((t, i) => t === b[i]);
 
@@ -119,18 +166,21 @@ const sameTokens = (a: Int32Array, b: Int32Array) => a.length === b.length && a.
 export function selectTrained(
   store: AppStore,
   actions: Pick<Actions, 'notify'>,
-  sel: TrainedSelection,
+  wanted: TrainedSelection,
   source: 'url' | 'control' = 'control',
 ): boolean {
-  const bad = validTrained(sel);
+  const bad = validTrained(wanted);
   if (bad) {
-    actions.notify({ level: 'error', code: 'param-rejected', source, key: bad.key, raw: bad.raw, reason: bad.reason });
+    actions.notify(trainedNotice(bad, source));
     return false;
   }
+  const typed = wanted.text === undefined ? null : readText(wanted.model, wanted.text);
+  // typed text is in force as the tokenizer reads it back (canonical words), with no example
+  const sel = typed && 'text' in typed ? { ...wanted, example: 0, text: typed.text } : wanted;
   const tokens = selectionTokens(sel);
   const run = store.getState().upload.active?.heads;
   if (run && run.model === sel.model && sameTokens(run.tokens, tokens)) {
-    applyHead(store, sel, run);
+    applyHead(store, sel, run, source);
     return true;
   }
   const pending = store.getState().upload.pendingTrained;
@@ -139,14 +189,19 @@ export function selectTrained(
   if (!heads) {
     const t0 = performance.now();
     const cpu = modelHeads(sel.model, tokens);
-    applyHead(store, sel, {
-      model: sel.model,
-      tokens,
-      heads: cpu,
-      backend: 'cpu',
-      adapter: '',
-      ms: performance.now() - t0,
-    });
+    applyHead(
+      store,
+      sel,
+      {
+        model: sel.model,
+        tokens,
+        heads: cpu,
+        backend: 'cpu',
+        adapter: '',
+        ms: performance.now() - t0,
+      },
+      source,
+    );
     return true;
   }
   const seq = ++requestSeq;
@@ -157,7 +212,7 @@ export function selectTrained(
       (result) => {
         if (!stillLatest()) return;
         try {
-          applyHead(store, sel, { ...result, tokens });
+          applyHead(store, sel, { ...result, tokens }, source);
         } catch (e) {
           fail(e);
         }
@@ -184,7 +239,7 @@ function setPending(store: AppStore, pending: UploadState['pendingTrained']): vo
 }
 
 /** Puts head (sel.layer, sel.head) of `run` in force (as an upload is); throws if `run` has no such head. */
-function applyHead(store: AppStore, sel: TrainedSelection, run: TrainedRun): void {
+function applyHead(store: AppStore, sel: TrainedSelection, run: TrainedRun, source: 'url' | 'control'): void {
   const head = run.heads[sel.layer]?.[sel.head];
   const L = run.tokens.length;
   if (!head || head.q.rows !== L || head.k.rows !== L || head.v.rows !== L || head.q.cols !== head.k.cols)
@@ -193,9 +248,10 @@ function applyHead(store: AppStore, sel: TrainedSelection, run: TrainedRun): voi
   const n = head.q.rows;
   const d = head.q.cols;
   const rms = entryRms(head.q, head.k);
-  const tag = `${sel.model} L${sel.layer} H${sel.head} #${sel.example}`;
+  const seq = sel.text === undefined ? `#${sel.example}` : 'text';
+  const tag = `${sel.model} L${sel.layer} H${sel.head} ${seq}`;
   const active: UploadedInputs = {
-    id: `t${++trainedCounter}-${sel.model}-${sel.layer}-${sel.head}-${sel.example}`,
+    id: `t${++trainedCounter}-${sel.model}-${sel.layer}-${sel.head}-${sel.text === undefined ? sel.example : 'text'}`,
     n,
     d,
     q: staged(`${tag} Q`, head.q),
@@ -215,6 +271,8 @@ function applyHead(store: AppStore, sel: TrainedSelection, run: TrainedRun): voi
   const scale = Math.min(SCALE_RANGE.max, Math.max(SCALE_RANGE.min, Number(rms.toPrecision(3))));
   const pinned = s.ui.pinnedRow !== null && s.ui.pinnedRow >= n ? null : s.ui.pinnedRow;
   store.setState({
+    // a head now in force from the text box answers its earlier refusals there
+    notices: source === 'control' ? s.notices.filter((x) => x.code !== 'trained-text-rejected') : s.notices,
     upload: { active, staged: {}, error: null, pendingTrained: null },
     // the head's A is the softmax the model computed: causal for a causal model
     params: { ...s.params, n, d, scale, input: 'gaussian', causal: BUNDLES[sel.model].config.model.causal },

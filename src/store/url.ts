@@ -11,7 +11,7 @@ import { DEFAULT_PARAMS, parseParam, type ParamKey } from './params';
 import { isEmbedId, parseEmbedControls, writeEmbedControls } from './embed';
 import { defaultSetup, parseSetup, writeSetup, type TrainingSetup } from '../engine/training-setup';
 import type { TrainingState } from './training';
-import { parseTrained, TRAINED_URL_KEYS, type TrainedSelection } from './trained';
+import { parseTrained, TRAINED_URL_KEYS, trainedNotice, trainedUrlValue, type TrainedSelection } from './trained';
 import {
   LANGS,
   PANEL_IDS,
@@ -43,7 +43,7 @@ const MAX_QUERY_LENGTH = 2_000;
 
 /** `input=uploaded`: the page computed on uploaded files (which a link cannot carry). */
 export const UPLOADED_INPUT = 'uploaded';
-/** `input=trained` (+ model, layer, head, example): a head of a bundled trained model (src/store/trained.ts). */
+/** `input=trained` (+ model, layer, head, example or text): a head of a bundled trained model (src/store/trained.ts). */
 export const TRAINED_INPUT = 'trained';
 
 export interface UrlState {
@@ -86,7 +86,7 @@ export function readUrl(search: string): UrlState {
     }
     if (key === 'input' && raw === TRAINED_INPUT) {
       const { selection, problems } = parseTrained(Object.fromEntries(TRAINED_URL_KEYS.map((k) => [k, q.get(k)])));
-      for (const p of problems) out.notices.push(reject(p.key, p.raw, p.reason));
+      for (const p of problems) out.notices.push(trainedNotice(p, 'url'));
       if (selection) out.trained = selection;
       continue;
     }
@@ -200,8 +200,9 @@ export function writeUrl(
   const trained = active ? active.trained : state.upload?.pendingTrained?.selection;
   if (active || trained) q.set(URL_KEYS.input, trained ? TRAINED_INPUT : UPLOADED_INPUT);
   for (const k of TRAINED_URL_KEYS) {
-    if (trained) q.set(k, String(trained[k]));
-    else q.delete(k);
+    const v = trained ? trainedUrlValue(trained, k) : null;
+    if (v === null) q.delete(k);
+    else q.set(k, v);
   }
   const ui = state.ui;
   const setOrDelete = (k: string, v: string | null) => (v === null ? q.delete(k) : q.set(k, v));

@@ -14,12 +14,18 @@ import type { TrainConfig } from '../train/types';
 export const TRAINED_MODELS = ['mqar', 'grammar'] as const;
 export type TrainedModelId = (typeof TRAINED_MODELS)[number];
 
-/** One head of a bundled model on one of its examples (`input=trained&model=…&layer=…&head=…&example=…`). */
+/**
+ * One head of a bundled model on one of its examples (`input=trained&model=…&layer=…&head=…&example=…`)
+ * or, for the grammar model, on typed text (`…&text=…` instead of `example=`; src/core/trained/sequence.ts).
+ */
 export interface TrainedSelection {
   model: TrainedModelId;
   layer: number;
   head: number;
+  /** the example (0 while `text` is set) */
   example: number;
+  /** typed text (models with a tokenizer only), as the tokenizer writes it back (canonical words) */
+  text?: string;
 }
 
 export function isTrainedModelId(s: string): s is TrainedModelId {

@@ -14,23 +14,18 @@
  * number from the past; MLM (bidirectional, masked tokens) can use both sides, e.g. a masked noun's
  * number from the verb after it — the setting where Su reports linear attention falls behind.
  * Vocabulary: 0 unused, 1 [MASK], 2 '.', 3–8 the brackets ( ) [ ] { }, 9 the, 10 a, 11 some,
- * 12–17 adjectives, 18–25 singular nouns, 26–33 plural nouns, 34–41 singular verbs, 42–49 plural verbs.
+ * 12–17 adjectives, 18–25 singular nouns, 26–33 plural nouns, 34–41 singular verbs, 42–49 plural verbs;
+ * their words (text-words.ts, the tokenizer of typed text): adjectives big small red old happy quiet,
+ * nouns cat dog bird fox child mouse king teacher / cats dogs birds foxes children mice kings teachers,
+ * verbs sees likes chases finds knows helps follows watches / see like chase find know help follow watch
+ * (a plural is its singular's id + 8). An example: "the quiet cats see the dogs. the teachers follow …".
  */
 import { createRng, deriveSeed, type Rng } from '../../rng';
 import type { Batch, TaskConfig } from '../types';
+import { A, ADJ, DOT, NOUN_PL, NOUN_SG, OPEN, SOME, THE, VERB_PL, VERB_SG } from './text-words';
 
 export const TEXT_VOCAB = 50;
 export const MASK_TOKEN = 1;
-const DOT = 2;
-const OPEN = [3, 5, 7];
-const THE = 9;
-const A = 10;
-const SOME = 11;
-const ADJ = 12;
-const NOUN_SG = 18;
-const NOUN_PL = 26;
-const VERB_SG = 34;
-const VERB_PL = 42;
 
 function clause(rng: Rng, out: number[], depth: number, top: boolean): void {
   const pick = (n: number) => Math.floor(rng.uniform() * n);
