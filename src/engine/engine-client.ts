@@ -29,6 +29,7 @@ import { deserializeError } from './serialize-error';
 import type { SpeedProgress, SpeedRequest, SpeedResult } from '../core/speed-model';
 import { isEngineOp, isGpuAnalysisOp } from './analysis/types';
 import { analysisPoolSize, createAnalysisPool } from './analysis-pool';
+import { runSharded, shardSpec } from './analysis/shards';
 
 export interface EngineStats {
   liveBuffers: number;
@@ -104,8 +105,9 @@ const STAND_IN_REASON = 'WebGPU is starting; the CPU computes meanwhile';
 export function createEngineClient(options: { forceCpu?: boolean } = {}): EngineClient {
   const forceCpu = options.forceCpu ?? false;
   type AnalysisJob = { id: number; priority: number; msg: EngineRequestMessage };
+  const poolSize = analysisPoolSize(typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency);
   const pool = createAnalysisPool<Worker, AnalysisJob>({
-    size: analysisPoolSize(typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency),
+    size: poolSize,
     spawn: spawnAnalysis,
     send: (w, job) => {
       const p = pending.get(job.id);
@@ -284,6 +286,35 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
     return w;
   }
 
+  /** One analysis job on the pool: queued, sent when a worker is free; an abort drops it or stops it. */
+  function pooled<T>(
+    id: number,
+    op: string,
+    payload: unknown,
+    priority: number,
+    onProgress: AnalyzeOptions['onProgress'],
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
+    if (signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (v: never) => void, reject, onProgress, pooled: true });
+      pool.submit({ id, priority, msg: { type: 'analyze', id, op, payload, priority } });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const where = pool.cancel(id);
+          if (where && 'worker' in where) {
+            where.worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage);
+          } else if (where?.dropped && pending.delete(id)) {
+            // never sent: answered here as the worker would
+            reject(new EngineError('cancelled', 'cancelled'));
+          }
+        },
+        { once: true },
+      );
+    });
+  }
+
   /** Replaces a CPU worker whose run cannot be interrupted; the replacement computes nothing yet. */
   function restart(worker: Worker): void {
     rejectPending(worker, new EngineError('cancelled', 'cancelled'));
@@ -388,23 +419,17 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
         );
         return request<T>(worker, msg, { onProgress: opts.onProgress });
       }
-      return new Promise<T>((resolve, reject) => {
-        pending.set(id, { resolve: resolve as (v: never) => void, reject, onProgress: opts.onProgress, pooled: true });
-        pool.submit({ id, priority, msg });
-        opts.signal?.addEventListener(
-          'abort',
-          () => {
-            const where = pool.cancel(id);
-            if (where && 'worker' in where) {
-              where.worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage);
-            } else if (where?.dropped && pending.delete(id)) {
-              // never sent: answered here as the worker would
-              reject(new EngineError('cancelled', 'cancelled'));
-            }
-          },
-          { once: true },
+      // a sweep that splits over its grid runs as shards on the pool's workers side by side
+      const spec = poolSize > 1 ? shardSpec(op) : null;
+      if (spec)
+        return runSharded<T>(
+          spec,
+          payload,
+          poolSize,
+          (part, onProgress, signal) => pooled<T>(nextId++, op, part, priority, onProgress, signal),
+          opts,
         );
-      });
+      return pooled<T>(id, op, payload, priority, opts.onProgress, opts.signal);
     },
     stats() {
       const id = nextId++;

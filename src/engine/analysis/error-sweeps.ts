@@ -4,6 +4,7 @@ import { estimatorTheory, evenRows, mean, powersOfTwo, predictedRelError } from 
 import { STABILIZERS, type ProjectionKind } from '../../core/types';
 import { normalizedEntropies, relErrorOfRows, type FeatureVariant } from '../../core/analysis-backend';
 import { LIMITS } from '../../core/limits';
+import { normSweepScales } from './grids';
 import { readExternal } from '../external-inputs';
 import {
   ESTIMATORS,
@@ -82,14 +83,14 @@ export async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): 
   return { mGrid, n, rows: rows.length, seeds, series, theory };
 }
 
-export const DEFAULT_SCALES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1, 1.25, 1.5, 1.75, 2];
+export { DEFAULT_SCALES } from './grids';
 
 export async function normSweep(payload: NormSweepPayload, ctx: AnalysisContext): Promise<NormSweepResult> {
   const p = readParams(payload);
   const seeds = clampInt(payload.seeds, 1, 32, 4);
   const n = Math.min(p.n, clampInt(payload.nCap, 16, 2048, 256));
   const rows = evenRows(n, clampInt(payload.rows, 4, 256, 32));
-  const scales = cleanGrid(payload.scales, 0.01, 4, DEFAULT_SCALES, false);
+  const scales = normSweepScales(payload);
   const error = ESTIMATORS.map((map) => ({ map, ...emptySpread() }));
   const theory = ESTIMATORS.filter(hasTheory).map((map) => ({ map, values: [] as number[] }));
   const entropyExact: number[] = [];

@@ -54,21 +54,7 @@ export function clampInt(v: unknown, lo: number, hi: number, fallback: number): 
   return typeof v === 'number' && Number.isFinite(v) ? Math.max(lo, Math.min(hi, Math.round(v))) : fallback;
 }
 
-export function cleanGrid(
-  v: unknown,
-  lo: number,
-  hi: number,
-  fallback: number[],
-  integer = true,
-  maxLen = 24,
-): number[] {
-  if (!Array.isArray(v)) return fallback;
-  const g = v
-    .filter((x): x is number => typeof x === 'number' && Number.isFinite(x) && x >= lo && x <= hi)
-    .map((x) => (integer ? Math.round(x) : x));
-  const out = [...new Set(g)].sort((a, b) => a - b).slice(0, maxLen);
-  return out.length ? out : fallback;
-}
+export { cleanGrid } from './grids';
 
 /** The n grid cut to an uploaded sequence of length n (which it always ends with). */
 export function uploadedGrid(grid: number[], n: number): number[] {
