@@ -106,7 +106,7 @@ function noticeText(t: ReturnType<typeof useStrings>, n: Notice): string {
     case 'upload-not-in-link':
       return t.upload.notInLink;
     case 'upload-locked':
-      return t.upload.locked(n.key);
+      return t.upload.locked(n.key, n.trained === true);
     case 'trained-failed':
       return t.trained.failed(n.message);
     case 'trained-text-rejected':

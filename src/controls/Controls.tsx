@@ -97,7 +97,8 @@ export function StopSlider({
   const t = useStrings().controls;
   const value = useStore((s) => s.params[param]);
   const locked = useUploadLocked(param);
-  const lockedHelp = useStrings().upload.lockedHelp;
+  const tu = useStrings().upload;
+  const lockedHelp = useStore((s) => !!s.upload.active?.trained) ? tu.lockedHelpTrained : tu.lockedHelp;
   return (
     <Row label={label} htmlFor={id} help={locked ? lockedHelp : help}>
       <StopRange id={id} param={param} stops={stops} label={label} disabled={locked} />
@@ -192,7 +193,7 @@ export function Controls() {
         htmlFor={scaleId}
         help={
           uploaded ? (
-            tu.scaleLocked(fmt(uploaded.rms))
+            (uploaded.trained ? tu.scaleLockedTrained : tu.scaleLocked)(fmt(uploaded.rms))
           ) : p.input !== 'gaussian' && p.scale < STRUCTURED_SCALE ? (
             <>
               {t.structuredHint(STRUCTURED_SCALE)}{' '}

@@ -601,11 +601,17 @@ export const en = {
     dismiss: 'Dismiss',
     tooMany: 'Drop at most three files (Q, K and V).',
     lockedHelp: 'follows the uploaded files (remove them to change it)',
+    lockedHelpTrained:
+      'follows the trained head: the model’s sequence length and head dimension (choose another input to change it)',
     scaleLocked: (rms: string) => `the uploaded Q, K are used as they are; their entries’ RMS is ${rms}`,
+    scaleLockedTrained: (rms: string) =>
+      `the head’s Q, K are used as the model computed them; their entries’ RMS is ${rms}`,
     notInLink:
       'This link was made with uploaded Q and K, and uploaded data is never part of a link. Showing the generated inputs instead — load the files again to see them.',
-    locked: (key: string) =>
-      `${PARAM_NAMES[key as ParamKey] ?? key} follows the uploaded files; remove the uploaded data to change it.`,
+    locked: (key: string, trained = false) =>
+      trained
+        ? `${PARAM_NAMES[key as ParamKey] ?? key} follows the trained head; choose another input to change it.`
+        : `${PARAM_NAMES[key as ParamKey] ?? key} follows the uploaded files; remove the uploaded data to change it.`,
     problem: (p: UploadProblem): string => {
       switch (p.code) {
         case 'empty':

@@ -629,10 +629,15 @@ export const zh: Strings = {
     dismiss: '关闭',
     tooMany: '最多拖入三个文件（Q、K 和 V）。',
     lockedHelp: '由上传的文件决定（移除文件后才能修改）',
+    lockedHelpTrained: '由训练好的头决定：模型的序列长度与头维度（选择其他输入后才能修改）',
     scaleLocked: (rms: string) => `上传的 Q、K 按原样使用；其元素的均方根为 ${rms}`,
+    scaleLockedTrained: (rms: string) => `按模型算出的原样使用该头的 Q、K；其元素的均方根为 ${rms}`,
     notInLink:
       '这个链接是在上传 Q 和 K 之后生成的，而上传的数据从不包含在链接中。现在显示的是生成的输入——请重新载入文件以查看它们。',
-    locked: (key: string) => `${LOCKED_NAMES_ZH[key] ?? key} 由上传的文件决定；移除上传的数据后才能修改。`,
+    locked: (key: string, trained = false) =>
+      trained
+        ? `${LOCKED_NAMES_ZH[key] ?? key} 由训练好的头决定；选择其他输入后才能修改。`
+        : `${LOCKED_NAMES_ZH[key] ?? key} 由上传的文件决定；移除上传的数据后才能修改。`,
     problem: (p: UploadProblem): string => {
       switch (p.code) {
         case 'empty':

@@ -128,7 +128,8 @@ export type Notice =
   | { id: number; level: 'warning'; code: 'upload-not-in-link' }
   /** input=trained: the forward pass of a selection failed (the head in force stays) */
   | { id: number; level: 'error'; code: 'trained-failed'; message: string }
-  | { id: number; level: 'warning'; code: 'upload-locked'; key: ParamKey }
+  /** `trained`: what is in force is a trained head (input=trained), not uploaded files */
+  | { id: number; level: 'warning'; code: 'upload-locked'; key: ParamKey; trained?: boolean }
   /** typed text for a trained head that does not tokenize (src/store/trained.ts): the text and why */
   | {
       id: number;
@@ -228,8 +229,9 @@ export function createActions(store: AppStore): Actions {
     const next: Partial<AttentionParams> = {};
     for (const key of Object.keys(values) as ParamKey[]) {
       const raw = values[key];
-      if (isUploadLocked(key) && store.getState().upload.active) {
-        notify({ level: 'warning', code: 'upload-locked', key });
+      const active = store.getState().upload.active;
+      if (isUploadLocked(key) && active) {
+        notify({ level: 'warning', code: 'upload-locked', key, ...(active.trained ? { trained: true } : {}) });
         continue;
       }
       const r = coerceParam(key, raw);

@@ -18,6 +18,22 @@ function setup() {
 const rejectedKeys = (notices: readonly { code: string; key?: string }[]) =>
   notices.filter((n) => n.code === 'param-rejected').map((n) => n.key);
 
+describe('input=trained locks what the head sets', () => {
+  it('n, d and scale follow the head: changing one is refused with upload-locked marked as a trained head (its message names the head, not uploaded files)', () => {
+    const { store, actions } = setup();
+    selectTrained(store, actions, DEFAULT_TRAINED);
+    for (const [key, v] of [
+      ['n', 128],
+      ['d', 32],
+      ['scale', 0.5],
+    ] as const) {
+      expect(actions.setParam(key, v)).toBe(false);
+      expect(store.getState().notices.at(-1)).toMatchObject({ code: 'upload-locked', key, trained: true });
+    }
+    expect(store.getState().params.n).toBe(64);
+  });
+});
+
 describe('input=trained in the URL', () => {
   it('reads model, layer, head and example', () => {
     const r = readUrl('?input=trained&model=grammar&layer=1&head=1&example=3');

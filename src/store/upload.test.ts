@@ -93,6 +93,7 @@ describe('upload actions', () => {
     expect(actions.setParam('n', 64)).toBe(false);
     expect(actions.setParam('input', 'local')).toBe(false);
     expect(store.getState().notices.at(-1)).toMatchObject({ code: 'upload-locked', key: 'input' });
+    expect(store.getState().notices.at(-1)).not.toHaveProperty('trained'); // uploaded files, not a trained head
     expect(actions.setParam('m', 32)).toBe(true);
     expect(actions.setParam('causal', true)).toBe(true);
     actions.resetParams();
