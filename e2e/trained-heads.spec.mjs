@@ -304,6 +304,21 @@ test(
     ]);
     const json = JSON.parse(readFileSync(await dl.path(), 'utf8'));
     const head = bundledHeads('mqar', 0)[0][1];
+    const { selectionTokens } = await loadModule('/src/core/trained/sequence.ts');
+    assert.equal(json.inputs, 'trained');
+    assert.deepEqual(
+      json.trained,
+      {
+        model: 'mqar',
+        layer: 0,
+        head: 1,
+        example: 0,
+        text: null,
+        tokens: Array.from(selectionTokens({ model: 'mqar', example: 0 })),
+        forward: 'cpu',
+      },
+      'the JSON names the head, its sequence and the tokens the model ran on',
+    );
     const { n, d } = shape;
     // the JSON writes each f32 with the fewest digits that read back to it
     let differ = 0;

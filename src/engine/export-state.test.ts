@@ -130,7 +130,29 @@ describe('state JSON export', () => {
       ),
     );
     expect(json.inputs).toBe('uploaded');
+    expect(json.trained).toBeUndefined();
     expect(Float32Array.from(json.K)).toEqual(inputs.k.data);
+  });
+
+  it('a trained head is exported as inputs "trained" with its selection, sequence and tokens', () => {
+    const inputs = generateInputs({ ...params, seed: 78 });
+    const trained = {
+      model: 'grammar',
+      layer: 1,
+      head: 0,
+      example: null,
+      text: 'the cat sees .',
+      tokens: [9, 18, 34, 2],
+      forward: 'cpu' as const,
+    };
+    const json = JSON.parse(
+      exportStateJson(
+        { params, external: { q: inputs.q, k: inputs.k }, viewCells: 0, rowStats: false, rows: [] },
+        { backend, metrics, trained },
+      ),
+    );
+    expect(json.inputs).toBe('trained');
+    expect(json.trained).toEqual(trained);
   });
 
   it(`refuses n > ${EXPORT_MAX_N} with an exceeds-limit error`, () => {

@@ -21,6 +21,21 @@ export const EXPORT_VERSION = 1;
 export interface ExportMeta {
   backend: BackendInfo | null;
   metrics: Record<string, number | null>;
+  /** where uploaded-style inputs came from when they are a trained head (input=trained): enough to recompute them */
+  trained?: TrainedSource;
+}
+
+/** A trained head as the export names it: the selection and the tokens its model ran on. */
+export interface TrainedSource {
+  model: string;
+  layer: number;
+  head: number;
+  /** the bundled example, or null when the sequence is typed text */
+  example: number | null;
+  text: string | null;
+  tokens: number[];
+  /** which backend ran the forward pass */
+  forward: 'webgpu' | 'cpu';
 }
 
 export interface DenseState {
@@ -67,7 +82,9 @@ export interface StateJson {
   params: AttentionParams;
   /** the backend that computed the numbers on screen; the matrices here always come from the CPU twins */
   backend: (BackendInfo | { kind: 'unknown' }) & { matrices: 'cpu' };
-  inputs: 'generated' | 'uploaded';
+  inputs: 'generated' | 'uploaded' | 'trained';
+  /** inputs = 'trained': the head, its sequence and tokens (Q, K, V are that head's) */
+  trained?: TrainedSource;
   /** [rows, cols] of every matrix below (row-major) */
   shapes: Record<MatrixKey, [number, number]>;
   Q: number[];
@@ -136,7 +153,8 @@ export function buildStateJson(
     version: EXPORT_VERSION,
     params,
     backend: { ...(meta.backend ?? { kind: 'unknown' as const }), matrices: 'cpu' },
-    inputs: uploaded ? 'uploaded' : 'generated',
+    inputs: meta.trained ? 'trained' : uploaded ? 'uploaded' : 'generated',
+    ...(meta.trained ? { trained: meta.trained } : {}),
     shapes,
     Q: flat(mats.Q),
     K: flat(mats.K),

@@ -106,7 +106,24 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
     const result = state.compute.result;
     if (!result) return Promise.reject(new Error('no result to export yet'));
     if (!engine.exportState) return Promise.reject(new Error('this engine cannot export'));
-    return engine.exportState({ ...buildRequest(state), params: result.params }, { backend: result.backend, metrics });
+    const up = state.upload.active;
+    const sel = up?.trained;
+    const trained =
+      sel && up.heads
+        ? {
+            model: sel.model,
+            layer: sel.layer,
+            head: sel.head,
+            example: sel.text === undefined ? sel.example : null,
+            text: sel.text ?? null,
+            tokens: Array.from(up.heads.tokens),
+            forward: up.heads.backend,
+          }
+        : undefined;
+    return engine.exportState(
+      { ...buildRequest(state), params: result.params },
+      { backend: result.backend, metrics, ...(trained ? { trained } : {}) },
+    );
   }
 
   function runSpeed(req: SpeedRequest, opts?: SpeedOptions): Promise<SpeedResult> {
