@@ -20,7 +20,7 @@ import { FAVOR_M, headStats, SUMMARY_M, type HeadStats } from '../core/trained/h
 import { EXAMPLE_COUNT } from '../core/trained/heads';
 import { DEFAULT_PARAMS } from '../store/params';
 import { useActions, useAppStore, useStore } from '../store/react';
-import { selectTrained } from '../store/trained';
+import { cancelPendingTrained, selectTrained } from '../store/trained';
 import type { TrainedRun } from '../store/upload-state';
 import { useStrings } from '../ui/strings';
 import { TrainedSequence } from './TrainedSequence';
@@ -124,6 +124,19 @@ export function TrainedHeads() {
         aria-live="polite"
       >
         {pending ? tt.computing : tt.forwardPass(run.backend, run.adapter, fmt(run.ms, 2))}
+        {pending && (
+          <>
+            {' '}
+            <button
+              type="button"
+              className="small"
+              data-action="cancel-head"
+              onClick={() => cancelPendingTrained(store)}
+            >
+              {tt.cancelPending}
+            </button>
+          </>
+        )}
       </p>
       <TrainedSequence sel={sel} onText={(text) => pick({ text })} />
       <HeadGrid sel={inForce} run={run} onPick={(layer, head) => pick({ layer, head })} />

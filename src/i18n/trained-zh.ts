@@ -61,6 +61,7 @@ export const trainedZh: TrainedStrings = {
   forwardPass: (backend: 'webgpu' | 'cpu', adapter: string, ms: string) =>
     `前向计算：${backend === 'webgpu' ? `WebGPU（WGSL${adapter ? `，${adapter}` : ''}）` : 'CPU（TypeScript 对照实现）'}，${ms} 毫秒，在引擎 worker 中。`,
   computing: '正在这条序列上运行模型的前向计算……',
+  cancelPending: '保留当前的头',
   failed: (why: string) => `训练模型的前向计算失败（${why}）；继续使用当前的头。`,
   summary: (s: TrainedSummary) => {
     const cmp = (r: [number, number], g: number, below: string, above: string, mixed: string) =>

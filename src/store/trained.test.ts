@@ -5,7 +5,15 @@ import { selectionText } from '../core/trained/sequence';
 import type { HeadsRequest, HeadsResult } from '../engine/protocol';
 import { buildRequest } from './compute-request';
 import { createActions, createAppStore, type Notice, type NoticeInput } from './store';
-import { DEFAULT_TRAINED, parseTrained, selectionTokens, selectTrained, setHeadsSource, validTrained } from './trained';
+import {
+  cancelPendingTrained,
+  DEFAULT_TRAINED,
+  parseTrained,
+  selectionTokens,
+  selectTrained,
+  setHeadsSource,
+  validTrained,
+} from './trained';
 import { createUploadActions } from './upload';
 import { loadFromUrl } from './url-sync';
 import { readUrl, writeUrl } from './url';
@@ -189,6 +197,22 @@ describe('selectTrained through the engine (asynchronous)', () => {
     await flush();
     expect(store.getState().upload.active).toBe(latest);
     expect(store.getState().notices).toEqual([]);
+  });
+
+  it('a selection still on its way can be given up: the head in force stays and its late answer is dropped', async () => {
+    const { store, actions } = setup();
+    selectTrained(store, actions, DEFAULT_TRAINED);
+    const first = store.getState().upload.active;
+    const eng = deferredEngine();
+    setHeadsSource(store, eng.source);
+    selectTrained(store, actions, { ...DEFAULT_TRAINED, example: 3 });
+    expect(store.getState().upload.pendingTrained).not.toBeNull();
+    expect(cancelPendingTrained(store)).toBe(true);
+    expect(store.getState().upload.pendingTrained).toBeNull();
+    eng.calls[0]!.resolve();
+    await flush();
+    expect(store.getState().upload.active).toBe(first);
+    expect(cancelPendingTrained(store)).toBe(false);
   });
 
   it('a failure (e.g. a lost device) posts a notice and keeps the head, parameters and URL in force', async () => {

@@ -233,6 +233,13 @@ export function selectTrained(
   return true;
 }
 
+/** Gives up the selection still on its way (its answer is dropped when it comes); the head in force stays. */
+export function cancelPendingTrained(store: AppStore): boolean {
+  if (!store.getState().upload.pendingTrained) return false;
+  setPending(store, null);
+  return true;
+}
+
 function setPending(store: AppStore, pending: UploadState['pendingTrained']): void {
   const s = store.getState();
   store.setState({ upload: { ...s.upload, pendingTrained: pending } });
