@@ -343,8 +343,9 @@ test(
     await page.waitForFunction(() => document.activeElement?.matches('[data-action="present"]'), null, {
       timeout: 5_000,
     }); // focus returns to the Present button
-    // typing a P into a text field does not start the slides
-    const input = page.locator('[data-param-input="n"]');
+    // typing a P into a text field does not start the slides (m: the last slide's trained head,
+    // still in force on the page, locks n)
+    const input = page.locator('[data-param-input="m"]');
     await input.focus();
     await page.keyboard.press('p');
     assert.equal((await state(page)).ui.present, false, 'P in a text field is text');
