@@ -23,7 +23,8 @@ export function applyStep(store: AppStore, actions: Actions, step: Step): void {
   const active = store.getState().upload.active;
   if (step.trained) {
     if (!sameHead(active?.trained, step.trained)) selectTrained(store, actions, step.trained);
-  } else if (active) {
+  } else if (active || store.getState().upload.pendingTrained) {
+    // (a head still on its way from a slide just left must not land on this one)
     createUploadActions(store).remove();
   }
   actions.setParams(step.params);

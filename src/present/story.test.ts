@@ -7,7 +7,8 @@ import { en } from '../i18n/en';
 import { zh } from '../i18n/zh';
 import { invalidKeys } from '../store/params';
 import { createActions, createAppStore, initialState, PRESENT_STEP_COUNT } from '../store/store';
-import { selectTrained } from '../store/trained';
+import { modelHeads } from '../core/trained/bundles';
+import { selectTrained, setHeadsSource } from '../store/trained';
 import { createUploadActions } from '../store/upload';
 import { loadFromUrl } from '../store/url-sync';
 import { writeUrl } from '../store/url';
@@ -228,6 +229,27 @@ describe('the trained-head step', () => {
     applyStep(b.store, b.actions, stepAt(b.store.getState().ui.step));
     expect(b.store.getState().upload.active?.id).toBe(id);
     expect(b.store.getState().upload.active?.trained).toEqual(step.trained);
+  });
+
+  it('leaving it before its head has arrived (the engine still computing) keeps the next slide on generated inputs when the head comes', async () => {
+    const { store, actions } = setup();
+    let answer: () => void = () => {};
+    setHeadsSource(
+      store,
+      (req) =>
+        new Promise((resolve) => {
+          answer = () =>
+            resolve({ model: req.model, heads: modelHeads(req.model, req.tokens), backend: 'cpu', adapter: '', ms: 1 });
+        }),
+    );
+    applyStep(store, actions, STORY[at - 1]!);
+    applyStep(store, actions, step);
+    expect(store.getState().upload.pendingTrained).not.toBeNull();
+    applyStep(store, actions, STORY[at - 1]!);
+    answer();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(store.getState().upload.active).toBeNull();
+    expect(store.getState().params).toEqual({ ...STORY[at - 1]!.params, seed: 7, featureSeed: 9 });
   });
 
   it('a trained head in force when the lecture begins (e.g. from the page) is replaced by each slide’s scene', () => {
