@@ -61,7 +61,7 @@ export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g:
       params: packParams([g.m, g.n, g.k, flagsSmall, g.accumulate ? 1 : 0, gridX(groups, ctx), 0, 0]),
       views: [g.a, g.b, g.c, g.bias ?? dummyView(ctx), g.residual ?? dummyView(ctx), g.db ?? dummyRw(ctx)],
       groups,
-      label: 'train.matmul.small',
+      label: `train.matmul.small ${g.m}×${g.n}×${g.k}${g.transA ? ' Aᵀ' : ''}${g.transB ? ' Bᵀ' : ''}`,
     });
     return;
   }
@@ -77,7 +77,7 @@ export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g:
     views: [g.a, g.b, g.c],
     groups: 1,
     grid: [Math.ceil(g.n / MATMUL_TILE), Math.ceil(g.m / MATMUL_TILE)],
-    label: 'train.matmul',
+    label: `train.matmul ${g.m}×${g.n}×${g.k}`,
   });
 }
 
