@@ -25,7 +25,7 @@ export interface MatmulTArgs {
   transB?: boolean;
   accumulate?: boolean;
   role?: string;
-  /** force a kernel (tests); default: tiled for wide products, else one invocation per output */
+  /** force a kernel (tests); default: tiled for wide products, else a 4 × 4 block of outputs per invocation */
   kernel?: 'tiled' | 'small';
   /** small kernel only: + bias[j], + residual[i, j] in the same pass */
   bias?: BufView | null;
@@ -52,7 +52,8 @@ export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g:
   if (!small && (g.bias || g.residual || g.db))
     throw new RangeError('encodeMatmulT: bias / residual need the small kernel (the tiled one takes rows_init first)');
   if (small) {
-    const groups = Math.ceil(((g.m + (g.db ? 1 : 0)) * g.n) / 64);
+    // train-matmul.wgsl: a 4 × 4 block of outputs per invocation, 16 invocations per workgroup
+    const groups = Math.ceil((Math.ceil((g.m + (g.db ? 1 : 0)) / 4) * Math.ceil(g.n / 4)) / 16);
     encodePass(ctx, encoder, {
       shader: 'train-matmul',
       code: smallCode,
