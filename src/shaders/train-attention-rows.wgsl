@@ -4,7 +4,9 @@
 // has B, L, H, dh and gx.
 //
 // Dispatch: ⌈B·H·L / 64⌉ workgroups of @workgroup_size(64), split over (x, y) with x = gx; row id
-// r = gid.x + gid.y·gx·64 = (b·H + h)·L + t (t fastest).
+// r = gid.x + gid.y·gx·64 = (b·H + h)·L + t (t fastest). The blocked kernels (softmax attention)
+// take one invocation per block of 4 rows: ⌈B·H·⌈L/4⌉ / 64⌉ workgroups, block id
+// r = (b·H + h)·⌈L/4⌉ + t/4 (`attn_block`; its t is the block's first row).
 
 const WG: u32 = 64u;
 
@@ -30,3 +32,14 @@ fn attn_row_out(w: AttnRow) -> bool { return w.r >= U.B * U.H * U.L; }
 
 /// Index of element 0 of head h in row t of w's sequence in a strided view: off + (b·L + t)·ld + h·dh.
 fn head_at(off: u32, ld: u32, w: AttnRow, t: u32) -> u32 { return off + (w.b * U.L + t) * ld + w.h * U.dh; }
+
+/// The (b, h, first row t) of this invocation's block of 4 rows t … t+3 (rows ≥ L: padding).
+fn attn_block(gid: vec3<u32>) -> AttnRow {
+  let r = flat_id(gid);
+  let nb = (U.L + 3u) / 4u;
+  let bh = r / nb;
+  return AttnRow(r, (r % nb) * 4u, bh, bh % U.H, bh / U.H);
+}
+
+/// True for the grid's padding past the last of the B·H·⌈L/4⌉ blocks.
+fn attn_block_out(w: AttnRow) -> bool { return w.bh >= U.B * U.H; }

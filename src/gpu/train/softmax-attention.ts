@@ -92,7 +92,8 @@ function prepare(
   const k = resolveView(a.k, D);
   const v = resolveView(a.v, D);
   const o = resolveView(oView, D);
-  const g = grid(ctx, Math.ceil((a.B * a.H * a.L) / 64), what);
+  // one invocation per block of 4 rows (attn_block in train-attention-rows.wgsl)
+  const g = grid(ctx, Math.ceil((a.B * a.H * Math.ceil(a.L / 4)) / 64), what);
   const [dq, dk, dv] = grads;
   const u = words([
     a.B, a.L, a.H, a.dh,
