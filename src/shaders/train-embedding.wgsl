@@ -9,9 +9,10 @@
 // the rows whose token is v — no float atomics (WGSL has none), bit-reproducible. Cost V·D·B·L
 // compares, small at the trainer's sizes (V ≤ 512). Tokens outside [0, V) read row 0 in the forward
 // and count nowhere in the backward.
-// Thread mapping: one invocation per output element (dtok: per token v and 4 consecutive columns,
-// d fastest, so the invocations of a SIMD group share v and its compares). Dispatch: ⌈count / 64⌉
-// workgroups of 64 folded into (nx, ny), count = B·L·D (forward), V·⌈D/4⌉ (dtok), L·D (dpos).
+// Thread mapping: one invocation per output element (dtok: per token v and 16 consecutive
+// columns, so the compare with every token is paid once per 16 outputs). Dispatch: ⌈count / 64⌉
+// workgroups of 64 folded into (nx, ny), count = B·L·D (forward), L·D (dpos); dtok ⌈V·⌈D/16⌉ / 16⌉
+// workgroups of 16 (V = 64, D = 32: 8 workgroups, so both cores of a small machine get some).
 
 struct Params { batch: u32, seq: u32, dim: u32, vocab: u32, nx: u32, accumulate: u32, _p0: u32, _p1: u32 }
 
@@ -33,28 +34,37 @@ fn forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) l
   OUT[e] = A[u32(v) * P.dim + d] + Bm[(r % P.seq) * P.dim + d];
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(16)
 fn dtok(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  // one invocation per (v, 4 consecutive d): the token compare is paid once per 4 outputs
-  let e = (wg.y * P.nx + wg.x) * 64u + lid.x;
-  let nd4 = (P.dim + 3u) / 4u;
-  if (e >= P.vocab * nd4) { return; }
-  let v = i32(e / nd4);
-  let d0 = (e % nd4) * 4u;
-  let w = min(4u, P.dim - d0);
-  var s = vec4<f32>(0.0);
+  // one invocation per (v, 16 consecutive d): the token compare is paid once per 16 outputs;
+  // columns past D read the group's last one (clamped) and are not written
+  let e = (wg.y * P.nx + wg.x) * 16u + lid.x;
+  let nd = (P.dim + 15u) / 16u;
+  if (e >= P.vocab * nd) { return; }
+  let v = i32(e / nd);
+  let d0 = (e % nd) * 16u;
+  let last = min(16u, P.dim - d0) - 1u;
+  let c0 = min(vec4<u32>(0u, 1u, 2u, 3u), vec4<u32>(last));
+  let c1 = min(vec4<u32>(4u, 5u, 6u, 7u), vec4<u32>(last));
+  let c2 = min(vec4<u32>(8u, 9u, 10u, 11u), vec4<u32>(last));
+  let c3 = min(vec4<u32>(12u, 13u, 14u, 15u), vec4<u32>(last));
+  var s0 = vec4<f32>(0.0);
+  var s1 = vec4<f32>(0.0);
+  var s2 = vec4<f32>(0.0);
+  var s3 = vec4<f32>(0.0);
   for (var r = 0u; r < P.batch * P.seq; r++) {
     if (TOK[r] == v) {
       let o = r * P.dim + d0;
-      s.x += A[o];
-      if (w > 1u) { s.y += A[o + 1u]; }
-      if (w > 2u) { s.z += A[o + 2u]; }
-      if (w > 3u) { s.w += A[o + 3u]; }
+      s0 += vec4<f32>(A[o + c0.x], A[o + c0.y], A[o + c0.z], A[o + c0.w]);
+      s1 += vec4<f32>(A[o + c1.x], A[o + c1.y], A[o + c1.z], A[o + c1.w]);
+      s2 += vec4<f32>(A[o + c2.x], A[o + c2.y], A[o + c2.z], A[o + c2.w]);
+      s3 += vec4<f32>(A[o + c3.x], A[o + c3.y], A[o + c3.z], A[o + c3.w]);
     }
   }
-  for (var q = 0u; q < w; q++) {
+  let ss = array<vec4<f32>, 4>(s0, s1, s2, s3);
+  for (var q = 0u; q <= last; q++) {
     let o = u32(v) * P.dim + d0 + q;
-    var x = s[q];
+    var x = ss[q / 4u][q % 4u];
     if (P.accumulate == 1u) { x += OUT[o]; }
     OUT[o] = x;
   }

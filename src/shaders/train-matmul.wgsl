@@ -18,7 +18,8 @@
 // costs more than an FMA; one output per invocation paid 2 loads per FMA, a 4 × 4 block pays 8 loads
 // per 16 FMAs (2048×32×32: ~28 → ~6 ms a product in a training step). Reading the operands as vec4
 // (m, n, k multiples of 4) measured slower still on SwiftShader, so the loads stay f32.
-// Sums run in k order in f32, one fma chain per output.
+// Entry `main8` (below): 8 × 8 blocks, 16 loads per 64 FMAs, when there are enough blocks to
+// fill the workgroups (2048×32×32: ~5 → ~3 ms). Sums run in k order in f32, one fma chain per output.
 //
 // Thread mapping: invocation e = (wg.y·nx + wg.x)·16 + lid.x owns the block of rows 4·(e / nb) …
 // and columns 4·(e mod nb) …, nb = ⌈n / 4⌉ (block columns fastest). Rows and columns past the edge
@@ -38,6 +39,22 @@ struct Params { m: u32, n: u32, k: u32, flags: u32, accumulate: u32, nx: u32, _p
 @group(0) @binding(6) var<storage, read_write> DB: array<f32>;
 
 const WG: u32 = 16u;
+
+/// Output (i, j) = the block's sum v: row m is the bias gradient DB[j] (+ DB[j]); else C[i, j] =
+/// v (+ bias[j]) (+ R[i, j]) (+ C[i, j]).
+fn store_out(i: u32, j: u32, sum: f32) {
+  var v = sum;
+  if (i == P.m) {
+    if (P.accumulate == 1u) { v += DB[j]; }
+    DB[j] = v;
+    return;
+  }
+  let o = i * P.n + j;
+  if ((P.flags & 4u) != 0u) { v += BIAS[j]; }
+  if ((P.flags & 8u) != 0u) { v += R[o]; }
+  if (P.accumulate == 1u) { v += C[o]; }
+  C[o] = v;
+}
 
 @compute @workgroup_size(16)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
@@ -86,17 +103,92 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     for (var q = 0u; q < 4u; q++) {
       let j = jv[q];
       if (j >= P.n) { break; }
-      var v = cs[r][q];
-      if (i == P.m) {
-        if (P.accumulate == 1u) { v += DB[j]; }
-        DB[j] = v;
-        continue;
-      }
-      let o = i * P.n + j;
-      if ((P.flags & 4u) != 0u) { v += BIAS[j]; }
-      if ((P.flags & 8u) != 0u) { v += R[o]; }
-      if (P.accumulate == 1u) { v += C[o]; }
-      C[o] = v;
+      store_out(i, j, cs[r][q]);
+    }
+  }
+}
+
+// entry `main8`: the same with an 8 × 8 block per invocation (16 loads per 64 FMAs), for products
+// with enough blocks to fill the workgroups (the dispatcher's choice): invocation e owns rows
+// 8·(e / nb8) … and columns 8·(e mod nb8) …, nb8 = ⌈n / 8⌉.
+@compute @workgroup_size(16)
+fn main8(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let e = (wg.y * P.nx + wg.x) * WG + lid.x;
+  let has_db = (P.flags & 16u) != 0u;
+  let rows_out = P.m + select(0u, 1u, has_db);
+  let nb = (P.n + 7u) / 8u;
+  let mb = (rows_out + 7u) / 8u;
+  if (e >= mb * nb) { return; }
+  let i0 = (e / nb) * 8u;
+  let j0 = (e % nb) * 8u;
+  let ta = (P.flags & 1u) != 0u;
+  let tb = (P.flags & 2u) != 0u;
+  let iv0 = vec4<u32>(i0) + vec4<u32>(0u, 1u, 2u, 3u);
+  let iv1 = iv0 + vec4<u32>(4u);
+  let jv0 = vec4<u32>(j0) + vec4<u32>(0u, 1u, 2u, 3u);
+  let jv1 = jv0 + vec4<u32>(4u);
+  let mlast = vec4<u32>(P.m - 1u);
+  let nlast = vec4<u32>(P.n - 1u);
+  let one0 = (iv0 == vec4<u32>(P.m)) & vec4<bool>(has_db);
+  let one1 = (iv1 == vec4<u32>(P.m)) & vec4<bool>(has_db);
+  let ones0 = select(vec4<f32>(0.0), vec4<f32>(1.0), one0);
+  let keep0 = select(vec4<f32>(1.0), vec4<f32>(0.0), one0);
+  let ones1 = select(vec4<f32>(0.0), vec4<f32>(1.0), one1);
+  let keep1 = select(vec4<f32>(1.0), vec4<f32>(0.0), one1);
+  let sa = select(1u, P.m, ta);
+  let sb = select(P.n, 1u, tb);
+  let a0 = select(min(iv0, mlast) * P.k, min(iv0, mlast), ta);
+  let a1 = select(min(iv1, mlast) * P.k, min(iv1, mlast), ta);
+  let b0 = select(min(jv0, nlast), min(jv0, nlast) * P.k, tb);
+  let b1 = select(min(jv1, nlast), min(jv1, nlast) * P.k, tb);
+  var c00 = vec4<f32>(0.0);
+  var c01 = vec4<f32>(0.0);
+  var c10 = vec4<f32>(0.0);
+  var c11 = vec4<f32>(0.0);
+  var c20 = vec4<f32>(0.0);
+  var c21 = vec4<f32>(0.0);
+  var c30 = vec4<f32>(0.0);
+  var c31 = vec4<f32>(0.0);
+  var c40 = vec4<f32>(0.0);
+  var c41 = vec4<f32>(0.0);
+  var c50 = vec4<f32>(0.0);
+  var c51 = vec4<f32>(0.0);
+  var c60 = vec4<f32>(0.0);
+  var c61 = vec4<f32>(0.0);
+  var c70 = vec4<f32>(0.0);
+  var c71 = vec4<f32>(0.0);
+  for (var kk = 0u; kk < P.k; kk++) {
+    let ao = kk * sa;
+    let bo = kk * sb;
+    let x0 = vec4<f32>(A[a0.x + ao], A[a0.y + ao], A[a0.z + ao], A[a0.w + ao]) * keep0 + ones0;
+    let x1 = vec4<f32>(A[a1.x + ao], A[a1.y + ao], A[a1.z + ao], A[a1.w + ao]) * keep1 + ones1;
+    let y0 = vec4<f32>(B[b0.x + bo], B[b0.y + bo], B[b0.z + bo], B[b0.w + bo]);
+    let y1 = vec4<f32>(B[b1.x + bo], B[b1.y + bo], B[b1.z + bo], B[b1.w + bo]);
+    c00 = fma(vec4<f32>(x0.x), y0, c00);
+    c01 = fma(vec4<f32>(x0.x), y1, c01);
+    c10 = fma(vec4<f32>(x0.y), y0, c10);
+    c11 = fma(vec4<f32>(x0.y), y1, c11);
+    c20 = fma(vec4<f32>(x0.z), y0, c20);
+    c21 = fma(vec4<f32>(x0.z), y1, c21);
+    c30 = fma(vec4<f32>(x0.w), y0, c30);
+    c31 = fma(vec4<f32>(x0.w), y1, c31);
+    c40 = fma(vec4<f32>(x1.x), y0, c40);
+    c41 = fma(vec4<f32>(x1.x), y1, c41);
+    c50 = fma(vec4<f32>(x1.y), y0, c50);
+    c51 = fma(vec4<f32>(x1.y), y1, c51);
+    c60 = fma(vec4<f32>(x1.z), y0, c60);
+    c61 = fma(vec4<f32>(x1.z), y1, c61);
+    c70 = fma(vec4<f32>(x1.w), y0, c70);
+    c71 = fma(vec4<f32>(x1.w), y1, c71);
+  }
+  let cs = array<vec4<f32>, 16>(c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51, c60, c61, c70, c71);
+  for (var r = 0u; r < 8u; r++) {
+    let i = i0 + r;
+    if (i >= rows_out) { break; }
+    for (var q = 0u; q < 8u; q++) {
+      let j = j0 + q;
+      if (j >= P.n) { break; }
+      store_out(i, j, cs[2u * r + q / 4u][q % 4u]);
     }
   }
 }

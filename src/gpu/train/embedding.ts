@@ -40,7 +40,7 @@ export function encodeEmbedBackward(
 ): void {
   const role = a.role ?? 'train.embed.bwd';
   const acc = a.accumulate ? 1 : 0;
-  const gt = Math.ceil((a.vocab * Math.ceil(a.dim / 4)) / 64);
+  const gt = Math.ceil((a.vocab * Math.ceil(a.dim / 16)) / 16);
   encodePass(ctx, encoder, {
     shader: 'train-embedding',
     code,

@@ -43,6 +43,9 @@ export function matmulKernel(m: number, n: number, k: number): 'tiled' | 'small'
   return m >= 128 && n >= 128 && k <= 16 * Math.max(m, n) ? 'tiled' : 'small';
 }
 
+/** Blocks below which the small kernel takes 4 × 4 blocks (more invocations) rather than 8 × 8. */
+export const MATMUL_8X8_MIN_BLOCKS = 64;
+
 /** C = op(A)·op(B) (+ C) on dense views, one pass. */
 export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g: MatmulTArgs): void {
   if (g.m === 0 || g.n === 0) return;
@@ -52,12 +55,16 @@ export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g:
   if (!small && (g.bias || g.residual || g.db))
     throw new RangeError('encodeMatmulT: bias / residual need the small kernel (the tiled one takes rows_init first)');
   if (small) {
-    // train-matmul.wgsl: a 4 × 4 block of outputs per invocation, 16 invocations per workgroup
-    const groups = Math.ceil((Math.ceil((g.m + (g.db ? 1 : 0)) / 4) * Math.ceil(g.n / 4)) / 16);
+    // train-matmul.wgsl: an 8 × 8 (main8) or 4 × 4 (main) block of outputs per invocation, 16
+    // invocations per workgroup
+    const rows = g.m + (g.db ? 1 : 0);
+    const big = Math.ceil(rows / 8) * Math.ceil(g.n / 8) >= MATMUL_8X8_MIN_BLOCKS;
+    const t = big ? 8 : 4;
+    const groups = Math.ceil((Math.ceil(rows / t) * Math.ceil(g.n / t)) / 16);
     encodePass(ctx, encoder, {
       shader: 'train-matmul',
       code: smallCode,
-      entry: 'main',
+      entry: big ? 'main8' : 'main',
       role: g.role ?? 'train.matmul',
       params: packParams([g.m, g.n, g.k, flagsSmall, g.accumulate ? 1 : 0, gridX(groups, ctx), 0, 0]),
       views: [g.a, g.b, g.c, g.bias ?? dummyView(ctx), g.residual ?? dummyView(ctx), g.db ?? dummyRw(ctx)],
