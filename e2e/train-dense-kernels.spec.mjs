@@ -30,7 +30,7 @@ const CASES = [
   ['gelu', { n: 1001 }],
   ['embed', { B: 1, L: 1, V: 1, D: 1, Lmax: 1 }],
   ['embed', { B: 3, L: 17, V: 67, D: 24, Lmax: 20 }],
-  // dtok's 16 columns per invocation: a ragged last group of 5
+  // odd D and V: the token index (tokenIndex) with tokens absent from the batch
   ['embed', { B: 2, L: 9, V: 5, D: 37, Lmax: 9 }],
   ['shortConv', { B: 1, L: 1, D: 1, mode: 'shift' }],
   ['shortConv', { B: 3, L: 17, D: 33, mode: 'shift' }],
