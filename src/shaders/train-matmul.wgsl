@@ -19,7 +19,8 @@
 // per 16 FMAs (2048×32×32: ~28 → ~6 ms a product in a training step). Reading the operands as vec4
 // (m, n, k multiples of 4) measured slower still on SwiftShader, so the loads stay f32.
 // Entry `main8` (below): 8 × 8 blocks, 16 loads per 64 FMAs, when there are enough blocks to
-// fill the workgroups (2048×32×32: ~5 → ~3 ms). Sums run in k order in f32, one fma chain per output.
+// fill the workgroups (2048×32×32: ~5 → ~3 ms); a long-k product with few blocks (the weight
+// gradients xᵀ·dy, k = B·L) splits k into slices of main8 and sums them in `reduce`. Sums run in k order in f32, one fma chain per output.
 //
 // Thread mapping: invocation e = (wg.y·nx + wg.x)·16 + lid.x owns the block of rows 4·(e / nb) …
 // and columns 4·(e mod nb) …, nb = ⌈n / 4⌉ (block columns fastest). Rows and columns past the edge
@@ -28,7 +29,9 @@
 // (16 invocations, so even a 32 × 32 weight gradient spreads over 4 workgroups: SwiftShader runs a
 // workgroup on one thread).
 
-struct Params { m: u32, n: u32, k: u32, flags: u32, accumulate: u32, nx: u32, _p0: u32, _p1: u32 }
+// slices, kc: main8 split along k (slices > 1): slice s sums k in [s·kc, (s+1)·kc) into PART,
+// entry `reduce` adds the slices in order and applies the epilogue
+struct Params { m: u32, n: u32, k: u32, flags: u32, accumulate: u32, nx: u32, slices: u32, kc: u32 }
 
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read> A: array<f32>;
@@ -37,6 +40,7 @@ struct Params { m: u32, n: u32, k: u32, flags: u32, accumulate: u32, nx: u32, _p
 @group(0) @binding(4) var<storage, read> BIAS: array<f32>;
 @group(0) @binding(5) var<storage, read> R: array<f32>;
 @group(0) @binding(6) var<storage, read_write> DB: array<f32>;
+@group(0) @binding(7) var<storage, read_write> PART: array<f32>;
 
 const WG: u32 = 16u;
 
@@ -113,12 +117,21 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
 // 8·(e / nb8) … and columns 8·(e mod nb8) …, nb8 = ⌈n / 8⌉.
 @compute @workgroup_size(16)
 fn main8(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let e = (wg.y * P.nx + wg.x) * WG + lid.x;
+  let eg = (wg.y * P.nx + wg.x) * WG + lid.x;
   let has_db = (P.flags & 16u) != 0u;
   let rows_out = P.m + select(0u, 1u, has_db);
   let nb = (P.n + 7u) / 8u;
   let mb = (rows_out + 7u) / 8u;
-  if (e >= mb * nb) { return; }
+  let sl = max(1u, P.slices);
+  if (eg >= mb * nb * sl) { return; }
+  let e = eg % (mb * nb);
+  let slice = eg / (mb * nb);
+  var k0 = 0u;
+  var k1 = P.k;
+  if (sl > 1u) {
+    k0 = slice * P.kc;
+    k1 = min(P.k, k0 + P.kc);
+  }
   let i0 = (e / nb) * 8u;
   let j0 = (e % nb) * 8u;
   let ta = (P.flags & 1u) != 0u;
@@ -157,7 +170,7 @@ fn main8(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid
   var c61 = vec4<f32>(0.0);
   var c70 = vec4<f32>(0.0);
   var c71 = vec4<f32>(0.0);
-  for (var kk = 0u; kk < P.k; kk++) {
+  for (var kk = k0; kk < k1; kk++) {
     let ao = kk * sa;
     let bo = kk * sb;
     let x0 = vec4<f32>(A[a0.x + ao], A[a0.y + ao], A[a0.z + ao], A[a0.w + ao]) * keep0 + ones0;
@@ -188,7 +201,25 @@ fn main8(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid
     for (var q = 0u; q < 8u; q++) {
       let j = j0 + q;
       if (j >= P.n) { break; }
-      store_out(i, j, cs[2u * r + q / 4u][q % 4u]);
+      let v = cs[2u * r + q / 4u][q % 4u];
+      if (sl > 1u) {
+        PART[(slice * rows_out + i) * P.n + j] = v;
+      } else {
+        store_out(i, j, v);
+      }
     }
   }
+}
+
+// entry `reduce` (after main8 with slices > 1): one invocation per output (i, j) of the
+// (m + [bias-gradient row]) × n result, the slices' partial sums added in slice order.
+// Dispatch: ⌈(m + [row]) · n / 16⌉ workgroups of 16 folded into (nx, ny).
+@compute @workgroup_size(16)
+fn reduce(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let e = (wg.y * P.nx + wg.x) * WG + lid.x;
+  let rows_out = P.m + select(0u, 1u, (P.flags & 16u) != 0u);
+  if (e >= rows_out * P.n) { return; }
+  var v = 0.0;
+  for (var sl = 0u; sl < P.slices; sl++) { v += PART[sl * rows_out * P.n + e]; }
+  store_out(e / P.n, e % P.n, v);
 }

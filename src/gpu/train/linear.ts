@@ -56,21 +56,45 @@ export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g:
     throw new RangeError('encodeMatmulT: bias / residual need the small kernel (the tiled one takes rows_init first)');
   if (small) {
     // train-matmul.wgsl: an 8 × 8 (main8) or 4 × 4 (main) block of outputs per invocation, 16
-    // invocations per workgroup
+    // invocations per workgroup; few blocks and a long k: main8 over k slices, then `reduce`
     const rows = g.m + (g.db ? 1 : 0);
-    const big = Math.ceil(rows / 8) * Math.ceil(g.n / 8) >= MATMUL_8X8_MIN_BLOCKS;
+    const blocks8 = Math.ceil(rows / 8) * Math.ceil(g.n / 8);
+    const slices = blocks8 < MATMUL_8X8_MIN_BLOCKS ? Math.min(Math.floor(g.k / 128), Math.ceil(256 / blocks8)) : 1;
+    const big = blocks8 >= MATMUL_8X8_MIN_BLOCKS || slices > 1;
+    const kc = Math.ceil(g.k / Math.max(1, slices));
     const t = big ? 8 : 4;
-    const groups = Math.ceil((Math.ceil(rows / t) * Math.ceil(g.n / t)) / 16);
+    const groups = Math.ceil((Math.ceil(rows / t) * Math.ceil(g.n / t) * Math.max(1, slices)) / 16);
+    // the slices' partial sums (main8 declares the binding either way; a role per size, so a
+    // later product of the same encoder never regrows a buffer an earlier pass is bound to)
+    const partBytes = slices > 1 ? slices * rows * g.n * 4 : 256;
+    const part = ctx.alloc.storage(`train.matmul.part.${partBytes}`, partBytes);
+    const views = [g.a, g.b, g.c, g.bias ?? dummyView(ctx), g.residual ?? dummyView(ctx), g.db ?? dummyRw(ctx)];
+    const dims = `${g.m}×${g.n}×${g.k}${g.transA ? ' Aᵀ' : ''}${g.transB ? ' Bᵀ' : ''}`;
+    const params = (gs: number) =>
+      packParams([g.m, g.n, g.k, flagsSmall, g.accumulate ? 1 : 0, gridX(gs, ctx), slices > 1 ? slices : 0, kc]);
     encodePass(ctx, encoder, {
       shader: 'train-matmul',
       code: smallCode,
       entry: big ? 'main8' : 'main',
       role: g.role ?? 'train.matmul',
-      params: packParams([g.m, g.n, g.k, flagsSmall, g.accumulate ? 1 : 0, gridX(groups, ctx), 0, 0]),
-      views: [g.a, g.b, g.c, g.bias ?? dummyView(ctx), g.residual ?? dummyView(ctx), g.db ?? dummyRw(ctx)],
+      params: params(groups),
+      views: big ? [...views, part] : views,
       groups,
-      label: `train.matmul.small ${g.m}×${g.n}×${g.k}${g.transA ? ' Aᵀ' : ''}${g.transB ? ' Bᵀ' : ''}`,
+      label: `train.matmul.small ${dims}`,
     });
+    if (slices > 1) {
+      const gr = Math.ceil((rows * g.n) / 16);
+      encodePass(ctx, encoder, {
+        shader: 'train-matmul',
+        code: smallCode,
+        entry: 'reduce',
+        role: `${g.role ?? 'train.matmul'}.reduce`,
+        params: params(gr),
+        views: [null, null, g.c, g.bias ?? dummyView(ctx), g.residual ?? dummyView(ctx), g.db ?? dummyRw(ctx), part],
+        groups: gr,
+        label: `train.matmul.small ${dims} reduce`,
+      });
+    }
     return;
   }
   const lda = g.transA ? g.m : g.k;
