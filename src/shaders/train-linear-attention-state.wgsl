@@ -9,12 +9,12 @@
 //   X = φk and Y = [v, 1] (y_ones = 1) in the forward; X = φq, Y = G in the backward.
 // entry `gext`: G_i = [dOut_i / den_i, −(dOut_i · out_i) / den_i] per (row, h).
 //
-// Thread mapping: `state` one invocation per (b, h) and 4 × 4 block of (f, c) (c blocks fastest),
-// scanning the L rows sequentially in order (reverse for smode 2) with the block's 16 running sums
-// in registers (4 + 4 loads per 16 FMAs; one (f, c) per invocation paid 2 loads per FMA, and on
+// Thread mapping: `state` one invocation per (b, h) and 8 × 8 block of (f, c) (c blocks fastest),
+// scanning the L rows sequentially in order (reverse for smode 2) with the block's 64 running sums
+// in registers (8 + 8 loads per 64 FMAs; one (f, c) per invocation paid 2 loads per FMA, and on
 // SwiftShader the loads are what costs), writing them at each chunk boundary; f, c past F, dh + 1
 // read the last one (clamped) and are not written. `gext` one invocation per (row, h).
-// Dispatch: ⌈B·H·⌈F/4⌉·⌈(dh+1)/4⌉ / 64⌉ resp. ⌈B·L·H / 64⌉ workgroups of @workgroup_size(64),
+// Dispatch: ⌈B·H·⌈F/8⌉·⌈(dh+1)/8⌉ / 64⌉ resp. ⌈B·L·H / 64⌉ workgroups of @workgroup_size(64),
 // split over (x, y) with x = gx.
 
 @group(0) @binding(1) var<storage, read> X: array<f32>;
@@ -25,49 +25,65 @@
 @group(0) @binding(6) var<storage, read> Den: array<f32>;
 @group(0) @binding(7) var<storage, read_write> G: array<f32>;
 
-fn yv(row: u32, h: u32, c: u32) -> f32 {
-  if (U.y_ones == 1u && c == U.dh) { return 1.0; }
-  return Y[U.y_off + row * U.y_ld + h * U.y_hs + c];
-}
-
 @compute @workgroup_size(64)
 fn state(@builtin(global_invocation_id) gid: vec3<u32>) {
   let id = flat_id(gid);
   let nc = U.nc;
   let F = U.F;
-  // a 4 × 4 block of (f, c): block columns fastest
-  let ncb = (nc + 3u) / 4u;
-  let nfb = (F + 3u) / 4u;
-  let c0 = (id % ncb) * 4u;
-  let f0 = ((id / ncb) % nfb) * 4u;
+  // an 8 × 8 block of (f, c): block columns fastest
+  let ncb = (nc + 7u) / 8u;
+  let nfb = (F + 7u) / 8u;
+  let c0 = (id % ncb) * 8u;
+  let f0 = ((id / ncb) % nfb) * 8u;
   let bh = id / (ncb * nfb);
   if (bh >= U.B * U.H) { return; }
   let b = bh / U.H;
   let h = bh % U.H;
   let L = U.L;
-  let fv = vec4<u32>(f0) + vec4<u32>(0u, 1u, 2u, 3u);
-  let cv = vec4<u32>(c0) + vec4<u32>(0u, 1u, 2u, 3u);
-  let fc = min(fv, vec4<u32>(F - 1u));
-  let cc = min(cv, vec4<u32>(nc - 1u));
-  let xb = vec4<u32>((b * L * U.H + h) * F) + fc;
+  let step = vec4<u32>(0u, 1u, 2u, 3u);
+  let fc0 = min(vec4<u32>(f0) + step, vec4<u32>(F - 1u));
+  let fc1 = min(vec4<u32>(f0 + 4u) + step, vec4<u32>(F - 1u));
+  let cc0 = min(vec4<u32>(c0) + step, vec4<u32>(nc - 1u));
+  let cc1 = min(vec4<u32>(c0 + 4u) + step, vec4<u32>(nc - 1u));
+  let xb0 = vec4<u32>((b * L * U.H + h) * F) + fc0;
+  let xb1 = vec4<u32>((b * L * U.H + h) * F) + fc1;
   let xstep = U.H * F;
   let sb = bh * U.nS;
-  // acc[r] = row f0 + r of the block over its 4 columns
-  var acc = array<vec4<f32>, 4>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+  // the ones column c = dh of [v, 1] (forward): a factor 0 on the load, 1 added
+  let one0 = (cc0 == vec4<u32>(U.dh)) & vec4<bool>(U.y_ones == 1u);
+  let one1 = (cc1 == vec4<u32>(U.dh)) & vec4<bool>(U.y_ones == 1u);
+  let k0 = select(vec4<f32>(1.0), vec4<f32>(0.0), one0);
+  let k1 = select(vec4<f32>(1.0), vec4<f32>(0.0), one1);
+  let o0 = select(vec4<f32>(0.0), vec4<f32>(1.0), one0);
+  let o1 = select(vec4<f32>(0.0), vec4<f32>(1.0), one1);
+  // Y columns clamped below dh when the ones column stands in (never read past the row)
+  let yc0 = select(cc0, min(cc0, vec4<u32>(max(U.dh, 1u) - 1u)), vec4<bool>(U.y_ones == 1u));
+  let yc1 = select(cc1, min(cc1, vec4<u32>(max(U.dh, 1u) - 1u)), vec4<bool>(U.y_ones == 1u));
+  var a00 = vec4<f32>(0.0);
+  var a01 = vec4<f32>(0.0);
+  var a10 = vec4<f32>(0.0);
+  var a11 = vec4<f32>(0.0);
+  var a20 = vec4<f32>(0.0);
+  var a21 = vec4<f32>(0.0);
+  var a30 = vec4<f32>(0.0);
+  var a31 = vec4<f32>(0.0);
+  var a40 = vec4<f32>(0.0);
+  var a41 = vec4<f32>(0.0);
+  var a50 = vec4<f32>(0.0);
+  var a51 = vec4<f32>(0.0);
+  var a60 = vec4<f32>(0.0);
+  var a61 = vec4<f32>(0.0);
+  var a70 = vec4<f32>(0.0);
+  var a71 = vec4<f32>(0.0);
   var t = 0u;
   let spans = select(U.nS, 1u, U.smode == 0u);
   for (var k = 0u; k < spans; k++) {
     var s = 0u;
     var tend = L;
-    if (U.smode == 1u) {
-      s = k;
-      // store the exclusive prefix, then add the chunk's rows
-      store_block(sb + s, fv, cv, acc);
-      t = s * U.chunk;
-      tend = min(L, (s + 1u) * U.chunk);
-    } else if (U.smode == 2u) {
-      s = U.nS - 1u - k;
-      store_block(sb + s, fv, cv, acc);
+    if (U.smode != 0u) {
+      s = select(k, U.nS - 1u - k, U.smode == 2u);
+      // store the exclusive prefix (suffix), then add the chunk's rows
+      store_block(sb + s, f0, c0, array<vec4<f32>, 16>(a00, a01, a10, a11, a20, a21, a30, a31, a40, a41, a50, a51, a60, a61, a70, a71));
       t = s * U.chunk;
       tend = min(L, (s + 1u) * U.chunk);
     }
@@ -76,25 +92,41 @@ fn state(@builtin(global_invocation_id) gid: vec3<u32>) {
       var tt = t + q;
       if (U.smode == 2u) { tt = tend - 1u - q; }
       let xo = tt * xstep;
-      let xv = vec4<f32>(X[xb.x + xo], X[xb.y + xo], X[xb.z + xo], X[xb.w + xo]);
-      let row = b * L + tt;
-      let yy = vec4<f32>(yv(row, h, cc.x), yv(row, h, cc.y), yv(row, h, cc.z), yv(row, h, cc.w));
-      acc[0] = fma(vec4<f32>(xv.x), yy, acc[0]);
-      acc[1] = fma(vec4<f32>(xv.y), yy, acc[1]);
-      acc[2] = fma(vec4<f32>(xv.z), yy, acc[2]);
-      acc[3] = fma(vec4<f32>(xv.w), yy, acc[3]);
+      let x0 = vec4<f32>(X[xb0.x + xo], X[xb0.y + xo], X[xb0.z + xo], X[xb0.w + xo]);
+      let x1 = vec4<f32>(X[xb1.x + xo], X[xb1.y + xo], X[xb1.z + xo], X[xb1.w + xo]);
+      let yo = U.y_off + (b * L + tt) * U.y_ld + h * U.y_hs;
+      let y0 = vec4<f32>(Y[yo + yc0.x], Y[yo + yc0.y], Y[yo + yc0.z], Y[yo + yc0.w]) * k0 + o0;
+      let y1 = vec4<f32>(Y[yo + yc1.x], Y[yo + yc1.y], Y[yo + yc1.z], Y[yo + yc1.w]) * k1 + o1;
+      a00 = fma(vec4<f32>(x0.x), y0, a00);
+      a01 = fma(vec4<f32>(x0.x), y1, a01);
+      a10 = fma(vec4<f32>(x0.y), y0, a10);
+      a11 = fma(vec4<f32>(x0.y), y1, a11);
+      a20 = fma(vec4<f32>(x0.z), y0, a20);
+      a21 = fma(vec4<f32>(x0.z), y1, a21);
+      a30 = fma(vec4<f32>(x0.w), y0, a30);
+      a31 = fma(vec4<f32>(x0.w), y1, a31);
+      a40 = fma(vec4<f32>(x1.x), y0, a40);
+      a41 = fma(vec4<f32>(x1.x), y1, a41);
+      a50 = fma(vec4<f32>(x1.y), y0, a50);
+      a51 = fma(vec4<f32>(x1.y), y1, a51);
+      a60 = fma(vec4<f32>(x1.z), y0, a60);
+      a61 = fma(vec4<f32>(x1.z), y1, a61);
+      a70 = fma(vec4<f32>(x1.w), y0, a70);
+      a71 = fma(vec4<f32>(x1.w), y1, a71);
     }
-    if (U.smode == 0u) { store_block(sb, fv, cv, acc); }
+    if (U.smode == 0u) {
+      store_block(sb, f0, c0, array<vec4<f32>, 16>(a00, a01, a10, a11, a20, a21, a30, a31, a40, a41, a50, a51, a60, a61, a70, a71));
+    }
   }
 }
 
-/// St[s][f, c] for the valid (f, c) of a block.
-fn store_block(s: u32, fv: vec4<u32>, cv: vec4<u32>, acc: array<vec4<f32>, 4>) {
-  for (var r = 0u; r < 4u; r++) {
-    if (fv[r] >= U.F) { break; }
-    for (var x = 0u; x < 4u; x++) {
-      if (cv[x] >= U.nc) { break; }
-      St[(s * U.F + fv[r]) * U.nc + cv[x]] = acc[r][x];
+/// St[s][f, c] for the valid (f, c) of the 8 × 8 block at (f0, c0) (acc[2·r + c / 4][c mod 4]).
+fn store_block(s: u32, f0: u32, c0: u32, acc: array<vec4<f32>, 16>) {
+  for (var r = 0u; r < 8u; r++) {
+    if (f0 + r >= U.F) { break; }
+    for (var x = 0u; x < 8u; x++) {
+      if (c0 + x >= U.nc) { break; }
+      St[(s * U.F + f0 + r) * U.nc + c0 + x] = acc[2u * r + x / 4u][x % 4u];
     }
   }
 }

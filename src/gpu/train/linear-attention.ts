@@ -185,8 +185,8 @@ function encodeState(
   role: string,
   label: string,
 ): void {
-  // one invocation per 4 × 4 block of (f, c) (train-linear-attention-state.wgsl)
-  const threads = s.B * s.H * Math.ceil(s.F / 4) * Math.ceil((s.dh + 1) / 4);
+  // one invocation per 8 × 8 block of (f, c) (train-linear-attention-state.wgsl)
+  const threads = s.B * s.H * Math.ceil(s.F / 8) * Math.ceil((s.dh + 1) / 8);
   const g = grid(ctx, Math.ceil(threads / 64), 'linear attention state');
   const uniform = ctx.alloc.uniform(role, uniformWords(s, mode, nS, g[0], { smode, y }));
   const p = ctx.pipelines.pipeline('train-linear-attention-state', STATE_SRC, 'state');
