@@ -12,7 +12,8 @@
 // ~10 ms of a default MQAR step on SwiftShader.) Tokens outside [0, V) read row 0 in the forward
 // and count nowhere in the backward.
 // Thread mapping: one invocation per output element (d fastest). Dispatch: ⌈count / 64⌉ workgroups
-// of 64 folded into (nx, ny), count = B·L·D (forward), V·D (dtok), L·D (dpos).
+// of 64 folded into (nx, ny), count = ⌈B·L·D / 8⌉ (forward: 8 consecutive elements each), V·D
+// (dtok), L·D (dpos).
 
 struct Params { batch: u32, seq: u32, dim: u32, vocab: u32, nx: u32, accumulate: u32, _p0: u32, _p1: u32 }
 
@@ -22,18 +23,23 @@ struct Params { batch: u32, seq: u32, dim: u32, vocab: u32, nx: u32, accumulate:
 @group(0) @binding(2) var<storage, read> A: array<f32>;
 @group(0) @binding(3) var<storage, read> Bm: array<f32>;
 @group(0) @binding(4) var<storage, read_write> OUT: array<f32>;
+const PER: u32 = 8u;
+
 // dtok: the token index (tokenIndex)
 @group(0) @binding(5) var<storage, read> IDX: array<i32>;
 
 @compute @workgroup_size(64)
 fn forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let e = (wg.y * P.nx + wg.x) * 64u + lid.x;
-  if (e >= P.batch * P.seq * P.dim) { return; }
-  let r = e / P.dim;
-  let d = e % P.dim;
-  var v = TOK[r];
-  if (v < 0 || u32(v) >= P.vocab) { v = 0; }
-  OUT[e] = A[u32(v) * P.dim + d] + Bm[(r % P.seq) * P.dim + d];
+  // PER consecutive elements per invocation (SwiftShader's cost per workgroup outweighed one each)
+  let n = P.batch * P.seq * P.dim;
+  let e0 = ((wg.y * P.nx + wg.x) * 64u + lid.x) * PER;
+  for (var e = e0; e < min(n, e0 + PER); e++) {
+    let r = e / P.dim;
+    let d = e % P.dim;
+    var v = TOK[r];
+    if (v < 0 || u32(v) >= P.vocab) { v = 0; }
+    OUT[e] = A[u32(v) * P.dim + d] + Bm[(r % P.seq) * P.dim + d];
+  }
 }
 
 @compute @workgroup_size(64)

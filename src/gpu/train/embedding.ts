@@ -41,7 +41,8 @@ export function encodeEmbedForward(
   encoder: GPUCommandEncoder,
   a: EmbedShape & { tok: BufView; pos: BufView; h: BufView; role?: string },
 ): void {
-  const groups = Math.ceil((a.batch * a.seqLen * a.dim) / 64);
+  // 8 elements per invocation (train-embedding.wgsl PER)
+  const groups = Math.ceil((a.batch * a.seqLen * a.dim) / 8 / 64);
   encodePass(ctx, encoder, {
     shader: 'train-embedding',
     code,

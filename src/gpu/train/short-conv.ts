@@ -19,6 +19,9 @@ function taps(mode: ShortConvShape['mode']): [number, number] {
   return mode === 'shift' ? [1, 1] : [3, 0];
 }
 
+/** Elements per invocation of `forward` and `dx` (train-short-conv.wgsl PER). */
+const PER = 8;
+
 function params(ctx: KernelContext, s: ShortConvShape, count: number, accumulate: boolean): [Uint32Array, number] {
   const groups = Math.ceil(count / 64);
   const [t, o] = taps(s.mode);
@@ -31,7 +34,7 @@ export function encodeShortConvForward(
   encoder: GPUCommandEncoder,
   a: ShortConvShape & { x: BufView; w: BufView; y: BufView; role?: string },
 ): void {
-  const [p, groups] = params(ctx, a, a.batch * a.seqLen * a.dim, false);
+  const [p, groups] = params(ctx, a, Math.ceil((a.batch * a.seqLen * a.dim) / PER), false);
   encodePass(ctx, encoder, {
     shader: 'train-short-conv',
     code,
@@ -69,7 +72,7 @@ export function encodeShortConvBackward(
     views: [a.x, a.w, a.dy, a.dw],
     groups: gw,
   });
-  const [px, gx] = params(ctx, a, a.batch * a.seqLen * a.dim, a.accumulateDx);
+  const [px, gx] = params(ctx, a, Math.ceil((a.batch * a.seqLen * a.dim) / PER), a.accumulateDx);
   encodePass(ctx, encoder, {
     shader: 'train-short-conv',
     code,
