@@ -25,12 +25,17 @@ struct Params { batch: u32, seq: u32, dim: u32, taps: u32, off: u32, nx: u32, ac
 /// outweighed these 3-load elements at one per invocation.
 const PER: u32 = 8u;
 
+/// The elements [x, y) of this invocation (forward, dx).
+fn elems(wg: vec3<u32>, lid: vec3<u32>) -> vec2<u32> {
+  let e0 = ((wg.y * P.nx + wg.x) * 64u + lid.x) * PER;
+  return vec2<u32>(e0, min(P.batch * P.seq * P.dim, e0 + PER));
+}
+
 @compute @workgroup_size(64)
 fn forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   _ = DY[0];
-  let n = P.batch * P.seq * P.dim;
-  let e0 = ((wg.y * P.nx + wg.x) * 64u + lid.x) * PER;
-  for (var e = e0; e < min(n, e0 + PER); e++) {
+  let span = elems(wg, lid);
+  for (var e = span.x; e < span.y; e++) {
     let r = e / P.dim;
     let d = e % P.dim;
     let t = r % P.seq;
@@ -46,9 +51,8 @@ fn forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) l
 @compute @workgroup_size(64)
 fn dx(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   _ = X[0];
-  let n = P.batch * P.seq * P.dim;
-  let e0 = ((wg.y * P.nx + wg.x) * 64u + lid.x) * PER;
-  for (var e = e0; e < min(n, e0 + PER); e++) {
+  let span = elems(wg, lid);
+  for (var e = span.x; e < span.y; e++) {
     let r = e / P.dim;
     let d = e % P.dim;
     let t = r % P.seq;
