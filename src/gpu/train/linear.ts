@@ -138,7 +138,8 @@ export function encodeColSum(
   encoder: GPUCommandEncoder,
   a: { dy: BufView; rows: number; cols: number; db: BufView; accumulate: boolean; role?: string },
 ): void {
-  const groups = Math.ceil(a.cols / 64);
+  // workgroups of 8 (train-linear.wgsl col_sum)
+  const groups = Math.ceil(a.cols / 8);
   encodePass(ctx, encoder, {
     shader: 'train-linear',
     code,
