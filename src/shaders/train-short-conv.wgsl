@@ -10,7 +10,8 @@
 //
 // Thread mapping: forward / dx one invocation per PER = 8 consecutive elements of the (B·L)×D
 // output; dw one invocation per (s, d), the rows summed in order (no atomics). Dispatch:
-// ⌈count / 64⌉ workgroups of 64 folded into (nx, ny), count = ⌈B·L·D / 8⌉ resp. taps·D.
+// ⌈count / 64⌉ workgroups of 64 folded into (nx, ny), count = ⌈B·L·D / 8⌉; dw ⌈taps·D / 8⌉
+// workgroups of 8.
 
 struct Params { batch: u32, seq: u32, dim: u32, taps: u32, off: u32, nx: u32, accumulate: u32, _p: u32 }
 
@@ -66,9 +67,10 @@ fn dx(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: v
   }
 }
 
-@compute @workgroup_size(64)
+// dw: workgroups of 8 (taps·D long walks over the rows; 64 put a D = 32 layer's on one thread)
+@compute @workgroup_size(8)
 fn dw(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let e = (wg.y * P.nx + wg.x) * 64u + lid.x;
+  let e = (wg.y * P.nx + wg.x) * 8u + lid.x;
   _ = W[0];
   if (e >= P.taps * P.dim) { return; }
   let s = e / P.dim;

@@ -22,8 +22,14 @@ function taps(mode: ShortConvShape['mode']): [number, number] {
 /** Elements per invocation of `forward` and `dx` (train-short-conv.wgsl PER). */
 const PER = 8;
 
-function params(ctx: KernelContext, s: ShortConvShape, count: number, accumulate: boolean): [Uint32Array, number] {
-  const groups = Math.ceil(count / 64);
+function params(
+  ctx: KernelContext,
+  s: ShortConvShape,
+  count: number,
+  accumulate: boolean,
+  wg = 64,
+): [Uint32Array, number] {
+  const groups = Math.ceil(count / wg);
   const [t, o] = taps(s.mode);
   return [packParams([s.batch, s.seqLen, s.dim, t, o, gridX(groups, ctx), accumulate ? 1 : 0, 0]), groups];
 }
@@ -62,7 +68,8 @@ export function encodeShortConvBackward(
   },
 ): void {
   const role = a.role ?? 'train.conv.bwd';
-  const [pw, gw] = params(ctx, a, taps(a.mode)[0] * a.dim, a.accumulateParams);
+  // dw: workgroups of 8
+  const [pw, gw] = params(ctx, a, taps(a.mode)[0] * a.dim, a.accumulateParams, 8);
   encodePass(ctx, encoder, {
     shader: 'train-short-conv',
     code,
