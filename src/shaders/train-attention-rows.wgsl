@@ -43,3 +43,13 @@ fn attn_block(gid: vec3<u32>) -> AttnRow {
 
 /// True for the grid's padding past the last of the B·H·⌈L/4⌉ blocks.
 fn attn_block_out(w: AttnRow) -> bool { return w.bh >= U.B * U.H; }
+
+/// The same for blocks of 8 rows t … t+7 (⌈B·H·⌈L/8⌉ / 16⌉ workgroups of 16: the softmax forward).
+fn attn_block8(gid: vec3<u32>) -> AttnRow {
+  let r = gid.x + gid.y * U.gx * 16u;
+  let nb = (U.L + 7u) / 8u;
+  let bh = r / nb;
+  return AttnRow(r, (r % nb) * 8u, bh, bh % U.H, bh / U.H);
+}
+
+fn attn_block8_out(w: AttnRow) -> bool { return w.bh >= U.B * U.H; }

@@ -8,79 +8,118 @@
 // P is kept for the backward pass: P[((b·H + h)·L + i)·L + j] (B·H·L·L, zeros above the diagonal
 // when causal). Q, K, V, out are strided views (uniform and views: train-softmax-attention-common.wgsl).
 //
-// Thread mapping: one invocation per block of 4 consecutive query rows i0 … i0+3 of one (b, h)
-// (train-attention-rows.wgsl `attn_block`), no workgroup memory and no barriers. The scores are
-// 4 × 4 register tiles (4 rows × 4 keys: per c, 4 + 4 loads for 16 FMAs) written into the
-// block's own rows of P, which then hold exp and finally the probabilities; out is 4 × 4 tiles
-// (4 rows × 4 columns) summed over the keys in registers. Why: on SwiftShader every storage access
+// Thread mapping: one invocation per block of 8 consecutive query rows i0 … i0+7 of one (b, h)
+// (train-attention-rows.wgsl `attn_block8`), no workgroup memory and no barriers. The scores are
+// 8 × 8 register tiles (8 rows × 8 keys: per c, 8 + 8 loads for 64 FMAs) written into the
+// block's own rows of P, which then hold exp and finally the probabilities; out is 8 × 8 tiles
+// (8 rows × 8 columns) summed over the keys in registers. Why: on SwiftShader every storage access
 // is a per-lane gather with a bounds check and costs more than the FMAs — one row per invocation,
 // summing into out in place, paid 2–3 accesses per FMA; and one-row-per-workgroup kernels with
 // tree reductions ran 6–10× slower still (its cost is per workgroup and per barrier).
 // Rows and keys past L read row L − 1 (clamped) and are never written. Sums run in j resp. c
 // order, one fma chain per output, as before the blocking.
 //
-// Dispatch: ⌈B·H·⌈L/4⌉ / 64⌉ workgroups of 64 (train-attention-rows.wgsl, attn_block_out).
+// Dispatch: ⌈B·H·⌈L/8⌉ / 16⌉ workgroups of 16 (train-attention-rows.wgsl, attn_block8_out).
 
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
 @group(0) @binding(5) var<storage, read_write> Pm: array<f32>;
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(16)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let w = attn_block(gid);
-  if (attn_block_out(w)) { return; }
+  let w = attn_block8(gid);
+  if (attn_block8_out(w)) { return; }
   let L = U.L;
   let dh = U.dh;
   let t0 = w.t;
-  let rv = vec4<u32>(t0) + vec4<u32>(0u, 1u, 2u, 3u);
-  let rc = min(rv, vec4<u32>(L - 1u));
-  // each row's key end (j < jend), and the block's
-  var jend = vec4<u32>(L);
-  if (U.causal == 1u) { jend = min(rv + vec4<u32>(1u), vec4<u32>(L)); }
-  let jmax = max(max(jend.x, jend.y), max(jend.z, jend.w));
-  let q0 = head_at(U.off_q, U.ld_q, w, rc.x);
-  let q1 = head_at(U.off_q, U.ld_q, w, rc.y);
-  let q2 = head_at(U.off_q, U.ld_q, w, rc.z);
-  let q3 = head_at(U.off_q, U.ld_q, w, rc.w);
+  let step = vec4<u32>(0u, 1u, 2u, 3u);
+  let last = vec4<u32>(L - 1u);
+  let rv0 = vec4<u32>(t0) + step;
+  let rv1 = rv0 + vec4<u32>(4u);
+  let rc0 = min(rv0, last);
+  let rc1 = min(rv1, last);
+  var jend0 = vec4<u32>(L);
+  var jend1 = vec4<u32>(L);
+  if (U.causal == 1u) {
+    jend0 = min(rv0 + vec4<u32>(1u), vec4<u32>(L));
+    jend1 = min(rv1 + vec4<u32>(1u), vec4<u32>(L));
+  }
+  let jm = max(jend0, jend1);
+  let jmax = max(max(jm.x, jm.y), max(jm.z, jm.w));
+  let qa = vec4<u32>(head_at(U.off_q, U.ld_q, w, rc0.x), head_at(U.off_q, U.ld_q, w, rc0.y),
+                     head_at(U.off_q, U.ld_q, w, rc0.z), head_at(U.off_q, U.ld_q, w, rc0.w));
+  let qb = vec4<u32>(head_at(U.off_q, U.ld_q, w, rc1.x), head_at(U.off_q, U.ld_q, w, rc1.y),
+                     head_at(U.off_q, U.ld_q, w, rc1.z), head_at(U.off_q, U.ld_q, w, rc1.w));
   let pb = w.bh * L * L;
-  let prow = vec4<u32>(pb) + rc * L;
-  let live = rv < vec4<u32>(L);
-  // scores, 4 keys at a time: s_r = (s_{r, j0}, …, s_{r, j0+3})
-  var mx = vec4<f32>(-3.0e38);
-  for (var j0 = 0u; j0 < jmax; j0 += 4u) {
-    let jv = vec4<u32>(j0) + vec4<u32>(0u, 1u, 2u, 3u);
-    let jc = min(jv, vec4<u32>(L - 1u));
-    let k0 = head_at(U.off_k, U.ld_k, w, jc.x);
-    let k1 = head_at(U.off_k, U.ld_k, w, jc.y);
-    let k2 = head_at(U.off_k, U.ld_k, w, jc.z);
-    let k3 = head_at(U.off_k, U.ld_k, w, jc.w);
-    var s0 = vec4<f32>(0.0);
-    var s1 = vec4<f32>(0.0);
-    var s2 = vec4<f32>(0.0);
-    var s3 = vec4<f32>(0.0);
+  let prow = array<u32, 8>(pb + rc0.x * L, pb + rc0.y * L, pb + rc0.z * L, pb + rc0.w * L,
+                           pb + rc1.x * L, pb + rc1.y * L, pb + rc1.z * L, pb + rc1.w * L);
+  let rvs = array<u32, 8>(rv0.x, rv0.y, rv0.z, rv0.w, rv1.x, rv1.y, rv1.z, rv1.w);
+  let jends = array<u32, 8>(jend0.x, jend0.y, jend0.z, jend0.w, jend1.x, jend1.y, jend1.z, jend1.w);
+  var mx = array<f32, 8>(-3.0e38, -3.0e38, -3.0e38, -3.0e38, -3.0e38, -3.0e38, -3.0e38, -3.0e38);
+  // scores, 8 keys at a time: s_r = (s_{r, j0 …}) as two vec4 halves
+  for (var j0 = 0u; j0 < jmax; j0 += 8u) {
+    let jc0 = min(vec4<u32>(j0) + step, last);
+    let jc1 = min(vec4<u32>(j0 + 4u) + step, last);
+    let ka = vec4<u32>(head_at(U.off_k, U.ld_k, w, jc0.x), head_at(U.off_k, U.ld_k, w, jc0.y),
+                       head_at(U.off_k, U.ld_k, w, jc0.z), head_at(U.off_k, U.ld_k, w, jc0.w));
+    let kb = vec4<u32>(head_at(U.off_k, U.ld_k, w, jc1.x), head_at(U.off_k, U.ld_k, w, jc1.y),
+                       head_at(U.off_k, U.ld_k, w, jc1.z), head_at(U.off_k, U.ld_k, w, jc1.w));
+    var s00 = vec4<f32>(0.0);
+    var s01 = vec4<f32>(0.0);
+    var s10 = vec4<f32>(0.0);
+    var s11 = vec4<f32>(0.0);
+    var s20 = vec4<f32>(0.0);
+    var s21 = vec4<f32>(0.0);
+    var s30 = vec4<f32>(0.0);
+    var s31 = vec4<f32>(0.0);
+    var s40 = vec4<f32>(0.0);
+    var s41 = vec4<f32>(0.0);
+    var s50 = vec4<f32>(0.0);
+    var s51 = vec4<f32>(0.0);
+    var s60 = vec4<f32>(0.0);
+    var s61 = vec4<f32>(0.0);
+    var s70 = vec4<f32>(0.0);
+    var s71 = vec4<f32>(0.0);
     for (var c = 0u; c < dh; c++) {
-      let kv = vec4<f32>(K[k0 + c], K[k1 + c], K[k2 + c], K[k3 + c]);
-      s0 = fma(vec4<f32>(Q[q0 + c]), kv, s0);
-      s1 = fma(vec4<f32>(Q[q1 + c]), kv, s1);
-      s2 = fma(vec4<f32>(Q[q2 + c]), kv, s2);
-      s3 = fma(vec4<f32>(Q[q3 + c]), kv, s3);
+      let k0 = vec4<f32>(K[ka.x + c], K[ka.y + c], K[ka.z + c], K[ka.w + c]);
+      let k1 = vec4<f32>(K[kb.x + c], K[kb.y + c], K[kb.z + c], K[kb.w + c]);
+      let x0 = vec4<f32>(Q[qa.x + c], Q[qa.y + c], Q[qa.z + c], Q[qa.w + c]);
+      let x1 = vec4<f32>(Q[qb.x + c], Q[qb.y + c], Q[qb.z + c], Q[qb.w + c]);
+      s00 = fma(vec4<f32>(x0.x), k0, s00);
+      s01 = fma(vec4<f32>(x0.x), k1, s01);
+      s10 = fma(vec4<f32>(x0.y), k0, s10);
+      s11 = fma(vec4<f32>(x0.y), k1, s11);
+      s20 = fma(vec4<f32>(x0.z), k0, s20);
+      s21 = fma(vec4<f32>(x0.z), k1, s21);
+      s30 = fma(vec4<f32>(x0.w), k0, s30);
+      s31 = fma(vec4<f32>(x0.w), k1, s31);
+      s40 = fma(vec4<f32>(x1.x), k0, s40);
+      s41 = fma(vec4<f32>(x1.x), k1, s41);
+      s50 = fma(vec4<f32>(x1.y), k0, s50);
+      s51 = fma(vec4<f32>(x1.y), k1, s51);
+      s60 = fma(vec4<f32>(x1.z), k0, s60);
+      s61 = fma(vec4<f32>(x1.z), k1, s61);
+      s70 = fma(vec4<f32>(x1.w), k0, s70);
+      s71 = fma(vec4<f32>(x1.w), k1, s71);
     }
-    var ss = array<vec4<f32>, 4>(s0 * U.scale, s1 * U.scale, s2 * U.scale, s3 * U.scale);
-    for (var r = 0u; r < 4u; r++) {
-      if (!live[r]) { continue; }
-      for (var x = 0u; x < 4u; x++) {
-        if (jv[x] < jend[r]) {
-          Pm[prow[r] + jv[x]] = ss[r][x];
-          mx[r] = max(mx[r], ss[r][x]);
+    let ss = array<vec4<f32>, 16>(s00 * U.scale, s01 * U.scale, s10 * U.scale, s11 * U.scale, s20 * U.scale, s21 * U.scale, s30 * U.scale, s31 * U.scale, s40 * U.scale, s41 * U.scale, s50 * U.scale, s51 * U.scale, s60 * U.scale, s61 * U.scale, s70 * U.scale, s71 * U.scale);
+    for (var r = 0u; r < 8u; r++) {
+      if (rvs[r] >= L) { continue; }
+      for (var x = 0u; x < 8u; x++) {
+        let j = j0 + x;
+        if (j < jends[r]) {
+          let v = ss[2u * r + x / 4u][x % 4u];
+          Pm[prow[r] + j] = v;
+          mx[r] = max(mx[r], v);
         }
       }
     }
   }
   // exp, the row sums, then the probabilities (zeros past each row's end)
-  for (var r = 0u; r < 4u; r++) {
-    if (!live[r]) { continue; }
+  for (var r = 0u; r < 8u; r++) {
+    if (rvs[r] >= L) { continue; }
     let pr = prow[r];
     var sum = 0.0;
-    for (var j = 0u; j < jend[r]; j++) {
+    for (var j = 0u; j < jends[r]; j++) {
       let e = exp(Pm[pr + j] - mx[r]);
       Pm[pr + j] = e;
       sum += e;
@@ -88,30 +127,65 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let inv = 1.0 / sum;
     for (var j = 0u; j < L; j++) {
       var p = 0.0;
-      if (j < jend[r]) { p = Pm[pr + j] * inv; }
+      if (j < jends[r]) { p = Pm[pr + j] * inv; }
       Pm[pr + j] = p;
     }
   }
-  // out: 4 rows × 4 columns at a time, summed over the keys (P is 0 past each row's end)
-  for (var c0 = 0u; c0 < dh; c0 += 4u) {
-    let cv = min(vec4<u32>(c0) + vec4<u32>(0u, 1u, 2u, 3u), vec4<u32>(dh - 1u));
-    var o0 = vec4<f32>(0.0);
-    var o1 = vec4<f32>(0.0);
-    var o2 = vec4<f32>(0.0);
-    var o3 = vec4<f32>(0.0);
+  // out: 8 rows × 8 columns at a time, summed over the keys (P is 0 past each row's end)
+  let dl = vec4<u32>(dh - 1u);
+  for (var c0 = 0u; c0 < dh; c0 += 8u) {
+    let cv0 = min(vec4<u32>(c0) + step, dl);
+    let cv1 = min(vec4<u32>(c0 + 4u) + step, dl);
+    var o00 = vec4<f32>(0.0);
+    var o01 = vec4<f32>(0.0);
+    var o10 = vec4<f32>(0.0);
+    var o11 = vec4<f32>(0.0);
+    var o20 = vec4<f32>(0.0);
+    var o21 = vec4<f32>(0.0);
+    var o30 = vec4<f32>(0.0);
+    var o31 = vec4<f32>(0.0);
+    var o40 = vec4<f32>(0.0);
+    var o41 = vec4<f32>(0.0);
+    var o50 = vec4<f32>(0.0);
+    var o51 = vec4<f32>(0.0);
+    var o60 = vec4<f32>(0.0);
+    var o61 = vec4<f32>(0.0);
+    var o70 = vec4<f32>(0.0);
+    var o71 = vec4<f32>(0.0);
     for (var j = 0u; j < jmax; j++) {
       let vb = head_at(U.off_v, U.ld_v, w, j);
-      let vv = vec4<f32>(V[vb + cv.x], V[vb + cv.y], V[vb + cv.z], V[vb + cv.w]);
-      o0 = fma(vec4<f32>(Pm[prow.x + j]), vv, o0);
-      o1 = fma(vec4<f32>(Pm[prow.y + j]), vv, o1);
-      o2 = fma(vec4<f32>(Pm[prow.z + j]), vv, o2);
-      o3 = fma(vec4<f32>(Pm[prow.w + j]), vv, o3);
+      let v0 = vec4<f32>(V[vb + cv0.x], V[vb + cv0.y], V[vb + cv0.z], V[vb + cv0.w]);
+      let v1 = vec4<f32>(V[vb + cv1.x], V[vb + cv1.y], V[vb + cv1.z], V[vb + cv1.w]);
+      let p0 = vec4<f32>(Pm[prow[0] + j]);
+      o00 = fma(p0, v0, o00);
+      o01 = fma(p0, v1, o01);
+      let p1 = vec4<f32>(Pm[prow[1] + j]);
+      o10 = fma(p1, v0, o10);
+      o11 = fma(p1, v1, o11);
+      let p2 = vec4<f32>(Pm[prow[2] + j]);
+      o20 = fma(p2, v0, o20);
+      o21 = fma(p2, v1, o21);
+      let p3 = vec4<f32>(Pm[prow[3] + j]);
+      o30 = fma(p3, v0, o30);
+      o31 = fma(p3, v1, o31);
+      let p4 = vec4<f32>(Pm[prow[4] + j]);
+      o40 = fma(p4, v0, o40);
+      o41 = fma(p4, v1, o41);
+      let p5 = vec4<f32>(Pm[prow[5] + j]);
+      o50 = fma(p5, v0, o50);
+      o51 = fma(p5, v1, o51);
+      let p6 = vec4<f32>(Pm[prow[6] + j]);
+      o60 = fma(p6, v0, o60);
+      o61 = fma(p6, v1, o61);
+      let p7 = vec4<f32>(Pm[prow[7] + j]);
+      o70 = fma(p7, v0, o70);
+      o71 = fma(p7, v1, o71);
     }
-    let os = array<vec4<f32>, 4>(o0, o1, o2, o3);
-    for (var r = 0u; r < 4u; r++) {
-      if (!live[r]) { continue; }
-      let ob = head_at(U.off_o, U.ld_o, w, rv[r]);
-      for (var x = 0u; x < min(4u, dh - c0); x++) { O[ob + c0 + x] = os[r][x]; }
+    let os = array<vec4<f32>, 16>(o00, o01, o10, o11, o20, o21, o30, o31, o40, o41, o50, o51, o60, o61, o70, o71);
+    for (var r = 0u; r < 8u; r++) {
+      if (rvs[r] >= L) { continue; }
+      let ob = head_at(U.off_o, U.ld_o, w, rvs[r]);
+      for (var x = 0u; x < min(8u, dh - c0); x++) { O[ob + c0 + x] = os[2u * r + x / 4u][x % 4u]; }
     }
   }
 }

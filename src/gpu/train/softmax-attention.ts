@@ -86,14 +86,17 @@ function prepare(
   oView: View,
   what: string,
   grads: readonly ReturnType<typeof resolveView>[] = [],
+  rowsPer: 4 | 8 = 4,
 ) {
   const D = a.H * a.dh;
   const q = resolveView(a.q, D);
   const k = resolveView(a.k, D);
   const v = resolveView(a.v, D);
   const o = resolveView(oView, D);
-  // one invocation per block of 4 rows (attn_block in train-attention-rows.wgsl)
-  const g = grid(ctx, Math.ceil((a.B * a.H * Math.ceil(a.L / 4)) / 64), what);
+  // one invocation per block of 4 rows in workgroups of 64 (attn_block in train-attention-rows.wgsl),
+  // or of 8 rows in workgroups of 16 (attn_block8: the forward)
+  const blocks = a.B * a.H * Math.ceil(a.L / rowsPer);
+  const g = grid(ctx, Math.ceil(blocks / (rowsPer === 8 ? 16 : 64)), what);
   const [dq, dk, dv] = grads;
   const u = words([
     a.B, a.L, a.H, a.dh,
@@ -114,7 +117,7 @@ export function encodeSoftmaxAttentionForward(
 ): void {
   const rows = check(ctx, a);
   if (rows === 0 || a.dh === 0) return;
-  const { q, k, v, o, g, u } = prepare(ctx, a, a.out, 'softmax attention forward');
+  const { q, k, v, o, g, u } = prepare(ctx, a, a.out, 'softmax attention forward', [], 8);
   const uniform = ctx.alloc.uniform(a.role ?? 'train.sm.fwd', u);
   const pipeline = ctx.pipelines.pipeline('train-softmax-attention-forward', fwdCode, 'main');
   const bind = bindAt(
