@@ -10,15 +10,16 @@
 // dP, then dS) and read by `cols` (two passes in order: WebGPU orders the passes of one encoder).
 // Views and uniform: train-softmax-attention-common.wgsl (its view `o` is dOut here).
 //
-// Thread mapping: one invocation per block of 4 consecutive rows (`rows`: queries i0 … i0+3) or
-// keys (`cols`: j0 … j0+3) of one (b, h) (train-attention-rows.wgsl `attn_block`), no workgroup
-// memory, no barriers. Every product is a 4 × 4 register tile: dP = dO·Vᵀ (4 rows × 4 keys, over c),
-// dQ = dS·K (4 rows × 4 columns, over j), dV = Pᵀ·dO and dK = dSᵀ·Q (4 keys × 4 columns, over i):
-// 8 loads per 16 FMAs, where one row per invocation summing in place paid 2–3 storage accesses per
-// FMA (see the forward shader for why that is what costs on SwiftShader). Rows and keys past L read
+// Thread mapping: one invocation per block of 8 consecutive query rows (`rows`, `attn_block8`,
+// workgroups of 16) or 4 consecutive keys (`cols`, `attn_block`, workgroups of 64) of one (b, h),
+// no workgroup memory, no barriers. Every product is a register tile: dP = dO·Vᵀ (8 rows × 8 keys,
+// over c), dQ = dS·K (8 rows × 8 columns, over j) — 16 loads per 64 FMAs —, dV = Pᵀ·dO and
+// dK = dSᵀ·Q (4 keys × 4 columns, over i) — 8 loads per 16 FMAs —, where one row per invocation
+// summing in place paid 2–3 storage accesses per FMA (see the forward shader for why that is what
+// costs on SwiftShader). Rows and keys past L read
 // row L − 1 (clamped) and are never written. Sums run in the same order as before the blocking
 // (c for dP, j for D and dQ, i for dV and dK), one fma chain per output.
-// Dispatch: ⌈B·H·⌈L/4⌉ / 64⌉ workgroups of 64 per entry.
+// Dispatch: `rows` ⌈B·H·⌈L/8⌉ / 16⌉ workgroups of 16, `cols` ⌈B·H·⌈L/4⌉ / 64⌉ of 64.
 
 @group(0) @binding(4) var<storage, read> Pm: array<f32>;
 @group(0) @binding(5) var<storage, read> dO: array<f32>;
@@ -27,85 +28,160 @@
 @group(0) @binding(8) var<storage, read_write> dK: array<f32>;
 @group(0) @binding(9) var<storage, read_write> dV: array<f32>;
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(16)
 fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let w = attn_block(gid);
-  if (attn_block_out(w)) { return; }
+  let w = attn_block8(gid);
+  if (attn_block8_out(w)) { return; }
   let L = U.L;
   let dh = U.dh;
-  let rv = vec4<u32>(w.t) + vec4<u32>(0u, 1u, 2u, 3u);
-  let rc = min(rv, vec4<u32>(L - 1u));
-  var jend = vec4<u32>(L);
-  if (U.causal == 1u) { jend = min(rv + vec4<u32>(1u), vec4<u32>(L)); }
-  let jmax = max(max(jend.x, jend.y), max(jend.z, jend.w));
-  let live = rv < vec4<u32>(L);
-  let prow = vec4<u32>(w.bh * L * L) + rc * L;
-  let o0 = head_at(U.off_o, U.ld_o, w, rc.x);
-  let o1 = head_at(U.off_o, U.ld_o, w, rc.y);
-  let o2 = head_at(U.off_o, U.ld_o, w, rc.z);
-  let o3 = head_at(U.off_o, U.ld_o, w, rc.w);
-  // dP = dO_i·v_j into dS, 4 keys at a time; D_i = Σ_j P_ij dP_ij in j order
-  var D = vec4<f32>(0.0);
-  for (var j0 = 0u; j0 < jmax; j0 += 4u) {
-    let jv = vec4<u32>(j0) + vec4<u32>(0u, 1u, 2u, 3u);
-    let jc = min(jv, vec4<u32>(L - 1u));
-    let v0 = head_at(U.off_v, U.ld_v, w, jc.x);
-    let v1 = head_at(U.off_v, U.ld_v, w, jc.y);
-    let v2 = head_at(U.off_v, U.ld_v, w, jc.z);
-    let v3 = head_at(U.off_v, U.ld_v, w, jc.w);
-    var d0 = vec4<f32>(0.0);
-    var d1 = vec4<f32>(0.0);
-    var d2 = vec4<f32>(0.0);
-    var d3 = vec4<f32>(0.0);
+  let step = vec4<u32>(0u, 1u, 2u, 3u);
+  let last = vec4<u32>(L - 1u);
+  let rv0 = vec4<u32>(w.t) + step;
+  let rv1 = rv0 + vec4<u32>(4u);
+  let rc0 = min(rv0, last);
+  let rc1 = min(rv1, last);
+  var jend0 = vec4<u32>(L);
+  var jend1 = vec4<u32>(L);
+  if (U.causal == 1u) {
+    jend0 = min(rv0 + vec4<u32>(1u), vec4<u32>(L));
+    jend1 = min(rv1 + vec4<u32>(1u), vec4<u32>(L));
+  }
+  let jm = max(jend0, jend1);
+  let jmax = max(max(jm.x, jm.y), max(jm.z, jm.w));
+  let pb = w.bh * L * L;
+  let prow = array<u32, 8>(pb + rc0.x * L, pb + rc0.y * L, pb + rc0.z * L, pb + rc0.w * L,
+                           pb + rc1.x * L, pb + rc1.y * L, pb + rc1.z * L, pb + rc1.w * L);
+  let rvs = array<u32, 8>(rv0.x, rv0.y, rv0.z, rv0.w, rv1.x, rv1.y, rv1.z, rv1.w);
+  let jends = array<u32, 8>(jend0.x, jend0.y, jend0.z, jend0.w, jend1.x, jend1.y, jend1.z, jend1.w);
+  let oa = vec4<u32>(head_at(U.off_o, U.ld_o, w, rc0.x), head_at(U.off_o, U.ld_o, w, rc0.y),
+                     head_at(U.off_o, U.ld_o, w, rc0.z), head_at(U.off_o, U.ld_o, w, rc0.w));
+  let ob = vec4<u32>(head_at(U.off_o, U.ld_o, w, rc1.x), head_at(U.off_o, U.ld_o, w, rc1.y),
+                     head_at(U.off_o, U.ld_o, w, rc1.z), head_at(U.off_o, U.ld_o, w, rc1.w));
+  // dP = dO_i·v_j into dS, 8 keys at a time; D_i = Σ_j P_ij dP_ij in j order
+  var D = array<f32, 8>(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+  for (var j0 = 0u; j0 < jmax; j0 += 8u) {
+    let jc0 = min(vec4<u32>(j0) + step, last);
+    let jc1 = min(vec4<u32>(j0 + 4u) + step, last);
+    let va = vec4<u32>(head_at(U.off_v, U.ld_v, w, jc0.x), head_at(U.off_v, U.ld_v, w, jc0.y),
+                       head_at(U.off_v, U.ld_v, w, jc0.z), head_at(U.off_v, U.ld_v, w, jc0.w));
+    let vb = vec4<u32>(head_at(U.off_v, U.ld_v, w, jc1.x), head_at(U.off_v, U.ld_v, w, jc1.y),
+                       head_at(U.off_v, U.ld_v, w, jc1.z), head_at(U.off_v, U.ld_v, w, jc1.w));
+    var d00 = vec4<f32>(0.0);
+    var d01 = vec4<f32>(0.0);
+    var d10 = vec4<f32>(0.0);
+    var d11 = vec4<f32>(0.0);
+    var d20 = vec4<f32>(0.0);
+    var d21 = vec4<f32>(0.0);
+    var d30 = vec4<f32>(0.0);
+    var d31 = vec4<f32>(0.0);
+    var d40 = vec4<f32>(0.0);
+    var d41 = vec4<f32>(0.0);
+    var d50 = vec4<f32>(0.0);
+    var d51 = vec4<f32>(0.0);
+    var d60 = vec4<f32>(0.0);
+    var d61 = vec4<f32>(0.0);
+    var d70 = vec4<f32>(0.0);
+    var d71 = vec4<f32>(0.0);
     for (var c = 0u; c < dh; c++) {
-      let vv = vec4<f32>(V[v0 + c], V[v1 + c], V[v2 + c], V[v3 + c]);
-      d0 = fma(vec4<f32>(dO[o0 + c]), vv, d0);
-      d1 = fma(vec4<f32>(dO[o1 + c]), vv, d1);
-      d2 = fma(vec4<f32>(dO[o2 + c]), vv, d2);
-      d3 = fma(vec4<f32>(dO[o3 + c]), vv, d3);
+      let v0 = vec4<f32>(V[va.x + c], V[va.y + c], V[va.z + c], V[va.w + c]);
+      let v1 = vec4<f32>(V[vb.x + c], V[vb.y + c], V[vb.z + c], V[vb.w + c]);
+      let x0 = vec4<f32>(dO[oa.x + c], dO[oa.y + c], dO[oa.z + c], dO[oa.w + c]);
+      let x1 = vec4<f32>(dO[ob.x + c], dO[ob.y + c], dO[ob.z + c], dO[ob.w + c]);
+      d00 = fma(vec4<f32>(x0.x), v0, d00);
+      d01 = fma(vec4<f32>(x0.x), v1, d01);
+      d10 = fma(vec4<f32>(x0.y), v0, d10);
+      d11 = fma(vec4<f32>(x0.y), v1, d11);
+      d20 = fma(vec4<f32>(x0.z), v0, d20);
+      d21 = fma(vec4<f32>(x0.z), v1, d21);
+      d30 = fma(vec4<f32>(x0.w), v0, d30);
+      d31 = fma(vec4<f32>(x0.w), v1, d31);
+      d40 = fma(vec4<f32>(x1.x), v0, d40);
+      d41 = fma(vec4<f32>(x1.x), v1, d41);
+      d50 = fma(vec4<f32>(x1.y), v0, d50);
+      d51 = fma(vec4<f32>(x1.y), v1, d51);
+      d60 = fma(vec4<f32>(x1.z), v0, d60);
+      d61 = fma(vec4<f32>(x1.z), v1, d61);
+      d70 = fma(vec4<f32>(x1.w), v0, d70);
+      d71 = fma(vec4<f32>(x1.w), v1, d71);
     }
-    let ds = array<vec4<f32>, 4>(d0, d1, d2, d3);
-    for (var r = 0u; r < 4u; r++) {
-      if (!live[r]) { continue; }
-      for (var x = 0u; x < 4u; x++) {
-        let j = jv[x];
-        if (j < jend[r]) {
-          dS[prow[r] + j] = ds[r][x];
-          D[r] = fma(Pm[prow[r] + j], ds[r][x], D[r]);
+    let ds = array<vec4<f32>, 16>(d00, d01, d10, d11, d20, d21, d30, d31, d40, d41, d50, d51, d60, d61, d70, d71);
+    for (var r = 0u; r < 8u; r++) {
+      if (rvs[r] >= L) { continue; }
+      for (var x = 0u; x < 8u; x++) {
+        let j = j0 + x;
+        if (j < jends[r]) {
+          let d = ds[2u * r + x / 4u][x % 4u];
+          dS[prow[r] + j] = d;
+          D[r] = fma(Pm[prow[r] + j], d, D[r]);
         }
       }
     }
   }
   // dS = P (dP − D), zeros past each row's end
-  for (var r = 0u; r < 4u; r++) {
-    if (!live[r]) { continue; }
+  for (var r = 0u; r < 8u; r++) {
+    if (rvs[r] >= L) { continue; }
     let pr = prow[r];
     for (var j = 0u; j < L; j++) {
       var x = 0.0;
-      if (j < jend[r]) { x = Pm[pr + j] * (dS[pr + j] - D[r]); }
+      if (j < jends[r]) { x = Pm[pr + j] * (dS[pr + j] - D[r]); }
       dS[pr + j] = x;
     }
   }
-  // dQ = dS·K / √dh, 4 rows × 4 columns at a time over the keys
-  for (var c0 = 0u; c0 < dh; c0 += 4u) {
-    let cv = min(vec4<u32>(c0) + vec4<u32>(0u, 1u, 2u, 3u), vec4<u32>(dh - 1u));
-    var a0 = vec4<f32>(0.0);
-    var a1 = vec4<f32>(0.0);
-    var a2 = vec4<f32>(0.0);
-    var a3 = vec4<f32>(0.0);
+  // dQ = dS·K / √dh, 8 rows × 8 columns at a time over the keys
+  let dl = vec4<u32>(dh - 1u);
+  for (var c0 = 0u; c0 < dh; c0 += 8u) {
+    let cv0 = min(vec4<u32>(c0) + step, dl);
+    let cv1 = min(vec4<u32>(c0 + 4u) + step, dl);
+    var a00 = vec4<f32>(0.0);
+    var a01 = vec4<f32>(0.0);
+    var a10 = vec4<f32>(0.0);
+    var a11 = vec4<f32>(0.0);
+    var a20 = vec4<f32>(0.0);
+    var a21 = vec4<f32>(0.0);
+    var a30 = vec4<f32>(0.0);
+    var a31 = vec4<f32>(0.0);
+    var a40 = vec4<f32>(0.0);
+    var a41 = vec4<f32>(0.0);
+    var a50 = vec4<f32>(0.0);
+    var a51 = vec4<f32>(0.0);
+    var a60 = vec4<f32>(0.0);
+    var a61 = vec4<f32>(0.0);
+    var a70 = vec4<f32>(0.0);
+    var a71 = vec4<f32>(0.0);
     for (var j = 0u; j < jmax; j++) {
       let kb = head_at(U.off_k, U.ld_k, w, j);
-      let kv = vec4<f32>(K[kb + cv.x], K[kb + cv.y], K[kb + cv.z], K[kb + cv.w]);
-      a0 = fma(vec4<f32>(dS[prow.x + j]), kv, a0);
-      a1 = fma(vec4<f32>(dS[prow.y + j]), kv, a1);
-      a2 = fma(vec4<f32>(dS[prow.z + j]), kv, a2);
-      a3 = fma(vec4<f32>(dS[prow.w + j]), kv, a3);
+      let k0 = vec4<f32>(K[kb + cv0.x], K[kb + cv0.y], K[kb + cv0.z], K[kb + cv0.w]);
+      let k1 = vec4<f32>(K[kb + cv1.x], K[kb + cv1.y], K[kb + cv1.z], K[kb + cv1.w]);
+      let g0 = vec4<f32>(dS[prow[0] + j]);
+      a00 = fma(g0, k0, a00);
+      a01 = fma(g0, k1, a01);
+      let g1 = vec4<f32>(dS[prow[1] + j]);
+      a10 = fma(g1, k0, a10);
+      a11 = fma(g1, k1, a11);
+      let g2 = vec4<f32>(dS[prow[2] + j]);
+      a20 = fma(g2, k0, a20);
+      a21 = fma(g2, k1, a21);
+      let g3 = vec4<f32>(dS[prow[3] + j]);
+      a30 = fma(g3, k0, a30);
+      a31 = fma(g3, k1, a31);
+      let g4 = vec4<f32>(dS[prow[4] + j]);
+      a40 = fma(g4, k0, a40);
+      a41 = fma(g4, k1, a41);
+      let g5 = vec4<f32>(dS[prow[5] + j]);
+      a50 = fma(g5, k0, a50);
+      a51 = fma(g5, k1, a51);
+      let g6 = vec4<f32>(dS[prow[6] + j]);
+      a60 = fma(g6, k0, a60);
+      a61 = fma(g6, k1, a61);
+      let g7 = vec4<f32>(dS[prow[7] + j]);
+      a70 = fma(g7, k0, a70);
+      a71 = fma(g7, k1, a71);
     }
-    let as4 = array<vec4<f32>, 4>(a0, a1, a2, a3);
-    for (var r = 0u; r < 4u; r++) {
-      if (!live[r]) { continue; }
-      let qo = head_at(U.off_dq, U.ld_dq, w, rv[r]);
-      for (var x = 0u; x < min(4u, dh - c0); x++) { dQ[qo + c0 + x] = as4[r][x] * U.scale; }
+    let as8 = array<vec4<f32>, 16>(a00, a01, a10, a11, a20, a21, a30, a31, a40, a41, a50, a51, a60, a61, a70, a71);
+    for (var r = 0u; r < 8u; r++) {
+      if (rvs[r] >= L) { continue; }
+      let qo = head_at(U.off_dq, U.ld_dq, w, rvs[r]);
+      for (var x = 0u; x < min(8u, dh - c0); x++) { dQ[qo + c0 + x] = as8[2u * r + x / 4u][x % 4u] * U.scale; }
     }
   }
 }

@@ -148,10 +148,14 @@ export function encodeSoftmaxAttentionBackward(
   const dq = resolveView(a.dq, D);
   const dk = resolveView(a.dk, D);
   const dv = resolveView(a.dv, D);
-  const { q, k, v, o: dO, g, u } = prepare(ctx, a, a.dOut, 'softmax attention backward', [dq, dk, dv]);
+  // rows: blocks of 8 rows (attn_block8); cols: blocks of 4 keys (attn_block): a grid and uniform each
+  const what = 'softmax attention backward';
+  const r8 = prepare(ctx, a, a.dOut, what, [dq, dk, dv], 8);
+  const { q, k, v, o: dO, g, u } = prepare(ctx, a, a.dOut, what, [dq, dk, dv]);
   const role = a.role ?? 'train.sm.bwd';
   const ds = a.ds ?? ctx.alloc.storage(`${role}.ds`, a.B * a.H * a.L * a.L * 4);
   const uniform = ctx.alloc.uniform(role, u);
+  const uniformRows = ctx.alloc.uniform(`${role}.rows`, r8.u);
   const rowsP = ctx.pipelines.pipeline('train-softmax-attention-backward', bwdCode, 'rows');
   const shared = dk.buffer === dv.buffer;
   const colsP = shared
@@ -167,7 +171,7 @@ export function encodeSoftmaxAttentionBackward(
       ctx,
       rowsP,
       [
-        [0, uniform],
+        [0, uniformRows],
         [2, k.buffer],
         [3, v.buffer],
         [4, a.p],
@@ -177,7 +181,7 @@ export function encodeSoftmaxAttentionBackward(
       ],
       'train-sm-bwd-rows',
     ),
-    g,
+    r8.g,
   );
   pass(
     ctx,
