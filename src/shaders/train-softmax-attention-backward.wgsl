@@ -36,36 +36,20 @@ fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
   let dh = U.dh;
   let step = vec4<u32>(0u, 1u, 2u, 3u);
   let last = vec4<u32>(L - 1u);
-  let rv0 = vec4<u32>(w.t) + step;
-  let rv1 = rv0 + vec4<u32>(4u);
-  let rc0 = min(rv0, last);
-  let rc1 = min(rv1, last);
-  var jend0 = vec4<u32>(L);
-  var jend1 = vec4<u32>(L);
-  if (U.causal == 1u) {
-    jend0 = min(rv0 + vec4<u32>(1u), vec4<u32>(L));
-    jend1 = min(rv1 + vec4<u32>(1u), vec4<u32>(L));
-  }
-  let jm = max(jend0, jend1);
-  let jmax = max(max(jm.x, jm.y), max(jm.z, jm.w));
-  let pb = w.bh * L * L;
-  let prow = array<u32, 8>(pb + rc0.x * L, pb + rc0.y * L, pb + rc0.z * L, pb + rc0.w * L,
-                           pb + rc1.x * L, pb + rc1.y * L, pb + rc1.z * L, pb + rc1.w * L);
-  let rvs = array<u32, 8>(rv0.x, rv0.y, rv0.z, rv0.w, rv1.x, rv1.y, rv1.z, rv1.w);
-  let jends = array<u32, 8>(jend0.x, jend0.y, jend0.z, jend0.w, jend1.x, jend1.y, jend1.z, jend1.w);
-  let oa = vec4<u32>(head_at(U.off_o, U.ld_o, w, rc0.x), head_at(U.off_o, U.ld_o, w, rc0.y),
-                     head_at(U.off_o, U.ld_o, w, rc0.z), head_at(U.off_o, U.ld_o, w, rc0.w));
-  let ob = vec4<u32>(head_at(U.off_o, U.ld_o, w, rc1.x), head_at(U.off_o, U.ld_o, w, rc1.y),
-                     head_at(U.off_o, U.ld_o, w, rc1.z), head_at(U.off_o, U.ld_o, w, rc1.w));
+  let b8 = rows8(w);
+  let jmax = b8.jmax;
+  let prow = b8.prow;
+  let rvs = b8.rv;
+  let jends = b8.jend;
+  let oa = heads4(U.off_o, U.ld_o, w, b8.rc0);
+  let ob = heads4(U.off_o, U.ld_o, w, b8.rc1);
   // dP = dO_i·v_j into dS, 8 keys at a time; D_i = Σ_j P_ij dP_ij in j order
   var D = array<f32, 8>(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
   for (var j0 = 0u; j0 < jmax; j0 += 8u) {
     let jc0 = min(vec4<u32>(j0) + step, last);
     let jc1 = min(vec4<u32>(j0 + 4u) + step, last);
-    let va = vec4<u32>(head_at(U.off_v, U.ld_v, w, jc0.x), head_at(U.off_v, U.ld_v, w, jc0.y),
-                       head_at(U.off_v, U.ld_v, w, jc0.z), head_at(U.off_v, U.ld_v, w, jc0.w));
-    let vb = vec4<u32>(head_at(U.off_v, U.ld_v, w, jc1.x), head_at(U.off_v, U.ld_v, w, jc1.y),
-                       head_at(U.off_v, U.ld_v, w, jc1.z), head_at(U.off_v, U.ld_v, w, jc1.w));
+    let va = heads4(U.off_v, U.ld_v, w, jc0);
+    let vb = heads4(U.off_v, U.ld_v, w, jc1);
     var d00 = vec4<f32>(0.0);
     var d01 = vec4<f32>(0.0);
     var d10 = vec4<f32>(0.0);

@@ -30,39 +30,22 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (attn_block8_out(w)) { return; }
   let L = U.L;
   let dh = U.dh;
-  let t0 = w.t;
   let step = vec4<u32>(0u, 1u, 2u, 3u);
   let last = vec4<u32>(L - 1u);
-  let rv0 = vec4<u32>(t0) + step;
-  let rv1 = rv0 + vec4<u32>(4u);
-  let rc0 = min(rv0, last);
-  let rc1 = min(rv1, last);
-  var jend0 = vec4<u32>(L);
-  var jend1 = vec4<u32>(L);
-  if (U.causal == 1u) {
-    jend0 = min(rv0 + vec4<u32>(1u), vec4<u32>(L));
-    jend1 = min(rv1 + vec4<u32>(1u), vec4<u32>(L));
-  }
-  let jm = max(jend0, jend1);
-  let jmax = max(max(jm.x, jm.y), max(jm.z, jm.w));
-  let qa = vec4<u32>(head_at(U.off_q, U.ld_q, w, rc0.x), head_at(U.off_q, U.ld_q, w, rc0.y),
-                     head_at(U.off_q, U.ld_q, w, rc0.z), head_at(U.off_q, U.ld_q, w, rc0.w));
-  let qb = vec4<u32>(head_at(U.off_q, U.ld_q, w, rc1.x), head_at(U.off_q, U.ld_q, w, rc1.y),
-                     head_at(U.off_q, U.ld_q, w, rc1.z), head_at(U.off_q, U.ld_q, w, rc1.w));
-  let pb = w.bh * L * L;
-  let prow = array<u32, 8>(pb + rc0.x * L, pb + rc0.y * L, pb + rc0.z * L, pb + rc0.w * L,
-                           pb + rc1.x * L, pb + rc1.y * L, pb + rc1.z * L, pb + rc1.w * L);
-  let rvs = array<u32, 8>(rv0.x, rv0.y, rv0.z, rv0.w, rv1.x, rv1.y, rv1.z, rv1.w);
-  let jends = array<u32, 8>(jend0.x, jend0.y, jend0.z, jend0.w, jend1.x, jend1.y, jend1.z, jend1.w);
+  let b8 = rows8(w);
+  let jmax = b8.jmax;
+  let prow = b8.prow;
+  let rvs = b8.rv;
+  let jends = b8.jend;
+  let qa = heads4(U.off_q, U.ld_q, w, b8.rc0);
+  let qb = heads4(U.off_q, U.ld_q, w, b8.rc1);
   var mx = array<f32, 8>(-3.0e38, -3.0e38, -3.0e38, -3.0e38, -3.0e38, -3.0e38, -3.0e38, -3.0e38);
   // scores, 8 keys at a time: s_r = (s_{r, j0 …}) as two vec4 halves
   for (var j0 = 0u; j0 < jmax; j0 += 8u) {
     let jc0 = min(vec4<u32>(j0) + step, last);
     let jc1 = min(vec4<u32>(j0 + 4u) + step, last);
-    let ka = vec4<u32>(head_at(U.off_k, U.ld_k, w, jc0.x), head_at(U.off_k, U.ld_k, w, jc0.y),
-                       head_at(U.off_k, U.ld_k, w, jc0.z), head_at(U.off_k, U.ld_k, w, jc0.w));
-    let kb = vec4<u32>(head_at(U.off_k, U.ld_k, w, jc1.x), head_at(U.off_k, U.ld_k, w, jc1.y),
-                       head_at(U.off_k, U.ld_k, w, jc1.z), head_at(U.off_k, U.ld_k, w, jc1.w));
+    let ka = heads4(U.off_k, U.ld_k, w, jc0);
+    let kb = heads4(U.off_k, U.ld_k, w, jc1);
     var s00 = vec4<f32>(0.0);
     var s01 = vec4<f32>(0.0);
     var s10 = vec4<f32>(0.0);
