@@ -4,9 +4,10 @@
 // has B, L, H, dh and gx.
 //
 // Dispatch: ⌈B·H·L / 64⌉ workgroups of @workgroup_size(64), split over (x, y) with x = gx; row id
-// r = gid.x + gid.y·gx·64 = (b·H + h)·L + t (t fastest). The blocked kernels (softmax attention)
-// take one invocation per block of 4 rows: ⌈B·H·⌈L/4⌉ / 64⌉ workgroups, block id
-// r = (b·H + h)·⌈L/4⌉ + t/4 (`attn_block`; its t is the block's first row).
+// r = gid.x + gid.y·gx·64 = (b·H + h)·L + t (t fastest). The blocked kernels take one invocation
+// per block of 4 rows (linear attention: ⌈B·H·⌈L/4⌉ / 64⌉ workgroups, block id
+// r = (b·H + h)·⌈L/4⌉ + t/4, `attn_block`; its t is the block's first row) or of 8 rows (softmax
+// attention: ⌈B·H·⌈L/8⌉ / 16⌉ workgroups of 16, `attn_block8`).
 
 const WG: u32 = 64u;
 
@@ -44,7 +45,7 @@ fn attn_block(gid: vec3<u32>) -> AttnRow {
 /// True for the grid's padding past the last of the B·H·⌈L/4⌉ blocks.
 fn attn_block_out(w: AttnRow) -> bool { return w.bh >= U.B * U.H; }
 
-/// The same for blocks of 8 rows t … t+7 (⌈B·H·⌈L/8⌉ / 16⌉ workgroups of 16: the softmax forward).
+/// The same for blocks of 8 rows t … t+7 (⌈B·H·⌈L/8⌉ / 16⌉ workgroups of 16: softmax attention).
 fn attn_block8(gid: vec3<u32>) -> AttnRow {
   let r = gid.x + gid.y * U.gx * 16u;
   let nb = (U.L + 7u) / 8u;

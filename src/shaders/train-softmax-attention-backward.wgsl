@@ -10,16 +10,16 @@
 // dP, then dS) and read by `cols` (two passes in order: WebGPU orders the passes of one encoder).
 // Views and uniform: train-softmax-attention-common.wgsl (its view `o` is dOut here).
 //
-// Thread mapping: one invocation per block of 8 consecutive query rows (`rows`, `attn_block8`,
-// workgroups of 16) or 4 consecutive keys (`cols`, `attn_block`, workgroups of 64) of one (b, h),
-// no workgroup memory, no barriers. Every product is a register tile: dP = dO·Vᵀ (8 rows × 8 keys,
-// over c), dQ = dS·K (8 rows × 8 columns, over j) — 16 loads per 64 FMAs —, dV = Pᵀ·dO and
-// dK = dSᵀ·Q (4 keys × 4 columns, over i) — 8 loads per 16 FMAs —, where one row per invocation
+// Thread mapping: one invocation per block of 8 consecutive query rows (`rows`) or keys (`cols`)
+// of one (b, h) (`attn_block8`, workgroups of 16), no workgroup memory, no barriers. Every product
+// is an 8 × 8 register tile, 16 loads per 64 FMAs: dP = dO·Vᵀ (8 rows × 8 keys, over c),
+// dQ = dS·K (8 rows × 8 columns, over j), dV = Pᵀ·dO and dK = dSᵀ·Q (8 keys × 8 columns, over i,
+// one after the other), where one row per invocation
 // summing in place paid 2–3 storage accesses per FMA (see the forward shader for why that is what
 // costs on SwiftShader). Rows and keys past L read
 // row L − 1 (clamped) and are never written. Sums run in the same order as before the blocking
 // (c for dP, j for D and dQ, i for dV and dK), one fma chain per output.
-// Dispatch: `rows` ⌈B·H·⌈L/8⌉ / 16⌉ workgroups of 16, `cols` ⌈B·H·⌈L/4⌉ / 64⌉ of 64.
+// Dispatch: ⌈B·H·⌈L/8⌉ / 16⌉ workgroups of 16 per entry.
 
 @group(0) @binding(4) var<storage, read> Pm: array<f32>;
 @group(0) @binding(5) var<storage, read> dO: array<f32>;
@@ -170,55 +170,121 @@ fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
   }
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(16)
 fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let w = attn_block(gid);
-  if (attn_block_out(w)) { return; }
+  let w = attn_block8(gid);
+  if (attn_block8_out(w)) { return; }
   let L = U.L;
   let dh = U.dh;
-  let kv4 = vec4<u32>(w.t) + vec4<u32>(0u, 1u, 2u, 3u);
-  let kc = min(kv4, vec4<u32>(L - 1u));
-  let live = kv4 < vec4<u32>(L);
+  let step = vec4<u32>(0u, 1u, 2u, 3u);
+  let last = vec4<u32>(L - 1u);
+  // keys j0 … j0+7 (clamped loads; keys ≥ L not written)
+  let kc0 = min(vec4<u32>(w.t) + step, last);
+  let kc1 = min(vec4<u32>(w.t + 4u) + step, last);
+  let kvs = array<u32, 8>(w.t, w.t + 1u, w.t + 2u, w.t + 3u, w.t + 4u, w.t + 5u, w.t + 6u, w.t + 7u);
   // queries i ≥ the block's first key when causal (P and dS are 0 above the diagonal)
   var istart = 0u;
   if (U.causal == 1u) { istart = w.t; }
   // column j of P and dS: e = bh·L² + i·L + j
-  let pc = vec4<u32>(w.bh * L * L) + kc;
-  for (var c0 = 0u; c0 < dh; c0 += 4u) {
-    let cv = min(vec4<u32>(c0) + vec4<u32>(0u, 1u, 2u, 3u), vec4<u32>(dh - 1u));
-    var v0 = vec4<f32>(0.0); // dV of key j0 + 0 over columns c0 …
-    var v1 = vec4<f32>(0.0);
-    var v2 = vec4<f32>(0.0);
-    var v3 = vec4<f32>(0.0);
-    var k0 = vec4<f32>(0.0); // dK likewise
-    var k1 = vec4<f32>(0.0);
-    var k2 = vec4<f32>(0.0);
-    var k3 = vec4<f32>(0.0);
+  let pc0 = vec4<u32>(w.bh * L * L) + kc0;
+  let pc1 = vec4<u32>(w.bh * L * L) + kc1;
+  let dl = vec4<u32>(dh - 1u);
+  for (var c0 = 0u; c0 < dh; c0 += 8u) {
+    let cv0 = min(vec4<u32>(c0) + step, dl);
+    let cv1 = min(vec4<u32>(c0 + 4u) + step, dl);
+    // dV_j = Σ_i P_ij dO_i (8 keys × 8 columns over i)
+    var v00 = vec4<f32>(0.0);
+    var v01 = vec4<f32>(0.0);
+    var v10 = vec4<f32>(0.0);
+    var v11 = vec4<f32>(0.0);
+    var v20 = vec4<f32>(0.0);
+    var v21 = vec4<f32>(0.0);
+    var v30 = vec4<f32>(0.0);
+    var v31 = vec4<f32>(0.0);
+    var v40 = vec4<f32>(0.0);
+    var v41 = vec4<f32>(0.0);
+    var v50 = vec4<f32>(0.0);
+    var v51 = vec4<f32>(0.0);
+    var v60 = vec4<f32>(0.0);
+    var v61 = vec4<f32>(0.0);
+    var v70 = vec4<f32>(0.0);
+    var v71 = vec4<f32>(0.0);
     for (var i = istart; i < L; i++) {
       let e = i * L;
-      let ob = head_at(U.off_o, U.ld_o, w, i);
-      let qb = head_at(U.off_q, U.ld_q, w, i);
-      let dov = vec4<f32>(dO[ob + cv.x], dO[ob + cv.y], dO[ob + cv.z], dO[ob + cv.w]);
-      let qv = vec4<f32>(Q[qb + cv.x], Q[qb + cv.y], Q[qb + cv.z], Q[qb + cv.w]);
-      v0 = fma(vec4<f32>(Pm[pc.x + e]), dov, v0);
-      v1 = fma(vec4<f32>(Pm[pc.y + e]), dov, v1);
-      v2 = fma(vec4<f32>(Pm[pc.z + e]), dov, v2);
-      v3 = fma(vec4<f32>(Pm[pc.w + e]), dov, v3);
-      k0 = fma(vec4<f32>(dS[pc.x + e]), qv, k0);
-      k1 = fma(vec4<f32>(dS[pc.y + e]), qv, k1);
-      k2 = fma(vec4<f32>(dS[pc.z + e]), qv, k2);
-      k3 = fma(vec4<f32>(dS[pc.w + e]), qv, k3);
+      let xb = head_at(U.off_o, U.ld_o, w, i);
+      let x0 = vec4<f32>(dO[xb + cv0.x], dO[xb + cv0.y], dO[xb + cv0.z], dO[xb + cv0.w]);
+      let x1 = vec4<f32>(dO[xb + cv1.x], dO[xb + cv1.y], dO[xb + cv1.z], dO[xb + cv1.w]);
+      let m0 = vec4<f32>(Pm[pc0.x + e], Pm[pc0.y + e], Pm[pc0.z + e], Pm[pc0.w + e]);
+      let m1 = vec4<f32>(Pm[pc1.x + e], Pm[pc1.y + e], Pm[pc1.z + e], Pm[pc1.w + e]);
+      v00 = fma(vec4<f32>(m0.x), x0, v00);
+      v01 = fma(vec4<f32>(m0.x), x1, v01);
+      v10 = fma(vec4<f32>(m0.y), x0, v10);
+      v11 = fma(vec4<f32>(m0.y), x1, v11);
+      v20 = fma(vec4<f32>(m0.z), x0, v20);
+      v21 = fma(vec4<f32>(m0.z), x1, v21);
+      v30 = fma(vec4<f32>(m0.w), x0, v30);
+      v31 = fma(vec4<f32>(m0.w), x1, v31);
+      v40 = fma(vec4<f32>(m1.x), x0, v40);
+      v41 = fma(vec4<f32>(m1.x), x1, v41);
+      v50 = fma(vec4<f32>(m1.y), x0, v50);
+      v51 = fma(vec4<f32>(m1.y), x1, v51);
+      v60 = fma(vec4<f32>(m1.z), x0, v60);
+      v61 = fma(vec4<f32>(m1.z), x1, v61);
+      v70 = fma(vec4<f32>(m1.w), x0, v70);
+      v71 = fma(vec4<f32>(m1.w), x1, v71);
     }
-    let vs = array<vec4<f32>, 4>(v0, v1, v2, v3);
-    let ks = array<vec4<f32>, 4>(k0, k1, k2, k3);
-    for (var q = 0u; q < 4u; q++) {
-      if (!live[q]) { continue; }
-      let vo = head_at(U.off_dv, U.ld_dv, w, kv4[q]);
-      let ko = head_at(U.off_dk, U.ld_dk, w, kv4[q]);
-      for (var x = 0u; x < min(4u, dh - c0); x++) {
-        dV[vo + c0 + x] = vs[q][x];
-        dK[ko + c0 + x] = ks[q][x] * U.scale;
-      }
+    let vs = array<vec4<f32>, 16>(v00, v01, v10, v11, v20, v21, v30, v31, v40, v41, v50, v51, v60, v61, v70, v71);
+    for (var q = 0u; q < 8u; q++) {
+      if (kvs[q] >= L) { continue; }
+      let vo = head_at(U.off_dv, U.ld_dv, w, kvs[q]);
+      for (var x = 0u; x < min(8u, dh - c0); x++) { dV[vo + c0 + x] = vs[2u * q + x / 4u][x % 4u]; }
+    }
+    // dK_j = Σ_i dS_ij q_i / √dh
+    var k00 = vec4<f32>(0.0);
+    var k01 = vec4<f32>(0.0);
+    var k10 = vec4<f32>(0.0);
+    var k11 = vec4<f32>(0.0);
+    var k20 = vec4<f32>(0.0);
+    var k21 = vec4<f32>(0.0);
+    var k30 = vec4<f32>(0.0);
+    var k31 = vec4<f32>(0.0);
+    var k40 = vec4<f32>(0.0);
+    var k41 = vec4<f32>(0.0);
+    var k50 = vec4<f32>(0.0);
+    var k51 = vec4<f32>(0.0);
+    var k60 = vec4<f32>(0.0);
+    var k61 = vec4<f32>(0.0);
+    var k70 = vec4<f32>(0.0);
+    var k71 = vec4<f32>(0.0);
+    for (var i = istart; i < L; i++) {
+      let e = i * L;
+      let xb = head_at(U.off_q, U.ld_q, w, i);
+      let x0 = vec4<f32>(Q[xb + cv0.x], Q[xb + cv0.y], Q[xb + cv0.z], Q[xb + cv0.w]);
+      let x1 = vec4<f32>(Q[xb + cv1.x], Q[xb + cv1.y], Q[xb + cv1.z], Q[xb + cv1.w]);
+      let m0 = vec4<f32>(dS[pc0.x + e], dS[pc0.y + e], dS[pc0.z + e], dS[pc0.w + e]);
+      let m1 = vec4<f32>(dS[pc1.x + e], dS[pc1.y + e], dS[pc1.z + e], dS[pc1.w + e]);
+      k00 = fma(vec4<f32>(m0.x), x0, k00);
+      k01 = fma(vec4<f32>(m0.x), x1, k01);
+      k10 = fma(vec4<f32>(m0.y), x0, k10);
+      k11 = fma(vec4<f32>(m0.y), x1, k11);
+      k20 = fma(vec4<f32>(m0.z), x0, k20);
+      k21 = fma(vec4<f32>(m0.z), x1, k21);
+      k30 = fma(vec4<f32>(m0.w), x0, k30);
+      k31 = fma(vec4<f32>(m0.w), x1, k31);
+      k40 = fma(vec4<f32>(m1.x), x0, k40);
+      k41 = fma(vec4<f32>(m1.x), x1, k41);
+      k50 = fma(vec4<f32>(m1.y), x0, k50);
+      k51 = fma(vec4<f32>(m1.y), x1, k51);
+      k60 = fma(vec4<f32>(m1.z), x0, k60);
+      k61 = fma(vec4<f32>(m1.z), x1, k61);
+      k70 = fma(vec4<f32>(m1.w), x0, k70);
+      k71 = fma(vec4<f32>(m1.w), x1, k71);
+    }
+    let ks = array<vec4<f32>, 16>(k00, k01, k10, k11, k20, k21, k30, k31, k40, k41, k50, k51, k60, k61, k70, k71);
+    for (var q = 0u; q < 8u; q++) {
+      if (kvs[q] >= L) { continue; }
+      let ko = head_at(U.off_dk, U.ld_dk, w, kvs[q]);
+      for (var x = 0u; x < min(8u, dh - c0); x++) { dK[ko + c0 + x] = ks[2u * q + x / 4u][x % 4u] * U.scale; }
     }
   }
 }

@@ -86,17 +86,14 @@ function prepare(
   oView: View,
   what: string,
   grads: readonly ReturnType<typeof resolveView>[] = [],
-  rowsPer: 4 | 8 = 4,
 ) {
   const D = a.H * a.dh;
   const q = resolveView(a.q, D);
   const k = resolveView(a.k, D);
   const v = resolveView(a.v, D);
   const o = resolveView(oView, D);
-  // one invocation per block of 4 rows in workgroups of 64 (attn_block in train-attention-rows.wgsl),
-  // or of 8 rows in workgroups of 16 (attn_block8: the forward)
-  const blocks = a.B * a.H * Math.ceil(a.L / rowsPer);
-  const g = grid(ctx, Math.ceil(blocks / (rowsPer === 8 ? 16 : 64)), what);
+  // one invocation per block of 8 rows (or keys) in workgroups of 16 (attn_block8 in train-attention-rows.wgsl)
+  const g = grid(ctx, Math.ceil((a.B * a.H * Math.ceil(a.L / 8)) / 16), what);
   const [dq, dk, dv] = grads;
   const u = words([
     a.B, a.L, a.H, a.dh,
@@ -117,7 +114,7 @@ export function encodeSoftmaxAttentionForward(
 ): void {
   const rows = check(ctx, a);
   if (rows === 0 || a.dh === 0) return;
-  const { q, k, v, o, g, u } = prepare(ctx, a, a.out, 'softmax attention forward', [], 8);
+  const { q, k, v, o, g, u } = prepare(ctx, a, a.out, 'softmax attention forward');
   const uniform = ctx.alloc.uniform(a.role ?? 'train.sm.fwd', u);
   const pipeline = ctx.pipelines.pipeline('train-softmax-attention-forward', fwdCode, 'main');
   const bind = bindAt(
@@ -148,14 +145,11 @@ export function encodeSoftmaxAttentionBackward(
   const dq = resolveView(a.dq, D);
   const dk = resolveView(a.dk, D);
   const dv = resolveView(a.dv, D);
-  // rows: blocks of 8 rows (attn_block8); cols: blocks of 4 keys (attn_block): a grid and uniform each
-  const what = 'softmax attention backward';
-  const r8 = prepare(ctx, a, a.dOut, what, [dq, dk, dv], 8);
-  const { q, k, v, o: dO, g, u } = prepare(ctx, a, a.dOut, what, [dq, dk, dv]);
+  // blocks of 8 rows (rows) or keys (cols): attn_block8
+  const { q, k, v, o: dO, g, u } = prepare(ctx, a, a.dOut, 'softmax attention backward', [dq, dk, dv]);
   const role = a.role ?? 'train.sm.bwd';
   const ds = a.ds ?? ctx.alloc.storage(`${role}.ds`, a.B * a.H * a.L * a.L * 4);
   const uniform = ctx.alloc.uniform(role, u);
-  const uniformRows = ctx.alloc.uniform(`${role}.rows`, r8.u);
   const rowsP = ctx.pipelines.pipeline('train-softmax-attention-backward', bwdCode, 'rows');
   const shared = dk.buffer === dv.buffer;
   const colsP = shared
@@ -171,7 +165,7 @@ export function encodeSoftmaxAttentionBackward(
       ctx,
       rowsP,
       [
-        [0, uniformRows],
+        [0, uniform],
         [2, k.buffer],
         [3, v.buffer],
         [4, a.p],
@@ -181,7 +175,7 @@ export function encodeSoftmaxAttentionBackward(
       ],
       'train-sm-bwd-rows',
     ),
-    r8.g,
+    g,
   );
   pass(
     ctx,
