@@ -3,7 +3,10 @@
 // interleaved round by round (min and median over rounds), for each attention kind of the default
 // comparison, beside the exact attention kernel's GFLOP/s at the model's attention shape.
 // The issue's target: WebGPU (SwiftShader here) ≥ the CPU twins in the same run.
+// --profile: also one WebGPU step per attention kind timed pass by pass (timestamp queries; the
+// median of --profile N steps per pass), printed as a table of passes, heaviest first.
 // Usage: node e2e/bench-train.mjs [--rounds 5] [--steps 3] [--json FILE] [--setup task.mqar_d.64_L.64…]
+//        [--profile 3] [--only-profile]
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +24,8 @@ const rounds = Number(opt('rounds', '5'));
 const steps = Number(opt('steps', '3'));
 const jsonFile = opt('json', null);
 const setupRaw = opt('setup', '');
+const profileSteps = Number(opt('profile', args.includes('--only-profile') ? '3' : '0'));
+const onlyProfile = args.includes('--only-profile');
 
 const server = await createServer({
   root,
@@ -51,6 +56,45 @@ console.log(
 );
 
 const backends = ['cpu', ...(info.adapter && info.gpuTrainer ? ['webgpu'] : [])];
+const hasGpu = backends.includes('webgpu');
+
+const profiles = {};
+if (profileSteps > 0 && hasGpu) {
+  for (const kind of setup.kinds) {
+    const runs = [];
+    for (let i = 0; i < profileSteps; i++)
+      runs.push(await page.evaluate(([k, o, w]) => window.trainBench.profile(k, o, w), [kind, over, i === 0 ? 2 : 0]));
+    profiles[kind] = runs;
+    const med = (xs) => {
+      const s = [...xs].sort((a, b) => a - b);
+      return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
+    };
+    const n = runs[0].passes.length;
+    const rows = runs[0].passes.map((p, i) => ({ i, label: p.kernel, ms: med(runs.map((r) => r.passes[i]?.ms ?? 0)) }));
+    const gpuMs = rows.reduce((s, r) => s + r.ms, 0);
+    const wall = med(runs.map((r) => r.wallMs));
+    console.log(
+      `\n### WebGPU step profile: ${kind} (${n} passes; median of ${profileSteps} steps; GPU Σ ${gpuMs.toFixed(1)} ms, wall ${wall.toFixed(1)} ms)\n`,
+    );
+    // the same label summed (a kernel called several times), heaviest first
+    const byLabel = new Map();
+    for (const r of rows) {
+      const e = byLabel.get(r.label) ?? { label: r.label, calls: 0, ms: 0 };
+      e.calls++;
+      e.ms += r.ms;
+      byLabel.set(r.label, e);
+    }
+    console.log('| pass | calls | ms | % of GPU Σ |\n|---|---|---|---|');
+    for (const e of [...byLabel.values()].sort((a, b) => b.ms - a.ms))
+      console.log(`| ${e.label} | ${e.calls} | ${e.ms.toFixed(2)} | ${((100 * e.ms) / gpuMs).toFixed(1)} |`);
+  }
+}
+if (onlyProfile) {
+  if (jsonFile) writeFileSync(jsonFile, JSON.stringify({ info, setup, profiles }, null, 2));
+  await browser.close();
+  await server.close();
+  process.exit(0);
+}
 const call = (which, kind, n) =>
   page
     .evaluate(([w, k, o, s]) => window.trainBench.steps(w, k, o, s), [which, kind, over, n])
@@ -85,7 +129,7 @@ console.log(`\n### Training step (${rounds} interleaved rounds of ${steps} steps
 console.log(
   '| attention | backend | ms/step min | ms/step median | GFLOP/s (at median) | steps/s |\n|---|---|---|---|---|---|',
 );
-const out = { info, setup, rounds, steps, rows: [], exact };
+const out = { info, setup, rounds, steps, rows: [], exact, profiles };
 for (const kind of setup.kinds) {
   for (const b of backends) {
     const xs = samples[`${b}|${kind}`] ?? [];

@@ -11,13 +11,20 @@ import { test } from './harness.mjs';
 const CASES = [
   ['matmulT', { m: 1, n: 1, k: 1, transA: false, transB: false, kernel: 'small' }],
   ['matmulT', { m: 33, n: 7, k: 130, transA: true, transB: false, kernel: 'small' }],
+  // 81 blocks of 8 × 8 (train-matmul.wgsl main8) with ragged edges; 33×7 takes the 4 × 4 blocks
   ['matmulT', { m: 70, n: 65, k: 9, transA: false, transB: true, kernel: 'small' }],
+  // few blocks, long k: 8 k-slices of 8 × 8 blocks, then the in-order reduce pass
+  ['matmulT', { m: 33, n: 7, k: 1030, transA: true, transB: false, kernel: 'small' }],
   ['matmulT', { m: 70, n: 65, k: 33, transA: true, transB: false, kernel: 'tiled' }],
   ['matmulT', { m: 129, n: 130, k: 17, transA: false, transB: true, kernel: 'tiled' }],
   ['linear', { rows: 1, inDim: 1, outDim: 1, bias: true }],
   ['linear', { rows: 7, inDim: 5, outDim: 3, bias: false }],
   ['linear', { rows: 130, inDim: 33, outDim: 70, bias: true, residual: true }],
   ['linear', { rows: 130, inDim: 40, outDim: 129, bias: true, residual: true }],
+  // dW 9×5 (+ db as row 9) over k = 600 in 4 slices
+  ['linear', { rows: 600, inDim: 9, outDim: 5, bias: true, residual: true }],
+  // dW 65×70 and db as its row 65 in one pass of 8 × 8 blocks (the row of ones mid-block)
+  ['linear', { rows: 9, inDim: 65, outDim: 70, bias: true }],
   // dW 130×129: the tiled kernel, db by the column-sum pass
   ['linear', { rows: 70, inDim: 130, outDim: 129, bias: true }],
   ['layerNorm', { rows: 1, cols: 1 }],
@@ -27,6 +34,8 @@ const CASES = [
   ['gelu', { n: 1001 }],
   ['embed', { B: 1, L: 1, V: 1, D: 1, Lmax: 1 }],
   ['embed', { B: 3, L: 17, V: 67, D: 24, Lmax: 20 }],
+  // odd D and V: the token index (tokenIndex) with tokens absent from the batch
+  ['embed', { B: 2, L: 9, V: 5, D: 37, Lmax: 9 }],
   ['shortConv', { B: 1, L: 1, D: 1, mode: 'shift' }],
   ['shortConv', { B: 3, L: 17, D: 33, mode: 'shift' }],
   ['shortConv', { B: 1, L: 2, D: 3, mode: 'conv3' }],

@@ -10,7 +10,7 @@ import { acquireGpu, type GpuContext } from '../../src/gpu/device';
 import { createWebGpuBackend, type WebGpuBackend } from '../../src/gpu/webgpu-backend';
 import { runSpecs, defaultSetup, type TrainKind, type TrainingSetup } from '../../src/engine/training-setup';
 
-import { createGpuTrainer } from '../../src/gpu/train/gpu-trainer';
+import { createGpuTrainer, type GpuTrainer } from '../../src/gpu/train/gpu-trainer';
 
 let gpu: Promise<GpuContext | null> | null = null;
 const gpuContext = () => (gpu ??= acquireGpu().then((a) => (a.ok ? a.gpu : null)));
@@ -65,6 +65,16 @@ window.trainBench = {
     const ms = (performance.now() - t0) / steps;
     const flops = trainStepFlops(cfg.model, { batch: cfg.batch, seqLen: cfg.task.seqLen });
     return { ms, gflops: flops / ms / 1e6, flops, loss: last?.loss ?? null };
+  },
+  /**
+   * One WebGPU optimizer step of `kind` timed pass by pass (after `warm` untimed steps): per pass
+   * its label and GPU ms (timestamp queries), and the step's wall ms.
+   */
+  async profile(kind: TrainKind, over: Partial<TrainingSetup>, warm: number) {
+    const cfg = configFor(kind, over);
+    const t = (await trainerFor('webgpu', cfg)) as GpuTrainer;
+    for (let i = 0; i < warm; i++) await t.step();
+    return t.profileStep();
   },
   /** The exact attention kernel at the model's attention shape (n = L, d = dh): GPU ms and GFLOP/s (4n²d FLOPs). */
   async exact(n: number, d: number) {

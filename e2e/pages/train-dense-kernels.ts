@@ -16,7 +16,7 @@ import { readFloats } from '../../src/gpu/readback';
 import { encodeAdamw, encodeGradNorm, gradNormScratch } from '../../src/gpu/train/adamw';
 import { encodeCrossEntropy } from '../../src/gpu/train/cross-entropy';
 import { encodeGeluBackward, encodeGeluForward } from '../../src/gpu/train/elementwise';
-import { encodeEmbedBackward, encodeEmbedForward } from '../../src/gpu/train/embedding';
+import { encodeEmbedBackward, encodeEmbedForward, tokenIndex } from '../../src/gpu/train/embedding';
 import { encodeLayerNormBackward, encodeLayerNormForward } from '../../src/gpu/train/layer-norm';
 import { encodeLinearBackward, encodeLinearForward, encodeMatmulT } from '../../src/gpu/train/linear';
 import { encodeShortConvBackward, encodeShortConvForward } from '../../src/gpu/train/short-conv';
@@ -234,10 +234,13 @@ async function embed(s: { B: number; L: number; V: number; D: number; Lmax: numb
   const dh = normal(B * L * D, 34);
   const h = embedForward(tokens, B, L, f64(tok), f64(pos), D);
   const g = embedBackward(tokens, B, L, V, D, f64(dh));
-  const r = await gpuRun({ tokens, tok, pos, dh }, { h: B * L * D, dTok: V * D, dPos: L * D }, (c, e, Bf) => {
+  const byToken = tokenIndex(tokens);
+  const io = { tokens, tok, pos, dh, byToken };
+  const r = await gpuRun(io, { h: B * L * D, dTok: V * D, dPos: L * D }, (c, e, Bf) => {
     const sh = { tokens: Bf.tokens!, batch: B, seqLen: L, dim: D, vocab: V };
     encodeEmbedForward(c, e, { ...sh, tok: Bf.tok!, pos: Bf.pos!, h: Bf.h! });
-    encodeEmbedBackward(c, e, { ...sh, dh: Bf.dh!, dTok: Bf.dTok!, dPos: Bf.dPos!, accumulate: false });
+    const bwd = { dh: Bf.dh!, dTok: Bf.dTok!, dPos: Bf.dPos!, byToken: Bf.byToken!, accumulate: false };
+    encodeEmbedBackward(c, e, { ...sh, ...bwd });
   });
   return [compare('h', r.h!, h, 1), compare('dTok', r.dTok!, g.dTok, B * L), compare('dPos', r.dPos!, g.dPos, B)];
 }

@@ -6,7 +6,6 @@ import type { KernelTiming } from '../core/attention-job';
  * to `onSubmittedWorkDone` per kernel (each kernel is then submitted separately).
  */
 export class GpuTimer {
-  private readonly capacity = 64;
   private querySet: GPUQuerySet | null = null;
   private resolveBuf: GPUBuffer | null = null;
   private labels: string[] = [];
@@ -14,6 +13,8 @@ export class GpuTimer {
   constructor(
     private readonly device: GPUDevice,
     readonly useTimestamps: boolean,
+    /** passes timed per submission (later ones run untimed) */
+    private readonly capacity = 64,
   ) {
     if (useTimestamps) {
       this.querySet = device.createQuerySet({
@@ -69,6 +70,16 @@ export class GpuTimer {
   resolved(): { buffer: GPUBuffer; bytes: number } | null {
     if (!this.resolveBuf || this.labels.length === 0) return null;
     return { buffer: this.resolveBuf, bytes: this.labels.length * 16 };
+  }
+
+  /** Every timed pass in encoding order (label, ms), not summed by label. */
+  decodeEach(bytes: ArrayBuffer): KernelTiming[] {
+    const t = new BigUint64Array(bytes);
+    return this.labels.map((kernel, i) => ({
+      kernel,
+      ms: Math.max(0, Number(t[2 * i + 1]! - t[2 * i]!)) / 1e6,
+      source: 'timestamp' as const,
+    }));
   }
 
   /** Per-kernel times from the bytes of `resolved()`. */

@@ -22,11 +22,12 @@
 //     du = p ⊙ (dp − dp·p) − n ⊙ (dn − dn·n), dx = du Whᵀ, dWh = Σ_rows xᵀ du, dbh = Σ_rows du
 //     (du goes through the scratch dU (rows·H·m) to entry `hedgehog_params`).
 //
-// Thread mapping: one invocation per (row, h) in `forward`, `backward`, `key_apply`; per (b, h) in
+// Thread mapping: one invocation per (row, h) in `forward`, `backward` (maps 1–5), `key_apply`; per
+// head and block of 4 rows in `forward_pos`, `backward_pos` (map 0, at the end); per (b, h) in
 // `key_shift`; per (h, a ≤ dh, f) in `hedgehog_params` (summing over rows; a = dh is the bias).
 // No workgroup memory, no barriers (on SwiftShader the cost is per workgroup and per barrier).
 // Intermediates go through the outputs: the positive map's exponents and hedgehog's u are written
-// into φ first and overwritten. Positive keys take three passes: `forward` (exponents, the row max
+// into φ first and overwritten. Positive keys take three passes: `forward_pos` (exponents, the row max
 // into RowMax), `key_shift` (Shift[b·H + h] = max over the sequence's rows), `key_apply`.
 //
 // Dispatch: ⌈items / 64⌉ workgroups of @workgroup_size(64), split over (x, y) with x = gx
@@ -86,27 +87,7 @@ fn forward(@builtin(global_invocation_id) gid: vec3<u32>) {
   let dh = U.dh;
   let sc = scale_s();
   switch U.map {
-    case 0u: {
-      let m = U.m;
-      var n2 = 0.0;
-      for (var a = 0u; a < dh; a++) { n2 = fma(X[p.xb + a], X[p.xb + a], n2); }
-      let hn = 0.5 * sc * sc * n2;
-      let wb = U.off_w + p.h * m * dh;
-      var mx = -3.0e38;
-      for (var f = 0u; f < m; f++) {
-        var u = 0.0;
-        for (var a = 0u; a < dh; a++) { u = fma(W[wb + f * dh + a], X[p.xb + a], u); }
-        let e = u * sc - hn;
-        Phi[p.ob + f] = e;
-        mx = max(mx, e);
-      }
-      if (U.side == 1u) {
-        RowMax[p.r] = mx;
-      } else {
-        let inv = 1.0 / sqrt(f32(m));
-        for (var f = 0u; f < m; f++) { Phi[p.ob + f] = exp(Phi[p.ob + f] - mx) * inv; }
-      }
-    }
+    // map 0 (positive): entry forward_pos
     case 1u: {
       for (var a = 0u; a < dh; a++) {
         let x = X[p.xb + a];
@@ -195,17 +176,7 @@ fn backward(@builtin(global_invocation_id) gid: vec3<u32>) {
   let sc = scale_s();
   let xo = U.off_dx + p.row * U.ld_dx + p.h * dh;
   switch U.map {
-    case 0u: {
-      let m = U.m;
-      var G = 0.0;
-      for (var f = 0u; f < m; f++) { G = fma(dPhi[p.ob + f], PhiIn[p.ob + f], G); }
-      let wb = U.off_w + p.h * m * dh;
-      for (var a = 0u; a < dh; a++) {
-        var acc = 0.0;
-        for (var f = 0u; f < m; f++) { acc = fma(dPhi[p.ob + f] * PhiIn[p.ob + f], W[wb + f * dh + a], acc); }
-        dX[xo + a] = sc * (acc - sc * X[p.xb + a] * G);
-      }
-    }
+    // map 0 (positive): entry backward_pos
     case 1u: {
       for (var a = 0u; a < dh; a++) {
         let x = X[p.xb + a];
@@ -272,5 +243,124 @@ fn hedgehog_params(@builtin(global_invocation_id) gid: vec3<u32>) {
     dW[U.off_dw + (h * dh + a) * m + f] = acc;
   } else {
     dB[U.off_db + h * m + f] = acc;
+  }
+}
+
+// Entries `forward_pos` / `backward_pos`: the positive map (map 0 above, same formulas and sum
+// orders) blocked for SwiftShader, where the storage loads are what costs: one invocation per
+// head h and 4 consecutive rows 4·rb … (block e = rb·H + h; rows past the end read the last row,
+// clamped, and write nothing). forward: u = W x̃ as 4 rows × 4 features over a (8 loads per 16
+// FMAs; one row per invocation paid 2 per FMA); backward: Wᵀg as 4 rows × 4 input columns over f
+// (g_f = dφ_f φ_f recomputed per block of columns: 12 loads per 16 FMAs, against 3 per FMA).
+// Dispatch: ⌈⌈rows / 4⌉·H / 64⌉ workgroups of 64, split over (x, y) with x = gx.
+
+struct PosBlock {
+  h: u32,
+  rv: vec4<u32>,
+  live: vec4<bool>,
+  xb: vec4<u32>,
+  ob: vec4<u32>,
+  /// items (row·H + h) of the 4 rows (clamped)
+  it: vec4<u32>,
+}
+
+fn pos_block(gid: vec3<u32>) -> PosBlock {
+  let e = item(gid);
+  let h = e % U.H;
+  let rv = vec4<u32>((e / U.H) * 4u) + vec4<u32>(0u, 1u, 2u, 3u);
+  let rc = min(rv, vec4<u32>(U.rows - 1u));
+  let it = rc * U.H + vec4<u32>(h);
+  return PosBlock(h, rv, rv < vec4<u32>(U.rows), vec4<u32>(U.off_x + h * U.dh) + rc * U.ld_x, it * U.F, it);
+}
+
+fn pos_blocks_out(gid: vec3<u32>) -> bool { return item(gid) >= ((U.rows + 3u) / 4u) * U.H; }
+
+fn xq(xb: vec4<u32>, a: u32) -> vec4<f32> { return vec4<f32>(X[xb.x + a], X[xb.y + a], X[xb.z + a], X[xb.w + a]); }
+
+@compute @workgroup_size(64)
+fn forward_pos(@builtin(global_invocation_id) gid: vec3<u32>) {
+  if (pos_blocks_out(gid)) { return; }
+  let p = pos_block(gid);
+  let dh = U.dh;
+  let m = U.m;
+  let sc = scale_s();
+  var n2 = vec4<f32>(0.0);
+  for (var a = 0u; a < dh; a++) {
+    let x = xq(p.xb, a);
+    n2 = fma(x, x, n2);
+  }
+  let hn = 0.5 * sc * sc * n2;
+  let wb = U.off_w + p.h * m * dh;
+  var mx = vec4<f32>(-3.0e38);
+  for (var f0 = 0u; f0 < m; f0 += 4u) {
+    let fw = vec4<u32>(wb) + min(vec4<u32>(f0) + vec4<u32>(0u, 1u, 2u, 3u), vec4<u32>(m - 1u)) * dh;
+    var u0 = vec4<f32>(0.0); // row 0 of the block over features f0 …
+    var u1 = vec4<f32>(0.0);
+    var u2 = vec4<f32>(0.0);
+    var u3 = vec4<f32>(0.0);
+    for (var a = 0u; a < dh; a++) {
+      let wv = vec4<f32>(W[fw.x + a], W[fw.y + a], W[fw.z + a], W[fw.w + a]);
+      u0 = fma(wv, vec4<f32>(X[p.xb.x + a]), u0);
+      u1 = fma(wv, vec4<f32>(X[p.xb.y + a]), u1);
+      u2 = fma(wv, vec4<f32>(X[p.xb.z + a]), u2);
+      u3 = fma(wv, vec4<f32>(X[p.xb.w + a]), u3);
+    }
+    let us = array<vec4<f32>, 4>(u0, u1, u2, u3);
+    for (var r = 0u; r < 4u; r++) {
+      if (!p.live[r]) { continue; }
+      for (var q = 0u; q < min(4u, m - f0); q++) {
+        let e = us[r][q] * sc - hn[r];
+        Phi[p.ob[r] + f0 + q] = e;
+        mx[r] = max(mx[r], e);
+      }
+    }
+  }
+  let inv = 1.0 / sqrt(f32(m));
+  for (var r = 0u; r < 4u; r++) {
+    if (!p.live[r]) { continue; }
+    if (U.side == 1u) {
+      RowMax[p.it[r]] = mx[r];
+    } else {
+      for (var f = 0u; f < m; f++) { Phi[p.ob[r] + f] = exp(Phi[p.ob[r] + f] - mx[r]) * inv; }
+    }
+  }
+}
+
+@compute @workgroup_size(64)
+fn backward_pos(@builtin(global_invocation_id) gid: vec3<u32>) {
+  if (pos_blocks_out(gid)) { return; }
+  let p = pos_block(gid);
+  let dh = U.dh;
+  let m = U.m;
+  let sc = scale_s();
+  let ob = p.ob;
+  var G = vec4<f32>(0.0);
+  for (var f = 0u; f < m; f++) {
+    let d = vec4<f32>(dPhi[ob.x + f], dPhi[ob.y + f], dPhi[ob.z + f], dPhi[ob.w + f]);
+    G = fma(d, vec4<f32>(PhiIn[ob.x + f], PhiIn[ob.y + f], PhiIn[ob.z + f], PhiIn[ob.w + f]), G);
+  }
+  let wb = U.off_w + p.h * m * dh;
+  for (var a0 = 0u; a0 < dh; a0 += 4u) {
+    let ac = min(vec4<u32>(a0) + vec4<u32>(0u, 1u, 2u, 3u), vec4<u32>(dh - 1u));
+    var c0 = vec4<f32>(0.0); // row 0 of the block over columns a0 …
+    var c1 = vec4<f32>(0.0);
+    var c2 = vec4<f32>(0.0);
+    var c3 = vec4<f32>(0.0);
+    for (var f = 0u; f < m; f++) {
+      let wo = wb + f * dh;
+      let wv = vec4<f32>(W[wo + ac.x], W[wo + ac.y], W[wo + ac.z], W[wo + ac.w]);
+      c0 = fma(vec4<f32>(dPhi[ob.x + f] * PhiIn[ob.x + f]), wv, c0);
+      c1 = fma(vec4<f32>(dPhi[ob.y + f] * PhiIn[ob.y + f]), wv, c1);
+      c2 = fma(vec4<f32>(dPhi[ob.z + f] * PhiIn[ob.z + f]), wv, c2);
+      c3 = fma(vec4<f32>(dPhi[ob.w + f] * PhiIn[ob.w + f]), wv, c3);
+    }
+    let cs = array<vec4<f32>, 4>(c0, c1, c2, c3);
+    for (var r = 0u; r < 4u; r++) {
+      if (!p.live[r]) { continue; }
+      let xo = U.off_dx + min(p.rv[r], U.rows - 1u) * U.ld_dx + p.h * dh;
+      for (var q = 0u; q < min(4u, dh - a0); q++) {
+        dX[xo + a0 + q] = sc * (cs[r][q] - sc * X[p.xb[r] + a0 + q] * G[r]);
+      }
+    }
   }
 }

@@ -8,7 +8,7 @@
 //
 // Thread mapping: forward / backward one invocation per row, its columns in order; params one
 // invocation per column, the rows in order (no atomics, no workgroup memory, bit-reproducible).
-// Dispatch: forward / backward ⌈rows / 64⌉ workgroups, params ⌈cols / 64⌉, both folded into (nx, ny).
+// Dispatch: forward / backward ⌈rows / 64⌉ workgroups of 64, params ⌈cols / 8⌉ of 8, folded into (nx, ny).
 
 struct Params { rows: u32, cols: u32, nx: u32, accumulate: u32 }
 
@@ -74,9 +74,11 @@ fn backward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) 
 // binding 7 (a separate entry point layout).
 @group(0) @binding(7) var<storage, read_write> DBIAS: array<f32>;
 
-@compute @workgroup_size(64)
+// params: workgroups of 8 (one invocation per column walks every row; with 64 a D = 32 layer ran
+// in one workgroup, on one thread of SwiftShader)
+@compute @workgroup_size(8)
 fn params(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let j = (wg.y * P.nx + wg.x) * 64u + lid.x;
+  let j = (wg.y * P.nx + wg.x) * 8u + lid.x;
   _ = G[0];
   if (j >= P.cols) { return; }
   var sg = 0.0;

@@ -12,10 +12,16 @@
 // prefix scan) or all i (mode 0); the dense parts cover the rest of the chunk (mode 1) or the
 // window (mode 2, no state). No L×L matrix.
 //
-// Thread mapping: one invocation per (b, h, i) (`rows`) or (b, h, j) (`cols`); the state part is
-// written first, the dense contributions are added into the invocation's own output entries.
-// No workgroup memory, no barriers.
-// Dispatch: one invocation per row (train-attention-rows.wgsl) per entry.
+// Thread mapping: one invocation per block of 4 consecutive rows i0 … i0+3 (`rows`) or keys
+// j0 … j0+3 (`cols`) of one (b, h) (train-attention-rows.wgsl `attn_block`; a causal chunk is a
+// multiple of 4, so a block reads one state). No workgroup memory, no barriers. Every product is a
+// 4 × 4 register tile (8 loads per 16 FMAs; the unblocked kernel summed into its outputs in place,
+// 2–3 storage accesses per FMA, and on SwiftShader those gathers are what costs): first the dense
+// da_ij (and, in `cols`, a_ij) of the block's union of ranges into scratch rows (Sd, Sa:
+// [(bh·L + row)·span + offset], zeros outside the row's own range), then the outputs by blocks of
+// 4 features / columns: the state part, then the dense sum over the scratch row. Rows and keys
+// past L read row L − 1 (clamped) and are not written. Sums run in the unblocked kernel's order.
+// Dispatch: ⌈B·H·⌈L/4⌉ / 64⌉ workgroups of 64 per entry.
 
 @group(0) @binding(3) var<storage, read> St: array<f32>;
 @group(0) @binding(7) var<storage, read> G: array<f32>;
@@ -25,73 +31,236 @@
 @group(0) @binding(13) var<storage, read_write> dPhiQ: array<f32>;
 @group(0) @binding(14) var<storage, read_write> dPhiK: array<f32>;
 @group(0) @binding(15) var<storage, read_write> dV: array<f32>;
+@group(0) @binding(17) var<storage, read_write> Sa: array<f32>;
+@group(0) @binding(18) var<storage, read_write> Sd: array<f32>;
+
+fn vq(vb: vec4<u32>, c: u32) -> vec4<f32> { return vec4<f32>(V[vb.x + c], V[vb.y + c], V[vb.z + c], V[vb.w + c]); }
+fn gq(gb: vec4<u32>, c: u32) -> vec4<f32> { return vec4<f32>(G[gb.x + c], G[gb.y + c], G[gb.z + c], G[gb.w + c]); }
+fn pq(qb: vec4<u32>, f: u32) -> vec4<f32> {
+  return vec4<f32>(PhiQ[qb.x + f], PhiQ[qb.y + f], PhiQ[qb.z + f], PhiQ[qb.w + f]);
+}
+fn pk(kb: vec4<u32>, f: u32) -> vec4<f32> {
+  return vec4<f32>(PhiK[kb.x + f], PhiK[kb.y + f], PhiK[kb.z + f], PhiK[kb.w + f]);
+}
+fn vrows(w: AttnRow, t: vec4<u32>) -> vec4<u32> {
+  return vec4<u32>(head_at(U.off_v, U.ld_v, w, t.x), head_at(U.off_v, U.ld_v, w, t.y),
+                   head_at(U.off_v, U.ld_v, w, t.z), head_at(U.off_v, U.ld_v, w, t.w));
+}
+fn grows(w: AttnRow, t: vec4<u32>) -> vec4<u32> { return vec4<u32>(g_at(w, t.x), g_at(w, t.y), g_at(w, t.z), g_at(w, t.w)); }
+fn prows(w: AttnRow, t: vec4<u32>) -> vec4<u32> {
+  return vec4<u32>(phi_at(w, t.x), phi_at(w, t.y), phi_at(w, t.z), phi_at(w, t.w));
+}
 
 @compute @workgroup_size(64)
 fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let w = attn_row(gid);
-  if (attn_row_out(w)) { return; }
+  let w = attn_block(gid);
+  if (attn_block_out(w)) { return; }
   let F = U.F;
   let dh = U.dh;
   let nc = U.nc;
-  let i = w.t;
-  let gb = g_at(w, i);
-  let qb = phi_at(w, i);
-  if (U.mode != 2u) {
-    let sb = state_at(w, i);
-    for (var f = 0u; f < F; f++) {
-      var acc = 0.0;
-      for (var c = 0u; c < nc; c++) { acc = fma(St[sb + f * nc + c], G[gb + c], acc); }
-      dPhiQ[qb + f] = acc;
+  let L = U.L;
+  let rv = vec4<u32>(w.t) + vec4<u32>(0u, 1u, 2u, 3u);
+  let rc = min(rv, vec4<u32>(L - 1u));
+  let live = rv < vec4<u32>(L);
+  let gb = grows(w, rc);
+  let qb = prows(w, rc);
+  let br = block_ranges(rc, false);
+  let lo = br.lo;
+  let hi = br.hi;
+  let jlo = br.x;
+  let jhi = br.y;
+  let srow = (vec4<u32>(w.bh * L) + rc) * U.span;
+  // da_ij = g_i·[v_j, 1] (4 rows × 4 keys) into Sd
+  let gz = gq(gb, dh);
+  for (var j0 = jlo; j0 < jhi; j0 += 4u) {
+    let jv = vec4<u32>(j0) + vec4<u32>(0u, 1u, 2u, 3u);
+    let vb = vrows(w, min(jv, vec4<u32>(jhi - 1u)));
+    var d0 = vec4<f32>(gz.x);
+    var d1 = vec4<f32>(gz.y);
+    var d2 = vec4<f32>(gz.z);
+    var d3 = vec4<f32>(gz.w);
+    for (var c = 0u; c < dh; c++) {
+      let vv = vq(vb, c);
+      d0 = fma(vec4<f32>(G[gb.x + c]), vv, d0);
+      d1 = fma(vec4<f32>(G[gb.y + c]), vv, d1);
+      d2 = fma(vec4<f32>(G[gb.z + c]), vv, d2);
+      d3 = fma(vec4<f32>(G[gb.w + c]), vv, d3);
     }
-  } else {
-    for (var f = 0u; f < F; f++) { dPhiQ[qb + f] = 0.0; }
+    let ds = array<vec4<f32>, 4>(d0, d1, d2, d3);
+    for (var r = 0u; r < 4u; r++) {
+      if (!live[r]) { continue; }
+      for (var x = 0u; x < 4u; x++) {
+        let j = jv[x];
+        if (j < jhi) { Sd[srow[r] + j - jlo] = select(0.0, ds[r][x], j >= lo[r] && j < hi[r]); }
+      }
+    }
   }
-  let rg = row_range(i);
-  for (var j = rg.x; j < rg.y; j++) {
-    let vb = head_at(U.off_v, U.ld_v, w, j);
-    var d = G[gb + dh];
-    for (var c = 0u; c < dh; c++) { d = fma(G[gb + c], V[vb + c], d); }
-    let kb = phi_at(w, j);
-    for (var f = 0u; f < F; f++) { dPhiQ[qb + f] = fma(d, PhiK[kb + f], dPhiQ[qb + f]); }
+  // dφq by blocks of 4 features: Σ_c St[f, c] g_i[c], then Σ_j da_ij φk_j[f]
+  let sb = state_at(w, rc.x);
+  for (var f0 = 0u; f0 < F; f0 += 4u) {
+    let fv = min(vec4<u32>(f0) + vec4<u32>(0u, 1u, 2u, 3u), vec4<u32>(F - 1u));
+    var a0 = vec4<f32>(0.0); // row i0 + 0 over features f0 …
+    var a1 = vec4<f32>(0.0);
+    var a2 = vec4<f32>(0.0);
+    var a3 = vec4<f32>(0.0);
+    if (U.mode != 2u) {
+      let sf = vec4<u32>(sb) + fv * nc;
+      for (var c = 0u; c < nc; c++) {
+        let sv = vec4<f32>(St[sf.x + c], St[sf.y + c], St[sf.z + c], St[sf.w + c]);
+        a0 = fma(sv, vec4<f32>(G[gb.x + c]), a0);
+        a1 = fma(sv, vec4<f32>(G[gb.y + c]), a1);
+        a2 = fma(sv, vec4<f32>(G[gb.z + c]), a2);
+        a3 = fma(sv, vec4<f32>(G[gb.w + c]), a3);
+      }
+    }
+    for (var j = jlo; j < jhi; j++) {
+      let kb = phi_at(w, j);
+      let kv = vec4<f32>(PhiK[kb + fv.x], PhiK[kb + fv.y], PhiK[kb + fv.z], PhiK[kb + fv.w]);
+      let s = j - jlo;
+      a0 = fma(vec4<f32>(Sd[srow.x + s]), kv, a0);
+      a1 = fma(vec4<f32>(Sd[srow.y + s]), kv, a1);
+      a2 = fma(vec4<f32>(Sd[srow.z + s]), kv, a2);
+      a3 = fma(vec4<f32>(Sd[srow.w + s]), kv, a3);
+    }
+    let as4 = array<vec4<f32>, 4>(a0, a1, a2, a3);
+    for (var r = 0u; r < 4u; r++) {
+      if (!live[r]) { continue; }
+      for (var x = 0u; x < min(4u, F - f0); x++) { dPhiQ[qb[r] + f0 + x] = as4[r][x]; }
+    }
   }
 }
 
 @compute @workgroup_size(64)
 fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let w = attn_row(gid);
-  if (attn_row_out(w)) { return; }
+  let w = attn_block(gid);
+  if (attn_block_out(w)) { return; }
   let F = U.F;
   let dh = U.dh;
   let nc = U.nc;
-  let j = w.t;
-  let kb = phi_at(w, j);
-  let vb = head_at(U.off_v, U.ld_v, w, j);
-  let dvb = head_at(U.off_dv, U.ld_dv, w, j);
-  if (U.mode != 2u) {
-    let sb = state_at(w, j);
+  let L = U.L;
+  let kv4 = vec4<u32>(w.t) + vec4<u32>(0u, 1u, 2u, 3u);
+  let kc = min(kv4, vec4<u32>(L - 1u));
+  let live = kv4 < vec4<u32>(L);
+  let kb = prows(w, kc);
+  let vb = vrows(w, kc);
+  let br = block_ranges(kc, true);
+  let lo = br.lo;
+  let hi = br.hi;
+  let ilo = br.x;
+  let ihi = br.y;
+  let srow = (vec4<u32>(w.bh * L) + kc) * U.span;
+  // a_ij = φq_i·φk_j into Sa, da_ij = g_i·[v_j, 1] into Sd (4 keys × 4 queries)
+  for (var i0 = ilo; i0 < ihi; i0 += 4u) {
+    let iv = vec4<u32>(i0) + vec4<u32>(0u, 1u, 2u, 3u);
+    let ic = min(iv, vec4<u32>(ihi - 1u));
+    let qb = prows(w, ic);
+    let gb = grows(w, ic);
+    var a0 = vec4<f32>(0.0); // key j0 + 0 over the 4 queries
+    var a1 = vec4<f32>(0.0);
+    var a2 = vec4<f32>(0.0);
+    var a3 = vec4<f32>(0.0);
     for (var f = 0u; f < F; f++) {
-      var acc = St[sb + f * nc + dh];
-      for (var c = 0u; c < dh; c++) { acc = fma(St[sb + f * nc + c], V[vb + c], acc); }
-      dPhiK[kb + f] = acc;
+      let qv = pq(qb, f);
+      a0 = fma(qv, vec4<f32>(PhiK[kb.x + f]), a0);
+      a1 = fma(qv, vec4<f32>(PhiK[kb.y + f]), a1);
+      a2 = fma(qv, vec4<f32>(PhiK[kb.z + f]), a2);
+      a3 = fma(qv, vec4<f32>(PhiK[kb.w + f]), a3);
     }
+    let gz = gq(gb, dh);
+    var d0 = gz;
+    var d1 = gz;
+    var d2 = gz;
+    var d3 = gz;
     for (var c = 0u; c < dh; c++) {
-      var acc = 0.0;
-      for (var f = 0u; f < F; f++) { acc = fma(PhiK[kb + f], St[sb + f * nc + c], acc); }
-      dV[dvb + c] = acc;
+      let gv = gq(gb, c);
+      d0 = fma(gv, vec4<f32>(V[vb.x + c]), d0);
+      d1 = fma(gv, vec4<f32>(V[vb.y + c]), d1);
+      d2 = fma(gv, vec4<f32>(V[vb.z + c]), d2);
+      d3 = fma(gv, vec4<f32>(V[vb.w + c]), d3);
     }
-  } else {
-    for (var f = 0u; f < F; f++) { dPhiK[kb + f] = 0.0; }
-    for (var c = 0u; c < dh; c++) { dV[dvb + c] = 0.0; }
+    let as4 = array<vec4<f32>, 4>(a0, a1, a2, a3);
+    let ds = array<vec4<f32>, 4>(d0, d1, d2, d3);
+    for (var q = 0u; q < 4u; q++) {
+      if (!live[q]) { continue; }
+      for (var x = 0u; x < 4u; x++) {
+        let i = iv[x];
+        if (i < ihi) {
+          let ok = i >= lo[q] && i < hi[q];
+          Sa[srow[q] + i - ilo] = select(0.0, as4[q][x], ok);
+          Sd[srow[q] + i - ilo] = select(0.0, ds[q][x], ok);
+        }
+      }
+    }
   }
-  let rg = col_range(j);
-  for (var i = rg.x; i < rg.y; i++) {
-    let qb = phi_at(w, i);
-    var a = 0.0;
-    for (var f = 0u; f < F; f++) { a = fma(PhiQ[qb + f], PhiK[kb + f], a); }
-    let gb = g_at(w, i);
-    var d = G[gb + dh];
-    for (var c = 0u; c < dh; c++) { d = fma(G[gb + c], V[vb + c], d); }
-    for (var f = 0u; f < F; f++) { dPhiK[kb + f] = fma(d, PhiQ[qb + f], dPhiK[kb + f]); }
-    for (var c = 0u; c < dh; c++) { dV[dvb + c] = fma(a, G[gb + c], dV[dvb + c]); }
+  let sb = state_at(w, kc.x);
+  // dφk by blocks of 4 features: R[f, dh] + Σ_c R[f, c] v_j[c], then Σ_i da_ij φq_i[f]
+  for (var f0 = 0u; f0 < F; f0 += 4u) {
+    let fv = min(vec4<u32>(f0) + vec4<u32>(0u, 1u, 2u, 3u), vec4<u32>(F - 1u));
+    var k0 = vec4<f32>(0.0); // key j0 + 0 over features f0 …
+    var k1 = vec4<f32>(0.0);
+    var k2 = vec4<f32>(0.0);
+    var k3 = vec4<f32>(0.0);
+    if (U.mode != 2u) {
+      let sf = vec4<u32>(sb) + fv * nc;
+      let z = vec4<f32>(St[sf.x + dh], St[sf.y + dh], St[sf.z + dh], St[sf.w + dh]);
+      k0 = z;
+      k1 = z;
+      k2 = z;
+      k3 = z;
+      for (var c = 0u; c < dh; c++) {
+        let sv = vec4<f32>(St[sf.x + c], St[sf.y + c], St[sf.z + c], St[sf.w + c]);
+        k0 = fma(sv, vec4<f32>(V[vb.x + c]), k0);
+        k1 = fma(sv, vec4<f32>(V[vb.y + c]), k1);
+        k2 = fma(sv, vec4<f32>(V[vb.z + c]), k2);
+        k3 = fma(sv, vec4<f32>(V[vb.w + c]), k3);
+      }
+    }
+    for (var i = ilo; i < ihi; i++) {
+      let qb = phi_at(w, i);
+      let qv = vec4<f32>(PhiQ[qb + fv.x], PhiQ[qb + fv.y], PhiQ[qb + fv.z], PhiQ[qb + fv.w]);
+      let s = i - ilo;
+      k0 = fma(vec4<f32>(Sd[srow.x + s]), qv, k0);
+      k1 = fma(vec4<f32>(Sd[srow.y + s]), qv, k1);
+      k2 = fma(vec4<f32>(Sd[srow.z + s]), qv, k2);
+      k3 = fma(vec4<f32>(Sd[srow.w + s]), qv, k3);
+    }
+    let ks = array<vec4<f32>, 4>(k0, k1, k2, k3);
+    for (var q = 0u; q < 4u; q++) {
+      if (!live[q]) { continue; }
+      for (var x = 0u; x < min(4u, F - f0); x++) { dPhiK[kb[q] + f0 + x] = ks[q][x]; }
+    }
+  }
+  // dv by blocks of 4 columns: Σ_f φk_j[f] R[f, c], then Σ_i a_ij g_i[c]
+  for (var c0 = 0u; c0 < dh; c0 += 4u) {
+    let cv = min(vec4<u32>(c0) + vec4<u32>(0u, 1u, 2u, 3u), vec4<u32>(dh - 1u));
+    var v0 = vec4<f32>(0.0); // key j0 + 0 over columns c0 …
+    var v1 = vec4<f32>(0.0);
+    var v2 = vec4<f32>(0.0);
+    var v3 = vec4<f32>(0.0);
+    if (U.mode != 2u) {
+      for (var f = 0u; f < F; f++) {
+        let e = sb + f * nc;
+        let sv = vec4<f32>(St[e + cv.x], St[e + cv.y], St[e + cv.z], St[e + cv.w]);
+        v0 = fma(vec4<f32>(PhiK[kb.x + f]), sv, v0);
+        v1 = fma(vec4<f32>(PhiK[kb.y + f]), sv, v1);
+        v2 = fma(vec4<f32>(PhiK[kb.z + f]), sv, v2);
+        v3 = fma(vec4<f32>(PhiK[kb.w + f]), sv, v3);
+      }
+    }
+    for (var i = ilo; i < ihi; i++) {
+      let gb = g_at(w, i);
+      let gv = vec4<f32>(G[gb + cv.x], G[gb + cv.y], G[gb + cv.z], G[gb + cv.w]);
+      let s = i - ilo;
+      v0 = fma(vec4<f32>(Sa[srow.x + s]), gv, v0);
+      v1 = fma(vec4<f32>(Sa[srow.y + s]), gv, v1);
+      v2 = fma(vec4<f32>(Sa[srow.z + s]), gv, v2);
+      v3 = fma(vec4<f32>(Sa[srow.w + s]), gv, v3);
+    }
+    let vs = array<vec4<f32>, 4>(v0, v1, v2, v3);
+    for (var q = 0u; q < 4u; q++) {
+      if (!live[q]) { continue; }
+      let dvb = head_at(U.off_dv, U.ld_dv, w, kv4[q]);
+      for (var x = 0u; x < min(4u, dh - c0); x++) { dV[dvb + c0 + x] = vs[q][x]; }
+    }
   }
 }

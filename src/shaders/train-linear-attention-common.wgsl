@@ -9,6 +9,8 @@
 // mode 0: bidirectional (one state, the whole sequence); 1: causal (states per chunk of `chunk`
 // rows: forward the exclusive prefix, backward the exclusive suffix; inside the chunk densely);
 // 2: local window (dense over |i − j| < window, causal: i − window < j ≤ i; no state).
+// span: the row length of the blocked kernels' dense scratch rows (a 4-row block's union of
+// dense ranges: mode 1 a chunk, mode 2 at most 2·window + 2, causal window + 3; see blockSpan).
 
 struct Params {
   B: u32, L: u32, H: u32, F: u32,
@@ -17,7 +19,7 @@ struct Params {
   smode: u32, y_off: u32, y_ld: u32, y_hs: u32,
   y_ones: u32, off_v: u32, ld_v: u32, off_o: u32,
   ld_o: u32, off_do: u32, ld_do: u32, off_dv: u32,
-  ld_dv: u32, _p0: u32, _p1: u32, _p2: u32,
+  ld_dv: u32, span: u32, _p1: u32, _p2: u32,
 }
 
 @group(0) @binding(0) var<uniform> U: Params;
@@ -43,6 +45,29 @@ fn col_range(j: u32) -> vec2<u32> {
   if (U.causal == 0u && j + 1u > U.window) { lo = j + 1u - U.window; }
   if (U.causal == 0u && j + 1u <= U.window) { lo = 0u; }
   return vec2<u32>(lo, min(U.L, j + U.window));
+}
+
+/// The dense ranges [lo, hi) of 4 rows t (`keys`: of 4 keys, col_range) of a blocked kernel's
+/// block, empty in mode 0; x, y: the block's union [min lo, max hi).
+struct BlockRanges {
+  lo: vec4<u32>,
+  hi: vec4<u32>,
+  x: u32,
+  y: u32,
+}
+
+fn block_ranges(t: vec4<u32>, keys: bool) -> BlockRanges {
+  var lo = vec4<u32>(0u);
+  var hi = vec4<u32>(0u);
+  if (U.mode != 0u) {
+    for (var r = 0u; r < 4u; r++) {
+      var g = row_range(t[r]);
+      if (keys) { g = col_range(t[r]); }
+      lo[r] = g.x;
+      hi[r] = g.y;
+    }
+  }
+  return BlockRanges(lo, hi, min(min(lo.x, lo.y), min(lo.z, lo.w)), max(max(hi.x, hi.y), max(hi.z, hi.w)));
 }
 
 /// The state index of row t (mode 0: the one state; mode 1: its chunk).

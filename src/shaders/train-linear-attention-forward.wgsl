@@ -7,10 +7,16 @@
 //   φq_i·(exclusive prefix state of i's chunk) + the chunk's rows j ≤ i densely), or the window
 //   (mode 2: densely). No L×L matrix: the dense part spans at most a chunk (16–64 rows, laChunk) or the window.
 //
-// Thread mapping: one invocation per (b, h, i); the numerator accumulates in out_i itself (the
-// invocation's own entries), divided by den at the end. No workgroup memory, no barriers (on
-// SwiftShader the cost is per workgroup and per barrier).
-// Dispatch: one invocation per row (train-attention-rows.wgsl).
+// Thread mapping: one invocation per block of 4 consecutive query rows i0 … i0+3 of one (b, h)
+// (train-attention-rows.wgsl `attn_block`; a causal chunk is a multiple of 4 rows, so the block
+// reads one state). No workgroup memory, no barriers. Every product is a 4 × 4 register tile
+// (8 loads per 16 FMAs; one row per invocation summing into out in place paid 2–3 storage accesses
+// per FMA, and on SwiftShader those gathers are what costs): first den's state part, then the
+// dense a_ij (4 rows × 4 keys over f) into the scratch Sa (Sa[(bh·L + i)·span + j − jlo], zeros
+// outside row i's range, jlo … jhi the block's union of ranges) and into den, then out by blocks
+// of 4 columns: the state part over f, Σ_j a_ij v_j over the union, × 1/den. Rows past L read row
+// L − 1 (clamped) and are not written. Sums run in the order of the unblocked kernel (f, then j).
+// Dispatch: ⌈B·H·⌈L/4⌉ / 64⌉ workgroups of 64 (`amap`: one invocation per entry, below).
 
 @group(0) @binding(3) var<storage, read> St: array<f32>;
 @group(0) @binding(8) var<storage, read> PhiQ: array<f32>;
@@ -18,42 +24,100 @@
 @group(0) @binding(10) var<storage, read> V: array<f32>;
 @group(0) @binding(11) var<storage, read_write> Out: array<f32>;
 @group(0) @binding(12) var<storage, read_write> DenOut: array<f32>;
+@group(0) @binding(17) var<storage, read_write> Sa: array<f32>;
 
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let w = attn_row(gid);
-  if (attn_row_out(w)) { return; }
+  let w = attn_block(gid);
+  if (attn_block_out(w)) { return; }
   let F = U.F;
   let dh = U.dh;
   let nc = U.nc;
-  let i = w.t;
-  let qb = phi_at(w, i);
-  let ob = head_at(U.off_o, U.ld_o, w, i);
-  var den = 0.0;
+  let L = U.L;
+  let rv = vec4<u32>(w.t) + vec4<u32>(0u, 1u, 2u, 3u);
+  let rc = min(rv, vec4<u32>(L - 1u));
+  let live = rv < vec4<u32>(L);
+  let qb = vec4<u32>(phi_at(w, rc.x), phi_at(w, rc.y), phi_at(w, rc.z), phi_at(w, rc.w));
+  let br = block_ranges(rc, false);
+  let lo = br.lo;
+  let hi = br.hi;
+  let jlo = br.x;
+  let jhi = br.y;
+  let sb = state_at(w, rc.x);
+  // den: the state part (column dh of [S | z]), then the dense a_ij in j order
+  var den = vec4<f32>(0.0);
   if (U.mode != 2u) {
-    let sb = state_at(w, i);
-    for (var c = 0u; c < dh; c++) {
-      var acc = 0.0;
-      for (var f = 0u; f < F; f++) { acc = fma(PhiQ[qb + f], St[sb + f * nc + c], acc); }
-      Out[ob + c] = acc;
+    for (var f = 0u; f < F; f++) {
+      let z = vec4<f32>(St[sb + f * nc + dh]);
+      den = fma(vec4<f32>(PhiQ[qb.x + f], PhiQ[qb.y + f], PhiQ[qb.z + f], PhiQ[qb.w + f]), z, den);
     }
-    for (var f = 0u; f < F; f++) { den = fma(PhiQ[qb + f], St[sb + f * nc + dh], den); }
-  } else {
-    for (var c = 0u; c < dh; c++) { Out[ob + c] = 0.0; }
   }
-  let rg = row_range(i);
-  for (var j = rg.x; j < rg.y; j++) {
-    let kb = phi_at(w, j);
-    var a = 0.0;
-    for (var f = 0u; f < F; f++) { a = fma(PhiQ[qb + f], PhiK[kb + f], a); }
-    den += a;
-    let vb = head_at(U.off_v, U.ld_v, w, j);
-    for (var c = 0u; c < dh; c++) { Out[ob + c] = fma(a, V[vb + c], Out[ob + c]); }
+  let srow = (vec4<u32>(w.bh * L) + rc) * U.span;
+  for (var j0 = jlo; j0 < jhi; j0 += 4u) {
+    let jv = vec4<u32>(j0) + vec4<u32>(0u, 1u, 2u, 3u);
+    let jc = min(jv, vec4<u32>(jhi - 1u));
+    let kb = vec4<u32>(phi_at(w, jc.x), phi_at(w, jc.y), phi_at(w, jc.z), phi_at(w, jc.w));
+    var a0 = vec4<f32>(0.0); // row i0 + 0 over the 4 keys
+    var a1 = vec4<f32>(0.0);
+    var a2 = vec4<f32>(0.0);
+    var a3 = vec4<f32>(0.0);
+    for (var f = 0u; f < F; f++) {
+      let kv = vec4<f32>(PhiK[kb.x + f], PhiK[kb.y + f], PhiK[kb.z + f], PhiK[kb.w + f]);
+      a0 = fma(vec4<f32>(PhiQ[qb.x + f]), kv, a0);
+      a1 = fma(vec4<f32>(PhiQ[qb.y + f]), kv, a1);
+      a2 = fma(vec4<f32>(PhiQ[qb.z + f]), kv, a2);
+      a3 = fma(vec4<f32>(PhiQ[qb.w + f]), kv, a3);
+    }
+    let as4 = array<vec4<f32>, 4>(a0, a1, a2, a3);
+    for (var r = 0u; r < 4u; r++) {
+      for (var x = 0u; x < 4u; x++) {
+        let j = jv[x];
+        var val = 0.0;
+        if (j >= lo[r] && j < hi[r]) {
+          val = as4[r][x];
+          den[r] += val;
+        }
+        if (live[r] && j < jhi) { Sa[srow[r] + j - jlo] = val; }
+      }
+    }
   }
-  den += DELTA;
-  let inv = 1.0 / den;
-  for (var c = 0u; c < dh; c++) { Out[ob + c] = Out[ob + c] * inv; }
-  DenOut[(w.b * U.L + i) * U.H + w.h] = den;
+  den += vec4<f32>(DELTA);
+  let inv = vec4<f32>(1.0) / den;
+  for (var c0 = 0u; c0 < dh; c0 += 4u) {
+    let cv = min(vec4<u32>(c0) + vec4<u32>(0u, 1u, 2u, 3u), vec4<u32>(dh - 1u));
+    var o0 = vec4<f32>(0.0); // row i0 + 0 over columns c0 …
+    var o1 = vec4<f32>(0.0);
+    var o2 = vec4<f32>(0.0);
+    var o3 = vec4<f32>(0.0);
+    if (U.mode != 2u) {
+      for (var f = 0u; f < F; f++) {
+        let e = sb + f * nc;
+        let sv = vec4<f32>(St[e + cv.x], St[e + cv.y], St[e + cv.z], St[e + cv.w]);
+        o0 = fma(vec4<f32>(PhiQ[qb.x + f]), sv, o0);
+        o1 = fma(vec4<f32>(PhiQ[qb.y + f]), sv, o1);
+        o2 = fma(vec4<f32>(PhiQ[qb.z + f]), sv, o2);
+        o3 = fma(vec4<f32>(PhiQ[qb.w + f]), sv, o3);
+      }
+    }
+    for (var j = jlo; j < jhi; j++) {
+      let vb = head_at(U.off_v, U.ld_v, w, j);
+      let vv = vec4<f32>(V[vb + cv.x], V[vb + cv.y], V[vb + cv.z], V[vb + cv.w]);
+      let s = j - jlo;
+      o0 = fma(vec4<f32>(Sa[srow.x + s]), vv, o0);
+      o1 = fma(vec4<f32>(Sa[srow.y + s]), vv, o1);
+      o2 = fma(vec4<f32>(Sa[srow.z + s]), vv, o2);
+      o3 = fma(vec4<f32>(Sa[srow.w + s]), vv, o3);
+    }
+    let os = array<vec4<f32>, 4>(o0, o1, o2, o3);
+    for (var r = 0u; r < 4u; r++) {
+      if (!live[r]) { continue; }
+      let ob = head_at(U.off_o, U.ld_o, w, rv[r]);
+      for (var x = 0u; x < min(4u, dh - c0); x++) { Out[ob + c0 + x] = os[r][x] * inv[r]; }
+    }
+  }
+  for (var r = 0u; r < 4u; r++) {
+    if (live[r]) { DenOut[(w.b * L + rv[r]) * U.H + w.h] = den[r]; }
+  }
 }
 
 // entry `amap`: the attention matrix linear attention actually uses, for the panel's maps:

@@ -9,11 +9,13 @@
 //   X = φk and Y = [v, 1] (y_ones = 1) in the forward; X = φq, Y = G in the backward.
 // entry `gext`: G_i = [dOut_i / den_i, −(dOut_i · out_i) / den_i] per (row, h).
 //
-// Thread mapping: `state` one invocation per (b, h, f, c) scanning the L rows sequentially in
-// order (reverse for smode 2), writing the running sum at each chunk boundary; `gext` one
-// invocation per (row, h).
-// Dispatch: ⌈B·H·F·(dh+1) / 64⌉ resp. ⌈B·L·H / 64⌉ workgroups of @workgroup_size(64), split over
-// (x, y) with x = gx.
+// Thread mapping: `state` one invocation per (b, h) and 8 × 8 block of (f, c) (c blocks fastest),
+// scanning the L rows sequentially in order (reverse for smode 2) with the block's 64 running sums
+// in registers (8 + 8 loads per 64 FMAs; one (f, c) per invocation paid 2 loads per FMA, and on
+// SwiftShader the loads are what costs), writing them at each chunk boundary; f, c past F, dh + 1
+// read the last one (clamped) and are not written. `gext` one invocation per (row, h).
+// Dispatch: ⌈B·H·⌈F/8⌉·⌈(dh+1)/8⌉ / 64⌉ resp. ⌈B·L·H / 64⌉ workgroups of @workgroup_size(64),
+// split over (x, y) with x = gx.
 
 @group(0) @binding(1) var<storage, read> X: array<f32>;
 @group(0) @binding(2) var<storage, read> Y: array<f32>;
@@ -23,44 +25,108 @@
 @group(0) @binding(6) var<storage, read> Den: array<f32>;
 @group(0) @binding(7) var<storage, read_write> G: array<f32>;
 
-fn yv(row: u32, h: u32, c: u32) -> f32 {
-  if (U.y_ones == 1u && c == U.dh) { return 1.0; }
-  return Y[U.y_off + row * U.y_ld + h * U.y_hs + c];
-}
-
 @compute @workgroup_size(64)
 fn state(@builtin(global_invocation_id) gid: vec3<u32>) {
   let id = flat_id(gid);
   let nc = U.nc;
   let F = U.F;
-  let c = id % nc;
-  let f = (id / nc) % F;
-  let bh = id / (nc * F);
+  // an 8 × 8 block of (f, c): block columns fastest
+  let ncb = (nc + 7u) / 8u;
+  let nfb = (F + 7u) / 8u;
+  let c0 = (id % ncb) * 8u;
+  let f0 = ((id / ncb) % nfb) * 8u;
+  let bh = id / (ncb * nfb);
   if (bh >= U.B * U.H) { return; }
   let b = bh / U.H;
   let h = bh % U.H;
   let L = U.L;
-  let xb = (b * L * U.H + h) * F + f;
+  let step = vec4<u32>(0u, 1u, 2u, 3u);
+  let fc0 = min(vec4<u32>(f0) + step, vec4<u32>(F - 1u));
+  let fc1 = min(vec4<u32>(f0 + 4u) + step, vec4<u32>(F - 1u));
+  let cc0 = min(vec4<u32>(c0) + step, vec4<u32>(nc - 1u));
+  let cc1 = min(vec4<u32>(c0 + 4u) + step, vec4<u32>(nc - 1u));
+  let xb0 = vec4<u32>((b * L * U.H + h) * F) + fc0;
+  let xb1 = vec4<u32>((b * L * U.H + h) * F) + fc1;
   let xstep = U.H * F;
   let sb = bh * U.nS;
-  var acc = 0.0;
-  if (U.smode == 0u) {
-    for (var t = 0u; t < L; t++) { acc = fma(X[xb + t * xstep], yv(b * L + t, h, c), acc); }
-    St[(sb * F + f) * nc + c] = acc;
-  } else if (U.smode == 1u) {
-    for (var s = 0u; s < U.nS; s++) {
-      St[((sb + s) * F + f) * nc + c] = acc;
-      for (var t = s * U.chunk; t < min(L, (s + 1u) * U.chunk); t++) {
-        acc = fma(X[xb + t * xstep], yv(b * L + t, h, c), acc);
-      }
+  // the ones column c = dh of [v, 1] (forward): a factor 0 on the load, 1 added
+  let one0 = (cc0 == vec4<u32>(U.dh)) & vec4<bool>(U.y_ones == 1u);
+  let one1 = (cc1 == vec4<u32>(U.dh)) & vec4<bool>(U.y_ones == 1u);
+  let k0 = select(vec4<f32>(1.0), vec4<f32>(0.0), one0);
+  let k1 = select(vec4<f32>(1.0), vec4<f32>(0.0), one1);
+  let o0 = select(vec4<f32>(0.0), vec4<f32>(1.0), one0);
+  let o1 = select(vec4<f32>(0.0), vec4<f32>(1.0), one1);
+  // Y columns clamped below dh when the ones column stands in (never read past the row)
+  let yc0 = select(cc0, min(cc0, vec4<u32>(max(U.dh, 1u) - 1u)), vec4<bool>(U.y_ones == 1u));
+  let yc1 = select(cc1, min(cc1, vec4<u32>(max(U.dh, 1u) - 1u)), vec4<bool>(U.y_ones == 1u));
+  var a00 = vec4<f32>(0.0);
+  var a01 = vec4<f32>(0.0);
+  var a10 = vec4<f32>(0.0);
+  var a11 = vec4<f32>(0.0);
+  var a20 = vec4<f32>(0.0);
+  var a21 = vec4<f32>(0.0);
+  var a30 = vec4<f32>(0.0);
+  var a31 = vec4<f32>(0.0);
+  var a40 = vec4<f32>(0.0);
+  var a41 = vec4<f32>(0.0);
+  var a50 = vec4<f32>(0.0);
+  var a51 = vec4<f32>(0.0);
+  var a60 = vec4<f32>(0.0);
+  var a61 = vec4<f32>(0.0);
+  var a70 = vec4<f32>(0.0);
+  var a71 = vec4<f32>(0.0);
+  var t = 0u;
+  let spans = select(U.nS, 1u, U.smode == 0u);
+  for (var k = 0u; k < spans; k++) {
+    var s = 0u;
+    var tend = L;
+    if (U.smode != 0u) {
+      s = select(k, U.nS - 1u - k, U.smode == 2u);
+      // store the exclusive prefix (suffix), then add the chunk's rows
+      store_block(sb + s, f0, c0, array<vec4<f32>, 16>(a00, a01, a10, a11, a20, a21, a30, a31, a40, a41, a50, a51, a60, a61, a70, a71));
+      t = s * U.chunk;
+      tend = min(L, (s + 1u) * U.chunk);
     }
-  } else {
-    for (var k = 0u; k < U.nS; k++) {
-      let s = U.nS - 1u - k;
-      St[((sb + s) * F + f) * nc + c] = acc;
-      for (var t = min(L, (s + 1u) * U.chunk); t > s * U.chunk; t--) {
-        acc = fma(X[xb + (t - 1u) * xstep], yv(b * L + t - 1u, h, c), acc);
-      }
+    // rows t … tend − 1, in order (smode 2: in reverse)
+    for (var q = 0u; q < tend - t; q++) {
+      var tt = t + q;
+      if (U.smode == 2u) { tt = tend - 1u - q; }
+      let xo = tt * xstep;
+      let x0 = vec4<f32>(X[xb0.x + xo], X[xb0.y + xo], X[xb0.z + xo], X[xb0.w + xo]);
+      let x1 = vec4<f32>(X[xb1.x + xo], X[xb1.y + xo], X[xb1.z + xo], X[xb1.w + xo]);
+      let yo = U.y_off + (b * L + tt) * U.y_ld + h * U.y_hs;
+      let y0 = vec4<f32>(Y[yo + yc0.x], Y[yo + yc0.y], Y[yo + yc0.z], Y[yo + yc0.w]) * k0 + o0;
+      let y1 = vec4<f32>(Y[yo + yc1.x], Y[yo + yc1.y], Y[yo + yc1.z], Y[yo + yc1.w]) * k1 + o1;
+      a00 = fma(vec4<f32>(x0.x), y0, a00);
+      a01 = fma(vec4<f32>(x0.x), y1, a01);
+      a10 = fma(vec4<f32>(x0.y), y0, a10);
+      a11 = fma(vec4<f32>(x0.y), y1, a11);
+      a20 = fma(vec4<f32>(x0.z), y0, a20);
+      a21 = fma(vec4<f32>(x0.z), y1, a21);
+      a30 = fma(vec4<f32>(x0.w), y0, a30);
+      a31 = fma(vec4<f32>(x0.w), y1, a31);
+      a40 = fma(vec4<f32>(x1.x), y0, a40);
+      a41 = fma(vec4<f32>(x1.x), y1, a41);
+      a50 = fma(vec4<f32>(x1.y), y0, a50);
+      a51 = fma(vec4<f32>(x1.y), y1, a51);
+      a60 = fma(vec4<f32>(x1.z), y0, a60);
+      a61 = fma(vec4<f32>(x1.z), y1, a61);
+      a70 = fma(vec4<f32>(x1.w), y0, a70);
+      a71 = fma(vec4<f32>(x1.w), y1, a71);
+    }
+    if (U.smode == 0u) {
+      store_block(sb, f0, c0, array<vec4<f32>, 16>(a00, a01, a10, a11, a20, a21, a30, a31, a40, a41, a50, a51, a60, a61, a70, a71));
+    }
+  }
+}
+
+/// St[s][f, c] for the valid (f, c) of the 8 × 8 block at (f0, c0) (acc[2·r + c / 4][c mod 4]).
+fn store_block(s: u32, f0: u32, c0: u32, acc: array<vec4<f32>, 16>) {
+  for (var r = 0u; r < 8u; r++) {
+    if (f0 + r >= U.F) { break; }
+    for (var x = 0u; x < 8u; x++) {
+      if (c0 + x >= U.nc) { break; }
+      St[(s * U.F + f0 + r) * U.nc + c0 + x] = acc[2u * r + x / 4u][x % 4u];
     }
   }
 }

@@ -8,7 +8,8 @@
 //
 // Thread mapping: rows_init one invocation per element of y (index e = i·cols + j); col_sum one
 // invocation per column j, summing the rows in order (a fixed order: bit-reproducible, no atomics).
-// Dispatch: ⌈count / 64⌉ workgroups of 64 folded into (nx, ny); element index (wg.y·nx + wg.x)·64 + lid.x.
+// Dispatch: ⌈count / 64⌉ workgroups of 64 folded into (nx, ny); element index (wg.y·nx + wg.x)·64 + lid.x;
+// col_sum ⌈cols / 8⌉ workgroups of 8 (its few long invocations spread over SwiftShader's threads).
 
 struct Params { rows: u32, cols: u32, nx: u32, has_bias: u32, has_res: u32, accumulate: u32, _p0: u32, _p1: u32 }
 
@@ -28,9 +29,9 @@ fn rows_init(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id)
 }
 
 // col_sum: Y is db (cols), R is dy (rows × cols); Bv unused but bound (same layout).
-@compute @workgroup_size(64)
+@compute @workgroup_size(8)
 fn col_sum(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let j = (wg.y * P.nx + wg.x) * 64u + lid.x;
+  let j = (wg.y * P.nx + wg.x) * 8u + lid.x;
   if (j >= P.cols) { return; }
   var s = 0.0;
   for (var i = 0u; i < P.rows; i++) { s += R[i * P.cols + j]; }

@@ -1,24 +1,37 @@
-// The trainer's small matrix products: one invocation per output, no workgroup memory and no
-// barriers (dispatcher src/gpu/train/linear.ts `encodeMatmulT`; CPU twin src/core/train/linear.ts).
+// The trainer's small matrix products: each invocation a 4 × 4 block of outputs held in registers,
+// no workgroup memory and no barriers (dispatcher src/gpu/train/linear.ts `encodeMatmulT`; CPU twin
+// src/core/train/linear.ts).
 //
 //   C[i, j] = Σ_k op(A)[i, k] · op(B)[k, j]  (+ C[i, j] when accumulate)
 //             (+ bias[j] when flags bit 2, + R[i, j] when flags bit 3: the linear layer's bias and
 //             a residual, y = r + x·W + b, in the same pass)
 //   flags bit 4: one extra output row i = m holds the bias gradient db[j] = Σ_k op(B)[k, j]
 //             (+ db[j] when accumulate), written to DB — the weight gradient xᵀ·dy and db in one pass
+//             (op(A)'s row m reads as ones)
 //   op(A)[i, k] = trans_a ? a[k·m + i] : a[i·k + k'],  op(B)[k, j] = trans_b ? b[j·K + k] : b[k·n + j]
 //
 // Why beside matmul.wgsl's 64 × 64 tiles: the trainer's products are thin (D ≤ 256 columns, and the
 // weight gradients xᵀ·dy have a long k = B·L): a tiled grid of one or a few workgroups then walks
 // k serially with two barriers per 16-step, which on SwiftShader (a CPU) costs more than the FMAs;
-// here every output is independent. The dispatcher takes the tiled kernel for wide products.
-// Sums run in k order in f32 (four partial sums over k ≡ 0, 1, 2, 3 mod 4, added at the end).
+// here every block is independent. The dispatcher takes the tiled kernel for wide products.
+// Why 4 × 4 blocks: on SwiftShader every storage load is a per-lane gather with a bounds check and
+// costs more than an FMA; one output per invocation paid 2 loads per FMA, a 4 × 4 block pays 8 loads
+// per 16 FMAs (2048×32×32: ~28 → ~6 ms a product in a training step). Reading the operands as vec4
+// (m, n, k multiples of 4) measured slower still on SwiftShader, so the loads stay f32.
+// Entry `main8` (below): 8 × 8 blocks, 16 loads per 64 FMAs, when there are enough blocks to
+// fill the workgroups (2048×32×32: ~5 → ~3 ms); a long-k product with few blocks (the weight
+// gradients xᵀ·dy, k = B·L) splits k into slices of main8 and sums them in `reduce`. Sums run in k order in f32, one fma chain per output.
 //
-// Thread mapping: invocation e = (wg.y·nx + wg.x)·64 + lid.x computes C[e / n, e mod n] (j fastest,
-// so neighbouring invocations read neighbouring B entries and write neighbouring C entries).
-// Dispatch: ⌈(m + [bias-gradient row])·n / 64⌉ workgroups of 64 folded into (nx, ny).
+// Thread mapping: invocation e = (wg.y·nx + wg.x)·16 + lid.x owns the block of rows 4·(e / nb) …
+// and columns 4·(e mod nb) …, nb = ⌈n / 4⌉ (block columns fastest). Rows and columns past the edge
+// read the last valid row / column (clamped indices, no branch in the k loop) and are not written.
+// Dispatch: ⌈⌈(m + [bias-gradient row]) / 4⌉·⌈n / 4⌉ / 16⌉ workgroups of 16 folded into (nx, ny)
+// (16 invocations, so even a 32 × 32 weight gradient spreads over 4 workgroups: SwiftShader runs a
+// workgroup on one thread).
 
-struct Params { m: u32, n: u32, k: u32, flags: u32, accumulate: u32, nx: u32, _p0: u32, _p1: u32 }
+// slices, kc: main8 split along k (slices > 1): slice s sums k in [s·kc, (s+1)·kc) into PART,
+// entry `reduce` adds the slices in order and applies the epilogue
+struct Params { m: u32, n: u32, k: u32, flags: u32, accumulate: u32, nx: u32, slices: u32, kc: u32 }
 
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read> A: array<f32>;
@@ -27,57 +40,186 @@ struct Params { m: u32, n: u32, k: u32, flags: u32, accumulate: u32, nx: u32, _p
 @group(0) @binding(4) var<storage, read> BIAS: array<f32>;
 @group(0) @binding(5) var<storage, read> R: array<f32>;
 @group(0) @binding(6) var<storage, read_write> DB: array<f32>;
+@group(0) @binding(7) var<storage, read_write> PART: array<f32>;
 
-@compute @workgroup_size(64)
-fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let e = (wg.y * P.nx + wg.x) * 64u + lid.x;
-  let rows_out = P.m + select(0u, 1u, (P.flags & 16u) != 0u);
-  if (e >= rows_out * P.n) { return; }
-  let i = e / P.n;
-  let j = e % P.n;
-  let ta = (P.flags & 1u) != 0u;
-  let tb = (P.flags & 2u) != 0u;
+const WG: u32 = 16u;
+
+/// Output (i, j) = the block's sum v: row m is the bias gradient DB[j] (+ DB[j]); else C[i, j] =
+/// v (+ bias[j]) (+ R[i, j]) (+ C[i, j]).
+fn store_out(i: u32, j: u32, sum: f32) {
+  var v = sum;
   if (i == P.m) {
-    // the bias-gradient row: op(A)'s row of ones
-    let c0 = select(j, j * P.k, tb);
-    let sc = select(P.n, 1u, tb);
-    var t0 = 0.0;
-    var t1 = 0.0;
-    var t2 = 0.0;
-    var t3 = 0.0;
-    var q = 0u;
-    for (; q + 4u <= P.k; q += 4u) {
-      t0 += B[c0 + q * sc];
-      t1 += B[c0 + (q + 1u) * sc];
-      t2 += B[c0 + (q + 2u) * sc];
-      t3 += B[c0 + (q + 3u) * sc];
-    }
-    for (; q < P.k; q++) { t0 += B[c0 + q * sc]; }
-    var d = (t0 + t1) + (t2 + t3);
-    if (P.accumulate == 1u) { d += DB[j]; }
-    DB[j] = d;
+    if (P.accumulate == 1u) { v += DB[j]; }
+    DB[j] = v;
     return;
   }
-  // element strides of op(A)'s row i and op(B)'s column j along k
-  let a0 = select(i * P.k, i, ta);
-  let sa = select(1u, P.m, ta);
-  let b0 = select(j, j * P.k, tb);
-  let sb = select(P.n, 1u, tb);
-  var s0 = 0.0;
-  var s1 = 0.0;
-  var s2 = 0.0;
-  var s3 = 0.0;
-  var kk = 0u;
-  for (; kk + 4u <= P.k; kk += 4u) {
-    s0 = fma(A[a0 + kk * sa], B[b0 + kk * sb], s0);
-    s1 = fma(A[a0 + (kk + 1u) * sa], B[b0 + (kk + 1u) * sb], s1);
-    s2 = fma(A[a0 + (kk + 2u) * sa], B[b0 + (kk + 2u) * sb], s2);
-    s3 = fma(A[a0 + (kk + 3u) * sa], B[b0 + (kk + 3u) * sb], s3);
-  }
-  for (; kk < P.k; kk++) { s0 = fma(A[a0 + kk * sa], B[b0 + kk * sb], s0); }
-  var v = (s0 + s1) + (s2 + s3);
+  let o = i * P.n + j;
   if ((P.flags & 4u) != 0u) { v += BIAS[j]; }
-  if ((P.flags & 8u) != 0u) { v += R[e]; }
-  if (P.accumulate == 1u) { v += C[e]; }
-  C[e] = v;
+  if ((P.flags & 8u) != 0u) { v += R[o]; }
+  if (P.accumulate == 1u) { v += C[o]; }
+  C[o] = v;
+}
+
+@compute @workgroup_size(16)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let e = (wg.y * P.nx + wg.x) * WG + lid.x;
+  let has_db = (P.flags & 16u) != 0u;
+  let rows_out = P.m + select(0u, 1u, has_db);
+  let nb = (P.n + 3u) / 4u;
+  let mb = (rows_out + 3u) / 4u;
+  if (e >= mb * nb) { return; }
+  let i0 = (e / nb) * 4u;
+  let j0 = (e % nb) * 4u;
+  let ta = (P.flags & 1u) != 0u;
+  let tb = (P.flags & 2u) != 0u;
+  // the block's rows and columns, clamped into range for the loads
+  let iv = vec4<u32>(i0) + vec4<u32>(0u, 1u, 2u, 3u);
+  let jv = vec4<u32>(j0) + vec4<u32>(0u, 1u, 2u, 3u);
+  let ic = min(iv, vec4<u32>(P.m - 1u));
+  let jc = min(jv, vec4<u32>(P.n - 1u));
+  // op(A)'s row m (the bias-gradient row) is ones: a factor 0 on the load, 1 added
+  let is_one = (iv == vec4<u32>(P.m)) & vec4<bool>(has_db);
+  let ones = select(vec4<f32>(0.0), vec4<f32>(1.0), is_one);
+  let keep = select(vec4<f32>(1.0), vec4<f32>(0.0), is_one);
+  // element index of op(A)[i, 0] and op(B)[0, j], and the step along k
+  let a0 = select(ic * P.k, ic, ta);
+  let sa = select(1u, P.m, ta);
+  let b0 = select(jc, jc * P.k, tb);
+  let sb = select(P.n, 1u, tb);
+  var c0 = vec4<f32>(0.0); // row i0 + 0, columns j0 …
+  var c1 = vec4<f32>(0.0);
+  var c2 = vec4<f32>(0.0);
+  var c3 = vec4<f32>(0.0);
+  for (var kk = 0u; kk < P.k; kk++) {
+    let ao = kk * sa;
+    let bo = kk * sb;
+    let a = vec4<f32>(A[a0.x + ao], A[a0.y + ao], A[a0.z + ao], A[a0.w + ao]) * keep + ones;
+    let b = vec4<f32>(B[b0.x + bo], B[b0.y + bo], B[b0.z + bo], B[b0.w + bo]);
+    c0 = fma(vec4<f32>(a.x), b, c0);
+    c1 = fma(vec4<f32>(a.y), b, c1);
+    c2 = fma(vec4<f32>(a.z), b, c2);
+    c3 = fma(vec4<f32>(a.w), b, c3);
+  }
+  var cs = array<vec4<f32>, 4>(c0, c1, c2, c3);
+  for (var r = 0u; r < 4u; r++) {
+    let i = iv[r];
+    if (i >= rows_out) { break; }
+    for (var q = 0u; q < 4u; q++) {
+      let j = jv[q];
+      if (j >= P.n) { break; }
+      store_out(i, j, cs[r][q]);
+    }
+  }
+}
+
+// entry `main8`: the same with an 8 × 8 block per invocation (16 loads per 64 FMAs), for products
+// with enough blocks to fill the workgroups (the dispatcher's choice): invocation e owns rows
+// 8·(e / nb8) … and columns 8·(e mod nb8) …, nb8 = ⌈n / 8⌉.
+@compute @workgroup_size(16)
+fn main8(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let eg = (wg.y * P.nx + wg.x) * WG + lid.x;
+  let has_db = (P.flags & 16u) != 0u;
+  let rows_out = P.m + select(0u, 1u, has_db);
+  let nb = (P.n + 7u) / 8u;
+  let mb = (rows_out + 7u) / 8u;
+  let sl = max(1u, P.slices);
+  if (eg >= mb * nb * sl) { return; }
+  let e = eg % (mb * nb);
+  let slice = eg / (mb * nb);
+  var k0 = 0u;
+  var k1 = P.k;
+  if (sl > 1u) {
+    k0 = slice * P.kc;
+    k1 = min(P.k, k0 + P.kc);
+  }
+  let i0 = (e / nb) * 8u;
+  let j0 = (e % nb) * 8u;
+  let ta = (P.flags & 1u) != 0u;
+  let tb = (P.flags & 2u) != 0u;
+  let iv0 = vec4<u32>(i0) + vec4<u32>(0u, 1u, 2u, 3u);
+  let iv1 = iv0 + vec4<u32>(4u);
+  let jv0 = vec4<u32>(j0) + vec4<u32>(0u, 1u, 2u, 3u);
+  let jv1 = jv0 + vec4<u32>(4u);
+  let mlast = vec4<u32>(P.m - 1u);
+  let nlast = vec4<u32>(P.n - 1u);
+  let one0 = (iv0 == vec4<u32>(P.m)) & vec4<bool>(has_db);
+  let one1 = (iv1 == vec4<u32>(P.m)) & vec4<bool>(has_db);
+  let ones0 = select(vec4<f32>(0.0), vec4<f32>(1.0), one0);
+  let keep0 = select(vec4<f32>(1.0), vec4<f32>(0.0), one0);
+  let ones1 = select(vec4<f32>(0.0), vec4<f32>(1.0), one1);
+  let keep1 = select(vec4<f32>(1.0), vec4<f32>(0.0), one1);
+  let sa = select(1u, P.m, ta);
+  let sb = select(P.n, 1u, tb);
+  let a0 = select(min(iv0, mlast) * P.k, min(iv0, mlast), ta);
+  let a1 = select(min(iv1, mlast) * P.k, min(iv1, mlast), ta);
+  let b0 = select(min(jv0, nlast), min(jv0, nlast) * P.k, tb);
+  let b1 = select(min(jv1, nlast), min(jv1, nlast) * P.k, tb);
+  var c00 = vec4<f32>(0.0);
+  var c01 = vec4<f32>(0.0);
+  var c10 = vec4<f32>(0.0);
+  var c11 = vec4<f32>(0.0);
+  var c20 = vec4<f32>(0.0);
+  var c21 = vec4<f32>(0.0);
+  var c30 = vec4<f32>(0.0);
+  var c31 = vec4<f32>(0.0);
+  var c40 = vec4<f32>(0.0);
+  var c41 = vec4<f32>(0.0);
+  var c50 = vec4<f32>(0.0);
+  var c51 = vec4<f32>(0.0);
+  var c60 = vec4<f32>(0.0);
+  var c61 = vec4<f32>(0.0);
+  var c70 = vec4<f32>(0.0);
+  var c71 = vec4<f32>(0.0);
+  for (var kk = k0; kk < k1; kk++) {
+    let ao = kk * sa;
+    let bo = kk * sb;
+    let x0 = vec4<f32>(A[a0.x + ao], A[a0.y + ao], A[a0.z + ao], A[a0.w + ao]) * keep0 + ones0;
+    let x1 = vec4<f32>(A[a1.x + ao], A[a1.y + ao], A[a1.z + ao], A[a1.w + ao]) * keep1 + ones1;
+    let y0 = vec4<f32>(B[b0.x + bo], B[b0.y + bo], B[b0.z + bo], B[b0.w + bo]);
+    let y1 = vec4<f32>(B[b1.x + bo], B[b1.y + bo], B[b1.z + bo], B[b1.w + bo]);
+    c00 = fma(vec4<f32>(x0.x), y0, c00);
+    c01 = fma(vec4<f32>(x0.x), y1, c01);
+    c10 = fma(vec4<f32>(x0.y), y0, c10);
+    c11 = fma(vec4<f32>(x0.y), y1, c11);
+    c20 = fma(vec4<f32>(x0.z), y0, c20);
+    c21 = fma(vec4<f32>(x0.z), y1, c21);
+    c30 = fma(vec4<f32>(x0.w), y0, c30);
+    c31 = fma(vec4<f32>(x0.w), y1, c31);
+    c40 = fma(vec4<f32>(x1.x), y0, c40);
+    c41 = fma(vec4<f32>(x1.x), y1, c41);
+    c50 = fma(vec4<f32>(x1.y), y0, c50);
+    c51 = fma(vec4<f32>(x1.y), y1, c51);
+    c60 = fma(vec4<f32>(x1.z), y0, c60);
+    c61 = fma(vec4<f32>(x1.z), y1, c61);
+    c70 = fma(vec4<f32>(x1.w), y0, c70);
+    c71 = fma(vec4<f32>(x1.w), y1, c71);
+  }
+  let cs = array<vec4<f32>, 16>(c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51, c60, c61, c70, c71);
+  for (var r = 0u; r < 8u; r++) {
+    let i = i0 + r;
+    if (i >= rows_out) { break; }
+    for (var q = 0u; q < 8u; q++) {
+      let j = j0 + q;
+      if (j >= P.n) { break; }
+      let v = cs[2u * r + q / 4u][q % 4u];
+      if (sl > 1u) {
+        PART[(slice * rows_out + i) * P.n + j] = v;
+      } else {
+        store_out(i, j, v);
+      }
+    }
+  }
+}
+
+// entry `reduce` (after main8 with slices > 1): one invocation per output (i, j) of the
+// (m + [bias-gradient row]) × n result, the slices' partial sums added in slice order.
+// Dispatch: ⌈(m + [row]) · n / 16⌉ workgroups of 16 folded into (nx, ny).
+@compute @workgroup_size(16)
+fn reduce(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let e = (wg.y * P.nx + wg.x) * WG + lid.x;
+  let rows_out = P.m + select(0u, 1u, (P.flags & 16u) != 0u);
+  if (e >= rows_out * P.n) { return; }
+  var v = 0.0;
+  for (var sl = 0u; sl < P.slices; sl++) { v += PART[sl * rows_out * P.n + e]; }
+  store_out(e / P.n, e % P.n, v);
 }

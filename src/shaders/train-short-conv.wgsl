@@ -8,8 +8,10 @@
 //   backward dx: dh_t = du_t + Σ_s w_s ⊙ du_{t+s+o}   (t+s+o < L)   (+ dh when accumulate)
 //   backward dw: dw_s[d] = Σ_{b,t} du_t[d] · h_{t−s−o}[d]          (+ dw when accumulate)
 //
-// Thread mapping: forward / dx one invocation per element of the (B·L)×D output; dw one invocation
-// per (s, d), the rows summed in order (no atomics). Dispatch: ⌈count / 64⌉ workgroups of 64 folded into (nx, ny).
+// Thread mapping: forward / dx one invocation per PER = 8 consecutive elements of the (B·L)×D
+// output; dw one invocation per (s, d), the rows summed in order (no atomics). Dispatch:
+// ⌈count / 64⌉ workgroups of 64 folded into (nx, ny), count = ⌈B·L·D / 8⌉; dw ⌈taps·D / 8⌉
+// workgroups of 8.
 
 struct Params { batch: u32, seq: u32, dim: u32, taps: u32, off: u32, nx: u32, accumulate: u32, _p: u32 }
 
@@ -20,42 +22,55 @@ struct Params { batch: u32, seq: u32, dim: u32, taps: u32, off: u32, nx: u32, ac
 @group(0) @binding(3) var<storage, read> DY: array<f32>;
 @group(0) @binding(4) var<storage, read_write> OUT: array<f32>;
 
+/// Elements per invocation of `forward` and `dx` (consecutive): SwiftShader's cost per workgroup
+/// outweighed these 3-load elements at one per invocation.
+const PER: u32 = 8u;
+
+/// The elements [x, y) of this invocation (forward, dx).
+fn elems(wg: vec3<u32>, lid: vec3<u32>) -> vec2<u32> {
+  let e0 = ((wg.y * P.nx + wg.x) * 64u + lid.x) * PER;
+  return vec2<u32>(e0, min(P.batch * P.seq * P.dim, e0 + PER));
+}
+
 @compute @workgroup_size(64)
 fn forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let e = (wg.y * P.nx + wg.x) * 64u + lid.x;
   _ = DY[0];
-  if (e >= P.batch * P.seq * P.dim) { return; }
-  let r = e / P.dim;
-  let d = e % P.dim;
-  let t = r % P.seq;
-  var u = X[e];
-  for (var s = 0u; s < P.taps; s++) {
-    let back = s + P.off;
-    if (back <= t) { u += W[s * P.dim + d] * X[(r - back) * P.dim + d]; }
+  let span = elems(wg, lid);
+  for (var e = span.x; e < span.y; e++) {
+    let r = e / P.dim;
+    let d = e % P.dim;
+    let t = r % P.seq;
+    var u = X[e];
+    for (var s = 0u; s < P.taps; s++) {
+      let back = s + P.off;
+      if (back <= t) { u += W[s * P.dim + d] * X[(r - back) * P.dim + d]; }
+    }
+    OUT[e] = u;
   }
-  OUT[e] = u;
 }
 
 @compute @workgroup_size(64)
 fn dx(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let e = (wg.y * P.nx + wg.x) * 64u + lid.x;
   _ = X[0];
-  if (e >= P.batch * P.seq * P.dim) { return; }
-  let r = e / P.dim;
-  let d = e % P.dim;
-  let t = r % P.seq;
-  var g = DY[e];
-  for (var s = 0u; s < P.taps; s++) {
-    let fwd = s + P.off;
-    if (t + fwd < P.seq) { g += W[s * P.dim + d] * DY[(r + fwd) * P.dim + d]; }
+  let span = elems(wg, lid);
+  for (var e = span.x; e < span.y; e++) {
+    let r = e / P.dim;
+    let d = e % P.dim;
+    let t = r % P.seq;
+    var g = DY[e];
+    for (var s = 0u; s < P.taps; s++) {
+      let fwd = s + P.off;
+      if (t + fwd < P.seq) { g += W[s * P.dim + d] * DY[(r + fwd) * P.dim + d]; }
+    }
+    if (P.accumulate == 1u) { g += OUT[e]; }
+    OUT[e] = g;
   }
-  if (P.accumulate == 1u) { g += OUT[e]; }
-  OUT[e] = g;
 }
 
-@compute @workgroup_size(64)
+// dw: workgroups of 8 (taps·D long walks over the rows; 64 put a D = 32 layer's on one thread)
+@compute @workgroup_size(8)
 fn dw(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let e = (wg.y * P.nx + wg.x) * 64u + lid.x;
+  let e = (wg.y * P.nx + wg.x) * 8u + lid.x;
   _ = W[0];
   if (e >= P.taps * P.dim) { return; }
   let s = e / P.dim;

@@ -10,9 +10,16 @@
 // dP, then dS) and read by `cols` (two passes in order: WebGPU orders the passes of one encoder).
 // Views and uniform: train-softmax-attention-common.wgsl (its view `o` is dOut here).
 //
-// Thread mapping: one invocation per row (`rows`) or key (`cols`), no workgroup memory, no
-// barriers (see the forward shader for why).
-// Dispatch: one invocation per row (train-attention-rows.wgsl) per entry.
+// Thread mapping: one invocation per block of 8 consecutive query rows (`rows`) or keys (`cols`)
+// of one (b, h) (`attn_block8`, workgroups of 16), no workgroup memory, no barriers. Every product
+// is an 8 × 8 register tile, 16 loads per 64 FMAs: dP = dO·Vᵀ (8 rows × 8 keys, over c),
+// dQ = dS·K (8 rows × 8 columns, over j), dV = Pᵀ·dO and dK = dSᵀ·Q (8 keys × 8 columns, over i,
+// one after the other), where one row per invocation
+// summing in place paid 2–3 storage accesses per FMA (see the forward shader for why that is what
+// costs on SwiftShader). Rows and keys past L read
+// row L − 1 (clamped) and are never written. Sums run in the same order as before the blocking
+// (c for dP, j for D and dQ, i for dV and dK), one fma chain per output.
+// Dispatch: ⌈B·H·⌈L/8⌉ / 16⌉ workgroups of 16 per entry.
 
 @group(0) @binding(4) var<storage, read> Pm: array<f32>;
 @group(0) @binding(5) var<storage, read> dO: array<f32>;
@@ -21,68 +28,263 @@
 @group(0) @binding(8) var<storage, read_write> dK: array<f32>;
 @group(0) @binding(9) var<storage, read_write> dV: array<f32>;
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(16)
 fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let w = attn_row(gid);
-  if (attn_row_out(w)) { return; }
+  let w = attn_block8(gid);
+  if (attn_block8_out(w)) { return; }
   let L = U.L;
   let dh = U.dh;
-  let i = w.t;
-  let jend = key_end(i);
-  let prow = w.r * L;
-  let ob = head_at(U.off_o, U.ld_o, w, i);
-  var D = 0.0;
-  for (var j = 0u; j < jend; j++) {
-    let vb = head_at(U.off_v, U.ld_v, w, j);
-    var d = 0.0;
-    for (var c = 0u; c < dh; c++) { d = fma(dO[ob + c], V[vb + c], d); }
-    dS[prow + j] = d;
-    D = fma(Pm[prow + j], d, D);
-  }
-  for (var j = 0u; j < L; j++) {
-    var ds = 0.0;
-    if (j < jend) { ds = Pm[prow + j] * (dS[prow + j] - D); }
-    dS[prow + j] = ds;
-  }
-  // dQ_i accumulates in place, key by key (rows of K read contiguously), scaled at the end
-  let qo = head_at(U.off_dq, U.ld_dq, w, i);
-  for (var c = 0u; c < dh; c++) { dQ[qo + c] = 0.0; }
-  for (var j = 0u; j < jend; j++) {
-    let ds = dS[prow + j];
-    let kb = head_at(U.off_k, U.ld_k, w, j);
-    for (var c = 0u; c < dh; c++) { dQ[qo + c] = fma(ds, K[kb + c], dQ[qo + c]); }
-  }
-  for (var c = 0u; c < dh; c++) { dQ[qo + c] = dQ[qo + c] * U.scale; }
-}
-
-@compute @workgroup_size(64)
-fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let w = attn_row(gid);
-  if (attn_row_out(w)) { return; }
-  let L = U.L;
-  let dh = U.dh;
-  let j = w.t;
-  var istart = 0u;
-  if (U.causal == 1u) { istart = j; }
-  // dV_j, dK_j accumulate in place, query by query: column j of P and dS is read once, rows of
-  // dO and Q contiguously
-  let pc = w.bh * L * L + j;
-  let vo = head_at(U.off_dv, U.ld_dv, w, j);
-  let ko = head_at(U.off_dk, U.ld_dk, w, j);
-  for (var c = 0u; c < dh; c++) {
-    dV[vo + c] = 0.0;
-    dK[ko + c] = 0.0;
-  }
-  for (var i = istart; i < L; i++) {
-    let e = pc + i * L;
-    let p = Pm[e];
-    let ds = dS[e];
-    let ob = head_at(U.off_o, U.ld_o, w, i);
-    let qb = head_at(U.off_q, U.ld_q, w, i);
+  let step = vec4<u32>(0u, 1u, 2u, 3u);
+  let last = vec4<u32>(L - 1u);
+  let b8 = rows8(w);
+  let jmax = b8.jmax;
+  let prow = b8.prow;
+  let rvs = b8.rv;
+  let jends = b8.jend;
+  let oa = heads4(U.off_o, U.ld_o, w, b8.rc0);
+  let ob = heads4(U.off_o, U.ld_o, w, b8.rc1);
+  // dP = dO_i·v_j into dS, 8 keys at a time; D_i = Σ_j P_ij dP_ij in j order
+  var D = array<f32, 8>(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+  for (var j0 = 0u; j0 < jmax; j0 += 8u) {
+    let jc0 = min(vec4<u32>(j0) + step, last);
+    let jc1 = min(vec4<u32>(j0 + 4u) + step, last);
+    let va = heads4(U.off_v, U.ld_v, w, jc0);
+    let vb = heads4(U.off_v, U.ld_v, w, jc1);
+    var d00 = vec4<f32>(0.0);
+    var d01 = vec4<f32>(0.0);
+    var d10 = vec4<f32>(0.0);
+    var d11 = vec4<f32>(0.0);
+    var d20 = vec4<f32>(0.0);
+    var d21 = vec4<f32>(0.0);
+    var d30 = vec4<f32>(0.0);
+    var d31 = vec4<f32>(0.0);
+    var d40 = vec4<f32>(0.0);
+    var d41 = vec4<f32>(0.0);
+    var d50 = vec4<f32>(0.0);
+    var d51 = vec4<f32>(0.0);
+    var d60 = vec4<f32>(0.0);
+    var d61 = vec4<f32>(0.0);
+    var d70 = vec4<f32>(0.0);
+    var d71 = vec4<f32>(0.0);
     for (var c = 0u; c < dh; c++) {
-      dV[vo + c] = fma(p, dO[ob + c], dV[vo + c]);
-      dK[ko + c] = fma(ds, Q[qb + c], dK[ko + c]);
+      let v0 = vec4<f32>(V[va.x + c], V[va.y + c], V[va.z + c], V[va.w + c]);
+      let v1 = vec4<f32>(V[vb.x + c], V[vb.y + c], V[vb.z + c], V[vb.w + c]);
+      let x0 = vec4<f32>(dO[oa.x + c], dO[oa.y + c], dO[oa.z + c], dO[oa.w + c]);
+      let x1 = vec4<f32>(dO[ob.x + c], dO[ob.y + c], dO[ob.z + c], dO[ob.w + c]);
+      d00 = fma(vec4<f32>(x0.x), v0, d00);
+      d01 = fma(vec4<f32>(x0.x), v1, d01);
+      d10 = fma(vec4<f32>(x0.y), v0, d10);
+      d11 = fma(vec4<f32>(x0.y), v1, d11);
+      d20 = fma(vec4<f32>(x0.z), v0, d20);
+      d21 = fma(vec4<f32>(x0.z), v1, d21);
+      d30 = fma(vec4<f32>(x0.w), v0, d30);
+      d31 = fma(vec4<f32>(x0.w), v1, d31);
+      d40 = fma(vec4<f32>(x1.x), v0, d40);
+      d41 = fma(vec4<f32>(x1.x), v1, d41);
+      d50 = fma(vec4<f32>(x1.y), v0, d50);
+      d51 = fma(vec4<f32>(x1.y), v1, d51);
+      d60 = fma(vec4<f32>(x1.z), v0, d60);
+      d61 = fma(vec4<f32>(x1.z), v1, d61);
+      d70 = fma(vec4<f32>(x1.w), v0, d70);
+      d71 = fma(vec4<f32>(x1.w), v1, d71);
+    }
+    let ds = array<vec4<f32>, 16>(d00, d01, d10, d11, d20, d21, d30, d31, d40, d41, d50, d51, d60, d61, d70, d71);
+    for (var r = 0u; r < 8u; r++) {
+      if (rvs[r] >= L) { continue; }
+      for (var x = 0u; x < 8u; x++) {
+        let j = j0 + x;
+        if (j < jends[r]) {
+          let d = ds[2u * r + x / 4u][x % 4u];
+          dS[prow[r] + j] = d;
+          D[r] = fma(Pm[prow[r] + j], d, D[r]);
+        }
+      }
     }
   }
-  for (var c = 0u; c < dh; c++) { dK[ko + c] = dK[ko + c] * U.scale; }
+  // dS = P (dP − D), zeros past each row's end
+  for (var r = 0u; r < 8u; r++) {
+    if (rvs[r] >= L) { continue; }
+    let pr = prow[r];
+    for (var j = 0u; j < L; j++) {
+      var x = 0.0;
+      if (j < jends[r]) { x = Pm[pr + j] * (dS[pr + j] - D[r]); }
+      dS[pr + j] = x;
+    }
+  }
+  // dQ = dS·K / √dh, 8 rows × 8 columns at a time over the keys
+  let dl = vec4<u32>(dh - 1u);
+  for (var c0 = 0u; c0 < dh; c0 += 8u) {
+    let cv0 = min(vec4<u32>(c0) + step, dl);
+    let cv1 = min(vec4<u32>(c0 + 4u) + step, dl);
+    var a00 = vec4<f32>(0.0);
+    var a01 = vec4<f32>(0.0);
+    var a10 = vec4<f32>(0.0);
+    var a11 = vec4<f32>(0.0);
+    var a20 = vec4<f32>(0.0);
+    var a21 = vec4<f32>(0.0);
+    var a30 = vec4<f32>(0.0);
+    var a31 = vec4<f32>(0.0);
+    var a40 = vec4<f32>(0.0);
+    var a41 = vec4<f32>(0.0);
+    var a50 = vec4<f32>(0.0);
+    var a51 = vec4<f32>(0.0);
+    var a60 = vec4<f32>(0.0);
+    var a61 = vec4<f32>(0.0);
+    var a70 = vec4<f32>(0.0);
+    var a71 = vec4<f32>(0.0);
+    for (var j = 0u; j < jmax; j++) {
+      let kb = head_at(U.off_k, U.ld_k, w, j);
+      let k0 = vec4<f32>(K[kb + cv0.x], K[kb + cv0.y], K[kb + cv0.z], K[kb + cv0.w]);
+      let k1 = vec4<f32>(K[kb + cv1.x], K[kb + cv1.y], K[kb + cv1.z], K[kb + cv1.w]);
+      let g0 = vec4<f32>(dS[prow[0] + j]);
+      a00 = fma(g0, k0, a00);
+      a01 = fma(g0, k1, a01);
+      let g1 = vec4<f32>(dS[prow[1] + j]);
+      a10 = fma(g1, k0, a10);
+      a11 = fma(g1, k1, a11);
+      let g2 = vec4<f32>(dS[prow[2] + j]);
+      a20 = fma(g2, k0, a20);
+      a21 = fma(g2, k1, a21);
+      let g3 = vec4<f32>(dS[prow[3] + j]);
+      a30 = fma(g3, k0, a30);
+      a31 = fma(g3, k1, a31);
+      let g4 = vec4<f32>(dS[prow[4] + j]);
+      a40 = fma(g4, k0, a40);
+      a41 = fma(g4, k1, a41);
+      let g5 = vec4<f32>(dS[prow[5] + j]);
+      a50 = fma(g5, k0, a50);
+      a51 = fma(g5, k1, a51);
+      let g6 = vec4<f32>(dS[prow[6] + j]);
+      a60 = fma(g6, k0, a60);
+      a61 = fma(g6, k1, a61);
+      let g7 = vec4<f32>(dS[prow[7] + j]);
+      a70 = fma(g7, k0, a70);
+      a71 = fma(g7, k1, a71);
+    }
+    let as8 = array<vec4<f32>, 16>(a00, a01, a10, a11, a20, a21, a30, a31, a40, a41, a50, a51, a60, a61, a70, a71);
+    for (var r = 0u; r < 8u; r++) {
+      if (rvs[r] >= L) { continue; }
+      let qo = head_at(U.off_dq, U.ld_dq, w, rvs[r]);
+      for (var x = 0u; x < min(8u, dh - c0); x++) { dQ[qo + c0 + x] = as8[2u * r + x / 4u][x % 4u] * U.scale; }
+    }
+  }
+}
+
+@compute @workgroup_size(16)
+fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let w = attn_block8(gid);
+  if (attn_block8_out(w)) { return; }
+  let L = U.L;
+  let dh = U.dh;
+  let step = vec4<u32>(0u, 1u, 2u, 3u);
+  let last = vec4<u32>(L - 1u);
+  // keys j0 … j0+7 (clamped loads; keys ≥ L not written)
+  let kc0 = min(vec4<u32>(w.t) + step, last);
+  let kc1 = min(vec4<u32>(w.t + 4u) + step, last);
+  let kvs = array<u32, 8>(w.t, w.t + 1u, w.t + 2u, w.t + 3u, w.t + 4u, w.t + 5u, w.t + 6u, w.t + 7u);
+  // queries i ≥ the block's first key when causal (P and dS are 0 above the diagonal)
+  var istart = 0u;
+  if (U.causal == 1u) { istart = w.t; }
+  // column j of P and dS: e = bh·L² + i·L + j
+  let pc0 = vec4<u32>(w.bh * L * L) + kc0;
+  let pc1 = vec4<u32>(w.bh * L * L) + kc1;
+  let dl = vec4<u32>(dh - 1u);
+  for (var c0 = 0u; c0 < dh; c0 += 8u) {
+    let cv0 = min(vec4<u32>(c0) + step, dl);
+    let cv1 = min(vec4<u32>(c0 + 4u) + step, dl);
+    // dV_j = Σ_i P_ij dO_i (8 keys × 8 columns over i)
+    var v00 = vec4<f32>(0.0);
+    var v01 = vec4<f32>(0.0);
+    var v10 = vec4<f32>(0.0);
+    var v11 = vec4<f32>(0.0);
+    var v20 = vec4<f32>(0.0);
+    var v21 = vec4<f32>(0.0);
+    var v30 = vec4<f32>(0.0);
+    var v31 = vec4<f32>(0.0);
+    var v40 = vec4<f32>(0.0);
+    var v41 = vec4<f32>(0.0);
+    var v50 = vec4<f32>(0.0);
+    var v51 = vec4<f32>(0.0);
+    var v60 = vec4<f32>(0.0);
+    var v61 = vec4<f32>(0.0);
+    var v70 = vec4<f32>(0.0);
+    var v71 = vec4<f32>(0.0);
+    for (var i = istart; i < L; i++) {
+      let e = i * L;
+      let xb = head_at(U.off_o, U.ld_o, w, i);
+      let x0 = vec4<f32>(dO[xb + cv0.x], dO[xb + cv0.y], dO[xb + cv0.z], dO[xb + cv0.w]);
+      let x1 = vec4<f32>(dO[xb + cv1.x], dO[xb + cv1.y], dO[xb + cv1.z], dO[xb + cv1.w]);
+      let m0 = vec4<f32>(Pm[pc0.x + e], Pm[pc0.y + e], Pm[pc0.z + e], Pm[pc0.w + e]);
+      let m1 = vec4<f32>(Pm[pc1.x + e], Pm[pc1.y + e], Pm[pc1.z + e], Pm[pc1.w + e]);
+      v00 = fma(vec4<f32>(m0.x), x0, v00);
+      v01 = fma(vec4<f32>(m0.x), x1, v01);
+      v10 = fma(vec4<f32>(m0.y), x0, v10);
+      v11 = fma(vec4<f32>(m0.y), x1, v11);
+      v20 = fma(vec4<f32>(m0.z), x0, v20);
+      v21 = fma(vec4<f32>(m0.z), x1, v21);
+      v30 = fma(vec4<f32>(m0.w), x0, v30);
+      v31 = fma(vec4<f32>(m0.w), x1, v31);
+      v40 = fma(vec4<f32>(m1.x), x0, v40);
+      v41 = fma(vec4<f32>(m1.x), x1, v41);
+      v50 = fma(vec4<f32>(m1.y), x0, v50);
+      v51 = fma(vec4<f32>(m1.y), x1, v51);
+      v60 = fma(vec4<f32>(m1.z), x0, v60);
+      v61 = fma(vec4<f32>(m1.z), x1, v61);
+      v70 = fma(vec4<f32>(m1.w), x0, v70);
+      v71 = fma(vec4<f32>(m1.w), x1, v71);
+    }
+    let vs = array<vec4<f32>, 16>(v00, v01, v10, v11, v20, v21, v30, v31, v40, v41, v50, v51, v60, v61, v70, v71);
+    for (var q = 0u; q < 8u; q++) {
+      if (kvs[q] >= L) { continue; }
+      let vo = head_at(U.off_dv, U.ld_dv, w, kvs[q]);
+      for (var x = 0u; x < min(8u, dh - c0); x++) { dV[vo + c0 + x] = vs[2u * q + x / 4u][x % 4u]; }
+    }
+    // dK_j = Σ_i dS_ij q_i / √dh
+    var k00 = vec4<f32>(0.0);
+    var k01 = vec4<f32>(0.0);
+    var k10 = vec4<f32>(0.0);
+    var k11 = vec4<f32>(0.0);
+    var k20 = vec4<f32>(0.0);
+    var k21 = vec4<f32>(0.0);
+    var k30 = vec4<f32>(0.0);
+    var k31 = vec4<f32>(0.0);
+    var k40 = vec4<f32>(0.0);
+    var k41 = vec4<f32>(0.0);
+    var k50 = vec4<f32>(0.0);
+    var k51 = vec4<f32>(0.0);
+    var k60 = vec4<f32>(0.0);
+    var k61 = vec4<f32>(0.0);
+    var k70 = vec4<f32>(0.0);
+    var k71 = vec4<f32>(0.0);
+    for (var i = istart; i < L; i++) {
+      let e = i * L;
+      let xb = head_at(U.off_q, U.ld_q, w, i);
+      let x0 = vec4<f32>(Q[xb + cv0.x], Q[xb + cv0.y], Q[xb + cv0.z], Q[xb + cv0.w]);
+      let x1 = vec4<f32>(Q[xb + cv1.x], Q[xb + cv1.y], Q[xb + cv1.z], Q[xb + cv1.w]);
+      let m0 = vec4<f32>(dS[pc0.x + e], dS[pc0.y + e], dS[pc0.z + e], dS[pc0.w + e]);
+      let m1 = vec4<f32>(dS[pc1.x + e], dS[pc1.y + e], dS[pc1.z + e], dS[pc1.w + e]);
+      k00 = fma(vec4<f32>(m0.x), x0, k00);
+      k01 = fma(vec4<f32>(m0.x), x1, k01);
+      k10 = fma(vec4<f32>(m0.y), x0, k10);
+      k11 = fma(vec4<f32>(m0.y), x1, k11);
+      k20 = fma(vec4<f32>(m0.z), x0, k20);
+      k21 = fma(vec4<f32>(m0.z), x1, k21);
+      k30 = fma(vec4<f32>(m0.w), x0, k30);
+      k31 = fma(vec4<f32>(m0.w), x1, k31);
+      k40 = fma(vec4<f32>(m1.x), x0, k40);
+      k41 = fma(vec4<f32>(m1.x), x1, k41);
+      k50 = fma(vec4<f32>(m1.y), x0, k50);
+      k51 = fma(vec4<f32>(m1.y), x1, k51);
+      k60 = fma(vec4<f32>(m1.z), x0, k60);
+      k61 = fma(vec4<f32>(m1.z), x1, k61);
+      k70 = fma(vec4<f32>(m1.w), x0, k70);
+      k71 = fma(vec4<f32>(m1.w), x1, k71);
+    }
+    let ks = array<vec4<f32>, 16>(k00, k01, k10, k11, k20, k21, k30, k31, k40, k41, k50, k51, k60, k61, k70, k71);
+    for (var q = 0u; q < 8u; q++) {
+      if (kvs[q] >= L) { continue; }
+      let ko = head_at(U.off_dk, U.ld_dk, w, kvs[q]);
+      for (var x = 0u; x < min(8u, dh - c0); x++) { dK[ko + c0 + x] = ks[2u * q + x / 4u][x % 4u] * U.scale; }
+    }
+  }
 }

@@ -8,53 +8,167 @@
 // P is kept for the backward pass: P[((b·H + h)·L + i)·L + j] (B·H·L·L, zeros above the diagonal
 // when causal). Q, K, V, out are strided views (uniform and views: train-softmax-attention-common.wgsl).
 //
-// Thread mapping: one invocation per (b, h, i) row, no workgroup memory and no barriers: the
-// scores go straight into the row of P (the invocation's own), which then holds exp and finally
-// the probabilities, and out_i[c] sums over that row. (On SwiftShader one-row-per-workgroup
-// kernels with tree reductions ran 6–10× slower: its cost is per workgroup and per barrier.)
+// Thread mapping: one invocation per block of 8 consecutive query rows i0 … i0+7 of one (b, h)
+// (train-attention-rows.wgsl `attn_block8`), no workgroup memory and no barriers. The scores are
+// 8 × 8 register tiles (8 rows × 8 keys: per c, 8 + 8 loads for 64 FMAs) written into the
+// block's own rows of P, which then hold exp and finally the probabilities; out is 8 × 8 tiles
+// (8 rows × 8 columns) summed over the keys in registers. Why: on SwiftShader every storage access
+// is a per-lane gather with a bounds check and costs more than the FMAs — one row per invocation,
+// summing into out in place, paid 2–3 accesses per FMA; and one-row-per-workgroup kernels with
+// tree reductions ran 6–10× slower still (its cost is per workgroup and per barrier).
+// Rows and keys past L read row L − 1 (clamped) and are never written. Sums run in j resp. c
+// order, one fma chain per output, as before the blocking.
 //
-// Dispatch: one invocation per row (train-attention-rows.wgsl).
+// Dispatch: ⌈B·H·⌈L/8⌉ / 16⌉ workgroups of 16 (train-attention-rows.wgsl, attn_block8_out).
 
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
 @group(0) @binding(5) var<storage, read_write> Pm: array<f32>;
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(16)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let w = attn_row(gid);
-  if (attn_row_out(w)) { return; }
+  let w = attn_block8(gid);
+  if (attn_block8_out(w)) { return; }
   let L = U.L;
   let dh = U.dh;
-  let i = w.t;
-  let jend = key_end(i);
-  let qb = head_at(U.off_q, U.ld_q, w, i);
-  let prow = w.r * L;
-  var mx = -3.0e38;
-  for (var j = 0u; j < jend; j++) {
-    let kb = head_at(U.off_k, U.ld_k, w, j);
-    var d = 0.0;
-    for (var c = 0u; c < dh; c++) { d = fma(Q[qb + c], K[kb + c], d); }
-    d = d * U.scale;
-    Pm[prow + j] = d;
-    mx = max(mx, d);
+  let step = vec4<u32>(0u, 1u, 2u, 3u);
+  let last = vec4<u32>(L - 1u);
+  let b8 = rows8(w);
+  let jmax = b8.jmax;
+  let prow = b8.prow;
+  let rvs = b8.rv;
+  let jends = b8.jend;
+  let qa = heads4(U.off_q, U.ld_q, w, b8.rc0);
+  let qb = heads4(U.off_q, U.ld_q, w, b8.rc1);
+  var mx = array<f32, 8>(-3.0e38, -3.0e38, -3.0e38, -3.0e38, -3.0e38, -3.0e38, -3.0e38, -3.0e38);
+  // scores, 8 keys at a time: s_r = (s_{r, j0 …}) as two vec4 halves
+  for (var j0 = 0u; j0 < jmax; j0 += 8u) {
+    let jc0 = min(vec4<u32>(j0) + step, last);
+    let jc1 = min(vec4<u32>(j0 + 4u) + step, last);
+    let ka = heads4(U.off_k, U.ld_k, w, jc0);
+    let kb = heads4(U.off_k, U.ld_k, w, jc1);
+    var s00 = vec4<f32>(0.0);
+    var s01 = vec4<f32>(0.0);
+    var s10 = vec4<f32>(0.0);
+    var s11 = vec4<f32>(0.0);
+    var s20 = vec4<f32>(0.0);
+    var s21 = vec4<f32>(0.0);
+    var s30 = vec4<f32>(0.0);
+    var s31 = vec4<f32>(0.0);
+    var s40 = vec4<f32>(0.0);
+    var s41 = vec4<f32>(0.0);
+    var s50 = vec4<f32>(0.0);
+    var s51 = vec4<f32>(0.0);
+    var s60 = vec4<f32>(0.0);
+    var s61 = vec4<f32>(0.0);
+    var s70 = vec4<f32>(0.0);
+    var s71 = vec4<f32>(0.0);
+    for (var c = 0u; c < dh; c++) {
+      let k0 = vec4<f32>(K[ka.x + c], K[ka.y + c], K[ka.z + c], K[ka.w + c]);
+      let k1 = vec4<f32>(K[kb.x + c], K[kb.y + c], K[kb.z + c], K[kb.w + c]);
+      let x0 = vec4<f32>(Q[qa.x + c], Q[qa.y + c], Q[qa.z + c], Q[qa.w + c]);
+      let x1 = vec4<f32>(Q[qb.x + c], Q[qb.y + c], Q[qb.z + c], Q[qb.w + c]);
+      s00 = fma(vec4<f32>(x0.x), k0, s00);
+      s01 = fma(vec4<f32>(x0.x), k1, s01);
+      s10 = fma(vec4<f32>(x0.y), k0, s10);
+      s11 = fma(vec4<f32>(x0.y), k1, s11);
+      s20 = fma(vec4<f32>(x0.z), k0, s20);
+      s21 = fma(vec4<f32>(x0.z), k1, s21);
+      s30 = fma(vec4<f32>(x0.w), k0, s30);
+      s31 = fma(vec4<f32>(x0.w), k1, s31);
+      s40 = fma(vec4<f32>(x1.x), k0, s40);
+      s41 = fma(vec4<f32>(x1.x), k1, s41);
+      s50 = fma(vec4<f32>(x1.y), k0, s50);
+      s51 = fma(vec4<f32>(x1.y), k1, s51);
+      s60 = fma(vec4<f32>(x1.z), k0, s60);
+      s61 = fma(vec4<f32>(x1.z), k1, s61);
+      s70 = fma(vec4<f32>(x1.w), k0, s70);
+      s71 = fma(vec4<f32>(x1.w), k1, s71);
+    }
+    let ss = array<vec4<f32>, 16>(s00 * U.scale, s01 * U.scale, s10 * U.scale, s11 * U.scale, s20 * U.scale, s21 * U.scale, s30 * U.scale, s31 * U.scale, s40 * U.scale, s41 * U.scale, s50 * U.scale, s51 * U.scale, s60 * U.scale, s61 * U.scale, s70 * U.scale, s71 * U.scale);
+    for (var r = 0u; r < 8u; r++) {
+      if (rvs[r] >= L) { continue; }
+      for (var x = 0u; x < 8u; x++) {
+        let j = j0 + x;
+        if (j < jends[r]) {
+          let v = ss[2u * r + x / 4u][x % 4u];
+          Pm[prow[r] + j] = v;
+          mx[r] = max(mx[r], v);
+        }
+      }
+    }
   }
-  var sum = 0.0;
-  for (var j = 0u; j < jend; j++) {
-    let e = exp(Pm[prow + j] - mx);
-    Pm[prow + j] = e;
-    sum += e;
+  // exp, the row sums, then the probabilities (zeros past each row's end)
+  for (var r = 0u; r < 8u; r++) {
+    if (rvs[r] >= L) { continue; }
+    let pr = prow[r];
+    var sum = 0.0;
+    for (var j = 0u; j < jends[r]; j++) {
+      let e = exp(Pm[pr + j] - mx[r]);
+      Pm[pr + j] = e;
+      sum += e;
+    }
+    let inv = 1.0 / sum;
+    for (var j = 0u; j < L; j++) {
+      var p = 0.0;
+      if (j < jends[r]) { p = Pm[pr + j] * inv; }
+      Pm[pr + j] = p;
+    }
   }
-  let inv = 1.0 / sum;
-  for (var j = 0u; j < L; j++) {
-    var p = 0.0;
-    if (j < jend) { p = Pm[prow + j] * inv; }
-    Pm[prow + j] = p;
-  }
-  // out_i accumulates in place, key by key: rows of V are read contiguously (not by columns)
-  let ob = head_at(U.off_o, U.ld_o, w, i);
-  for (var c = 0u; c < dh; c++) { O[ob + c] = 0.0; }
-  for (var j = 0u; j < jend; j++) {
-    let p = Pm[prow + j];
-    let vb = head_at(U.off_v, U.ld_v, w, j);
-    for (var c = 0u; c < dh; c++) { O[ob + c] = fma(p, V[vb + c], O[ob + c]); }
+  // out: 8 rows × 8 columns at a time, summed over the keys (P is 0 past each row's end)
+  let dl = vec4<u32>(dh - 1u);
+  for (var c0 = 0u; c0 < dh; c0 += 8u) {
+    let cv0 = min(vec4<u32>(c0) + step, dl);
+    let cv1 = min(vec4<u32>(c0 + 4u) + step, dl);
+    var o00 = vec4<f32>(0.0);
+    var o01 = vec4<f32>(0.0);
+    var o10 = vec4<f32>(0.0);
+    var o11 = vec4<f32>(0.0);
+    var o20 = vec4<f32>(0.0);
+    var o21 = vec4<f32>(0.0);
+    var o30 = vec4<f32>(0.0);
+    var o31 = vec4<f32>(0.0);
+    var o40 = vec4<f32>(0.0);
+    var o41 = vec4<f32>(0.0);
+    var o50 = vec4<f32>(0.0);
+    var o51 = vec4<f32>(0.0);
+    var o60 = vec4<f32>(0.0);
+    var o61 = vec4<f32>(0.0);
+    var o70 = vec4<f32>(0.0);
+    var o71 = vec4<f32>(0.0);
+    for (var j = 0u; j < jmax; j++) {
+      let vb = head_at(U.off_v, U.ld_v, w, j);
+      let v0 = vec4<f32>(V[vb + cv0.x], V[vb + cv0.y], V[vb + cv0.z], V[vb + cv0.w]);
+      let v1 = vec4<f32>(V[vb + cv1.x], V[vb + cv1.y], V[vb + cv1.z], V[vb + cv1.w]);
+      let p0 = vec4<f32>(Pm[prow[0] + j]);
+      o00 = fma(p0, v0, o00);
+      o01 = fma(p0, v1, o01);
+      let p1 = vec4<f32>(Pm[prow[1] + j]);
+      o10 = fma(p1, v0, o10);
+      o11 = fma(p1, v1, o11);
+      let p2 = vec4<f32>(Pm[prow[2] + j]);
+      o20 = fma(p2, v0, o20);
+      o21 = fma(p2, v1, o21);
+      let p3 = vec4<f32>(Pm[prow[3] + j]);
+      o30 = fma(p3, v0, o30);
+      o31 = fma(p3, v1, o31);
+      let p4 = vec4<f32>(Pm[prow[4] + j]);
+      o40 = fma(p4, v0, o40);
+      o41 = fma(p4, v1, o41);
+      let p5 = vec4<f32>(Pm[prow[5] + j]);
+      o50 = fma(p5, v0, o50);
+      o51 = fma(p5, v1, o51);
+      let p6 = vec4<f32>(Pm[prow[6] + j]);
+      o60 = fma(p6, v0, o60);
+      o61 = fma(p6, v1, o61);
+      let p7 = vec4<f32>(Pm[prow[7] + j]);
+      o70 = fma(p7, v0, o70);
+      o71 = fma(p7, v1, o71);
+    }
+    let os = array<vec4<f32>, 16>(o00, o01, o10, o11, o20, o21, o30, o31, o40, o41, o50, o51, o60, o61, o70, o71);
+    for (var r = 0u; r < 8u; r++) {
+      if (rvs[r] >= L) { continue; }
+      let ob = head_at(U.off_o, U.ld_o, w, rvs[r]);
+      for (var x = 0u; x < min(8u, dh - c0); x++) { O[ob + c0 + x] = os[2u * r + x / 4u][x % 4u]; }
+    }
   }
 }

@@ -155,22 +155,36 @@ export function encodeFeatureForward(ctx: KernelContext, encoder: GPUCommandEnco
   const offs = { offX: x.offset, ldX: x.stride, offW: w.offset, offB: b.offset };
   const g = grid(ctx, Math.ceil((rows * a.H) / 64), 'feature forward');
   const uniform = ctx.alloc.uniform(role, uniformWords(a, F, g[0], offs));
-  const p = ctx.pipelines.pipeline('train-feature-maps', code, 'forward');
-  const bind = bindAt(
-    ctx,
-    p,
-    [
-      [0, uniform],
+  if (a.map === 'positive') {
+    // blocks of 4 rows (forward_pos)
+    const gp = grid(ctx, Math.ceil((Math.ceil(rows / 4) * a.H) / 64), 'feature forward');
+    const up = ctx.alloc.uniform(`${role}.pos`, uniformWords(a, F, gp[0], offs));
+    const pp = ctx.pipelines.pipeline('train-feature-maps', code, 'forward_pos');
+    const entries: [number, GPUBuffer][] = [
+      [0, up],
       [1, x.buffer],
       [2, w.buffer],
-      [3, b.buffer],
       [4, a.phi],
-      [12, trigTable(ctx, a.map, a.L, role)],
       [13, rowMax],
-    ],
-    'train-fm-fwd',
-  );
-  pass(ctx, encoder, label, p, bind, g);
+    ];
+    pass(ctx, encoder, label, pp, bindAt(ctx, pp, entries, 'train-fm-fwd-pos'), gp);
+  } else {
+    const p = ctx.pipelines.pipeline('train-feature-maps', code, 'forward');
+    const bind = bindAt(
+      ctx,
+      p,
+      [
+        [0, uniform],
+        [1, x.buffer],
+        [2, w.buffer],
+        [3, b.buffer],
+        [4, a.phi],
+        [12, trigTable(ctx, a.map, a.L, role)],
+      ],
+      'train-fm-fwd',
+    );
+    pass(ctx, encoder, label, p, bind, g);
+  }
   if (!keyShift) return;
   const shift = ctx.alloc.storage(`${role}.shift`, a.B * a.H * 4);
   const gs = grid(ctx, Math.ceil((a.B * a.H) / 64), 'feature key shift');
@@ -193,8 +207,24 @@ export function encodeFeatureBackward(ctx: KernelContext, encoder: GPUCommandEnc
   const hh = a.map === 'hedgehog';
   const du = hh ? ctx.alloc.storage(`${role}.du`, rows * a.H * a.m * 4) : dummyRw(ctx);
   const label = a.label ?? `train φ ${a.map} ${a.side} bwd`;
-  const g = grid(ctx, Math.ceil((rows * a.H) / 64), 'feature backward');
   const base = { offX: x.offset, ldX: x.stride, offW: w.offset, offDx: dx.offset, ldDx: dx.stride };
+  if (a.map === 'positive') {
+    // blocks of 4 rows (backward_pos)
+    const gp = grid(ctx, Math.ceil((Math.ceil(rows / 4) * a.H) / 64), 'feature backward');
+    const up = ctx.alloc.uniform(role, uniformWords(a, F, gp[0], base));
+    const pp = ctx.pipelines.pipeline('train-feature-maps', code, 'backward_pos');
+    const entries: [number, GPUBuffer][] = [
+      [0, up],
+      [1, x.buffer],
+      [2, w.buffer],
+      [6, a.phi],
+      [7, a.dPhi],
+      [8, dx.buffer],
+    ];
+    pass(ctx, encoder, label, pp, bindAt(ctx, pp, entries, 'train-fm-bwd-pos'), gp);
+    return;
+  }
+  const g = grid(ctx, Math.ceil((rows * a.H) / 64), 'feature backward');
   const uniform = ctx.alloc.uniform(role, uniformWords(a, F, g[0], base));
   const p = ctx.pipelines.pipeline('train-feature-maps', code, 'backward');
   const bind = bindAt(

@@ -14,7 +14,7 @@ import type { View } from './attn-common';
 import type { BufView } from './common';
 import { encodeCrossEntropy } from './cross-entropy';
 import { encodeGeluBackward, encodeGeluForward } from './elementwise';
-import { encodeEmbedBackward, encodeEmbedForward } from './embedding';
+import { encodeEmbedBackward, encodeEmbedForward, tokenIndex } from './embedding';
 import { encodeFeatureBackward, encodeFeatureForward } from './feature-maps';
 import { encodeLayerNormBackward, encodeLayerNormForward } from './layer-norm';
 import { encodeLinearAttentionBackward, encodeLinearAttentionForward } from './linear-attention';
@@ -51,9 +51,10 @@ export function flatLayout(params: readonly ParamTensor[]): FlatLayout {
   return { tensors, byName: new Map(tensors.map((t) => [t.name, t])), total: at };
 }
 
-/** The batch on the GPU: tokens and targets i32, mask u32 (B·L each). */
+/** The batch on the GPU: tokens and targets i32, mask u32 (B·L each), the rows by token (tokenIndex). */
 export interface GpuBatch {
   tokens: GPUBuffer;
+  byToken: GPUBuffer;
   targets: GPUBuffer;
   mask: GPUBuffer;
   batch: number;
@@ -393,7 +394,7 @@ export class GpuModel {
     }
     encodeEmbedBackward(ctx, enc, {
       tokens: b.tokens, batch: B, seqLen: L, dim: D, vocab: cfg.vocab,
-      dh: dH, dTok: G('tok'), dPos: G('pos'), accumulate: true,
+      dh: dH, dTok: G('tok'), dPos: G('pos'), accumulate: true, byToken: b.byToken,
     }); // prettier-ignore
   }
 }
@@ -402,6 +403,7 @@ export class GpuModel {
 export function uploadBatch(ctx: KernelContext, prefix: string, b: Batch): GpuBatch {
   return {
     tokens: ctx.alloc.upload(`${prefix}.tokens`, b.tokens),
+    byToken: ctx.alloc.upload(`${prefix}.bytoken`, tokenIndex(b.tokens)),
     targets: ctx.alloc.upload(`${prefix}.targets`, b.targets),
     mask: ctx.alloc.upload(`${prefix}.mask`, Uint32Array.from(b.mask)),
     batch: b.batch,

@@ -18,6 +18,8 @@ import type { Batch, ParamTensor, StepRecord, TrainConfig } from '../../core/tra
 import type { GpuAllocator } from '../allocator';
 import type { GpuContext } from '../device';
 import { withErrorScopes } from '../error-scope';
+import { GpuTimer } from '../gpu-timer';
+import type { KernelTiming } from '../../core/attention-job';
 import { untimedKernelContext, type KernelContext } from '../kernel-context';
 import { readFloats } from '../readback';
 import { encodeAdamw, encodeGradNorm, gradNormScratch } from './adamw';
@@ -45,7 +47,24 @@ export function perCallUniforms(base: KernelContext, prefix: string): { ctx: Ker
   };
 }
 
-export async function createGpuTrainer(gpu: GpuContext, cfg: TrainConfig, opts: TrainerOptions = {}): Promise<Trainer> {
+/** One optimizer step timed pass by pass (timestamp queries): the bench's per-pass profile. */
+export interface StepProfile {
+  /** wall time of the step: encoding, submission, GPU work and the readback */
+  wallMs: number;
+  /** every pass in encoding order (empty without timestamp queries) */
+  passes: KernelTiming[];
+}
+
+export interface GpuTrainer extends Trainer {
+  /** Runs the next optimizer step (it counts as one) with every pass timed. */
+  profileStep(): Promise<StepProfile>;
+}
+
+export async function createGpuTrainer(
+  gpu: GpuContext,
+  cfg: TrainConfig,
+  opts: TrainerOptions = {},
+): Promise<GpuTrainer> {
   const device = gpu.device;
   // the device's one pipeline cache: the 2nd–4th trainer of a comparison compiles nothing
   const base = untimedKernelContext(device);
@@ -103,55 +122,87 @@ export async function createGpuTrainer(gpu: GpuContext, cfg: TrainConfig, opts: 
     return pool(parts);
   };
 
-  const trainer: Trainer = {
+  /**
+   * One optimizer step. `timer`: time every pass (the profile); `around` then wraps the
+   * submission (resolves the timestamps into the encoder before it is finished).
+   */
+  const runStep = async (
+    timer: GpuTimer | null,
+    around?: (enc: GPUCommandEncoder, submit: () => Promise<Float32Array>) => Promise<Float32Array>,
+  ): Promise<StepRecord> => {
+    if (disposed) throw new Error('trainer disposed');
+    const t = step;
+    ensureDraw(t);
+    const batch = makeBatch(cfg.task, B, cfg.seed, t);
+    const gb: GpuBatch = uploadBatch(base, 'train.batch', batch);
+    const lr = lrAt(cfg.optimizer, t, cfg.steps);
+    const run = async () => {
+      stepCtx.reset();
+      const ctx = timer ? { ...stepCtx.ctx, timer } : stepCtx.ctx;
+      const enc = device.createCommandEncoder({ label: `train.step ${t}` });
+      enc.clearBuffer(model.grads);
+      model.encodeForward(ctx, enc, gb);
+      model.encodeBackward(ctx, enc, gb);
+      encodeGradNorm(ctx, enc, { grads: model.grads, n, partial, stats: model.stats, clip: cfg.optimizer.clip });
+      encodeAdamw(ctx, enc, {
+        params: model.params,
+        grads: model.grads,
+        m: model.m1,
+        v: model.m2,
+        decay: model.decay,
+        stats: model.stats,
+        partial,
+        n,
+        t: t + 1,
+        lr,
+        opt: cfg.optimizer,
+      });
+      return around ? around(enc, () => finish(enc, 4)) : finish(enc, 4);
+    };
+    // the first step compiles every pipeline: a validation error there is a bug, said plainly
+    const s = t === 0 ? await withErrorScopes(device, 'GPU training step', run) : await run();
+    step++;
+    const rec: StepRecord = {
+      step: t + 1,
+      loss: s[0]!,
+      accuracy: s[2]! > 0 ? s[1]! / s[2]! : 0,
+      lr,
+      gradNorm: s[3]!,
+    };
+    if ((cfg.evalEvery > 0 && step % cfg.evalEvery === 0) || step === cfg.steps) {
+      const e = await evaluate();
+      rec.evalLoss = e.loss;
+      rec.evalAccuracy = e.accuracy;
+    }
+    return rec;
+  };
+
+  const trainer: GpuTrainer = {
     config: cfg,
     backend: 'webgpu',
     async step(): Promise<StepRecord> {
-      if (disposed) throw new Error('trainer disposed');
-      const t = step;
-      ensureDraw(t);
-      const batch = makeBatch(cfg.task, B, cfg.seed, t);
-      const gb: GpuBatch = uploadBatch(base, 'train.batch', batch);
-      const lr = lrAt(cfg.optimizer, t, cfg.steps);
-      const run = async () => {
-        stepCtx.reset();
-        const ctx = stepCtx.ctx;
-        const enc = device.createCommandEncoder({ label: `train.step ${t}` });
-        enc.clearBuffer(model.grads);
-        model.encodeForward(ctx, enc, gb);
-        model.encodeBackward(ctx, enc, gb);
-        encodeGradNorm(ctx, enc, { grads: model.grads, n, partial, stats: model.stats, clip: cfg.optimizer.clip });
-        encodeAdamw(ctx, enc, {
-          params: model.params,
-          grads: model.grads,
-          m: model.m1,
-          v: model.m2,
-          decay: model.decay,
-          stats: model.stats,
-          partial,
-          n,
-          t: t + 1,
-          lr,
-          opt: cfg.optimizer,
-        });
-        return finish(enc, 4);
-      };
-      // the first step compiles every pipeline: a validation error there is a bug, said plainly
-      const s = t === 0 ? await withErrorScopes(device, 'GPU training step', run) : await run();
-      step++;
-      const rec: StepRecord = {
-        step: t + 1,
-        loss: s[0]!,
-        accuracy: s[2]! > 0 ? s[1]! / s[2]! : 0,
-        lr,
-        gradNorm: s[3]!,
-      };
-      if ((cfg.evalEvery > 0 && step % cfg.evalEvery === 0) || step === cfg.steps) {
-        const e = await evaluate();
-        rec.evalLoss = e.loss;
-        rec.evalAccuracy = e.accuracy;
-      }
-      return rec;
+      return runStep(null);
+    },
+    async profileStep(): Promise<StepProfile> {
+      const timer = new GpuTimer(device, gpu.hasTimestamps, 512);
+      let passes: KernelTiming[] = [];
+      const t0 = performance.now();
+      await runStep(timer, async (enc, s) => {
+        timer.resolve(enc);
+        const r = timer.resolved();
+        const st = r && base.alloc.buffer('train.profile', r.bytes, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
+        if (r && st) enc.copyBufferToBuffer(r.buffer, 0, st, 0, r.bytes);
+        const out = await s();
+        if (r && st) {
+          await st.mapAsync(GPUMapMode.READ, 0, r.bytes);
+          passes = timer.decodeEach(st.getMappedRange(0, r.bytes).slice(0));
+          st.unmap();
+        }
+        return out;
+      });
+      const wallMs = performance.now() - t0;
+      timer.destroy();
+      return { wallMs, passes };
     },
     evaluate,
     async params(): Promise<ParamTensor[]> {

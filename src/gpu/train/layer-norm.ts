@@ -59,9 +59,10 @@ export function encodeLayerNormBackward(
     code,
     entry: 'params',
     role: `${role}.params`,
-    params: packParams([a.rows, a.cols, gridX(Math.ceil(a.cols / 64), ctx), a.accumulateParams ? 1 : 0]),
+    // workgroups of 8 (train-layer-norm.wgsl params)
+    params: packParams([a.rows, a.cols, gridX(Math.ceil(a.cols / 8), ctx), a.accumulateParams ? 1 : 0]),
     views: [a.x, a.gain, a.dy, a.dgain, a.mean, a.rstd, a.dbias],
-    groups: Math.ceil(a.cols / 64),
+    groups: Math.ceil(a.cols / 8),
   });
   encodePass(ctx, encoder, {
     shader: 'train-layer-norm',

@@ -44,6 +44,14 @@ export function laChunk(s: { B: number; L: number; H: number; F: number; dh: num
   }
   return LA_CHUNKS[LA_CHUNKS.length - 1];
 }
+/**
+ * Rows per causal chunk as the kernels run it: the laChunk states evened out over the sequence
+ * (⌈L / ⌈L / laChunk⌉⌉), rounded up to a multiple of 4 — the blocked kernels' 4 rows share a
+ * chunk — so never above laChunk; ⌈L / chunk⌉ states.
+ */
+export function causalChunk(s: { B: number; L: number; H: number; F: number; dh: number }): number {
+  return 4 * Math.ceil(Math.ceil(s.L / Math.ceil(s.L / laChunk(s))) / 4);
+}
 export const LA_MAX_L = 1024;
 export const LA_MAX_DH = 256;
 /** δ of the denominator (the shaders' DELTA). */
@@ -116,13 +124,15 @@ function plan(ctx: KernelContext, s: LinearAttentionShape): { mode: Mode; nS: nu
       `linear attention training kernels take L ≤ ${LA_MAX_L}, dh ≤ ${LA_MAX_DH} (got L ${s.L}, dh ${s.dh})`,
     );
   const mode: Mode = s.window > 0 ? 2 : s.causal ? 1 : 0;
-  const nS = mode === 1 ? Math.ceil(s.L / laChunk(s)) : 1;
+  const nS = mode === 1 ? Math.ceil(s.L / causalChunk(s)) : 1;
   if (mode !== 2) checkBinding(ctx, s.B * s.H * nS * s.F * (s.dh + 1), 'linear attention state');
   checkBinding(ctx, s.B * s.L * s.H * s.F, 'linear attention features');
   return { mode, nS, rows: s.B * s.H * s.L };
 }
 
 interface Extra {
+  /** the blocked kernels' scratch row length (blockSpan) */
+  span?: number;
   smode?: number;
   y?: { off: number; ld: number; hs: number; ones: boolean };
   v?: ResolvedView;
@@ -135,12 +145,30 @@ function uniformWords(s: LinearAttentionShape, mode: Mode, nS: number, gx: numbe
   return words([
     s.B, s.L, s.H, s.F,
     s.dh, s.dh + 1, mode, s.causal ? 1 : 0,
-    s.window, mode === 1 ? Math.ceil(s.L / nS) : s.L, nS, gx,
+    s.window, mode === 1 ? causalChunk(s) : s.L, nS, gx,
     e.smode ?? 0, e.y?.off ?? 0, e.y?.ld ?? 0, e.y?.hs ?? 0,
     e.y?.ones ? 1 : 0, e.v?.offset ?? 0, e.v?.stride ?? 0, e.o?.offset ?? 0,
     e.o?.stride ?? 0, e.dO?.offset ?? 0, e.dO?.stride ?? 0, e.dv?.offset ?? 0,
-    e.dv?.stride ?? 0, 0, 0, 0,
+    e.dv?.stride ?? 0, e.span ?? 0, 0, 0,
   ]); // prettier-ignore
+}
+
+/**
+ * Row length of the dense scratch of the blocked row / column kernels: the union of the dense
+ * ranges of 4 consecutive rows (or keys) — a causal chunk (a multiple of 4, so a block never spans
+ * two), at most 2·window + 2 columns for the window (window + 3 causal), none bidirectional.
+ */
+export function blockSpan(s: LinearAttentionShape, mode: Mode): number {
+  if (mode === 0) return 1;
+  if (mode === 1) return causalChunk(s);
+  return Math.min(s.L, s.causal ? s.window + 3 : 2 * s.window + 2);
+}
+
+/** Dense scratch rows (B·H·L·span floats) of the blocked kernels under `role`. */
+function blockScratch(ctx: KernelContext, s: LinearAttentionShape, mode: Mode, role: string): GPUBuffer {
+  const n = s.B * s.H * s.L * blockSpan(s, mode);
+  checkBinding(ctx, n, 'linear attention scratch');
+  return ctx.alloc.storage(role, n * 4);
 }
 
 /** One `state` pass: St = Σ X Yᵀ over the whole sequence (smode 0), exclusive prefixes (1) or suffixes (2). */
@@ -157,7 +185,8 @@ function encodeState(
   role: string,
   label: string,
 ): void {
-  const threads = s.B * s.H * s.F * (s.dh + 1);
+  // one invocation per 8 × 8 block of (f, c) (train-linear-attention-state.wgsl)
+  const threads = s.B * s.H * Math.ceil(s.F / 8) * Math.ceil((s.dh + 1) / 8);
   const g = grid(ctx, Math.ceil(threads / 64), 'linear attention state');
   const uniform = ctx.alloc.uniform(role, uniformWords(s, mode, nS, g[0], { smode, y }));
   const p = ctx.pipelines.pipeline('train-linear-attention-state', STATE_SRC, 'state');
@@ -219,8 +248,10 @@ export function encodeLinearAttentionForward(
   const v = resolveView(a.v, D);
   const o = resolveView(a.out, D);
   const st = forwardState(ctx, encoder, a, mode, nS, role, label);
-  const g = grid(ctx, Math.ceil(rows / 64), 'linear attention forward');
-  const uniform = ctx.alloc.uniform(role, uniformWords(a, mode, nS, g[0], { v, o }));
+  // one invocation per block of 4 rows (attn_block)
+  const g = grid(ctx, Math.ceil((a.B * a.H * Math.ceil(a.L / 4)) / 64), 'linear attention forward');
+  const span = blockSpan(a, mode);
+  const uniform = ctx.alloc.uniform(role, uniformWords(a, mode, nS, g[0], { v, o, span }));
   const p = ctx.pipelines.pipeline('train-linear-attention-forward', FWD_SRC, 'main');
   const entries: [number, GPUBuffer][] = [
     [0, uniform],
@@ -229,6 +260,7 @@ export function encodeLinearAttentionForward(
     [10, v.buffer],
     [11, o.buffer],
     [12, a.den],
+    [17, blockScratch(ctx, a, mode, `${role}.a`)],
   ];
   entries.push([3, st]);
   pass(ctx, encoder, `${label} rows`, p, bindAt(ctx, p, entries, 'train-la-fwd'), g);
@@ -266,8 +298,11 @@ export function encodeLinearAttentionBackward(
   if (mode !== 2)
     encodeState(ctx, encoder, a, mode, nS, mode === 1 ? 2 : 0, a.phiQ, { buffer: gbuf, off: 0, ld: a.H * nc, hs: nc, ones: false }, rt, `${role}.r.u`, `${label} reverse state`); // prettier-ignore
 
-  const g = grid(ctx, Math.ceil(rows / 64), 'linear attention backward');
-  const uniform = ctx.alloc.uniform(role, uniformWords(a, mode, nS, g[0], { v, dv }));
+  const g = grid(ctx, Math.ceil((a.B * a.H * Math.ceil(a.L / 4)) / 64), 'linear attention backward');
+  const uniform = ctx.alloc.uniform(role, uniformWords(a, mode, nS, g[0], { v, dv, span: blockSpan(a, mode) }));
+  // dense scratch rows: rows' da (then cols' a), cols' da
+  const sa = blockScratch(ctx, a, mode, `${role}.sa`);
+  const sd = blockScratch(ctx, a, mode, `${role}.sd`);
   const pr = ctx.pipelines.pipeline('train-linear-attention-backward', BWD_SRC, 'rows');
   const er: [number, GPUBuffer][] = [
     [0, uniform],
@@ -275,6 +310,7 @@ export function encodeLinearAttentionBackward(
     [9, a.phiK],
     [10, v.buffer],
     [13, a.dPhiQ],
+    [18, sa],
   ];
   er.push([3, st]);
   pass(ctx, encoder, `${label} rows`, pr, bindAt(ctx, pr, er, 'train-la-bwd-rows'), g);
@@ -287,6 +323,8 @@ export function encodeLinearAttentionBackward(
     [10, v.buffer],
     [14, a.dPhiK],
     [15, dv.buffer],
+    [17, sa],
+    [18, sd],
   ];
   ec.push([3, rt]);
   pass(ctx, encoder, `${label} cols`, pc, bindAt(ctx, pc, ec, 'train-la-bwd-cols'), g);

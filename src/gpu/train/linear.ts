@@ -25,7 +25,7 @@ export interface MatmulTArgs {
   transB?: boolean;
   accumulate?: boolean;
   role?: string;
-  /** force a kernel (tests); default: tiled for wide products, else one invocation per output */
+  /** force a kernel (tests); default: tiled for wide products, else a 4 × 4 block of outputs per invocation */
   kernel?: 'tiled' | 'small';
   /** small kernel only: + bias[j], + residual[i, j] in the same pass */
   bias?: BufView | null;
@@ -43,6 +43,9 @@ export function matmulKernel(m: number, n: number, k: number): 'tiled' | 'small'
   return m >= 128 && n >= 128 && k <= 16 * Math.max(m, n) ? 'tiled' : 'small';
 }
 
+/** Blocks below which the small kernel takes 4 × 4 blocks (more invocations) rather than 8 × 8. */
+export const MATMUL_8X8_MIN_BLOCKS = 64;
+
 /** C = op(A)·op(B) (+ C) on dense views, one pass. */
 export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g: MatmulTArgs): void {
   if (g.m === 0 || g.n === 0) return;
@@ -52,17 +55,46 @@ export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g:
   if (!small && (g.bias || g.residual || g.db))
     throw new RangeError('encodeMatmulT: bias / residual need the small kernel (the tiled one takes rows_init first)');
   if (small) {
-    const groups = Math.ceil(((g.m + (g.db ? 1 : 0)) * g.n) / 64);
+    // train-matmul.wgsl: an 8 × 8 (main8) or 4 × 4 (main) block of outputs per invocation, 16
+    // invocations per workgroup; few blocks and a long k: main8 over k slices, then `reduce`
+    const rows = g.m + (g.db ? 1 : 0);
+    const blocks8 = Math.ceil(rows / 8) * Math.ceil(g.n / 8);
+    const slices = blocks8 < MATMUL_8X8_MIN_BLOCKS ? Math.min(Math.floor(g.k / 128), Math.ceil(256 / blocks8)) : 1;
+    const big = blocks8 >= MATMUL_8X8_MIN_BLOCKS || slices > 1;
+    const kc = Math.ceil(g.k / Math.max(1, slices));
+    const t = big ? 8 : 4;
+    const groups = Math.ceil((Math.ceil(rows / t) * Math.ceil(g.n / t) * Math.max(1, slices)) / 16);
+    // the slices' partial sums (main8 declares the binding either way; a role per size, so a
+    // later product of the same encoder never regrows a buffer an earlier pass is bound to)
+    const partBytes = slices > 1 ? slices * rows * g.n * 4 : 256;
+    const part = ctx.alloc.storage(`train.matmul.part.${partBytes}`, partBytes);
+    const views = [g.a, g.b, g.c, g.bias ?? dummyView(ctx), g.residual ?? dummyView(ctx), g.db ?? dummyRw(ctx)];
+    const dims = `${g.m}×${g.n}×${g.k}${g.transA ? ' Aᵀ' : ''}${g.transB ? ' Bᵀ' : ''}`;
+    const params = (gs: number) =>
+      packParams([g.m, g.n, g.k, flagsSmall, g.accumulate ? 1 : 0, gridX(gs, ctx), slices > 1 ? slices : 0, kc]);
     encodePass(ctx, encoder, {
       shader: 'train-matmul',
       code: smallCode,
-      entry: 'main',
+      entry: big ? 'main8' : 'main',
       role: g.role ?? 'train.matmul',
-      params: packParams([g.m, g.n, g.k, flagsSmall, g.accumulate ? 1 : 0, gridX(groups, ctx), 0, 0]),
-      views: [g.a, g.b, g.c, g.bias ?? dummyView(ctx), g.residual ?? dummyView(ctx), g.db ?? dummyRw(ctx)],
+      params: params(groups),
+      views: big ? [...views, part] : views,
       groups,
-      label: 'train.matmul.small',
+      label: `train.matmul.small ${dims}`,
     });
+    if (slices > 1) {
+      const gr = Math.ceil((rows * g.n) / 16);
+      encodePass(ctx, encoder, {
+        shader: 'train-matmul',
+        code: smallCode,
+        entry: 'reduce',
+        role: `${g.role ?? 'train.matmul'}.reduce`,
+        params: params(gr),
+        views: [null, null, g.c, g.bias ?? dummyView(ctx), g.residual ?? dummyView(ctx), g.db ?? dummyRw(ctx), part],
+        groups: gr,
+        label: `train.matmul.small ${dims} reduce`,
+      });
+    }
     return;
   }
   const lda = g.transA ? g.m : g.k;
@@ -77,7 +109,7 @@ export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g:
     views: [g.a, g.b, g.c],
     groups: 1,
     grid: [Math.ceil(g.n / MATMUL_TILE), Math.ceil(g.m / MATMUL_TILE)],
-    label: 'train.matmul',
+    label: `train.matmul ${g.m}×${g.n}×${g.k}`,
   });
 }
 
@@ -106,7 +138,8 @@ export function encodeColSum(
   encoder: GPUCommandEncoder,
   a: { dy: BufView; rows: number; cols: number; db: BufView; accumulate: boolean; role?: string },
 ): void {
-  const groups = Math.ceil(a.cols / 64);
+  // workgroups of 8 (train-linear.wgsl col_sum)
+  const groups = Math.ceil(a.cols / 8);
   encodePass(ctx, encoder, {
     shader: 'train-linear',
     code,

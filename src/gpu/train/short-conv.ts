@@ -19,8 +19,17 @@ function taps(mode: ShortConvShape['mode']): [number, number] {
   return mode === 'shift' ? [1, 1] : [3, 0];
 }
 
-function params(ctx: KernelContext, s: ShortConvShape, count: number, accumulate: boolean): [Uint32Array, number] {
-  const groups = Math.ceil(count / 64);
+/** Elements per invocation of `forward` and `dx` (train-short-conv.wgsl PER). */
+const PER = 8;
+
+function params(
+  ctx: KernelContext,
+  s: ShortConvShape,
+  count: number,
+  accumulate: boolean,
+  wg = 64,
+): [Uint32Array, number] {
+  const groups = Math.ceil(count / wg);
   const [t, o] = taps(s.mode);
   return [packParams([s.batch, s.seqLen, s.dim, t, o, gridX(groups, ctx), accumulate ? 1 : 0, 0]), groups];
 }
@@ -31,7 +40,7 @@ export function encodeShortConvForward(
   encoder: GPUCommandEncoder,
   a: ShortConvShape & { x: BufView; w: BufView; y: BufView; role?: string },
 ): void {
-  const [p, groups] = params(ctx, a, a.batch * a.seqLen * a.dim, false);
+  const [p, groups] = params(ctx, a, Math.ceil((a.batch * a.seqLen * a.dim) / PER), false);
   encodePass(ctx, encoder, {
     shader: 'train-short-conv',
     code,
@@ -59,7 +68,8 @@ export function encodeShortConvBackward(
   },
 ): void {
   const role = a.role ?? 'train.conv.bwd';
-  const [pw, gw] = params(ctx, a, taps(a.mode)[0] * a.dim, a.accumulateParams);
+  // dw: workgroups of 8
+  const [pw, gw] = params(ctx, a, taps(a.mode)[0] * a.dim, a.accumulateParams, 8);
   encodePass(ctx, encoder, {
     shader: 'train-short-conv',
     code,
@@ -69,7 +79,7 @@ export function encodeShortConvBackward(
     views: [a.x, a.w, a.dy, a.dw],
     groups: gw,
   });
-  const [px, gx] = params(ctx, a, a.batch * a.seqLen * a.dim, a.accumulateDx);
+  const [px, gx] = params(ctx, a, Math.ceil((a.batch * a.seqLen * a.dim) / PER), a.accumulateDx);
   encodePass(ctx, encoder, {
     shader: 'train-short-conv',
     code,

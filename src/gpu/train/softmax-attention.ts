@@ -92,7 +92,8 @@ function prepare(
   const k = resolveView(a.k, D);
   const v = resolveView(a.v, D);
   const o = resolveView(oView, D);
-  const g = grid(ctx, Math.ceil((a.B * a.H * a.L) / 64), what);
+  // one invocation per block of 8 rows (or keys) in workgroups of 16 (attn_block8 in train-attention-rows.wgsl)
+  const g = grid(ctx, Math.ceil((a.B * a.H * Math.ceil(a.L / 8)) / 16), what);
   const [dq, dk, dv] = grads;
   const u = words([
     a.B, a.L, a.H, a.dh,
@@ -144,6 +145,7 @@ export function encodeSoftmaxAttentionBackward(
   const dq = resolveView(a.dq, D);
   const dk = resolveView(a.dk, D);
   const dv = resolveView(a.dv, D);
+  // blocks of 8 rows (rows) or keys (cols): attn_block8
   const { q, k, v, o: dO, g, u } = prepare(ctx, a, a.dOut, 'softmax attention backward', [dq, dk, dv]);
   const role = a.role ?? 'train.sm.bwd';
   const ds = a.ds ?? ctx.alloc.storage(`${role}.ds`, a.B * a.H * a.L * a.L * 4);
