@@ -53,7 +53,9 @@ describe('analysis shards', () => {
         const scales = (part as NormSweepPayload).scales!;
         onProgress(1, scales.length);
         if (scales[0] === 1.5) return Promise.reject(new EngineError('internal', 'shard failed'));
-        return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new EngineError('cancelled', 'x'))));
+        return new Promise((_, reject) =>
+          signal.addEventListener('abort', () => reject(new EngineError('cancelled', 'x'))),
+        );
       },
       { onProgress: (d, t) => seen.push([d, t]) },
     );
