@@ -254,7 +254,7 @@ async function settledOn(page, want) {
 }
 
 test(
-  'input=trained: the comparison computes on the head, the picker shows every head, a click changes head= and the figures, the JSON’s A_exact is softmax(QKᵀ/√d) of the twin’s head and its errors of A and of the output are the shown ones, every panel analysis runs on it, each panel’s numbers (errors, KL, entropies, ranks, local truncation, the feature-map row) recomputed from the JSON are the shown ones, and typed grammar text puts the twin’s head on those tokens in force (a bad word: refused at the box, head kept)',
+  'input=trained: the comparison computes on the head, the picker shows every head, a click changes head= and the figures, the JSON’s A_exact is softmax(QKᵀ/√d) of the twin’s head and its errors of A and of the output are the shown ones, every panel analysis (the beyond panel’s sweep included) runs on it, each panel’s numbers (errors, KL, entropies, ranks, local truncation, the feature-map row) recomputed from the JSON are the shown ones, and typed grammar text puts the twin’s head on those tokens in force (a bad word: refused at the box, head kept)',
   async ({ page, appUrl, artifacts, loadModule, log }) => {
     const { bundledHeads, bundleShape } = await loadModule('/src/core/trained/bundles.ts');
     const shape = bundleShape('mqar');
@@ -383,6 +383,19 @@ test(
     for (const id of ['sparsity', 'rank'])
       await page.locator(`#panel-${id}`).screenshot({ path: join(shots, `trained-head-${id}.png`) });
     log(`every panel analysis (${PANEL_ANALYSES.join(', ')}) done on ${upId} within ${Date.now() - t0} ms more`);
+    // the beyond panel's sweep starts once its figures are seen: scrolled to, it runs on the head too
+    await page.locator('#panel-beyond').scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      (up) => {
+        const e = window.__performer.getState().analyses.beyondSweeps;
+        return e?.status === 'done' && e.refined !== false && e.valueKey === e.key && e.key.includes(`upload:${up}`);
+      },
+      upId,
+      { timeout: 90_000 },
+    );
+    const bs = await page.evaluate(() => window.__performer.getState().analyses.beyondSweeps.value);
+    assert.equal(bs.n, n, 'the beyond sweep ran at the head’s n');
+    log(`beyond panel: sweep done on ${upId} (n ${bs.n})`);
 
     // typed text (grammar model): the box starts from the example's words; Enter puts the head on the
     // typed tokens in force (A = the twin's softmax on them, the chips and text= follow); a word the
