@@ -348,34 +348,26 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
       return true;
     },
     analyze<T>(op: string, payload: unknown, opts: AnalyzeOptions = {}) {
-      const id = nextId++;
-      // ops that time the live backend run in the engine worker; so do the row-statistics analyses
-      // once the settled backend is WebGPU (on the GPU, between live computes); the rest, and all of
-      // them without WebGPU (or while it warms up), on the CPU twins in the analysis worker
-      const onGpu = primaryInfo?.kind === 'webgpu' && isGpuAnalysisOp(op);
       if (opts.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
       const priority = opts.priority ?? 0;
-      const msg = { type: 'analyze', id, op, payload, priority } satisfies EngineRequestMessage;
-      if (isEngineOp(op) || onGpu) {
+      // ops that time the live backend run in the engine worker; so do the row-statistics analyses
+      // once the settled backend is WebGPU (on the GPU, between live computes); the rest, and all of
+      // them without WebGPU (or while it warms up), on the CPU twins in the analysis pool
+      if (isEngineOp(op) || (primaryInfo?.kind === 'webgpu' && isGpuAnalysisOp(op))) {
+        const id = nextId++;
         const worker = primary;
         opts.signal?.addEventListener(
           'abort',
           () => worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage),
           { once: true },
         );
-        return request<T>(worker, msg, { onProgress: opts.onProgress });
+        return request<T>(worker, { type: 'analyze', id, op, payload, priority }, { onProgress: opts.onProgress });
       }
       // a sweep that splits over its grid runs as shards on the pool's workers side by side
       const spec = poolSize > 1 ? shardSpec(op) : null;
-      if (spec)
-        return runSharded<T>(
-          spec,
-          payload,
-          poolSize,
-          (part, onProgress, signal) => pooled<T>(nextId++, op, part, priority, onProgress, signal),
-          opts,
-        );
-      return pooled<T>(id, op, payload, priority, opts.onProgress, opts.signal);
+      const part = (p: unknown, onProgress: AnalyzeOptions['onProgress'], signal: AbortSignal | undefined) =>
+        pooled<T>(nextId++, op, p, priority, onProgress, signal);
+      return spec ? runSharded<T>(spec, payload, poolSize, part, opts) : part(payload, opts.onProgress, opts.signal);
     },
     stats() {
       const id = nextId++;

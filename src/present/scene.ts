@@ -15,7 +15,14 @@ import type { UploadState } from '../store/upload-state';
 import type { Step } from './story';
 
 function sameHead(a: TrainedSelection | undefined, b: TrainedSelection): boolean {
-  return !!a && a.model === b.model && a.layer === b.layer && a.head === b.head && a.example === b.example;
+  return (
+    !!a &&
+    a.model === b.model &&
+    a.layer === b.layer &&
+    a.head === b.head &&
+    a.example === b.example &&
+    a.text === b.text
+  );
 }
 
 /** Puts `step`'s scene in force: its inputs (generated, or its trained head), then its parameters; unpins the row. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../core/errors';
-import { bundledHeads, bundledHeadsOn, modelHeads } from '../core/trained/bundles';
+import { bundledHeads, modelHeads } from '../core/trained/bundles';
 import { selectionText } from '../core/trained/sequence';
 import type { HeadsRequest, HeadsResult } from '../engine/protocol';
 import { buildRequest } from './compute-request';
@@ -340,7 +340,7 @@ describe('typed text (text=, the grammar model)', () => {
     const { store, actions } = setup();
     loadFromUrl(store, actions, '?input=trained&model=grammar&layer=1&head=1&text=the+cat+sees+some+dogs.+a+bird+sees');
     const s = store.getState();
-    const head = bundledHeadsOn('grammar', Int32Array.from([9, 18, 34, 11, 27, 2, 10, 20, 34]))[1]![1]!;
+    const head = modelHeads('grammar', Int32Array.from([9, 18, 34, 11, 27, 2, 10, 20, 34]))[1]![1]!;
     const req = buildRequest(s);
     expect(req.params.n).toBe(9);
     expect(req.external?.q.data).toEqual(head.q.data);

@@ -20,7 +20,7 @@ import { featureBackward, featureForward, type FeatureOpts } from './feature-map
 import { modelForward, type ParamLike } from './model';
 import { headDim } from './model-params';
 import { makeBatch } from './tasks/index';
-import type { Batch, ModelConfig, ParamTensor, TrainConfig } from './types';
+import type { AttentionSpec, Batch, ModelConfig, ParamTensor, TrainConfig } from './types';
 
 /** The teacher's attention of one layer on one batch: its Q, K (rows×D) and P (B·H·L·L). */
 export interface TeacherLayer {
@@ -154,6 +154,22 @@ export function distillLayer(
   return { loss: loss / norm, grads };
 }
 
+/**
+ * The student's Hedgehog attention, or a throw unless a fit can run: a Hedgehog student and (when
+ * given) a softmax teacher. Both fits, CPU and GPU, start with it.
+ */
+export function checkFitModels(
+  teacherModel: ModelConfig | null,
+  cfg: TrainConfig,
+): Extract<AttentionSpec, { kind: 'linear' }> {
+  const a = cfg.model.attention;
+  if (a.kind !== 'linear' || a.map !== 'hedgehog')
+    throw new RangeError('distill: the student must be a Hedgehog model');
+  if (teacherModel && teacherModel.attention.kind !== 'softmax')
+    throw new RangeError('distill: the teacher must be a softmax model');
+  return a;
+}
+
 /** The teacher's Q, K, P of every layer on one batch (a softmax model). */
 export function teacherLayers(params: readonly ParamLike[], model: ModelConfig, batch: Batch): TeacherLayer[] {
   if (model.attention.kind !== 'softmax') throw new RangeError('distill: the teacher must be a softmax model');
@@ -204,9 +220,7 @@ export function createHedgehogFit(
   steps: number,
   lr: number,
 ): HedgehogFit {
-  const a = cfg.model.attention;
-  if (a.kind !== 'linear' || a.map !== 'hedgehog')
-    throw new RangeError('distill: the student must be a Hedgehog model');
+  const a = checkFitModels(null, cfg); // the teacher is checked by teacherLayers
   const params = student.map((p) => ({ ...p, data: p.data.slice() }));
   const layers = cfg.model.layers;
   const hh = Array.from({ length: layers }, (_, l) => hhOf(params, l));

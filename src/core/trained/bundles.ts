@@ -47,8 +47,3 @@ export function modelHeads(id: TrainedModelId, tokens: Int32Array): HeadInputs[]
 export function bundledHeads(id: TrainedModelId, example: number): HeadInputs[][] {
   return modelHeads(id, exampleTokens(BUNDLES[id].config.task, example));
 }
-
-/** [layer][head] Q, K, V of bundled model `id` on `tokens` (an example's, or typed text's: src/core/trained/sequence.ts). */
-export function bundledHeadsOn(id: TrainedModelId, tokens: Int32Array): HeadInputs[][] {
-  return modelHeads(id, tokens);
-}

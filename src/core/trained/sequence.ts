@@ -4,7 +4,7 @@
  * words: its tokens are keys, values, blanks and queries of the task, shown as such.
  */
 import { detokenize, tokenize, type TokenizeResult } from '../train/tasks/text-words';
-import { BUNDLES, bundledHeadsOn, bundleShape } from './bundles';
+import { BUNDLES, bundleShape, modelHeads } from './bundles';
 import type { TrainedModelId, TrainedSelection } from './configs';
 import { exampleTokens, type HeadInputs } from './heads';
 
@@ -29,7 +29,7 @@ export function selectionTokens(sel: Pick<TrainedSelection, 'model' | 'example' 
 
 /** [layer][head] Q, K, V of the selection's model on the selection's sequence. */
 export function selectionHeads(sel: Pick<TrainedSelection, 'model' | 'example' | 'text'>): HeadInputs[][] {
-  return bundledHeadsOn(sel.model, selectionTokens(sel));
+  return modelHeads(sel.model, selectionTokens(sel));
 }
 
 /** The selection's sequence written as its model's text (grammar), for a text box; null for MQAR. */

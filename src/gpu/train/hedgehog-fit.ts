@@ -14,7 +14,7 @@
  * readback (the rows' KL, summed on the host in f64) per step; the held-out loss is one
  * submission for the EVAL_BATCHES batches.
  */
-import type { HedgehogFitLike } from '../../core/train/hedgehog-distill';
+import { checkFitModels, type HedgehogFitLike } from '../../core/train/hedgehog-distill';
 import { evalSet } from '../../core/train/eval-set';
 import { headDim } from '../../core/train/model-params';
 import { makeBatch } from '../../core/train/tasks/index';
@@ -49,10 +49,7 @@ export async function createGpuHedgehogFit(
   steps: number,
   lr: number,
 ): Promise<GpuHedgehogFit> {
-  const a = cfg.model.attention;
-  if (a.kind !== 'linear' || a.map !== 'hedgehog')
-    throw new RangeError('distill: the student must be a Hedgehog model');
-  if (teacherModel.attention.kind !== 'softmax') throw new RangeError('distill: the teacher must be a softmax model');
+  const a = checkFitModels(teacherModel, cfg);
   const device = gpu.device;
   const base = untimedKernelContext(device);
   const B = cfg.batch;
