@@ -35,9 +35,14 @@ if (grep) registry.splice(0, registry.length, ...registry.filter((t) => t.name.i
 
 // Test pages (e2e/pages/*.html) come from the dev server; the app itself is tested as shipped:
 // a production build served statically, so a broken build or worker bundling fails the tests.
-// The build runs first: a dev server sets NODE_ENV=development, which would ship React's dev build.
+// A dev server sets NODE_ENV=development when it is unset, which would ship React's dev build, so
+// it is set first (as a build started before the server would have done).
+// Tests that never open the app (the kernel specs, which come first) start while the build runs: a
+// test whose function mentions neither `appUrl` nor `artifacts` (where the build is written) does not
+// wait for it (about 10 s of overlap).
+process.env.NODE_ENV ??= 'production';
 const distDir = join(artifacts, 'dist');
-await build({ root, mode: 'production', logLevel: 'error', build: { outDir: distDir, emptyOutDir: true } });
+const built = build({ root, mode: 'production', logLevel: 'error', build: { outDir: distDir, emptyOutDir: true } });
 const server = await createServer({
   root,
   logLevel: 'warn',
@@ -45,13 +50,25 @@ const server = await createServer({
 });
 await server.listen();
 const baseUrl = `http://localhost:${server.httpServer.address().port}`;
-const appServer = await preview({
-  root,
-  logLevel: 'warn',
-  build: { outDir: distDir },
-  preview: { port: 0, host: '127.0.0.1' },
+const served = built.then(() =>
+  preview({
+    root,
+    logLevel: 'warn',
+    build: { outDir: distDir },
+    preview: { port: 0, host: '127.0.0.1' },
+  }),
+);
+// a failed build fails the run at once, not at the first test that opens the app
+served.catch((e) => {
+  console.error(`\n✗ the production build failed: ${e?.stack ?? e}\n`);
+  process.exit(1);
 });
-const appUrl = `http://localhost:${appServer.httpServer.address().port}`;
+let appServer = null;
+let appUrl = null;
+const appReady = async () => {
+  appServer ??= await served;
+  appUrl ??= `http://localhost:${appServer.httpServer.address().port}`;
+};
 
 // Lanes: spec files run in E2E_LANES parallel lanes (default 1), each with its own Chromium. On
 // SwiftShader a test mostly waits on one thread (a pipeline compile, a worker's compute), so two
@@ -72,7 +89,7 @@ let passed = 0;
 let failed = 0;
 const started = Date.now();
 console.log(
-  `browser tests: ${registry.length} in ${specs.length} spec file(s), ${Math.min(LANES, queue.length)} lane(s); test pages at ${baseUrl}, production build at ${appUrl}`,
+  `browser tests: ${registry.length} in ${specs.length} spec file(s), ${Math.min(LANES, queue.length)} lane(s); test pages at ${baseUrl}, production build building`,
 );
 
 async function lane() {
@@ -87,6 +104,7 @@ async function lane() {
   };
   for (let tests = queue.shift(); tests; tests = queue.shift()) {
     for (const t of tests) {
+      if (/\b(appUrl|artifacts)\b/.test(t.fn.toString())) await appReady();
       const browser = await browserFor(t.webgpu);
       const key = t.sharedPage ? `${t.file}|${t.sharedPage}` : null;
       if (shared && shared.key !== key) await closeShared();
@@ -148,6 +166,7 @@ async function lane() {
 }
 await Promise.all(Array.from({ length: Math.min(LANES, queue.length) }, () => lane()));
 await server.close();
+await appReady();
 await new Promise((r) => appServer.httpServer.close(r));
 console.log(`\nbrowser tests finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`browser: ${passed} passed, ${failed} failed`);
