@@ -216,8 +216,8 @@ async function settle(page, timeout = 150_000) {
     if (busy || sig !== lastSig) {
       lastSig = sig;
       stableSince = Date.now();
-    } else if (Date.now() - stableSince > 400 && Date.now() - t0 > 300) return;
-    await page.waitForTimeout(150);
+    } else if (Date.now() - stableSince > 250) return;
+    await page.waitForTimeout(100);
   }
   throw new Error(`page did not settle within ${timeout} ms`);
 }
@@ -321,7 +321,6 @@ test(
         document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined,
       );
       await page.keyboard.press('ArrowRight');
-      await page.waitForTimeout(200);
       await settle(page);
       const after = await state();
       if (after === before) {
