@@ -230,7 +230,38 @@ test(
       await page.locator(`[data-panel="${id}"]`).screenshot({ path: join(dir, `${id}-1280.png`) });
     await page.screenshot({ path: join(dir, 'app-1280-top.png') });
 
-    // … and at 390×844 (panels stack)
+    // … and on phones: 360×740 (the narrowest common width), in both languages (the Chinese
+    // header and the training controls once overflowed it), then 390×844 (panels stack)
+    const sideways = () =>
+      page.evaluate(() => ({
+        overflow: document.documentElement.scrollWidth - window.innerWidth,
+        // the elements that reach past the right edge outside any scrolling box (what widens the page)
+        culprits: [...document.querySelectorAll('body *')]
+          .filter((el) => {
+            if (el.getBoundingClientRect().right <= window.innerWidth + 1) return false;
+            for (let p = el.parentElement; p; p = p.parentElement)
+              if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(p).overflowX)) return false;
+            return true;
+          })
+          .slice(0, 6)
+          .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`),
+      }));
+    await page.setViewportSize({ width: 360, height: 740 });
+    const lang = page.locator('.app-header select[data-setting="lang"]');
+    for (const code of ['en', 'zh']) {
+      if (code === 'zh') {
+        await lang.selectOption('zh');
+        await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+      }
+      await page.waitForTimeout(300);
+      const s = await sideways();
+      assert.ok(
+        s.overflow <= 1,
+        `page scrolls sideways by ${s.overflow}px at 360 wide (${code}): ${s.culprits.join(', ')}`,
+      );
+    }
+    await lang.selectOption('en');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(400);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
