@@ -108,7 +108,7 @@ function noticeText(t: ReturnType<typeof useStrings>, n: Notice): string {
     case 'upload-locked':
       return t.upload.locked(n.key, n.trained === true);
     case 'trained-failed':
-      return t.trained.failed(n.message);
+      return t.trained.failed(t.errors.codes[n.errorCode] ?? t.errors.codes.internal, n.message);
     case 'trained-text-rejected':
       return t.trained.textRejected(n.source, n.problems);
   }

@@ -79,7 +79,8 @@ export const trainedEn = {
     `Forward pass: ${backend === 'webgpu' ? `WebGPU (WGSL${adapter ? `, ${adapter}` : ''})` : 'CPU (the TypeScript twin)'}, ${ms} ms, in the engine worker.`,
   computing: 'Running the model’s forward pass on this sequence…',
   cancelPending: 'Keep the head in use',
-  failed: (why: string) => `The trained model’s forward pass failed (${why}); the head in use stays.`,
+  failed: (what: string, detail: string) =>
+    `The trained model’s forward pass failed: ${what} (${detail}) The head in use stays.`,
   summary: (s: TrainedSummary) => {
     const cmp = (r: [number, number], g: number, below: string, above: string, mixed: string) =>
       r[1] < g ? below : r[0] > g ? above : mixed;

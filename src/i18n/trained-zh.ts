@@ -62,7 +62,7 @@ export const trainedZh: TrainedStrings = {
     `前向计算：${backend === 'webgpu' ? `WebGPU（WGSL${adapter ? `，${adapter}` : ''}）` : 'CPU（TypeScript 对照实现）'}，${ms} 毫秒，在引擎 worker 中。`,
   computing: '正在这条序列上运行模型的前向计算……',
   cancelPending: '保留当前的头',
-  failed: (why: string) => `训练模型的前向计算失败（${why}）；继续使用当前的头。`,
+  failed: (what: string, detail: string) => `训练模型的前向计算失败：${what}（${detail}）继续使用当前的头。`,
   summary: (s: TrainedSummary) => {
     const cmp = (r: [number, number], g: number, below: string, above: string, mixed: string) =>
       r[1] < g ? below : r[0] > g ? above : mixed;

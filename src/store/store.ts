@@ -127,7 +127,7 @@ export type Notice =
   | { id: number; level: 'warning'; code: 'backend-changed'; why: string }
   | { id: number; level: 'warning'; code: 'upload-not-in-link' }
   /** input=trained: the forward pass of a selection failed (the head in force stays) */
-  | { id: number; level: 'error'; code: 'trained-failed'; message: string }
+  | { id: number; level: 'error'; code: 'trained-failed'; message: string; errorCode: string }
   /** `trained`: what is in force is a trained head (input=trained), not uploaded files */
   | { id: number; level: 'warning'; code: 'upload-locked'; key: ParamKey; trained?: boolean }
   /** typed text for a trained head that does not tokenize (src/store/trained.ts): the text and why */

@@ -231,7 +231,7 @@ describe('selectTrained through the engine (asynchronous)', () => {
     expect(s.params).toBe(before.params);
     expect(s.upload.pendingTrained).toBeNull();
     expect(s.notices.map((n) => n.code)).toEqual(['trained-failed']);
-    expect(s.notices[0]).toMatchObject({ message: 'GPU device lost (destroyed)' });
+    expect(s.notices[0]).toMatchObject({ message: 'GPU device lost (destroyed)', errorCode: 'device-lost' });
     expect(writeUrl(s, url)).toBe(url);
   });
 

@@ -227,7 +227,13 @@ export function selectTrained(
   };
   const fail = (e: unknown) => {
     setPending(store, null);
-    actions.notify({ level: 'error', code: 'trained-failed', message: e instanceof Error ? e.message : String(e) });
+    actions.notify({
+      level: 'error',
+      code: 'trained-failed',
+      message: e instanceof Error ? e.message : String(e),
+      // the engine's code, which the page words in its language (the message is the engine's English)
+      errorCode: isEngineError(e) ? e.code : 'internal',
+    });
   };
   ask(true);
   return true;
