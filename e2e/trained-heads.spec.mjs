@@ -442,6 +442,27 @@ test(
     await page.click('[data-token-pos="5"]');
     await page.waitForFunction(() => window.__performer.getState().ui.pinnedRow === 5);
     assert.equal(await page.getAttribute('[data-token-pos="5"]', 'aria-pressed'), 'true', 'a chip pins its row');
+    // the chip line is one tab stop, the pinned chip; the arrows walk it, hovering as they go, Enter pins
+    const stops = await page.$$eval('[data-token-pos]', (bs) =>
+      bs.filter((b) => b.tabIndex === 0).map((b) => b.dataset.tokenPos),
+    );
+    assert.deepEqual(stops, ['5'], 'one tab stop in the chip line: the pinned chip');
+    await page.focus('[data-token-pos="5"]');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    const walked = await page.evaluate(() => ({
+      focus: document.activeElement?.getAttribute('data-token-pos'),
+      hovered: window.__performer.getState().ui.hoveredRow,
+    }));
+    assert.deepEqual(walked, { focus: '7', hovered: 7 }, 'two arrow steps focus and preview chip 7');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.__performer.getState().ui.pinnedRow === 7);
+    await page.keyboard.press('End');
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute('data-token-pos')),
+      '14',
+      'End: the last chip',
+    );
     const typedId = await page.evaluate(() => window.__performer.getState().upload.active.id);
     await box.fill('the cat eats a dog');
     await page.click('[data-action="load-text"]');

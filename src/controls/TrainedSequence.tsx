@@ -6,7 +6,7 @@
  * the head in force on typed text (`text=` in the URL). Text that does not tokenize is refused at
  * the box (the store's `trained-text-rejected` notice, naming each unknown word); the head stays.
  */
-import { useId, useMemo, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { fmtInt } from '../charts/format';
 import { WORD_GROUPS } from '../core/train/tasks/text-words';
 import { bundleShape } from '../core/trained/bundles';
@@ -126,28 +126,77 @@ function TextBox({
   );
 }
 
+/** Where an arrow key moves the focus in a line of `count` chips (null: not a key the list takes). */
+export function chipStep(key: string, at: number, count: number): number | null {
+  switch (key) {
+    case 'ArrowRight':
+    case 'ArrowDown':
+      return Math.min(count - 1, at + 1);
+    case 'ArrowLeft':
+    case 'ArrowUp':
+      return Math.max(0, at - 1);
+    case 'Home':
+      return 0;
+    case 'End':
+      return count - 1;
+    default:
+      return null;
+  }
+}
+
+/**
+ * One chip per position. The line is one tab stop (64 chips were 64 of them): Tab lands on the
+ * chip last pinned or focused (at first the first), the arrows, Home and End move along it.
+ */
 function TokenChips({ sel }: { sel: TrainedSelection }) {
   const tt = useStrings().trained;
   const actions = useActions();
   const pinned = useStore((s) => s.ui.pinnedRow);
   const hovered = useStore((s) => s.ui.hoveredRow);
   const labels = useMemo(() => tokenLabels(sel.model, selectionTokens(sel)), [sel]);
+  const [focused, setFocused] = useState(pinned ?? 0);
+  // a row pinned anywhere (a chip, a heatmap click) becomes the line's tab stop
+  const [seenPin, setSeenPin] = useState(pinned);
+  if (pinned !== seenPin) {
+    setSeenPin(pinned);
+    if (pinned !== null) setFocused(pinned);
+  }
+  const list = useRef<HTMLOListElement>(null);
+  const stop = Math.max(0, Math.min(focused, labels.length - 1));
+  const onKey = (e: KeyboardEvent<HTMLOListElement>) => {
+    const at = Number((e.target as HTMLElement).dataset.tokenPos ?? stop);
+    const next = chipStep(e.key, at, labels.length);
+    if (next === null) return;
+    e.preventDefault();
+    setFocused(next);
+    list.current?.querySelector<HTMLButtonElement>(`[data-token-pos="${next}"]`)?.focus();
+  };
   return (
     <div className="trained-tokens">
       <p className="note">{tt.tokensHeading(labels.length)}</p>
-      <ol className="token-chips" data-trained-tokens={labels.map((l) => l.label).join(' ')}>
+      <ol
+        ref={list}
+        className="token-chips"
+        data-trained-tokens={labels.map((l) => l.label).join(' ')}
+        aria-label={tt.tokensHeading(labels.length)}
+        onKeyDown={onKey}
+      >
         {labels.map((l, i) => (
           <li key={i}>
             <button
               type="button"
               className={`token-chip token-${l.role}${hovered === i ? ' hovered' : ''}`}
+              tabIndex={i === stop ? 0 : -1}
               aria-pressed={pinned === i}
               aria-label={tt.tokenAria(i, l.label)}
               data-token-pos={i}
               onClick={() => actions.pinRow(pinned === i ? null : i)}
               onMouseEnter={() => actions.hoverRow(i)}
               onMouseLeave={() => actions.hoverRow(null)}
-              onFocus={() => actions.hoverRow(i)}
+              onFocus={() => {
+                setFocused(i);
+                actions.hoverRow(i);
+              }}
               onBlur={() => actions.hoverRow(null)}
             >
               <span className="token-pos" aria-hidden="true">
