@@ -252,6 +252,7 @@ export function isEngineOp(op: string): op is EngineOpName {
 /**
  * The ops written against the analysis backend (ctx.backend): where the engine has WebGPU they run
  * in the engine worker on the GPU (between live computes), else in the analysis worker on the CPU twins.
+ * spectra and localTruncation form their n×n matrices there (the spectra's SVD stays on the CPU, f64).
  */
 export const GPU_ANALYSIS_OPS = [
   'errorVsM',
@@ -262,6 +263,8 @@ export const GPU_ANALYSIS_OPS = [
   'entropyVsN',
   'mapRows',
   'beyondSweeps',
+  'spectra',
+  'localTruncation',
 ] as const satisfies readonly WorkerOpName[];
 export type GpuAnalysisOpName = (typeof GPU_ANALYSIS_OPS)[number];
 
