@@ -4,15 +4,16 @@
  * command encoder, one submission and one readback.
  *
  * Per variant: φ(Q), φ(K) of all n rows (favor-features.ts, or the twins' features uploaded on a
- * software adapter — as for the row statistics), the row normalizers and the full rows A, Â of every
- * row (attention-stats.ts encodeRowNormalizers + encodeFullRows: the existing kernels, CPU twins
- * exactAttentionRow / linearAttentionRow). Then
+ * software adapter — as for the row statistics), the row normalizers with the raw (s_ij, g_ij)
+ * and from them the planes A, Â (attention-stats.ts encodeRowNormalizers + encodeMatrixView's
+ * one-cell-per-entry case: the live path's kernels, CPU twins exactRowNormalizers / matrixView;
+ * encodeFullRows with every row listed where the raw pairs would not fit one binding). Then
  *  - `denseAttention` reads the two n×n planes back (the SVD runs on the CPU in f64 — see the
  *    spectra op); a row with a zero normalizer becomes NaN there, as the f64 twin's 0/0 does;
  *  - `windowStats` reduces them on the GPU with local-window-stats.wgsl (dispatched here; CPU twin
  *    core/local-window.ts windowRowStats) and reads back only n·(2 + 4W) floats per variant.
  *
- * Refusals (d past the feature kernels, a plane larger than one binding, dv > 256) and GPU
+ * Refusals (d past the feature kernels, a plane larger than one binding, more than 32 windows) and GPU
  * failures (validation, a lost device) fall back to the CPU twins, which give the same result.
  */
 import code from '../shaders/local-window-stats.wgsl?raw';
@@ -28,7 +29,7 @@ import { featureDim, featureMapParam } from '../core/feature-maps';
 import type { WindowRowStats } from '../core/local-window';
 import type { FeatureMapKind } from '../core/types';
 import { GpuAllocator } from './allocator';
-import { encodeFullRows, encodeRowNormalizers, type DenseProblem } from './attention-stats';
+import { encodeFullRows, encodeMatrixView, encodeRowNormalizers, rawBytes, type DenseProblem } from './attention-stats';
 import { withErrorScopes } from './error-scope';
 import { encodeFavorFeatures } from './favor-features';
 import { GpuTimer } from './gpu-timer';
@@ -38,8 +39,9 @@ import { bindBuffers, dispatchGrid } from './pipelines';
 
 /** Past this d the feature kernels refuse (favor-features.ts). */
 const GPU_D_MAX = 256;
-/** Output columns local-window-stats.wgsl holds in workgroup memory (DV_MAX there). */
-export const WINDOW_DV_MAX = 256;
+/** Windows local-window-stats.wgsl takes in one dispatch (W_MAX there; the grid of n = 2048 has 13). */
+export const WINDOW_MAX = 32;
+const WINDOW_WG = 64;
 
 class PrefixAllocator extends GpuAllocator {
   prefix = '';
@@ -64,22 +66,26 @@ export const windowStride = (windows: number) => 2 + 4 * windows;
 export function encodeWindowStats(
   ctx: KernelContext,
   encoder: GPUCommandEncoder,
+  /** v: V as vec4 rows (pack-vec4.ts) of dv columns, or null */
   args: { n: number; mats: GPUBuffer; windows: GPUBuffer; count: number; v: GPUBuffer | null; dv: number },
 ): GPUBuffer {
   const { n, count } = args;
-  if (args.v && args.dv > WINDOW_DV_MAX)
-    throw new EngineError('exceeds-limit', `local-window-stats holds at most ${WINDOW_DV_MAX} output columns`);
+  if (count > WINDOW_MAX)
+    throw new EngineError('exceeds-limit', `local-window-stats takes at most ${WINDOW_MAX} windows`);
   const out = ctx.alloc.storage('lw.stats', n * windowStride(count) * 4);
-  const grid = dispatchGrid(n, ctx.limits.maxComputeWorkgroupsPerDimension);
+  const grid = dispatchGrid(Math.ceil(n / WINDOW_WG), ctx.limits.maxComputeWorkgroupsPerDimension);
   const u = ctx.alloc.uniform(
     'lw.params',
-    new Uint32Array([n, count, args.v ? args.dv : 0, grid[0], args.v ? 1 : 0, n * n, 0, 0]),
+    new Uint32Array([n, count, args.v ? Math.ceil(args.dv / 4) : 0, grid[0], args.v ? 1 : 0, n * n, 0, 0]),
   );
   const pipeline = ctx.pipelines.pipeline('local-window-stats', code, 'main');
   const pass = encoder.beginComputePass(ctx.timer.pass('local-window-stats'));
   pass.setPipeline(pipeline);
   const vBuf = args.v ?? args.windows; // unread without V
-  pass.setBindGroup(0, bindBuffers(ctx.device, pipeline, [u, args.mats, vBuf, args.windows, out], 'local-window-stats'));
+  pass.setBindGroup(
+    0,
+    bindBuffers(ctx.device, pipeline, [u, args.mats, vBuf, args.windows, out], 'local-window-stats'),
+  );
   pass.dispatchWorkgroups(grid[0], grid[1]);
   pass.end();
   return out;
@@ -188,6 +194,16 @@ export function createDenseAnalysis(
         kf4: encodeVec4Rows(ctx, enc, kf, n, mp, 'an.kf4'),
       };
     }
+    // the normalizers pass writes every (s_ij, g_ij) on its way; the view kernel's one-cell-per-entry
+    // case turns them into the planes [A | Â | |A − Â|] elementwise (no second pass over the products)
+    if (
+      rawBytes(n) <= ctx.limits.maxStorageBufferBindingSize &&
+      3 * n * n * 4 <= ctx.limits.maxStorageBufferBindingSize
+    ) {
+      const raw = alloc.storage('stats.raw', rawBytes(n));
+      const norms = encodeRowNormalizers(ctx, enc, dense, raw);
+      return { rows: encodeMatrixView(ctx, enc, dense, norms, n, raw).buffer, norms };
+    }
     const norms = encodeRowNormalizers(ctx, enc, dense);
     return { rows: encodeFullRows(ctx, enc, dense, norms, rowList(n)), norms };
   }
@@ -196,7 +212,10 @@ export function createDenseAnalysis(
   async function run(
     problem: MatrixProblem,
     label: string,
-    body: (enc: GPUCommandEncoder, inputs: { q: GPUBuffer; k: GPUBuffer; q4: GPUBuffer; k4: GPUBuffer }) => {
+    body: (
+      enc: GPUCommandEncoder,
+      inputs: { q: GPUBuffer; k: GPUBuffer; q4: GPUBuffer; k4: GPUBuffer },
+    ) => {
       src: GPUBuffer;
       floats: number;
     }[],
@@ -274,18 +293,29 @@ export function createDenseAnalysis(
       const n = problem.q.rows;
       const dv = problem.v?.cols ?? 0;
       const cpu = () => cpuDense.windowStats(problem, variants, windows);
-      if (problem.q.cols > GPU_D_MAX || dv > WINDOW_DV_MAX || n === 0 || variants.length === 0 || !windows.length)
+      if (problem.q.cols > GPU_D_MAX || windows.length > WINDOW_MAX || n === 0 || !variants.length || !windows.length)
         return cpu();
       return guarded(
         'analysis local truncation',
         async () => {
           const flats = await run(problem, 'analysis.window', (enc, inputs) => {
             alloc.prefix = '';
-            const winBuf = alloc.upload('lw.windows', Uint32Array.from(windows, (w) => Math.min(Math.max(0, w), n)));
-            const vBuf = problem.v ? alloc.upload('lw.v', problem.v.data) : null;
+            const winBuf = alloc.upload(
+              'lw.windows',
+              Uint32Array.from(windows, (w) => Math.min(Math.max(0, w), n)),
+            );
+            const v = problem.v;
+            const vBuf = v ? encodeVec4Rows(ctx, enc, alloc.upload('lw.v', v.data), n, dv, 'lw.v4') : null;
             return variants.map((v, i) => {
               const { rows } = encodeDense(enc, problem, inputs, v, i);
-              const out = encodeWindowStats(ctx, enc, { n, mats: rows, windows: winBuf, count: windows.length, v: vBuf, dv });
+              const out = encodeWindowStats(ctx, enc, {
+                n,
+                mats: rows,
+                windows: winBuf,
+                count: windows.length,
+                v: vBuf,
+                dv,
+              });
               return { src: out, floats: n * windowStride(windows.length) };
             });
           });

@@ -9,19 +9,20 @@
 //   … + 2 = ‖(T_w(Â)V)_i − (AV)_i‖² (0 without V)            … + 3 = degenerate(T_w(Â) row) ? 1 : 0
 // CPU twin: core/local-window.ts windowRowStats (f64 there, f32 here).
 //
-// Bindings: 0 params, 1 mats = [A | Â] (two n×n row-major planes, Â at p.planeOff: the output of
-// attention-row-stats.wgsl fullRows with every row listed), 2 V (n × dv rows; unread when p.hasV = 0),
-// 3 the windows (W u32, each ≤ n), 4 stats (n·S f32).
-// Thread mapping: one workgroup of WG threads per row; row sums strided over keys (thread t takes
-// j ≡ t mod WG), reduced in a fixed tree order; output columns c ≡ t mod WG (dv ≤ DV_MAX). When a
-// window contains the previous one (the ascending grid) the output sum Σ_j Â_ij v_jc carries over
-// and only the new ring of keys is added.
-// Dispatch: n workgroups over (x, y), row = x + y·gridX.
+// Bindings: 0 params, 1 mats = [A | Â | …] (n×n row-major planes, Â at p.planeOff: the planes of
+// attention-matrix-view.wgsl fromRaw, or of attention-row-stats.wgsl fullRows with every row listed),
+// 2 V (n rows of p.dv4 vec4, zero-padded: pack-vec4.wgsl; unread when p.hasV = 0), 3 the windows (W ≤ W_MAX u32, each ≤ n), 4 stats (n·S f32).
+// Thread mapping: one invocation per row, every sum sequential over the keys in order (no
+// barriers: on a software adapter a barrier costs more than these few thousand operations per row).
+// The output error goes by groups of 4 columns (vec4 loads of V): (AV)_i of the group once, then the windows in order, each adding only
+// the keys its window has beyond the previous one when it contains it (the ascending grid), into
+// stats[… + 2] of that window.
+// Dispatch: ⌈n/WG⌉ workgroups over (x, y), row = (x + y·gridX)·WG + local index.
 
 struct Params {
   n: u32,
   windows: u32,
-  dv: u32,
+  dv4: u32,
   gridX: u32,
   hasV: u32,
   planeOff: u32,
@@ -29,123 +30,112 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> mats: array<f32>;
-@group(0) @binding(2) var<storage, read> vals: array<f32>;
+@group(0) @binding(2) var<storage, read> vals: array<vec4f>;
 @group(0) @binding(3) var<storage, read> wins: array<u32>;
 @group(0) @binding(4) var<storage, read_write> stats: array<f32>;
 
 const WG: u32 = 64u;
-const DV_MAX: u32 = 256u;
+const W_MAX: u32 = 32u;
 const F32_MAX: f32 = 3.4028234e38;
-
-var<workgroup> red: array<vec4f, WG>;
-/** (AV)_i and the running window sum Σ_j Â_ij v_jc, per column (each column owned by one thread) */
-var<workgroup> outExact: array<f32, DV_MAX>;
-var<workgroup> outAcc: array<f32, DV_MAX>;
-
-// Sum over the workgroup (fixed tree order). Uniform control flow.
-fn reduce(v: vec4f, t: u32) -> vec4f {
-  red[t] = v;
-  workgroupBarrier();
-  for (var s = WG / 2u; s > 0u; s >>= 1u) {
-    if (t < s) { red[t] += red[t + s]; }
-    workgroupBarrier();
-  }
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
 
 fn usable(s: f32) -> bool {
   return s > 0.0 && s <= F32_MAX;
 }
 
+fn windowLo(i: u32, w: u32) -> u32 {
+  return select(0u, i - w, i >= w);
+}
+
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
-  let i = wid.x + wid.y * p.gridX;
+  let i = (wid.x + wid.y * p.gridX) * WG + t;
   if (i >= p.n) { return; }
   let n = p.n;
-  let dv = p.dv;
+  let dv4 = p.dv4;
   let a0 = i * n;
   let b0 = p.planeOff + i * n;
   let stride = 2u + 4u * p.windows;
+  let base = i * stride;
 
   var sq = 0.0;
-  for (var j = t; j < n; j += WG) {
+  for (var j = 0u; j < n; j++) {
     let a = mats[a0 + j];
     sq += a * a;
   }
-  var oSq = 0.0;
-  if (p.hasV != 0u) {
-    for (var c = t; c < dv; c += WG) {
-      var o = 0.0;
-      for (var j = 0u; j < n; j++) { o += mats[a0 + j] * vals[j * dv + c]; }
-      outExact[c] = o;
-      outAcc[c] = 0.0;
-      oSq += o * o;
-    }
-  }
-  let tot = reduce(vec4f(sq, oSq, 0.0, 0.0), t);
-  if (t == 0u) {
-    stats[i * stride] = tot.x;
-    stats[i * stride + 1u] = tot.y;
-  }
+  stats[base] = sq;
 
-  // the previous window [plo, phi] (none yet: empty)
-  var plo = 1u;
-  var phi = 0u;
+  // Â's window sums (0 for a degenerate window) for the output pass
+  var sums: array<f32, W_MAX>;
   for (var wi = 0u; wi < p.windows; wi++) {
     let w = wins[wi];
-    let lo = select(0u, i - w, i >= w);
+    let lo = windowLo(i, w);
     let hi = min(n - 1u, i + w);
     var sb = 0.0;
     var sa = 0.0;
-    for (var j = lo + t; j <= hi; j += WG) {
+    for (var j = lo; j <= hi; j++) {
       sb += mats[b0 + j];
       sa += mats[a0 + j];
     }
-    let sums = reduce(vec4f(sb, sa, 0.0, 0.0), t);
-    let okB = usable(sums.x);
-    let okA = usable(sums.y);
+    let okB = usable(sb);
+    let okA = usable(sa);
+    // outside the window both truncations are 0: Σ A² there, shared (summed directly, not as a difference)
+    var outside = 0.0;
+    for (var j = 0u; j < lo; j++) {
+      let a = mats[a0 + j];
+      outside += a * a;
+    }
+    for (var j = hi + 1u; j < n; j++) {
+      let a = mats[a0 + j];
+      outside += a * a;
+    }
     var eB = 0.0;
     var eA = 0.0;
-    for (var j = t; j < n; j += WG) {
+    let ib = select(0.0, 1.0 / sb, okB);
+    let ia = select(0.0, 1.0 / sa, okA);
+    for (var j = lo; j <= hi; j++) {
       let a = mats[a0 + j];
-      let inside = j >= lo && j <= hi;
-      var tb = 0.0;
-      var ta = 0.0;
-      if (inside && okB) { tb = mats[b0 + j] / sums.x; }
-      if (inside && okA) { ta = a / sums.y; }
+      let tb = mats[b0 + j] * ib;
+      let ta = a * ia;
       eB += (tb - a) * (tb - a);
       eA += (ta - a) * (ta - a);
     }
-    var eo = 0.0;
-    if (p.hasV != 0u) {
-      let nested = plo <= phi && lo <= plo && hi >= phi;
-      for (var c = t; c < dv; c += WG) {
-        var acc = 0.0;
-        if (nested) {
-          acc = outAcc[c];
-          for (var j = lo; j < plo; j++) { acc += mats[b0 + j] * vals[j * dv + c]; }
-          for (var j = phi + 1u; j <= hi; j++) { acc += mats[b0 + j] * vals[j * dv + c]; }
+    let o = base + 2u + 4u * wi;
+    stats[o] = eB + outside;
+    stats[o + 1u] = eA + outside;
+    stats[o + 2u] = 0.0;
+    stats[o + 3u] = select(1.0, 0.0, okB);
+    sums[wi] = select(0.0, sb, okB);
+  }
+
+  var oSq = 0.0;
+  if (p.hasV != 0u) {
+    for (var c = 0u; c < dv4; c++) {
+      var ex = vec4f(0.0);
+      for (var j = 0u; j < n; j++) { ex += mats[a0 + j] * vals[j * dv4 + c]; }
+      oSq += dot(ex, ex);
+      var acc = vec4f(0.0);
+      var plo = 1u;
+      var phi = 0u;
+      for (var wi = 0u; wi < p.windows; wi++) {
+        let w = wins[wi];
+        let lo = windowLo(i, w);
+        let hi = min(n - 1u, i + w);
+        if (plo <= phi && lo <= plo && hi >= phi) {
+          for (var j = lo; j < plo; j++) { acc += mats[b0 + j] * vals[j * dv4 + c]; }
+          for (var j = phi + 1u; j <= hi; j++) { acc += mats[b0 + j] * vals[j * dv4 + c]; }
         } else {
-          for (var j = lo; j <= hi; j++) { acc += mats[b0 + j] * vals[j * dv + c]; }
+          acc = vec4f(0.0);
+          for (var j = lo; j <= hi; j++) { acc += mats[b0 + j] * vals[j * dv4 + c]; }
         }
-        outAcc[c] = acc;
-        var val = 0.0;
-        if (okB) { val = acc / sums.x; }
-        let e = val - outExact[c];
-        eo += e * e;
+        plo = lo;
+        phi = hi;
+        let s = sums[wi];
+        var val = vec4f(0.0);
+        if (s != 0.0) { val = acc / s; }
+        let e = val - ex;
+        stats[base + 4u + 4u * wi] += dot(e, e);
       }
     }
-    plo = lo;
-    phi = hi;
-    let errs = reduce(vec4f(eB, eA, eo, 0.0), t);
-    if (t == 0u) {
-      let o = i * stride + 2u + 4u * wi;
-      stats[o] = errs.x;
-      stats[o + 1u] = errs.y;
-      stats[o + 2u] = errs.z;
-      stats[o + 3u] = select(1.0, 0.0, okB);
-    }
   }
+  stats[base + 1u] = oSq;
 }
