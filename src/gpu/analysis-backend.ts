@@ -66,10 +66,8 @@ export interface GpuAnalysisOptions {
   features?: 'gpu' | 'cpu';
 }
 
-/** Adapters whose compute runs on the CPU (features are then formed by the twins). */
-export function isSoftwareAdapter(name: string): boolean {
-  return /swiftshader|fallback|llvmpipe|warp/i.test(name);
-}
+// adapters whose compute runs on the CPU (features are then formed by the twins): the test lives in core
+export { isSoftwareAdapter } from '../core/adapters';
 
 export function createGpuAnalysisBackend(
   base: KernelContext,

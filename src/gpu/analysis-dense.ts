@@ -259,7 +259,9 @@ export function createDenseAnalysis(
   function guarded<T>(label: string, work: () => Promise<T>, cpu: () => Promise<T>): Promise<T> {
     if (lost) return cpu();
     return lock(() => withErrorScopes(device, label, work)).catch((e: unknown) => {
-      if (lost || (isEngineError(e) && ['exceeds-limit', 'gpu-validation', 'device-lost'].includes(e.code)))
+      // a lost device rejects mapAsync with a DOMException, possibly before device.lost resolves
+      const gpuGone = lost || (typeof DOMException !== 'undefined' && e instanceof DOMException);
+      if (gpuGone || (isEngineError(e) && ['exceeds-limit', 'gpu-validation', 'device-lost'].includes(e.code)))
         return cpu();
       throw e;
     });

@@ -11,6 +11,7 @@ import type { EstimatorSpec } from '../../core/estimators';
 import type { ExternalInputs } from '../external-inputs';
 import type { BeyondPayload, BeyondResult } from './beyond';
 import type { AnalysisBackend, AnalysisBackendKind } from '../../core/analysis-backend';
+import { isSoftwareAdapter } from '../../core/adapters';
 
 /**
  * What an op gets from the analysis worker. Ops are async and call `step` (helpers.ts) between
@@ -270,6 +271,20 @@ export type GpuAnalysisOpName = (typeof GPU_ANALYSIS_OPS)[number];
 
 export function isGpuAnalysisOp(op: string): op is GpuAnalysisOpName {
   return (GPU_ANALYSIS_OPS as readonly string[]).includes(op);
+}
+
+/**
+ * The GPU ops whose n×n work is slower on a software adapter than their CPU twins (SwiftShader,
+ * e2e/bench-analyses.mjs: spectra and localTruncation 1.2–1.5× the twins' time — the dense tile
+ * pass is the cost there, and the spectra's f64 SVD is the same CPU work either way): on such an
+ * adapter the client keeps them on the CPU pool, where they also run beside the other analyses.
+ */
+export const DENSE_GPU_OPS = ['spectra', 'localTruncation'] as const satisfies readonly GpuAnalysisOpName[];
+
+/** Whether the client sends `op` to the engine worker's GPU analysis backend on a backend `info`. */
+export function runsOnGpu(op: string, info: BackendInfo | null): boolean {
+  if (info?.kind !== 'webgpu' || !isGpuAnalysisOp(op)) return false;
+  return !((DENSE_GPU_OPS as readonly string[]).includes(op) && isSoftwareAdapter(info.adapter));
 }
 
 /** Which backend computed an analysis result: set on every result of `runAnalysisOp` (`computedOn`). */
