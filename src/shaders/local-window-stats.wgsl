@@ -14,6 +14,7 @@
 // 2 V (n rows of p.dv4 vec4, zero-padded: pack-vec4.wgsl; unread when p.hasV = 0), 3 the windows (W ≤ W_MAX u32, each ≤ n), 4 stats (n·S f32).
 // Thread mapping: one invocation per row, every sum sequential over the keys in order (no
 // barriers: on a software adapter a barrier costs more than these few thousand operations per row).
+// The part outside each window goes from the last window back (additions only, one pass over the row).
 // The output error goes by groups of 4 columns (vec4 loads of V): (AV)_i of the group once, then the windows in order, each adding only
 // the keys its window has beyond the previous one when it contains it (the ascending grid), into
 // stats[… + 2] of that window.
@@ -64,6 +65,38 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u
   }
   stats[base] = sq;
 
+  // Outside a window both truncations are 0: Σ A² there, in both error slots. From the last window
+  // back, each window lies inside the one before it on the ascending grid, so the left part [0, lo)
+  // and the right part (hi, n) only grow: additions only (a difference of sums would cancel).
+  var left = 0.0;
+  var right = 0.0;
+  var llo = 0u;
+  var rhi = n - 1u;
+  for (var k = p.windows; k > 0u; k--) {
+    let w = wins[k - 1u];
+    let lo = windowLo(i, w);
+    let hi = min(n - 1u, i + w);
+    if (lo < llo || hi > rhi) {
+      left = 0.0;
+      right = 0.0;
+      llo = 0u;
+      rhi = n - 1u;
+    }
+    for (var j = llo; j < lo; j++) {
+      let a = mats[a0 + j];
+      left += a * a;
+    }
+    for (var j = hi + 1u; j <= rhi; j++) {
+      let a = mats[a0 + j];
+      right += a * a;
+    }
+    llo = lo;
+    rhi = hi;
+    let o = base + 2u + 4u * (k - 1u);
+    stats[o] = left + right;
+    stats[o + 1u] = left + right;
+  }
+
   // Â's window sums (0 for a degenerate window) for the output pass
   var sums: array<f32, W_MAX>;
   for (var wi = 0u; wi < p.windows; wi++) {
@@ -78,16 +111,6 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u
     }
     let okB = usable(sb);
     let okA = usable(sa);
-    // outside the window both truncations are 0: Σ A² there, shared (summed directly, not as a difference)
-    var outside = 0.0;
-    for (var j = 0u; j < lo; j++) {
-      let a = mats[a0 + j];
-      outside += a * a;
-    }
-    for (var j = hi + 1u; j < n; j++) {
-      let a = mats[a0 + j];
-      outside += a * a;
-    }
     var eB = 0.0;
     var eA = 0.0;
     let ib = select(0.0, 1.0 / sb, okB);
@@ -100,8 +123,8 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u
       eA += (ta - a) * (ta - a);
     }
     let o = base + 2u + 4u * wi;
-    stats[o] = eB + outside;
-    stats[o + 1u] = eA + outside;
+    stats[o] += eB;
+    stats[o + 1u] += eA;
     stats[o + 2u] = 0.0;
     stats[o + 3u] = select(1.0, 0.0, okB);
     sums[wi] = select(0.0, sb, okB);
