@@ -4,9 +4,14 @@
 // Kernels (attention-row-list-stats.wgsl on favor-features' φ, full rows via attention-row-stats.wgsl):
 // every row statistic within |gpu − cpu| ≤ 1e-4 + 1e-3·|cpu| (KL: 1e-2·|cpu|); a row whose normalizer
 // is exactly 0 (cosformer's relu features can all vanish) is 0 on the GPU and 0/0 in the twin (the
-// all-zero normalizer guard) and is skipped. Ops: every number of
+// all-zero normalizer guard) and is skipped. Dense kernels (src/gpu/analysis-dense.ts): the n×n planes
+// A, Â read back vs the f64 twins within 1e-5 + 1e-3·|cpu|; local-window-stats.wgsl vs the twin
+// windowRowStats on the GPU's own planes within 1e-6 + 1e-4·|cpu| (the kernel alone) and on the CPU's
+// matrices within 1e-5 + 1e-3·|cpu| (the whole path). Ops: every number of
 // each analysis result on the GPU backend vs the CPU one within 2e-3 + 2e-2·|cpu| (f32 vs f64 through
-// a whole sweep). The logged tables give max abs error and the normwise relative error per case.
+// a whole sweep); the spectra's singular values within 1e-6·σ_max of each spectrum (A and Â from f32
+// kernels, the SVD in f64 on both sides). The op list is the engine's GPU_ANALYSIS_OPS: an op without a
+// case here fails. The logged tables give max abs error and the normwise relative error per case.
 import assert from 'node:assert/strict';
 import { test } from './harness.mjs';
 
@@ -64,6 +69,34 @@ test(
   { timeout: 240_000, sharedPage: 'driver' },
 );
 
+// awkward shapes for the dense path: n = 1, n off every tile, d = 1, m′ ≠ m (hyperbolic, trig: 2m;
+// elu1: d), both modes, degenerate windows (trig), no V, φ from the twins
+const DENSE_CASES = [
+  { n: 1, d: 1, m: 3, causal: false, maps: ['positive', 'elu1'] },
+  { n: 1, d: 3, m: 4, causal: true, maps: ['hyperbolic'] },
+  { n: 47, d: 1, m: 5, causal: true, maps: ['trig', 'elu1'], scale: 1.5 },
+  { n: 65, d: 5, m: 7, causal: false, maps: ['hyperbolic', 'elu1', 'positive'] },
+  { n: 65, d: 16, m: 33, causal: true, maps: ['positive', 'exp'], values: false },
+  { n: 47, d: 5, m: 7, causal: false, maps: ['positive', 'cosformer'], features: 'cpu' },
+  { n: 33, d: 3, m: 6, causal: true, maps: ['trig', 'oprf'], features: 'cpu' },
+];
+
+test(
+  'dense planes (A, Â) and local-window-stats kernel match the CPU twins on awkward shapes',
+  async ({ page, baseUrl, log }) => {
+    await open(page, baseUrl);
+    const rows = [];
+    for (const cs of DENSE_CASES) {
+      const r = await page.evaluate((c) => window.analysisKernels.denseKernels(c), cs);
+      const name = `n=${cs.n} d=${cs.d} m=${cs.m} ${cs.causal ? 'causal' : 'bidir'} ${cs.maps.join(',')}${cs.values === false ? ' no V' : ''}${cs.features === 'cpu' ? ' [φ cpu]' : ''}`;
+      rows.push({ name, ...r });
+    }
+    table(log, 'dense planes + local-window-stats vs core exactAttentionF64 / denseApproxF64 / windowRowStats', rows);
+    assertAll(rows);
+  },
+  { timeout: 240_000, sharedPage: 'driver' },
+);
+
 const p = (extra = {}) => ({ n: 47, d: 5, m: 8, ...extra });
 const OP_CASES = [
   ['errorVsM', { params: p(), seeds: 2, mGrid: [4, 16], rows: 8 }],
@@ -76,12 +109,24 @@ const OP_CASES = [
   ['mapRows', { params: p({ d: 3 }), row: 5 }],
   ['mapRows', { params: p({ causal: true }), row: 30 }],
   ['beyondSweeps', { params: p(), seeds: 2, normSeeds: 2, mGrid: [8, 16], scales: [0.5, 1], rows: 8 }],
+  // m′ = 8 < n: A dense, Â by its 8×8 core; causal: Â dense too; m′ = 2m ≥ n: the dense Â bidirectional
+  ['spectra', { params: p() }],
+  ['spectra', { params: p({ causal: true, n: 33 }) }],
+  ['spectra', { params: p({ n: 20, m: 12, featureMap: 'hyperbolic' }) }],
+  ['localTruncation', { params: p({ n: 65 }) }],
+  ['localTruncation', { params: p({ causal: true, featureMap: 'trig' }) }],
 ];
 
 test(
   'every GPU-run analysis op gives the CPU op’s result within f32 tolerance',
   async ({ page, baseUrl, log }) => {
-    await open(page, baseUrl);
+    const { gpuOps } = await open(page, baseUrl);
+    // the engine's own list: every op it runs on the GPU has a case, and every case is such an op
+    assert.deepEqual(
+      [...new Set(OP_CASES.map(([op]) => op))].sort(),
+      [...gpuOps].sort(),
+      'OP_CASES must cover GPU_ANALYSIS_OPS exactly',
+    );
     const rows = [];
     for (const [op, payload] of OP_CASES) {
       for (const features of ['gpu', 'cpu']) {

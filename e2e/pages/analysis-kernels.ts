@@ -1,9 +1,12 @@
 // In-page driver for e2e/analysis-kernels.spec.mjs and e2e/bench-analyses.mjs: the WebGPU analysis
-// backend (src/gpu/analysis-backend.ts: favor features + attention-row-list-stats.wgsl) against the
-// CPU one (core/analysis-backend.ts, the twins), kernel by kernel and op by op, on SwiftShader.
+// backend (src/gpu/analysis-backend.ts: favor features + attention-row-list-stats.wgsl; the dense
+// planes and local-window-stats.wgsl of src/gpu/analysis-dense.ts) against the CPU one
+// (core/analysis-backend.ts, the twins), kernel by kernel and op by op, on SwiftShader.
 // Error metrics: maxAbs = max |gpu − cpu|; maxRel = maxAbs / max |cpu| (normwise); `ok` = every
 // entry within |gpu − cpu| ≤ atol + rtol·|cpu|.
-import { cpuAnalysisBackend, type FeatureVariant } from '../../src/core/analysis-backend';
+import { cpuAnalysisBackend, cpuDense, type FeatureVariant } from '../../src/core/analysis-backend';
+import { windowGrid, windowRowStats, type WindowRowStats } from '../../src/core/local-window';
+import { createDenseAnalysis } from '../../src/gpu/analysis-dense';
 import { generateInputs } from '../../src/core/inputs';
 import type { AttentionParams, FeatureMapKind, Stabilizer } from '../../src/core/types';
 import { evenRows } from '../../src/core/sweeps';
@@ -12,7 +15,7 @@ import { acquireGpu } from '../../src/gpu/device';
 import { createGpuAnalysisBackend, type GpuAnalysisBackend } from '../../src/gpu/analysis-backend';
 import type { KernelContext } from '../../src/gpu/kernel-context';
 import { createTurns } from '../../src/engine/gpu-turns';
-import { runAnalysisOp, type AnalysisContext, type WorkerOpName } from '../../src/engine/analysis';
+import { GPU_ANALYSIS_OPS, runAnalysisOp, type AnalysisContext, type WorkerOpName } from '../../src/engine/analysis';
 import { untimedKernelContext } from '../../src/gpu/kernel-context';
 
 interface Err {
@@ -133,6 +136,78 @@ async function rowStats(cs: RowCase) {
   return { ...worst(errs), ms };
 }
 
+interface DenseCase {
+  n: number;
+  d: number;
+  m: number;
+  causal: boolean;
+  maps: FeatureMapKind[];
+  features?: FeatureSide;
+  /** compare output errors through V (default true) */
+  values?: boolean;
+  scale?: number;
+}
+
+const WINDOW_FIELDS = ['exactSq', 'outExactSq', 'sqErrApprox', 'sqErrExact', 'outSqErr', 'degenerate'] as const;
+
+/**
+ * The dense planes and local-window-stats.wgsl on one case: `denseAttention` (A, Â read back) against
+ * the f64 twins (exactAttentionF64, denseApproxF64); `windowStats` against the twin windowRowStats
+ * run on the GPU's own planes (the kernel alone) and on the CPU's matrices (the whole path).
+ */
+async function denseKernels(cs: DenseCase) {
+  const b = await backend(cs.features);
+  const p = params({ n: cs.n, d: cs.d, m: cs.m, causal: cs.causal, scale: cs.scale ?? 0.8 });
+  const inputs = generateInputs(p);
+  const problem = { q: inputs.q, k: inputs.k, causal: cs.causal, ...(cs.values === false ? {} : { v: inputs.v }) };
+  const variants: FeatureVariant[] = cs.maps.map((map) => ({
+    map,
+    w: generateInputs({ ...p, featureMap: map }).w,
+    stabilizer: 'shift',
+  }));
+  const windows = [...windowGrid(cs.n), Math.max(0, cs.n - 3)];
+  const errs: Record<string, Err> = {};
+  const t0 = performance.now();
+  const g = await b.windowStats(problem, variants, windows);
+  let ms = performance.now() - t0;
+  const c = await cpuDense.windowStats(problem, variants, windows);
+  for (const [i, v] of variants.entries()) {
+    const t1 = performance.now();
+    const gd = await b.denseAttention(problem, v);
+    ms += performance.now() - t1;
+    const cd = await cpuDense.denseAttention(problem, v);
+    if (i === 0) errs['A'] = compare(gd.exact, cd.exact, 1e-5, 1e-3);
+    errs[`${v.map}.Â`] = compare(gd.approx!, cd.approx!, 1e-5, 1e-3, true);
+    // the kernel alone: the twin on the planes the GPU read back (its zero-normalizer rows as the kernel sees them: 0)
+    const planes = Float32Array.from(gd.approx!, (x) => (Number.isNaN(x) ? 0 : x));
+    const k = windowRowStats(gd.exact, planes, cs.n, windows, problem.v);
+    const whole: WindowRowStats = c[i]!;
+    for (const f of WINDOW_FIELDS) {
+      errs[`${v.map}.kernel.${f}`] = compare(g[i]![f], k[f], 1e-6, 1e-4);
+      errs[`${v.map}.${f}`] = compare(g[i]![f], whole[f], 1e-5, 1e-3);
+    }
+  }
+  return { ...worst(errs), ms };
+}
+
+/** Timestamp profile of one dense request at the defaults (needs 'timestamp-query'): pass → ms. */
+async function profileDense(which: 'spectra' | 'localTruncation', features: FeatureSide = 'cpu') {
+  await backend();
+  const base = await kernelBase!;
+  const dense = createDenseAnalysis(base, createTurns(), { features, profile: true });
+  const p = { ...DEFAULT_PARAMS };
+  const inputs = generateInputs(p);
+  const variant: FeatureVariant = { map: p.featureMap, w: inputs.w, stabilizer: p.stabilizer };
+  const problem = { q: inputs.q, k: inputs.k, causal: p.causal, v: inputs.v };
+  const t0 = performance.now();
+  if (which === 'spectra') await dense.denseAttention(problem, p.causal ? variant : undefined);
+  else await dense.windowStats(problem, [variant, { ...variant, map: 'elu1' }], windowGrid(p.n));
+  const wallMs = performance.now() - t0;
+  const passes = dense.lastProfile();
+  dense.dispose();
+  return { wallMs, passes };
+}
+
 /** Every number of a result, depth first (arrays and typed arrays in order, object keys sorted). */
 function leaves(v: unknown, out: number[] = []): number[] {
   if (typeof v === 'number') out.push(v);
@@ -165,8 +240,29 @@ async function op(
   const t1 = performance.now();
   const c = await runAnalysisOp(name, full, ctxOf());
   const cpuMs = performance.now() - t1;
-  return { ...compare(leaves(g), leaves(c), atol, rtol), gpuMs, cpuMs };
+  if (name !== 'spectra') return { ...compare(leaves(g), leaves(c), atol, rtol), gpuMs, cpuMs };
+  // singular values: |σ_gpu − σ_cpu| ≤ SPECTRUM_TOL·σ_max per spectrum (A and Â from f32 kernels, the SVD in f64)
+  const gs = g as unknown as Record<string, unknown>;
+  const cs = c as unknown as Record<string, unknown>;
+  const errs: Record<string, Err> = {};
+  const rest: Record<string, unknown>[] = [{}, {}];
+  for (const k of Object.keys(cs)) {
+    if (k === 'exact' || k === 'approx' || k === 'scores') {
+      const ref = cs[k] as Float64Array;
+      const e = compare(gs[k] as Float64Array, ref, 0, 0);
+      const top = Math.max(...ref);
+      errs[k] = { maxAbs: e.maxAbs, maxRel: e.maxAbs / top, ok: e.maxAbs <= SPECTRUM_TOL * top };
+    } else {
+      rest[0]![k] = gs[k];
+      rest[1]![k] = cs[k];
+    }
+  }
+  errs['other'] = compare(leaves(rest[0]), leaves(rest[1]), atol, rtol);
+  return { ...worst(errs), gpuMs, cpuMs };
 }
+
+/** Singular values from the GPU's f32 matrices vs the f64 twins', relative to σ_max (stated in the spec). */
+const SPECTRUM_TOL = 1e-6;
 
 /** Times an op at the default parameters on one backend (its default budgets). */
 async function timeOp(name: WorkerOpName, on: 'cpu' | 'gpu' | 'gpu-cpu-features', extra: Record<string, unknown> = {}) {
@@ -202,8 +298,8 @@ async function cancelMidway(name: WorkerOpName, payload: Record<string, unknown>
 
 async function info() {
   await backend();
-  return { adapter: adapterName, defaults: DEFAULT_PARAMS };
+  return { adapter: adapterName, defaults: DEFAULT_PARAMS, gpuOps: [...GPU_ANALYSIS_OPS] };
 }
 
-const driver = { info, rowStats, op, timeOp, cancelMidway };
+const driver = { info, rowStats, denseKernels, profileDense, op, timeOp, cancelMidway };
 (window as unknown as { analysisKernels: typeof driver }).analysisKernels = driver;

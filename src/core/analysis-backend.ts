@@ -5,15 +5,24 @@
  * list, causality) and a batch of variants and returns, per variant and row, H(Â_r), Σ_j (A − Â)²,
  * Σ_j A², KL(A_r ‖ Â_r) — and the rows themselves only when asked (`fullRows`).
  *
+ * The dense analyses (spectra, local truncation) ask for whole n×n matrices: `denseAttention` gives
+ * A and Â themselves (for the SVD, which stays on the CPU in f64), `windowStats` the per-row sums of
+ * Su's local truncation T_w(Â) against A for a list of windows (core/local-window.ts windowRowStats).
+ *
  * Two implementations: `cpuAnalysisBackend` here (the CPU twins: exactRowsOf, approxRowsOf and the
- * metrics, in f64 — the numbers the analyses always had) and the WebGPU one
+ * metrics, in f64 — the numbers the analyses always had; A of the spectra in f64) and the WebGPU one
  * (src/gpu/analysis-backend.ts: φ from favor-features, the row statistics of
- * attention-row-list-stats.wgsl, one submission and one small readback per batch). The ops are
- * written once against this interface.
+ * attention-row-list-stats.wgsl, one submission and one small readback per batch; the dense
+ * matrices from attention-row-stats.wgsl, the window sums from local-window-stats.wgsl in
+ * src/gpu/analysis-dense.ts). The ops are written once against this interface.
  */
 import { keyFeatures, mapContext, queryFeatures, scaleInputs } from './feature-maps';
 import { addSquaredError, klDivergence, normalizedEntropy, relErrorOf, rowEntropy } from './metrics';
 import { approxRowsOf, exactRowsOf, subRows } from './sweeps';
+import { exactAttentionMatrix } from './exact-attention';
+import { linearAttentionMatrix } from './linear-attention';
+import { windowRowStats, type WindowRowStats } from './local-window';
+import { causalLinearAttentionF64, denseProductF64, exactAttentionF64, normalizedQueryFeatures } from './spectra';
 import type { FeatureMapKind, Matrix, Stabilizer } from './types';
 
 export type AnalysisBackendKind = 'cpu' | 'webgpu';
@@ -60,10 +69,71 @@ export interface RowStatsBatch {
   variants: VariantRowStats[];
 }
 
+/** Inputs of the dense (n×n) analyses: unscaled Q, K (n × d), causality; V (n × d_v) where outputs are compared. */
+export interface MatrixProblem {
+  q: Matrix;
+  k: Matrix;
+  causal: boolean;
+  v?: Matrix;
+}
+
+export interface DenseAttention {
+  /** A, n×n row-major (masked entries 0): f64 on the CPU (exactAttentionF64), f32 from the GPU kernels */
+  exact: Float64Array | Float32Array;
+  /** Â of the variant, n×n (only when a variant is given); a row whose normalizer is 0 is NaN (0/0) on both */
+  approx?: Float64Array | Float32Array;
+}
+
 export interface AnalysisBackend {
   readonly kind: AnalysisBackendKind;
   rowStats(problem: RowProblem, variants: readonly FeatureVariant[], options?: RowStatsOptions): Promise<RowStatsBatch>;
+  /** Dense A and, for a variant, Â (n×n) */
+  denseAttention(problem: MatrixProblem, variant?: FeatureVariant): Promise<DenseAttention>;
+  /** Per variant, the local-truncation sums of T_w(Â) against A for every window (output terms when problem.v is given) */
+  windowStats(
+    problem: MatrixProblem,
+    variants: readonly FeatureVariant[],
+    windows: readonly number[],
+  ): Promise<WindowRowStats[]>;
 }
+
+/** φ(Q), φ(K) of every row for a variant (the keys' map may differ), full-sequence statistics. */
+export function variantFeatures(problem: MatrixProblem, v: FeatureVariant): { qf: Matrix; kf: Matrix } {
+  const x = scaleInputs(problem.q);
+  const y = scaleInputs(problem.k);
+  const kKind = v.keyMap ?? v.map;
+  const qc = mapContext(v.map, x, y, problem.causal);
+  const kc = kKind === v.map ? qc : mapContext(kKind, x, y, problem.causal);
+  return {
+    qf: queryFeatures(v.map, x, v.w, v.stabilizer, qc),
+    kf: keyFeatures(kKind, y, v.w, v.stabilizer, kc),
+  };
+}
+
+/** Â (n×n, f64) from features: causal by prefix normalizers, bidirectional as (D⁻¹φ(Q)) φ(K)ᵀ. */
+export function denseApproxF64(qf: Matrix, kf: Matrix, causal: boolean): Float64Array {
+  return causal ? causalLinearAttentionF64(qf, kf) : denseProductF64(normalizedQueryFeatures(qf, kf), kf).data;
+}
+
+/** The CPU twins of `denseAttention` and `windowStats`. */
+export const cpuDense: Pick<AnalysisBackend, 'denseAttention' | 'windowStats'> = {
+  denseAttention(problem, variant) {
+    const exact = exactAttentionF64(problem.q, problem.k, problem.causal);
+    if (!variant) return Promise.resolve({ exact });
+    const { qf, kf } = variantFeatures(problem, variant);
+    return Promise.resolve({ exact, approx: denseApproxF64(qf, kf, problem.causal) });
+  },
+  windowStats(problem, variants, windows) {
+    const { q, k, causal, v } = problem;
+    const A = exactAttentionMatrix(q, k, causal);
+    return Promise.resolve(
+      variants.map((variant) => {
+        const { qf, kf } = variantFeatures(problem, variant);
+        return windowRowStats(A.data, linearAttentionMatrix(qf, kf, causal).data, q.rows, windows, v);
+      }),
+    );
+  },
+};
 
 /** ‖Â − A‖_F / ‖A‖_F over the rows (sweeps.ts relErrorOverRows from per-row sums; overflow → ∞). */
 export function relErrorOfRows(v: Pick<VariantRowStats, 'sqErr' | 'exactSq'>): number {
@@ -163,4 +233,5 @@ export const cpuAnalysisBackend: AnalysisBackend = {
     );
     return Promise.resolve({ exactEntropy, variants: out, ...(options.fullRows ? { exactRows: exact } : {}) });
   },
+  ...cpuDense,
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exactAttentionMatrix } from './exact-attention';
-import { localTruncationCurve, truncateToWindow, windowGrid } from './local-window';
+import { localTruncationCurve, truncateToWindow, truncationCurveOf, windowGrid, windowRowStats } from './local-window';
 import { linearAttentionMatrix, performerFeatures } from './linear-attention';
 import { relFrobeniusError } from './matrix';
 import { generateInputs } from './inputs';
@@ -60,5 +60,40 @@ describe('localTruncationCurve (Su: truncated linear attention is closer to soft
     const best = Math.min(...curve.slice(0, -1).map((c) => c.errorApprox));
     expect(best).toBeLessThan(curve.at(-1)!.errorApprox);
     expect(curve.every((c) => c.errorOutApprox !== null && Number.isFinite(c.errorOutApprox))).toBe(true);
+  });
+});
+
+describe('windowRowStats (the twin of local-window-stats.wgsl)', () => {
+  it.each([
+    ['positive', false],
+    ['trig', true],
+    ['elu1', true],
+  ] as const)(
+    'reduced by truncationCurveOf, gives localTruncationCurve’s curve (%s, causal %s, n = 37)',
+    (map, causal) => {
+      const p = { ...DEFAULT_PARAMS, n: 37, d: 5, m: 6, featureMap: map, causal, scale: 1.2 };
+      const inputs = generateInputs(p);
+      const A = exactAttentionMatrix(inputs.q, inputs.k, causal);
+      const { qf, kf } = performerFeatures(inputs, map, 'shift', causal);
+      const Ahat = linearAttentionMatrix(qf, kf, causal);
+      const windows = [...windowGrid(37), 3, 0];
+      const want = localTruncationCurve(A, Ahat, windows, inputs.v);
+      const got = truncationCurveOf(windowRowStats(A.data, Ahat.data, 37, windows, inputs.v), true);
+      expect(got.map((c) => c.w)).toEqual(windows);
+      got.forEach((c, t) => {
+        const w = want[t]!;
+        expect(c.degenerateRows).toBe(w.degenerateRows);
+        for (const k of ['errorApprox', 'errorExact', 'errorOutApprox'] as const)
+          expect(Math.abs(c[k]! - w[k]!)).toBeLessThan(1e-6 * Math.max(1, Math.abs(w[k]!)));
+      });
+      if (map === 'trig') expect(want.some((c) => c.degenerateRows > 0)).toBe(true);
+    },
+  );
+
+  it('n = 1: the one entry, every window the whole row; no V gives no output error', () => {
+    const s = windowRowStats([1], [0.5], 1, [0]);
+    expect(truncationCurveOf(s, false)).toEqual([
+      { w: 0, errorApprox: 0, errorExact: 0, errorOutApprox: null, degenerateRows: 0 },
+    ]);
   });
 });

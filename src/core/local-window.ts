@@ -109,3 +109,116 @@ export function localTruncationCurve(
     };
   });
 }
+
+/**
+ * Per row i and window w, the sums the truncation errors are made of — the CPU twin of
+ * src/shaders/local-window-stats.wgsl (there in f32, here in f64), for dense A and Â (n×n
+ * row-major) and optional values V (n × d_v):
+ *   exactSq_i    = Σ_j A_ij²                         outExactSq_i = ‖(AV)_i‖²
+ *   sqErrApprox  = Σ_j (T_w(Â)_ij − A_ij)²           sqErrExact   = Σ_j (T_w(A)_ij − A_ij)²
+ *   outSqErr     = ‖(T_w(Â)V)_i − (AV)_i‖²           degenerate   = 1 when Â's window sum is not a positive finite number
+ * Window-major planes: entry [t·n + i] for windows[t]. `truncationCurveOf` turns them into the
+ * curve `localTruncationCurve` gives (relative Frobenius errors over all rows).
+ */
+export interface WindowRowStats {
+  n: number;
+  windows: number[];
+  exactSq: Float64Array;
+  outExactSq: Float64Array;
+  sqErrApprox: Float64Array;
+  sqErrExact: Float64Array;
+  outSqErr: Float64Array;
+  degenerate: Uint8Array;
+}
+
+function windowSum(row: ArrayLike<number>, off: number, lo: number, hi: number): number {
+  let s = 0;
+  for (let j = lo; j <= hi; j++) s += row[off + j]!;
+  return s;
+}
+
+export function windowRowStats(
+  exact: ArrayLike<number>,
+  approx: ArrayLike<number>,
+  n: number,
+  windows: readonly number[],
+  v?: Matrix,
+): WindowRowStats {
+  if (exact.length !== n * n || approx.length !== n * n)
+    throw new RangeError(`windowRowStats: A has ${exact.length} and Â ${approx.length} entries, not ${n}²`);
+  const W = windows.length;
+  const out: WindowRowStats = {
+    n,
+    windows: [...windows],
+    exactSq: new Float64Array(n),
+    outExactSq: new Float64Array(n),
+    sqErrApprox: new Float64Array(W * n),
+    sqErrExact: new Float64Array(W * n),
+    outSqErr: new Float64Array(W * n),
+    degenerate: new Uint8Array(W * n),
+  };
+  const dv = v?.cols ?? 0;
+  const o = new Float64Array(dv);
+  const acc = new Float64Array(dv);
+  for (let i = 0; i < n; i++) {
+    const off = i * n;
+    let sq = 0;
+    for (let j = 0; j < n; j++) sq += exact[off + j]! ** 2;
+    out.exactSq[i] = sq;
+    if (v) {
+      o.fill(0);
+      for (let j = 0; j < n; j++) for (let c = 0; c < dv; c++) o[c]! += exact[off + j]! * v.data[j * dv + c]!;
+      out.outExactSq[i] = o.reduce((s, x) => s + x * x, 0);
+    }
+    windows.forEach((w, t) => {
+      const lo = Math.max(0, i - w);
+      const hi = Math.min(n - 1, i + w);
+      const sA = windowSum(approx, off, lo, hi);
+      const sE = windowSum(exact, off, lo, hi);
+      const degA = !(sA > 0) || !Number.isFinite(sA);
+      const degE = !(sE > 0) || !Number.isFinite(sE);
+      let errA = 0;
+      let errE = 0;
+      for (let j = 0; j < n; j++) {
+        const a = exact[off + j]!;
+        const inside = j >= lo && j <= hi;
+        errA += ((inside && !degA ? approx[off + j]! / sA : 0) - a) ** 2;
+        errE += ((inside && !degE ? a / sE : 0) - a) ** 2;
+      }
+      out.sqErrApprox[t * n + i] = errA;
+      out.sqErrExact[t * n + i] = errE;
+      out.degenerate[t * n + i] = degA ? 1 : 0;
+      if (v) {
+        acc.fill(0);
+        if (!degA)
+          for (let j = lo; j <= hi; j++) for (let c = 0; c < dv; c++) acc[c]! += approx[off + j]! * v.data[j * dv + c]!;
+        let e = 0;
+        for (let c = 0; c < dv; c++) e += ((degA ? 0 : acc[c]! / sA) - o[c]!) ** 2;
+        out.outSqErr[t * n + i] = e;
+      }
+    });
+  }
+  return out;
+}
+
+/** As relFro, from the sums. */
+const relOfSums = (num: number, den: number) => (den === 0 ? (num === 0 ? 0 : Infinity) : Math.sqrt(num / den));
+
+/** The truncation curve from per-row sums (errorOutApprox only `withOut`). */
+export function truncationCurveOf(s: WindowRowStats, withOut: boolean): TruncationPoint[] {
+  const { n } = s;
+  const total = (a: ArrayLike<number>, from = 0) => {
+    let x = 0;
+    for (let i = from; i < from + n; i++) x += a[i]!;
+    return x;
+  };
+  const den = total(s.exactSq);
+  const outDen = total(s.outExactSq);
+  return s.windows.map((w, t) => ({
+    w,
+    errorApprox: relOfSums(total(s.sqErrApprox, t * n), den),
+    errorExact: relOfSums(total(s.sqErrExact, t * n), den),
+    errorOutApprox: withOut ? relOfSums(total(s.outSqErr, t * n), outDen) : null,
+    degenerateRows: total(s.degenerate, t * n),
+  }));
+}

@@ -123,6 +123,17 @@ export function lowRankProductCore(
     }
     return { rows: p, cols: p, data: out };
   }
+  return denseProductF64(b, c, s);
+}
+
+/** B Cᵀ·s densely (n × c.rows, f64): the n×n product when the factors are not thin. */
+export function denseProductF64(
+  b: Matrix | { rows: number; cols: number; data: Float64Array },
+  c: Matrix,
+  s = 1,
+): { rows: number; cols: number; data: Float64Array } {
+  const n = b.rows;
+  const p = b.cols;
   const nc = c.rows;
   const out = new Float64Array(n * nc);
   for (let i = 0; i < n; i++) {

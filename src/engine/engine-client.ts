@@ -26,7 +26,7 @@ import type {
 import { deserializeError } from './serialize-error';
 import type { SpeedResult } from '../core/speed-model';
 import type { AnalyzeOptions, EngineClient, EngineStats, SpeedOptions } from './engine-api';
-import { isEngineOp, isGpuAnalysisOp } from './analysis/types';
+import { isEngineOp, runsOnGpu } from './analysis/types';
 import { analysisPoolSize, createAnalysisPool } from './analysis-pool';
 import { runSharded, shardSpec } from './analysis/shards';
 
@@ -350,10 +350,11 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
     analyze<T>(op: string, payload: unknown, opts: AnalyzeOptions = {}) {
       if (opts.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
       const priority = opts.priority ?? 0;
-      // ops that time the live backend run in the engine worker; so do the row-statistics analyses
-      // once the settled backend is WebGPU (on the GPU, between live computes); the rest, and all of
-      // them without WebGPU (or while it warms up), on the CPU twins in the analysis pool
-      if (isEngineOp(op) || (primaryInfo?.kind === 'webgpu' && isGpuAnalysisOp(op))) {
+      // ops that time the live backend run in the engine worker; so do the GPU analyses once the
+      // settled backend is WebGPU (on the GPU, between live computes; the dense ones only on a
+      // hardware adapter: runsOnGpu); the rest, and all of them without WebGPU (or while it warms
+      // up), on the CPU twins in the analysis pool
+      if (isEngineOp(op) || runsOnGpu(op, primaryInfo)) {
         const id = nextId++;
         const worker = primary;
         opts.signal?.addEventListener(

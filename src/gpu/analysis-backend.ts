@@ -6,6 +6,8 @@
  * with `fullRows`, the rows A_r, Â_r (attention-stats.ts encodeFullRows) copied into a second one.
  * Neither the dense Â nor φ ever reaches host memory.
  *
+ * The dense ops' matrices (spectra, local truncation) are formed by analysis-dense.ts.
+ *
  * Every variant's buffers get their own roles (a role prefix per variant), so the uniforms and
  * intermediates of the batch do not overwrite each other before the one submission runs. The
  * buffers stay for the next batch (same roles, grown as needed) until `dispose`.
@@ -35,6 +37,7 @@ import type { KernelContext } from './kernel-context';
 import { encodeVec4Rows } from './pack-vec4';
 import { readFloats } from './readback';
 import { withErrorScopes } from './error-scope';
+import { createDenseAnalysis } from './analysis-dense';
 
 /** An allocator whose roles all carry the current prefix. */
 class PrefixAllocator extends GpuAllocator {
@@ -63,10 +66,8 @@ export interface GpuAnalysisOptions {
   features?: 'gpu' | 'cpu';
 }
 
-/** Adapters whose compute runs on the CPU (features are then formed by the twins). */
-export function isSoftwareAdapter(name: string): boolean {
-  return /swiftshader|fallback|llvmpipe|warp/i.test(name);
-}
+// adapters whose compute runs on the CPU (features are then formed by the twins): the test lives in core
+export { isSoftwareAdapter } from '../core/adapters';
 
 export function createGpuAnalysisBackend(
   base: KernelContext,
@@ -83,6 +84,8 @@ export function createGpuAnalysisBackend(
     timer: new GpuTimer(device, false),
     limits: base.limits,
   };
+  // the dense ops (spectra, local truncation): analysis-dense.ts, its own buffers
+  const dense = createDenseAnalysis(base, lock, { features: options.features });
 
   async function batch(
     problem: RowProblem,
@@ -202,8 +205,11 @@ export function createGpuAnalysisBackend(
         throw e;
       });
     },
+    denseAttention: (problem, variant) => dense.denseAttention(problem, variant),
+    windowStats: (problem, variants, windows) => dense.windowStats(problem, variants, windows),
     dispose() {
       alloc.releaseAll();
+      dense.dispose();
     },
   };
 }

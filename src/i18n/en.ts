@@ -466,9 +466,9 @@ export const en = {
     triangular: (a: string, b: string) =>
       `Causal: A and Â are lower triangular with smallest diagonal entries ${a} and ${b} > 0, so both are invertible (full rank) in exact arithmetic; their smallest singular values can still fall below τ.`,
     limit: (limit: string, n: string) =>
-      `Spectra need an n×n singular value decomposition (O(n³), computed in f64 in the analysis worker); they are offered up to n = ${limit}. Current n = ${n}: lower n to see them.`,
+      `Spectra need an n×n singular value decomposition (O(n³), computed in f64 on the CPU); they are offered up to n = ${limit}. Current n = ${n}: lower n to see them.`,
     sizeNote: (n: number) =>
-      `Computed in f64 on the full ${fmtInt(n)}×${fmtInt(n)} matrices (Â and QKᵀ through their low-rank factors). Singular values that are exactly zero — beyond m′ for Â, beyond d for QKᵀ — cannot appear on a log axis; values below 10⁻¹⁷ (f64 rounding) are drawn at 10⁻¹⁷.`,
+      `Computed in f64 on the full ${fmtInt(n)}×${fmtInt(n)} matrices (Â and QKᵀ through their low-rank factors; on a GPU, A and Â are formed there in f32, which moves σ by ≲ 10⁻⁶·σ₁). Singular values that are exactly zero — beyond m′ for Â, beyond d for QKᵀ — cannot appear on a log axis; values below 10⁻¹⁷ (f64 rounding) are drawn at 10⁻¹⁷.`,
     causalToggle: 'Causal mask (same switch as in the controls)',
     tableSpectra: 'singular values',
   },

@@ -1,7 +1,7 @@
 /**
- * Panel 3 — rank: singular value spectra of exact A, Â and the scores QKᵀ (computed in f64 in the
- * analysis worker), numerical rank at a stated tolerance, effective rank, reference lines at d and
- * m′, and the effect of the causal mask.
+ * Panel 3 — rank: singular value spectra of exact A, Â and the scores QKᵀ (the SVD in f64 on the
+ * CPU; A and Â formed by the analysis backend — on a GPU in f32), numerical rank at a stated
+ * tolerance, effective rank, reference lines at d and m′, and the effect of the causal mask.
  */
 import type { AttentionParams } from '../core/types';
 import { useId, useMemo } from 'react';

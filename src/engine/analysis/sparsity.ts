@@ -2,11 +2,9 @@
 import { fittedMapW } from '../hedgehog-op';
 import { EngineError } from '../../core/errors';
 import { generateInputs, localWindow } from '../../core/inputs';
-import { exactAttentionMatrix } from '../../core/exact-attention';
-import { linearAttentionMatrix, performerFeatures } from '../../core/linear-attention';
-import { localTruncationCurve, windowGrid } from '../../core/local-window';
+import { truncationCurveOf, windowGrid } from '../../core/local-window';
 import { evenRows, firstRows, mean, normEntropies, powersOfTwo, topMassCurve } from '../../core/sweeps';
-import { normalizedEntropies } from '../../core/analysis-backend';
+import { normalizedEntropies, type FeatureVariant } from '../../core/analysis-backend';
 import { LIMITS } from '../../core/limits';
 import { externalInputs, readExternal } from '../external-inputs';
 import {
@@ -117,26 +115,22 @@ export async function localTruncation(
     });
   const ext = readExternal(payload);
   const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
-  const A = exactAttentionMatrix(inputs.q, inputs.k, p.causal);
-  await step(ctx, 1, 3, 'A');
-  const { qf, kf } = performerFeatures(
-    { ...inputs, w: fittedMapW(payload, p, inputs.w) },
-    p.featureMap,
-    p.stabilizer,
-    p.causal,
-  );
-  const Ahat = linearAttentionMatrix(qf, kf, p.causal);
-  await step(ctx, 2, 3, 'Â');
   const windows = windowGrid(p.n);
-  const curve = localTruncationCurve(A, Ahat, windows, inputs.v);
-  let errorElu1 = curve.map((c) => c.errorApprox);
-  if (p.featureMap !== 'elu1') {
-    const elu = performerFeatures(inputs, 'elu1');
-    errorElu1 = localTruncationCurve(A, linearAttentionMatrix(elu.qf, elu.kf, p.causal), windows).map(
-      (c) => c.errorApprox,
-    );
-  }
-  await step(ctx, 3, 3, 'windows');
+  // one batch: the experiment's map (with the output error through V) and 1 + elu (Su's case)
+  const variants: FeatureVariant[] = [
+    { map: p.featureMap, w: fittedMapW(payload, p, inputs.w), stabilizer: p.stabilizer },
+  ];
+  if (p.featureMap !== 'elu1') variants.push({ map: 'elu1', w: inputs.w, stabilizer: 'shift' });
+  await step(ctx, 0, 2, 'A, Â');
+  const stats = await backendOf(ctx).windowStats(
+    { q: inputs.q, k: inputs.k, v: inputs.v, causal: p.causal },
+    variants,
+    windows,
+  );
+  await step(ctx, 1, 2, 'windows');
+  const curve = truncationCurveOf(stats[0]!, true);
+  const errorElu1 = (stats[1] ? truncationCurveOf(stats[1], false) : curve).map((c) => c.errorApprox);
+  await step(ctx, 2, 2, 'done');
   return {
     errorElu1,
     n: p.n,

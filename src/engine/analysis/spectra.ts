@@ -1,19 +1,16 @@
-/** Singular value spectra of A, Â and the score matrix (the rank panel). */
+/**
+ * Singular value spectra of A, Â and the score matrix (the rank panel). The dense matrices come from
+ * the analysis backend (ctx.backend: the CPU twins in f64, or the GPU kernels in f32 — singular
+ * values then agree within ≈ 1e-6·σ₁, e2e/analysis-kernels.spec.mjs); the SVD runs here, in f64.
+ */
 import { fittedMapW } from '../hedgehog-op';
 import { EngineError } from '../../core/errors';
 import { featureDim, scaleInputs } from '../../core/feature-maps';
 import { generateInputs } from '../../core/inputs';
-import { performerFeatures } from '../../core/linear-attention';
-import {
-  causalLinearAttentionF64,
-  exactAttentionF64,
-  lowRankProductCore,
-  normalizedQueryFeatures,
-  spectrumSteps,
-  type SpectrumMatrix,
-} from '../../core/spectra';
+import { variantFeatures } from '../../core/analysis-backend';
+import { lowRankProductCore, normalizedQueryFeatures, spectrumSteps, type SpectrumMatrix } from '../../core/spectra';
 import { externalInputs, readExternal } from '../external-inputs';
-import { DENSE_ANALYSIS_MAX_N, step, readParams, clampInt } from './helpers';
+import { DENSE_ANALYSIS_MAX_N, backendOf, step, readParams, clampInt } from './helpers';
 import type { AnalysisContext, SpectraPayload, SpectraResult } from './types';
 
 export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Promise<SpectraResult> {
@@ -26,19 +23,22 @@ export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Pr
   const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
   const x = scaleInputs(inputs.q);
   const y = scaleInputs(inputs.k);
-  const { qf, kf } = performerFeatures(
-    { ...inputs, w: fittedMapW(payload, p, inputs.w) },
-    p.featureMap,
-    p.stabilizer,
-    p.causal,
-  );
+  const variant = { map: p.featureMap, w: fittedMapW(payload, p, inputs.w), stabilizer: p.stabilizer };
   const mPrime = featureDim(p.featureMap, p.m, p.d);
-
-  const exactDense = exactAttentionF64(inputs.q, inputs.k, p.causal);
+  const problem = { q: inputs.q, k: inputs.k, causal: p.causal };
+  // Â is dense when causal (triangular) or when m′ ≥ n; else its p×p core (QR of the n×m′ factors, O(n·m′²))
+  const denseApprox = p.causal || mPrime >= n;
+  // the O(n²·(d + m′)) part: on the GPU where the backend has one, A and Â in f32 (the SVD stays here, in f64)
+  const dense = await backendOf(ctx).denseAttention(problem, denseApprox ? variant : undefined);
+  await step(ctx, 0, 1, 'A');
+  const exactDense = dense.exact;
   const exactM: SpectrumMatrix = { rows: n, cols: n, data: exactDense };
-  const approxM: SpectrumMatrix = p.causal
-    ? { rows: n, cols: n, data: causalLinearAttentionF64(qf, kf) }
-    : lowRankProductCore(normalizedQueryFeatures(qf, kf), kf);
+  let approxM: SpectrumMatrix;
+  if (denseApprox) approxM = { rows: n, cols: n, data: dense.approx! };
+  else {
+    const { qf, kf } = variantFeatures(problem, variant);
+    approxM = lowRankProductCore(normalizedQueryFeatures(qf, kf), kf);
+  }
   const scoresM = lowRankProductCore(x, y);
   const jobs: [string, SpectrumMatrix][] = [
     ['A', exactM],
@@ -49,7 +49,7 @@ export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Pr
   let done = 0;
   const out: Float64Array[] = [];
   for (const [label, m] of jobs) {
-    for (const v of m.data as ArrayLike<number> as Float64Array) {
+    for (const v of m.data as ArrayLike<number> as Float64Array | Float32Array) {
       if (!Number.isFinite(v))
         throw new EngineError('non-finite-result', `${label} has non-finite entries (feature map ${p.featureMap})`);
     }

@@ -11,6 +11,7 @@ import type { EstimatorSpec } from '../../core/estimators';
 import type { ExternalInputs } from '../external-inputs';
 import type { BeyondPayload, BeyondResult } from './beyond';
 import type { AnalysisBackend, AnalysisBackendKind } from '../../core/analysis-backend';
+import { isSoftwareAdapter } from '../../core/adapters';
 
 /**
  * What an op gets from the analysis worker. Ops are async and call `step` (helpers.ts) between
@@ -252,6 +253,7 @@ export function isEngineOp(op: string): op is EngineOpName {
 /**
  * The ops written against the analysis backend (ctx.backend): where the engine has WebGPU they run
  * in the engine worker on the GPU (between live computes), else in the analysis worker on the CPU twins.
+ * spectra and localTruncation form their n×n matrices there (the spectra's SVD stays on the CPU, f64).
  */
 export const GPU_ANALYSIS_OPS = [
   'errorVsM',
@@ -262,11 +264,27 @@ export const GPU_ANALYSIS_OPS = [
   'entropyVsN',
   'mapRows',
   'beyondSweeps',
+  'spectra',
+  'localTruncation',
 ] as const satisfies readonly WorkerOpName[];
 export type GpuAnalysisOpName = (typeof GPU_ANALYSIS_OPS)[number];
 
 export function isGpuAnalysisOp(op: string): op is GpuAnalysisOpName {
   return (GPU_ANALYSIS_OPS as readonly string[]).includes(op);
+}
+
+/**
+ * The GPU ops whose n×n work is slower on a software adapter than their CPU twins (SwiftShader,
+ * e2e/bench-analyses.mjs: spectra and localTruncation 1.2–1.5× the twins' time — the dense tile
+ * pass is the cost there, and the spectra's f64 SVD is the same CPU work either way): on such an
+ * adapter the client keeps them on the CPU pool, where they also run beside the other analyses.
+ */
+export const DENSE_GPU_OPS = ['spectra', 'localTruncation'] as const satisfies readonly GpuAnalysisOpName[];
+
+/** Whether the client sends `op` to the engine worker's GPU analysis backend on a backend `info`. */
+export function runsOnGpu(op: string, info: BackendInfo | null): boolean {
+  if (info?.kind !== 'webgpu' || !isGpuAnalysisOp(op)) return false;
+  return !((DENSE_GPU_OPS as readonly string[]).includes(op) && isSoftwareAdapter(info.adapter));
 }
 
 /** Which backend computed an analysis result: set on every result of `runAnalysisOp` (`computedOn`). */
