@@ -7,6 +7,7 @@ import type { RejectReason } from '../store/params';
 import { PARAM_RULES, type ParamKey } from '../store/params';
 import type { FeatureMapKind, InputKind, ProjectionKind, Stabilizer } from '../core/types';
 import { LANGS, PANEL_IDS, PRESENT_STEP_COUNT, THEMES } from '../store/store';
+import { PRESENT_STEP_IDS } from '../store/present-steps';
 import { RANK_TOLERANCES } from '../core/rank';
 import { URL_KEYS } from '../store/url';
 import { EMBED_CONTROL_IDS } from '../store/embed';
@@ -54,7 +55,7 @@ const OTHER_RULES: Record<string, string> = {
   embedId: 'must be 1–64 letters, digits, - or _',
   query: 'the query string is too long',
   present: 'must be present, 1 or 0',
-  step: `must be a slide number from 1 to ${PRESENT_STEP_COUNT}; showing slide 1`,
+  step: `must be a slide number from 1 to ${PRESENT_STEP_COUNT} or a slide name (${PRESENT_STEP_IDS.join(', ')}); showing slide 1`,
 };
 
 function ruleText(key: string): string {
@@ -84,6 +85,7 @@ const REASONS: Record<RejectReason, string> = {
   'not-an-option': 'not one of the options',
   'not-a-boolean': 'not a yes/no value',
   'too-long': 'too long',
+  'not-a-step': 'not a slide number or name',
 };
 
 const MAP_NAMES: Record<FeatureMapKind, string> = {

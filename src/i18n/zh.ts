@@ -8,6 +8,7 @@ import type { RejectReason } from '../store/params';
 import { PARAM_RULES, type ParamKey } from '../store/params';
 import type { FeatureMapKind, InputKind, ProjectionKind } from '../core/types';
 import { LANGS, PANEL_IDS, THEMES } from '../store/store';
+import { PRESENT_STEP_COUNT, PRESENT_STEP_IDS } from '../store/present-steps';
 import { RANK_TOLERANCES } from '../core/rank';
 import { URL_KEYS } from '../store/url';
 import { EMBED_CONTROL_IDS } from '../store/embed';
@@ -50,6 +51,7 @@ const OTHER_RULES: Record<string, string> = {
   controls: `必须是 none，或由 ${EMBED_CONTROL_IDS.join('、')} 组成的逗号分隔列表`,
   embedId: '必须是 1–64 个字母、数字、- 或 _',
   query: '查询字符串过长',
+  step: `必须是 1 到 ${PRESENT_STEP_COUNT} 的幻灯片编号或幻灯片名（${PRESENT_STEP_IDS.join('、')}）；显示第 1 张`,
 };
 
 /** The allowed values of a parameter, as a noun phrase ("1 到 65,536 之间的整数"). */
@@ -83,6 +85,7 @@ const REASONS: Record<RejectReason, string> = {
   'out-of-range': '超出范围',
   'not-an-option': '不是可选值之一',
   'not-a-boolean': '不是“是/否”值',
+  'not-a-step': '不是幻灯片编号或名称',
   'too-long': '过长',
 };
 

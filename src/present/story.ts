@@ -9,25 +9,12 @@
  */
 import type { AttentionParams } from '../core/types';
 import { DEFAULT_PARAMS } from '../store/params';
-import { PRESENT_STEP_COUNT } from '../store/store';
+import { PRESENT_STEP_IDS, type StepId } from '../store/present-steps';
 import type { TrainedSelection } from '../store/trained';
 import { UPLOAD_LOCKED_PARAMS } from '../store/upload-state';
 import type { ReferenceId } from '../i18n/references';
 
-export type StepId =
-  | 'quadratic'
-  | 'kernel'
-  | 'features'
-  | 'orthogonal'
-  | 'linear'
-  | 'causal'
-  | 'maps'
-  | 'sparsity'
-  | 'rank'
-  | 'concentration'
-  | 'trained'
-  | 'speed'
-  | 'learning';
+export type { StepId };
 
 /** What the slide draws (src/present/figures.tsx). */
 export type FigureKind =
@@ -217,9 +204,9 @@ export const STORY: readonly Step[] = [
   },
 ];
 
-if (STORY.length !== PRESENT_STEP_COUNT) {
-  // a mismatch would make `step=` validation and navigation disagree; the unit test catches it too
-  throw new Error(`story has ${STORY.length} steps, PRESENT_STEP_COUNT is ${PRESENT_STEP_COUNT}`);
+// the slides follow the store's list (URL `step=` numbers and names): a mismatch is a bug
+if (STORY.map((s) => s.id).join() !== PRESENT_STEP_IDS.join()) {
+  throw new Error(`story steps ${STORY.map((s) => s.id).join()} ≠ PRESENT_STEP_IDS ${PRESENT_STEP_IDS.join()}`);
 }
 
 /** The step shown as slide `k` (1-based; out-of-range k is clamped). */

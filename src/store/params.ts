@@ -37,7 +37,7 @@ export const PARAM_RULES: { readonly [K in ParamKey]: ParamRule } = {
 };
 
 export type RejectReason =
-  'not-a-number' | 'not-an-integer' | 'out-of-range' | 'not-an-option' | 'not-a-boolean' | 'too-long';
+  'not-a-number' | 'not-an-integer' | 'out-of-range' | 'not-an-option' | 'not-a-boolean' | 'too-long' | 'not-a-step';
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: RejectReason };
 

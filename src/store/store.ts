@@ -52,7 +52,8 @@ export interface UiState {
 }
 
 /** Number of slides of lecture mode (src/present/story.ts holds one step per slide; a test keeps them equal). */
-export const PRESENT_STEP_COUNT = 13;
+import { PRESENT_STEP_COUNT } from './present-steps';
+export { PRESENT_STEP_COUNT };
 
 export interface EngineErrorInfo {
   code: EngineErrorCode | string;

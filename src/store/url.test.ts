@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMS } from './params';
+import { PRESENT_STEP_IDS } from './present-steps';
 import { initialState, PRESENT_STEP_COUNT } from './store';
 import { browserLang, readUrl, writeUrl } from './url';
 import { defaultSetup, type TrainKind } from '../engine/training-setup';
@@ -114,8 +115,17 @@ describe('lecture mode in the URL', () => {
     expect(readUrl(`?present&step=${PRESENT_STEP_COUNT}`).ui.step).toBe(PRESENT_STEP_COUNT);
   });
 
-  it('a bad step is ignored with a notice (slide 1 stays)', () => {
-    for (const bad of ['0', String(PRESENT_STEP_COUNT + 1), '42', 'abc', '2.5', '-1', '']) {
+  it('step= takes a slide by name too, at its place in the list (step=rank is the rank slide)', () => {
+    PRESENT_STEP_IDS.forEach((id, i) => expect(readUrl(`?present&step=${id}`).ui.step, id).toBe(i + 1));
+    expect(readUrl('?present&step=rank').ui.step).toBe(PRESENT_STEP_IDS.indexOf('rank') + 1);
+    expect(readUrl('?present&step=trained').notices).toEqual([]);
+  });
+
+  it('a bad step is ignored with a notice (slide 1 stays): not a number or name, or out of range', () => {
+    const reasons = { '0': 'out-of-range', '42': 'out-of-range', abc: 'not-a-step', Rank: 'not-a-step' };
+    for (const [bad, reason] of Object.entries(reasons))
+      expect(readUrl(`?present&step=${bad}`).notices, bad).toMatchObject([{ key: 'step', reason }]);
+    for (const bad of ['0', String(PRESENT_STEP_COUNT + 1), '42', 'abc', '2.5', '-1', '', 'rank ']) {
       const r = readUrl(`?present&step=${encodeURIComponent(bad)}`);
       expect(r.ui.step, bad).toBeUndefined();
       expect(r.ui.present).toBe(true);

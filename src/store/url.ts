@@ -8,6 +8,7 @@
 import type { AttentionParams } from '../core/types';
 import { RANK_TOLERANCES } from '../core/rank';
 import { DEFAULT_PARAMS, parseParam, type ParamKey } from './params';
+import { parseStep } from './present-steps';
 import { isEmbedId, parseEmbedControls, writeEmbedControls } from './embed';
 import { defaultSetup, parseSetup, writeSetup, type TrainingSetup } from '../engine/training-setup';
 import type { TrainingState } from './training';
@@ -15,7 +16,6 @@ import { parseTrained, TRAINED_URL_KEYS, trainedNotice, trainedUrlValue, type Tr
 import {
   LANGS,
   PANEL_IDS,
-  PRESENT_STEP_COUNT,
   THEMES,
   type AppState,
   type Lang,
@@ -59,7 +59,7 @@ export interface UrlState {
 function reject(
   key: string,
   raw: string,
-  reason: 'not-an-option' | 'out-of-range' | 'too-long' | 'not-an-integer' | 'not-a-number',
+  reason: 'not-an-option' | 'out-of-range' | 'too-long' | 'not-an-integer' | 'not-a-number' | 'not-a-step',
 ): NoticeInput {
   return { level: 'error', code: 'param-rejected', source: 'url', key, raw: raw.slice(0, 40), reason };
 }
@@ -156,11 +156,10 @@ export function readUrl(search: string): UrlState {
   }
   const step = q.get('step');
   if (step !== null) {
-    // a bad step opens slide 1 (the default) and says why
-    if (!/^\d{1,6}$/.test(step)) out.notices.push(reject('step', step, 'not-an-integer'));
-    else if (Number(step) < 1 || Number(step) > PRESENT_STEP_COUNT)
-      out.notices.push(reject('step', step, 'out-of-range'));
-    else out.ui.step = Number(step);
+    // a number or a slide's name; a bad step opens slide 1 (the default) and says why
+    const r = parseStep(step);
+    if (r.ok) out.ui.step = r.step;
+    else out.notices.push(reject('step', step, r.reason));
   }
   const train = q.get('train');
   if (train !== null) {
