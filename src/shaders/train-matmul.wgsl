@@ -21,6 +21,9 @@
 // Entry `main8` (below): 8 × 8 blocks, 16 loads per 64 FMAs, when there are enough blocks to
 // fill the workgroups (2048×32×32: ~5 → ~3 ms); a long-k product with few blocks (the weight
 // gradients xᵀ·dy, k = B·L) splits k into slices of main8 and sums them in `reduce`. Sums run in k order in f32, one fma chain per output.
+// main8's epilogue (store_row8): the block's bias loaded once (8 loads, was one per output) and
+// each row written straight-line from its two vec4 (the per-output loop indexed a register array
+// dynamically, which SwiftShader spills to memory): forward and dx products ~30–40% faster.
 //
 // Thread mapping: invocation e = (wg.y·nx + wg.x)·16 + lid.x owns the block of rows 4·(e / nb) …
 // and columns 4·(e mod nb) …, nb = ⌈n / 4⌉ (block columns fastest). Rows and columns past the edge
@@ -58,6 +61,53 @@ fn store_out(i: u32, j: u32, sum: f32) {
   if ((P.flags & 8u) != 0u) { v += R[o]; }
   if (P.accumulate == 1u) { v += C[o]; }
   C[o] = v;
+}
+
+/// Bias (flags bit 2) of the 8 columns j0 … j0+7, as two vec4 (0 where off): loaded once per
+/// block, not once per output.
+fn bias8(j0: u32) -> array<vec4<f32>, 2> {
+  if ((P.flags & 4u) == 0u || j0 + 8u > P.n) { return array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0)); }
+  return array<vec4<f32>, 2>(
+    vec4<f32>(BIAS[j0], BIAS[j0 + 1u], BIAS[j0 + 2u], BIAS[j0 + 3u]),
+    vec4<f32>(BIAS[j0 + 4u], BIAS[j0 + 5u], BIAS[j0 + 6u], BIAS[j0 + 7u]),
+  );
+}
+
+/// Row i's 8 outputs j0 … j0+7 (lo, hi) through store_out's epilogue, in its order (sum, + bias,
+/// + R, + C): straight-line when the row lies in C and all 8 columns exist, else output by output.
+fn store_row8(i: u32, j0: u32, lo: vec4<f32>, hi: vec4<f32>, bias: array<vec4<f32>, 2>, rows_out: u32) {
+  if (i >= rows_out) { return; }
+  if (i == P.m || j0 + 8u > P.n) {
+    let vs = array<vec4<f32>, 2>(lo, hi);
+    for (var q = 0u; q < 8u; q++) {
+      if (j0 + q >= P.n) { break; }
+      store_out(i, j0 + q, vs[q / 4u][q % 4u]);
+    }
+    return;
+  }
+  let o = i * P.n + j0;
+  var a = lo;
+  var b = hi;
+  if ((P.flags & 4u) != 0u) {
+    a += bias[0];
+    b += bias[1];
+  }
+  if ((P.flags & 8u) != 0u) {
+    a += vec4<f32>(R[o], R[o + 1u], R[o + 2u], R[o + 3u]);
+    b += vec4<f32>(R[o + 4u], R[o + 5u], R[o + 6u], R[o + 7u]);
+  }
+  if (P.accumulate == 1u) {
+    a += vec4<f32>(C[o], C[o + 1u], C[o + 2u], C[o + 3u]);
+    b += vec4<f32>(C[o + 4u], C[o + 5u], C[o + 6u], C[o + 7u]);
+  }
+  C[o] = a.x;
+  C[o + 1u] = a.y;
+  C[o + 2u] = a.z;
+  C[o + 3u] = a.w;
+  C[o + 4u] = b.x;
+  C[o + 5u] = b.y;
+  C[o + 6u] = b.z;
+  C[o + 7u] = b.w;
 }
 
 @compute @workgroup_size(16)
@@ -194,6 +244,18 @@ fn main8(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid
     c70 = fma(vec4<f32>(x1.w), y0, c70);
     c71 = fma(vec4<f32>(x1.w), y1, c71);
   }
+  if (sl == 1u) {
+    let bias = bias8(j0);
+    store_row8(i0, j0, c00, c01, bias, rows_out);
+    store_row8(i0 + 1u, j0, c10, c11, bias, rows_out);
+    store_row8(i0 + 2u, j0, c20, c21, bias, rows_out);
+    store_row8(i0 + 3u, j0, c30, c31, bias, rows_out);
+    store_row8(i0 + 4u, j0, c40, c41, bias, rows_out);
+    store_row8(i0 + 5u, j0, c50, c51, bias, rows_out);
+    store_row8(i0 + 6u, j0, c60, c61, bias, rows_out);
+    store_row8(i0 + 7u, j0, c70, c71, bias, rows_out);
+    return;
+  }
   let cs = array<vec4<f32>, 16>(c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51, c60, c61, c70, c71);
   for (var r = 0u; r < 8u; r++) {
     let i = i0 + r;
@@ -201,12 +263,7 @@ fn main8(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid
     for (var q = 0u; q < 8u; q++) {
       let j = j0 + q;
       if (j >= P.n) { break; }
-      let v = cs[2u * r + q / 4u][q % 4u];
-      if (sl > 1u) {
-        PART[(slice * rows_out + i) * P.n + j] = v;
-      } else {
-        store_out(i, j, v);
-      }
+      PART[(slice * rows_out + i) * P.n + j] = cs[2u * r + q / 4u][q % 4u];
     }
   }
 }
