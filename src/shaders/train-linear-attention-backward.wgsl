@@ -86,14 +86,12 @@ fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
       d2 = fma(vec4<f32>(G[gb.z + c]), vv, d2);
       d3 = fma(vec4<f32>(G[gb.w + c]), vv, d3);
     }
-    let ds = array<vec4<f32>, 4>(d0, d1, d2, d3);
-    for (var r = 0u; r < 4u; r++) {
-      if (!live[r]) { continue; }
-      for (var x = 0u; x < 4u; x++) {
-        let j = jv[x];
-        if (j < jhi) { Sd[srow[r] + j - jlo] = select(0.0, ds[r][x], j >= lo[r] && j < hi[r]); }
-      }
-    }
+    let n = min(4u, jhi - j0);
+    let o = j0 - jlo;
+    put_sd(live.x, srow.x + o, n, select(vec4<f32>(0.0), d0, (jv >= vec4<u32>(lo.x)) & (jv < vec4<u32>(hi.x))));
+    put_sd(live.y, srow.y + o, n, select(vec4<f32>(0.0), d1, (jv >= vec4<u32>(lo.y)) & (jv < vec4<u32>(hi.y))));
+    put_sd(live.z, srow.z + o, n, select(vec4<f32>(0.0), d2, (jv >= vec4<u32>(lo.z)) & (jv < vec4<u32>(hi.z))));
+    put_sd(live.w, srow.w + o, n, select(vec4<f32>(0.0), d3, (jv >= vec4<u32>(lo.w)) & (jv < vec4<u32>(hi.w))));
   }
   // dφq by blocks of 4 features: Σ_c St[f, c] g_i[c], then Σ_j da_ij φk_j[f]
   let sb = state_at(w, rc.x);
@@ -122,12 +120,55 @@ fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
       a2 = fma(vec4<f32>(Sd[srow.z + s]), kv, a2);
       a3 = fma(vec4<f32>(Sd[srow.w + s]), kv, a3);
     }
-    let as4 = array<vec4<f32>, 4>(a0, a1, a2, a3);
-    for (var r = 0u; r < 4u; r++) {
-      if (!live[r]) { continue; }
-      for (var x = 0u; x < min(4u, F - f0); x++) { dPhiQ[qb[r] + f0 + x] = as4[r][x]; }
-    }
+    let n = min(4u, F - f0);
+    put_dphiq(live.x, qb.x + f0, n, a0);
+    put_dphiq(live.y, qb.y + f0, n, a1);
+    put_dphiq(live.z, qb.z + f0, n, a2);
+    put_dphiq(live.w, qb.w + f0, n, a3);
   }
+}
+
+// The tiles' epilogues: the first n (≤ 4) lanes of v from element o, straight-line with constant
+// lanes (a loop indexing the register tile and the row vectors dynamically is spilled and read
+// back lane by lane on SwiftShader).
+fn put_sd(live: bool, o: u32, n: u32, v: vec4<f32>) {
+  if (!live) { return; }
+  if (n > 0u) { Sd[o] = v.x; }
+  if (n > 1u) { Sd[o + 1u] = v.y; }
+  if (n > 2u) { Sd[o + 2u] = v.z; }
+  if (n > 3u) { Sd[o + 3u] = v.w; }
+}
+
+fn put_sa(live: bool, o: u32, n: u32, v: vec4<f32>) {
+  if (!live) { return; }
+  if (n > 0u) { Sa[o] = v.x; }
+  if (n > 1u) { Sa[o + 1u] = v.y; }
+  if (n > 2u) { Sa[o + 2u] = v.z; }
+  if (n > 3u) { Sa[o + 3u] = v.w; }
+}
+
+fn put_dphiq(live: bool, o: u32, n: u32, v: vec4<f32>) {
+  if (!live) { return; }
+  if (n > 0u) { dPhiQ[o] = v.x; }
+  if (n > 1u) { dPhiQ[o + 1u] = v.y; }
+  if (n > 2u) { dPhiQ[o + 2u] = v.z; }
+  if (n > 3u) { dPhiQ[o + 3u] = v.w; }
+}
+
+fn put_dphik(live: bool, o: u32, n: u32, v: vec4<f32>) {
+  if (!live) { return; }
+  if (n > 0u) { dPhiK[o] = v.x; }
+  if (n > 1u) { dPhiK[o + 1u] = v.y; }
+  if (n > 2u) { dPhiK[o + 2u] = v.z; }
+  if (n > 3u) { dPhiK[o + 3u] = v.w; }
+}
+
+fn put_dv(live: bool, o: u32, n: u32, v: vec4<f32>) {
+  if (!live) { return; }
+  if (n > 0u) { dV[o] = v.x; }
+  if (n > 1u) { dV[o + 1u] = v.y; }
+  if (n > 2u) { dV[o + 2u] = v.z; }
+  if (n > 3u) { dV[o + 3u] = v.w; }
 }
 
 @compute @workgroup_size(64)
@@ -178,19 +219,21 @@ fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
       d2 = fma(gv, vec4<f32>(V[vb.z + c]), d2);
       d3 = fma(gv, vec4<f32>(V[vb.w + c]), d3);
     }
-    let as4 = array<vec4<f32>, 4>(a0, a1, a2, a3);
-    let ds = array<vec4<f32>, 4>(d0, d1, d2, d3);
-    for (var q = 0u; q < 4u; q++) {
-      if (!live[q]) { continue; }
-      for (var x = 0u; x < 4u; x++) {
-        let i = iv[x];
-        if (i < ihi) {
-          let ok = i >= lo[q] && i < hi[q];
-          Sa[srow[q] + i - ilo] = select(0.0, as4[q][x], ok);
-          Sd[srow[q] + i - ilo] = select(0.0, ds[q][x], ok);
-        }
-      }
-    }
+    let n = min(4u, ihi - i0);
+    let o = i0 - ilo;
+    let ok0 = (iv >= vec4<u32>(lo.x)) & (iv < vec4<u32>(hi.x));
+    let ok1 = (iv >= vec4<u32>(lo.y)) & (iv < vec4<u32>(hi.y));
+    let ok2 = (iv >= vec4<u32>(lo.z)) & (iv < vec4<u32>(hi.z));
+    let ok3 = (iv >= vec4<u32>(lo.w)) & (iv < vec4<u32>(hi.w));
+    let z = vec4<f32>(0.0);
+    put_sa(live.x, srow.x + o, n, select(z, a0, ok0));
+    put_sd(live.x, srow.x + o, n, select(z, d0, ok0));
+    put_sa(live.y, srow.y + o, n, select(z, a1, ok1));
+    put_sd(live.y, srow.y + o, n, select(z, d1, ok1));
+    put_sa(live.z, srow.z + o, n, select(z, a2, ok2));
+    put_sd(live.z, srow.z + o, n, select(z, d2, ok2));
+    put_sa(live.w, srow.w + o, n, select(z, a3, ok3));
+    put_sd(live.w, srow.w + o, n, select(z, d3, ok3));
   }
   let sb = state_at(w, kc.x);
   // dφk by blocks of 4 features: R[f, dh] + Σ_c R[f, c] v_j[c], then Σ_i da_ij φq_i[f]
@@ -224,11 +267,11 @@ fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
       k2 = fma(vec4<f32>(Sd[srow.z + s]), qv, k2);
       k3 = fma(vec4<f32>(Sd[srow.w + s]), qv, k3);
     }
-    let ks = array<vec4<f32>, 4>(k0, k1, k2, k3);
-    for (var q = 0u; q < 4u; q++) {
-      if (!live[q]) { continue; }
-      for (var x = 0u; x < min(4u, F - f0); x++) { dPhiK[kb[q] + f0 + x] = ks[q][x]; }
-    }
+    let n = min(4u, F - f0);
+    put_dphik(live.x, kb.x + f0, n, k0);
+    put_dphik(live.y, kb.y + f0, n, k1);
+    put_dphik(live.z, kb.z + f0, n, k2);
+    put_dphik(live.w, kb.w + f0, n, k3);
   }
   // dv by blocks of 4 columns: Σ_f φk_j[f] R[f, c], then Σ_i a_ij g_i[c]
   for (var c0 = 0u; c0 < dh; c0 += 4u) {
@@ -256,11 +299,10 @@ fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
       v2 = fma(vec4<f32>(Sa[srow.z + s]), gv, v2);
       v3 = fma(vec4<f32>(Sa[srow.w + s]), gv, v3);
     }
-    let vs = array<vec4<f32>, 4>(v0, v1, v2, v3);
-    for (var q = 0u; q < 4u; q++) {
-      if (!live[q]) { continue; }
-      let dvb = head_at(U.off_dv, U.ld_dv, w, kv4[q]);
-      for (var x = 0u; x < min(4u, dh - c0); x++) { dV[dvb + c0 + x] = vs[q][x]; }
-    }
+    let n = min(4u, dh - c0);
+    put_dv(live.x, head_at(U.off_dv, U.ld_dv, w, kv4.x) + c0, n, v0);
+    put_dv(live.y, head_at(U.off_dv, U.ld_dv, w, kv4.y) + c0, n, v1);
+    put_dv(live.z, head_at(U.off_dv, U.ld_dv, w, kv4.z) + c0, n, v2);
+    put_dv(live.w, head_at(U.off_dv, U.ld_dv, w, kv4.w) + c0, n, v3);
   }
 }
