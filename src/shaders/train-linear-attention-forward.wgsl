@@ -68,18 +68,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
       a2 = fma(vec4<f32>(PhiQ[qb.z + f]), kv, a2);
       a3 = fma(vec4<f32>(PhiQ[qb.w + f]), kv, a3);
     }
-    let as4 = array<vec4<f32>, 4>(a0, a1, a2, a3);
-    for (var r = 0u; r < 4u; r++) {
-      for (var x = 0u; x < 4u; x++) {
-        let j = jv[x];
-        var val = 0.0;
-        if (j >= lo[r] && j < hi[r]) {
-          val = as4[r][x];
-          den[r] += val;
-        }
-        if (live[r] && j < jhi) { Sa[srow[r] + j - jlo] = val; }
-      }
-    }
+    let n = min(4u, jhi - j0);
+    let o = j0 - jlo;
+    den.x = sa_row(live.x, srow.x + o, n, (jv >= vec4<u32>(lo.x)) & (jv < vec4<u32>(hi.x)), a0, den.x);
+    den.y = sa_row(live.y, srow.y + o, n, (jv >= vec4<u32>(lo.y)) & (jv < vec4<u32>(hi.y)), a1, den.y);
+    den.z = sa_row(live.z, srow.z + o, n, (jv >= vec4<u32>(lo.z)) & (jv < vec4<u32>(hi.z)), a2, den.z);
+    den.w = sa_row(live.w, srow.w + o, n, (jv >= vec4<u32>(lo.w)) & (jv < vec4<u32>(hi.w)), a3, den.w);
   }
   den += vec4<f32>(DELTA);
   let inv = vec4<f32>(1.0) / den;
@@ -108,16 +102,44 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
       o2 = fma(vec4<f32>(Sa[srow.z + s]), vv, o2);
       o3 = fma(vec4<f32>(Sa[srow.w + s]), vv, o3);
     }
-    let os = array<vec4<f32>, 4>(o0, o1, o2, o3);
-    for (var r = 0u; r < 4u; r++) {
-      if (!live[r]) { continue; }
-      let ob = head_at(U.off_o, U.ld_o, w, rv[r]);
-      for (var x = 0u; x < min(4u, dh - c0); x++) { Out[ob + c0 + x] = os[r][x] * inv[r]; }
-    }
+    let n = min(4u, dh - c0);
+    put_out(live.x, head_at(U.off_o, U.ld_o, w, rv.x) + c0, n, o0 * inv.x);
+    put_out(live.y, head_at(U.off_o, U.ld_o, w, rv.y) + c0, n, o1 * inv.y);
+    put_out(live.z, head_at(U.off_o, U.ld_o, w, rv.z) + c0, n, o2 * inv.z);
+    put_out(live.w, head_at(U.off_o, U.ld_o, w, rv.w) + c0, n, o3 * inv.w);
   }
   for (var r = 0u; r < 4u; r++) {
     if (live[r]) { DenOut[(w.b * L + rv[r]) * U.H + w.h] = den[r]; }
   }
+}
+
+/// One row's 4 dense scores a (keys j0 …) into its scratch row from o, the first n (keys < the
+/// block's end): a where `ok` (the row's own range), else 0; returns den plus the ok scores in key
+/// order. Straight-line with constant lanes (see put_out).
+fn sa_row(live: bool, o: u32, n: u32, ok: vec4<bool>, a: vec4<f32>, den: f32) -> f32 {
+  var d = den;
+  if (ok.x) { d += a.x; }
+  if (ok.y) { d += a.y; }
+  if (ok.z) { d += a.z; }
+  if (ok.w) { d += a.w; }
+  if (live) {
+    let v = select(vec4<f32>(0.0), a, ok);
+    if (n > 0u) { Sa[o] = v.x; }
+    if (n > 1u) { Sa[o + 1u] = v.y; }
+    if (n > 2u) { Sa[o + 2u] = v.z; }
+    if (n > 3u) { Sa[o + 3u] = v.w; }
+  }
+  return d;
+}
+
+/// The first n (≤ 4) lanes of v into Out from element o, straight-line: a loop indexing the
+/// register tile dynamically is spilled and read back lane by lane on SwiftShader.
+fn put_out(live: bool, o: u32, n: u32, v: vec4<f32>) {
+  if (!live) { return; }
+  if (n > 0u) { Out[o] = v.x; }
+  if (n > 1u) { Out[o + 1u] = v.y; }
+  if (n > 2u) { Out[o + 2u] = v.z; }
+  if (n > 3u) { Out[o + 3u] = v.w; }
 }
 
 // entry `amap`: the attention matrix linear attention actually uses, for the panel's maps:
