@@ -57,13 +57,15 @@ export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g:
   if (small) {
     // train-matmul.wgsl: an 8 × 8 (main8) or 4 × 4 (main) block of outputs per invocation, 16
     // invocations per workgroup; few blocks and a long k: main8 over k slices, then `reduce`
+    // main (4 × 4) computes db as an extra row of ones in op(A); main8 sums it in its first block row
     const rows = g.m + (g.db ? 1 : 0);
-    const blocks8 = Math.ceil(rows / 8) * Math.ceil(g.n / 8);
+    const blocks8 = Math.ceil(g.m / 8) * Math.ceil(g.n / 8);
     const slices = blocks8 < MATMUL_8X8_MIN_BLOCKS ? Math.min(Math.floor(g.k / 128), Math.ceil(256 / blocks8)) : 1;
     const big = blocks8 >= MATMUL_8X8_MIN_BLOCKS || slices > 1;
     const kc = Math.ceil(g.k / Math.max(1, slices));
-    const t = big ? 8 : 4;
-    const groups = Math.ceil((Math.ceil(rows / t) * Math.ceil(g.n / t) * Math.max(1, slices)) / 16);
+    const groups = big
+      ? Math.ceil((blocks8 * Math.max(1, slices)) / 16)
+      : Math.ceil((Math.ceil(rows / 4) * Math.ceil(g.n / 4)) / 16);
     // the slices' partial sums (main8 declares the binding either way; a role per size, so a
     // later product of the same encoder never regrows a buffer an earlier pass is bound to)
     const partBytes = slices > 1 ? slices * rows * g.n * 4 : 256;
