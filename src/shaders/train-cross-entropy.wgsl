@@ -55,6 +55,15 @@ fn rows(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
   if (r >= P.rows) { return; }
   let base = r * P.vocab;
   let count = STATS[2];
+  let tg = TGT[r];
+  if (MASK[r] == 0u || count <= 0.0) {
+    // a row outside the loss: its gradient is 0·(p − onehot), written without the softmax (−0 at
+    // the target, as 0·(p − 1) is, +0 elsewhere); MQAR's context rows are half of every batch
+    for (var j = 0u; j < P.vocab; j++) { DZ[base + j] = select(0.0, -0.0, i32(j) == tg); }
+    ROW[2u * r] = 0.0;
+    ROW[2u * r + 1u] = 0.0;
+    return;
+  }
   var zmax = -3.4e38;
   var amax = 0u;
   for (var j = 0u; j < P.vocab; j++) {
@@ -66,16 +75,14 @@ fn rows(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
   }
   var sum = 0.0;
   for (var j = 0u; j < P.vocab; j++) { sum += exp(Z[base + j] - zmax); }
-  let on = MASK[r] != 0u && count > 0.0;
-  let tg = TGT[r];
-  let scale = select(0.0, 1.0 / count, on);
+  let scale = 1.0 / count;
   for (var j = 0u; j < P.vocab; j++) {
     let p = exp(Z[base + j] - zmax) / sum;
     DZ[base + j] = scale * (p - select(0.0, 1.0, i32(j) == tg));
   }
   var loss = 0.0;
   var ok = 0.0;
-  if (on && tg >= 0 && u32(tg) < P.vocab) {
+  if (tg >= 0 && u32(tg) < P.vocab) {
     loss = zmax + log(sum) - Z[base + u32(tg)];
     ok = select(0.0, 1.0, amax == u32(tg));
   }
