@@ -7,6 +7,7 @@
 import matmulCode from '../../shaders/matmul.wgsl?raw';
 import code from '../../shaders/train-linear.wgsl?raw';
 import smallCode from '../../shaders/train-matmul.wgsl?raw';
+import sum3Code from '../../shaders/train-matmul-sum3.wgsl?raw';
 import { MATMUL_TILE } from '../matmul';
 import type { KernelContext } from '../kernel-context';
 import { dummyRw, dummyView, encodePass, gridX, packParams, type BufView } from './common';
@@ -112,6 +113,40 @@ export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g:
     groups: 1,
     grid: [Math.ceil(g.n / MATMUL_TILE), Math.ceil(g.m / MATMUL_TILE)],
     label: `train.matmul ${g.m}×${g.n}×${g.k}`,
+  });
+}
+
+export interface MatmulSum3Args {
+  /** A_t, m×k each */
+  a: readonly [BufView, BufView, BufView];
+  /** W_t (n×k each, read transposed) at element offsets 0, bs, 2·bs of b */
+  b: BufView;
+  bs: number;
+  c: BufView;
+  m: number;
+  n: number;
+  k: number;
+  accumulate?: boolean;
+  role?: string;
+}
+
+/**
+ * C = Σ_{t<3} A_t·W_tᵀ (+ C) in one pass (train-matmul-sum3.wgsl): the input gradient of a layer's
+ * three projections, dx = dq·Wqᵀ + dk·Wkᵀ + dv·Wvᵀ, where three accumulating passes each paid
+ * a dispatch and a load + store per output.
+ */
+export function encodeMatmulSum3(ctx: KernelContext, encoder: GPUCommandEncoder, g: MatmulSum3Args): void {
+  if (g.m === 0 || g.n === 0) return;
+  const groups = Math.ceil((Math.ceil(g.m / 8) * Math.ceil(g.n / 8)) / 16);
+  encodePass(ctx, encoder, {
+    shader: 'train-matmul-sum3',
+    code: sum3Code,
+    entry: 'main',
+    role: g.role ?? 'train.matmul.sum3',
+    params: packParams([g.m, g.n, g.k, g.accumulate ? 1 : 0, gridX(groups, ctx), g.bs, 0, 0]),
+    views: [...g.a, g.b, g.c],
+    groups,
+    label: `train.matmul.sum3 ${g.m}×${g.n}×3·${g.k} Bᵀ`,
   });
 }
 
