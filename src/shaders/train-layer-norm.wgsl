@@ -7,8 +7,8 @@
 //   params:   dg_j = Σ_rows dy_j x̂_j,  db_j = Σ_rows dy_j                      (+= when accumulate)
 //
 // Thread mapping: forward / backward one invocation per 4 rows, their columns in order; params one
-// invocation per column, the rows in order (no atomics, no workgroup memory, bit-reproducible).
-// Dispatch: forward / backward ⌈⌈rows / 4⌉ / 64⌉ workgroups of 64, params ⌈cols / 8⌉ of 8, folded into (nx, ny).
+// invocation per 4 columns, the rows in order (no atomics, no workgroup memory, bit-reproducible).
+// Dispatch: forward / backward ⌈⌈rows / 4⌉ / 64⌉ workgroups of 64, params ⌈⌈cols / 4⌉ / 4⌉ of 4, folded into (nx, ny).
 
 struct Params { rows: u32, cols: u32, nx: u32, accumulate: u32 }
 
@@ -109,20 +109,37 @@ fn backward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) 
 // binding 7 (a separate entry point layout).
 @group(0) @binding(7) var<storage, read_write> DBIAS: array<f32>;
 
-// params: workgroups of 8 (one invocation per column walks every row; with 64 a D = 32 layer ran
-// in one workgroup, on one thread of SwiftShader)
-@compute @workgroup_size(8)
+// params: one invocation per 4 columns 4·e … (columns past the end read the last one, clamped,
+// and write nothing) walking every row, MEAN[r] and RSTD[r] loaded once for the 4 (2.5 loads per
+// entry, were 4); workgroups of 4, so a D = 32 layer's 8 walks spread over 2 workgroups
+// (SwiftShader runs a workgroup on one thread)
+@compute @workgroup_size(4)
 fn params(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let j = (wg.y * P.nx + wg.x) * 8u + lid.x;
+  let j0 = ((wg.y * P.nx + wg.x) * 4u + lid.x) * 4u;
   _ = G[0];
-  if (j >= P.cols) { return; }
-  var sg = 0.0;
-  var sb = 0.0;
+  if (j0 >= P.cols) { return; }
+  let jv = vec4<u32>(j0) + vec4<u32>(0u, 1u, 2u, 3u);
+  let jc = min(jv, vec4<u32>(P.cols - 1u));
+  var sg = vec4<f32>(0.0);
+  var sb = vec4<f32>(0.0);
   for (var r = 0u; r < P.rows; r++) {
-    let dy = B[r * P.cols + j];
-    sg += dy * (X[r * P.cols + j] - MEAN[r]) * RSTD[r];
+    let o = vec4<u32>(r * P.cols) + jc;
+    let dy = vec4<f32>(B[o.x], B[o.y], B[o.z], B[o.w]);
+    let x = vec4<f32>(X[o.x], X[o.y], X[o.z], X[o.w]);
+    sg += dy * (x - vec4<f32>(MEAN[r])) * vec4<f32>(RSTD[r]);
     sb += dy;
   }
+  let live = jv < vec4<u32>(P.cols);
+  if (live.x) { put_params(jv.x, sg.x, sb.x); }
+  if (live.y) { put_params(jv.y, sg.y, sb.y); }
+  if (live.z) { put_params(jv.z, sg.z, sb.z); }
+  if (live.w) { put_params(jv.w, sg.w, sb.w); }
+}
+
+/// Column j's dgain and dbias (+ their old values when accumulate).
+fn put_params(j: u32, g: f32, b: f32) {
+  var sg = g;
+  var sb = b;
   if (P.accumulate == 1u) {
     sg += OUT[j];
     sb += DBIAS[j];

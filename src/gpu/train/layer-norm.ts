@@ -60,10 +60,10 @@ export function encodeLayerNormBackward(
     code,
     entry: 'params',
     role: `${role}.params`,
-    // workgroups of 8 (train-layer-norm.wgsl params)
-    params: packParams([a.rows, a.cols, gridX(Math.ceil(a.cols / 8), ctx), a.accumulateParams ? 1 : 0]),
+    // 4 columns per invocation, workgroups of 4 (train-layer-norm.wgsl params)
+    params: packParams([a.rows, a.cols, gridX(Math.ceil(a.cols / 16), ctx), a.accumulateParams ? 1 : 0]),
     views: [a.x, a.gain, a.dy, a.dgain, a.mean, a.rstd, a.dbias],
-    groups: Math.ceil(a.cols / 8),
+    groups: Math.ceil(a.cols / 16),
   });
   encodePass(ctx, encoder, {
     shader: 'train-layer-norm',
