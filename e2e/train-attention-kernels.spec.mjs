@@ -26,6 +26,8 @@ const FEATURES = [
     { map, side: 'key', B: 2, L: 5, H: 2, dh: 3, m: 5 },
   ]),
   { map: 'positive', side: 'key', B: 1, L: 9, H: 1, dh: 8, m: 70 },
+  // FAVOR+'s 4 × 8 tiles: rows, features and input columns all across a ragged last block
+  { map: 'positive', side: 'query', B: 1, L: 7, H: 2, dh: 13, m: 11 },
   { map: 'hedgehog', side: 'query', B: 1, L: 3, H: 1, dh: 65, m: 67 },
   { map: 'taylor2', side: 'query', B: 1, L: 2, H: 1, dh: 9, m: 1 },
 ];

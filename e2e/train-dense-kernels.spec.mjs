@@ -15,6 +15,8 @@ const CASES = [
   ['matmulT', { m: 70, n: 65, k: 9, transA: false, transB: true, kernel: 'small' }],
   // few blocks, long k: 8 k-slices of 8 × 8 blocks, then the in-order reduce pass
   ['matmulT', { m: 33, n: 7, k: 1030, transA: true, transB: false, kernel: 'small' }],
+  // dx of three projections in one pass (train-matmul-sum3.wgsl): ragged 8 × 8 blocks, a gap between the weights
+  ['sum3', { m: 37, n: 13, k: 11, pad: 5 }],
   ['matmulT', { m: 70, n: 65, k: 33, transA: true, transB: false, kernel: 'tiled' }],
   ['matmulT', { m: 129, n: 130, k: 17, transA: false, transB: true, kernel: 'tiled' }],
   ['linear', { rows: 1, inDim: 1, outDim: 1, bias: true }],

@@ -18,7 +18,7 @@ import { encodeCrossEntropy } from '../../src/gpu/train/cross-entropy';
 import { encodeGeluBackward, encodeGeluForward } from '../../src/gpu/train/elementwise';
 import { encodeEmbedBackward, encodeEmbedForward, tokenIndex } from '../../src/gpu/train/embedding';
 import { encodeLayerNormBackward, encodeLayerNormForward } from '../../src/gpu/train/layer-norm';
-import { encodeLinearBackward, encodeLinearForward, encodeMatmulT } from '../../src/gpu/train/linear';
+import { encodeLinearBackward, encodeLinearForward, encodeMatmulSum3, encodeMatmulT } from '../../src/gpu/train/linear';
 import { encodeShortConvBackward, encodeShortConvForward } from '../../src/gpu/train/short-conv';
 import { pageKernelContext } from './train-gpu';
 
@@ -162,6 +162,28 @@ async function matmulT(s: {
     }),
   );
   return [compare('C (+=)', r.c!, want, k)];
+}
+
+/**
+ * The fused input gradient of three projections, C += Σ_t A_t·W_tᵀ (encodeMatmulSum3), against
+ * the sum of the three twins' dx (linearBackward); the weights at a stride with a gap (pad).
+ */
+async function sum3(s: { m: number; n: number; k: number; pad: number }): Promise<Row[]> {
+  const { m, n, k } = s;
+  const bs = n * k + s.pad;
+  const as = [0, 1, 2].map((t) => normal(m * k, 81 + t));
+  const b = normal(2 * bs + n * k, 84);
+  const c0 = normal(m * n, 85);
+  const want = Float64Array.from(c0);
+  for (let t = 0; t < 3; t++) {
+    const w = f64(b.subarray(t * bs, t * bs + n * k));
+    const { dx } = linearBackward(new Float64Array(m * n), m, n, w, k, f64(as[t]!));
+    for (let i = 0; i < want.length; i++) want[i]! += dx[i]!;
+  }
+  const r = await gpuRun({ a0: as[0]!, a1: as[1]!, a2: as[2]!, b, c: c0 }, { c: m * n }, (c, e, B) =>
+    encodeMatmulSum3(c, e, { a: [B.a0!, B.a1!, B.a2!], b: B.b!, bs, c: B.c!, m, n, k, accumulate: true }),
+  );
+  return [compare('C (+=)', r.c!, want, 3 * k)];
 }
 
 async function layerNorm(s: { rows: number; cols: number }): Promise<Row[]> {
@@ -356,7 +378,7 @@ async function adamw(s: { n: number; t: number; clip: number; decayEvery: number
   ];
 }
 
-const KERNELS = { matmulT, linear, layerNorm, gelu, embed, shortConv, crossEntropy, adamw } as const;
+const KERNELS = { matmulT, sum3, linear, layerNorm, gelu, embed, shortConv, crossEntropy, adamw } as const;
 
 (window as unknown as { trainDense: unknown }).trainDense = {
   info: async () => ({ adapter: (await ctx()).adapter }),

@@ -59,7 +59,11 @@ function example(setup: TrainingSetup): Batch {
 
 let session: TrainingSession | null = null;
 
-/** Measured (npm run bench:train, SwiftShader): a GPU training step takes 3–7× the CPU twins’ (default model: ~0.8 s vs ~0.2 s). */
+/**
+ * Measured (npm run bench:train and an interleaved page, SwiftShader on a shared 2-core machine,
+ * default MQAR): a GPU training step takes 0.7–1.3× the CPU twins’ depending on the run (it was
+ * 3–7×), so not clearly faster: a software adapter keeps the CPU twins unless trainer=webgpu.
+ */
 const SOFTWARE_REASON = 'the WebGPU adapter is a software rasterizer, on which the CPU twins train faster';
 
 async function start(

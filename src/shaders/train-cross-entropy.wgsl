@@ -7,7 +7,7 @@
 //           dz_rv = mask_r·(softmax(z_r)_v − [v = target_r]) / count   (0 when count = 0)
 //   reduce: stats[0] = Σ_r loss_r / count (0 when count = 0), stats[1] = Σ_r correct_r
 //
-// Thread mapping: count and reduce one workgroup of 64 — invocation t sums rows t, t + 64, … in
+// Thread mapping: count and reduce one workgroup of 16 — invocation t sums rows t, t + 16, … in
 // order, then a fixed-order tree in workgroup memory; rows one invocation per row walking its V
 // logits serially (no barriers: on SwiftShader a workgroup per row with tree reductions cost more
 // than the row's arithmetic). Deterministic, no atomics.
@@ -24,11 +24,14 @@ struct Params { rows: u32, vocab: u32, nx: u32, _p: u32 }
 @group(0) @binding(5) var<storage, read_write> ROW: array<f32>;
 @group(0) @binding(6) var<storage, read_write> STATS: array<f32>;
 
-var<workgroup> r0: array<f32, 64>;
-var<workgroup> r1: array<f32, 64>;
+/// Invocations of `count` and `reduce`: 16, so the tree takes 4 barriers, not 6 (on SwiftShader a
+/// barrier switches every SIMD group of the workgroup: with 64 invocations both took ~2× as long).
+const RW: u32 = 16u;
+var<workgroup> r0: array<f32, 16>;
+var<workgroup> r1: array<f32, 16>;
 
 fn tree(t: u32) {
-  for (var s = 32u; s > 0u; s >>= 1u) {
+  for (var s = RW / 2u; s > 0u; s >>= 1u) {
     workgroupBarrier();
     if (t < s) {
       r0[t] += r0[t + s];
@@ -38,11 +41,11 @@ fn tree(t: u32) {
   workgroupBarrier();
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(16)
 fn count(@builtin(local_invocation_id) lid: vec3<u32>) {
   let t = lid.x;
   var n = 0.0;
-  for (var i = t; i < P.rows; i += 64u) { n += select(0.0, 1.0, MASK[i] != 0u); }
+  for (var i = t; i < P.rows; i += RW) { n += select(0.0, 1.0, MASK[i] != 0u); }
   r0[t] = n;
   r1[t] = 0.0;
   tree(t);
@@ -55,6 +58,15 @@ fn rows(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
   if (r >= P.rows) { return; }
   let base = r * P.vocab;
   let count = STATS[2];
+  let tg = TGT[r];
+  if (MASK[r] == 0u || count <= 0.0) {
+    // a row outside the loss: its gradient is 0·(p − onehot), written without the softmax (−0 at
+    // the target, as 0·(p − 1) is, +0 elsewhere); MQAR's context rows are half of every batch
+    for (var j = 0u; j < P.vocab; j++) { DZ[base + j] = select(0.0, -0.0, i32(j) == tg); }
+    ROW[2u * r] = 0.0;
+    ROW[2u * r + 1u] = 0.0;
+    return;
+  }
   var zmax = -3.4e38;
   var amax = 0u;
   for (var j = 0u; j < P.vocab; j++) {
@@ -66,16 +78,14 @@ fn rows(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
   }
   var sum = 0.0;
   for (var j = 0u; j < P.vocab; j++) { sum += exp(Z[base + j] - zmax); }
-  let on = MASK[r] != 0u && count > 0.0;
-  let tg = TGT[r];
-  let scale = select(0.0, 1.0 / count, on);
+  let scale = 1.0 / count;
   for (var j = 0u; j < P.vocab; j++) {
     let p = exp(Z[base + j] - zmax) / sum;
     DZ[base + j] = scale * (p - select(0.0, 1.0, i32(j) == tg));
   }
   var loss = 0.0;
   var ok = 0.0;
-  if (on && tg >= 0 && u32(tg) < P.vocab) {
+  if (tg >= 0 && u32(tg) < P.vocab) {
     loss = zmax + log(sum) - Z[base + u32(tg)];
     ok = select(0.0, 1.0, amax == u32(tg));
   }
@@ -83,12 +93,12 @@ fn rows(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
   ROW[2u * r + 1u] = ok;
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(16)
 fn reduce(@builtin(local_invocation_id) lid: vec3<u32>) {
   let t = lid.x;
   var l = 0.0;
   var c = 0.0;
-  for (var i = t; i < P.rows; i += 64u) {
+  for (var i = t; i < P.rows; i += RW) {
     l += ROW[2u * i];
     c += ROW[2u * i + 1u];
   }

@@ -14,12 +14,14 @@
 //
 // Thread mapping: one invocation per block of 4 consecutive rows i0 … i0+3 (`rows`) or keys
 // j0 … j0+3 (`cols`) of one (b, h) (train-attention-rows.wgsl `attn_block`; a causal chunk is a
-// multiple of 4, so a block reads one state). No workgroup memory, no barriers. Every product is a
-// 4 × 4 register tile (8 loads per 16 FMAs; the unblocked kernel summed into its outputs in place,
-// 2–3 storage accesses per FMA, and on SwiftShader those gathers are what costs): first the dense
+// multiple of 4, so a block reads one state). No workgroup memory, no barriers. The dense scores
+// are 4 × 4 register tiles (8 loads per 16 FMAs), the outputs 4 × 8 (4 rows / keys × 8 features
+// or columns: 12 loads per 32 FMAs, ~18% faster than 4 × 4 on SwiftShader); the unblocked kernel
+// summed into its outputs in place, 2–3 storage accesses per FMA, and on SwiftShader those gathers
+// are what costs. First the dense
 // da_ij (and, in `cols`, a_ij) of the block's union of ranges into scratch rows (Sd, Sa:
 // [(bh·L + row)·span + offset], zeros outside the row's own range), then the outputs by blocks of
-// 4 features / columns: the state part, then the dense sum over the scratch row. Rows and keys
+// 8 features / columns: the state part, then the dense sum over the scratch row. Rows and keys
 // past L read row L − 1 (clamped) and are not written. Sums run in the unblocked kernel's order.
 // Dispatch: ⌈B·H·⌈L/4⌉ / 64⌉ workgroups of 64 per entry.
 
@@ -86,48 +88,114 @@ fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
       d2 = fma(vec4<f32>(G[gb.z + c]), vv, d2);
       d3 = fma(vec4<f32>(G[gb.w + c]), vv, d3);
     }
-    let ds = array<vec4<f32>, 4>(d0, d1, d2, d3);
-    for (var r = 0u; r < 4u; r++) {
-      if (!live[r]) { continue; }
-      for (var x = 0u; x < 4u; x++) {
-        let j = jv[x];
-        if (j < jhi) { Sd[srow[r] + j - jlo] = select(0.0, ds[r][x], j >= lo[r] && j < hi[r]); }
-      }
-    }
+    let n = min(4u, jhi - j0);
+    let o = j0 - jlo;
+    put_sd(live.x, srow.x + o, n, select(vec4<f32>(0.0), d0, (jv >= vec4<u32>(lo.x)) & (jv < vec4<u32>(hi.x))));
+    put_sd(live.y, srow.y + o, n, select(vec4<f32>(0.0), d1, (jv >= vec4<u32>(lo.y)) & (jv < vec4<u32>(hi.y))));
+    put_sd(live.z, srow.z + o, n, select(vec4<f32>(0.0), d2, (jv >= vec4<u32>(lo.z)) & (jv < vec4<u32>(hi.z))));
+    put_sd(live.w, srow.w + o, n, select(vec4<f32>(0.0), d3, (jv >= vec4<u32>(lo.w)) & (jv < vec4<u32>(hi.w))));
   }
-  // dφq by blocks of 4 features: Σ_c St[f, c] g_i[c], then Σ_j da_ij φk_j[f]
+  // dφq by blocks of 8 features (4 rows × 8 features: 12 loads per 32 FMAs): Σ_c St[f, c] g_i[c],
+  // then Σ_j da_ij φk_j[f]
   let sb = state_at(w, rc.x);
-  for (var f0 = 0u; f0 < F; f0 += 4u) {
-    let fv = min(vec4<u32>(f0) + vec4<u32>(0u, 1u, 2u, 3u), vec4<u32>(F - 1u));
-    var a0 = vec4<f32>(0.0); // row i0 + 0 over features f0 …
+  let fl = vec4<u32>(F - 1u);
+  for (var f0 = 0u; f0 < F; f0 += 8u) {
+    let fv = min(vec4<u32>(f0) + vec4<u32>(0u, 1u, 2u, 3u), fl);
+    let fw = min(vec4<u32>(f0) + vec4<u32>(4u, 5u, 6u, 7u), fl);
+    var a0 = vec4<f32>(0.0); // row i0 + 0 over features f0 … f0+3
     var a1 = vec4<f32>(0.0);
     var a2 = vec4<f32>(0.0);
     var a3 = vec4<f32>(0.0);
+    var b0 = vec4<f32>(0.0); // row i0 + 0 over features f0+4 … f0+7
+    var b1 = vec4<f32>(0.0);
+    var b2 = vec4<f32>(0.0);
+    var b3 = vec4<f32>(0.0);
     if (U.mode != 2u) {
       let sf = vec4<u32>(sb) + fv * nc;
+      let sg = vec4<u32>(sb) + fw * nc;
       for (var c = 0u; c < nc; c++) {
         let sv = vec4<f32>(St[sf.x + c], St[sf.y + c], St[sf.z + c], St[sf.w + c]);
-        a0 = fma(sv, vec4<f32>(G[gb.x + c]), a0);
-        a1 = fma(sv, vec4<f32>(G[gb.y + c]), a1);
-        a2 = fma(sv, vec4<f32>(G[gb.z + c]), a2);
-        a3 = fma(sv, vec4<f32>(G[gb.w + c]), a3);
+        let sw = vec4<f32>(St[sg.x + c], St[sg.y + c], St[sg.z + c], St[sg.w + c]);
+        let g = gq(gb, c);
+        a0 = fma(sv, vec4<f32>(g.x), a0);
+        a1 = fma(sv, vec4<f32>(g.y), a1);
+        a2 = fma(sv, vec4<f32>(g.z), a2);
+        a3 = fma(sv, vec4<f32>(g.w), a3);
+        b0 = fma(sw, vec4<f32>(g.x), b0);
+        b1 = fma(sw, vec4<f32>(g.y), b1);
+        b2 = fma(sw, vec4<f32>(g.z), b2);
+        b3 = fma(sw, vec4<f32>(g.w), b3);
       }
     }
     for (var j = jlo; j < jhi; j++) {
       let kb = phi_at(w, j);
       let kv = vec4<f32>(PhiK[kb + fv.x], PhiK[kb + fv.y], PhiK[kb + fv.z], PhiK[kb + fv.w]);
+      let kw = vec4<f32>(PhiK[kb + fw.x], PhiK[kb + fw.y], PhiK[kb + fw.z], PhiK[kb + fw.w]);
       let s = j - jlo;
-      a0 = fma(vec4<f32>(Sd[srow.x + s]), kv, a0);
-      a1 = fma(vec4<f32>(Sd[srow.y + s]), kv, a1);
-      a2 = fma(vec4<f32>(Sd[srow.z + s]), kv, a2);
-      a3 = fma(vec4<f32>(Sd[srow.w + s]), kv, a3);
+      let d = vec4<f32>(Sd[srow.x + s], Sd[srow.y + s], Sd[srow.z + s], Sd[srow.w + s]);
+      a0 = fma(vec4<f32>(d.x), kv, a0);
+      a1 = fma(vec4<f32>(d.y), kv, a1);
+      a2 = fma(vec4<f32>(d.z), kv, a2);
+      a3 = fma(vec4<f32>(d.w), kv, a3);
+      b0 = fma(vec4<f32>(d.x), kw, b0);
+      b1 = fma(vec4<f32>(d.y), kw, b1);
+      b2 = fma(vec4<f32>(d.z), kw, b2);
+      b3 = fma(vec4<f32>(d.w), kw, b3);
     }
-    let as4 = array<vec4<f32>, 4>(a0, a1, a2, a3);
-    for (var r = 0u; r < 4u; r++) {
-      if (!live[r]) { continue; }
-      for (var x = 0u; x < min(4u, F - f0); x++) { dPhiQ[qb[r] + f0 + x] = as4[r][x]; }
-    }
+    let n = min(4u, F - f0);
+    let n1 = min(8u, F - f0) - n;
+    put_dphiq(live.x, qb.x + f0, n, a0);
+    put_dphiq(live.y, qb.y + f0, n, a1);
+    put_dphiq(live.z, qb.z + f0, n, a2);
+    put_dphiq(live.w, qb.w + f0, n, a3);
+    put_dphiq(live.x, qb.x + f0 + 4u, n1, b0);
+    put_dphiq(live.y, qb.y + f0 + 4u, n1, b1);
+    put_dphiq(live.z, qb.z + f0 + 4u, n1, b2);
+    put_dphiq(live.w, qb.w + f0 + 4u, n1, b3);
   }
+}
+
+// The tiles' epilogues: the first n (≤ 4) lanes of v from element o, straight-line with constant
+// lanes (a loop indexing the register tile and the row vectors dynamically is spilled and read
+// back lane by lane on SwiftShader).
+fn put_sd(live: bool, o: u32, n: u32, v: vec4<f32>) {
+  if (!live) { return; }
+  if (n > 0u) { Sd[o] = v.x; }
+  if (n > 1u) { Sd[o + 1u] = v.y; }
+  if (n > 2u) { Sd[o + 2u] = v.z; }
+  if (n > 3u) { Sd[o + 3u] = v.w; }
+}
+
+fn put_sa(live: bool, o: u32, n: u32, v: vec4<f32>) {
+  if (!live) { return; }
+  if (n > 0u) { Sa[o] = v.x; }
+  if (n > 1u) { Sa[o + 1u] = v.y; }
+  if (n > 2u) { Sa[o + 2u] = v.z; }
+  if (n > 3u) { Sa[o + 3u] = v.w; }
+}
+
+fn put_dphiq(live: bool, o: u32, n: u32, v: vec4<f32>) {
+  if (!live) { return; }
+  if (n > 0u) { dPhiQ[o] = v.x; }
+  if (n > 1u) { dPhiQ[o + 1u] = v.y; }
+  if (n > 2u) { dPhiQ[o + 2u] = v.z; }
+  if (n > 3u) { dPhiQ[o + 3u] = v.w; }
+}
+
+fn put_dphik(live: bool, o: u32, n: u32, v: vec4<f32>) {
+  if (!live) { return; }
+  if (n > 0u) { dPhiK[o] = v.x; }
+  if (n > 1u) { dPhiK[o + 1u] = v.y; }
+  if (n > 2u) { dPhiK[o + 2u] = v.z; }
+  if (n > 3u) { dPhiK[o + 3u] = v.w; }
+}
+
+fn put_dv(live: bool, o: u32, n: u32, v: vec4<f32>) {
+  if (!live) { return; }
+  if (n > 0u) { dV[o] = v.x; }
+  if (n > 1u) { dV[o + 1u] = v.y; }
+  if (n > 2u) { dV[o + 2u] = v.z; }
+  if (n > 3u) { dV[o + 3u] = v.w; }
 }
 
 @compute @workgroup_size(64)
@@ -178,89 +246,143 @@ fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
       d2 = fma(gv, vec4<f32>(V[vb.z + c]), d2);
       d3 = fma(gv, vec4<f32>(V[vb.w + c]), d3);
     }
-    let as4 = array<vec4<f32>, 4>(a0, a1, a2, a3);
-    let ds = array<vec4<f32>, 4>(d0, d1, d2, d3);
-    for (var q = 0u; q < 4u; q++) {
-      if (!live[q]) { continue; }
-      for (var x = 0u; x < 4u; x++) {
-        let i = iv[x];
-        if (i < ihi) {
-          let ok = i >= lo[q] && i < hi[q];
-          Sa[srow[q] + i - ilo] = select(0.0, as4[q][x], ok);
-          Sd[srow[q] + i - ilo] = select(0.0, ds[q][x], ok);
-        }
-      }
-    }
+    let n = min(4u, ihi - i0);
+    let o = i0 - ilo;
+    let ok0 = (iv >= vec4<u32>(lo.x)) & (iv < vec4<u32>(hi.x));
+    let ok1 = (iv >= vec4<u32>(lo.y)) & (iv < vec4<u32>(hi.y));
+    let ok2 = (iv >= vec4<u32>(lo.z)) & (iv < vec4<u32>(hi.z));
+    let ok3 = (iv >= vec4<u32>(lo.w)) & (iv < vec4<u32>(hi.w));
+    let z = vec4<f32>(0.0);
+    put_sa(live.x, srow.x + o, n, select(z, a0, ok0));
+    put_sd(live.x, srow.x + o, n, select(z, d0, ok0));
+    put_sa(live.y, srow.y + o, n, select(z, a1, ok1));
+    put_sd(live.y, srow.y + o, n, select(z, d1, ok1));
+    put_sa(live.z, srow.z + o, n, select(z, a2, ok2));
+    put_sd(live.z, srow.z + o, n, select(z, d2, ok2));
+    put_sa(live.w, srow.w + o, n, select(z, a3, ok3));
+    put_sd(live.w, srow.w + o, n, select(z, d3, ok3));
   }
   let sb = state_at(w, kc.x);
-  // dφk by blocks of 4 features: R[f, dh] + Σ_c R[f, c] v_j[c], then Σ_i da_ij φq_i[f]
-  for (var f0 = 0u; f0 < F; f0 += 4u) {
-    let fv = min(vec4<u32>(f0) + vec4<u32>(0u, 1u, 2u, 3u), vec4<u32>(F - 1u));
-    var k0 = vec4<f32>(0.0); // key j0 + 0 over features f0 …
+  // dφk by blocks of 8 features (4 keys × 8 features: 12 loads per 32 FMAs): R[f, dh] +
+  // Σ_c R[f, c] v_j[c], then Σ_i da_ij φq_i[f]
+  let fl = vec4<u32>(F - 1u);
+  for (var f0 = 0u; f0 < F; f0 += 8u) {
+    let fv = min(vec4<u32>(f0) + vec4<u32>(0u, 1u, 2u, 3u), fl);
+    let fw = min(vec4<u32>(f0) + vec4<u32>(4u, 5u, 6u, 7u), fl);
+    var k0 = vec4<f32>(0.0); // key j0 + 0 over features f0 … f0+3
     var k1 = vec4<f32>(0.0);
     var k2 = vec4<f32>(0.0);
     var k3 = vec4<f32>(0.0);
+    var l0 = vec4<f32>(0.0); // key j0 + 0 over features f0+4 … f0+7
+    var l1 = vec4<f32>(0.0);
+    var l2 = vec4<f32>(0.0);
+    var l3 = vec4<f32>(0.0);
     if (U.mode != 2u) {
       let sf = vec4<u32>(sb) + fv * nc;
+      let sg = vec4<u32>(sb) + fw * nc;
       let z = vec4<f32>(St[sf.x + dh], St[sf.y + dh], St[sf.z + dh], St[sf.w + dh]);
+      let z1 = vec4<f32>(St[sg.x + dh], St[sg.y + dh], St[sg.z + dh], St[sg.w + dh]);
       k0 = z;
       k1 = z;
       k2 = z;
       k3 = z;
+      l0 = z1;
+      l1 = z1;
+      l2 = z1;
+      l3 = z1;
       for (var c = 0u; c < dh; c++) {
         let sv = vec4<f32>(St[sf.x + c], St[sf.y + c], St[sf.z + c], St[sf.w + c]);
-        k0 = fma(sv, vec4<f32>(V[vb.x + c]), k0);
-        k1 = fma(sv, vec4<f32>(V[vb.y + c]), k1);
-        k2 = fma(sv, vec4<f32>(V[vb.z + c]), k2);
-        k3 = fma(sv, vec4<f32>(V[vb.w + c]), k3);
+        let sw = vec4<f32>(St[sg.x + c], St[sg.y + c], St[sg.z + c], St[sg.w + c]);
+        let vv = vq(vb, c);
+        k0 = fma(sv, vec4<f32>(vv.x), k0);
+        k1 = fma(sv, vec4<f32>(vv.y), k1);
+        k2 = fma(sv, vec4<f32>(vv.z), k2);
+        k3 = fma(sv, vec4<f32>(vv.w), k3);
+        l0 = fma(sw, vec4<f32>(vv.x), l0);
+        l1 = fma(sw, vec4<f32>(vv.y), l1);
+        l2 = fma(sw, vec4<f32>(vv.z), l2);
+        l3 = fma(sw, vec4<f32>(vv.w), l3);
       }
     }
     for (var i = ilo; i < ihi; i++) {
       let qb = phi_at(w, i);
       let qv = vec4<f32>(PhiQ[qb + fv.x], PhiQ[qb + fv.y], PhiQ[qb + fv.z], PhiQ[qb + fv.w]);
+      let qw = vec4<f32>(PhiQ[qb + fw.x], PhiQ[qb + fw.y], PhiQ[qb + fw.z], PhiQ[qb + fw.w]);
       let s = i - ilo;
-      k0 = fma(vec4<f32>(Sd[srow.x + s]), qv, k0);
-      k1 = fma(vec4<f32>(Sd[srow.y + s]), qv, k1);
-      k2 = fma(vec4<f32>(Sd[srow.z + s]), qv, k2);
-      k3 = fma(vec4<f32>(Sd[srow.w + s]), qv, k3);
+      let d = vec4<f32>(Sd[srow.x + s], Sd[srow.y + s], Sd[srow.z + s], Sd[srow.w + s]);
+      k0 = fma(vec4<f32>(d.x), qv, k0);
+      k1 = fma(vec4<f32>(d.y), qv, k1);
+      k2 = fma(vec4<f32>(d.z), qv, k2);
+      k3 = fma(vec4<f32>(d.w), qv, k3);
+      l0 = fma(vec4<f32>(d.x), qw, l0);
+      l1 = fma(vec4<f32>(d.y), qw, l1);
+      l2 = fma(vec4<f32>(d.z), qw, l2);
+      l3 = fma(vec4<f32>(d.w), qw, l3);
     }
-    let ks = array<vec4<f32>, 4>(k0, k1, k2, k3);
-    for (var q = 0u; q < 4u; q++) {
-      if (!live[q]) { continue; }
-      for (var x = 0u; x < min(4u, F - f0); x++) { dPhiK[kb[q] + f0 + x] = ks[q][x]; }
-    }
+    let n = min(4u, F - f0);
+    let n1 = min(8u, F - f0) - n;
+    put_dphik(live.x, kb.x + f0, n, k0);
+    put_dphik(live.y, kb.y + f0, n, k1);
+    put_dphik(live.z, kb.z + f0, n, k2);
+    put_dphik(live.w, kb.w + f0, n, k3);
+    put_dphik(live.x, kb.x + f0 + 4u, n1, l0);
+    put_dphik(live.y, kb.y + f0 + 4u, n1, l1);
+    put_dphik(live.z, kb.z + f0 + 4u, n1, l2);
+    put_dphik(live.w, kb.w + f0 + 4u, n1, l3);
   }
-  // dv by blocks of 4 columns: Σ_f φk_j[f] R[f, c], then Σ_i a_ij g_i[c]
-  for (var c0 = 0u; c0 < dh; c0 += 4u) {
-    let cv = min(vec4<u32>(c0) + vec4<u32>(0u, 1u, 2u, 3u), vec4<u32>(dh - 1u));
-    var v0 = vec4<f32>(0.0); // key j0 + 0 over columns c0 …
+  // dv by blocks of 8 columns (4 keys × 8 columns): Σ_f φk_j[f] R[f, c], then Σ_i a_ij g_i[c]
+  let dl = vec4<u32>(dh - 1u);
+  for (var c0 = 0u; c0 < dh; c0 += 8u) {
+    let cv = min(vec4<u32>(c0) + vec4<u32>(0u, 1u, 2u, 3u), dl);
+    let cw = min(vec4<u32>(c0) + vec4<u32>(4u, 5u, 6u, 7u), dl);
+    var v0 = vec4<f32>(0.0); // key j0 + 0 over columns c0 … c0+3
     var v1 = vec4<f32>(0.0);
     var v2 = vec4<f32>(0.0);
     var v3 = vec4<f32>(0.0);
+    var u0 = vec4<f32>(0.0); // key j0 + 0 over columns c0+4 … c0+7
+    var u1 = vec4<f32>(0.0);
+    var u2 = vec4<f32>(0.0);
+    var u3 = vec4<f32>(0.0);
     if (U.mode != 2u) {
       for (var f = 0u; f < F; f++) {
         let e = sb + f * nc;
         let sv = vec4<f32>(St[e + cv.x], St[e + cv.y], St[e + cv.z], St[e + cv.w]);
-        v0 = fma(vec4<f32>(PhiK[kb.x + f]), sv, v0);
-        v1 = fma(vec4<f32>(PhiK[kb.y + f]), sv, v1);
-        v2 = fma(vec4<f32>(PhiK[kb.z + f]), sv, v2);
-        v3 = fma(vec4<f32>(PhiK[kb.w + f]), sv, v3);
+        let sw = vec4<f32>(St[e + cw.x], St[e + cw.y], St[e + cw.z], St[e + cw.w]);
+        let k = pk(kb, f);
+        v0 = fma(vec4<f32>(k.x), sv, v0);
+        v1 = fma(vec4<f32>(k.y), sv, v1);
+        v2 = fma(vec4<f32>(k.z), sv, v2);
+        v3 = fma(vec4<f32>(k.w), sv, v3);
+        u0 = fma(vec4<f32>(k.x), sw, u0);
+        u1 = fma(vec4<f32>(k.y), sw, u1);
+        u2 = fma(vec4<f32>(k.z), sw, u2);
+        u3 = fma(vec4<f32>(k.w), sw, u3);
       }
     }
     for (var i = ilo; i < ihi; i++) {
       let gb = g_at(w, i);
       let gv = vec4<f32>(G[gb + cv.x], G[gb + cv.y], G[gb + cv.z], G[gb + cv.w]);
+      let gw = vec4<f32>(G[gb + cw.x], G[gb + cw.y], G[gb + cw.z], G[gb + cw.w]);
       let s = i - ilo;
-      v0 = fma(vec4<f32>(Sa[srow.x + s]), gv, v0);
-      v1 = fma(vec4<f32>(Sa[srow.y + s]), gv, v1);
-      v2 = fma(vec4<f32>(Sa[srow.z + s]), gv, v2);
-      v3 = fma(vec4<f32>(Sa[srow.w + s]), gv, v3);
+      let x = vec4<f32>(Sa[srow.x + s], Sa[srow.y + s], Sa[srow.z + s], Sa[srow.w + s]);
+      v0 = fma(vec4<f32>(x.x), gv, v0);
+      v1 = fma(vec4<f32>(x.y), gv, v1);
+      v2 = fma(vec4<f32>(x.z), gv, v2);
+      v3 = fma(vec4<f32>(x.w), gv, v3);
+      u0 = fma(vec4<f32>(x.x), gw, u0);
+      u1 = fma(vec4<f32>(x.y), gw, u1);
+      u2 = fma(vec4<f32>(x.z), gw, u2);
+      u3 = fma(vec4<f32>(x.w), gw, u3);
     }
-    let vs = array<vec4<f32>, 4>(v0, v1, v2, v3);
-    for (var q = 0u; q < 4u; q++) {
-      if (!live[q]) { continue; }
-      let dvb = head_at(U.off_dv, U.ld_dv, w, kv4[q]);
-      for (var x = 0u; x < min(4u, dh - c0); x++) { dV[dvb + c0 + x] = vs[q][x]; }
-    }
+    let n = min(4u, dh - c0);
+    let n1 = min(8u, dh - c0) - n;
+    put_dv(live.x, head_at(U.off_dv, U.ld_dv, w, kv4.x) + c0, n, v0);
+    put_dv(live.y, head_at(U.off_dv, U.ld_dv, w, kv4.y) + c0, n, v1);
+    put_dv(live.z, head_at(U.off_dv, U.ld_dv, w, kv4.z) + c0, n, v2);
+    put_dv(live.w, head_at(U.off_dv, U.ld_dv, w, kv4.w) + c0, n, v3);
+    put_dv(live.x, head_at(U.off_dv, U.ld_dv, w, kv4.x) + c0 + 4u, n1, u0);
+    put_dv(live.y, head_at(U.off_dv, U.ld_dv, w, kv4.y) + c0 + 4u, n1, u1);
+    put_dv(live.z, head_at(U.off_dv, U.ld_dv, w, kv4.z) + c0 + 4u, n1, u2);
+    put_dv(live.w, head_at(U.off_dv, U.ld_dv, w, kv4.w) + c0 + 4u, n1, u3);
   }
 }

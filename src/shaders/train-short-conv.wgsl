@@ -8,10 +8,10 @@
 //   backward dx: dh_t = du_t + Σ_s w_s ⊙ du_{t+s+o}   (t+s+o < L)   (+ dh when accumulate)
 //   backward dw: dw_s[d] = Σ_{b,t} du_t[d] · h_{t−s−o}[d]          (+ dw when accumulate)
 //
-// Thread mapping: forward / dx one invocation per PER = 8 consecutive elements of the (B·L)×D
-// output; dw one invocation per (s, d), the rows summed in order (no atomics). Dispatch:
-// ⌈count / 64⌉ workgroups of 64 folded into (nx, ny), count = ⌈B·L·D / 8⌉; dw ⌈taps·D / 8⌉
-// workgroups of 8.
+// Thread mapping: forward / dx one invocation per channel d and PER = 8 consecutive positions of
+// one sequence (d fastest); dw one invocation per (s, d), the rows summed in order (no atomics).
+// Dispatch: ⌈count / 64⌉ workgroups of 64 folded into (nx, ny), count = B·⌈L / 8⌉·D; dw
+// ⌈taps·D / 8⌉ workgroups of 8.
 
 struct Params { batch: u32, seq: u32, dim: u32, taps: u32, off: u32, nx: u32, accumulate: u32, _p: u32 }
 
@@ -22,48 +22,85 @@ struct Params { batch: u32, seq: u32, dim: u32, taps: u32, off: u32, nx: u32, ac
 @group(0) @binding(3) var<storage, read> DY: array<f32>;
 @group(0) @binding(4) var<storage, read_write> OUT: array<f32>;
 
-/// Elements per invocation of `forward` and `dx` (consecutive): SwiftShader's cost per workgroup
-/// outweighed these 3-load elements at one per invocation.
+/// Positions per invocation of `forward` and `dx`: one channel d of PER consecutive positions of
+/// one sequence, walked with the taps' inputs kept in registers (per output 1 load of X / du and
+/// the store; one element per invocation, or 8 consecutive elements of a row, reloaded the taps'
+/// W and inputs for every output: 7 loads per output at conv3).
 const PER: u32 = 8u;
 
-/// The elements [x, y) of this invocation (forward, dx).
-fn elems(wg: vec3<u32>, lid: vec3<u32>) -> vec2<u32> {
-  let e0 = ((wg.y * P.nx + wg.x) * 64u + lid.x) * PER;
-  return vec2<u32>(e0, min(P.batch * P.seq * P.dim, e0 + PER));
+/// This invocation's sequence b, first position t0, end t1 (≤ L) and channel d; b ≥ batch: none.
+fn span(wg: vec3<u32>, lid: vec3<u32>) -> vec4<u32> {
+  let id = (wg.y * P.nx + wg.x) * 64u + lid.x;
+  let d = id % P.dim;
+  let blk = id / P.dim;
+  let nb = (P.seq + PER - 1u) / PER;
+  let t0 = (blk % nb) * PER;
+  return vec4<u32>(blk / nb, t0, min(P.seq, t0 + PER), d);
+}
+
+/// W[s, d] (s < taps), 0 past the taps.
+fn taps3(d: u32) -> vec3<f32> {
+  var w = vec3<f32>(W[d], 0.0, 0.0);
+  if (P.taps > 1u) { w.y = W[P.dim + d]; }
+  if (P.taps > 2u) { w.z = W[2u * P.dim + d]; }
+  return w;
 }
 
 @compute @workgroup_size(64)
 fn forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   _ = DY[0];
-  let span = elems(wg, lid);
-  for (var e = span.x; e < span.y; e++) {
-    let r = e / P.dim;
-    let d = e % P.dim;
-    let t = r % P.seq;
-    var u = X[e];
-    for (var s = 0u; s < P.taps; s++) {
-      let back = s + P.off;
-      if (back <= t) { u += W[s * P.dim + d] * X[(r - back) * P.dim + d]; }
-    }
+  let sp = span(wg, lid);
+  if (sp.x >= P.batch) { return; }
+  let d = sp.w;
+  let w = taps3(d);
+  let row0 = sp.x * P.seq;
+  // h_{t−1}, h_{t−2} (0 before the sequence start; not read there anyway)
+  var p1 = 0.0;
+  var p2 = 0.0;
+  if (sp.y >= 1u) { p1 = X[(row0 + sp.y - 1u) * P.dim + d]; }
+  if (sp.y >= 2u) { p2 = X[(row0 + sp.y - 2u) * P.dim + d]; }
+  for (var t = sp.y; t < sp.z; t++) {
+    let e = (row0 + t) * P.dim + d;
+    let x = X[e];
+    // tap s reads h_{t−s−off} (off 0 or 1, s + off ≤ 2), in s order; constant lanes only (a
+    // dynamically indexed vector is spilled on SwiftShader)
+    let z = P.off == 0u;
+    var u = x;
+    if (P.off <= t) { u += w.x * select(p1, x, z); }
+    if (P.taps > 1u && 1u + P.off <= t) { u += w.y * select(p2, p1, z); }
+    if (P.taps > 2u && 2u + P.off <= t) { u += w.z * p2; }
     OUT[e] = u;
+    p2 = p1;
+    p1 = x;
   }
 }
 
 @compute @workgroup_size(64)
 fn dx(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   _ = X[0];
-  let span = elems(wg, lid);
-  for (var e = span.x; e < span.y; e++) {
-    let r = e / P.dim;
-    let d = e % P.dim;
-    let t = r % P.seq;
-    var g = DY[e];
-    for (var s = 0u; s < P.taps; s++) {
-      let fwd = s + P.off;
-      if (t + fwd < P.seq) { g += W[s * P.dim + d] * DY[(r + fwd) * P.dim + d]; }
-    }
+  let sp = span(wg, lid);
+  if (sp.x >= P.batch) { return; }
+  let d = sp.w;
+  let w = taps3(d);
+  let row0 = sp.x * P.seq;
+  // du_{t+1}, du_{t+2}, walking t down from the block's end (0 past the sequence; not read there)
+  var n1 = 0.0;
+  var n2 = 0.0;
+  if (sp.z < P.seq) { n1 = DY[(row0 + sp.z) * P.dim + d]; }
+  if (sp.z + 1u < P.seq) { n2 = DY[(row0 + sp.z + 1u) * P.dim + d]; }
+  for (var t = sp.z; t > sp.y; t--) {
+    let e = (row0 + t - 1u) * P.dim + d;
+    let du = DY[e];
+    // tap s reads du_{t'+s+off}, t' = t − 1, in s order
+    let z = P.off == 0u;
+    var g = du;
+    if (t - 1u + P.off < P.seq) { g += w.x * select(n1, du, z); }
+    if (P.taps > 1u && t + P.off < P.seq) { g += w.y * select(n2, n1, z); }
+    if (P.taps > 2u && t + 1u + P.off < P.seq) { g += w.z * n2; }
     if (P.accumulate == 1u) { g += OUT[e]; }
     OUT[e] = g;
+    n2 = n1;
+    n1 = du;
   }
 }
 

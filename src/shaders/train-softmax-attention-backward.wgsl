@@ -88,18 +88,14 @@ fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
       d70 = fma(vec4<f32>(x1.w), v0, d70);
       d71 = fma(vec4<f32>(x1.w), v1, d71);
     }
-    let ds = array<vec4<f32>, 16>(d00, d01, d10, d11, d20, d21, d30, d31, d40, d41, d50, d51, d60, d61, d70, d71);
-    for (var r = 0u; r < 8u; r++) {
-      if (rvs[r] >= L) { continue; }
-      for (var x = 0u; x < 8u; x++) {
-        let j = j0 + x;
-        if (j < jends[r]) {
-          let d = ds[2u * r + x / 4u][x % 4u];
-          dS[prow[r] + j] = d;
-          D[r] = fma(Pm[prow[r] + j], d, D[r]);
-        }
-      }
-    }
+    D[0] = dp_row(rvs[0] < L, prow[0] + j0, jends[0] - min(jends[0], j0), d00, d01, D[0]);
+    D[1] = dp_row(rvs[1] < L, prow[1] + j0, jends[1] - min(jends[1], j0), d10, d11, D[1]);
+    D[2] = dp_row(rvs[2] < L, prow[2] + j0, jends[2] - min(jends[2], j0), d20, d21, D[2]);
+    D[3] = dp_row(rvs[3] < L, prow[3] + j0, jends[3] - min(jends[3], j0), d30, d31, D[3]);
+    D[4] = dp_row(rvs[4] < L, prow[4] + j0, jends[4] - min(jends[4], j0), d40, d41, D[4]);
+    D[5] = dp_row(rvs[5] < L, prow[5] + j0, jends[5] - min(jends[5], j0), d50, d51, D[5]);
+    D[6] = dp_row(rvs[6] < L, prow[6] + j0, jends[6] - min(jends[6], j0), d60, d61, D[6]);
+    D[7] = dp_row(rvs[7] < L, prow[7] + j0, jends[7] - min(jends[7], j0), d70, d71, D[7]);
   }
   // dS = P (dP − D), zeros past each row's end
   for (var r = 0u; r < 8u; r++) {
@@ -161,13 +157,90 @@ fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
       a70 = fma(g7, k0, a70);
       a71 = fma(g7, k1, a71);
     }
-    let as8 = array<vec4<f32>, 16>(a00, a01, a10, a11, a20, a21, a30, a31, a40, a41, a50, a51, a60, a61, a70, a71);
-    for (var r = 0u; r < 8u; r++) {
-      if (rvs[r] >= L) { continue; }
-      let qo = head_at(U.off_dq, U.ld_dq, w, rvs[r]);
-      for (var x = 0u; x < min(8u, dh - c0); x++) { dQ[qo + c0 + x] = as8[2u * r + x / 4u][x % 4u] * U.scale; }
-    }
+    let nc = min(8u, dh - c0);
+    let sc = U.scale;
+    dq_row(rvs[0] < L, head_at(U.off_dq, U.ld_dq, w, rvs[0]) + c0, nc, a00 * sc, a01 * sc);
+    dq_row(rvs[1] < L, head_at(U.off_dq, U.ld_dq, w, rvs[1]) + c0, nc, a10 * sc, a11 * sc);
+    dq_row(rvs[2] < L, head_at(U.off_dq, U.ld_dq, w, rvs[2]) + c0, nc, a20 * sc, a21 * sc);
+    dq_row(rvs[3] < L, head_at(U.off_dq, U.ld_dq, w, rvs[3]) + c0, nc, a30 * sc, a31 * sc);
+    dq_row(rvs[4] < L, head_at(U.off_dq, U.ld_dq, w, rvs[4]) + c0, nc, a40 * sc, a41 * sc);
+    dq_row(rvs[5] < L, head_at(U.off_dq, U.ld_dq, w, rvs[5]) + c0, nc, a50 * sc, a51 * sc);
+    dq_row(rvs[6] < L, head_at(U.off_dq, U.ld_dq, w, rvs[6]) + c0, nc, a60 * sc, a61 * sc);
+    dq_row(rvs[7] < L, head_at(U.off_dq, U.ld_dq, w, rvs[7]) + c0, nc, a70 * sc, a71 * sc);
   }
+}
+
+// The tiles' epilogues, straight-line per row with constant lanes (a per-entry loop indexing the
+// register tile dynamically is spilled and read back lane by lane on SwiftShader):
+
+/// One row's dP of keys j0 … j0+7 (lo, hi) into dS from e = its entry of key j0, the first n
+/// (keys < the row's end), and D += P·dP over them in key order; returns D.
+fn dp_row(valid: bool, e: u32, n: u32, lo: vec4<f32>, hi: vec4<f32>, d: f32) -> f32 {
+  if (!valid) { return d; }
+  var x = d;
+  if (n > 0u) { dS[e] = lo.x; x = fma(Pm[e], lo.x, x); }
+  if (n > 1u) { dS[e + 1u] = lo.y; x = fma(Pm[e + 1u], lo.y, x); }
+  if (n > 2u) { dS[e + 2u] = lo.z; x = fma(Pm[e + 2u], lo.z, x); }
+  if (n > 3u) { dS[e + 3u] = lo.w; x = fma(Pm[e + 3u], lo.w, x); }
+  if (n > 4u) { dS[e + 4u] = hi.x; x = fma(Pm[e + 4u], hi.x, x); }
+  if (n > 5u) { dS[e + 5u] = hi.y; x = fma(Pm[e + 5u], hi.y, x); }
+  if (n > 6u) { dS[e + 6u] = hi.z; x = fma(Pm[e + 6u], hi.z, x); }
+  if (n > 7u) { dS[e + 7u] = hi.w; x = fma(Pm[e + 7u], hi.w, x); }
+  return x;
+}
+
+/// One row's 8 columns (lo, hi) of dQ from element o, the first n (≤ 8).
+fn dq_row(valid: bool, o: u32, n: u32, lo: vec4<f32>, hi: vec4<f32>) {
+  if (!valid) { return; }
+  if (n == 8u) {
+    dQ[o] = lo.x;
+    dQ[o + 1u] = lo.y;
+    dQ[o + 2u] = lo.z;
+    dQ[o + 3u] = lo.w;
+    dQ[o + 4u] = hi.x;
+    dQ[o + 5u] = hi.y;
+    dQ[o + 6u] = hi.z;
+    dQ[o + 7u] = hi.w;
+    return;
+  }
+  let vs = array<vec4<f32>, 2>(lo, hi);
+  for (var x = 0u; x < n; x++) { dQ[o + x] = vs[x / 4u][x % 4u]; }
+}
+
+/// The same for a key's 8 columns of dV …
+fn dv_row(valid: bool, o: u32, n: u32, lo: vec4<f32>, hi: vec4<f32>) {
+  if (!valid) { return; }
+  if (n == 8u) {
+    dV[o] = lo.x;
+    dV[o + 1u] = lo.y;
+    dV[o + 2u] = lo.z;
+    dV[o + 3u] = lo.w;
+    dV[o + 4u] = hi.x;
+    dV[o + 5u] = hi.y;
+    dV[o + 6u] = hi.z;
+    dV[o + 7u] = hi.w;
+    return;
+  }
+  let vs = array<vec4<f32>, 2>(lo, hi);
+  for (var x = 0u; x < n; x++) { dV[o + x] = vs[x / 4u][x % 4u]; }
+}
+
+/// … and of dK.
+fn dk_row(valid: bool, o: u32, n: u32, lo: vec4<f32>, hi: vec4<f32>) {
+  if (!valid) { return; }
+  if (n == 8u) {
+    dK[o] = lo.x;
+    dK[o + 1u] = lo.y;
+    dK[o + 2u] = lo.z;
+    dK[o + 3u] = lo.w;
+    dK[o + 4u] = hi.x;
+    dK[o + 5u] = hi.y;
+    dK[o + 6u] = hi.z;
+    dK[o + 7u] = hi.w;
+    return;
+  }
+  let vs = array<vec4<f32>, 2>(lo, hi);
+  for (var x = 0u; x < n; x++) { dK[o + x] = vs[x / 4u][x % 4u]; }
 }
 
 @compute @workgroup_size(16)
@@ -233,12 +306,15 @@ fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
       v70 = fma(vec4<f32>(m1.w), x0, v70);
       v71 = fma(vec4<f32>(m1.w), x1, v71);
     }
-    let vs = array<vec4<f32>, 16>(v00, v01, v10, v11, v20, v21, v30, v31, v40, v41, v50, v51, v60, v61, v70, v71);
-    for (var q = 0u; q < 8u; q++) {
-      if (kvs[q] >= L) { continue; }
-      let vo = head_at(U.off_dv, U.ld_dv, w, kvs[q]);
-      for (var x = 0u; x < min(8u, dh - c0); x++) { dV[vo + c0 + x] = vs[2u * q + x / 4u][x % 4u]; }
-    }
+    let nc = min(8u, dh - c0);
+    dv_row(kvs[0] < L, head_at(U.off_dv, U.ld_dv, w, kvs[0]) + c0, nc, v00, v01);
+    dv_row(kvs[1] < L, head_at(U.off_dv, U.ld_dv, w, kvs[1]) + c0, nc, v10, v11);
+    dv_row(kvs[2] < L, head_at(U.off_dv, U.ld_dv, w, kvs[2]) + c0, nc, v20, v21);
+    dv_row(kvs[3] < L, head_at(U.off_dv, U.ld_dv, w, kvs[3]) + c0, nc, v30, v31);
+    dv_row(kvs[4] < L, head_at(U.off_dv, U.ld_dv, w, kvs[4]) + c0, nc, v40, v41);
+    dv_row(kvs[5] < L, head_at(U.off_dv, U.ld_dv, w, kvs[5]) + c0, nc, v50, v51);
+    dv_row(kvs[6] < L, head_at(U.off_dv, U.ld_dv, w, kvs[6]) + c0, nc, v60, v61);
+    dv_row(kvs[7] < L, head_at(U.off_dv, U.ld_dv, w, kvs[7]) + c0, nc, v70, v71);
     // dK_j = Σ_i dS_ij q_i / √dh
     var k00 = vec4<f32>(0.0);
     var k01 = vec4<f32>(0.0);
@@ -280,11 +356,14 @@ fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
       k70 = fma(vec4<f32>(m1.w), x0, k70);
       k71 = fma(vec4<f32>(m1.w), x1, k71);
     }
-    let ks = array<vec4<f32>, 16>(k00, k01, k10, k11, k20, k21, k30, k31, k40, k41, k50, k51, k60, k61, k70, k71);
-    for (var q = 0u; q < 8u; q++) {
-      if (kvs[q] >= L) { continue; }
-      let ko = head_at(U.off_dk, U.ld_dk, w, kvs[q]);
-      for (var x = 0u; x < min(8u, dh - c0); x++) { dK[ko + c0 + x] = ks[2u * q + x / 4u][x % 4u] * U.scale; }
-    }
+    let sc = U.scale;
+    dk_row(kvs[0] < L, head_at(U.off_dk, U.ld_dk, w, kvs[0]) + c0, nc, k00 * sc, k01 * sc);
+    dk_row(kvs[1] < L, head_at(U.off_dk, U.ld_dk, w, kvs[1]) + c0, nc, k10 * sc, k11 * sc);
+    dk_row(kvs[2] < L, head_at(U.off_dk, U.ld_dk, w, kvs[2]) + c0, nc, k20 * sc, k21 * sc);
+    dk_row(kvs[3] < L, head_at(U.off_dk, U.ld_dk, w, kvs[3]) + c0, nc, k30 * sc, k31 * sc);
+    dk_row(kvs[4] < L, head_at(U.off_dk, U.ld_dk, w, kvs[4]) + c0, nc, k40 * sc, k41 * sc);
+    dk_row(kvs[5] < L, head_at(U.off_dk, U.ld_dk, w, kvs[5]) + c0, nc, k50 * sc, k51 * sc);
+    dk_row(kvs[6] < L, head_at(U.off_dk, U.ld_dk, w, kvs[6]) + c0, nc, k60 * sc, k61 * sc);
+    dk_row(kvs[7] < L, head_at(U.off_dk, U.ld_dk, w, kvs[7]) + c0, nc, k70 * sc, k71 * sc);
   }
 }

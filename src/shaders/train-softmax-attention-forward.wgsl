@@ -84,18 +84,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
       s70 = fma(vec4<f32>(x1.w), k0, s70);
       s71 = fma(vec4<f32>(x1.w), k1, s71);
     }
-    let ss = array<vec4<f32>, 16>(s00 * U.scale, s01 * U.scale, s10 * U.scale, s11 * U.scale, s20 * U.scale, s21 * U.scale, s30 * U.scale, s31 * U.scale, s40 * U.scale, s41 * U.scale, s50 * U.scale, s51 * U.scale, s60 * U.scale, s61 * U.scale, s70 * U.scale, s71 * U.scale);
-    for (var r = 0u; r < 8u; r++) {
-      if (rvs[r] >= L) { continue; }
-      for (var x = 0u; x < 8u; x++) {
-        let j = j0 + x;
-        if (j < jends[r]) {
-          let v = ss[2u * r + x / 4u][x % 4u];
-          Pm[prow[r] + j] = v;
-          mx[r] = max(mx[r], v);
-        }
-      }
-    }
+    mx[0] = score_row(rvs[0] < L, prow[0] + j0, jends[0] - min(jends[0], j0), s00 * U.scale, s01 * U.scale, mx[0]);
+    mx[1] = score_row(rvs[1] < L, prow[1] + j0, jends[1] - min(jends[1], j0), s10 * U.scale, s11 * U.scale, mx[1]);
+    mx[2] = score_row(rvs[2] < L, prow[2] + j0, jends[2] - min(jends[2], j0), s20 * U.scale, s21 * U.scale, mx[2]);
+    mx[3] = score_row(rvs[3] < L, prow[3] + j0, jends[3] - min(jends[3], j0), s30 * U.scale, s31 * U.scale, mx[3]);
+    mx[4] = score_row(rvs[4] < L, prow[4] + j0, jends[4] - min(jends[4], j0), s40 * U.scale, s41 * U.scale, mx[4]);
+    mx[5] = score_row(rvs[5] < L, prow[5] + j0, jends[5] - min(jends[5], j0), s50 * U.scale, s51 * U.scale, mx[5]);
+    mx[6] = score_row(rvs[6] < L, prow[6] + j0, jends[6] - min(jends[6], j0), s60 * U.scale, s61 * U.scale, mx[6]);
+    mx[7] = score_row(rvs[7] < L, prow[7] + j0, jends[7] - min(jends[7], j0), s70 * U.scale, s71 * U.scale, mx[7]);
   }
   // exp, the row sums, then the probabilities (zeros past each row's end)
   for (var r = 0u; r < 8u; r++) {
@@ -164,11 +160,50 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
       o70 = fma(p7, v0, o70);
       o71 = fma(p7, v1, o71);
     }
-    let os = array<vec4<f32>, 16>(o00, o01, o10, o11, o20, o21, o30, o31, o40, o41, o50, o51, o60, o61, o70, o71);
-    for (var r = 0u; r < 8u; r++) {
-      if (rvs[r] >= L) { continue; }
-      let ob = head_at(U.off_o, U.ld_o, w, rvs[r]);
-      for (var x = 0u; x < min(8u, dh - c0); x++) { O[ob + c0 + x] = os[2u * r + x / 4u][x % 4u]; }
-    }
+    let nc = min(8u, dh - c0);
+    out_row(rvs[0] < L, head_at(U.off_o, U.ld_o, w, rvs[0]) + c0, nc, o00, o01);
+    out_row(rvs[1] < L, head_at(U.off_o, U.ld_o, w, rvs[1]) + c0, nc, o10, o11);
+    out_row(rvs[2] < L, head_at(U.off_o, U.ld_o, w, rvs[2]) + c0, nc, o20, o21);
+    out_row(rvs[3] < L, head_at(U.off_o, U.ld_o, w, rvs[3]) + c0, nc, o30, o31);
+    out_row(rvs[4] < L, head_at(U.off_o, U.ld_o, w, rvs[4]) + c0, nc, o40, o41);
+    out_row(rvs[5] < L, head_at(U.off_o, U.ld_o, w, rvs[5]) + c0, nc, o50, o51);
+    out_row(rvs[6] < L, head_at(U.off_o, U.ld_o, w, rvs[6]) + c0, nc, o60, o61);
+    out_row(rvs[7] < L, head_at(U.off_o, U.ld_o, w, rvs[7]) + c0, nc, o70, o71);
   }
+}
+
+/// One row's 8 scores (lo, hi) of keys j0 … j0+7 into P from e = its entry of key j0, the first
+/// `n` of them (keys < the row's end); returns the row's running max. Straight-line, constant
+/// lanes: a per-entry loop indexing the tile's registers dynamically is spilled to memory and
+/// read back lane by lane on SwiftShader.
+fn score_row(valid: bool, e: u32, n: u32, lo: vec4<f32>, hi: vec4<f32>, m: f32) -> f32 {
+  if (!valid) { return m; }
+  var x = m;
+  if (n > 0u) { Pm[e] = lo.x; x = max(x, lo.x); }
+  if (n > 1u) { Pm[e + 1u] = lo.y; x = max(x, lo.y); }
+  if (n > 2u) { Pm[e + 2u] = lo.z; x = max(x, lo.z); }
+  if (n > 3u) { Pm[e + 3u] = lo.w; x = max(x, lo.w); }
+  if (n > 4u) { Pm[e + 4u] = hi.x; x = max(x, hi.x); }
+  if (n > 5u) { Pm[e + 5u] = hi.y; x = max(x, hi.y); }
+  if (n > 6u) { Pm[e + 6u] = hi.z; x = max(x, hi.z); }
+  if (n > 7u) { Pm[e + 7u] = hi.w; x = max(x, hi.w); }
+  return x;
+}
+
+/// One row's 8 outputs (lo, hi) into O from element o, the first n (≤ 8) of them.
+fn out_row(valid: bool, o: u32, n: u32, lo: vec4<f32>, hi: vec4<f32>) {
+  if (!valid) { return; }
+  if (n == 8u) {
+    O[o] = lo.x;
+    O[o + 1u] = lo.y;
+    O[o + 2u] = lo.z;
+    O[o + 3u] = lo.w;
+    O[o + 4u] = hi.x;
+    O[o + 5u] = hi.y;
+    O[o + 6u] = hi.z;
+    O[o + 7u] = hi.w;
+    return;
+  }
+  let vs = array<vec4<f32>, 2>(lo, hi);
+  for (var x = 0u; x < n; x++) { O[o + x] = vs[x / 4u][x % 4u]; }
 }

@@ -1,12 +1,14 @@
 /**
- * Dispatchers of the trainer's feature maps φ (src/shaders/train-feature-maps.wgsl), forward and
+ * Dispatchers of the trainer's feature maps φ (src/shaders/train-feature-maps.wgsl, the positive
+ * map's blocked entries in train-feature-maps-positive.wgsl), forward and
  * backward, all heads in one pass. CPU twin: src/core/train/feature-map-grad.ts `featureForward` /
  * `featureBackward`, which works on one head's slice x (rows×dh); here x is a strided view of the
  * whole (B·L)×(H·dh) Q or K and φ is (B·L)×(H·F), head h in columns h·F … — the layout
  * linear-attention.ts reads. Parameters are per head, stacked: FAVOR+ W is H×m×dh, Hedgehog's Wh
  * H×dh×m and bh H×m (views, so they can live in a flat parameter buffer).
  */
-import code from '../../shaders/train-feature-maps.wgsl?raw';
+import baseCode from '../../shaders/train-feature-maps.wgsl?raw';
+import posCode from '../../shaders/train-feature-maps-positive.wgsl?raw';
 import { EngineError } from '../../core/errors';
 import type { TrainFeatureMap } from '../../core/train/types';
 import type { KernelContext } from '../kernel-context';
@@ -23,6 +25,8 @@ import {
   type View,
 } from './attn-common';
 
+/** Every map's entries; the positive map's blocked ones in their own file. */
+const code = [baseCode, posCode].join('\n');
 /** `hedgehog_params` writing dbh through dWh's binding (both views of one gradient buffer). */
 const sharedCode = aliasWritable(code, 'dB', 'dW');
 

@@ -18,7 +18,7 @@ import { encodeEmbedBackward, encodeEmbedForward, tokenIndex } from './embedding
 import { encodeFeatureBackward, encodeFeatureForward } from './feature-maps';
 import { encodeLayerNormBackward, encodeLayerNormForward } from './layer-norm';
 import { encodeLinearAttentionBackward, encodeLinearAttentionForward } from './linear-attention';
-import { encodeLinearBackward, encodeLinearForward } from './linear';
+import { encodeLinearBackward, encodeLinearForward, encodeMatmulSum3 } from './linear';
 import { encodeShortConvBackward, encodeShortConvForward } from './short-conv';
 import { encodeSoftmaxAttentionBackward, encodeSoftmaxAttentionForward } from './softmax-attention';
 
@@ -374,12 +374,21 @@ export class GpuModel {
           }); // prettier-ignore
         }
       }
+      // dA = dq·Wqᵀ + dk·Wkᵀ + dv·Wvᵀ in one pass where the three weights lie at one stride
+      const wq = this.layout.byName.get(p + 'wq')!;
+      const bs = this.layout.byName.get(p + 'wk')!.offset - wq.offset;
+      const fused = this.layout.byName.get(p + 'wv')!.offset - wq.offset === 2 * bs;
       (['q', 'k', 'v'] as const).forEach((x, i) =>
         encodeLinearBackward(ctx, enc, {
           x: a.ln1, w: P(p + 'w' + x), dy: d['d' + x]!, rows: R, inDim: D, outDim: D,
-          dx: d.dA!, accumulateDx: i > 0, dw: G(p + 'w' + x), db: G(p + 'b' + x), accumulateParams: true,
+          dx: fused ? null : d.dA!, accumulateDx: i > 0, dw: G(p + 'w' + x), db: G(p + 'b' + x), accumulateParams: true,
         }),
       ); // prettier-ignore
+      if (fused)
+        encodeMatmulSum3(ctx, enc, {
+          a: [d.dq!, d.dk!, d.dv!], b: { buffer: this.params, offset: wq.offset * 4, size: (2 * bs + wq.size) * 4 },
+          bs, c: d.dA!, m: R, n: D, k: D, role: `${p}qkv.dx`,
+        }); // prettier-ignore
       encodeLayerNormBackward(ctx, enc, {
         dy: d.dA!, x: a.u, gain: P(p + 'ln1.g'), mean: a.mean1, rstd: a.rstd1, rows: R, cols: D,
         dx: dH, accumulateDx: true, dgain: G(p + 'ln1.g'), dbias: G(p + 'ln1.b'), accumulateParams: true,

@@ -25,9 +25,10 @@ export function encodeLayerNormForward(ctx: KernelContext, encoder: GPUCommandEn
     code,
     entry: 'forward',
     role: a.role ?? 'train.ln.fwd',
-    params: packParams([a.rows, a.cols, gridX(Math.ceil(a.rows / 64), ctx), 0]),
+    // blocks of 4 rows (train-layer-norm.wgsl rows4)
+    params: packParams([a.rows, a.cols, gridX(Math.ceil(a.rows / 256), ctx), 0]),
     views: [a.x, a.gain, a.bias, a.y, a.mean, a.rstd],
-    groups: Math.ceil(a.rows / 64),
+    groups: Math.ceil(a.rows / 256),
   });
 }
 
@@ -59,18 +60,18 @@ export function encodeLayerNormBackward(
     code,
     entry: 'params',
     role: `${role}.params`,
-    // workgroups of 8 (train-layer-norm.wgsl params)
-    params: packParams([a.rows, a.cols, gridX(Math.ceil(a.cols / 8), ctx), a.accumulateParams ? 1 : 0]),
+    // 4 columns per invocation, workgroups of 4 (train-layer-norm.wgsl params)
+    params: packParams([a.rows, a.cols, gridX(Math.ceil(a.cols / 16), ctx), a.accumulateParams ? 1 : 0]),
     views: [a.x, a.gain, a.dy, a.dgain, a.mean, a.rstd, a.dbias],
-    groups: Math.ceil(a.cols / 8),
+    groups: Math.ceil(a.cols / 16),
   });
   encodePass(ctx, encoder, {
     shader: 'train-layer-norm',
     code,
     entry: 'backward',
     role: `${role}.dx`,
-    params: packParams([a.rows, a.cols, gridX(Math.ceil(a.rows / 64), ctx), a.accumulateDx ? 1 : 0]),
+    params: packParams([a.rows, a.cols, gridX(Math.ceil(a.rows / 256), ctx), a.accumulateDx ? 1 : 0]),
     views: [a.x, a.gain, a.dy, a.dx, a.mean, a.rstd],
-    groups: Math.ceil(a.rows / 64),
+    groups: Math.ceil(a.rows / 256),
   });
 }

@@ -7,6 +7,7 @@
 import matmulCode from '../../shaders/matmul.wgsl?raw';
 import code from '../../shaders/train-linear.wgsl?raw';
 import smallCode from '../../shaders/train-matmul.wgsl?raw';
+import sum3Code from '../../shaders/train-matmul-sum3.wgsl?raw';
 import { MATMUL_TILE } from '../matmul';
 import type { KernelContext } from '../kernel-context';
 import { dummyRw, dummyView, encodePass, gridX, packParams, type BufView } from './common';
@@ -46,6 +47,15 @@ export function matmulKernel(m: number, n: number, k: number): 'tiled' | 'small'
 /** Blocks below which the small kernel takes 4 × 4 blocks (more invocations) rather than 8 × 8. */
 export const MATMUL_8X8_MIN_BLOCKS = 64;
 
+/**
+ * A long-k product with few 8 × 8 blocks runs in k slices of at least SLICE_K, up to about
+ * SLICE_BLOCKS blocks × slices in all: 64 (4 slices of a 32 × 32 weight gradient, 2 of 64 × 32)
+ * measured ~2× faster on SwiftShader than 256 (16 resp. 8 slices), and 32 (main's 4 × 4 blocks,
+ * unsliced, for 64 × 32) slower.
+ */
+const SLICE_K = 128;
+const SLICE_BLOCKS = 64;
+
 /** C = op(A)·op(B) (+ C) on dense views, one pass. */
 export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g: MatmulTArgs): void {
   if (g.m === 0 || g.n === 0) return;
@@ -57,13 +67,16 @@ export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g:
   if (small) {
     // train-matmul.wgsl: an 8 × 8 (main8) or 4 × 4 (main) block of outputs per invocation, 16
     // invocations per workgroup; few blocks and a long k: main8 over k slices, then `reduce`
+    // main (4 × 4) computes db as an extra row of ones in op(A); main8 sums it in its first block row
     const rows = g.m + (g.db ? 1 : 0);
-    const blocks8 = Math.ceil(rows / 8) * Math.ceil(g.n / 8);
-    const slices = blocks8 < MATMUL_8X8_MIN_BLOCKS ? Math.min(Math.floor(g.k / 128), Math.ceil(256 / blocks8)) : 1;
+    const blocks8 = Math.ceil(g.m / 8) * Math.ceil(g.n / 8);
+    const slices =
+      blocks8 < MATMUL_8X8_MIN_BLOCKS ? Math.min(Math.floor(g.k / SLICE_K), Math.ceil(SLICE_BLOCKS / blocks8)) : 1;
     const big = blocks8 >= MATMUL_8X8_MIN_BLOCKS || slices > 1;
     const kc = Math.ceil(g.k / Math.max(1, slices));
-    const t = big ? 8 : 4;
-    const groups = Math.ceil((Math.ceil(rows / t) * Math.ceil(g.n / t) * Math.max(1, slices)) / 16);
+    const groups = big
+      ? Math.ceil((blocks8 * Math.max(1, slices)) / 16)
+      : Math.ceil((Math.ceil(rows / 4) * Math.ceil(g.n / 4)) / 16);
     // the slices' partial sums (main8 declares the binding either way; a role per size, so a
     // later product of the same encoder never regrows a buffer an earlier pass is bound to)
     const partBytes = slices > 1 ? slices * rows * g.n * 4 : 256;
@@ -110,6 +123,40 @@ export function encodeMatmulT(ctx: KernelContext, encoder: GPUCommandEncoder, g:
     groups: 1,
     grid: [Math.ceil(g.n / MATMUL_TILE), Math.ceil(g.m / MATMUL_TILE)],
     label: `train.matmul ${g.m}×${g.n}×${g.k}`,
+  });
+}
+
+export interface MatmulSum3Args {
+  /** A_t, m×k each */
+  a: readonly [BufView, BufView, BufView];
+  /** W_t (n×k each, read transposed) at element offsets 0, bs, 2·bs of b */
+  b: BufView;
+  bs: number;
+  c: BufView;
+  m: number;
+  n: number;
+  k: number;
+  accumulate?: boolean;
+  role?: string;
+}
+
+/**
+ * C = Σ_{t<3} A_t·W_tᵀ (+ C) in one pass (train-matmul-sum3.wgsl): the input gradient of a layer's
+ * three projections, dx = dq·Wqᵀ + dk·Wkᵀ + dv·Wvᵀ, where three accumulating passes each paid
+ * a dispatch and a load + store per output.
+ */
+export function encodeMatmulSum3(ctx: KernelContext, encoder: GPUCommandEncoder, g: MatmulSum3Args): void {
+  if (g.m === 0 || g.n === 0) return;
+  const groups = Math.ceil((Math.ceil(g.m / 8) * Math.ceil(g.n / 8)) / 16);
+  encodePass(ctx, encoder, {
+    shader: 'train-matmul-sum3',
+    code: sum3Code,
+    entry: 'main',
+    role: g.role ?? 'train.matmul.sum3',
+    params: packParams([g.m, g.n, g.k, g.accumulate ? 1 : 0, gridX(groups, ctx), g.bs, 0, 0]),
+    views: [...g.a, g.b, g.c],
+    groups,
+    label: `train.matmul.sum3 ${g.m}×${g.n}×3·${g.k} Bᵀ`,
   });
 }
 

@@ -19,7 +19,7 @@ function taps(mode: ShortConvShape['mode']): [number, number] {
   return mode === 'shift' ? [1, 1] : [3, 0];
 }
 
-/** Elements per invocation of `forward` and `dx` (train-short-conv.wgsl PER). */
+/** Positions (of one channel) per invocation of `forward` and `dx` (train-short-conv.wgsl PER). */
 const PER = 8;
 
 function params(
@@ -40,7 +40,7 @@ export function encodeShortConvForward(
   encoder: GPUCommandEncoder,
   a: ShortConvShape & { x: BufView; w: BufView; y: BufView; role?: string },
 ): void {
-  const [p, groups] = params(ctx, a, Math.ceil((a.batch * a.seqLen * a.dim) / PER), false);
+  const [p, groups] = params(ctx, a, a.batch * Math.ceil(a.seqLen / PER) * a.dim, false);
   encodePass(ctx, encoder, {
     shader: 'train-short-conv',
     code,
@@ -79,7 +79,7 @@ export function encodeShortConvBackward(
     views: [a.x, a.w, a.dy, a.dw],
     groups: gw,
   });
-  const [px, gx] = params(ctx, a, Math.ceil((a.batch * a.seqLen * a.dim) / PER), a.accumulateDx);
+  const [px, gx] = params(ctx, a, a.batch * Math.ceil(a.seqLen / PER) * a.dim, a.accumulateDx);
   encodePass(ctx, encoder, {
     shader: 'train-short-conv',
     code,
