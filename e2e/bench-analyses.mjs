@@ -4,7 +4,8 @@
 // which goes first), min and median wall time of the whole op. On SwiftShader the GPU runs on the
 // CPU too, so the ratio is the honest proxy. A bench, not a test.
 // Usage: node e2e/bench-analyses.mjs [--rounds N] [--ops a,b] [--gpu-features] (φ on the GPU even on a
-// software adapter, where the engine worker forms it with the twins)
+// software adapter, where the engine worker forms it with the twins) [--profile] (then one profiled
+// run per op: φ on the CPU, encoding, readback wait and GPU time per pass label, summed over batches)
 import { createServer } from 'vite';
 import { findBrowser, launchBrowser } from './browser.mjs';
 import { dirname, join } from 'node:path';
@@ -78,6 +79,19 @@ try {
     console.log(
       `${op.padEnd(14)} ${f(Math.min(...cpu))} ${f(median(cpu))} ${f(Math.min(...gpu))} ${f(median(gpu))} ${(median(cpu) / median(gpu)).toFixed(2).padStart(13)}×`,
     );
+  }
+  if (args.includes('--profile')) {
+    const features = gpuMode === 'gpu' ? 'gpu' : 'cpu';
+    for (const op of ops) {
+      const r = await page.evaluate(([o, f]) => window.analysisKernels.profileOp(o, f), [op, features]);
+      const gpuMs = Object.values(r.passes).reduce((s, p) => s + p.ms, 0);
+      console.log(
+        `\n${op}: ${Math.round(r.ms)} ms, ${r.batches} batches, ${r.variants} variants; φ on the CPU ${Math.round(r.cpuFeaturesMs)} ms, encode ${Math.round(r.encodeMs)} ms, submit → readback ${Math.round(r.waitMs)} ms (GPU passes ${Math.round(gpuMs)} ms)`,
+      );
+      const sorted = Object.entries(r.passes).sort((a, b) => b[1].ms - a[1].ms);
+      for (const [k, p] of sorted)
+        console.log(`  ${k.padEnd(24)} ${p.ms.toFixed(1).padStart(9)} ms  ${String(p.count).padStart(6)} passes`);
+    }
   }
 } finally {
   await browser.close();

@@ -9,7 +9,7 @@ import type { AttentionParams, FeatureMapKind, Stabilizer } from '../../src/core
 import { evenRows } from '../../src/core/sweeps';
 import { DEFAULT_PARAMS } from '../../src/core/default-params';
 import { acquireGpu } from '../../src/gpu/device';
-import { createGpuAnalysisBackend, type GpuAnalysisBackend } from '../../src/gpu/analysis-backend';
+import { createGpuAnalysisBackend, type BatchProfile, type GpuAnalysisBackend } from '../../src/gpu/analysis-backend';
 import type { KernelContext } from '../../src/gpu/kernel-context';
 import { createTurns } from '../../src/engine/gpu-turns';
 import { runAnalysisOp, type AnalysisContext, type WorkerOpName } from '../../src/engine/analysis';
@@ -176,6 +176,41 @@ async function timeOp(name: WorkerOpName, on: 'cpu' | 'gpu' | 'gpu-cpu-features'
   return performance.now() - t0;
 }
 
+/**
+ * One op at the default parameters on a profiling GPU backend (timestamps where the device has them):
+ * the op's wall time and, summed over its batches, φ on the CPU, encoding, the wait for the
+ * readback and each pass label's GPU time (bench-analyses.mjs --profile).
+ */
+async function profileOp(name: WorkerOpName, features: FeatureSide) {
+  const base = await kernelBase!;
+  const batches: BatchProfile[] = [];
+  const b = createGpuAnalysisBackend(base, createTurns(), { features, profile: (p) => batches.push(p) });
+  try {
+    const t0 = performance.now();
+    await runAnalysisOp(name, { params: { ...DEFAULT_PARAMS } }, ctxOf(b));
+    const ms = performance.now() - t0;
+    const sum = (f: (p: BatchProfile) => number) => batches.reduce((s, p) => s + f(p), 0);
+    const passes: Record<string, { ms: number; count: number }> = {};
+    for (const p of batches)
+      for (const { kernel, ms: t } of p.passes) {
+        const e = (passes[kernel] ??= { ms: 0, count: 0 });
+        e.ms += t;
+        e.count++;
+      }
+    return {
+      ms,
+      batches: batches.length,
+      variants: sum((p) => p.variants),
+      cpuFeaturesMs: sum((p) => p.cpuFeaturesMs),
+      encodeMs: sum((p) => p.encodeMs),
+      waitMs: sum((p) => p.waitMs),
+      passes,
+    };
+  } finally {
+    b.dispose();
+  }
+}
+
 /** Cancels an op on the GPU after its first step: it must stop with 'cancelled'. */
 async function cancelMidway(name: WorkerOpName, payload: Record<string, unknown>) {
   const b = await backend();
@@ -205,5 +240,5 @@ async function info() {
   return { adapter: adapterName, defaults: DEFAULT_PARAMS };
 }
 
-const driver = { info, rowStats, op, timeOp, cancelMidway };
+const driver = { info, rowStats, op, timeOp, profileOp, cancelMidway };
 (window as unknown as { analysisKernels: typeof driver }).analysisKernels = driver;

@@ -22,13 +22,18 @@ import {
   type RowStatsOptions,
   type VariantRowStats,
 } from '../core/analysis-backend';
-import { isEngineError } from '../core/errors';
+import { EngineError, isEngineError } from '../core/errors';
 import { featureDim, featureMapParam, keyFeatures, mapContext, queryFeatures, scaleInputs } from '../core/feature-maps';
 import type { FeatureMapKind, Matrix } from '../core/types';
 import { GpuAllocator } from './allocator';
 import { subRows } from '../core/sweeps';
-import { encodeFullRows, type DenseProblem } from './attention-stats';
-import { encodeRowListStats, ROW_LIST_STATS } from './attention-row-list-stats';
+import {
+  BATCH_ROW_STATS,
+  batchDotsBytes,
+  batchOutFloats,
+  encodeRowListBatch,
+  packSlots,
+} from './attention-row-list-batch';
 import { encodeFavorFeatures } from './favor-features';
 import { GpuTimer } from './gpu-timer';
 import type { KernelContext } from './kernel-context';
@@ -61,6 +66,22 @@ export interface GpuAnalysisOptions {
    * variant at n = 256, m = 64 against ≈ 6 ms for the row statistics — so there φ comes from the CPU.
    */
   features?: 'gpu' | 'cpu';
+  /** Called after every batch with its wall-time split and, where the device has timestamps, every pass's GPU time (the bench's `--profile`). */
+  profile?: (p: BatchProfile) => void;
+}
+
+/** Where one batch's time went (ms). */
+export interface BatchProfile {
+  variants: number;
+  rows: number;
+  n: number;
+  /** φ formed by the twins (features 'cpu') */
+  cpuFeaturesMs: number;
+  /** recording the passes, the uploads and the uniform writes (φ on the CPU excluded) */
+  encodeMs: number;
+  /** submission to the mapped readback */
+  waitMs: number;
+  passes: { kernel: string; ms: number }[];
 }
 
 /** Adapters whose compute runs on the CPU (features are then formed by the twins). */
@@ -71,16 +92,17 @@ export function isSoftwareAdapter(name: string): boolean {
 export function createGpuAnalysisBackend(
   base: KernelContext,
   lock: GpuLock,
-  options: GpuAnalysisOptions = {},
+  backendOptions: GpuAnalysisOptions = {},
 ): GpuAnalysisBackend {
-  const cpuFeatures = options.features === 'cpu';
+  const cpuFeatures = backendOptions.features === 'cpu';
+  const profile = backendOptions.profile;
   const { device } = base;
   const alloc = new PrefixAllocator(device);
   const ctx: KernelContext = {
     device,
     pipelines: base.pipelines,
     alloc,
-    timer: new GpuTimer(device, false),
+    timer: new GpuTimer(device, !!profile && device.features.has('timestamp-query'), 2048),
     limits: base.limits,
   };
 
@@ -94,15 +116,44 @@ export function createGpuAnalysisBackend(
     const d = q.cols;
     const R = rows.length;
     const V = variants.length;
+    // every slot's φ rows in one buffer: the variants' (φ(Q) of the listed rows — of all n rows when
+    // the feature kernels write them — and φ(K)), then the exact Q rows and K
+    const mps = variants.map((v) => featureDim(v.map, v.w.rows, d));
+    const { slots, vec4s } = packSlots(
+      [...mps.map((mp) => ({ m4: Math.ceil(mp / 4), qFull: !cpuFeatures })), { m4: Math.ceil(d / 4), qFull: false }],
+      n,
+      R,
+    );
+    const maxBinding = Math.min(base.limits.maxStorageBufferBindingSize, base.limits.maxBufferSize);
+    const outFloats = batchOutFloats({ n, rowCount: R, slots, fullRows: !!options.fullRows });
+    if (Math.max(vec4s * 16, batchDotsBytes(n, R, V + 1), outFloats * 4) > maxBinding) {
+      if (V === 1) throw new EngineError('exceeds-limit', 'the batch exceeds one storage binding of this device');
+      // halves of the batch, one after the other
+      const h = Math.ceil(V / 2);
+      const a = await batch(problem, variants.slice(0, h), options);
+      const b = await batch(problem, variants.slice(h), options);
+      return { ...a, variants: [...a.variants, ...b.variants] };
+    }
     alloc.prefix = '';
+    const t0 = performance.now();
+    let cpuFeaturesMs = 0;
+    ctx.timer.reset();
     const enc = device.createCommandEncoder({ label: 'analysis.rowstats' });
-    const qBuf = alloc.upload('an.q', q.data);
-    const kBuf = alloc.upload('an.k', k.data);
-    const q4 = encodeVec4Rows(ctx, enc, qBuf, n, d, 'an.q4');
-    const k4 = encodeVec4Rows(ctx, enc, kBuf, n, d, 'an.k4');
+    const feats = alloc.storage('an.feats', vec4s * 16);
+    const exact = slots[V]!;
+    // the host's part: the exact slot (and with φ from the twins every slot), padded rows
+    const hostFrom = cpuFeatures ? 0 : exact.qOff;
+    const host = new Float32Array((vec4s - hostFrom) * 4);
+    const put = (at: number, src: Float32Array, srcRow: number, cols: number) =>
+      host.set(src.subarray(srcRow * cols, (srcRow + 1) * cols), (at - hostFrom) * 4);
+    const putSlot = (s: (typeof slots)[number], qRows: Matrix, kRows: Matrix) => {
+      for (let t = 0; t < qRows.rows; t++) put(s.qOff + t * s.m4, qRows.data, t, qRows.cols);
+      for (let j = 0; j < n; j++) put(s.kOff + j * s.m4, kRows.data, j, kRows.cols);
+    };
+    putSlot(exact, subRows(q, rows), k);
     const rowList = alloc.upload('an.rows', new Uint32Array(rows));
-    const out = alloc.storage('an.stats', Math.max(1, V * ROW_LIST_STATS * R) * 4);
-    const full = options.fullRows ? alloc.storage('an.fullrows', (V + 1) * R * n * 4) : null;
+    const qBuf = cpuFeatures ? null : alloc.upload('an.q', q.data);
+    const kBuf = cpuFeatures ? null : alloc.upload('an.k', k.data);
     let scaled: { x: Matrix; y: Matrix } | null = null;
     const prep = () => (scaled ??= { x: scaleInputs(q), y: scaleInputs(k) });
     const x = () => prep().x;
@@ -113,34 +164,32 @@ export function createGpuAnalysisBackend(
       return mapParams.get(kind)!;
     };
     variants.forEach((v, i) => {
+      const slot = slots[i]!;
+      if (cpuFeatures) {
+        // the twins' φ(Q) of the listed rows and φ(K) of all n keys
+        const tf = performance.now();
+        const mc = mapContext(v.map, x(), y(), causal);
+        const qRows = queryFeatures(v.map, subRows(x(), rows), v.w, v.stabilizer, { ...mc, positions: rows });
+        const kc = v.keyMap && v.keyMap !== v.map ? mapContext(v.keyMap, x(), y(), causal) : mc;
+        putSlot(slot, qRows, keyFeatures(v.keyMap ?? v.map, y(), v.w, v.stabilizer, kc));
+        cpuFeaturesMs += performance.now() - tf;
+        return;
+      }
       alloc.prefix = `v${i}.`;
       const w = alloc.upload('an.w', v.w.data.length ? v.w.data : new Float32Array(4));
-      const features = (kind: FeatureMapKind): { qf: GPUBuffer; kf: GPUBuffer } => {
-        if (cpuFeatures) {
-          // the kernels read φ(Q) only at the listed rows: those rows are formed, the rest stay 0
-          const mc = mapContext(kind, x(), y(), causal);
-          const mp = featureDim(kind, v.w.rows, d);
-          const qRows = queryFeatures(kind, subRows(x(), rows), v.w, v.stabilizer, { ...mc, positions: rows });
-          const qf = new Float32Array(n * mp);
-          rows.forEach((r, t) => qf.set(qRows.data.subarray(t * mp, (t + 1) * mp), r * mp));
-          return {
-            qf: alloc.upload(`an.qf.${kind}`, qf),
-            kf: alloc.upload(`an.kf.${kind}`, keyFeatures(kind, y(), v.w, v.stabilizer, mc).data),
-          };
-        }
-        return encodeFavorFeatures(ctx, enc, {
+      const features = (kind: FeatureMapKind) =>
+        encodeFavorFeatures(ctx, enc, {
           n,
           d,
           m: v.w.rows,
           featureMap: kind,
           stabilizer: v.stabilizer,
-          q: qBuf,
-          k: kBuf,
+          q: qBuf!,
+          k: kBuf!,
           w,
           mapParam: mapParam(kind),
           causal,
         });
-      };
       const f = features(v.map);
       let kf = f.kf;
       if (v.keyMap && v.keyMap !== v.map) {
@@ -148,43 +197,48 @@ export function createGpuAnalysisBackend(
         kf = features(v.keyMap).kf;
         alloc.prefix = `v${i}.`;
       }
-      const mp = featureDim(v.map, v.w.rows, d);
-      const dense: DenseProblem = {
-        n,
-        d,
-        mp,
-        causal,
-        q4,
-        k4,
-        qf4: encodeVec4Rows(ctx, enc, f.qf, n, mp, 'an.qf4'),
-        kf4: encodeVec4Rows(ctx, enc, kf, n, mp, 'an.kf4'),
-      };
-      const norms = encodeRowListStats(ctx, enc, dense, rowList, R, out, i * ROW_LIST_STATS * R);
-      if (full) {
-        const rowsBuf = encodeFullRows(ctx, enc, dense, norms, rows);
-        if (i === 0) enc.copyBufferToBuffer(rowsBuf, 0, full, 0, R * n * 4);
-        enc.copyBufferToBuffer(rowsBuf, R * n * 4, full, (i + 1) * R * n * 4, R * n * 4);
-      }
+      const bytes = n * slot.m4 * 16;
+      enc.copyBufferToBuffer(encodeVec4Rows(ctx, enc, f.qf, n, mps[i]!, 'an.qf4'), 0, feats, slot.qOff * 16, bytes);
+      enc.copyBufferToBuffer(encodeVec4Rows(ctx, enc, kf, n, mps[i]!, 'an.kf4'), 0, feats, slot.kOff * 16, bytes);
     });
     alloc.prefix = '';
+    device.queue.writeBuffer(feats, hostFrom * 16, host);
+    const out = encodeRowListBatch(ctx, enc, {
+      n,
+      d,
+      causal,
+      rowList,
+      rowCount: R,
+      slots,
+      feats,
+      fullRows: !!options.fullRows,
+    });
+    ctx.timer.resolve(enc);
+    const t1 = performance.now();
     device.queue.submit([enc.finish()]);
-    const stats = await readFloats(device, out, V * ROW_LIST_STATS * R);
-    const rowData = full ? await readFloats(device, full, (V + 1) * R * n) : null;
+    const data = await readFloats(device, out, outFloats);
+    if (profile) {
+      const waitMs = performance.now() - t1;
+      const passes = (await ctx.timer.read()).map(({ kernel, ms }) => ({ kernel, ms }));
+      profile({ variants: V, rows: R, n, cpuFeaturesMs, encodeMs: t1 - t0 - cpuFeaturesMs, waitMs, passes });
+    }
     const plane = (i: number, kIdx: number) =>
-      Float64Array.from(stats.subarray((i * ROW_LIST_STATS + kIdx) * R, (i * ROW_LIST_STATS + kIdx + 1) * R));
-    const rowsAt = (slot: number): Float32Array[] =>
-      rows.map((_, t) => rowData!.slice((slot * R + t) * n, (slot * R + t + 1) * n));
+      Float64Array.from(data.subarray((i * BATCH_ROW_STATS + kIdx) * R, (i * BATCH_ROW_STATS + kIdx + 1) * R));
+    const rowsAt = (s: number): Float32Array[] =>
+      rows.map((_, t) =>
+        data.slice(BATCH_ROW_STATS * V * R + (s * R + t) * n, BATCH_ROW_STATS * V * R + (s * R + t + 1) * n),
+      );
     const outVariants: VariantRowStats[] = variants.map((_, i) => ({
       entropy: plane(i, 1),
       sqErr: plane(i, 2),
       exactSq: plane(i, 3),
       kl: plane(i, 4),
-      ...(rowData ? { rows: rowsAt(i + 1) } : {}),
+      ...(options.fullRows ? { rows: rowsAt(i + 1) } : {}),
     }));
     return {
-      exactEntropy: V ? plane(0, 0) : new Float64Array(R),
+      exactEntropy: plane(0, 0),
       variants: outVariants,
-      ...(rowData ? { exactRows: rowsAt(0) } : {}),
+      ...(options.fullRows ? { exactRows: rowsAt(0) } : {}),
     };
   }
 
