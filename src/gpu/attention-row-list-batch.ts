@@ -100,7 +100,7 @@ export function encodeRowListBatch(ctx: KernelContext, encoder: GPUCommandEncode
   pass = encoder.beginComputePass(ctx.timer.pass('row-batch.reduce'));
   pass.setPipeline(reducePl);
   pass.setBindGroup(0, bindAt(ctx.device, reducePl, reduceEntries, 'row-batch.reduce'));
-  pass.dispatchWorkgroups(R, V);
+  pass.dispatchWorkgroups(Math.ceil((V * R) / WG));
   pass.end();
   return out;
 }

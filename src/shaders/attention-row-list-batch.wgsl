@@ -23,8 +23,9 @@
 // FLOP). Block b of a slot: key block b % K8 (K8 = ⌈n/8⌉), row block b / K8; causal blocks whose first key
 // is past the block's last row are skipped (rowReduce never reads them). Dispatch: (⌈⌈R/4⌉·K8 / 64⌉, V + 1),
 // workgroup y = slot (uniform m4 per workgroup).
-// rowReduce thread mapping: one workgroup of 64 per (row t, variant v); lane u takes the vec4 key groups
-// u, u + 64, …; the 64 partials are combined by lane 0 in lane order (deterministic). Dispatch: (R, V).
+// rowReduce thread mapping: one invocation per (variant v, row t), index v·R + t, sweeping the row's vec4 key
+// groups in order twice (normalizers, then statistics): no workgroup memory or barriers, which cost
+// SwiftShader far more than the few loads of a row. Sums in key order (deterministic). Dispatch: ⌈V·R / 64⌉.
 
 struct Params {
   n: u32,
@@ -109,10 +110,6 @@ fn rowDots(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) l
   }
 }
 
-var<workgroup> lanes: array<vec4f, WG>;
-var<workgroup> lanes2: array<vec4f, WG>;
-var<workgroup> shared3: vec4f;
-
 fn allowedKeys(j4: u32, r: u32) -> vec4<bool> {
   let j = vec4u(4u * j4) + vec4u(0u, 1u, 2u, 3u);
   var ok = j < vec4u(p.n);
@@ -120,11 +117,17 @@ fn allowedKeys(j4: u32, r: u32) -> vec4<bool> {
   return ok;
 }
 
+fn hsum(x: vec4f) -> f32 {
+  return (x.x + x.y) + (x.z + x.w);
+}
+
 @compute @workgroup_size(WG)
-fn rowReduce(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) u: u32) {
-  let t = wid.x;
-  let v = wid.y;
+fn rowReduce(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
   let R = p.rowCount;
+  let idx = wid.x * WG + lid;
+  let v = idx / R;
+  if (v >= p.variants) { return; }
+  let t = idx - v * R;
   let r = rowList[t];
   let exactRow = (p.variants * R + t) * p.ns;
   let approxRow = (v * R + t) * p.ns;
@@ -133,39 +136,21 @@ fn rowReduce(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index)
   if (p.causal != 0u) { kEnd = min(p.n, r + 1u); }
   let g4 = (kEnd + 3u) / 4u;
 
-  // normalizers: online max (rescaled sum), Σ g — per lane over its groups, then in lane order
-  var m = NEG;
-  var l = 0.0;
-  var d = 0.0;
-  for (var c = u; c < g4; c += WG) {
+  // normalizers in one sweep: online max M (the sum rescaled when it grows), S = Σ exp(s − M), D = Σ g
+  var M = NEG;
+  var S = 0.0;
+  var D = 0.0;
+  for (var c = 0u; c < g4; c++) {
     let ok = allowedKeys(c, r);
     let s = dots[exactRow + c] * p.scale;
     let g = dots[approxRow + c];
     let sm = select(vec4f(NEG), s, ok);
-    let mNew = max(m, max(max(sm.x, sm.y), max(sm.z, sm.w)));
-    l = l * exp(m - mNew) + dot(select(vec4f(0.0), exp(s - mNew), ok), vec4f(1.0));
-    d += dot(select(vec4f(0.0), g, ok), vec4f(1.0));
-    m = mNew;
+    let mNew = max(M, max(max(sm.x, sm.y), max(sm.z, sm.w)));
+    S = S * exp(M - mNew) + hsum(select(vec4f(0.0), exp(s - mNew), ok));
+    D += hsum(select(vec4f(0.0), g, ok));
+    M = mNew;
   }
-  lanes[u] = vec4f(m, l, d, 0.0);
-  workgroupBarrier();
-  if (u == 0u) {
-    var mAll = NEG;
-    for (var w = 0u; w < WG; w++) { mAll = max(mAll, lanes[w].x); }
-    var sAll = 0.0;
-    var dAll = 0.0;
-    for (var w = 0u; w < WG; w++) {
-      sAll += lanes[w].y * exp(lanes[w].x - mAll);
-      dAll += lanes[w].z;
-    }
-    shared3 = vec4f(mAll, sAll, dAll, 0.0);
-  }
-  workgroupBarrier();
-  let nrm = shared3;
-  let M = nrm.x;
-  let S = nrm.y;
   let logS = log(S);
-  let D = nrm.z;
 
   var hA = 0.0;
   var hB = 0.0;
@@ -175,19 +160,20 @@ fn rowReduce(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index)
   let fullA = p.fullBase + t * p.n;
   let fullB = p.fullBase + ((v + 1u) * R + t) * p.n;
   let groups = select(g4, (p.n + 3u) / 4u, p.full != 0u);
-  for (var c = u; c < groups; c += WG) {
+  for (var c = 0u; c < groups; c++) {
     let ok = allowedKeys(c, r);
     let s = dots[exactRow + c] * p.scale;
     let g = dots[approxRow + c];
     let la = s - M - logS;
     let a = select(vec4f(0.0), exp(s - M) / S, ok);
     let bh = select(vec4f(0.0), g / D, ok & vec4<bool>(D != 0.0)); // all-zero normalizer: Â row 0
+    let lb = log(max(bh, vec4f(KL_FLOOR)));
     let aPos = a > vec4f(0.0);
-    hA -= dot(select(vec4f(0.0), a * la, aPos), vec4f(1.0));
-    kl += dot(select(vec4f(0.0), a * (la - log(max(bh, vec4f(KL_FLOOR)))), aPos), vec4f(1.0));
-    hB -= dot(select(vec4f(0.0), bh * log(max(bh, vec4f(KL_FLOOR))), bh > vec4f(0.0)), vec4f(1.0));
-    sq += dot((a - bh) * (a - bh), vec4f(1.0));
-    ex += dot(a * a, vec4f(1.0));
+    hA -= hsum(select(vec4f(0.0), a * la, aPos));
+    kl += hsum(select(vec4f(0.0), a * (la - lb), aPos));
+    hB -= hsum(select(vec4f(0.0), bh * lb, bh > vec4f(0.0)));
+    sq += hsum((a - bh) * (a - bh));
+    ex += hsum(a * a);
     if (p.full != 0u) {
       for (var i = 0u; i < 4u; i++) {
         let j = 4u * c + i;
@@ -198,21 +184,10 @@ fn rowReduce(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index)
       }
     }
   }
-  lanes[u] = vec4f(hA, hB, sq, ex);
-  lanes2[u] = vec4f(kl, 0.0, 0.0, 0.0);
-  workgroupBarrier();
-  if (u == 0u) {
-    var all = vec4f(0.0);
-    var klAll = 0.0;
-    for (var w = 0u; w < WG; w++) {
-      all += lanes[w];
-      klAll += lanes2[w].x;
-    }
-    let o = 5u * v * R + t;
-    outBuf[o] = all.x;
-    outBuf[o + R] = all.y;
-    outBuf[o + 2u * R] = all.z;
-    outBuf[o + 3u * R] = all.w;
-    outBuf[o + 4u * R] = klAll;
-  }
+  let o = 5u * v * R + t;
+  outBuf[o] = hA;
+  outBuf[o + R] = hB;
+  outBuf[o + 2u * R] = sq;
+  outBuf[o + 3u * R] = ex;
+  outBuf[o + 4u * R] = kl;
 }
