@@ -42,6 +42,8 @@ const ROW_CASES = [
   { n: 65, d: 5, m: 3, causal: false, rows: 40, maps: ['positive', 'elu1', 'cosformer', 'taylor2'] },
   { n: 65, d: 16, m: 33, causal: true, rows: 65, maps: ['positive', 'double-softmax', 'oprf', 'cosformer'] },
   { n: 65, d: 3, m: 8, causal: true, rows: 12, maps: ['positive', 'exp'], stabilizer: 'ref', scale: 1.5 },
+  // φ from the projection (attention-row-list-features.wgsl) at large norms: per-row shifts, ragged m
+  { n: 33, d: 16, m: 6, causal: true, rows: 33, maps: ['positive', 'hyperbolic', 'exp'], scale: 3 },
   // φ from the twins, uploaded (the software-adapter choice); the row statistics on the GPU
   { n: 47, d: 5, m: 7, causal: true, rows: 47, maps: ['positive', 'hyperbolic', 'cosformer'], features: 'cpu' },
   { n: 65, d: 3, m: 5, causal: false, rows: 9, maps: ['trig', 'double-softmax', 'oprf'], features: 'cpu' },

@@ -23,7 +23,15 @@ import {
   type VariantRowStats,
 } from '../core/analysis-backend';
 import { EngineError, isEngineError } from '../core/errors';
-import { featureDim, featureMapParam, keyFeatures, mapContext, queryFeatures, scaleInputs } from '../core/feature-maps';
+import {
+  featureDim,
+  featureMapParam,
+  keyFeatures,
+  mapContext,
+  queryFeatures,
+  scaleInputs,
+  stabilizerEps,
+} from '../core/feature-maps';
 import type { FeatureMapKind, Matrix } from '../core/types';
 import { GpuAllocator } from './allocator';
 import { subRows } from '../core/sweeps';
@@ -33,7 +41,11 @@ import {
   batchOutFloats,
   encodeRowListBatch,
   packSlots,
+  type BatchSlot,
+  type ProjectedSlot,
 } from './attention-row-list-batch';
+import { FEATURE_MAP_SPECS } from '../core/feature-map-specs';
+import { EXP_MAPS } from './performer-exp';
 import { encodeFavorFeatures } from './favor-features';
 import { GpuTimer } from './gpu-timer';
 import type { KernelContext } from './kernel-context';
@@ -89,6 +101,14 @@ export function isSoftwareAdapter(name: string): boolean {
   return /swiftshader|fallback|llvmpipe|warp/i.test(name);
 }
 
+/**
+ * Whether a variant's φ comes from its projection (attention-row-list-features.wgsl): the exp maps
+ * (positive, hyperbolic, exp — both sides) under a stabilizer without ε, where per-row shifts cancel.
+ */
+function projectable(v: FeatureVariant): boolean {
+  return stabilizerEps(v.stabilizer) === 0 && EXP_MAPS.includes(v.map) && EXP_MAPS.includes(v.keyMap ?? v.map);
+}
+
 export function createGpuAnalysisBackend(
   base: KernelContext,
   lock: GpuLock,
@@ -119,11 +139,45 @@ export function createGpuAnalysisBackend(
     // every slot's φ rows in one buffer: the variants' (φ(Q) of the listed rows — of all n rows when
     // the feature kernels write them — and φ(K)), then the exact Q rows and K
     const mps = variants.map((v) => featureDim(v.map, v.w.rows, d));
-    const { slots, vec4s } = packSlots(
-      [...mps.map((mp) => ({ m4: Math.ceil(mp / 4), qFull: !cpuFeatures })), { m4: Math.ceil(d / 4), qFull: false }],
+    // φ per variant: from the projection (exp maps under ε = 0), the feature kernels, or the twins
+    const source = variants.map((v): 'projection' | 'kernels' | 'twins' =>
+      projectable(v) ? 'projection' : cpuFeatures ? 'twins' : 'kernels',
+    );
+    // layout: the GPU-written slots first, then the twins' and the exact slot (the host's one upload),
+    // then the W rows of the projected slots
+    const order = [...variants.keys()].sort((a, b) => Number(source[a] === 'twins') - Number(source[b] === 'twins'));
+    const laid = packSlots(
+      [
+        ...order.map((i) => ({ m4: Math.ceil(mps[i]! / 4), qFull: source[i] === 'kernels' })),
+        { m4: Math.ceil(d / 4), qFull: false },
+      ],
       n,
       R,
     );
+    const slots: BatchSlot[] = variants.map((_, i) => ({
+      ...laid.slots[order.indexOf(i)]!,
+      scaled: source[i] === 'projection',
+    }));
+    slots.push(laid.slots[V]!);
+    const d4 = Math.ceil(d / 4);
+    let vec4s = laid.vec4s;
+    const projected: ProjectedSlot[] = [];
+    variants.forEach((v, i) => {
+      if (source[i] !== 'projection') return;
+      const qs = FEATURE_MAP_SPECS[v.map];
+      const ks = FEATURE_MAP_SPECS[v.keyMap ?? v.map];
+      projected.push({
+        slot: i,
+        m: v.w.rows,
+        wOff: vec4s,
+        ratio: qs.ratio(v.w.rows),
+        queryHyper: v.map === 'hyperbolic',
+        queryNorm: qs.norm,
+        keyHyper: (v.keyMap ?? v.map) === 'hyperbolic',
+        keyNorm: ks.norm,
+      });
+      vec4s += v.w.rows * d4;
+    });
     const maxBinding = Math.min(base.limits.maxStorageBufferBindingSize, base.limits.maxBufferSize);
     const outFloats = batchOutFloats({ n, rowCount: R, slots, fullRows: !!options.fullRows });
     if (Math.max(vec4s * 16, batchDotsBytes(n, R, V + 1), outFloats * 4) > maxBinding) {
@@ -141,8 +195,9 @@ export function createGpuAnalysisBackend(
     const enc = device.createCommandEncoder({ label: 'analysis.rowstats' });
     const feats = alloc.storage('an.feats', vec4s * 16);
     const exact = slots[V]!;
-    // the host's part: the exact slot (and with φ from the twins every slot), padded rows
-    const hostFrom = cpuFeatures ? 0 : exact.qOff;
+    // the host's part: the twins' slots, the exact slot and the W rows, padded rows
+    const firstTwins = order.find((i) => source[i] === 'twins');
+    const hostFrom = firstTwins === undefined ? exact.qOff : slots[firstTwins]!.qOff;
     const host = new Float32Array((vec4s - hostFrom) * 4);
     const put = (at: number, src: Float32Array, srcRow: number, cols: number) =>
       host.set(src.subarray(srcRow * cols, (srcRow + 1) * cols), (at - hostFrom) * 4);
@@ -151,9 +206,14 @@ export function createGpuAnalysisBackend(
       for (let j = 0; j < n; j++) put(s.kOff + j * s.m4, kRows.data, j, kRows.cols);
     };
     putSlot(exact, subRows(q, rows), k);
+    for (const ps of projected) {
+      const w = variants[ps.slot]!.w;
+      for (let r = 0; r < w.rows; r++) put(ps.wOff + r * d4, w.data, r, d);
+    }
     const rowList = alloc.upload('an.rows', new Uint32Array(rows));
-    const qBuf = cpuFeatures ? null : alloc.upload('an.q', q.data);
-    const kBuf = cpuFeatures ? null : alloc.upload('an.k', k.data);
+    const onKernels = source.includes('kernels');
+    const qBuf = onKernels ? alloc.upload('an.q', q.data) : null;
+    const kBuf = onKernels ? alloc.upload('an.k', k.data) : null;
     let scaled: { x: Matrix; y: Matrix } | null = null;
     const prep = () => (scaled ??= { x: scaleInputs(q), y: scaleInputs(k) });
     const x = () => prep().x;
@@ -165,7 +225,8 @@ export function createGpuAnalysisBackend(
     };
     variants.forEach((v, i) => {
       const slot = slots[i]!;
-      if (cpuFeatures) {
+      if (source[i] === 'projection') return;
+      if (source[i] === 'twins') {
         // the twins' φ(Q) of the listed rows and φ(K) of all n keys
         const tf = performance.now();
         const mc = mapContext(v.map, x(), y(), causal);
@@ -212,6 +273,8 @@ export function createGpuAnalysisBackend(
       slots,
       feats,
       fullRows: !!options.fullRows,
+      projected,
+      featsVec4s: vec4s,
     });
     ctx.timer.resolve(enc);
     const t1 = performance.now();

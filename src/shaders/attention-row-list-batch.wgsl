@@ -16,7 +16,10 @@
 // Layout: feats (vec4 rows, all slots packed): slot v's table entry (qOff, kOff, m4, qFull) — a's row t at
 // qOff + (qFull ? r_t : t)·m4, b's key j at kOff + j·m4, m4 vec4s per row (zero-padded). dots: slot-major,
 // row t of slot v at (v·R + t)·p.ns vec4s, p.ns = 2⌈n/8⌉ (keys padded to a multiple of 8, never read past n).
-// Bindings: 0 params, 1 feats, 2 table (vec4u per slot), 3 row list (R u32), 4 dots, 5 out (f32).
+// Keys of a slot flagged `scaled` (table w bit 1; φ from attention-row-list-features.wgsl) carry a log-scale:
+// g_j = g̃_j·exp(kscale[v][j] − C) with C the running max over the row's keys (a scalar factor cancels in Â).
+// Bindings: 0 params, 1 feats, 2 table (vec4u per slot; w: bit 0 qFull, bit 1 scaled), 3 row list (R u32),
+// 4 dots, 5 out (f32), 6 kscale (p.ns vec4s per variant).
 //
 // rowDots thread mapping: one invocation holds a register block of 4 rows × 8 keys (8 vec4 accumulators,
 // one per key over the 4 rows: 12 vec4 loads per 32 vec4 dots; SwiftShader pays per storage load, not per
@@ -45,6 +48,7 @@ struct Params {
 @group(0) @binding(3) var<storage, read> rowList: array<u32>;
 @group(0) @binding(4) var<storage, read_write> dots: array<vec4f>;
 @group(0) @binding(5) var<storage, read_write> outBuf: array<f32>;
+@group(0) @binding(6) var<storage, read> kscale: array<vec4f>;
 
 const WG: u32 = 64u;
 const NEG: f32 = -3.0e38; // stands in for −∞
@@ -66,7 +70,7 @@ fn rowDots(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) l
   let m4 = e.z;
   // a's rows of the block (clamped to the last listed row) and the 8 keys (clamped to n − 1)
   var ra = vec4u(min(vec4u(t0) + vec4u(0u, 1u, 2u, 3u), vec4u(R - 1u)));
-  if (e.w != 0u) { ra = vec4u(rowList[ra.x], rowList[ra.y], rowList[ra.z], rowList[ra.w]); }
+  if ((e.w & 1u) != 0u) { ra = vec4u(rowList[ra.x], rowList[ra.y], rowList[ra.z], rowList[ra.w]); }
   let qa = vec4u(e.x) + ra * m4;
   let last = p.n - 1u;
   let kk0 = e.y + min(j0, last) * m4;
@@ -135,20 +139,34 @@ fn rowReduce(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index)
   var kEnd = p.n;
   if (p.causal != 0u) { kEnd = min(p.n, r + 1u); }
   let g4 = (kEnd + 3u) / 4u;
+  // keys with their own log-scale (attention-row-list-features.wgsl): g_j = g̃_j·exp(kscale_j − C)
+  let scaled = (table[v].w & 2u) != 0u;
+  let ks = v * p.ns;
 
-  // normalizers in one sweep: online max M (the sum rescaled when it grows), S = Σ exp(s − M), D = Σ g
+  // normalizers in one sweep: online maxima M of s and C of kscale (the sums rescaled when they grow),
+  // S = Σ exp(s − M), D = Σ g
   var M = NEG;
   var S = 0.0;
+  var C = 0.0;
   var D = 0.0;
+  if (scaled) { C = NEG; }
   for (var c = 0u; c < g4; c++) {
     let ok = allowedKeys(c, r);
     let s = dots[exactRow + c] * p.scale;
-    let g = dots[approxRow + c];
+    var g = dots[approxRow + c];
     let sm = select(vec4f(NEG), s, ok);
     let mNew = max(M, max(max(sm.x, sm.y), max(sm.z, sm.w)));
     S = S * exp(M - mNew) + hsum(select(vec4f(0.0), exp(s - mNew), ok));
-    D += hsum(select(vec4f(0.0), g, ok));
     M = mNew;
+    if (scaled) {
+      let kc = kscale[ks + c];
+      let km = select(vec4f(NEG), kc, ok);
+      let cNew = max(C, max(max(km.x, km.y), max(km.z, km.w)));
+      D = D * exp(C - cNew);
+      g *= exp(kc - cNew);
+      C = cNew;
+    }
+    D += hsum(select(vec4f(0.0), g, ok));
   }
   let logS = log(S);
 
@@ -163,7 +181,8 @@ fn rowReduce(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index)
   for (var c = 0u; c < groups; c++) {
     let ok = allowedKeys(c, r);
     let s = dots[exactRow + c] * p.scale;
-    let g = dots[approxRow + c];
+    var g = dots[approxRow + c];
+    if (scaled) { g *= exp(kscale[ks + c] - C); }
     let la = s - M - logS;
     let a = select(vec4f(0.0), exp(s - M) / S, ok);
     let bh = select(vec4f(0.0), g / D, ok & vec4<bool>(D != 0.0)); // all-zero normalizer: Â row 0
