@@ -6,6 +6,8 @@
 // Usage: node e2e/bench-analyses.mjs [--rounds N] [--ops a,b] [--gpu-features] (φ on the GPU even on a
 // software adapter, where the engine worker forms it with the twins) [--profile] (then one profiled
 // run per op: φ on the CPU, encoding, readback wait and GPU time per pass label, summed over batches)
+// [--twins] (a third side, interleaved: the GPU backend with every φ from the twins, none from the
+// projection kernel)
 import { createServer } from 'vite';
 import { findBrowser, launchBrowser } from './browser.mjs';
 import { dirname, join } from 'node:path';
@@ -51,7 +53,8 @@ try {
   await page.evaluate(() =>
     window.analysisKernels.op('mapRows', { params: { n: 16, d: 4, m: 4 }, row: 1 }).catch(() => null),
   );
-  const times = Object.fromEntries(ops.map((o) => [o, { cpu: [], gpu: [] }]));
+  const twins = args.includes('--twins');
+  const times = Object.fromEntries(ops.map((o) => [o, { cpu: [], gpu: [], twins: [] }]));
   // the GPU side as the engine worker runs it on this adapter (software: φ from the twins)
   const gpuMode =
     /swiftshader|fallback|llvmpipe|warp/i.test(info.adapter) && !args.includes('--gpu-features')
@@ -62,22 +65,24 @@ try {
   );
   for (let r = 0; r < rounds; r++) {
     for (const op of ops) {
-      const order = r % 2 ? [true, false] : [false, true];
-      for (const onGpu of order) {
-        const ms = await page.evaluate(([o, g]) => window.analysisKernels.timeOp(o, g), [op, onGpu ? gpuMode : 'cpu']);
-        times[op][onGpu ? 'gpu' : 'cpu'].push(ms);
-        console.log(`  round ${r + 1} ${op} ${onGpu ? 'GPU' : 'CPU'} ${Math.round(ms)} ms`);
+      const sides = twins ? ['cpu', 'gpu', 'twins'] : ['cpu', 'gpu'];
+      const order = [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)];
+      const mode = { cpu: 'cpu', gpu: gpuMode, twins: 'gpu-twins' };
+      for (const side of order) {
+        const ms = await page.evaluate(([o, g]) => window.analysisKernels.timeOp(o, g), [op, mode[side]]);
+        times[op][side].push(ms);
+        console.log(`  round ${r + 1} ${op} ${side} ${Math.round(ms)} ms`);
       }
     }
   }
   const f = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${Math.round(x)} ms`).padStart(9);
   console.log(
-    `\n${'op'.padEnd(14)} ${'CPU min'.padStart(9)} ${'CPU med'.padStart(9)} ${'GPU min'.padStart(9)} ${'GPU med'.padStart(9)} ${'CPU/GPU (med)'.padStart(14)}`,
+    `\n${'op'.padEnd(14)} ${'CPU min'.padStart(9)} ${'CPU med'.padStart(9)} ${'GPU min'.padStart(9)} ${'GPU med'.padStart(9)} ${'CPU/GPU (med)'.padStart(14)}${twins ? `${'twins min'.padStart(10)} ${'twins med'.padStart(9)}` : ''}`,
   );
   for (const op of ops) {
-    const { cpu, gpu } = times[op];
+    const { cpu, gpu, twins: tw } = times[op];
     console.log(
-      `${op.padEnd(14)} ${f(Math.min(...cpu))} ${f(median(cpu))} ${f(Math.min(...gpu))} ${f(median(gpu))} ${(median(cpu) / median(gpu)).toFixed(2).padStart(13)}×`,
+      `${op.padEnd(14)} ${f(Math.min(...cpu))} ${f(median(cpu))} ${f(Math.min(...gpu))} ${f(median(gpu))} ${(median(cpu) / median(gpu)).toFixed(2).padStart(13)}×${twins ? ` ${f(Math.min(...tw))} ${f(median(tw))}` : ''}`,
     );
   }
   if (args.includes('--profile')) {

@@ -50,7 +50,8 @@ function worst(errs: Record<string, Err>): Err & { fields: Record<string, Err> }
   };
 }
 
-type FeatureSide = 'gpu' | 'cpu';
+/** 'twins': every φ from the twins, none from the projection kernel (the bench's A/B) */
+type FeatureSide = 'gpu' | 'cpu' | 'twins';
 let kernelBase: Promise<KernelContext> | null = null;
 const gpuBackends = new Map<FeatureSide, Promise<GpuAnalysisBackend>>();
 let adapterName = '';
@@ -65,7 +66,12 @@ function backend(features: FeatureSide = 'gpu'): Promise<GpuAnalysisBackend> {
   if (!gpuBackends.has(features))
     gpuBackends.set(
       features,
-      kernelBase.then((base) => createGpuAnalysisBackend(base, createTurns(), { features })),
+      kernelBase.then((base) =>
+        createGpuAnalysisBackend(base, createTurns(), {
+          features: features === 'gpu' ? 'gpu' : 'cpu',
+          projection: features !== 'twins',
+        }),
+      ),
     );
   return gpuBackends.get(features)!;
 }
@@ -169,8 +175,12 @@ async function op(
 }
 
 /** Times an op at the default parameters on one backend (its default budgets). */
-async function timeOp(name: WorkerOpName, on: 'cpu' | 'gpu' | 'gpu-cpu-features', extra: Record<string, unknown> = {}) {
-  const b = on === 'cpu' ? undefined : await backend(on === 'gpu' ? 'gpu' : 'cpu');
+async function timeOp(
+  name: WorkerOpName,
+  on: 'cpu' | 'gpu' | 'gpu-cpu-features' | 'gpu-twins',
+  extra: Record<string, unknown> = {},
+) {
+  const b = on === 'cpu' ? undefined : await backend(on === 'gpu' ? 'gpu' : on === 'gpu-twins' ? 'twins' : 'cpu');
   const t0 = performance.now();
   await runAnalysisOp(name, { params: { ...DEFAULT_PARAMS }, ...extra }, ctxOf(b));
   return performance.now() - t0;
@@ -184,7 +194,11 @@ async function timeOp(name: WorkerOpName, on: 'cpu' | 'gpu' | 'gpu-cpu-features'
 async function profileOp(name: WorkerOpName, features: FeatureSide) {
   const base = await kernelBase!;
   const batches: BatchProfile[] = [];
-  const b = createGpuAnalysisBackend(base, createTurns(), { features, profile: (p) => batches.push(p) });
+  const b = createGpuAnalysisBackend(base, createTurns(), {
+    features: features === 'gpu' ? 'gpu' : 'cpu',
+    projection: features !== 'twins',
+    profile: (p) => batches.push(p),
+  });
   try {
     const t0 = performance.now();
     await runAnalysisOp(name, { params: { ...DEFAULT_PARAMS } }, ctxOf(b));

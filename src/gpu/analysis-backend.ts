@@ -80,6 +80,8 @@ export interface GpuAnalysisOptions {
   features?: 'gpu' | 'cpu';
   /** Called after every batch with its wall-time split and, where the device has timestamps, every pass's GPU time (the bench's `--profile`). */
   profile?: (p: BatchProfile) => void;
+  /** φ of the exp maps under ε = 0 from their projection on the GPU (default true; false: as the other maps — the bench's A/B) */
+  projection?: boolean;
 }
 
 /** Where one batch's time went (ms). */
@@ -116,6 +118,7 @@ export function createGpuAnalysisBackend(
 ): GpuAnalysisBackend {
   const cpuFeatures = backendOptions.features === 'cpu';
   const profile = backendOptions.profile;
+  const useProjection = backendOptions.projection ?? true;
   const { device } = base;
   const alloc = new PrefixAllocator(device);
   const ctx: KernelContext = {
@@ -141,7 +144,7 @@ export function createGpuAnalysisBackend(
     const mps = variants.map((v) => featureDim(v.map, v.w.rows, d));
     // φ per variant: from the projection (exp maps under ε = 0), the feature kernels, or the twins
     const source = variants.map((v): 'projection' | 'kernels' | 'twins' =>
-      projectable(v) ? 'projection' : cpuFeatures ? 'twins' : 'kernels',
+      useProjection && projectable(v) ? 'projection' : cpuFeatures ? 'twins' : 'kernels',
     );
     // layout: the GPU-written slots first, then the twins' and the exact slot (the host's one upload),
     // then the W rows of the projected slots

@@ -118,7 +118,7 @@ export function encodeRowListBatch(ctx: KernelContext, encoder: GPUCommandEncode
   let pass = encoder.beginComputePass(ctx.timer.pass('row-batch.dots'));
   pass.setPipeline(dotsPl);
   pass.setBindGroup(0, bindAt(ctx.device, dotsPl, dotsEntries, 'row-batch.dots'));
-  pass.dispatchWorkgroups(Math.ceil((Math.ceil(R / 4) * k8) / WG), slots.length);
+  pass.dispatchWorkgroups(Math.ceil((Math.ceil(R / 8) * k8) / WG), slots.length);
   pass.end();
   pass = encoder.beginComputePass(ctx.timer.pass('row-batch.reduce'));
   pass.setPipeline(reducePl);

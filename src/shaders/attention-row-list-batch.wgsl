@@ -21,10 +21,10 @@
 // Bindings: 0 params, 1 feats, 2 table (vec4u per slot; w: bit 0 qFull, bit 1 scaled), 3 row list (R u32),
 // 4 dots, 5 out (f32), 6 kscale (p.ns vec4s per variant).
 //
-// rowDots thread mapping: one invocation holds a register block of 4 rows × 8 keys (8 vec4 accumulators,
-// one per key over the 4 rows: 12 vec4 loads per 32 vec4 dots; SwiftShader pays per storage load, not per
+// rowDots thread mapping: one invocation holds a register block of 8 rows × 8 keys (16 vec4 accumulators,
+// one per key and 4 rows: 16 vec4 loads per 64 vec4 dots; SwiftShader pays per storage load, not per
 // FLOP). Block b of a slot: key block b % K8 (K8 = ⌈n/8⌉), row block b / K8; causal blocks whose first key
-// is past the block's last row are skipped (rowReduce never reads them). Dispatch: (⌈⌈R/4⌉·K8 / 64⌉, V + 1),
+// is past the block's last row are skipped (rowReduce never reads them). Dispatch: (⌈⌈R/8⌉·K8 / 64⌉, V + 1),
 // workgroup y = slot (uniform m4 per workgroup).
 // rowReduce thread mapping: one invocation per (variant v, row t), index v·R + t, sweeping the row's vec4 key
 // groups in order twice (normalizers, then statistics): no workgroup memory or barriers, which cost
@@ -60,18 +60,23 @@ fn rowDots(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) l
   let b = wid.x * WG + lid;
   let rb = b / p.k8;
   let R = p.rowCount;
-  if (4u * rb >= R) { return; }
+  if (8u * rb >= R) { return; }
   let kb = b - rb * p.k8;
-  let t0 = 4u * rb;
+  let t0 = 8u * rb;
   let j0 = 8u * kb;
-  let lastRow = rowList[min(t0 + 3u, R - 1u)];
+  let lastRow = rowList[min(t0 + 7u, R - 1u)];
   if (p.causal != 0u && j0 > lastRow) { return; }
   let e = table[slot];
   let m4 = e.z;
-  // a's rows of the block (clamped to the last listed row) and the 8 keys (clamped to n − 1)
-  var ra = vec4u(min(vec4u(t0) + vec4u(0u, 1u, 2u, 3u), vec4u(R - 1u)));
-  if ((e.w & 1u) != 0u) { ra = vec4u(rowList[ra.x], rowList[ra.y], rowList[ra.z], rowList[ra.w]); }
+  // a's 8 rows of the block (clamped to the last listed row) and the 8 keys (clamped to n − 1)
+  var ra = min(vec4u(t0) + vec4u(0u, 1u, 2u, 3u), vec4u(R - 1u));
+  var rb4 = min(vec4u(t0) + vec4u(4u, 5u, 6u, 7u), vec4u(R - 1u));
+  if ((e.w & 1u) != 0u) {
+    ra = vec4u(rowList[ra.x], rowList[ra.y], rowList[ra.z], rowList[ra.w]);
+    rb4 = vec4u(rowList[rb4.x], rowList[rb4.y], rowList[rb4.z], rowList[rb4.w]);
+  }
   let qa = vec4u(e.x) + ra * m4;
+  let qb = vec4u(e.x) + rb4 * m4;
   let last = p.n - 1u;
   let kk0 = e.y + min(j0, last) * m4;
   let kk1 = e.y + min(j0 + 1u, last) * m4;
@@ -81,7 +86,8 @@ fn rowDots(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) l
   let kk5 = e.y + min(j0 + 5u, last) * m4;
   let kk6 = e.y + min(j0 + 6u, last) * m4;
   let kk7 = e.y + min(j0 + 7u, last) * m4;
-  // named accumulators, not an array indexed by the loop (SwiftShader keeps such arrays in memory)
+  // named accumulators, not an array indexed by the loop (SwiftShader keeps such arrays in memory):
+  // cX = key X against rows 0–3, dX = key X against rows 4–7
   var c0 = vec4f(0.0);
   var c1 = vec4f(0.0);
   var c2 = vec4f(0.0);
@@ -90,19 +96,47 @@ fn rowDots(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) l
   var c5 = vec4f(0.0);
   var c6 = vec4f(0.0);
   var c7 = vec4f(0.0);
+  var d0 = vec4f(0.0);
+  var d1 = vec4f(0.0);
+  var d2 = vec4f(0.0);
+  var d3 = vec4f(0.0);
+  var d4 = vec4f(0.0);
+  var d5 = vec4f(0.0);
+  var d6 = vec4f(0.0);
+  var d7 = vec4f(0.0);
   for (var c = 0u; c < m4; c++) {
     let a0 = feats[qa.x + c];
     let a1 = feats[qa.y + c];
     let a2 = feats[qa.z + c];
     let a3 = feats[qa.w + c];
-    c0 += dot4(a0, a1, a2, a3, feats[kk0 + c]);
-    c1 += dot4(a0, a1, a2, a3, feats[kk1 + c]);
-    c2 += dot4(a0, a1, a2, a3, feats[kk2 + c]);
-    c3 += dot4(a0, a1, a2, a3, feats[kk3 + c]);
-    c4 += dot4(a0, a1, a2, a3, feats[kk4 + c]);
-    c5 += dot4(a0, a1, a2, a3, feats[kk5 + c]);
-    c6 += dot4(a0, a1, a2, a3, feats[kk6 + c]);
-    c7 += dot4(a0, a1, a2, a3, feats[kk7 + c]);
+    let b0 = feats[qb.x + c];
+    let b1 = feats[qb.y + c];
+    let b2 = feats[qb.z + c];
+    let b3 = feats[qb.w + c];
+    let k0 = feats[kk0 + c];
+    let k1 = feats[kk1 + c];
+    let k2 = feats[kk2 + c];
+    let k3 = feats[kk3 + c];
+    let k4 = feats[kk4 + c];
+    let k5 = feats[kk5 + c];
+    let k6 = feats[kk6 + c];
+    let k7 = feats[kk7 + c];
+    c0 += dot4(a0, a1, a2, a3, k0);
+    c1 += dot4(a0, a1, a2, a3, k1);
+    c2 += dot4(a0, a1, a2, a3, k2);
+    c3 += dot4(a0, a1, a2, a3, k3);
+    c4 += dot4(a0, a1, a2, a3, k4);
+    c5 += dot4(a0, a1, a2, a3, k5);
+    c6 += dot4(a0, a1, a2, a3, k6);
+    c7 += dot4(a0, a1, a2, a3, k7);
+    d0 += dot4(b0, b1, b2, b3, k0);
+    d1 += dot4(b0, b1, b2, b3, k1);
+    d2 += dot4(b0, b1, b2, b3, k2);
+    d3 += dot4(b0, b1, b2, b3, k3);
+    d4 += dot4(b0, b1, b2, b3, k4);
+    d5 += dot4(b0, b1, b2, b3, k5);
+    d6 += dot4(b0, b1, b2, b3, k6);
+    d7 += dot4(b0, b1, b2, b3, k7);
   }
   // row i of the block: keys j0 … j0+3 and j0+4 … j0+7 as two vec4s
   for (var i = 0u; i < 4u; i++) {
@@ -110,6 +144,11 @@ fn rowDots(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) l
       let o = (slot * R + t0 + i) * p.ns + 2u * kb;
       dots[o] = vec4f(c0[i], c1[i], c2[i], c3[i]);
       dots[o + 1u] = vec4f(c4[i], c5[i], c6[i], c7[i]);
+    }
+    if (t0 + 4u + i < R) {
+      let o = (slot * R + t0 + 4u + i) * p.ns + 2u * kb;
+      dots[o] = vec4f(d0[i], d1[i], d2[i], d3[i]);
+      dots[o + 1u] = vec4f(d4[i], d5[i], d6[i], d7[i]);
     }
   }
 }

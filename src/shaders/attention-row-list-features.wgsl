@@ -16,7 +16,7 @@
 // bits 8… the batch slot of kscale), 3 proj (scratch u, same layout as feats), 4 kscale (p.ns vec4s per
 // batch slot, keys padded to 8).
 // Thread mapping: one invocation per 4 consecutive rows of a slot (rows 0 … R−1 the queries, R … R+n−1 the
-// keys): 4 × 4 register blocks of u (4 rows × 4 projections: 8 vec4 loads per 16 vec4 dots), then a
+// keys): 4 × 8 register blocks of u (4 rows × 8 projections: 12 vec4 loads per 32 vec4 dots), then a
 // second sweep reads u back and writes φ̃. Dispatch: (⌈⌈(R + n)/4⌉ / 64⌉, GPU slots).
 
 struct Params {
@@ -73,18 +73,28 @@ fn rowFeatures(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
   for (var c = 0u; c < d4; c++) {
     sq += vec4f(dot(feats[src[0]+c], feats[src[0]+c]), dot(feats[src[1]+c], feats[src[1]+c]), dot(feats[src[2]+c], feats[src[2]+c]), dot(feats[src[3]+c], feats[src[3]+c]));
   }
-  // sweep 1: u of 4 projections at a time (named accumulators, one per projection over the 4 rows)
+  // sweep 1: u of 8 projections at a time (named accumulators, one per projection over the 4 rows)
   var mx = vec4f(NEG);
-  let m4u = (m + 3u) / 4u;
-  for (var r4 = 0u; r4 < m4u; r4++) {
-    let w0 = e1.x + min(4u * r4, m - 1u) * d4;
-    let w1 = e1.x + min(4u * r4 + 1u, m - 1u) * d4;
-    let w2 = e1.x + min(4u * r4 + 2u, m - 1u) * d4;
-    let w3 = e1.x + min(4u * r4 + 3u, m - 1u) * d4;
+  let m8 = (m + 7u) / 8u;
+  let wl = m - 1u;
+  for (var r8 = 0u; r8 < m8; r8++) {
+    let f0 = 8u * r8;
+    let w0 = e1.x + min(f0, wl) * d4;
+    let w1 = e1.x + min(f0 + 1u, wl) * d4;
+    let w2 = e1.x + min(f0 + 2u, wl) * d4;
+    let w3 = e1.x + min(f0 + 3u, wl) * d4;
+    let w4 = e1.x + min(f0 + 4u, wl) * d4;
+    let w5 = e1.x + min(f0 + 5u, wl) * d4;
+    let w6 = e1.x + min(f0 + 6u, wl) * d4;
+    let w7 = e1.x + min(f0 + 7u, wl) * d4;
     var a0 = vec4f(0.0);
     var a1 = vec4f(0.0);
     var a2 = vec4f(0.0);
     var a3 = vec4f(0.0);
+    var a4 = vec4f(0.0);
+    var a5 = vec4f(0.0);
+    var a6 = vec4f(0.0);
+    var a7 = vec4f(0.0);
     for (var c = 0u; c < d4; c++) {
       let x0 = feats[src[0] + c];
       let x1 = feats[src[1] + c];
@@ -94,24 +104,33 @@ fn rowFeatures(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
       a1 += dot4(x0, x1, x2, x3, feats[w1 + c]);
       a2 += dot4(x0, x1, x2, x3, feats[w2 + c]);
       a3 += dot4(x0, x1, x2, x3, feats[w3 + c]);
+      a4 += dot4(x0, x1, x2, x3, feats[w4 + c]);
+      a5 += dot4(x0, x1, x2, x3, feats[w5 + c]);
+      a6 += dot4(x0, x1, x2, x3, feats[w6 + c]);
+      a7 += dot4(x0, x1, x2, x3, feats[w7 + c]);
     }
     a0 *= p.scale4;
     a1 *= p.scale4;
     a2 *= p.scale4;
     a3 *= p.scale4;
-    // projections past m do not count
-    let lim = m - 4u * r4;
-    let z = vec4f(NEG);
-    let h0 = select(a0, abs(a0), hyper);
-    let h1 = select(a1, abs(a1), hyper);
-    let h2 = select(a2, abs(a2), hyper);
-    let h3 = select(a3, abs(a3), hyper);
-    mx = max(mx, h0);
-    if (lim > 1u) { mx = max(mx, h1); }
-    if (lim > 2u) { mx = max(mx, h2); }
-    if (lim > 3u) { mx = max(mx, h3); }
+    a4 *= p.scale4;
+    a5 *= p.scale4;
+    a6 *= p.scale4;
+    a7 *= p.scale4;
+    // projections past m do not count (u0 always does: f0 < m)
+    let lim = m - f0;
+    mx = max(mx, select(a0, abs(a0), hyper));
+    if (lim > 1u) { mx = max(mx, select(a1, abs(a1), hyper)); }
+    if (lim > 2u) { mx = max(mx, select(a2, abs(a2), hyper)); }
+    if (lim > 3u) { mx = max(mx, select(a3, abs(a3), hyper)); }
+    if (lim > 4u) { mx = max(mx, select(a4, abs(a4), hyper)); }
+    if (lim > 5u) { mx = max(mx, select(a5, abs(a5), hyper)); }
+    if (lim > 6u) { mx = max(mx, select(a6, abs(a6), hyper)); }
+    if (lim > 7u) { mx = max(mx, select(a7, abs(a7), hyper)); }
     for (var k = 0u; k < 4u; k++) {
-      proj[dst[k] + r4] = vec4f(a0[k], a1[k], a2[k], a3[k]);
+      proj[dst[k] + 2u * r8] = vec4f(a0[k], a1[k], a2[k], a3[k]);
+      // the second vec4 only while it holds projections (a row of proj has ⌈m/4⌉ of them at least)
+      if (lim > 4u) { proj[dst[k] + 2u * r8 + 1u] = vec4f(a4[k], a5[k], a6[k], a7[k]); }
     }
   }
   // sweep 2: φ̃ from u (vec4 of output f = 4o … 4o+3; hyperbolic: f < m from +u, m ≤ f < 2m from −u)
