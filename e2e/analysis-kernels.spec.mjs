@@ -1,7 +1,8 @@
 // The WebGPU analysis backend against the CPU twins in real Chromium (WebGPU on SwiftShader).
 // Driver: e2e/pages/analysis-kernels.ts.
 //
-// Kernels (attention-row-list-stats.wgsl on favor-features' φ, full rows via attention-row-stats.wgsl):
+// Kernels (attention-row-list-batch.wgsl on φ from the projection kernel attention-row-list-features.wgsl,
+// favor-features or the twins; full rows from the same reduce):
 // every row statistic within |gpu − cpu| ≤ 1e-4 + 1e-3·|cpu| (KL: 1e-2·|cpu|); a row whose normalizer
 // is exactly 0 (cosformer's relu features can all vanish) is 0 on the GPU and 0/0 in the twin (the
 // all-zero normalizer guard) and is skipped. Ops: every number of
@@ -60,7 +61,7 @@ test(
       const name = `n=${cs.n} d=${cs.d} m=${cs.m} R=${Math.min(cs.n, cs.rows)} ${cs.causal ? 'causal' : 'bidir'} ${cs.maps.join(',')}${cs.stabilizer ? ' ref' : ''}${cs.features === 'cpu' ? ' [φ cpu]' : ''}`;
       rows.push({ name, ...r });
     }
-    table(log, 'attention-row-list-stats vs core rowListStats (exactRowsOf / approxRowsOf)', rows);
+    table(log, 'attention-row-list-batch vs core rowListStats (exactRowsOf / approxRowsOf)', rows);
     assertAll(rows);
   },
   { timeout: 240_000, sharedPage: 'driver' },

@@ -1,14 +1,16 @@
 /**
  * The WebGPU analysis backend (core/analysis-backend.ts `AnalysisBackend`): a batch of variants of one
- * problem is one command encoder, one submission and one small readback. Per variant: φ(Q), φ(K)
- * of all n rows (favor-features.ts, the live path's feature kernels), then the normalizers and the
- * row statistics of the listed rows (attention-row-list-stats.ts) written into one shared buffer;
- * with `fullRows`, the rows A_r, Â_r (attention-stats.ts encodeFullRows) copied into a second one.
- * Neither the dense Â nor φ ever reaches host memory.
+ * problem is one command encoder, one submission and one small readback, whatever the number of
+ * variants. φ of every variant goes into one packed buffer — from the projection on the GPU
+ * (attention-row-list-features.wgsl, the exp maps under ε = 0), from the feature kernels
+ * (favor-features.ts, copied in) or from the twins (uploaded with the exact Q rows and K in one
+ * write) — then attention-row-list-batch.ts forms every variant's dot products with the listed rows
+ * and reduces them to the row statistics (and, with `fullRows`, the rows A_r, Â_r) in two dispatches.
+ * Neither the dense Â nor φ ever reaches host memory. A batch past one storage binding runs in halves.
  *
- * Every variant's buffers get their own roles (a role prefix per variant), so the uniforms and
- * intermediates of the batch do not overwrite each other before the one submission runs. The
- * buffers stay for the next batch (same roles, grown as needed) until `dispose`.
+ * The feature kernels' buffers get their own roles per variant (a role prefix), so their uniforms do
+ * not overwrite each other before the one submission runs. The buffers stay for the next batch
+ * (same roles, grown as needed) until `dispose`.
  *
  * `lock` is the engine worker's GPU turn (src/engine/gpu-turns.ts): each batch is one turn, so a
  * live compute waits for at most one batch.
@@ -72,10 +74,12 @@ export interface GpuAnalysisBackend extends AnalysisBackend {
 
 export interface GpuAnalysisOptions {
   /**
-   * Where φ is formed: 'gpu' (favor-features, the default) or 'cpu' (the twins' keyFeatures of all n
-   * keys and queryFeatures of the listed rows, uploaded; the row statistics stay on the GPU). A software adapter
-   * (SwiftShader) runs the feature-statistics and feature passes slowly — about 0.2–0.6 s per
-   * variant at n = 256, m = 64 against ≈ 6 ms for the row statistics — so there φ comes from the CPU.
+   * Where φ of the maps the projection kernel does not cover (every map but positive, hyperbolic and
+   * exp under 'shift') is formed: 'gpu' (favor-features, the default) or 'cpu' (the twins'
+   * keyFeatures of all n keys and queryFeatures of the listed rows, uploaded). A software adapter
+   * (SwiftShader) runs favor-features' statistics and feature passes slowly — at n = 256, m = 64 the
+   * bench's entropyVsN took 116 s with them against 1.9 s with the twins' φ — so there the rest of φ
+   * comes from the CPU.
    */
   features?: 'gpu' | 'cpu';
   /** Called after every batch with its wall-time split and, where the device has timestamps, every pass's GPU time (the bench's `--profile`). */
@@ -114,11 +118,11 @@ function projectable(v: FeatureVariant): boolean {
 export function createGpuAnalysisBackend(
   base: KernelContext,
   lock: GpuLock,
-  backendOptions: GpuAnalysisOptions = {},
+  options: GpuAnalysisOptions = {},
 ): GpuAnalysisBackend {
-  const cpuFeatures = backendOptions.features === 'cpu';
-  const profile = backendOptions.profile;
-  const useProjection = backendOptions.projection ?? true;
+  const cpuFeatures = options.features === 'cpu';
+  const profile = options.profile;
+  const useProjection = options.projection ?? true;
   const { device } = base;
   const alloc = new PrefixAllocator(device);
   const ctx: KernelContext = {
