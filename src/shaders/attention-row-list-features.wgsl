@@ -49,21 +49,12 @@ fn rowFeatures(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
   let m = e0.w;
   let m4 = e0.z;
   let d4 = p.d4;
-  // the 4 rows (clamped to the last): source row, destination row (in vec4s), side (key?)
-  var src: array<u32, 4>;
-  var dst: array<u32, 4>;
-  var key = vec4<bool>(false);
-  for (var k = 0u; k < 4u; k++) {
-    let i = min(i0 + k, total - 1u);
-    if (i < R) {
-      src[k] = p.xq + i * d4;
-      dst[k] = e0.x + i * m4;
-    } else {
-      src[k] = p.xk + (i - R) * d4;
-      dst[k] = e0.y + (i - R) * m4;
-      key[k] = true;
-    }
-  }
+  // the 4 rows (clamped to the last), as vec4s over the rows: source row, destination row (in vec4s),
+  // side (key?) — vectors, not private arrays, which SwiftShader keeps in memory when loop-indexed
+  let ii = min(vec4u(i0) + vec4u(0u, 1u, 2u, 3u), vec4u(total - 1u));
+  let key = ii >= vec4u(R);
+  let src = select(vec4u(p.xq) + ii * d4, vec4u(p.xk) + (ii - vec4u(R)) * d4, key);
+  let dst = select(vec4u(e0.x) + ii * m4, vec4u(e0.y) + (ii - vec4u(R)) * m4, key);
   let fl = e1.w;
   let hyper = select(vec4<bool>((fl & 1u) != 0u), vec4<bool>((fl & 4u) != 0u), key);
   let norm = select(vec4<bool>((fl & 2u) != 0u), vec4<bool>((fl & 8u) != 0u), key);
@@ -71,7 +62,11 @@ fn rowFeatures(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
   let s2 = p.scale4 * p.scale4;
   var sq = vec4f(0.0);
   for (var c = 0u; c < d4; c++) {
-    sq += vec4f(dot(feats[src[0]+c], feats[src[0]+c]), dot(feats[src[1]+c], feats[src[1]+c]), dot(feats[src[2]+c], feats[src[2]+c]), dot(feats[src[3]+c], feats[src[3]+c]));
+    let x0 = feats[src.x + c];
+    let x1 = feats[src.y + c];
+    let x2 = feats[src.z + c];
+    let x3 = feats[src.w + c];
+    sq += vec4f(dot(x0, x0), dot(x1, x1), dot(x2, x2), dot(x3, x3));
   }
   // sweep 1: u of 8 projections at a time (named accumulators, one per projection over the 4 rows)
   var mx = vec4f(NEG);
@@ -96,10 +91,10 @@ fn rowFeatures(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
     var a6 = vec4f(0.0);
     var a7 = vec4f(0.0);
     for (var c = 0u; c < d4; c++) {
-      let x0 = feats[src[0] + c];
-      let x1 = feats[src[1] + c];
-      let x2 = feats[src[2] + c];
-      let x3 = feats[src[3] + c];
+      let x0 = feats[src.x + c];
+      let x1 = feats[src.y + c];
+      let x2 = feats[src.z + c];
+      let x3 = feats[src.w + c];
       a0 += dot4(x0, x1, x2, x3, feats[w0 + c]);
       a1 += dot4(x0, x1, x2, x3, feats[w1 + c]);
       a2 += dot4(x0, x1, x2, x3, feats[w2 + c]);
@@ -127,41 +122,67 @@ fn rowFeatures(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
     if (lim > 5u) { mx = max(mx, select(a5, abs(a5), hyper)); }
     if (lim > 6u) { mx = max(mx, select(a6, abs(a6), hyper)); }
     if (lim > 7u) { mx = max(mx, select(a7, abs(a7), hyper)); }
-    for (var k = 0u; k < 4u; k++) {
-      proj[dst[k] + 2u * r8] = vec4f(a0[k], a1[k], a2[k], a3[k]);
-      // the second vec4 only while it holds projections (a row of proj has ⌈m/4⌉ of them at least)
-      if (lim > 4u) { proj[dst[k] + 2u * r8 + 1u] = vec4f(a4[k], a5[k], a6[k], a7[k]); }
+    let o = 2u * r8;
+    proj[dst.x + o] = vec4f(a0.x, a1.x, a2.x, a3.x);
+    proj[dst.y + o] = vec4f(a0.y, a1.y, a2.y, a3.y);
+    proj[dst.z + o] = vec4f(a0.z, a1.z, a2.z, a3.z);
+    proj[dst.w + o] = vec4f(a0.w, a1.w, a2.w, a3.w);
+    // the second vec4 only while it holds projections (a row of proj has ⌈m/4⌉ of them at least)
+    if (lim > 4u) {
+      proj[dst.x + o + 1u] = vec4f(a4.x, a5.x, a6.x, a7.x);
+      proj[dst.y + o + 1u] = vec4f(a4.y, a5.y, a6.y, a7.y);
+      proj[dst.z + o + 1u] = vec4f(a4.z, a5.z, a6.z, a7.z);
+      proj[dst.w + o + 1u] = vec4f(a4.w, a5.w, a6.w, a7.w);
     }
   }
-  // sweep 2: φ̃ from u (vec4 of output f = 4o … 4o+3; hyperbolic: f < m from +u, m ≤ f < 2m from −u)
-  for (var k = 0u; k < 4u; k++) {
-    if (i0 + k >= total) { break; }
-    let b = dst[k];
-    let mk = mx[k];
+  // sweep 2: φ̃ from u, row by row; the keys' log-scales
+  let ls = mx - select(vec4f(0.0), sq * s2 / 2.0, norm);
+  let ks = (fl >> 8u) * p.ns * 4u + ii - vec4u(R);
+  writeRow(dst.x, mx.x, hyper.x, m, m4, ratio);
+  if (key.x) { kscale[ks.x] = ls.x; }
+  if (i0 + 1u < total) {
+    writeRow(dst.y, mx.y, hyper.y, m, m4, ratio);
+    if (key.y) { kscale[ks.y] = ls.y; }
+  }
+  if (i0 + 2u < total) {
+    writeRow(dst.z, mx.z, hyper.z, m, m4, ratio);
+    if (key.z) { kscale[ks.z] = ls.z; }
+  }
+  if (i0 + 3u < total) {
+    writeRow(dst.w, mx.w, hyper.w, m, m4, ratio);
+    if (key.w) { kscale[ks.w] = ls.w; }
+  }
+}
+
+// φ̃ of one row (destination b, m4 vec4s) from its u in proj: f < m from +u, hyperbolic m ≤ f < 2m from −u;
+// zero past m′. Whole vec4s where the −u block is aligned (4 | m), else scalar reads.
+fn writeRow(b: u32, mk: f32, hyper: bool, m: u32, m4: u32, ratio: f32) {
+  let lane = vec4u(0u, 1u, 2u, 3u);
+  let mu4 = (m + 3u) / 4u;
+  if (!hyper || m % 4u == 0u) {
     for (var o = 0u; o < m4; o++) {
-      var phi = vec4f(0.0);
-      if (!hyper[k]) {
-        let u = proj[b + o];
-        phi = ratio * exp(u - mk);
-        for (var e = 0u; e < 4u; e++) {
-          if (4u * o + e >= m) { phi[e] = 0.0; }
-        }
+      var phi: vec4f;
+      if (o < mu4) {
+        phi = select(vec4f(0.0), ratio * exp(proj[b + o] - mk), vec4u(4u * o) + lane < vec4u(m));
       } else {
-        for (var e = 0u; e < 4u; e++) {
-          let f = 4u * o + e;
-          if (f < m) {
-            phi[e] = ratio * exp(proj[b + f / 4u][f % 4u] - mk);
-          } else if (f < 2u * m) {
-            let g = f - m;
-            phi[e] = ratio * exp(-proj[b + g / 4u][g % 4u] - mk);
-          }
-        }
+        // hyperbolic with 4 | m: the −u block, aligned
+        phi = ratio * exp(-proj[b + o - mu4] - mk);
       }
       feats[b + o] = phi;
     }
-    if (key[k]) {
-      let j = i0 + k - R;
-      kscale[(fl >> 8u) * p.ns * 4u + j] = mk - select(0.0, sq[k] * s2 / 2.0, norm[k]);
+    return;
+  }
+  for (var o = 0u; o < m4; o++) {
+    var phi = vec4f(0.0);
+    for (var e = 0u; e < 4u; e++) {
+      let f = 4u * o + e;
+      if (f < m) {
+        phi[e] = ratio * exp(proj[b + f / 4u][f % 4u] - mk);
+      } else if (f < 2u * m) {
+        let g = f - m;
+        phi[e] = ratio * exp(-proj[b + g / 4u][g % 4u] - mk);
+      }
     }
+    feats[b + o] = phi;
   }
 }
