@@ -48,6 +48,8 @@ const ROW_CASES = [
   // φ from the twins, uploaded (the software-adapter choice); the row statistics on the GPU
   { n: 47, d: 5, m: 7, causal: true, rows: 47, maps: ['positive', 'hyperbolic', 'cosformer'], features: 'cpu' },
   { n: 65, d: 3, m: 5, causal: false, rows: 9, maps: ['trig', 'double-softmax', 'oprf'], features: 'cpu' },
+  // φ of the exp maps from the projection, the others from the twins, in one packed batch
+  { n: 47, d: 5, m: 6, causal: true, rows: 13, maps: ['hyperbolic', 'trig', 'positive'], features: 'projection' },
 ];
 
 test(
@@ -58,7 +60,7 @@ test(
     const rows = [];
     for (const cs of ROW_CASES) {
       const r = await page.evaluate((c) => window.analysisKernels.rowStats(c), cs);
-      const name = `n=${cs.n} d=${cs.d} m=${cs.m} R=${Math.min(cs.n, cs.rows)} ${cs.causal ? 'causal' : 'bidir'} ${cs.maps.join(',')}${cs.stabilizer ? ' ref' : ''}${cs.features === 'cpu' ? ' [φ cpu]' : ''}`;
+      const name = `n=${cs.n} d=${cs.d} m=${cs.m} R=${Math.min(cs.n, cs.rows)} ${cs.causal ? 'causal' : 'bidir'} ${cs.maps.join(',')}${cs.stabilizer ? ' ref' : ''}${cs.features ? ` [φ ${cs.features}]` : ''}`;
       rows.push({ name, ...r });
     }
     table(log, 'attention-row-list-batch vs core rowListStats (exactRowsOf / approxRowsOf)', rows);

@@ -6,8 +6,8 @@
 // Usage: node e2e/bench-analyses.mjs [--rounds N] [--ops a,b] [--gpu-features] (φ on the GPU even on a
 // software adapter, where the engine worker forms it with the twins) [--profile] (then one profiled
 // run per op: φ on the CPU, encoding, readback wait and GPU time per pass label, summed over batches)
-// [--twins] (a third side, interleaved: the GPU backend with every φ from the twins, none from the
-// projection kernel)
+// [--projection] (a third side, interleaved: on a software adapter the exp maps' φ from the projection
+// kernel, the rest from the twins — the A/B behind the engine's choice)
 import { createServer } from 'vite';
 import { findBrowser, launchBrowser } from './browser.mjs';
 import { dirname, join } from 'node:path';
@@ -53,9 +53,9 @@ try {
   await page.evaluate(() =>
     window.analysisKernels.op('mapRows', { params: { n: 16, d: 4, m: 4 }, row: 1 }).catch(() => null),
   );
-  const twins = args.includes('--twins');
-  const times = Object.fromEntries(ops.map((o) => [o, { cpu: [], gpu: [], twins: [] }]));
-  // the GPU side as the engine worker runs it on this adapter (software: φ from the twins)
+  const third = args.includes('--projection');
+  const times = Object.fromEntries(ops.map((o) => [o, { cpu: [], gpu: [], projection: [] }]));
+  // the GPU side as the engine worker runs it on this adapter (software: every φ from the twins)
   const gpuMode =
     /swiftshader|fallback|llvmpipe|warp/i.test(info.adapter) && !args.includes('--gpu-features')
       ? 'gpu-cpu-features'
@@ -65,9 +65,9 @@ try {
   );
   for (let r = 0; r < rounds; r++) {
     for (const op of ops) {
-      const sides = twins ? ['cpu', 'gpu', 'twins'] : ['cpu', 'gpu'];
+      const sides = third ? ['cpu', 'gpu', 'projection'] : ['cpu', 'gpu'];
       const order = [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)];
-      const mode = { cpu: 'cpu', gpu: gpuMode, twins: 'gpu-twins' };
+      const mode = { cpu: 'cpu', gpu: gpuMode, projection: 'gpu-projection' };
       for (const side of order) {
         const ms = await page.evaluate(([o, g]) => window.analysisKernels.timeOp(o, g), [op, mode[side]]);
         times[op][side].push(ms);
@@ -77,12 +77,12 @@ try {
   }
   const f = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${Math.round(x)} ms`).padStart(9);
   console.log(
-    `\n${'op'.padEnd(14)} ${'CPU min'.padStart(9)} ${'CPU med'.padStart(9)} ${'GPU min'.padStart(9)} ${'GPU med'.padStart(9)} ${'CPU/GPU (med)'.padStart(14)}${twins ? `${'twins min'.padStart(10)} ${'twins med'.padStart(9)}` : ''}`,
+    `\n${'op'.padEnd(14)} ${'CPU min'.padStart(9)} ${'CPU med'.padStart(9)} ${'GPU min'.padStart(9)} ${'GPU med'.padStart(9)} ${'CPU/GPU (med)'.padStart(14)}${third ? `${'proj. min'.padStart(10)} ${'proj. med'.padStart(9)}` : ''}`,
   );
   for (const op of ops) {
-    const { cpu, gpu, twins: tw } = times[op];
+    const { cpu, gpu, projection: pr } = times[op];
     console.log(
-      `${op.padEnd(14)} ${f(Math.min(...cpu))} ${f(median(cpu))} ${f(Math.min(...gpu))} ${f(median(gpu))} ${(median(cpu) / median(gpu)).toFixed(2).padStart(13)}×${twins ? ` ${f(Math.min(...tw))} ${f(median(tw))}` : ''}`,
+      `${op.padEnd(14)} ${f(Math.min(...cpu))} ${f(median(cpu))} ${f(Math.min(...gpu))} ${f(median(gpu))} ${(median(cpu) / median(gpu)).toFixed(2).padStart(13)}×${third ? ` ${f(Math.min(...pr))} ${f(median(pr))}` : ''}`,
     );
   }
   if (args.includes('--profile')) {

@@ -50,8 +50,12 @@ function worst(errs: Record<string, Err>): Err & { fields: Record<string, Err> }
   };
 }
 
-/** 'twins': every φ from the twins, none from the projection kernel (the bench's A/B) */
-type FeatureSide = 'gpu' | 'cpu' | 'twins';
+/**
+ * 'gpu': φ from the projection and the feature kernels (a hardware adapter's choice); 'cpu': every φ
+ * from the twins (a software adapter's); 'projection': the exp maps' from the projection, the rest
+ * from the twins (the bench's A/B)
+ */
+type FeatureSide = 'gpu' | 'cpu' | 'projection';
 let kernelBase: Promise<KernelContext> | null = null;
 const gpuBackends = new Map<FeatureSide, Promise<GpuAnalysisBackend>>();
 let adapterName = '';
@@ -69,7 +73,7 @@ function backend(features: FeatureSide = 'gpu'): Promise<GpuAnalysisBackend> {
       kernelBase.then((base) =>
         createGpuAnalysisBackend(base, createTurns(), {
           features: features === 'gpu' ? 'gpu' : 'cpu',
-          projection: features !== 'twins',
+          projection: features !== 'cpu',
         }),
       ),
     );
@@ -177,10 +181,11 @@ async function op(
 /** Times an op at the default parameters on one backend (its default budgets). */
 async function timeOp(
   name: WorkerOpName,
-  on: 'cpu' | 'gpu' | 'gpu-cpu-features' | 'gpu-twins',
+  on: 'cpu' | 'gpu' | 'gpu-cpu-features' | 'gpu-projection',
   extra: Record<string, unknown> = {},
 ) {
-  const b = on === 'cpu' ? undefined : await backend(on === 'gpu' ? 'gpu' : on === 'gpu-twins' ? 'twins' : 'cpu');
+  const b =
+    on === 'cpu' ? undefined : await backend(on === 'gpu' ? 'gpu' : on === 'gpu-projection' ? 'projection' : 'cpu');
   const t0 = performance.now();
   await runAnalysisOp(name, { params: { ...DEFAULT_PARAMS }, ...extra }, ctxOf(b));
   return performance.now() - t0;
@@ -196,7 +201,7 @@ async function profileOp(name: WorkerOpName, features: FeatureSide) {
   const batches: BatchProfile[] = [];
   const b = createGpuAnalysisBackend(base, createTurns(), {
     features: features === 'gpu' ? 'gpu' : 'cpu',
-    projection: features !== 'twins',
+    projection: features !== 'cpu',
     profile: (p) => batches.push(p),
   });
   try {

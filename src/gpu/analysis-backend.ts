@@ -84,7 +84,12 @@ export interface GpuAnalysisOptions {
   features?: 'gpu' | 'cpu';
   /** Called after every batch with its wall-time split and, where the device has timestamps, every pass's GPU time (the bench's `--profile`). */
   profile?: (p: BatchProfile) => void;
-  /** φ of the exp maps under ε = 0 from their projection on the GPU (default true; false: as the other maps — the bench's A/B) */
+  /**
+   * φ of the exp maps under ε = 0 from their projection on the GPU (attention-row-list-features.wgsl;
+   * default true), else as the other maps'. On SwiftShader the twins are as fast or faster (n = 256,
+   * m = 64, interleaved medians: errorVsM 4.3 s with the twins' φ vs 5.0 s, normSweep 1.7 vs 1.9 s,
+   * entropyVsN 1.0 vs 1.0 s), so the engine turns it off on a software adapter.
+   */
   projection?: boolean;
 }
 
