@@ -17,6 +17,8 @@ import { shaderSource } from './shader-source';
 /** statistics per listed row: H(A), H(Â), Σ(A − Â)², Σ A², KL (as attention-row-list-stats.ts) */
 export const BATCH_ROW_STATS = 5;
 const WG = 64;
+/** rowReduce's workgroup size */
+const RWG = 16;
 
 /** Where one slot's rows lie in `feats` (offsets and widths in vec4s). */
 export interface BatchSlot {
@@ -123,7 +125,7 @@ export function encodeRowListBatch(ctx: KernelContext, encoder: GPUCommandEncode
   pass = encoder.beginComputePass(ctx.timer.pass('row-batch.reduce'));
   pass.setPipeline(reducePl);
   pass.setBindGroup(0, bindAt(ctx.device, reducePl, reduceEntries, 'row-batch.reduce'));
-  pass.dispatchWorkgroups(Math.ceil((V * R) / WG));
+  pass.dispatchWorkgroups(Math.ceil((V * R) / RWG));
   pass.end();
   return out;
 }

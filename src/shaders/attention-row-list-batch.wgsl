@@ -28,7 +28,8 @@
 // workgroup y = slot (uniform m4 per workgroup).
 // rowReduce thread mapping: one invocation per (variant v, row t), index v·R + t, sweeping the row's vec4 key
 // groups in order twice (normalizers, then statistics): no workgroup memory or barriers, which cost
-// SwiftShader far more than the few loads of a row. Sums in key order (deterministic). Dispatch: ⌈V·R / 64⌉.
+// SwiftShader far more than the few loads of a row; workgroups of 16, so that the few long rows of a large n
+// still spread over threads. Sums in key order (deterministic). Dispatch: ⌈V·R / 16⌉.
 
 struct Params {
   n: u32,
@@ -51,6 +52,8 @@ struct Params {
 @group(0) @binding(6) var<storage, read> kscale: array<vec4f>;
 
 const WG: u32 = 64u;
+// rowReduce: small workgroups, so that few long rows (large n, few variants) still spread over threads
+const RWG: u32 = 16u;
 const NEG: f32 = -3.0e38; // stands in for −∞
 const KL_FLOOR: f32 = 1e-30;
 
@@ -164,10 +167,10 @@ fn hsum(x: vec4f) -> f32 {
   return (x.x + x.y) + (x.z + x.w);
 }
 
-@compute @workgroup_size(WG)
+@compute @workgroup_size(RWG)
 fn rowReduce(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
   let R = p.rowCount;
-  let idx = wid.x * WG + lid;
+  let idx = wid.x * RWG + lid;
   let v = idx / R;
   if (v >= p.variants) { return; }
   let t = idx - v * R;
