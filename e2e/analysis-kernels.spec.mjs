@@ -1,7 +1,8 @@
 // The WebGPU analysis backend against the CPU twins in real Chromium (WebGPU on SwiftShader).
 // Driver: e2e/pages/analysis-kernels.ts.
 //
-// Kernels (attention-row-list-stats.wgsl on favor-features' φ, full rows via attention-row-stats.wgsl):
+// Kernels (attention-row-list-batch.wgsl on φ from the projection kernel attention-row-list-features.wgsl,
+// favor-features or the twins; full rows from the same reduce):
 // every row statistic within |gpu − cpu| ≤ 1e-4 + 1e-3·|cpu| (KL: 1e-2·|cpu|); a row whose normalizer
 // is exactly 0 (cosformer's relu features can all vanish) is 0 on the GPU and 0/0 in the twin (the
 // all-zero normalizer guard) and is skipped. Dense kernels (src/gpu/analysis-dense.ts): the n×n planes
@@ -47,9 +48,13 @@ const ROW_CASES = [
   { n: 65, d: 5, m: 3, causal: false, rows: 40, maps: ['positive', 'elu1', 'cosformer', 'taylor2'] },
   { n: 65, d: 16, m: 33, causal: true, rows: 65, maps: ['positive', 'double-softmax', 'oprf', 'cosformer'] },
   { n: 65, d: 3, m: 8, causal: true, rows: 12, maps: ['positive', 'exp'], stabilizer: 'ref', scale: 1.5 },
+  // φ from the projection (attention-row-list-features.wgsl) at large norms: per-row shifts, ragged m
+  { n: 33, d: 16, m: 6, causal: true, rows: 33, maps: ['positive', 'hyperbolic', 'exp'], scale: 3 },
   // φ from the twins, uploaded (the software-adapter choice); the row statistics on the GPU
   { n: 47, d: 5, m: 7, causal: true, rows: 47, maps: ['positive', 'hyperbolic', 'cosformer'], features: 'cpu' },
   { n: 65, d: 3, m: 5, causal: false, rows: 9, maps: ['trig', 'double-softmax', 'oprf'], features: 'cpu' },
+  // φ of the exp maps from the projection, the others from the twins, in one packed batch
+  { n: 47, d: 5, m: 6, causal: true, rows: 13, maps: ['hyperbolic', 'trig', 'positive'], features: 'projection' },
 ];
 
 test(
@@ -60,10 +65,10 @@ test(
     const rows = [];
     for (const cs of ROW_CASES) {
       const r = await page.evaluate((c) => window.analysisKernels.rowStats(c), cs);
-      const name = `n=${cs.n} d=${cs.d} m=${cs.m} R=${Math.min(cs.n, cs.rows)} ${cs.causal ? 'causal' : 'bidir'} ${cs.maps.join(',')}${cs.stabilizer ? ' ref' : ''}${cs.features === 'cpu' ? ' [φ cpu]' : ''}`;
+      const name = `n=${cs.n} d=${cs.d} m=${cs.m} R=${Math.min(cs.n, cs.rows)} ${cs.causal ? 'causal' : 'bidir'} ${cs.maps.join(',')}${cs.stabilizer ? ' ref' : ''}${cs.features ? ` [φ ${cs.features}]` : ''}`;
       rows.push({ name, ...r });
     }
-    table(log, 'attention-row-list-stats vs core rowListStats (exactRowsOf / approxRowsOf)', rows);
+    table(log, 'attention-row-list-batch vs core rowListStats (exactRowsOf / approxRowsOf)', rows);
     assertAll(rows);
   },
   { timeout: 240_000, sharedPage: 'driver' },

@@ -4,7 +4,10 @@
 // which goes first), min and median wall time of the whole op. On SwiftShader the GPU runs on the
 // CPU too, so the ratio is the honest proxy. A bench, not a test.
 // Usage: node e2e/bench-analyses.mjs [--rounds N] [--ops a,b] [--gpu-features] (φ on the GPU even on a
-// software adapter, where the engine worker forms it with the twins)
+// software adapter, where the engine worker forms it with the twins) [--profile] (then one profiled
+// run per op: φ on the CPU, encoding, readback wait and GPU time per pass label, summed over batches)
+// [--projection] (a third side, interleaved: on a software adapter the exp maps' φ from the projection
+// kernel, the rest from the twins — the A/B behind the engine's choice)
 import { createServer } from 'vite';
 import { findBrowser, launchBrowser } from './browser.mjs';
 import { dirname, join } from 'node:path';
@@ -50,8 +53,9 @@ try {
   await page.evaluate(() =>
     window.analysisKernels.op('mapRows', { params: { n: 16, d: 4, m: 4 }, row: 1 }).catch(() => null),
   );
-  const times = Object.fromEntries(ops.map((o) => [o, { cpu: [], gpu: [] }]));
-  // the GPU side as the engine worker runs it on this adapter (software: φ from the twins)
+  const third = args.includes('--projection');
+  const times = Object.fromEntries(ops.map((o) => [o, { cpu: [], gpu: [], projection: [] }]));
+  // the GPU side as the engine worker runs it on this adapter (software: every φ from the twins)
   const gpuMode =
     /swiftshader|fallback|llvmpipe|warp/i.test(info.adapter) && !args.includes('--gpu-features')
       ? 'gpu-cpu-features'
@@ -61,23 +65,38 @@ try {
   );
   for (let r = 0; r < rounds; r++) {
     for (const op of ops) {
-      const order = r % 2 ? [true, false] : [false, true];
-      for (const onGpu of order) {
-        const ms = await page.evaluate(([o, g]) => window.analysisKernels.timeOp(o, g), [op, onGpu ? gpuMode : 'cpu']);
-        times[op][onGpu ? 'gpu' : 'cpu'].push(ms);
-        console.log(`  round ${r + 1} ${op} ${onGpu ? 'GPU' : 'CPU'} ${Math.round(ms)} ms`);
+      const sides = third ? ['cpu', 'gpu', 'projection'] : ['cpu', 'gpu'];
+      const order = [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)];
+      const mode = { cpu: 'cpu', gpu: gpuMode, projection: 'gpu-projection' };
+      for (const side of order) {
+        const ms = await page.evaluate(([o, g]) => window.analysisKernels.timeOp(o, g), [op, mode[side]]);
+        times[op][side].push(ms);
+        console.log(`  round ${r + 1} ${op} ${side} ${Math.round(ms)} ms`);
       }
     }
   }
   const f = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${Math.round(x)} ms`).padStart(9);
   console.log(
-    `\n${'op'.padEnd(14)} ${'CPU min'.padStart(9)} ${'CPU med'.padStart(9)} ${'GPU min'.padStart(9)} ${'GPU med'.padStart(9)} ${'CPU/GPU (med)'.padStart(14)}`,
+    `\n${'op'.padEnd(14)} ${'CPU min'.padStart(9)} ${'CPU med'.padStart(9)} ${'GPU min'.padStart(9)} ${'GPU med'.padStart(9)} ${'CPU/GPU (med)'.padStart(14)}${third ? `${'proj. min'.padStart(10)} ${'proj. med'.padStart(9)}` : ''}`,
   );
   for (const op of ops) {
-    const { cpu, gpu } = times[op];
+    const { cpu, gpu, projection: pr } = times[op];
     console.log(
-      `${op.padEnd(14)} ${f(Math.min(...cpu))} ${f(median(cpu))} ${f(Math.min(...gpu))} ${f(median(gpu))} ${(median(cpu) / median(gpu)).toFixed(2).padStart(13)}×`,
+      `${op.padEnd(14)} ${f(Math.min(...cpu))} ${f(median(cpu))} ${f(Math.min(...gpu))} ${f(median(gpu))} ${(median(cpu) / median(gpu)).toFixed(2).padStart(13)}×${third ? ` ${f(Math.min(...pr))} ${f(median(pr))}` : ''}`,
     );
+  }
+  if (args.includes('--profile')) {
+    const features = gpuMode === 'gpu' ? 'gpu' : 'cpu';
+    for (const op of ops) {
+      const r = await page.evaluate(([o, f]) => window.analysisKernels.profileOp(o, f), [op, features]);
+      const gpuMs = Object.values(r.passes).reduce((s, p) => s + p.ms, 0);
+      console.log(
+        `\n${op}: ${Math.round(r.ms)} ms, ${r.batches} batches, ${r.variants} variants; φ on the CPU ${Math.round(r.cpuFeaturesMs)} ms, encode ${Math.round(r.encodeMs)} ms, submit → readback ${Math.round(r.waitMs)} ms (GPU passes ${Math.round(gpuMs)} ms)`,
+      );
+      const sorted = Object.entries(r.passes).sort((a, b) => b[1].ms - a[1].ms);
+      for (const [k, p] of sorted)
+        console.log(`  ${k.padEnd(24)} ${p.ms.toFixed(1).padStart(9)} ms  ${String(p.count).padStart(6)} passes`);
+    }
   }
 } finally {
   await browser.close();

@@ -12,7 +12,7 @@ import type { AttentionParams, FeatureMapKind, Stabilizer } from '../../src/core
 import { evenRows } from '../../src/core/sweeps';
 import { DEFAULT_PARAMS } from '../../src/core/default-params';
 import { acquireGpu } from '../../src/gpu/device';
-import { createGpuAnalysisBackend, type GpuAnalysisBackend } from '../../src/gpu/analysis-backend';
+import { createGpuAnalysisBackend, type BatchProfile, type GpuAnalysisBackend } from '../../src/gpu/analysis-backend';
 import type { KernelContext } from '../../src/gpu/kernel-context';
 import { createTurns } from '../../src/engine/gpu-turns';
 import { GPU_ANALYSIS_OPS, runAnalysisOp, type AnalysisContext, type WorkerOpName } from '../../src/engine/analysis';
@@ -53,7 +53,12 @@ function worst(errs: Record<string, Err>): Err & { fields: Record<string, Err> }
   };
 }
 
-type FeatureSide = 'gpu' | 'cpu';
+/**
+ * 'gpu': φ from the projection and the feature kernels (a hardware adapter's choice); 'cpu': every φ
+ * from the twins (a software adapter's); 'projection': the exp maps' from the projection, the rest
+ * from the twins (the bench's A/B)
+ */
+type FeatureSide = 'gpu' | 'cpu' | 'projection';
 let kernelBase: Promise<KernelContext> | null = null;
 const gpuBackends = new Map<FeatureSide, Promise<GpuAnalysisBackend>>();
 let adapterName = '';
@@ -68,7 +73,12 @@ function backend(features: FeatureSide = 'gpu'): Promise<GpuAnalysisBackend> {
   if (!gpuBackends.has(features))
     gpuBackends.set(
       features,
-      kernelBase.then((base) => createGpuAnalysisBackend(base, createTurns(), { features })),
+      kernelBase.then((base) =>
+        createGpuAnalysisBackend(base, createTurns(), {
+          features: features === 'gpu' ? 'gpu' : 'cpu',
+          projection: features !== 'cpu',
+        }),
+      ),
     );
   return gpuBackends.get(features)!;
 }
@@ -194,7 +204,10 @@ async function denseKernels(cs: DenseCase) {
 async function profileDense(which: 'spectra' | 'localTruncation', features: FeatureSide = 'cpu') {
   await backend();
   const base = await kernelBase!;
-  const dense = createDenseAnalysis(base, createTurns(), { features, profile: true });
+  const dense = createDenseAnalysis(base, createTurns(), {
+    features: features === 'gpu' ? 'gpu' : 'cpu',
+    profile: true,
+  });
   const p = { ...DEFAULT_PARAMS };
   const inputs = generateInputs(p);
   const variant: FeatureVariant = { map: p.featureMap, w: inputs.w, stabilizer: p.stabilizer };
@@ -265,11 +278,55 @@ async function op(
 const SPECTRUM_TOL = 1e-6;
 
 /** Times an op at the default parameters on one backend (its default budgets). */
-async function timeOp(name: WorkerOpName, on: 'cpu' | 'gpu' | 'gpu-cpu-features', extra: Record<string, unknown> = {}) {
-  const b = on === 'cpu' ? undefined : await backend(on === 'gpu' ? 'gpu' : 'cpu');
+async function timeOp(
+  name: WorkerOpName,
+  on: 'cpu' | 'gpu' | 'gpu-cpu-features' | 'gpu-projection',
+  extra: Record<string, unknown> = {},
+) {
+  const b =
+    on === 'cpu' ? undefined : await backend(on === 'gpu' ? 'gpu' : on === 'gpu-projection' ? 'projection' : 'cpu');
   const t0 = performance.now();
   await runAnalysisOp(name, { params: { ...DEFAULT_PARAMS }, ...extra }, ctxOf(b));
   return performance.now() - t0;
+}
+
+/**
+ * One op at the default parameters on a profiling GPU backend (timestamps where the device has them):
+ * the op's wall time and, summed over its batches, φ on the CPU, encoding, the wait for the
+ * readback and each pass label's GPU time (bench-analyses.mjs --profile).
+ */
+async function profileOp(name: WorkerOpName, features: FeatureSide) {
+  const base = await kernelBase!;
+  const batches: BatchProfile[] = [];
+  const b = createGpuAnalysisBackend(base, createTurns(), {
+    features: features === 'gpu' ? 'gpu' : 'cpu',
+    projection: features !== 'cpu',
+    profile: (p) => batches.push(p),
+  });
+  try {
+    const t0 = performance.now();
+    await runAnalysisOp(name, { params: { ...DEFAULT_PARAMS } }, ctxOf(b));
+    const ms = performance.now() - t0;
+    const sum = (f: (p: BatchProfile) => number) => batches.reduce((s, p) => s + f(p), 0);
+    const passes: Record<string, { ms: number; count: number }> = {};
+    for (const p of batches)
+      for (const { kernel, ms: t } of p.passes) {
+        const e = (passes[kernel] ??= { ms: 0, count: 0 });
+        e.ms += t;
+        e.count++;
+      }
+    return {
+      ms,
+      batches: batches.length,
+      variants: sum((p) => p.variants),
+      cpuFeaturesMs: sum((p) => p.cpuFeaturesMs),
+      encodeMs: sum((p) => p.encodeMs),
+      waitMs: sum((p) => p.waitMs),
+      passes,
+    };
+  } finally {
+    b.dispose();
+  }
 }
 
 /** Cancels an op on the GPU after its first step: it must stop with 'cancelled'. */
@@ -301,5 +358,5 @@ async function info() {
   return { adapter: adapterName, defaults: DEFAULT_PARAMS, gpuOps: [...GPU_ANALYSIS_OPS] };
 }
 
-const driver = { info, rowStats, denseKernels, profileDense, op, timeOp, cancelMidway };
+const driver = { info, rowStats, denseKernels, profileDense, op, timeOp, profileOp, cancelMidway };
 (window as unknown as { analysisKernels: typeof driver }).analysisKernels = driver;

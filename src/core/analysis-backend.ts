@@ -11,9 +11,9 @@
  *
  * Two implementations: `cpuAnalysisBackend` here (the CPU twins: exactRowsOf, approxRowsOf and the
  * metrics, in f64 — the numbers the analyses always had; A of the spectra in f64) and the WebGPU one
- * (src/gpu/analysis-backend.ts: φ from favor-features, the row statistics of
- * attention-row-list-stats.wgsl, one submission and one small readback per batch; the dense
- * matrices from attention-row-stats.wgsl, the window sums from local-window-stats.wgsl in
+ * (src/gpu/analysis-backend.ts: φ from the projection, favor-features or the twins, the row
+ * statistics of attention-row-list-batch.wgsl, one submission and one small readback per batch; the
+ * dense matrices from attention-row-stats.wgsl, the window sums from local-window-stats.wgsl in
  * src/gpu/analysis-dense.ts). The ops are written once against this interface.
  */
 import { keyFeatures, mapContext, queryFeatures, scaleInputs } from './feature-maps';
@@ -178,8 +178,8 @@ export function approxRowsForMaps(
 }
 
 /**
- * The per-row reductions of Â against A — the CPU twin of attention-row-list-stats.wgsl
- * `listStats` (there in f32 from the raw scores, here in f64 from the f32 rows).
+ * The per-row reductions of Â against A — the CPU twin of attention-row-list-batch.wgsl
+ * `rowReduce` (there in f32 from the raw scores, here in f64 from the f32 rows).
  */
 export function rowListStats(
   exact: readonly Float32Array[],

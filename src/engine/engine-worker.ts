@@ -80,8 +80,16 @@ function analysisBackend(b: AttentionBackend) {
   if (analysisGpu?.owner !== gpuBackend) {
     analysisGpu?.backend.dispose();
     // every batch is one GPU turn: a live compute waits for at most the batch in flight
-    const features = isSoftwareAdapter(gpuBackend.info.adapter) ? 'cpu' : 'gpu';
-    analysisGpu = { owner: gpuBackend, backend: createGpuAnalysisBackend(gpuBackend.context, gpuTurn, { features }) };
+    // a software adapter (SwiftShader) forms every φ with the twins: its feature kernels are far slower
+    // than the twins, and the projection kernel no faster (bench-analyses.mjs --projection, interleaved)
+    const software = isSoftwareAdapter(gpuBackend.info.adapter);
+    analysisGpu = {
+      owner: gpuBackend,
+      backend: createGpuAnalysisBackend(gpuBackend.context, gpuTurn, {
+        features: software ? 'cpu' : 'gpu',
+        projection: !software,
+      }),
+    };
   }
   return analysisGpu.backend;
 }

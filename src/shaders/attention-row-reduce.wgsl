@@ -1,5 +1,5 @@
-// Row reductions shared by attention-row-stats.wgsl (every row) and attention-row-list-stats.wgsl
-// (a list of rows); the dispatchers prepend it after attention-tile.wgsl. For the 4 rows `ir` of a
+// Row reductions of attention-row-stats.wgsl (the analyses' batched form of the same formulas:
+// attention-row-list-batch.wgsl rowReduce); the dispatchers prepend it after attention-tile.wgsl. For the 4 rows `ir` of a
 // row group against one micro-tile of keys j0 + u + TG·x (x < RN), with s = q·k/√d, g = φ(q)·φ(k):
 //   normAdd     online row normalizers: M = max s, ℓ = Σ exp(s − M) (rescaled when M grows), D = Σ g
 //   statsAdd    with A = exp(s − M)/S, Â = g/D (0 when D = 0), log A = s − M − log S:

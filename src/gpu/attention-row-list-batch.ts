@@ -1,0 +1,171 @@
+/**
+ * Dispatcher of src/shaders/attention-row-list-batch.wgsl: the per-row statistics (and, when asked,
+ * the rows) of exact vs approximate attention for a whole batch of variants on a list of query rows,
+ * in two dispatches whatever the number of variants (cost O((V + 1)·R·n·m'), memory O(V·R·n)).
+ * CPU twin: core/analysis-backend.ts rowListStats on core/sweeps.ts exactRowsOf / approxRowsOf.
+ *
+ * The caller packs every slot's vec4 rows into one `feats` buffer (`packSlots` lays the slots out):
+ * slots 0 … V−1 the variants' φ(Q), φ(K), slot V the exact Q, K. A slot's query side holds either the
+ * R listed rows (compact) or all n rows (`qFull`, as the feature kernels write them).
+ */
+import code from '../shaders/attention-row-list-batch.wgsl?raw';
+import featuresCode from '../shaders/attention-row-list-features.wgsl?raw';
+import type { KernelContext } from './kernel-context';
+import { bindAt } from './favor-dispatch';
+import { shaderSource } from './shader-source';
+
+/** statistics per listed row: H(A), H(Â), Σ(A − Â)², Σ A², KL (as attention-row-list-stats.ts) */
+export const BATCH_ROW_STATS = 5;
+const WG = 64;
+/** rowReduce's workgroup size */
+const RWG = 16;
+
+/** Where one slot's rows lie in `feats` (offsets and widths in vec4s). */
+export interface BatchSlot {
+  qOff: number;
+  kOff: number;
+  m4: number;
+  /** the query side holds all n rows (row r_t at r_t), else only the R listed rows (row t) */
+  qFull: boolean;
+  /** φ formed by attention-row-list-features.wgsl (its keys carry a log-scale) */
+  scaled?: boolean;
+}
+
+/** A slot whose φ comes from its projection (attention-row-list-features.wgsl): positive, hyperbolic or exp under ε = 0. */
+export interface ProjectedSlot {
+  /** the batch slot (variant index) */
+  slot: number;
+  m: number;
+  /** first vec4 of its W rows (m × ⌈d/4⌉) in feats */
+  wOff: number;
+  ratio: number;
+  queryHyper: boolean;
+  queryNorm: boolean;
+  keyHyper: boolean;
+  keyNorm: boolean;
+}
+
+/** Lays out slots of widths m4 one after another (query side: n rows when `qFull`, else the R listed rows; then n keys); returns them and the total vec4 count. */
+export function packSlots(
+  specs: readonly { m4: number; qFull: boolean }[],
+  n: number,
+  rowCount: number,
+): { slots: BatchSlot[]; vec4s: number } {
+  let at = 0;
+  const slots = specs.map(({ m4, qFull }) => {
+    const s: BatchSlot = { qOff: at, kOff: at + (qFull ? n : rowCount) * m4, m4, qFull };
+    at = s.kOff + n * m4;
+    return s;
+  });
+  return { slots, vec4s: at };
+}
+
+export interface RowListBatch {
+  n: number;
+  d: number;
+  causal: boolean;
+  /** R listed rows (u32, ascending, distinct) */
+  rowList: GPUBuffer;
+  rowCount: number;
+  /** V + 1 slots, the exact one last */
+  slots: readonly BatchSlot[];
+  feats: GPUBuffer;
+  /** also write the rows A, Â (R × n each) after the statistics */
+  fullRows: boolean;
+  /** slots whose φ the features pass forms first, and the vec4s of feats (the size of its scratch) */
+  projected?: readonly ProjectedSlot[];
+  featsVec4s?: number;
+}
+
+/** Floats of the output: the statistics (5 planes of R per variant), then with fullRows (V + 1)·R·n rows. */
+export function batchOutFloats(b: Pick<RowListBatch, 'n' | 'rowCount' | 'slots' | 'fullRows'>): number {
+  const V = b.slots.length - 1;
+  return BATCH_ROW_STATS * V * b.rowCount + (b.fullRows ? (V + 1) * b.rowCount * b.n : 0);
+}
+
+/** Bytes of the intermediate dot products (every slot's R × n, keys padded to 8). */
+export function batchDotsBytes(n: number, rowCount: number, slots: number): number {
+  return slots * rowCount * 2 * Math.ceil(n / 8) * 16;
+}
+
+/**
+ * Encodes the passes ('row-batch.features' when slots are projected, 'row-batch.dots', 'row-batch.reduce'); returns the output buffer (role
+ * 'rowbatch.out': statistics at float (5v + k)·R + t, rows from float 5·V·R on, slot-major).
+ */
+export function encodeRowListBatch(ctx: KernelContext, encoder: GPUCommandEncoder, b: RowListBatch): GPUBuffer {
+  const { n, rowCount: R, slots } = b;
+  const V = slots.length - 1;
+  const k8 = Math.ceil(n / 8);
+  const ns = 2 * k8;
+  const table = new Uint32Array(slots.length * 4);
+  slots.forEach((s, i) => table.set([s.qOff, s.kOff, s.m4, (s.qFull ? 1 : 0) | (s.scaled ? 2 : 0)], 4 * i));
+  const buf = new ArrayBuffer(48);
+  const u = new Uint32Array(buf);
+  u.set([n, b.causal ? 1 : 0, R, V, ns, k8, b.fullRows ? 1 : 0, BATCH_ROW_STATS * V * R]);
+  new Float32Array(buf)[8] = 1 / Math.sqrt(b.d);
+  const a = ctx.alloc;
+  const uniform = a.uniform('rowbatch.u', new Uint8Array(buf));
+  const tableBuf = a.upload('rowbatch.table', table);
+  const dots = a.storage('rowbatch.dots', batchDotsBytes(n, R, slots.length));
+  const out = a.storage('rowbatch.out', batchOutFloats(b) * 4);
+  const kscale = a.storage('rowbatch.kscale', Math.max(1, V) * ns * 16);
+  const projected = b.projected ?? [];
+  if (projected.length) encodeProjectedFeatures(ctx, encoder, b, projected, kscale, ns);
+  // each entry point's own bindings (auto layouts)
+  const dotsEntries = { 0: uniform, 1: b.feats, 2: tableBuf, 3: b.rowList, 4: dots };
+  const reduceEntries = { 0: uniform, 2: tableBuf, 3: b.rowList, 4: dots, 5: out, 6: kscale };
+  const src = shaderSource(code);
+  const dotsPl = ctx.pipelines.pipeline('attention-row-list-batch', src, 'rowDots');
+  const reducePl = ctx.pipelines.pipeline('attention-row-list-batch', src, 'rowReduce');
+  let pass = encoder.beginComputePass(ctx.timer.pass('row-batch.dots'));
+  pass.setPipeline(dotsPl);
+  pass.setBindGroup(0, bindAt(ctx.device, dotsPl, dotsEntries, 'row-batch.dots'));
+  pass.dispatchWorkgroups(Math.ceil((Math.ceil(R / 8) * k8) / WG), slots.length);
+  pass.end();
+  pass = encoder.beginComputePass(ctx.timer.pass('row-batch.reduce'));
+  pass.setPipeline(reducePl);
+  pass.setBindGroup(0, bindAt(ctx.device, reducePl, reduceEntries, 'row-batch.reduce'));
+  pass.dispatchWorkgroups(Math.ceil((V * R) / RWG));
+  pass.end();
+  return out;
+}
+
+/** The features pass ('row-batch.features') of the projected slots: φ̃ into feats, the keys' log-scales into kscale. */
+function encodeProjectedFeatures(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  b: RowListBatch,
+  projected: readonly ProjectedSlot[],
+  kscale: GPUBuffer,
+  ns: number,
+): void {
+  const { n, rowCount: R, slots } = b;
+  const exact = slots[slots.length - 1]!;
+  const table = new Uint32Array(projected.length * 8);
+  const ratio = new Float32Array(1);
+  const ratioBits = new Uint32Array(ratio.buffer);
+  projected.forEach((ps, g) => {
+    const s = slots[ps.slot]!;
+    ratio[0] = ps.ratio;
+    const flags =
+      (ps.queryHyper ? 1 : 0) | (ps.queryNorm ? 2 : 0) | (ps.keyHyper ? 4 : 0) | (ps.keyNorm ? 8 : 0) | (ps.slot << 8);
+    table.set([s.qOff, s.kOff, s.m4, ps.m, ps.wOff, ratioBits[0]!, 0, flags], 8 * g);
+  });
+  const buf = new ArrayBuffer(32);
+  new Uint32Array(buf).set([n, R, exact.qOff, exact.kOff, Math.ceil(b.d / 4), ns]);
+  new Float32Array(buf)[6] = Math.pow(b.d, -0.25);
+  const a = ctx.alloc;
+  const entries = {
+    0: a.uniform('rowbatch.f.u', new Uint8Array(buf)),
+    1: b.feats,
+    2: a.upload('rowbatch.f.table', table),
+    3: a.storage('rowbatch.proj', (b.featsVec4s ?? 1) * 16),
+    4: kscale,
+  };
+  const pl = ctx.pipelines.pipeline('attention-row-list-features', shaderSource(featuresCode), 'rowFeatures');
+  const pass = encoder.beginComputePass(ctx.timer.pass('row-batch.features'));
+  pass.setPipeline(pl);
+  pass.setBindGroup(0, bindAt(ctx.device, pl, entries, 'row-batch.features'));
+  pass.dispatchWorkgroups(Math.ceil(Math.ceil((R + n) / 4) / WG), projected.length);
+  pass.end();
+}
