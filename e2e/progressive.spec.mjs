@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import { PANEL_ANALYSES } from './app-analyses.mjs';
 import { test } from './harness.mjs';
 
+/** Analyses that depend on m and have a coarse stage: a step of m re-runs each, coarse first. */
+const REFINED = ['normSweep', 'errorVsD', 'rowEntropies', 'entropyVsN'];
+
 /** Every analysis current and final: done, not refining, its shown value for the key it wants. */
 async function waitSettled(page, timeout = 240_000) {
   await page.waitForFunction(
@@ -26,13 +29,27 @@ async function waitSettled(page, timeout = 240_000) {
 
 /**
  * The data of every figure in a panel that shows analyses: its data tables (opened) and its charts'
- * marks (path geometry), by figure title and position.
+ * marks (path geometry), by figure title and position — once two reads 300 ms apart agree. The
+ * panels draw their figures from deferred values (withDeferredParams), so on a loaded machine a
+ * figure can trail its status line, which already says done; a figure that never catches up still
+ * differs from the fresh load's and fails the comparison.
  */
 async function figureData(page) {
   await page.evaluate(() => {
     for (const d of document.querySelectorAll('details.data-table')) d.open = true;
   });
-  await page.waitForTimeout(500);
+  let last = '';
+  for (let tries = 0; tries < 40; tries++) {
+    await page.waitForTimeout(300);
+    const now = await readFigures(page);
+    const key = JSON.stringify(now);
+    if (key === last) return now;
+    last = key;
+  }
+  return JSON.parse(last);
+}
+
+function readFigures(page) {
   return page.evaluate(() => {
     const out = {};
     const figures = [...document.querySelectorAll('[data-export-figure]')].filter((f) =>
@@ -66,8 +83,24 @@ test(
     const slider = page.locator('[data-param="m"]').first();
     await slider.focus();
     const m0 = new URL(page.url()).searchParams.get('m') ?? '64';
+    const keyOf = (ids) =>
+      page.evaluate(
+        (ids) => ids.map((id) => document.querySelector(`[data-analysis="${id}"]`)?.getAttribute('data-analysis-key')),
+        ids,
+      );
+    const keysBefore = await keyOf(REFINED);
     await slider.press('ArrowRight');
     await page.waitForFunction((m) => (new URL(location.href).searchParams.get('m') ?? '64') !== m, m0);
+    // the panels take new parameters at low priority (withDeferredParams): the URL moves first, and
+    // until an analysis's key has moved too its old, settled state would pass for the new one
+    await page.waitForFunction(
+      ([ids, before]) =>
+        ids.every(
+          (id, i) => document.querySelector(`[data-analysis="${id}"]`)?.getAttribute('data-analysis-key') !== before[i],
+        ),
+      [REFINED, keysBefore],
+      { timeout: 60_000 },
+    );
     await waitSettled(page);
     const coarse = await page.evaluate(() => [...window.__coarse].sort());
     log(`m ${m0} → ${new URL(page.url()).searchParams.get('m')}: coarse stages shown for ${coarse.join(', ')}`);
@@ -81,8 +114,7 @@ test(
     assert.deepEqual(Object.keys(after), Object.keys(want));
     for (const k of Object.keys(want))
       assert.deepEqual(after[k], want[k], `figure "${k}" after the refinement = fresh load`);
-    for (const id of ['normSweep', 'errorVsD', 'rowEntropies', 'entropyVsN'])
-      assert.ok(coarse.includes(id), `${id} showed a coarse stage first`);
+    for (const id of REFINED) assert.ok(coarse.includes(id), `${id} showed a coarse stage first`);
   },
   { timeout: 600_000, webgpu: false },
 );

@@ -140,9 +140,10 @@ async function checkPanelsFromJson(page, json, v, { n, d }, loadModule, log) {
     hB.push(normalizedEntropy(rowEntropy(row(B, i)), i + 1));
   }
   const avg = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
-  const close = (got, want, rel, what) =>
+  // floor: the scale below which a difference is f32 rounding (a relative error whose true value is 0)
+  const close = (got, want, rel, what, floor = 1e-12) =>
     assert.ok(
-      Math.abs(got - want) <= rel * Math.max(Math.abs(want), 1e-12),
+      Math.abs(got - want) <= rel * Math.max(Math.abs(want), floor),
       `${what}: shown ${got} vs recomputed from the JSON ${want}`,
     );
   let num = 0;
@@ -197,9 +198,11 @@ async function checkPanelsFromJson(page, json, v, { n, d }, loadModule, log) {
     'the same windows',
   );
   for (const [t, c] of want.entries()) {
-    close(lt.errorApprox[t], c.errorApprox, 1e-4, `local truncation w ${c.w}: Â`);
-    close(lt.errorExact[t], c.errorExact, 1e-4, `local truncation w ${c.w}: A`);
-    close(lt.errorOut[t], c.errorOutApprox, 1e-4, `local truncation w ${c.w}: output`);
+    // at the full window T_w(A) = A: the error is 0 up to how far the f32 rows' sums are from 1
+    // (~1e-8; the app renormalizes in f64, this curve rounds T_w to f32): agreement to 1e-7 absolute there
+    close(lt.errorApprox[t], c.errorApprox, 1e-4, `local truncation w ${c.w}: Â`, 1e-3);
+    close(lt.errorExact[t], c.errorExact, 1e-4, `local truncation w ${c.w}: A`, 1e-3);
+    close(lt.errorOut[t], c.errorOutApprox, 1e-4, `local truncation w ${c.w}: output`, 1e-3);
   }
   rows.push(`local truncation ${want.length} windows`);
   // feature-map panel: its softmax row is the JSON's A row, its row under the experiment's map Â's
