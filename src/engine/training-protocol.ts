@@ -13,8 +13,8 @@ export type TrainingBackend = 'cpu' | 'webgpu';
 export type TrainingRequest =
   /** `setup` null: the backend's default comparison (the CPU twins get the smaller one) */
   /**
-   * `gpu`: 'auto' trains on WebGPU unless the adapter is a software rasterizer (SwiftShader runs the
-   * training kernels far slower than the CPU twins), 'force' on any adapter (`?trainer=webgpu`), 'off' never
+   * `gpu`: 'auto' trains on WebGPU unless the adapter is a software rasterizer (SwiftShader runs on the
+   * CPU cores themselves and trains no faster than the CPU twins), 'force' on any adapter (`?trainer=webgpu`), 'off' never
    */
   | {
       type: 'start';

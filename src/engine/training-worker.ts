@@ -60,11 +60,14 @@ function example(setup: TrainingSetup): Batch {
 let session: TrainingSession | null = null;
 
 /**
- * Measured (npm run bench:train and an interleaved page, SwiftShader on a shared 2-core machine,
- * default MQAR): a GPU training step takes 0.7–1.3× the CPU twins’ depending on the run (it was
- * 3–7×), so not clearly faster: a software adapter keeps the CPU twins unless trainer=webgpu.
+ * Measured (npm run bench:train, SwiftShader on an idle 2-core machine, default MQAR): a GPU
+ * training step's minimum is 8–29% below the CPU twins', its median 0.83–1.06× theirs (it was
+ * 3–7× before the register-tiled kernels). Being on par there, a software adapter keeps the CPU
+ * twins, which leaves the adapter (the same CPU cores) to the explainer's own kernels; trainer=webgpu
+ * forces it.
  */
-const SOFTWARE_REASON = 'the WebGPU adapter is a software rasterizer, on which the CPU twins train faster';
+const SOFTWARE_REASON =
+  'the WebGPU adapter is a software rasterizer, which runs on the CPU and trains no faster than the CPU twins';
 
 async function start(
   id: number,

@@ -100,8 +100,8 @@ const BACKEND_REASONS: [RegExp, (...m: string[]) => string][] = [
   ],
   [/^WebGPU is present but no GPU adapter is available$/, () => '浏览器支持 WebGPU，但没有可用的 GPU 适配器'],
   [
-    /^the WebGPU adapter is a software rasterizer, on which the CPU twins train faster$/,
-    () => 'WebGPU 适配器是软件光栅化器，在它上面 CPU 孪生实现训练得更快',
+    /^the WebGPU adapter is a software rasterizer, which runs on the CPU and trains no faster than the CPU twins$/,
+    () => 'WebGPU 适配器是软件光栅化器：它在 CPU 上运行，训练并不比 CPU 孪生实现快',
   ],
   [/^requestAdapter failed: (.*)$/s, (d) => `requestAdapter 失败：${d}`],
   [/^requestDevice failed: (.*)$/s, (d) => `requestDevice 失败：${d}`],
