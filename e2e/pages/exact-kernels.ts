@@ -81,10 +81,25 @@ function gpu(): Promise<GpuContext> {
 }
 
 /** A device with the WebGPU default limits (16 KiB workgroup memory, 128 MiB bindings). */
+/** `p`, or a labelled error once `ms` pass: a step that never settles names itself instead of hanging the test. */
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)),
+  ]);
+}
+
 async function defaultLimitsGpu(): Promise<GpuContext> {
-  const adapter = await navigator.gpu.requestAdapter();
-  if (!adapter) throw new Error('no adapter');
-  const device = await adapter.requestDevice();
+  // In two of the last eight full suite runs this step (or the loss below) never settled, which was
+  // not reproduced in 25 runs alone: a second request gets the device when the first does not answer.
+  const request = async () => {
+    const adapter = await navigator.gpu.requestAdapter();
+    if (!adapter) throw new Error('no adapter');
+    return adapter.requestDevice();
+  };
+  const device = await within(request(), 15_000, 'requestAdapter / requestDevice').catch(() =>
+    within(request(), 30_000, 'requestAdapter / requestDevice, asked a second time'),
+  );
   return { device, adapterName: 'default limits', features: new Set(), hasTimestamps: false, lost: device.lost };
 }
 
@@ -575,7 +590,7 @@ async function deviceLimits() {
   const stats = b.stats();
   // Device loss: destroy the device, the backend must answer 'device-lost' from then on.
   g.device.destroy();
-  await g.lost;
+  await within(g.lost, 20_000, 'device.lost after destroy()');
   const lost = await expectError(() => b.run({ ...jobOf({ n: 8, d: 4, viewCells: 0, rowStats: false, rows: [] }) }));
   b.dispose();
   return { err, created: stats.created, lost, limit: g.device.limits.maxStorageBufferBindingSize };
