@@ -7,7 +7,8 @@ import { createEngineClient, type EngineClient } from '../../src/engine/engine-c
 import type { ComputeRequest } from '../../src/engine/protocol';
 
 const forceCpu = new URLSearchParams(location.search).get('backend') === 'cpu';
-let client: EngineClient = createEngineClient({ forceCpu });
+// the GPU analyses run on SwiftShader too, so the engine's GPU analysis path is what these tests see
+let client: EngineClient = createEngineClient({ forceCpu, gpuAnalysesOnSoftware: true });
 const backendEvents: string[] = [];
 client.onBackendChange((b, why) => backendEvents.push(`${b.kind}: ${why}`));
 
@@ -103,7 +104,7 @@ const driver = {
   loseDevice: () => client.loseDevice(),
   restart() {
     client.dispose();
-    client = createEngineClient({ forceCpu });
+    client = createEngineClient({ forceCpu, gpuAnalysesOnSoftware: true });
     return client.ready;
   },
 };

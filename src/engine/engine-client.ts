@@ -48,8 +48,15 @@ interface Pending {
 export const GPU_CANCEL_GRACE_MS = 3_000;
 const STAND_IN_REASON = 'WebGPU is starting; the CPU computes meanwhile';
 
-export function createEngineClient(options: { forceCpu?: boolean } = {}): EngineClient {
+export function createEngineClient(
+  options: {
+    forceCpu?: boolean;
+    /** the GPU analyses on a software adapter too (tests of that path; see runsOnGpu) */
+    gpuAnalysesOnSoftware?: boolean;
+  } = {},
+): EngineClient {
   const forceCpu = options.forceCpu ?? false;
+  const gpuAnalysesOnSoftware = options.gpuAnalysesOnSoftware ?? false;
   type AnalysisJob = { id: number; priority: number; msg: EngineRequestMessage };
   const poolSize = analysisPoolSize(typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency);
   const pool = createAnalysisPool<Worker, AnalysisJob>({
@@ -351,10 +358,10 @@ export function createEngineClient(options: { forceCpu?: boolean } = {}): Engine
       if (opts.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
       const priority = opts.priority ?? 0;
       // ops that time the live backend run in the engine worker; so do the GPU analyses once the
-      // settled backend is WebGPU (on the GPU, between live computes; the dense ones only on a
-      // hardware adapter: runsOnGpu); the rest, and all of them without WebGPU (or while it warms
-      // up), on the CPU twins in the analysis pool
-      if (isEngineOp(op) || runsOnGpu(op, primaryInfo)) {
+      // settled backend is WebGPU on a hardware adapter (on the GPU, between live computes:
+      // runsOnGpu); the rest, and all of them without WebGPU (or while it warms up, or on a
+      // software adapter), on the CPU twins in the analysis pool
+      if (isEngineOp(op) || runsOnGpu(op, primaryInfo, gpuAnalysesOnSoftware)) {
         const id = nextId++;
         const worker = primary;
         opts.signal?.addEventListener(

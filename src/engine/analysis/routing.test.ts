@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DENSE_GPU_OPS, GPU_ANALYSIS_OPS, runsOnGpu } from './types';
+import { GPU_ANALYSIS_OPS, runsOnGpu } from './types';
 import type { BackendInfo } from '../../core/attention-job';
 
 const gpu = (adapter: string): BackendInfo => ({ kind: 'webgpu', adapter, features: [] });
@@ -14,9 +14,12 @@ describe('runsOnGpu (which analyses the client sends to the engine worker’s GP
     expect(runsOnGpu('hedgehogFit', gpu('nvidia h200'))).toBe(false);
   });
 
-  it('on a software adapter the dense ops (spectra, local truncation) stay on the CPU pool, the row-statistics ops do not', () => {
-    expect([...DENSE_GPU_OPS].sort()).toEqual(['localTruncation', 'spectra']);
-    for (const op of GPU_ANALYSIS_OPS)
-      expect(runsOnGpu(op, gpu('google swiftshader'))).toBe(!(DENSE_GPU_OPS as readonly string[]).includes(op));
+  it('on a software adapter every analysis stays on the CPU pool, unless the client asks for the GPU there', () => {
+    for (const op of GPU_ANALYSIS_OPS) {
+      expect(runsOnGpu(op, gpu('google swiftshader'))).toBe(false);
+      expect(runsOnGpu(op, gpu('google swiftshader'), true)).toBe(true);
+      expect(runsOnGpu(op, gpu('nvidia h200'), true)).toBe(true);
+    }
+    expect(runsOnGpu('hedgehogFit', gpu('google swiftshader'), true)).toBe(false);
   });
 });

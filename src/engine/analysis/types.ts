@@ -274,17 +274,15 @@ export function isGpuAnalysisOp(op: string): op is GpuAnalysisOpName {
 }
 
 /**
- * The GPU ops whose n×n work is slower on a software adapter than their CPU twins (SwiftShader,
- * e2e/bench-analyses.mjs: spectra and localTruncation 1.2–1.5× the twins' time — the dense tile
- * pass is the cost there, and the spectra's f64 SVD is the same CPU work either way): on such an
- * adapter the client keeps them on the CPU pool, where they also run beside the other analyses.
+ * Whether the client sends `op` to the engine worker's GPU analysis backend on a backend `info`.
+ * On a software adapter (SwiftShader) none goes there unless `onSoftware` asks: the "GPU" is the
+ * same CPU cores, each op is only about as fast as its twin (bench-analyses), and the engine worker
+ * runs them one after another, while the CPU pool runs them side by side — the page settled in
+ * 7.1 s that way against 2.0 s on the pool (bench:live, defaults, quiet 2-core machine).
  */
-export const DENSE_GPU_OPS = ['spectra', 'localTruncation'] as const satisfies readonly GpuAnalysisOpName[];
-
-/** Whether the client sends `op` to the engine worker's GPU analysis backend on a backend `info`. */
-export function runsOnGpu(op: string, info: BackendInfo | null): boolean {
+export function runsOnGpu(op: string, info: BackendInfo | null, onSoftware = false): boolean {
   if (info?.kind !== 'webgpu' || !isGpuAnalysisOp(op)) return false;
-  return !((DENSE_GPU_OPS as readonly string[]).includes(op) && isSoftwareAdapter(info.adapter));
+  return onSoftware || !isSoftwareAdapter(info.adapter);
 }
 
 /** Which backend computed an analysis result: set on every result of `runAnalysisOp` (`computedOn`). */
