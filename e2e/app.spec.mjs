@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PANEL_ANALYSES } from './app-analyses.mjs';
+import { watchCsp } from './csp-watch.mjs';
 import { test } from './harness.mjs';
 
 const PANELS = ['main', 'error', 'sparsity', 'rank', 'feature-maps'];
@@ -82,8 +83,10 @@ async function typeParam(page, param, value) {
 }
 
 test(
-  'WebGPU: badge, the defaults have structure, and the heatmaps respond to m, d and causal on the GPU path',
-  async ({ page, appUrl, artifacts, log }) => {
+  "WebGPU: badge, no CSP violation under the served build's policy (WGSL needs no eval), the defaults have structure, and the heatmaps respond to m, d and causal on the GPU path",
+  async ({ page, context, appUrl, artifacts, log }) => {
+    // the served production build carries its strict CSP meta (offline.spec.mjs checks the policy)
+    const csp = await watchCsp(page, context);
     await page.goto(`${appUrl}/`);
     await page.waitForSelector('[data-metric="backend"][data-value="webgpu"]', { timeout: 60_000 });
     const badge = await page.textContent('[data-metric="backend"]');
@@ -152,6 +155,8 @@ test(
       assert.notEqual(lower, '0', `${which}: the bottom-left cell (keys before the query) is not masked`);
     }
     await page.mouse.move(0, 0);
+    assert.deepEqual(await csp.violations(), [], 'no CSP violation while computing on WebGPU');
+    assert.deepEqual(csp.cspConsoleErrors(), [], 'no CSP console error');
   },
   { timeout: 150_000 },
 );

@@ -1,34 +1,17 @@
 // Shipping the app as static files: the served production build runs under its Content-Security-
-// Policy without violations and without leaving its origin (CPU and WebGPU paths); the single-file
-// build (npm run build:single) computes opened from file:// with no network; the normal build opened
+// Policy without violations and without leaving its origin (the CPU path here; app.spec.mjs's WebGPU
+// test watches the served build on WebGPU); the single-file build (npm run build:single) computes
+// opened from file:// with no network, on the CPU and on WebGPU; the normal build opened
 // from file:// explains what to do instead of showing a blank page. Run: node e2e/run.mjs offline
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
+import { watchCsp as watch } from './csp-watch.mjs';
 import { test } from './harness.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-/** Records CSP violations (document), console errors and every request URL of the context. */
-async function watch(page, context) {
-  await context.addInitScript(() => {
-    window.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      window.__csp.push(
-        `${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`,
-      ),
-    );
-  });
-  const requests = [];
-  const consoleErrors = [];
-  context.on('request', (r) => requests.push(r.url()));
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
-  return { requests, consoleErrors, csp: () => page.evaluate(() => window.__csp) };
-}
 
 let singleBuild;
 /** Builds the single-file app once (vite's build API, mode 'single') into e2e/artifacts/dist-single. */
@@ -93,12 +76,8 @@ test(
     assert.ok(k.fonts >= 1, 'the KaTeX_Main font loaded');
     assert.equal(await page.isVisible('#file-notice'), false, 'the file:// notice stays hidden when served');
 
-    assert.deepEqual(await w.csp(), [], 'no CSP violation');
-    assert.deepEqual(
-      w.consoleErrors.filter((t) => /Content Security Policy|Refused to/i.test(t)),
-      [],
-      'no CSP console error',
-    );
+    assert.deepEqual(await w.violations(), [], 'no CSP violation');
+    assert.deepEqual(w.cspConsoleErrors(), [], 'no CSP console error');
     const origin = new URL(appUrl).origin;
     const foreign = w.requests.filter(
       (u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'),
@@ -117,28 +96,17 @@ test(
 );
 
 test(
-  'WebGPU computes under the CSP (WGSL needs no eval) served, and from file:// in the single-file build',
-  async ({ page, context, appUrl, artifacts }) => {
+  'WebGPU computes from file:// in the single-file build under its CSP (WGSL needs no eval), with no console error',
+  async ({ page, context, artifacts }) => {
+    // the served build on WebGPU is app.spec.mjs's WebGPU test, which checks it for CSP violations
     const w = await watch(page, context);
-    await page.goto(`${appUrl}/`);
-    await page.waitForSelector('[data-metric="backend"][data-value="webgpu"]', { timeout: 120_000 });
-    await waitForComputed(page, 180_000);
-    assert.match(await page.textContent('[data-metric="backend"]'), /^WebGPU: /);
-    assert.deepEqual(await w.csp(), [], 'no CSP violation (served)');
-    assert.deepEqual(
-      w.consoleErrors.filter((t) => /Content Security Policy|Refused to/i.test(t)),
-      [],
-      'no CSP console error',
-    );
-
     // file:// counts as a secure context, so the single file's (Blob) worker gets WebGPU too.
     const outDir = await buildSingle(artifacts);
-    const errorsBefore = w.consoleErrors.length;
     await page.goto(pathToFileURL(join(outDir, 'index.html')).href);
     await page.waitForSelector('[data-metric="backend"][data-value="webgpu"]', { timeout: 120_000 });
     await waitForComputed(page, 180_000);
-    assert.deepEqual(await w.csp(), [], 'no CSP violation (single file)');
-    assert.deepEqual(w.consoleErrors.slice(errorsBefore), [], 'no console error (single file)');
+    assert.deepEqual(await w.violations(), [], 'no CSP violation (single file)');
+    assert.deepEqual(w.consoleErrors, [], 'no console error (single file)');
   },
   { webgpu: true, timeout: 480_000 },
 );
@@ -166,7 +134,7 @@ test(
     assert.ok(k.formulas >= 3 && k.fonts >= 1, `KaTeX renders with its inlined fonts (${JSON.stringify(k)})`);
     assert.equal(await page.$('#file-notice'), null, 'the single file has no "serve this folder" notice');
 
-    assert.deepEqual(await w.csp(), [], 'no CSP violation');
+    assert.deepEqual(await w.violations(), [], 'no CSP violation');
     assert.deepEqual(w.consoleErrors, [], 'no console error');
     const outside = w.requests.filter((u) => u !== url && !u.startsWith('data:') && !u.startsWith('blob:'));
     assert.deepEqual(outside, [], 'nothing is requested but the file itself, data: and blob: URLs');

@@ -68,8 +68,14 @@ function readFigures(page) {
 test(
   'progressive: coarse first, then refined; the numbers after the refinement equal those a fresh load computes (CPU)',
   async ({ page, appUrl, newPage, log }) => {
-    await page.goto(`${appUrl}/?backend=cpu`);
+    const t0 = Date.now();
+    const phases = [];
+    const phase = (name) => phases.push(`${name} ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    // a smaller scene than the defaults: the property does not depend on size, and each settle is a
+    // full set of analyses on the CPU pool (20 s at the defaults on a loaded 2-core machine)
+    await page.goto(`${appUrl}/?backend=cpu&n=128&m=32`);
     await waitSettled(page);
+    phase('loaded and settled');
     // record which analyses showed a coarse stage for the current key
     await page.evaluate(() => {
       window.__coarse = new Set();
@@ -82,7 +88,7 @@ test(
     });
     const slider = page.locator('[data-param="m"]').first();
     await slider.focus();
-    const m0 = new URL(page.url()).searchParams.get('m') ?? '64';
+    const m0 = new URL(page.url()).searchParams.get('m');
     const keyOf = (ids) =>
       page.evaluate(
         (ids) => ids.map((id) => document.querySelector(`[data-analysis="${id}"]`)?.getAttribute('data-analysis-key')),
@@ -90,7 +96,7 @@ test(
       );
     const keysBefore = await keyOf(REFINED);
     await slider.press('ArrowRight');
-    await page.waitForFunction((m) => (new URL(location.href).searchParams.get('m') ?? '64') !== m, m0);
+    await page.waitForFunction((m) => new URL(location.href).searchParams.get('m') !== m, m0);
     // the panels take new parameters at low priority (withDeferredParams): the URL moves first, and
     // until an analysis's key has moved too its old, settled state would pass for the new one
     await page.waitForFunction(
@@ -102,15 +108,20 @@ test(
       { timeout: 60_000 },
     );
     await waitSettled(page);
+    phase('step settled');
     const coarse = await page.evaluate(() => [...window.__coarse].sort());
     log(`m ${m0} → ${new URL(page.url()).searchParams.get('m')}: coarse stages shown for ${coarse.join(', ')}`);
     const after = await figureData(page);
     assert.ok(Object.keys(after).length >= 8, `analysis figures found: ${Object.keys(after).length}`);
 
+    phase('figures read');
     const fresh = await newPage();
     await fresh.goto(page.url());
     await waitSettled(fresh);
+    phase('fresh load settled');
     const want = await figureData(fresh);
+    phase('fresh figures read');
+    log(`phases: ${phases.join(', ')}`);
     assert.deepEqual(Object.keys(after), Object.keys(want));
     for (const k of Object.keys(want))
       assert.deepEqual(after[k], want[k], `figure "${k}" after the refinement = fresh load`);
