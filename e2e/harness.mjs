@@ -20,3 +20,14 @@ export function test(name, fn, options = {}) {
     sharedPage: options.sharedPage ?? null,
   });
 }
+
+/** Work a spec starts in the background once the production build is done (e.g. a second build). */
+export const preparations = [];
+
+/**
+ * prepare(fn) — fn({ artifacts }) starts after the production build, while the kernel specs run,
+ * if any test of the spec is selected; the spec's tests await its result themselves (memoized).
+ */
+export function prepare(fn) {
+  preparations.push({ fn });
+}

@@ -9,9 +9,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { watchCsp as watch } from './csp-watch.mjs';
-import { test } from './harness.mjs';
+import { prepare, test } from './harness.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** A small scene for the CPU pages (their analyses run at n = 64, not at the default 256). */
+const SMALL = 'n=64&d=8&m=16';
 
 let singleBuild;
 /** Builds the single-file app once (vite's build API, mode 'single') into e2e/artifacts/dist-single. */
@@ -22,6 +25,9 @@ function buildSingle(artifacts) {
   );
   return singleBuild;
 }
+
+// the single-file build runs in the background while the kernel specs run (about 14 s of build)
+prepare(({ artifacts }) => buildSingle(artifacts));
 
 async function cspOf(page) {
   return page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
@@ -54,7 +60,8 @@ test(
   'served build: strict CSP meta, CPU path computes, KaTeX and both workers run, no violations, no request leaves the origin',
   async ({ page, context, appUrl, artifacts }) => {
     const w = await watch(page, context);
-    await page.goto(`${appUrl}/?backend=cpu`);
+    // a small scene: only whether the workers run matters here, not how long the analyses take
+    await page.goto(`${appUrl}/?backend=cpu&${SMALL}`);
 
     const csp = await cspOf(page);
     assert.ok(csp, 'index.html carries a Content-Security-Policy meta');
@@ -120,7 +127,7 @@ test(
 
     await context.setOffline(true);
     const w = await watch(page, context);
-    const url = pathToFileURL(join(outDir, 'index.html')).href;
+    const url = `${pathToFileURL(join(outDir, 'index.html')).href}?${SMALL}`;
     await page.goto(url);
     const csp = await cspOf(page);
     assert.match(csp, /script-src 'sha256-[^']+'(;|$)/, 'the inlined app is allowed by its hash, not by unsafe-inline');

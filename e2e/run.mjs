@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, createServer, preview } from 'vite';
 import { findBrowser, launchBrowser } from './browser.mjs';
-import { registry } from './harness.mjs';
+import { preparations, registry } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -26,8 +26,10 @@ const specs = readdirSync(here)
   .sort();
 for (const spec of specs) {
   const before = registry.length;
+  const preparedBefore = preparations.length;
   await import(pathToFileURL(join(here, spec)).href);
   for (const t of registry.slice(before)) t.file = spec;
+  for (const p of preparations.slice(preparedBefore)) p.file = spec;
 }
 // E2E_GREP=text: only the tests whose name contains it (while working on one test of a spec)
 const grep = process.env.E2E_GREP;
@@ -58,6 +60,12 @@ const served = built.then(() =>
     preview: { port: 0, host: '127.0.0.1' },
   }),
 );
+// a spec's background work (prepare()) starts once the build is done, if any of its tests runs; a
+// failure is the test's to report when it awaits the same (memoized) promise
+const selected = new Set(registry.map((t) => t.file));
+built.then(() => {
+  for (const p of preparations) if (selected.has(p.file)) Promise.resolve(p.fn({ artifacts })).catch(() => {});
+});
 // a failed build fails the run at once, not at the first test that opens the app
 served.catch((e) => {
   console.error(`\n✗ the production build failed: ${e?.stack ?? e}\n`);
