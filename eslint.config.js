@@ -20,7 +20,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['e2e/**/*.{mjs,ts}', 'build/**/*.{ts,mjs}', '*.config.{js,ts}'],
+    files: ['e2e/**/*.{mjs,ts}', 'build/**/*.{ts,mjs}', 'scripts/**/*.{ts,mjs}', '*.config.{js,ts}'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
   {
