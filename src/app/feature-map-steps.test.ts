@@ -94,7 +94,7 @@ describe('every feature map has every step of "Adding a feature map"', () => {
     for (const k of FEATURE_MAPS) expect(performer, `${k}: not in e2e/performer-kernels.spec.mjs`).toContain(`'${k}'`);
     // these iterate the page's copy of FEATURE_MAPS (exact-kernels driver `lists`)
     expect(read('e2e/exact-kernels.spec.mjs')).toContain('window.exactKernels.lists()');
-    expect(read('e2e/causality.spec.mjs')).toContain('window.exactKernels.lists()');
+    expect(read('e2e/exact-kernels.spec.mjs')).toContain('window.exactKernels.causality(');
     expect(read('e2e/pages/exact-kernels.ts')).toMatch(/maps: \[\.\.\.FEATURE_MAPS\]/);
   });
 });
