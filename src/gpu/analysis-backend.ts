@@ -1,21 +1,25 @@
 /**
  * The WebGPU analysis backend (core/analysis-backend.ts `AnalysisBackend`): a batch of variants of one
- * problem is one command encoder, one submission and one small readback, whatever the number of
- * variants. φ of every variant goes into one packed buffer — from the projection on the GPU
+ * problem is at most two submissions and one small readback, whatever the number of variants. φ of
+ * every variant goes into one packed buffer — from the projection on the GPU
  * (attention-row-list-features.wgsl, the exp maps under ε = 0), from the feature kernels
- * (favor-features.ts, copied in) or from the twins (uploaded with the exact Q rows and K in one
- * write) — then attention-row-list-batch.ts forms every variant's dot products with the listed rows
- * and reduces them to the row statistics (and, with `fullRows`, the rows A_r, Â_r) in two dispatches.
- * Neither the dense Â nor φ ever reaches host memory. A batch past one storage binding runs in halves.
+ * (favor-features.ts, copied in) or from the twins (uploaded side by side as they are formed, after the
+ * GPU's φ passes were submitted, so that both run at once; a side — queries or keys of one map, W and
+ * stabilizer — is formed once per batch and shared by the variants that have it) — then
+ * attention-row-list-batch.ts forms every variant's dot products with the listed rows and reduces them
+ * to the row statistics (and, with `fullRows`, the rows A_r, Â_r) in two dispatches, the readback copy
+ * in the same submission. Neither the dense Â nor φ ever reaches host memory. A batch past one storage
+ * binding runs in halves.
  *
  * The dense ops' matrices (spectra, local truncation) are formed by analysis-dense.ts.
  *
  * The feature kernels' buffers get their own roles per variant (a role prefix), so their uniforms do
- * not overwrite each other before the one submission runs. The buffers stay for the next batch
+ * not overwrite each other before their submission runs. The buffers stay for the next batch
  * (same roles, grown as needed) until `dispose`.
  *
  * `lock` is the engine worker's GPU turn (src/engine/gpu-turns.ts): each batch is one turn, so a
- * live compute waits for at most one batch.
+ * live compute waits for at most one batch; a turn that finds none open starts at once, so the batch
+ * is submitted before `rowStats` returns and the op's next CPU work overlaps it.
  */
 import {
   cpuAnalysisBackend,
