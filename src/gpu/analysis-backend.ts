@@ -314,44 +314,47 @@ export function createGpuAnalysisBackend(
       size: outFloats * 4,
       usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
     });
-    enc.copyBufferToBuffer(out, 0, staging, 0, outFloats * 4);
-    const tSubmit = performance.now();
-    if (projected.length || onKernels) device.queue.submit([encFeatures.finish()]);
-    // the twins' φ(Q) of the listed rows and φ(K) of all n keys, while the GPU forms its own
-    const tf = performance.now();
-    // each side uploaded as soon as it is formed: the GPU process copies it in while the next is formed
-    // (one write of the map rows' ~1 MB of φ took 1.1–3.4 ms on SwiftShader, min–median)
-    const writeSide = (at: number, vec4s: number) =>
-      device.queue.writeBuffer(feats, at * 16, host.subarray((at - hostFrom) * 4, (at - hostFrom + vec4s) * 4));
-    let scaled: { x: Matrix; y: Matrix } | null = null;
-    const contexts = new Map<FeatureMapKind, MapContext>();
-    variants.forEach((v, i) => {
-      if (source[i] !== 'twins') return;
-      const slot = slots[i]!;
-      scaled ??= { x: scaleInputs(q), y: scaleInputs(k) };
-      const { x, y } = scaled;
-      const kKind = v.keyMap ?? v.map;
-      const contextOf = (kind: FeatureMapKind) => {
-        if (!contexts.has(kind)) contexts.set(kind, mapContext(kind, x, y, causal));
-        return contexts.get(kind)!;
-      };
-      if (qShared[i] === undefined) {
-        const mc = contextOf(v.map);
-        const qRows = queryFeatures(v.map, subRows(x, rows), v.w, v.stabilizer, { ...mc, positions: rows });
-        for (let t = 0; t < R; t++) put(slot.qOff + t * slot.m4, qRows.data, t, qRows.cols);
-        writeSide(slot.qOff, R * slot.m4);
-      }
-      if (kShared[i] === undefined) {
-        const kf = keyFeatures(kKind, y, v.w, v.stabilizer, contextOf(kKind));
-        for (let j = 0; j < n; j++) put(slot.kOff + j * slot.m4, kf.data, j, kf.cols);
-        writeSide(slot.kOff, n * slot.m4);
-      }
-    });
-    const cpuFeaturesMs = performance.now() - tf;
-    const t1 = performance.now();
-    device.queue.submit([enc.finish()]);
     let data: Float32Array;
+    let cpuFeaturesMs: number;
+    let tSubmit: number;
+    let t1: number;
     try {
+      enc.copyBufferToBuffer(out, 0, staging, 0, outFloats * 4);
+      tSubmit = performance.now();
+      if (projected.length || onKernels) device.queue.submit([encFeatures.finish()]);
+      // the twins' φ(Q) of the listed rows and φ(K) of all n keys, while the GPU forms its own
+      const tf = performance.now();
+      // each side uploaded as soon as it is formed: the GPU process copies it in while the next is formed
+      // (one write of the map rows' ~1 MB of φ took 1.1–3.4 ms on SwiftShader, min–median)
+      const writeSide = (at: number, count: number) =>
+        device.queue.writeBuffer(feats, at * 16, host.subarray((at - hostFrom) * 4, (at - hostFrom + count) * 4));
+      let scaled: { x: Matrix; y: Matrix } | null = null;
+      const contexts = new Map<FeatureMapKind, MapContext>();
+      variants.forEach((v, i) => {
+        if (source[i] !== 'twins') return;
+        const slot = slots[i]!;
+        scaled ??= { x: scaleInputs(q), y: scaleInputs(k) };
+        const { x, y } = scaled;
+        const kKind = v.keyMap ?? v.map;
+        const contextOf = (kind: FeatureMapKind) => {
+          if (!contexts.has(kind)) contexts.set(kind, mapContext(kind, x, y, causal));
+          return contexts.get(kind)!;
+        };
+        if (qShared[i] === undefined) {
+          const mc = contextOf(v.map);
+          const qRows = queryFeatures(v.map, subRows(x, rows), v.w, v.stabilizer, { ...mc, positions: rows });
+          for (let t = 0; t < R; t++) put(slot.qOff + t * slot.m4, qRows.data, t, qRows.cols);
+          writeSide(slot.qOff, R * slot.m4);
+        }
+        if (kShared[i] === undefined) {
+          const kf = keyFeatures(kKind, y, v.w, v.stabilizer, contextOf(kKind));
+          for (let j = 0; j < n; j++) put(slot.kOff + j * slot.m4, kf.data, j, kf.cols);
+          writeSide(slot.kOff, n * slot.m4);
+        }
+      });
+      cpuFeaturesMs = performance.now() - tf;
+      t1 = performance.now();
+      device.queue.submit([enc.finish()]);
       await staging.mapAsync(GPUMapMode.READ);
       data = new Float32Array(staging.getMappedRange().slice(0));
     } finally {
@@ -366,7 +369,7 @@ export function createGpuAnalysisBackend(
         n,
         d,
         cpuFeaturesMs,
-        encodeMs: tSubmit - t0 + (t1 - tf - cpuFeaturesMs),
+        encodeMs: tSubmit - t0,
         waitMs: t2 - t1,
         wallMs: t2 - t0,
         passes,
