@@ -1,7 +1,7 @@
 // The WebGPU analysis backend against the CPU twins in real Chromium (WebGPU on SwiftShader).
 // Driver: e2e/pages/analysis-kernels.ts.
 //
-// Kernels (attention-row-list-batch.wgsl on φ from the projection kernel attention-row-list-features.wgsl,
+// Kernels (attention-row-list-batch.wgsl — rowDots, rowDotsThin for 1 or 2 rows — on φ from the projection kernel attention-row-list-features.wgsl,
 // favor-features or the twins; full rows from the same reduce):
 // every row statistic within |gpu − cpu| ≤ 1e-4 + 1e-3·|cpu| (KL: 1e-2·|cpu|); a row whose normalizer
 // is exactly 0 (cosformer's relu features can all vanish) is 0 on the GPU and 0/0 in the twin (the
@@ -55,6 +55,10 @@ const ROW_CASES = [
   { n: 65, d: 3, m: 5, causal: false, rows: 9, maps: ['trig', 'double-softmax', 'oprf'], features: 'cpu' },
   // φ of the exp maps from the projection, the others from the twins, in one packed batch
   { n: 47, d: 5, m: 6, causal: true, rows: 13, maps: ['hyperbolic', 'trig', 'positive'], features: 'projection' },
+  // a row list of 1 or 2 rows (rowDotsThin), ragged keys; twins' φ sides shared by repeated maps
+  { n: 45, d: 5, m: 6, causal: false, rows: 1, maps: ['positive', 'taylor2', 'positive'], features: 'cpu' },
+  { n: 37, d: 3, m: 5, causal: true, rows: 2, maps: ['hyperbolic', 'cosformer', 'exp'], features: 'projection' },
+  { n: 21, d: 16, m: 9, causal: true, rows: 2, maps: ['trig', 'elu1'] },
 ];
 
 test(

@@ -5,7 +5,8 @@
 // CPU too, so the ratio is the honest proxy. A bench, not a test.
 // Usage: node e2e/bench-analyses.mjs [--rounds N] [--ops a,b] [--gpu-features] (φ on the GPU even on a
 // software adapter, where the engine worker forms it with the twins) [--profile] (then one profiled
-// run per op: φ on the CPU, encoding, readback wait and GPU time per pass label, summed over batches)
+// run per op: φ on the CPU, encoding, readback wait and GPU time per pass label, summed over batches;
+// with --projection the projection side too; --batches: one line per batch)
 // [--projection] (a third side, interleaved: on a software adapter the exp maps' φ from the projection
 // kernel, the rest from the twins — the A/B behind the engine's choice)
 import { createServer } from 'vite';
@@ -86,17 +87,25 @@ try {
     );
   }
   if (args.includes('--profile')) {
-    const features = gpuMode === 'gpu' ? 'gpu' : 'cpu';
-    for (const op of ops) {
-      const r = await page.evaluate(([o, f]) => window.analysisKernels.profileOp(o, f), [op, features]);
-      const gpuMs = Object.values(r.passes).reduce((s, p) => s + p.ms, 0);
-      console.log(
-        `\n${op}: ${Math.round(r.ms)} ms, ${r.batches} batches, ${r.variants} variants; φ on the CPU ${Math.round(r.cpuFeaturesMs)} ms, encode ${Math.round(r.encodeMs)} ms, submit → readback ${Math.round(r.waitMs)} ms (GPU passes ${Math.round(gpuMs)} ms)`,
-      );
-      const sorted = Object.entries(r.passes).sort((a, b) => b[1].ms - a[1].ms);
-      for (const [k, p] of sorted)
-        console.log(`  ${k.padEnd(24)} ${p.ms.toFixed(1).padStart(9)} ms  ${String(p.count).padStart(6)} passes`);
-    }
+    // the GPU side as timed above, and with --projection the third side too
+    const sides = [gpuMode === 'gpu' ? 'gpu' : 'cpu', ...(third ? ['projection'] : [])];
+    for (const op of ops)
+      for (const features of sides) {
+        const r = await page.evaluate(([o, f]) => window.analysisKernels.profileOp(o, f), [op, features]);
+        const gpuMs = Object.values(r.passes).reduce((s, p) => s + p.ms, 0);
+        console.log(
+          `\n${op} (φ: ${features === 'cpu' ? 'twins' : features}): ${Math.round(r.ms)} ms, ${r.batches} batches, ${r.variants} variants; φ on the CPU ${Math.round(r.cpuFeaturesMs)} ms, encode ${Math.round(r.encodeMs)} ms, submit → readback ${Math.round(r.waitMs)} ms (GPU passes ${Math.round(gpuMs)} ms); outside the batches ${Math.round(r.ms - r.batchMs)} ms`,
+        );
+        const sorted = Object.entries(r.passes).sort((a, b) => b[1].ms - a[1].ms);
+        for (const [k, p] of sorted)
+          console.log(`  ${k.padEnd(24)} ${p.ms.toFixed(1).padStart(9)} ms  ${String(p.count).padStart(6)} passes`);
+        // --batches: one line per batch (its shape and where its time went)
+        if (args.includes('--batches'))
+          for (const b of r.each)
+            console.log(
+              `    batch n ${b.n} d ${b.d} R ${b.rows} V ${b.variants}: wall ${b.wallMs.toFixed(1)} ms, φ on the CPU ${b.cpuFeaturesMs.toFixed(1)}, encode ${b.encodeMs.toFixed(1)}, wait ${b.waitMs.toFixed(1)}, GPU ${b.passes.reduce((s, p) => s + p.ms, 0).toFixed(1)}`,
+            );
+      }
   }
 } finally {
   await browser.close();

@@ -117,11 +117,12 @@ async function rowStats(cs: RowCase) {
   const inputs = generateInputs(p);
   const rows = evenRows(cs.n, cs.rows);
   const problem = { q: inputs.q, k: inputs.k, rows, causal: cs.causal };
-  const variants: FeatureVariant[] = cs.maps.map((map) => ({
-    map,
-    w: generateInputs({ ...p, featureMap: map }).w,
-    stabilizer: cs.stabilizer ?? 'shift',
-  }));
+  // a map listed twice gets the same W (one object): the backend forms its φ sides once
+  const ws = new Map<FeatureMapKind, FeatureVariant['w']>();
+  const variants: FeatureVariant[] = cs.maps.map((map) => {
+    if (!ws.has(map)) ws.set(map, generateInputs({ ...p, featureMap: map }).w);
+    return { map, w: ws.get(map)!, stabilizer: cs.stabilizer ?? 'shift' };
+  });
   const opts = { entropy: true, kl: true, fullRows: true };
   const t0 = performance.now();
   const g = await b.rowStats(problem, variants, opts);
@@ -322,7 +323,9 @@ async function profileOp(name: WorkerOpName, features: FeatureSide) {
       cpuFeaturesMs: sum((p) => p.cpuFeaturesMs),
       encodeMs: sum((p) => p.encodeMs),
       waitMs: sum((p) => p.waitMs),
+      batchMs: sum((p) => p.wallMs),
       passes,
+      each: batches,
     };
   } finally {
     b.dispose();

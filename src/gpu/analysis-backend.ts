@@ -1,21 +1,25 @@
 /**
  * The WebGPU analysis backend (core/analysis-backend.ts `AnalysisBackend`): a batch of variants of one
- * problem is one command encoder, one submission and one small readback, whatever the number of
- * variants. φ of every variant goes into one packed buffer — from the projection on the GPU
+ * problem is at most two submissions and one small readback, whatever the number of variants. φ of
+ * every variant goes into one packed buffer — from the projection on the GPU
  * (attention-row-list-features.wgsl, the exp maps under ε = 0), from the feature kernels
- * (favor-features.ts, copied in) or from the twins (uploaded with the exact Q rows and K in one
- * write) — then attention-row-list-batch.ts forms every variant's dot products with the listed rows
- * and reduces them to the row statistics (and, with `fullRows`, the rows A_r, Â_r) in two dispatches.
- * Neither the dense Â nor φ ever reaches host memory. A batch past one storage binding runs in halves.
+ * (favor-features.ts, copied in) or from the twins (uploaded side by side as they are formed, after the
+ * GPU's φ passes were submitted, so that both run at once; a side — queries or keys of one map, W and
+ * stabilizer — is formed once per batch and shared by the variants that have it) — then
+ * attention-row-list-batch.ts forms every variant's dot products with the listed rows and reduces them
+ * to the row statistics (and, with `fullRows`, the rows A_r, Â_r) in two dispatches, the readback copy
+ * in the same submission. Neither the dense Â nor φ ever reaches host memory. A batch past one storage
+ * binding runs in halves.
  *
  * The dense ops' matrices (spectra, local truncation) are formed by analysis-dense.ts.
  *
  * The feature kernels' buffers get their own roles per variant (a role prefix), so their uniforms do
- * not overwrite each other before the one submission runs. The buffers stay for the next batch
+ * not overwrite each other before their submission runs. The buffers stay for the next batch
  * (same roles, grown as needed) until `dispose`.
  *
  * `lock` is the engine worker's GPU turn (src/engine/gpu-turns.ts): each batch is one turn, so a
- * live compute waits for at most one batch.
+ * live compute waits for at most one batch; a turn that finds none open starts at once, so the batch
+ * is submitted before `rowStats` returns and the op's next CPU work overlaps it.
  */
 import {
   cpuAnalysisBackend,
@@ -35,6 +39,7 @@ import {
   queryFeatures,
   scaleInputs,
   stabilizerEps,
+  type MapContext,
 } from '../core/feature-maps';
 import type { FeatureMapKind, Matrix } from '../core/types';
 import { GpuAllocator } from './allocator';
@@ -54,7 +59,6 @@ import { encodeFavorFeatures } from './favor-features';
 import { GpuTimer } from './gpu-timer';
 import type { KernelContext } from './kernel-context';
 import { encodeVec4Rows } from './pack-vec4';
-import { readFloats } from './readback';
 import { withErrorScopes } from './error-scope';
 import { createDenseAnalysis } from './analysis-dense';
 
@@ -101,12 +105,15 @@ export interface BatchProfile {
   variants: number;
   rows: number;
   n: number;
-  /** φ formed by the twins (features 'cpu') */
+  d: number;
+  /** φ formed by the twins (features 'cpu'), while the GPU forms its own */
   cpuFeaturesMs: number;
   /** recording the passes, the uploads and the uniform writes (φ on the CPU excluded) */
   encodeMs: number;
-  /** submission to the mapped readback */
+  /** the last submission to the mapped readback */
   waitMs: number;
+  /** the whole batch */
+  wallMs: number;
   passes: { kernel: string; ms: number }[];
 }
 
@@ -193,6 +200,31 @@ export function createGpuAnalysisBackend(
       });
       vec4s += v.w.rows * d4;
     });
+    // φ sides the twins form once per batch: a side is its map, W and stabilizer, so a variant whose
+    // queries or keys another variant already has reads that one's rows (mapRows' λ check: the 'exp'
+    // queries and 'positive' keys; normSweep's positive variants under the experiment's stabilizer)
+    const wIds = new Map<Matrix, number>();
+    const sideOf = (map: FeatureMapKind, v: FeatureVariant) => {
+      if (!wIds.has(v.w)) wIds.set(v.w, wIds.size);
+      return `${map}|${v.stabilizer}|${wIds.get(v.w)}`;
+    };
+    const firstQ = new Map<string, number>();
+    const firstK = new Map<string, number>();
+    const qShared: (number | undefined)[] = [];
+    const kShared: (number | undefined)[] = [];
+    variants.forEach((v, i) => {
+      if (source[i] !== 'twins') return;
+      const qs = sideOf(v.map, v);
+      const ks = sideOf(v.keyMap ?? v.map, v);
+      qShared[i] = firstQ.get(qs);
+      kShared[i] = firstK.get(ks);
+      if (qShared[i] === undefined) firstQ.set(qs, i);
+      if (kShared[i] === undefined) firstK.set(ks, i);
+    });
+    variants.forEach((_, i) => {
+      if (qShared[i] !== undefined) slots[i]!.qOff = slots[qShared[i]]!.qOff;
+      if (kShared[i] !== undefined) slots[i]!.kOff = slots[kShared[i]]!.kOff;
+    });
     const maxBinding = Math.min(base.limits.maxStorageBufferBindingSize, base.limits.maxBufferSize);
     const outFloats = batchOutFloats({ n, rowCount: R, slots, fullRows: !!options.fullRows });
     if (Math.max(vec4s * 16, batchDotsBytes(n, R, V + 1), outFloats * 4) > maxBinding) {
@@ -205,14 +237,17 @@ export function createGpuAnalysisBackend(
     }
     alloc.prefix = '';
     const t0 = performance.now();
-    let cpuFeaturesMs = 0;
     ctx.timer.reset();
+    // two command buffers: the GPU's φ (projection, feature kernels) first, submitted before the host
+    // forms the twins' slots, so that both run at once; then the dots, the reduction and the readback copy
+    const encFeatures = device.createCommandEncoder({ label: 'analysis.rowstats.features' });
     const enc = device.createCommandEncoder({ label: 'analysis.rowstats' });
     const feats = alloc.storage('an.feats', vec4s * 16);
     const exact = slots[V]!;
-    // the host's part: the twins' slots, the exact slot and the W rows, padded rows
-    const firstTwins = order.find((i) => source[i] === 'twins');
-    const hostFrom = firstTwins === undefined ? exact.qOff : slots[firstTwins]!.qOff;
+    // the host's part: the twins' slots, then the exact slot and the W rows, padded rows — the part the
+    // GPU's φ reads (exact slot, W) uploaded before its submission, the twins' sides as they are formed
+    const twinsAt = order.findIndex((i) => source[i] === 'twins');
+    const hostFrom = twinsAt < 0 ? exact.qOff : laid.slots[twinsAt]!.qOff;
     const host = new Float32Array((vec4s - hostFrom) * 4);
     const put = (at: number, src: Float32Array, srcRow: number, cols: number) =>
       host.set(src.subarray(srcRow * cols, (srcRow + 1) * cols), (at - hostFrom) * 4);
@@ -225,36 +260,23 @@ export function createGpuAnalysisBackend(
       const w = variants[ps.slot]!.w;
       for (let r = 0; r < w.rows; r++) put(ps.wOff + r * d4, w.data, r, d);
     }
+    device.queue.writeBuffer(feats, exact.qOff * 16, host.subarray((exact.qOff - hostFrom) * 4));
     const rowList = alloc.upload('an.rows', new Uint32Array(rows));
     const onKernels = source.includes('kernels');
     const qBuf = onKernels ? alloc.upload('an.q', q.data) : null;
     const kBuf = onKernels ? alloc.upload('an.k', k.data) : null;
-    let scaled: { x: Matrix; y: Matrix } | null = null;
-    const prep = () => (scaled ??= { x: scaleInputs(q), y: scaleInputs(k) });
-    const x = () => prep().x;
-    const y = () => prep().y;
     const mapParams = new Map<FeatureMapKind, number>();
     const mapParam = (kind: FeatureMapKind) => {
       if (!mapParams.has(kind)) mapParams.set(kind, featureMapParam(kind, q, k, causal));
       return mapParams.get(kind)!;
     };
     variants.forEach((v, i) => {
+      if (source[i] !== 'kernels') return;
       const slot = slots[i]!;
-      if (source[i] === 'projection') return;
-      if (source[i] === 'twins') {
-        // the twins' φ(Q) of the listed rows and φ(K) of all n keys
-        const tf = performance.now();
-        const mc = mapContext(v.map, x(), y(), causal);
-        const qRows = queryFeatures(v.map, subRows(x(), rows), v.w, v.stabilizer, { ...mc, positions: rows });
-        const kc = v.keyMap && v.keyMap !== v.map ? mapContext(v.keyMap, x(), y(), causal) : mc;
-        putSlot(slot, qRows, keyFeatures(v.keyMap ?? v.map, y(), v.w, v.stabilizer, kc));
-        cpuFeaturesMs += performance.now() - tf;
-        return;
-      }
       alloc.prefix = `v${i}.`;
       const w = alloc.upload('an.w', v.w.data.length ? v.w.data : new Float32Array(4));
       const features = (kind: FeatureMapKind) =>
-        encodeFavorFeatures(ctx, enc, {
+        encodeFavorFeatures(ctx, encFeatures, {
           n,
           d,
           m: v.w.rows,
@@ -274,31 +296,84 @@ export function createGpuAnalysisBackend(
         alloc.prefix = `v${i}.`;
       }
       const bytes = n * slot.m4 * 16;
-      enc.copyBufferToBuffer(encodeVec4Rows(ctx, enc, f.qf, n, mps[i]!, 'an.qf4'), 0, feats, slot.qOff * 16, bytes);
-      enc.copyBufferToBuffer(encodeVec4Rows(ctx, enc, kf, n, mps[i]!, 'an.kf4'), 0, feats, slot.kOff * 16, bytes);
+      const qf4 = encodeVec4Rows(ctx, encFeatures, f.qf, n, mps[i]!, 'an.qf4');
+      encFeatures.copyBufferToBuffer(qf4, 0, feats, slot.qOff * 16, bytes);
+      const kf4 = encodeVec4Rows(ctx, encFeatures, kf, n, mps[i]!, 'an.kf4');
+      encFeatures.copyBufferToBuffer(kf4, 0, feats, slot.kOff * 16, bytes);
     });
     alloc.prefix = '';
-    device.queue.writeBuffer(feats, hostFrom * 16, host);
-    const out = encodeRowListBatch(ctx, enc, {
-      n,
-      d,
-      causal,
-      rowList,
-      rowCount: R,
-      slots,
-      feats,
-      fullRows: !!options.fullRows,
-      projected,
-      featsVec4s: vec4s,
-    });
+    const out = encodeRowListBatch(
+      ctx,
+      enc,
+      { n, d, causal, rowList, rowCount: R, slots, feats, fullRows: !!options.fullRows, projected, featsVec4s: vec4s },
+      encFeatures,
+    );
     ctx.timer.resolve(enc);
-    const t1 = performance.now();
-    device.queue.submit([enc.finish()]);
-    const data = await readFloats(device, out, outFloats);
+    const staging = device.createBuffer({
+      label: 'readback:analysis.rowstats',
+      size: outFloats * 4,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+    let data: Float32Array;
+    let cpuFeaturesMs: number;
+    let tSubmit: number;
+    let t1: number;
+    try {
+      enc.copyBufferToBuffer(out, 0, staging, 0, outFloats * 4);
+      tSubmit = performance.now();
+      if (projected.length || onKernels) device.queue.submit([encFeatures.finish()]);
+      // the twins' φ(Q) of the listed rows and φ(K) of all n keys, while the GPU forms its own
+      const tf = performance.now();
+      // each side uploaded as soon as it is formed: the GPU process copies it in while the next is formed
+      // (one write of the map rows' ~1 MB of φ took 1.1–3.4 ms on SwiftShader, min–median)
+      const writeSide = (at: number, count: number) =>
+        device.queue.writeBuffer(feats, at * 16, host.subarray((at - hostFrom) * 4, (at - hostFrom + count) * 4));
+      let scaled: { x: Matrix; y: Matrix } | null = null;
+      const contexts = new Map<FeatureMapKind, MapContext>();
+      variants.forEach((v, i) => {
+        if (source[i] !== 'twins') return;
+        const slot = slots[i]!;
+        scaled ??= { x: scaleInputs(q), y: scaleInputs(k) };
+        const { x, y } = scaled;
+        const kKind = v.keyMap ?? v.map;
+        const contextOf = (kind: FeatureMapKind) => {
+          if (!contexts.has(kind)) contexts.set(kind, mapContext(kind, x, y, causal));
+          return contexts.get(kind)!;
+        };
+        if (qShared[i] === undefined) {
+          const mc = contextOf(v.map);
+          const qRows = queryFeatures(v.map, subRows(x, rows), v.w, v.stabilizer, { ...mc, positions: rows });
+          for (let t = 0; t < R; t++) put(slot.qOff + t * slot.m4, qRows.data, t, qRows.cols);
+          writeSide(slot.qOff, R * slot.m4);
+        }
+        if (kShared[i] === undefined) {
+          const kf = keyFeatures(kKind, y, v.w, v.stabilizer, contextOf(kKind));
+          for (let j = 0; j < n; j++) put(slot.kOff + j * slot.m4, kf.data, j, kf.cols);
+          writeSide(slot.kOff, n * slot.m4);
+        }
+      });
+      cpuFeaturesMs = performance.now() - tf;
+      t1 = performance.now();
+      device.queue.submit([enc.finish()]);
+      await staging.mapAsync(GPUMapMode.READ);
+      data = new Float32Array(staging.getMappedRange().slice(0));
+    } finally {
+      staging.destroy();
+    }
     if (profile) {
-      const waitMs = performance.now() - t1;
+      const t2 = performance.now();
       const passes = (await ctx.timer.read()).map(({ kernel, ms }) => ({ kernel, ms }));
-      profile({ variants: V, rows: R, n, cpuFeaturesMs, encodeMs: t1 - t0 - cpuFeaturesMs, waitMs, passes });
+      profile({
+        variants: V,
+        rows: R,
+        n,
+        d,
+        cpuFeaturesMs,
+        encodeMs: tSubmit - t0,
+        waitMs: t2 - t1,
+        wallMs: t2 - t0,
+        passes,
+      });
     }
     const plane = (i: number, kIdx: number) =>
       Float64Array.from(data.subarray((i * BATCH_ROW_STATS + kIdx) * R, (i * BATCH_ROW_STATS + kIdx + 1) * R));

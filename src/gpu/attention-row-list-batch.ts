@@ -17,6 +17,8 @@ import { shaderSource } from './shader-source';
 /** statistics per listed row: H(A), H(Â), Σ(A − Â)², Σ A², KL (as attention-row-list-stats.ts) */
 export const BATCH_ROW_STATS = 5;
 const WG = 64;
+/** Row lists up to this length take rowDotsThin (one row per invocation, 9 loads per 8 dots; the 8-row block needs 16 loads per 64) */
+export const THIN_ROWS = 2;
 /** rowReduce's workgroup size */
 const RWG = 16;
 
@@ -91,8 +93,15 @@ export function batchDotsBytes(n: number, rowCount: number, slots: number): numb
 /**
  * Encodes the passes ('row-batch.features' when slots are projected, 'row-batch.dots', 'row-batch.reduce'); returns the output buffer (role
  * 'rowbatch.out': statistics at float (5v + k)·R + t, rows from float 5·V·R on, slot-major).
+ * The features pass goes into `featuresEncoder` when given (a command buffer submitted first, so that the
+ * GPU forms its φ while the host forms the twins' slots; it reads only the exact slot and the W rows).
  */
-export function encodeRowListBatch(ctx: KernelContext, encoder: GPUCommandEncoder, b: RowListBatch): GPUBuffer {
+export function encodeRowListBatch(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  b: RowListBatch,
+  featuresEncoder: GPUCommandEncoder = encoder,
+): GPUBuffer {
   const { n, rowCount: R, slots } = b;
   const V = slots.length - 1;
   const k8 = Math.ceil(n / 8);
@@ -110,17 +119,19 @@ export function encodeRowListBatch(ctx: KernelContext, encoder: GPUCommandEncode
   const out = a.storage('rowbatch.out', batchOutFloats(b) * 4);
   const kscale = a.storage('rowbatch.kscale', Math.max(1, V) * ns * 16);
   const projected = b.projected ?? [];
-  if (projected.length) encodeProjectedFeatures(ctx, encoder, b, projected, kscale, ns);
+  if (projected.length) encodeProjectedFeatures(ctx, featuresEncoder, b, projected, kscale, ns);
   // each entry point's own bindings (auto layouts)
   const dotsEntries = { 0: uniform, 1: b.feats, 2: tableBuf, 3: b.rowList, 4: dots };
   const reduceEntries = { 0: uniform, 2: tableBuf, 3: b.rowList, 4: dots, 5: out, 6: kscale };
   const src = shaderSource(code);
-  const dotsPl = ctx.pipelines.pipeline('attention-row-list-batch', src, 'rowDots');
+  // a short row list: one row per invocation instead of the 8-row block (7/8 of it clamped duplicates at R = 1)
+  const thin = R <= THIN_ROWS;
+  const dotsPl = ctx.pipelines.pipeline('attention-row-list-batch', src, thin ? 'rowDotsThin' : 'rowDots');
   const reducePl = ctx.pipelines.pipeline('attention-row-list-batch', src, 'rowReduce');
   let pass = encoder.beginComputePass(ctx.timer.pass('row-batch.dots'));
   pass.setPipeline(dotsPl);
   pass.setBindGroup(0, bindAt(ctx.device, dotsPl, dotsEntries, 'row-batch.dots'));
-  pass.dispatchWorkgroups(Math.ceil((Math.ceil(R / 8) * k8) / WG), slots.length);
+  pass.dispatchWorkgroups(Math.ceil(((thin ? R : Math.ceil(R / 8)) * k8) / WG), slots.length);
   pass.end();
   pass = encoder.beginComputePass(ctx.timer.pass('row-batch.reduce'));
   pass.setPipeline(reducePl);

@@ -2,7 +2,8 @@
 // backend's rowStats; src/gpu/attention-row-list-batch.ts). A slot is one feature pair: slots 0 … V−1 the
 // variants' φ(Q), φ(K), slot V the exact Q, K. For the R listed rows r_t = rowList[t] and keys j < n:
 //
-//   rowDots    dots[v][t][j] = a_v(r_t) · b_v(j)   (a = φ(q) or q, b = φ(k) or k; every slot, one dispatch)
+//   rowDots    dots[v][t][j] = a_v(r_t) · b_v(j)   (a = φ(q) or q, b = φ(k) or k; every slot, one dispatch;
+//              rowDotsThin the same for a row list of at most 2 rows)
 //   rowReduce  per variant v < V and row t, with s_j = scale·dots[V][t][j], g_j = dots[v][t][j], allowed
 //              keys j < n (causal: j ≤ r_t): M = max s, S = Σ exp(s − M), D = Σ g, A_j = exp(s_j − M)/S,
 //              Â_j = g_j / D (0 when D = 0), log A_j = s_j − M − log S, and
@@ -26,6 +27,9 @@
 // FLOP). Block b of a slot: key block b % K8 (K8 = ⌈n/8⌉), row block b / K8; causal blocks whose first key
 // is past the block's last row are skipped (rowReduce never reads them). Dispatch: (⌈⌈R/8⌉·K8 / 64⌉, V + 1),
 // workgroup y = slot (uniform m4 per workgroup).
+// rowDotsThin (a short row list, R ≤ 2 — the map rows' one row): one invocation per (listed row t, key
+// block of 8), the same dots without the 8-row block, whose clamped duplicate rows would be 7/8 of the
+// work at R = 1: 9 vec4 loads per 8 vec4 dots, sums in the same order. Dispatch: (⌈R·K8 / 64⌉, V + 1).
 // rowReduce thread mapping: one invocation per (variant v, row t), index v·R + t, sweeping the row's vec4 key
 // groups in order twice (normalizers, then statistics): no workgroup memory or barriers, which cost
 // SwiftShader far more than the few loads of a row; workgroups of 16, so that the few long rows of a large n
@@ -154,6 +158,41 @@ fn rowDots(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) l
       dots[o + 1u] = vec4f(d4[i], d5[i], d6[i], d7[i]);
     }
   }
+}
+
+@compute @workgroup_size(WG)
+fn rowDotsThin(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let slot = wid.y;
+  let b = wid.x * WG + lid;
+  let t = b / p.k8;
+  let R = p.rowCount;
+  if (t >= R) { return; }
+  let kb = b - t * p.k8;
+  let j0 = 8u * kb;
+  let r = rowList[t];
+  if (p.causal != 0u && j0 > r) { return; }
+  let e = table[slot];
+  let m4 = e.z;
+  let qa = e.x + select(t, r, (e.w & 1u) != 0u) * m4;
+  let last = p.n - 1u;
+  let kk0 = e.y + min(j0, last) * m4;
+  let kk1 = e.y + min(j0 + 1u, last) * m4;
+  let kk2 = e.y + min(j0 + 2u, last) * m4;
+  let kk3 = e.y + min(j0 + 3u, last) * m4;
+  let kk4 = e.y + min(j0 + 4u, last) * m4;
+  let kk5 = e.y + min(j0 + 5u, last) * m4;
+  let kk6 = e.y + min(j0 + 6u, last) * m4;
+  let kk7 = e.y + min(j0 + 7u, last) * m4;
+  var lo = vec4f(0.0);
+  var hi = vec4f(0.0);
+  for (var c = 0u; c < m4; c++) {
+    let a = feats[qa + c];
+    lo += vec4f(dot(a, feats[kk0 + c]), dot(a, feats[kk1 + c]), dot(a, feats[kk2 + c]), dot(a, feats[kk3 + c]));
+    hi += vec4f(dot(a, feats[kk4 + c]), dot(a, feats[kk5 + c]), dot(a, feats[kk6 + c]), dot(a, feats[kk7 + c]));
+  }
+  let o = (slot * R + t) * p.ns + 2u * kb;
+  dots[o] = lo;
+  dots[o + 1u] = hi;
 }
 
 fn allowedKeys(j4: u32, r: u32) -> vec4<bool> {

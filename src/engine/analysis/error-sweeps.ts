@@ -149,7 +149,8 @@ export async function errorVsD(payload: ErrorVsDPayload, ctx: AnalysisContext): 
   const rows = evenRows(n, clampInt(payload.rows, 4, 256, 32));
   const dGrid = cleanGrid(payload.dGrid, 1, LIMITS.dMax, [2, 4, 8, 16, 32, 64, 128, 256]);
   const out: ErrorVsDResult = { dGrid, n, rows: rows.length, seeds, theory: [], ...emptySpread() };
-  for (let di = 0; di < dGrid.length; di++) {
+  // one grid point's problem, W per seed and prediction (drawn on the CPU)
+  const point = (di: number) => {
     const pd = { ...p, d: dGrid[di]! };
     const { inputs, x, y } = prepared(pd, n);
     const variants = Array.from({ length: seeds }, (_, s) => ({
@@ -157,8 +158,20 @@ export async function errorVsD(payload: ErrorVsDPayload, ctx: AnalysisContext): 
       w: projectionFor(pd, p.m, p.projection, featureSeedAt(p, s)),
       stabilizer: p.stabilizer,
     }));
-    pushSpread(out, await relErrors(ctx, problemOf(inputs, rows, p.causal), variants));
-    out.theory.push(predictedRelError(estimatorTheory('positive', x, y, rows, p.causal), p.m));
+    const theory = predictedRelError(estimatorTheory('positive', x, y, rows, p.causal), p.m);
+    return { problem: problemOf(inputs, rows, p.causal), variants, theory };
+  };
+  // pipelined: the next point is drawn while the GPU backend forms this one's statistics (its batch is
+  // submitted before relErrors returns, gpu-turns.ts) — on SwiftShader drawing the inputs and the
+  // d×d orthogonal W (QR) is most of the op's time; on the CPU twins the order changes nothing
+  let next = point(0);
+  for (let di = 0; di < dGrid.length; di++) {
+    const cur = next;
+    const errs = relErrors(ctx, cur.problem, cur.variants);
+    errs.catch(() => undefined); // a failure is thrown by the await below, not reported unhandled
+    if (di + 1 < dGrid.length) next = point(di + 1);
+    pushSpread(out, await errs);
+    out.theory.push(cur.theory);
     await step(ctx, di + 1, dGrid.length, `d = ${dGrid[di]}`);
   }
   return out;
