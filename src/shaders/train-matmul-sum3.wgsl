@@ -9,8 +9,9 @@
 // the 3k terms in (t, k) order, where three accumulating passes each paid the epilogue (a load and
 // a store per output, ~25% of a k = 32 product on SwiftShader) and a dispatch.
 //
-// The 8 × 8 block (Block8, block8_fma, block8_store, put8) is train-matmul-block8.wgsl, which the
-// dispatcher prepends (as to train-matmul.wgsl); this file supplies the row epilogue store_row8.
+// The 8 × 8 block (Block8, block8_fma: train-block8.wgsl) and its row store (block8_store, put8:
+// train-matmul-store8.wgsl) are snippets the dispatcher prepends (as to train-matmul.wgsl); this
+// file supplies the row epilogue store_row8.
 //
 // Thread mapping: as train-matmul.wgsl `main8` — invocation e = (wg.y·nx + wg.x)·16 + lid.x owns
 // the 8 × 8 block of rows 8·(e / nb) … and columns 8·(e mod nb) …, nb = ⌈n / 8⌉; rows and columns
@@ -28,7 +29,7 @@ struct Params { m: u32, n: u32, k: u32, accumulate: u32, nx: u32, bs: u32, _p0: 
 
 /// Row i's 8 outputs (lo, hi) into C from element i·n + j0 (+ C when accumulate): straight-line
 /// (put8) when all 8 columns exist, else output by output; nothing for i ≥ m. The row epilogue of
-/// block8_store (train-matmul-block8.wgsl); this product has no bias (_bias: zeros, unused).
+/// block8_store (train-matmul-store8.wgsl); this product has no bias (_bias: zeros, unused).
 fn store_row8(i: u32, j0: u32, lo: vec4<f32>, hi: vec4<f32>, _bias: array<vec4<f32>, 2>) {
   if (i >= P.m) { return; }
   let o = i * P.n + j0;

@@ -23,8 +23,9 @@
 // Entry `main8` (below): 8 × 8 blocks, 16 loads per 64 FMAs, when there are enough blocks to
 // fill the workgroups (2048×32×32: ~5 → ~3 ms); a long-k product with few blocks (the weight
 // gradients xᵀ·dy, k = B·L) splits k into slices of main8 and sums them in `reduce`. Sums run in k order in f32, one fma chain per output.
-// main8's block (Block8, its k step block8_fma, the rows' store block8_store and put8) is
-// train-matmul-block8.wgsl, which the dispatcher prepends (train-matmul-sum3.wgsl shares it).
+// main8's block (Block8 and its k step block8_fma: train-block8.wgsl) and the rows' store
+// (block8_store, put8: train-matmul-store8.wgsl) are snippets the dispatcher prepends
+// (train-matmul-sum3.wgsl shares them).
 // main8's epilogue (store_row8): the block's bias loaded once (8 loads, was one per output) and
 // each row written straight-line from its two vec4 (the per-output loop indexed a register array
 // dynamically, which SwiftShader spills to memory): forward and dx products ~30–40% faster.
@@ -89,7 +90,7 @@ fn store_outs8(i: u32, j0: u32, lo: vec4<f32>, hi: vec4<f32>) {
 
 /// Row i < m's 8 outputs j0 … j0+7 (lo, hi) of C through store_out's epilogue, in its order (sum,
 /// + bias, + R, + C): straight-line (put8) when all 8 columns exist, else store_outs8. Nothing for
-/// rows i ≥ m. The row epilogue of block8_store (train-matmul-block8.wgsl).
+/// rows i ≥ m. The row epilogue of block8_store (train-matmul-store8.wgsl).
 fn store_row8(i: u32, j0: u32, lo: vec4<f32>, hi: vec4<f32>, bias: array<vec4<f32>, 2>) {
   if (i >= P.m) { return; }
   if (j0 + 8u > P.n) {
