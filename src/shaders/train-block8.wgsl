@@ -1,9 +1,10 @@
 // The 8-column register blocks of the trainer's kernels, as values: Block8 (8 × 8) in the thin
 // products (train-matmul.wgsl `main8`, train-matmul-sum3.wgsl; prepended by src/gpu/train/linear.ts,
 // before train-matmul-store8.wgsl) and the softmax attention's dot-product tiles
-// (train-softmax-attention-{forward,backward}.wgsl; prepended by src/gpu/train/softmax-attention.ts);
-// Block4x8 (4 × 8) in the linear attention's output and gradient tiles
-// (train-linear-attention-{forward,backward}.wgsl; prepended by src/gpu/train/linear-attention.ts).
+// (train-softmax-attention-{forward,backward}.wgsl; prepended by src/gpu/train/softmax-attention.ts)
+// and the linear attention's states (train-linear-attention-state.wgsl); Block4x8 (4 × 8) in the
+// linear attention's output and gradient tiles (train-linear-attention-{forward,backward}.wgsl;
+// these three prepended by src/gpu/train/linear-attention.ts).
 // It declares nothing the including module must supply.
 //
 // One invocation owns a block of 8 rows × 8 columns and sums it over an inner index k:
