@@ -111,10 +111,6 @@ fn store_row8(i: u32, j0: u32, lo: vec4<f32>, hi: vec4<f32>, bias: array<vec4<f3
   put8(o, a, b);
 }
 
-/// op(A) and op(B) at four element indices (one gather each).
-fn a4(o: vec4<u32>) -> vec4<f32> { return vec4<f32>(A[o.x], A[o.y], A[o.z], A[o.w]); }
-fn b4(o: vec4<u32>) -> vec4<f32> { return vec4<f32>(B[o.x], B[o.y], B[o.z], B[o.w]); }
-
 @compute @workgroup_size(16)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   let e = (wg.y * P.nx + wg.x) * WG + lid.x;
@@ -148,8 +144,8 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
   for (var kk = 0u; kk < P.k; kk++) {
     let ao = kk * sa;
     let bo = kk * sb;
-    let a = a4(a0 + ao) * keep + ones;
-    let b = b4(b0 + bo);
+    let a = vec4<f32>(A[a0.x + ao], A[a0.y + ao], A[a0.z + ao], A[a0.w + ao]) * keep + ones;
+    let b = vec4<f32>(B[b0.x + bo], B[b0.y + bo], B[b0.z + bo], B[b0.w + bo]);
     c0 = fma(vec4<f32>(a.x), b, c0);
     c1 = fma(vec4<f32>(a.y), b, c1);
     c2 = fma(vec4<f32>(a.z), b, c2);
@@ -210,10 +206,10 @@ fn main8(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid
   for (var kk = k0; kk < k1; kk++) {
     let ao = kk * sa;
     let bo = kk * sb;
-    let x0 = a4(a0 + ao);
-    let x1 = a4(a1 + ao);
-    let y0 = b4(b0 + bo);
-    let y1 = b4(b1 + bo);
+    let x0 = vec4<f32>(A[a0.x + ao], A[a0.y + ao], A[a0.z + ao], A[a0.w + ao]);
+    let x1 = vec4<f32>(A[a1.x + ao], A[a1.y + ao], A[a1.z + ao], A[a1.w + ao]);
+    let y0 = vec4<f32>(B[b0.x + bo], B[b0.y + bo], B[b0.z + bo], B[b0.w + bo]);
+    let y1 = vec4<f32>(B[b1.x + bo], B[b1.y + bo], B[b1.z + bo], B[b1.w + bo]);
     db0 += y0;
     db1 += y1;
     c = block8_fma(c, x0, x1, y0, y1);
