@@ -14,11 +14,12 @@
 // block's own rows of P, which then hold exp and finally the probabilities; out is 8 × 8 tiles
 // (8 rows × 8 columns) summed over the keys in registers. The score tile is a Block8 summed by
 // block8_fma (train-block8.wgsl, prepended by the dispatcher); the out tile stays written out, each
-// row's P load beside its two FMAs (one Block8 step, its 8 loads first, measured ~3% slower on the
-// causal forward on SwiftShader). Why the tiles: on SwiftShader every storage access is a
-// per-lane gather with a bounds check and costs more than the FMAs — one row per invocation,
-// summing into out in place, paid 2–3 accesses per FMA; and one-row-per-workgroup kernels with
-// tree reductions ran 6–10× slower still (its cost is per workgroup and per barrier).
+// row's P load beside its two FMAs (as one Block8 step, its 8 loads first, the causal forward ran
+// 1–4% slower in 4 interleaved A/B runs on SwiftShader: near this machine's noise, but not
+// faster). Why the tiles: on SwiftShader every storage access is a per-lane gather with a bounds
+// check and costs more than the FMAs — one row per invocation, summing into out in place, paid
+// 2–3 accesses per FMA; and one-row-per-workgroup kernels with tree reductions ran 6–10× slower
+// still (its cost is per workgroup and per barrier).
 // Rows and keys past L read row L − 1 (clamped) and are never written. Sums run in j resp. c
 // order, one fma chain per output, as before the blocking.
 //
