@@ -16,7 +16,8 @@
 // j0 … j0+3 (`cols`) of one (b, h) (train-attention-rows.wgsl `attn_block`; a causal chunk is a
 // multiple of 4, so a block reads one state). No workgroup memory, no barriers. The dense scores
 // are 4 × 4 register tiles (8 loads per 16 FMAs), the outputs 4 × 8 (4 rows / keys × 8 features
-// or columns: 12 loads per 32 FMAs, ~18% faster than 4 × 4 on SwiftShader); the unblocked kernel
+// or columns: 12 loads per 32 FMAs, ~18% faster than 4 × 4 on SwiftShader; each a Block4x8 summed
+// by block4x8_fma, train-block8.wgsl, prepended by the dispatcher); the unblocked kernel
 // summed into its outputs in place, 2–3 storage accesses per FMA, and on SwiftShader those gathers
 // are what costs. First the dense
 // da_ij (and, in `cols`, a_ij) of the block's union of ranges into scratch rows (Sd, Sa:
@@ -102,14 +103,7 @@ fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
   for (var f0 = 0u; f0 < F; f0 += 8u) {
     let fv = min(vec4<u32>(f0) + vec4<u32>(0u, 1u, 2u, 3u), fl);
     let fw = min(vec4<u32>(f0) + vec4<u32>(4u, 5u, 6u, 7u), fl);
-    var a0 = vec4<f32>(0.0); // row i0 + 0 over features f0 … f0+3
-    var a1 = vec4<f32>(0.0);
-    var a2 = vec4<f32>(0.0);
-    var a3 = vec4<f32>(0.0);
-    var b0 = vec4<f32>(0.0); // row i0 + 0 over features f0+4 … f0+7
-    var b1 = vec4<f32>(0.0);
-    var b2 = vec4<f32>(0.0);
-    var b3 = vec4<f32>(0.0);
+    var dq4 = Block4x8(); // c{r}h: row r, columns 4h … 4h + 3 of the block
     if (U.mode != 2u) {
       let sf = vec4<u32>(sb) + fv * nc;
       let sg = vec4<u32>(sb) + fw * nc;
@@ -117,14 +111,7 @@ fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
         let sv = vec4<f32>(St[sf.x + c], St[sf.y + c], St[sf.z + c], St[sf.w + c]);
         let sw = vec4<f32>(St[sg.x + c], St[sg.y + c], St[sg.z + c], St[sg.w + c]);
         let g = gq(gb, c);
-        a0 = fma(sv, vec4<f32>(g.x), a0);
-        a1 = fma(sv, vec4<f32>(g.y), a1);
-        a2 = fma(sv, vec4<f32>(g.z), a2);
-        a3 = fma(sv, vec4<f32>(g.w), a3);
-        b0 = fma(sw, vec4<f32>(g.x), b0);
-        b1 = fma(sw, vec4<f32>(g.y), b1);
-        b2 = fma(sw, vec4<f32>(g.z), b2);
-        b3 = fma(sw, vec4<f32>(g.w), b3);
+        dq4 = block4x8_fma(dq4, g, sv, sw);
       }
     }
     for (var j = jlo; j < jhi; j++) {
@@ -133,25 +120,18 @@ fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
       let kw = vec4<f32>(PhiK[kb + fw.x], PhiK[kb + fw.y], PhiK[kb + fw.z], PhiK[kb + fw.w]);
       let s = j - jlo;
       let d = vec4<f32>(Sd[srow.x + s], Sd[srow.y + s], Sd[srow.z + s], Sd[srow.w + s]);
-      a0 = fma(vec4<f32>(d.x), kv, a0);
-      a1 = fma(vec4<f32>(d.y), kv, a1);
-      a2 = fma(vec4<f32>(d.z), kv, a2);
-      a3 = fma(vec4<f32>(d.w), kv, a3);
-      b0 = fma(vec4<f32>(d.x), kw, b0);
-      b1 = fma(vec4<f32>(d.y), kw, b1);
-      b2 = fma(vec4<f32>(d.z), kw, b2);
-      b3 = fma(vec4<f32>(d.w), kw, b3);
+      dq4 = block4x8_fma(dq4, d, kv, kw);
     }
     let n = min(4u, F - f0);
     let n1 = min(8u, F - f0) - n;
-    put_dphiq(live.x, qb.x + f0, n, a0);
-    put_dphiq(live.y, qb.y + f0, n, a1);
-    put_dphiq(live.z, qb.z + f0, n, a2);
-    put_dphiq(live.w, qb.w + f0, n, a3);
-    put_dphiq(live.x, qb.x + f0 + 4u, n1, b0);
-    put_dphiq(live.y, qb.y + f0 + 4u, n1, b1);
-    put_dphiq(live.z, qb.z + f0 + 4u, n1, b2);
-    put_dphiq(live.w, qb.w + f0 + 4u, n1, b3);
+    put_dphiq(live.x, qb.x + f0, n, dq4.c00);
+    put_dphiq(live.y, qb.y + f0, n, dq4.c10);
+    put_dphiq(live.z, qb.z + f0, n, dq4.c20);
+    put_dphiq(live.w, qb.w + f0, n, dq4.c30);
+    put_dphiq(live.x, qb.x + f0 + 4u, n1, dq4.c01);
+    put_dphiq(live.y, qb.y + f0 + 4u, n1, dq4.c11);
+    put_dphiq(live.z, qb.z + f0 + 4u, n1, dq4.c21);
+    put_dphiq(live.w, qb.w + f0 + 4u, n1, dq4.c31);
   }
 }
 
@@ -269,39 +249,18 @@ fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
   for (var f0 = 0u; f0 < F; f0 += 8u) {
     let fv = min(vec4<u32>(f0) + vec4<u32>(0u, 1u, 2u, 3u), fl);
     let fw = min(vec4<u32>(f0) + vec4<u32>(4u, 5u, 6u, 7u), fl);
-    var k0 = vec4<f32>(0.0); // key j0 + 0 over features f0 … f0+3
-    var k1 = vec4<f32>(0.0);
-    var k2 = vec4<f32>(0.0);
-    var k3 = vec4<f32>(0.0);
-    var l0 = vec4<f32>(0.0); // key j0 + 0 over features f0+4 … f0+7
-    var l1 = vec4<f32>(0.0);
-    var l2 = vec4<f32>(0.0);
-    var l3 = vec4<f32>(0.0);
+    var dk4 = Block4x8(); // c{r}h: row r, columns 4h … 4h + 3 of the block
     if (U.mode != 2u) {
       let sf = vec4<u32>(sb) + fv * nc;
       let sg = vec4<u32>(sb) + fw * nc;
       let z = vec4<f32>(St[sf.x + dh], St[sf.y + dh], St[sf.z + dh], St[sf.w + dh]);
       let z1 = vec4<f32>(St[sg.x + dh], St[sg.y + dh], St[sg.z + dh], St[sg.w + dh]);
-      k0 = z;
-      k1 = z;
-      k2 = z;
-      k3 = z;
-      l0 = z1;
-      l1 = z1;
-      l2 = z1;
-      l3 = z1;
+      dk4 = Block4x8(z, z1, z, z1, z, z1, z, z1);
       for (var c = 0u; c < dh; c++) {
         let sv = vec4<f32>(St[sf.x + c], St[sf.y + c], St[sf.z + c], St[sf.w + c]);
         let sw = vec4<f32>(St[sg.x + c], St[sg.y + c], St[sg.z + c], St[sg.w + c]);
         let vv = vq(vb, c);
-        k0 = fma(sv, vec4<f32>(vv.x), k0);
-        k1 = fma(sv, vec4<f32>(vv.y), k1);
-        k2 = fma(sv, vec4<f32>(vv.z), k2);
-        k3 = fma(sv, vec4<f32>(vv.w), k3);
-        l0 = fma(sw, vec4<f32>(vv.x), l0);
-        l1 = fma(sw, vec4<f32>(vv.y), l1);
-        l2 = fma(sw, vec4<f32>(vv.z), l2);
-        l3 = fma(sw, vec4<f32>(vv.w), l3);
+        dk4 = block4x8_fma(dk4, vv, sv, sw);
       }
     }
     for (var i = ilo; i < ihi; i++) {
@@ -310,53 +269,32 @@ fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
       let qw = vec4<f32>(PhiQ[qb + fw.x], PhiQ[qb + fw.y], PhiQ[qb + fw.z], PhiQ[qb + fw.w]);
       let s = i - ilo;
       let d = vec4<f32>(Sd[srow.x + s], Sd[srow.y + s], Sd[srow.z + s], Sd[srow.w + s]);
-      k0 = fma(vec4<f32>(d.x), qv, k0);
-      k1 = fma(vec4<f32>(d.y), qv, k1);
-      k2 = fma(vec4<f32>(d.z), qv, k2);
-      k3 = fma(vec4<f32>(d.w), qv, k3);
-      l0 = fma(vec4<f32>(d.x), qw, l0);
-      l1 = fma(vec4<f32>(d.y), qw, l1);
-      l2 = fma(vec4<f32>(d.z), qw, l2);
-      l3 = fma(vec4<f32>(d.w), qw, l3);
+      dk4 = block4x8_fma(dk4, d, qv, qw);
     }
     let n = min(4u, F - f0);
     let n1 = min(8u, F - f0) - n;
-    put_dphik(live.x, kb.x + f0, n, k0);
-    put_dphik(live.y, kb.y + f0, n, k1);
-    put_dphik(live.z, kb.z + f0, n, k2);
-    put_dphik(live.w, kb.w + f0, n, k3);
-    put_dphik(live.x, kb.x + f0 + 4u, n1, l0);
-    put_dphik(live.y, kb.y + f0 + 4u, n1, l1);
-    put_dphik(live.z, kb.z + f0 + 4u, n1, l2);
-    put_dphik(live.w, kb.w + f0 + 4u, n1, l3);
+    put_dphik(live.x, kb.x + f0, n, dk4.c00);
+    put_dphik(live.y, kb.y + f0, n, dk4.c10);
+    put_dphik(live.z, kb.z + f0, n, dk4.c20);
+    put_dphik(live.w, kb.w + f0, n, dk4.c30);
+    put_dphik(live.x, kb.x + f0 + 4u, n1, dk4.c01);
+    put_dphik(live.y, kb.y + f0 + 4u, n1, dk4.c11);
+    put_dphik(live.z, kb.z + f0 + 4u, n1, dk4.c21);
+    put_dphik(live.w, kb.w + f0 + 4u, n1, dk4.c31);
   }
   // dv by blocks of 8 columns (4 keys × 8 columns): Σ_f φk_j[f] R[f, c], then Σ_i a_ij g_i[c]
   let dl = vec4<u32>(dh - 1u);
   for (var c0 = 0u; c0 < dh; c0 += 8u) {
     let cv = min(vec4<u32>(c0) + vec4<u32>(0u, 1u, 2u, 3u), dl);
     let cw = min(vec4<u32>(c0) + vec4<u32>(4u, 5u, 6u, 7u), dl);
-    var v0 = vec4<f32>(0.0); // key j0 + 0 over columns c0 … c0+3
-    var v1 = vec4<f32>(0.0);
-    var v2 = vec4<f32>(0.0);
-    var v3 = vec4<f32>(0.0);
-    var u0 = vec4<f32>(0.0); // key j0 + 0 over columns c0+4 … c0+7
-    var u1 = vec4<f32>(0.0);
-    var u2 = vec4<f32>(0.0);
-    var u3 = vec4<f32>(0.0);
+    var dv4 = Block4x8(); // c{r}h: row r, columns 4h … 4h + 3 of the block
     if (U.mode != 2u) {
       for (var f = 0u; f < F; f++) {
         let e = sb + f * nc;
         let sv = vec4<f32>(St[e + cv.x], St[e + cv.y], St[e + cv.z], St[e + cv.w]);
         let sw = vec4<f32>(St[e + cw.x], St[e + cw.y], St[e + cw.z], St[e + cw.w]);
         let k = pk(kb, f);
-        v0 = fma(vec4<f32>(k.x), sv, v0);
-        v1 = fma(vec4<f32>(k.y), sv, v1);
-        v2 = fma(vec4<f32>(k.z), sv, v2);
-        v3 = fma(vec4<f32>(k.w), sv, v3);
-        u0 = fma(vec4<f32>(k.x), sw, u0);
-        u1 = fma(vec4<f32>(k.y), sw, u1);
-        u2 = fma(vec4<f32>(k.z), sw, u2);
-        u3 = fma(vec4<f32>(k.w), sw, u3);
+        dv4 = block4x8_fma(dv4, k, sv, sw);
       }
     }
     for (var i = ilo; i < ihi; i++) {
@@ -365,24 +303,17 @@ fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
       let gw = vec4<f32>(G[gb + cw.x], G[gb + cw.y], G[gb + cw.z], G[gb + cw.w]);
       let s = i - ilo;
       let x = vec4<f32>(Sa[srow.x + s], Sa[srow.y + s], Sa[srow.z + s], Sa[srow.w + s]);
-      v0 = fma(vec4<f32>(x.x), gv, v0);
-      v1 = fma(vec4<f32>(x.y), gv, v1);
-      v2 = fma(vec4<f32>(x.z), gv, v2);
-      v3 = fma(vec4<f32>(x.w), gv, v3);
-      u0 = fma(vec4<f32>(x.x), gw, u0);
-      u1 = fma(vec4<f32>(x.y), gw, u1);
-      u2 = fma(vec4<f32>(x.z), gw, u2);
-      u3 = fma(vec4<f32>(x.w), gw, u3);
+      dv4 = block4x8_fma(dv4, x, gv, gw);
     }
     let n = min(4u, dh - c0);
     let n1 = min(8u, dh - c0) - n;
-    put_dv(live.x, head_at(U.off_dv, U.ld_dv, w, kv4.x) + c0, n, v0);
-    put_dv(live.y, head_at(U.off_dv, U.ld_dv, w, kv4.y) + c0, n, v1);
-    put_dv(live.z, head_at(U.off_dv, U.ld_dv, w, kv4.z) + c0, n, v2);
-    put_dv(live.w, head_at(U.off_dv, U.ld_dv, w, kv4.w) + c0, n, v3);
-    put_dv(live.x, head_at(U.off_dv, U.ld_dv, w, kv4.x) + c0 + 4u, n1, u0);
-    put_dv(live.y, head_at(U.off_dv, U.ld_dv, w, kv4.y) + c0 + 4u, n1, u1);
-    put_dv(live.z, head_at(U.off_dv, U.ld_dv, w, kv4.z) + c0 + 4u, n1, u2);
-    put_dv(live.w, head_at(U.off_dv, U.ld_dv, w, kv4.w) + c0 + 4u, n1, u3);
+    put_dv(live.x, head_at(U.off_dv, U.ld_dv, w, kv4.x) + c0, n, dv4.c00);
+    put_dv(live.y, head_at(U.off_dv, U.ld_dv, w, kv4.y) + c0, n, dv4.c10);
+    put_dv(live.z, head_at(U.off_dv, U.ld_dv, w, kv4.z) + c0, n, dv4.c20);
+    put_dv(live.w, head_at(U.off_dv, U.ld_dv, w, kv4.w) + c0, n, dv4.c30);
+    put_dv(live.x, head_at(U.off_dv, U.ld_dv, w, kv4.x) + c0 + 4u, n1, dv4.c01);
+    put_dv(live.y, head_at(U.off_dv, U.ld_dv, w, kv4.y) + c0 + 4u, n1, dv4.c11);
+    put_dv(live.z, head_at(U.off_dv, U.ld_dv, w, kv4.z) + c0 + 4u, n1, dv4.c21);
+    put_dv(live.w, head_at(U.off_dv, U.ld_dv, w, kv4.w) + c0 + 4u, n1, dv4.c31);
   }
 }

@@ -10,7 +10,8 @@
 // Thread mapping: one invocation per block of 4 consecutive query rows i0 … i0+3 of one (b, h)
 // (train-attention-rows.wgsl `attn_block`; a causal chunk is a multiple of 4 rows, so the block
 // reads one state). No workgroup memory, no barriers. The scores are 4 × 4 register tiles
-// (8 loads per 16 FMAs), out 4 rows × 8 columns (12 per 32; ~18% faster than 4 × 4 on SwiftShader);
+// (8 loads per 16 FMAs), out 4 rows × 8 columns (12 per 32; ~18% faster than 4 × 4 on SwiftShader;
+// a Block4x8 summed by block4x8_fma, train-block8.wgsl, prepended by the dispatcher);
 // one row per invocation summing into out in place paid 2–3 storage accesses per FMA, and on
 // SwiftShader those gathers are what costs. First den's state part, then the
 // dense a_ij (4 rows × 4 keys over f) into the scratch Sa (Sa[(bh·L + i)·span + j − jlo], zeros
@@ -83,28 +84,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   for (var c0 = 0u; c0 < dh; c0 += 8u) {
     let cv = min(vec4<u32>(c0) + vec4<u32>(0u, 1u, 2u, 3u), dl);
     let cw = min(vec4<u32>(c0) + vec4<u32>(4u, 5u, 6u, 7u), dl);
-    var o0 = vec4<f32>(0.0); // row i0 + 0 over columns c0 … c0+3
-    var o1 = vec4<f32>(0.0);
-    var o2 = vec4<f32>(0.0);
-    var o3 = vec4<f32>(0.0);
-    var p0 = vec4<f32>(0.0); // row i0 + 0 over columns c0+4 … c0+7
-    var p1 = vec4<f32>(0.0);
-    var p2 = vec4<f32>(0.0);
-    var p3 = vec4<f32>(0.0);
+    var op = Block4x8(); // c{r}h: row r, columns 4h … 4h + 3 of the block
     if (U.mode != 2u) {
       for (var f = 0u; f < F; f++) {
         let e = sb + f * nc;
         let sv = vec4<f32>(St[e + cv.x], St[e + cv.y], St[e + cv.z], St[e + cv.w]);
         let sw = vec4<f32>(St[e + cw.x], St[e + cw.y], St[e + cw.z], St[e + cw.w]);
         let q = vec4<f32>(PhiQ[qb.x + f], PhiQ[qb.y + f], PhiQ[qb.z + f], PhiQ[qb.w + f]);
-        o0 = fma(vec4<f32>(q.x), sv, o0);
-        o1 = fma(vec4<f32>(q.y), sv, o1);
-        o2 = fma(vec4<f32>(q.z), sv, o2);
-        o3 = fma(vec4<f32>(q.w), sv, o3);
-        p0 = fma(vec4<f32>(q.x), sw, p0);
-        p1 = fma(vec4<f32>(q.y), sw, p1);
-        p2 = fma(vec4<f32>(q.z), sw, p2);
-        p3 = fma(vec4<f32>(q.w), sw, p3);
+        op = block4x8_fma(op, q, sv, sw);
       }
     }
     for (var j = jlo; j < jhi; j++) {
@@ -113,27 +100,20 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
       let vw = vec4<f32>(V[vb + cw.x], V[vb + cw.y], V[vb + cw.z], V[vb + cw.w]);
       let s = j - jlo;
       let a = vec4<f32>(Sa[srow.x + s], Sa[srow.y + s], Sa[srow.z + s], Sa[srow.w + s]);
-      o0 = fma(vec4<f32>(a.x), vv, o0);
-      o1 = fma(vec4<f32>(a.y), vv, o1);
-      o2 = fma(vec4<f32>(a.z), vv, o2);
-      o3 = fma(vec4<f32>(a.w), vv, o3);
-      p0 = fma(vec4<f32>(a.x), vw, p0);
-      p1 = fma(vec4<f32>(a.y), vw, p1);
-      p2 = fma(vec4<f32>(a.z), vw, p2);
-      p3 = fma(vec4<f32>(a.w), vw, p3);
+      op = block4x8_fma(op, a, vv, vw);
     }
     let n = min(4u, dh - c0);
     let n1 = min(8u, dh - c0) - n;
     let ob = vec4<u32>(head_at(U.off_o, U.ld_o, w, rv.x), head_at(U.off_o, U.ld_o, w, rv.y),
                        head_at(U.off_o, U.ld_o, w, rv.z), head_at(U.off_o, U.ld_o, w, rv.w)) + vec4<u32>(c0);
-    put_out(live.x, ob.x, n, o0 * inv.x);
-    put_out(live.y, ob.y, n, o1 * inv.y);
-    put_out(live.z, ob.z, n, o2 * inv.z);
-    put_out(live.w, ob.w, n, o3 * inv.w);
-    put_out(live.x, ob.x + 4u, n1, p0 * inv.x);
-    put_out(live.y, ob.y + 4u, n1, p1 * inv.y);
-    put_out(live.z, ob.z + 4u, n1, p2 * inv.z);
-    put_out(live.w, ob.w + 4u, n1, p3 * inv.w);
+    put_out(live.x, ob.x, n, op.c00 * inv.x);
+    put_out(live.y, ob.y, n, op.c10 * inv.y);
+    put_out(live.z, ob.z, n, op.c20 * inv.z);
+    put_out(live.w, ob.w, n, op.c30 * inv.w);
+    put_out(live.x, ob.x + 4u, n1, op.c01 * inv.x);
+    put_out(live.y, ob.y + 4u, n1, op.c11 * inv.y);
+    put_out(live.z, ob.z + 4u, n1, op.c21 * inv.z);
+    put_out(live.w, ob.w + 4u, n1, op.c31 * inv.w);
   }
   for (var r = 0u; r < 4u; r++) {
     if (live[r]) { DenOut[(w.b * L + rv[r]) * U.H + w.h] = den[r]; }

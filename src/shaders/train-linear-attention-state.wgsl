@@ -11,7 +11,8 @@
 //
 // Thread mapping: `state` one invocation per (b, h) and 8 × 8 block of (f, c) (c blocks fastest),
 // scanning the L rows sequentially in order (reverse for smode 2) with the block's 64 running sums
-// in registers (8 + 8 loads per 64 FMAs; one (f, c) per invocation paid 2 loads per FMA, and on
+// in registers (a Block8 summed by block8_fma, train-block8.wgsl, prepended by the dispatcher;
+// 8 + 8 loads per 64 FMAs; one (f, c) per invocation paid 2 loads per FMA, and on
 // SwiftShader the loads are what costs), writing them at each chunk boundary; f, c past F, dh + 1
 // read the last one (clamped) and are not written. `gext` one invocation per (row, h).
 // Dispatch: ⌈B·H·⌈F/8⌉·⌈(dh+1)/8⌉ / 64⌉ resp. ⌈B·L·H / 64⌉ workgroups of @workgroup_size(64),
@@ -59,22 +60,7 @@ fn state(@builtin(global_invocation_id) gid: vec3<u32>) {
   // Y columns clamped below dh when the ones column stands in (never read past the row)
   let yc0 = select(cc0, min(cc0, vec4<u32>(max(U.dh, 1u) - 1u)), vec4<bool>(U.y_ones == 1u));
   let yc1 = select(cc1, min(cc1, vec4<u32>(max(U.dh, 1u) - 1u)), vec4<bool>(U.y_ones == 1u));
-  var a00 = vec4<f32>(0.0);
-  var a01 = vec4<f32>(0.0);
-  var a10 = vec4<f32>(0.0);
-  var a11 = vec4<f32>(0.0);
-  var a20 = vec4<f32>(0.0);
-  var a21 = vec4<f32>(0.0);
-  var a30 = vec4<f32>(0.0);
-  var a31 = vec4<f32>(0.0);
-  var a40 = vec4<f32>(0.0);
-  var a41 = vec4<f32>(0.0);
-  var a50 = vec4<f32>(0.0);
-  var a51 = vec4<f32>(0.0);
-  var a60 = vec4<f32>(0.0);
-  var a61 = vec4<f32>(0.0);
-  var a70 = vec4<f32>(0.0);
-  var a71 = vec4<f32>(0.0);
+  var acc = Block8();
   var t = 0u;
   let spans = select(U.nS, 1u, U.smode == 0u);
   for (var k = 0u; k < spans; k++) {
@@ -83,7 +69,7 @@ fn state(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (U.smode != 0u) {
       s = select(k, U.nS - 1u - k, U.smode == 2u);
       // store the exclusive prefix (suffix), then add the chunk's rows
-      store_block(sb + s, f0, c0, array<vec4<f32>, 16>(a00, a01, a10, a11, a20, a21, a30, a31, a40, a41, a50, a51, a60, a61, a70, a71));
+      store_block(sb + s, f0, c0, acc);
       t = s * U.chunk;
       tend = min(L, (s + 1u) * U.chunk);
     }
@@ -97,31 +83,20 @@ fn state(@builtin(global_invocation_id) gid: vec3<u32>) {
       let yo = U.y_off + (b * L + tt) * U.y_ld + h * U.y_hs;
       let y0 = vec4<f32>(Y[yo + yc0.x], Y[yo + yc0.y], Y[yo + yc0.z], Y[yo + yc0.w]) * k0 + o0;
       let y1 = vec4<f32>(Y[yo + yc1.x], Y[yo + yc1.y], Y[yo + yc1.z], Y[yo + yc1.w]) * k1 + o1;
-      a00 = fma(vec4<f32>(x0.x), y0, a00);
-      a01 = fma(vec4<f32>(x0.x), y1, a01);
-      a10 = fma(vec4<f32>(x0.y), y0, a10);
-      a11 = fma(vec4<f32>(x0.y), y1, a11);
-      a20 = fma(vec4<f32>(x0.z), y0, a20);
-      a21 = fma(vec4<f32>(x0.z), y1, a21);
-      a30 = fma(vec4<f32>(x0.w), y0, a30);
-      a31 = fma(vec4<f32>(x0.w), y1, a31);
-      a40 = fma(vec4<f32>(x1.x), y0, a40);
-      a41 = fma(vec4<f32>(x1.x), y1, a41);
-      a50 = fma(vec4<f32>(x1.y), y0, a50);
-      a51 = fma(vec4<f32>(x1.y), y1, a51);
-      a60 = fma(vec4<f32>(x1.z), y0, a60);
-      a61 = fma(vec4<f32>(x1.z), y1, a61);
-      a70 = fma(vec4<f32>(x1.w), y0, a70);
-      a71 = fma(vec4<f32>(x1.w), y1, a71);
+      acc = block8_fma(acc, x0, x1, y0, y1);
     }
     if (U.smode == 0u) {
-      store_block(sb, f0, c0, array<vec4<f32>, 16>(a00, a01, a10, a11, a20, a21, a30, a31, a40, a41, a50, a51, a60, a61, a70, a71));
+      store_block(sb, f0, c0, acc);
     }
   }
 }
 
-/// St[s][f, c] for the valid (f, c) of the 8 × 8 block at (f0, c0) (acc[2·r + c / 4][c mod 4]).
-fn store_block(s: u32, f0: u32, c0: u32, acc: array<vec4<f32>, 16>) {
+/// St[s][f, c] for the valid (f, c) of the 8 × 8 block at (f0, c0) (blk.c{r}{c / 4}[c mod 4]).
+fn store_block(s: u32, f0: u32, c0: u32, blk: Block8) {
+  let acc = array<vec4<f32>, 16>(
+    blk.c00, blk.c01, blk.c10, blk.c11, blk.c20, blk.c21, blk.c30, blk.c31,
+    blk.c40, blk.c41, blk.c50, blk.c51, blk.c60, blk.c61, blk.c70, blk.c71,
+  );
   for (var r = 0u; r < 8u; r++) {
     if (f0 + r >= U.F) { break; }
     for (var x = 0u; x < 8u; x++) {

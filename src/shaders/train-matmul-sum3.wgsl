@@ -9,6 +9,10 @@
 // the 3k terms in (t, k) order, where three accumulating passes each paid the epilogue (a load and
 // a store per output, ~25% of a k = 32 product on SwiftShader) and a dispatch.
 //
+// The 8 × 8 block (Block8, block8_fma: train-block8.wgsl) and its row store (block8_store, put8:
+// train-matmul-store8.wgsl) are snippets the dispatcher prepends (as to train-matmul.wgsl); this
+// file supplies the row epilogue store_row8.
+//
 // Thread mapping: as train-matmul.wgsl `main8` — invocation e = (wg.y·nx + wg.x)·16 + lid.x owns
 // the 8 × 8 block of rows 8·(e / nb) … and columns 8·(e mod nb) …, nb = ⌈n / 8⌉; rows and columns
 // past the edge read the last valid one (clamped) and are not written.
@@ -23,9 +27,10 @@ struct Params { m: u32, n: u32, k: u32, accumulate: u32, nx: u32, bs: u32, _p0: 
 @group(0) @binding(4) var<storage, read> B: array<f32>;
 @group(0) @binding(5) var<storage, read_write> C: array<f32>;
 
-/// Row i's 8 outputs (lo, hi) into C from element i·n + j0 (+ C when accumulate), straight-line
-/// when all 8 columns exist; nothing for i ≥ m.
-fn put_row(i: u32, j0: u32, lo: vec4<f32>, hi: vec4<f32>) {
+/// Row i's 8 outputs (lo, hi) into C from element i·n + j0 (+ C when accumulate): straight-line
+/// (put8) when all 8 columns exist, else output by output; nothing for i ≥ m. The row epilogue of
+/// block8_store (train-matmul-store8.wgsl); this product has no bias (_bias: zeros, unused).
+fn store_row8(i: u32, j0: u32, lo: vec4<f32>, hi: vec4<f32>, _bias: array<vec4<f32>, 2>) {
   if (i >= P.m) { return; }
   let o = i * P.n + j0;
   if (j0 + 8u > P.n) {
@@ -37,21 +42,14 @@ fn put_row(i: u32, j0: u32, lo: vec4<f32>, hi: vec4<f32>) {
     }
     return;
   }
-  var a = lo;
-  var b = hi;
-  if (P.accumulate == 1u) {
-    a += vec4<f32>(C[o], C[o + 1u], C[o + 2u], C[o + 3u]);
-    b += vec4<f32>(C[o + 4u], C[o + 5u], C[o + 6u], C[o + 7u]);
-  }
-  C[o] = a.x;
-  C[o + 1u] = a.y;
-  C[o + 2u] = a.z;
-  C[o + 3u] = a.w;
-  C[o + 4u] = b.x;
-  C[o + 5u] = b.y;
-  C[o + 6u] = b.z;
-  C[o + 7u] = b.w;
+  put8(o, lo, hi);
 }
+
+/// A_t (x0_4, x1_4, x2_4) and B at four element indices (one gather each).
+fn x0_4(o: vec4<u32>) -> vec4<f32> { return vec4<f32>(A0[o.x], A0[o.y], A0[o.z], A0[o.w]); }
+fn x1_4(o: vec4<u32>) -> vec4<f32> { return vec4<f32>(A1[o.x], A1[o.y], A1[o.z], A1[o.w]); }
+fn x2_4(o: vec4<u32>) -> vec4<f32> { return vec4<f32>(A2[o.x], A2[o.y], A2[o.z], A2[o.w]); }
+fn w4(o: vec4<u32>) -> vec4<f32> { return vec4<f32>(B[o.x], B[o.y], B[o.z], B[o.w]); }
 
 @compute @workgroup_size(16)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
@@ -63,105 +61,22 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
   let ml = vec4<u32>(P.m - 1u);
   let nl = vec4<u32>(P.n - 1u);
   // element 0 of op(A)'s rows and of W's rows (op(B)'s columns); one loop per product, as a
-  // binding cannot be chosen by index
+  // binding cannot be chosen by index; product t reads W at element offset t·bs of B
   let a0 = min(vec4<u32>(i0) + vec4<u32>(0u, 1u, 2u, 3u), ml) * P.k;
   let a1 = min(vec4<u32>(i0) + vec4<u32>(4u, 5u, 6u, 7u), ml) * P.k;
   let b0 = min(vec4<u32>(j0) + vec4<u32>(0u, 1u, 2u, 3u), nl) * P.k;
   let b1 = min(vec4<u32>(j0) + vec4<u32>(4u, 5u, 6u, 7u), nl) * P.k;
-  var c00 = vec4<f32>(0.0);
-  var c01 = vec4<f32>(0.0);
-  var c10 = vec4<f32>(0.0);
-  var c11 = vec4<f32>(0.0);
-  var c20 = vec4<f32>(0.0);
-  var c21 = vec4<f32>(0.0);
-  var c30 = vec4<f32>(0.0);
-  var c31 = vec4<f32>(0.0);
-  var c40 = vec4<f32>(0.0);
-  var c41 = vec4<f32>(0.0);
-  var c50 = vec4<f32>(0.0);
-  var c51 = vec4<f32>(0.0);
-  var c60 = vec4<f32>(0.0);
-  var c61 = vec4<f32>(0.0);
-  var c70 = vec4<f32>(0.0);
-  var c71 = vec4<f32>(0.0);
-  // product 0: A0, W at element offset 0·bs
+  var c = Block8();
   for (var kk = 0u; kk < P.k; kk++) {
-    let x0 = vec4<f32>(A0[a0.x + kk], A0[a0.y + kk], A0[a0.z + kk], A0[a0.w + kk]);
-    let x1 = vec4<f32>(A0[a1.x + kk], A0[a1.y + kk], A0[a1.z + kk], A0[a1.w + kk]);
-    let k = 0u * P.bs + kk;
-    let y0 = vec4<f32>(B[b0.x + k], B[b0.y + k], B[b0.z + k], B[b0.w + k]);
-    let y1 = vec4<f32>(B[b1.x + k], B[b1.y + k], B[b1.z + k], B[b1.w + k]);
-    c00 = fma(vec4<f32>(x0.x), y0, c00);
-    c01 = fma(vec4<f32>(x0.x), y1, c01);
-    c10 = fma(vec4<f32>(x0.y), y0, c10);
-    c11 = fma(vec4<f32>(x0.y), y1, c11);
-    c20 = fma(vec4<f32>(x0.z), y0, c20);
-    c21 = fma(vec4<f32>(x0.z), y1, c21);
-    c30 = fma(vec4<f32>(x0.w), y0, c30);
-    c31 = fma(vec4<f32>(x0.w), y1, c31);
-    c40 = fma(vec4<f32>(x1.x), y0, c40);
-    c41 = fma(vec4<f32>(x1.x), y1, c41);
-    c50 = fma(vec4<f32>(x1.y), y0, c50);
-    c51 = fma(vec4<f32>(x1.y), y1, c51);
-    c60 = fma(vec4<f32>(x1.z), y0, c60);
-    c61 = fma(vec4<f32>(x1.z), y1, c61);
-    c70 = fma(vec4<f32>(x1.w), y0, c70);
-    c71 = fma(vec4<f32>(x1.w), y1, c71);
+    c = block8_fma(c, x0_4(a0 + kk), x0_4(a1 + kk), w4(b0 + kk), w4(b1 + kk));
   }
-  // product 1: A1, W at element offset 1·bs
   for (var kk = 0u; kk < P.k; kk++) {
-    let x0 = vec4<f32>(A1[a0.x + kk], A1[a0.y + kk], A1[a0.z + kk], A1[a0.w + kk]);
-    let x1 = vec4<f32>(A1[a1.x + kk], A1[a1.y + kk], A1[a1.z + kk], A1[a1.w + kk]);
-    let k = 1u * P.bs + kk;
-    let y0 = vec4<f32>(B[b0.x + k], B[b0.y + k], B[b0.z + k], B[b0.w + k]);
-    let y1 = vec4<f32>(B[b1.x + k], B[b1.y + k], B[b1.z + k], B[b1.w + k]);
-    c00 = fma(vec4<f32>(x0.x), y0, c00);
-    c01 = fma(vec4<f32>(x0.x), y1, c01);
-    c10 = fma(vec4<f32>(x0.y), y0, c10);
-    c11 = fma(vec4<f32>(x0.y), y1, c11);
-    c20 = fma(vec4<f32>(x0.z), y0, c20);
-    c21 = fma(vec4<f32>(x0.z), y1, c21);
-    c30 = fma(vec4<f32>(x0.w), y0, c30);
-    c31 = fma(vec4<f32>(x0.w), y1, c31);
-    c40 = fma(vec4<f32>(x1.x), y0, c40);
-    c41 = fma(vec4<f32>(x1.x), y1, c41);
-    c50 = fma(vec4<f32>(x1.y), y0, c50);
-    c51 = fma(vec4<f32>(x1.y), y1, c51);
-    c60 = fma(vec4<f32>(x1.z), y0, c60);
-    c61 = fma(vec4<f32>(x1.z), y1, c61);
-    c70 = fma(vec4<f32>(x1.w), y0, c70);
-    c71 = fma(vec4<f32>(x1.w), y1, c71);
+    let k = P.bs + kk;
+    c = block8_fma(c, x1_4(a0 + kk), x1_4(a1 + kk), w4(b0 + k), w4(b1 + k));
   }
-  // product 2: A2, W at element offset 2·bs
   for (var kk = 0u; kk < P.k; kk++) {
-    let x0 = vec4<f32>(A2[a0.x + kk], A2[a0.y + kk], A2[a0.z + kk], A2[a0.w + kk]);
-    let x1 = vec4<f32>(A2[a1.x + kk], A2[a1.y + kk], A2[a1.z + kk], A2[a1.w + kk]);
     let k = 2u * P.bs + kk;
-    let y0 = vec4<f32>(B[b0.x + k], B[b0.y + k], B[b0.z + k], B[b0.w + k]);
-    let y1 = vec4<f32>(B[b1.x + k], B[b1.y + k], B[b1.z + k], B[b1.w + k]);
-    c00 = fma(vec4<f32>(x0.x), y0, c00);
-    c01 = fma(vec4<f32>(x0.x), y1, c01);
-    c10 = fma(vec4<f32>(x0.y), y0, c10);
-    c11 = fma(vec4<f32>(x0.y), y1, c11);
-    c20 = fma(vec4<f32>(x0.z), y0, c20);
-    c21 = fma(vec4<f32>(x0.z), y1, c21);
-    c30 = fma(vec4<f32>(x0.w), y0, c30);
-    c31 = fma(vec4<f32>(x0.w), y1, c31);
-    c40 = fma(vec4<f32>(x1.x), y0, c40);
-    c41 = fma(vec4<f32>(x1.x), y1, c41);
-    c50 = fma(vec4<f32>(x1.y), y0, c50);
-    c51 = fma(vec4<f32>(x1.y), y1, c51);
-    c60 = fma(vec4<f32>(x1.z), y0, c60);
-    c61 = fma(vec4<f32>(x1.z), y1, c61);
-    c70 = fma(vec4<f32>(x1.w), y0, c70);
-    c71 = fma(vec4<f32>(x1.w), y1, c71);
+    c = block8_fma(c, x2_4(a0 + kk), x2_4(a1 + kk), w4(b0 + k), w4(b1 + k));
   }
-  put_row(i0, j0, c00, c01);
-  put_row(i0 + 1u, j0, c10, c11);
-  put_row(i0 + 2u, j0, c20, c21);
-  put_row(i0 + 3u, j0, c30, c31);
-  put_row(i0 + 4u, j0, c40, c41);
-  put_row(i0 + 5u, j0, c50, c51);
-  put_row(i0 + 6u, j0, c60, c61);
-  put_row(i0 + 7u, j0, c70, c71);
+  block8_store(c, i0, j0, array<vec4<f32>, 2>());
 }

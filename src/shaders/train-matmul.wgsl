@@ -23,6 +23,9 @@
 // Entry `main8` (below): 8 × 8 blocks, 16 loads per 64 FMAs, when there are enough blocks to
 // fill the workgroups (2048×32×32: ~5 → ~3 ms); a long-k product with few blocks (the weight
 // gradients xᵀ·dy, k = B·L) splits k into slices of main8 and sums them in `reduce`. Sums run in k order in f32, one fma chain per output.
+// main8's block (Block8 and its k step block8_fma: train-block8.wgsl) and the rows' store
+// (block8_store, put8: train-matmul-store8.wgsl) are snippets the dispatcher prepends
+// (train-matmul-sum3.wgsl shares them).
 // main8's epilogue (store_row8): the block's bias loaded once (8 loads, was one per output) and
 // each row written straight-line from its two vec4 (the per-output loop indexed a register array
 // dynamically, which SwiftShader spills to memory): forward and dx products ~30–40% faster.
@@ -75,17 +78,23 @@ fn bias8(j0: u32) -> array<vec4<f32>, 2> {
   );
 }
 
-/// Row i's 8 outputs j0 … j0+7 (lo, hi) through store_out's epilogue, in its order (sum, + bias,
-/// + R, + C): straight-line when the row lies in C and all 8 columns exist, else output by output
-/// (row m: the bias gradient). Nothing for rows i ≥ end.
-fn store_row8(i: u32, j0: u32, lo: vec4<f32>, hi: vec4<f32>, bias: array<vec4<f32>, 2>, end: u32) {
-  if (i >= end) { return; }
-  if (i == P.m || j0 + 8u > P.n) {
-    let vs = array<vec4<f32>, 2>(lo, hi);
-    for (var q = 0u; q < 8u; q++) {
-      if (j0 + q >= P.n) { break; }
-      store_out(i, j0 + q, vs[q / 4u][q % 4u]);
-    }
+/// Row i's outputs j0 … min(j0 + 8, n) − 1 (lo, hi) one by one through store_out: the ragged last
+/// block column, and row m (the bias gradient).
+fn store_outs8(i: u32, j0: u32, lo: vec4<f32>, hi: vec4<f32>) {
+  let vs = array<vec4<f32>, 2>(lo, hi);
+  for (var q = 0u; q < 8u; q++) {
+    if (j0 + q >= P.n) { break; }
+    store_out(i, j0 + q, vs[q / 4u][q % 4u]);
+  }
+}
+
+/// Row i < m's 8 outputs j0 … j0+7 (lo, hi) of C through store_out's epilogue, in its order (sum,
+/// + bias, + R, + C): straight-line (put8) when all 8 columns exist, else store_outs8. Nothing for
+/// rows i ≥ m. The row epilogue of block8_store (train-matmul-store8.wgsl).
+fn store_row8(i: u32, j0: u32, lo: vec4<f32>, hi: vec4<f32>, bias: array<vec4<f32>, 2>) {
+  if (i >= P.m) { return; }
+  if (j0 + 8u > P.n) {
+    store_outs8(i, j0, lo, hi);
     return;
   }
   let o = i * P.n + j0;
@@ -99,18 +108,7 @@ fn store_row8(i: u32, j0: u32, lo: vec4<f32>, hi: vec4<f32>, bias: array<vec4<f3
     a += vec4<f32>(R[o], R[o + 1u], R[o + 2u], R[o + 3u]);
     b += vec4<f32>(R[o + 4u], R[o + 5u], R[o + 6u], R[o + 7u]);
   }
-  if (P.accumulate == 1u) {
-    a += vec4<f32>(C[o], C[o + 1u], C[o + 2u], C[o + 3u]);
-    b += vec4<f32>(C[o + 4u], C[o + 5u], C[o + 6u], C[o + 7u]);
-  }
-  C[o] = a.x;
-  C[o + 1u] = a.y;
-  C[o + 2u] = a.z;
-  C[o + 3u] = a.w;
-  C[o + 4u] = b.x;
-  C[o + 5u] = b.y;
-  C[o + 6u] = b.z;
-  C[o + 7u] = b.w;
+  put8(o, a, b);
 }
 
 @compute @workgroup_size(16)
@@ -202,22 +200,7 @@ fn main8(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid
   let a1 = select(min(iv1, mlast) * P.k, min(iv1, mlast), ta);
   let b0 = select(min(jv0, nlast), min(jv0, nlast) * P.k, tb);
   let b1 = select(min(jv1, nlast), min(jv1, nlast) * P.k, tb);
-  var c00 = vec4<f32>(0.0);
-  var c01 = vec4<f32>(0.0);
-  var c10 = vec4<f32>(0.0);
-  var c11 = vec4<f32>(0.0);
-  var c20 = vec4<f32>(0.0);
-  var c21 = vec4<f32>(0.0);
-  var c30 = vec4<f32>(0.0);
-  var c31 = vec4<f32>(0.0);
-  var c40 = vec4<f32>(0.0);
-  var c41 = vec4<f32>(0.0);
-  var c50 = vec4<f32>(0.0);
-  var c51 = vec4<f32>(0.0);
-  var c60 = vec4<f32>(0.0);
-  var c61 = vec4<f32>(0.0);
-  var c70 = vec4<f32>(0.0);
-  var c71 = vec4<f32>(0.0);
+  var c = Block8();
   var db0 = vec4<f32>(0.0); // Σ_k op(B)[k, j0 …]: the bias-gradient row (first block row only)
   var db1 = vec4<f32>(0.0);
   for (var kk = k0; kk < k1; kk++) {
@@ -229,42 +212,21 @@ fn main8(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid
     let y1 = vec4<f32>(B[b1.x + bo], B[b1.y + bo], B[b1.z + bo], B[b1.w + bo]);
     db0 += y0;
     db1 += y1;
-    c00 = fma(vec4<f32>(x0.x), y0, c00);
-    c01 = fma(vec4<f32>(x0.x), y1, c01);
-    c10 = fma(vec4<f32>(x0.y), y0, c10);
-    c11 = fma(vec4<f32>(x0.y), y1, c11);
-    c20 = fma(vec4<f32>(x0.z), y0, c20);
-    c21 = fma(vec4<f32>(x0.z), y1, c21);
-    c30 = fma(vec4<f32>(x0.w), y0, c30);
-    c31 = fma(vec4<f32>(x0.w), y1, c31);
-    c40 = fma(vec4<f32>(x1.x), y0, c40);
-    c41 = fma(vec4<f32>(x1.x), y1, c41);
-    c50 = fma(vec4<f32>(x1.y), y0, c50);
-    c51 = fma(vec4<f32>(x1.y), y1, c51);
-    c60 = fma(vec4<f32>(x1.z), y0, c60);
-    c61 = fma(vec4<f32>(x1.z), y1, c61);
-    c70 = fma(vec4<f32>(x1.w), y0, c70);
-    c71 = fma(vec4<f32>(x1.w), y1, c71);
+    c = block8_fma(c, x0, x1, y0, y1);
   }
   let db_row = has_db && i0 == 0u;
   if (sl == 1u) {
-    if (db_row) { store_row8(P.m, j0, db0, db1, array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0)), rows_out); }
-    let bias = bias8(j0);
-    store_row8(i0, j0, c00, c01, bias, P.m);
-    store_row8(i0 + 1u, j0, c10, c11, bias, P.m);
-    store_row8(i0 + 2u, j0, c20, c21, bias, P.m);
-    store_row8(i0 + 3u, j0, c30, c31, bias, P.m);
-    store_row8(i0 + 4u, j0, c40, c41, bias, P.m);
-    store_row8(i0 + 5u, j0, c50, c51, bias, P.m);
-    store_row8(i0 + 6u, j0, c60, c61, bias, P.m);
-    store_row8(i0 + 7u, j0, c70, c71, bias, P.m);
+    if (db_row) { store_outs8(P.m, j0, db0, db1); }
+    block8_store(c, i0, j0, bias8(j0));
     return;
   }
   if (db_row) {
     let dbs = array<vec4<f32>, 2>(db0, db1);
     for (var q = 0u; q < min(8u, P.n - j0); q++) { PART[(slice * rows_out + P.m) * P.n + j0 + q] = dbs[q / 4u][q % 4u]; }
   }
-  let cs = array<vec4<f32>, 16>(c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51, c60, c61, c70, c71);
+  let cs = array<vec4<f32>, 16>(
+    c.c00, c.c01, c.c10, c.c11, c.c20, c.c21, c.c30, c.c31, c.c40, c.c41, c.c50, c.c51, c.c60, c.c61, c.c70, c.c71,
+  );
   for (var r = 0u; r < 8u; r++) {
     let i = i0 + r;
     if (i >= P.m) { break; }

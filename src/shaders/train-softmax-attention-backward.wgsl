@@ -14,7 +14,8 @@
 // of one (b, h) (`attn_block8`, workgroups of 16), no workgroup memory, no barriers. Every product
 // is an 8 × 8 register tile, 16 loads per 64 FMAs: dP = dO·Vᵀ (8 rows × 8 keys, over c),
 // dQ = dS·K (8 rows × 8 columns, over j), dV = Pᵀ·dO and dK = dSᵀ·Q (8 keys × 8 columns, over i,
-// one after the other), where one row per invocation
+// one after the other; dP, dV and dK a Block8 summed by block8_fma, train-block8.wgsl, prepended
+// by the dispatcher; dQ written out, as the forward's out tile), where one row per invocation
 // summing in place paid 2–3 storage accesses per FMA (see the forward shader for why that is what
 // costs on SwiftShader). Rows and keys past L read
 // row L − 1 (clamped) and are never written. Sums run in the same order as before the blocking
@@ -50,52 +51,22 @@ fn rows(@builtin(global_invocation_id) gid: vec3<u32>) {
     let jc1 = min(vec4<u32>(j0 + 4u) + step, last);
     let va = heads4(U.off_v, U.ld_v, w, jc0);
     let vb = heads4(U.off_v, U.ld_v, w, jc1);
-    var d00 = vec4<f32>(0.0);
-    var d01 = vec4<f32>(0.0);
-    var d10 = vec4<f32>(0.0);
-    var d11 = vec4<f32>(0.0);
-    var d20 = vec4<f32>(0.0);
-    var d21 = vec4<f32>(0.0);
-    var d30 = vec4<f32>(0.0);
-    var d31 = vec4<f32>(0.0);
-    var d40 = vec4<f32>(0.0);
-    var d41 = vec4<f32>(0.0);
-    var d50 = vec4<f32>(0.0);
-    var d51 = vec4<f32>(0.0);
-    var d60 = vec4<f32>(0.0);
-    var d61 = vec4<f32>(0.0);
-    var d70 = vec4<f32>(0.0);
-    var d71 = vec4<f32>(0.0);
+    var dpt = Block8();
     for (var c = 0u; c < dh; c++) {
       let v0 = vec4<f32>(V[va.x + c], V[va.y + c], V[va.z + c], V[va.w + c]);
       let v1 = vec4<f32>(V[vb.x + c], V[vb.y + c], V[vb.z + c], V[vb.w + c]);
       let x0 = vec4<f32>(dO[oa.x + c], dO[oa.y + c], dO[oa.z + c], dO[oa.w + c]);
       let x1 = vec4<f32>(dO[ob.x + c], dO[ob.y + c], dO[ob.z + c], dO[ob.w + c]);
-      d00 = fma(vec4<f32>(x0.x), v0, d00);
-      d01 = fma(vec4<f32>(x0.x), v1, d01);
-      d10 = fma(vec4<f32>(x0.y), v0, d10);
-      d11 = fma(vec4<f32>(x0.y), v1, d11);
-      d20 = fma(vec4<f32>(x0.z), v0, d20);
-      d21 = fma(vec4<f32>(x0.z), v1, d21);
-      d30 = fma(vec4<f32>(x0.w), v0, d30);
-      d31 = fma(vec4<f32>(x0.w), v1, d31);
-      d40 = fma(vec4<f32>(x1.x), v0, d40);
-      d41 = fma(vec4<f32>(x1.x), v1, d41);
-      d50 = fma(vec4<f32>(x1.y), v0, d50);
-      d51 = fma(vec4<f32>(x1.y), v1, d51);
-      d60 = fma(vec4<f32>(x1.z), v0, d60);
-      d61 = fma(vec4<f32>(x1.z), v1, d61);
-      d70 = fma(vec4<f32>(x1.w), v0, d70);
-      d71 = fma(vec4<f32>(x1.w), v1, d71);
+      dpt = block8_fma(dpt, x0, x1, v0, v1);
     }
-    D[0] = dp_row(rvs[0] < L, prow[0] + j0, jends[0] - min(jends[0], j0), d00, d01, D[0]);
-    D[1] = dp_row(rvs[1] < L, prow[1] + j0, jends[1] - min(jends[1], j0), d10, d11, D[1]);
-    D[2] = dp_row(rvs[2] < L, prow[2] + j0, jends[2] - min(jends[2], j0), d20, d21, D[2]);
-    D[3] = dp_row(rvs[3] < L, prow[3] + j0, jends[3] - min(jends[3], j0), d30, d31, D[3]);
-    D[4] = dp_row(rvs[4] < L, prow[4] + j0, jends[4] - min(jends[4], j0), d40, d41, D[4]);
-    D[5] = dp_row(rvs[5] < L, prow[5] + j0, jends[5] - min(jends[5], j0), d50, d51, D[5]);
-    D[6] = dp_row(rvs[6] < L, prow[6] + j0, jends[6] - min(jends[6], j0), d60, d61, D[6]);
-    D[7] = dp_row(rvs[7] < L, prow[7] + j0, jends[7] - min(jends[7], j0), d70, d71, D[7]);
+    D[0] = dp_row(rvs[0] < L, prow[0] + j0, jends[0] - min(jends[0], j0), dpt.c00, dpt.c01, D[0]);
+    D[1] = dp_row(rvs[1] < L, prow[1] + j0, jends[1] - min(jends[1], j0), dpt.c10, dpt.c11, D[1]);
+    D[2] = dp_row(rvs[2] < L, prow[2] + j0, jends[2] - min(jends[2], j0), dpt.c20, dpt.c21, D[2]);
+    D[3] = dp_row(rvs[3] < L, prow[3] + j0, jends[3] - min(jends[3], j0), dpt.c30, dpt.c31, D[3]);
+    D[4] = dp_row(rvs[4] < L, prow[4] + j0, jends[4] - min(jends[4], j0), dpt.c40, dpt.c41, D[4]);
+    D[5] = dp_row(rvs[5] < L, prow[5] + j0, jends[5] - min(jends[5], j0), dpt.c50, dpt.c51, D[5]);
+    D[6] = dp_row(rvs[6] < L, prow[6] + j0, jends[6] - min(jends[6], j0), dpt.c60, dpt.c61, D[6]);
+    D[7] = dp_row(rvs[7] < L, prow[7] + j0, jends[7] - min(jends[7], j0), dpt.c70, dpt.c71, D[7]);
   }
   // dS = P (dP − D), zeros past each row's end
   for (var r = 0u; r < 8u; r++) {
@@ -266,22 +237,7 @@ fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
     let cv0 = min(vec4<u32>(c0) + step, dl);
     let cv1 = min(vec4<u32>(c0 + 4u) + step, dl);
     // dV_j = Σ_i P_ij dO_i (8 keys × 8 columns over i)
-    var v00 = vec4<f32>(0.0);
-    var v01 = vec4<f32>(0.0);
-    var v10 = vec4<f32>(0.0);
-    var v11 = vec4<f32>(0.0);
-    var v20 = vec4<f32>(0.0);
-    var v21 = vec4<f32>(0.0);
-    var v30 = vec4<f32>(0.0);
-    var v31 = vec4<f32>(0.0);
-    var v40 = vec4<f32>(0.0);
-    var v41 = vec4<f32>(0.0);
-    var v50 = vec4<f32>(0.0);
-    var v51 = vec4<f32>(0.0);
-    var v60 = vec4<f32>(0.0);
-    var v61 = vec4<f32>(0.0);
-    var v70 = vec4<f32>(0.0);
-    var v71 = vec4<f32>(0.0);
+    var dvt = Block8();
     for (var i = istart; i < L; i++) {
       let e = i * L;
       let xb = head_at(U.off_o, U.ld_o, w, i);
@@ -289,49 +245,19 @@ fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
       let x1 = vec4<f32>(dO[xb + cv1.x], dO[xb + cv1.y], dO[xb + cv1.z], dO[xb + cv1.w]);
       let m0 = vec4<f32>(Pm[pc0.x + e], Pm[pc0.y + e], Pm[pc0.z + e], Pm[pc0.w + e]);
       let m1 = vec4<f32>(Pm[pc1.x + e], Pm[pc1.y + e], Pm[pc1.z + e], Pm[pc1.w + e]);
-      v00 = fma(vec4<f32>(m0.x), x0, v00);
-      v01 = fma(vec4<f32>(m0.x), x1, v01);
-      v10 = fma(vec4<f32>(m0.y), x0, v10);
-      v11 = fma(vec4<f32>(m0.y), x1, v11);
-      v20 = fma(vec4<f32>(m0.z), x0, v20);
-      v21 = fma(vec4<f32>(m0.z), x1, v21);
-      v30 = fma(vec4<f32>(m0.w), x0, v30);
-      v31 = fma(vec4<f32>(m0.w), x1, v31);
-      v40 = fma(vec4<f32>(m1.x), x0, v40);
-      v41 = fma(vec4<f32>(m1.x), x1, v41);
-      v50 = fma(vec4<f32>(m1.y), x0, v50);
-      v51 = fma(vec4<f32>(m1.y), x1, v51);
-      v60 = fma(vec4<f32>(m1.z), x0, v60);
-      v61 = fma(vec4<f32>(m1.z), x1, v61);
-      v70 = fma(vec4<f32>(m1.w), x0, v70);
-      v71 = fma(vec4<f32>(m1.w), x1, v71);
+      dvt = block8_fma(dvt, m0, m1, x0, x1);
     }
     let nc = min(8u, dh - c0);
-    dv_row(kvs[0] < L, head_at(U.off_dv, U.ld_dv, w, kvs[0]) + c0, nc, v00, v01);
-    dv_row(kvs[1] < L, head_at(U.off_dv, U.ld_dv, w, kvs[1]) + c0, nc, v10, v11);
-    dv_row(kvs[2] < L, head_at(U.off_dv, U.ld_dv, w, kvs[2]) + c0, nc, v20, v21);
-    dv_row(kvs[3] < L, head_at(U.off_dv, U.ld_dv, w, kvs[3]) + c0, nc, v30, v31);
-    dv_row(kvs[4] < L, head_at(U.off_dv, U.ld_dv, w, kvs[4]) + c0, nc, v40, v41);
-    dv_row(kvs[5] < L, head_at(U.off_dv, U.ld_dv, w, kvs[5]) + c0, nc, v50, v51);
-    dv_row(kvs[6] < L, head_at(U.off_dv, U.ld_dv, w, kvs[6]) + c0, nc, v60, v61);
-    dv_row(kvs[7] < L, head_at(U.off_dv, U.ld_dv, w, kvs[7]) + c0, nc, v70, v71);
+    dv_row(kvs[0] < L, head_at(U.off_dv, U.ld_dv, w, kvs[0]) + c0, nc, dvt.c00, dvt.c01);
+    dv_row(kvs[1] < L, head_at(U.off_dv, U.ld_dv, w, kvs[1]) + c0, nc, dvt.c10, dvt.c11);
+    dv_row(kvs[2] < L, head_at(U.off_dv, U.ld_dv, w, kvs[2]) + c0, nc, dvt.c20, dvt.c21);
+    dv_row(kvs[3] < L, head_at(U.off_dv, U.ld_dv, w, kvs[3]) + c0, nc, dvt.c30, dvt.c31);
+    dv_row(kvs[4] < L, head_at(U.off_dv, U.ld_dv, w, kvs[4]) + c0, nc, dvt.c40, dvt.c41);
+    dv_row(kvs[5] < L, head_at(U.off_dv, U.ld_dv, w, kvs[5]) + c0, nc, dvt.c50, dvt.c51);
+    dv_row(kvs[6] < L, head_at(U.off_dv, U.ld_dv, w, kvs[6]) + c0, nc, dvt.c60, dvt.c61);
+    dv_row(kvs[7] < L, head_at(U.off_dv, U.ld_dv, w, kvs[7]) + c0, nc, dvt.c70, dvt.c71);
     // dK_j = Σ_i dS_ij q_i / √dh
-    var k00 = vec4<f32>(0.0);
-    var k01 = vec4<f32>(0.0);
-    var k10 = vec4<f32>(0.0);
-    var k11 = vec4<f32>(0.0);
-    var k20 = vec4<f32>(0.0);
-    var k21 = vec4<f32>(0.0);
-    var k30 = vec4<f32>(0.0);
-    var k31 = vec4<f32>(0.0);
-    var k40 = vec4<f32>(0.0);
-    var k41 = vec4<f32>(0.0);
-    var k50 = vec4<f32>(0.0);
-    var k51 = vec4<f32>(0.0);
-    var k60 = vec4<f32>(0.0);
-    var k61 = vec4<f32>(0.0);
-    var k70 = vec4<f32>(0.0);
-    var k71 = vec4<f32>(0.0);
+    var dkt = Block8();
     for (var i = istart; i < L; i++) {
       let e = i * L;
       let xb = head_at(U.off_q, U.ld_q, w, i);
@@ -339,31 +265,16 @@ fn cols(@builtin(global_invocation_id) gid: vec3<u32>) {
       let x1 = vec4<f32>(Q[xb + cv1.x], Q[xb + cv1.y], Q[xb + cv1.z], Q[xb + cv1.w]);
       let m0 = vec4<f32>(dS[pc0.x + e], dS[pc0.y + e], dS[pc0.z + e], dS[pc0.w + e]);
       let m1 = vec4<f32>(dS[pc1.x + e], dS[pc1.y + e], dS[pc1.z + e], dS[pc1.w + e]);
-      k00 = fma(vec4<f32>(m0.x), x0, k00);
-      k01 = fma(vec4<f32>(m0.x), x1, k01);
-      k10 = fma(vec4<f32>(m0.y), x0, k10);
-      k11 = fma(vec4<f32>(m0.y), x1, k11);
-      k20 = fma(vec4<f32>(m0.z), x0, k20);
-      k21 = fma(vec4<f32>(m0.z), x1, k21);
-      k30 = fma(vec4<f32>(m0.w), x0, k30);
-      k31 = fma(vec4<f32>(m0.w), x1, k31);
-      k40 = fma(vec4<f32>(m1.x), x0, k40);
-      k41 = fma(vec4<f32>(m1.x), x1, k41);
-      k50 = fma(vec4<f32>(m1.y), x0, k50);
-      k51 = fma(vec4<f32>(m1.y), x1, k51);
-      k60 = fma(vec4<f32>(m1.z), x0, k60);
-      k61 = fma(vec4<f32>(m1.z), x1, k61);
-      k70 = fma(vec4<f32>(m1.w), x0, k70);
-      k71 = fma(vec4<f32>(m1.w), x1, k71);
+      dkt = block8_fma(dkt, m0, m1, x0, x1);
     }
     let sc = U.scale;
-    dk_row(kvs[0] < L, head_at(U.off_dk, U.ld_dk, w, kvs[0]) + c0, nc, k00 * sc, k01 * sc);
-    dk_row(kvs[1] < L, head_at(U.off_dk, U.ld_dk, w, kvs[1]) + c0, nc, k10 * sc, k11 * sc);
-    dk_row(kvs[2] < L, head_at(U.off_dk, U.ld_dk, w, kvs[2]) + c0, nc, k20 * sc, k21 * sc);
-    dk_row(kvs[3] < L, head_at(U.off_dk, U.ld_dk, w, kvs[3]) + c0, nc, k30 * sc, k31 * sc);
-    dk_row(kvs[4] < L, head_at(U.off_dk, U.ld_dk, w, kvs[4]) + c0, nc, k40 * sc, k41 * sc);
-    dk_row(kvs[5] < L, head_at(U.off_dk, U.ld_dk, w, kvs[5]) + c0, nc, k50 * sc, k51 * sc);
-    dk_row(kvs[6] < L, head_at(U.off_dk, U.ld_dk, w, kvs[6]) + c0, nc, k60 * sc, k61 * sc);
-    dk_row(kvs[7] < L, head_at(U.off_dk, U.ld_dk, w, kvs[7]) + c0, nc, k70 * sc, k71 * sc);
+    dk_row(kvs[0] < L, head_at(U.off_dk, U.ld_dk, w, kvs[0]) + c0, nc, dkt.c00 * sc, dkt.c01 * sc);
+    dk_row(kvs[1] < L, head_at(U.off_dk, U.ld_dk, w, kvs[1]) + c0, nc, dkt.c10 * sc, dkt.c11 * sc);
+    dk_row(kvs[2] < L, head_at(U.off_dk, U.ld_dk, w, kvs[2]) + c0, nc, dkt.c20 * sc, dkt.c21 * sc);
+    dk_row(kvs[3] < L, head_at(U.off_dk, U.ld_dk, w, kvs[3]) + c0, nc, dkt.c30 * sc, dkt.c31 * sc);
+    dk_row(kvs[4] < L, head_at(U.off_dk, U.ld_dk, w, kvs[4]) + c0, nc, dkt.c40 * sc, dkt.c41 * sc);
+    dk_row(kvs[5] < L, head_at(U.off_dk, U.ld_dk, w, kvs[5]) + c0, nc, dkt.c50 * sc, dkt.c51 * sc);
+    dk_row(kvs[6] < L, head_at(U.off_dk, U.ld_dk, w, kvs[6]) + c0, nc, dkt.c60 * sc, dkt.c61 * sc);
+    dk_row(kvs[7] < L, head_at(U.off_dk, U.ld_dk, w, kvs[7]) + c0, nc, dkt.c70 * sc, dkt.c71 * sc);
   }
 }

@@ -12,10 +12,14 @@
 // (train-attention-rows.wgsl `attn_block8`), no workgroup memory and no barriers. The scores are
 // 8 × 8 register tiles (8 rows × 8 keys: per c, 8 + 8 loads for 64 FMAs) written into the
 // block's own rows of P, which then hold exp and finally the probabilities; out is 8 × 8 tiles
-// (8 rows × 8 columns) summed over the keys in registers. Why: on SwiftShader every storage access
-// is a per-lane gather with a bounds check and costs more than the FMAs — one row per invocation,
-// summing into out in place, paid 2–3 accesses per FMA; and one-row-per-workgroup kernels with
-// tree reductions ran 6–10× slower still (its cost is per workgroup and per barrier).
+// (8 rows × 8 columns) summed over the keys in registers. The score tile is a Block8 summed by
+// block8_fma (train-block8.wgsl, prepended by the dispatcher); the out tile stays written out, each
+// row's P load beside its two FMAs (as one Block8 step, its 8 loads first, the causal forward ran
+// 1–4% slower in 4 interleaved A/B runs on SwiftShader: near this machine's noise, but not
+// faster). Why the tiles: on SwiftShader every storage access is a per-lane gather with a bounds
+// check and costs more than the FMAs — one row per invocation, summing into out in place, paid
+// 2–3 accesses per FMA; and one-row-per-workgroup kernels with tree reductions ran 6–10× slower
+// still (its cost is per workgroup and per barrier).
 // Rows and keys past L read row L − 1 (clamped) and are never written. Sums run in j resp. c
 // order, one fma chain per output, as before the blocking.
 //
@@ -46,52 +50,22 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let jc1 = min(vec4<u32>(j0 + 4u) + step, last);
     let ka = heads4(U.off_k, U.ld_k, w, jc0);
     let kb = heads4(U.off_k, U.ld_k, w, jc1);
-    var s00 = vec4<f32>(0.0);
-    var s01 = vec4<f32>(0.0);
-    var s10 = vec4<f32>(0.0);
-    var s11 = vec4<f32>(0.0);
-    var s20 = vec4<f32>(0.0);
-    var s21 = vec4<f32>(0.0);
-    var s30 = vec4<f32>(0.0);
-    var s31 = vec4<f32>(0.0);
-    var s40 = vec4<f32>(0.0);
-    var s41 = vec4<f32>(0.0);
-    var s50 = vec4<f32>(0.0);
-    var s51 = vec4<f32>(0.0);
-    var s60 = vec4<f32>(0.0);
-    var s61 = vec4<f32>(0.0);
-    var s70 = vec4<f32>(0.0);
-    var s71 = vec4<f32>(0.0);
+    var st = Block8();
     for (var c = 0u; c < dh; c++) {
       let k0 = vec4<f32>(K[ka.x + c], K[ka.y + c], K[ka.z + c], K[ka.w + c]);
       let k1 = vec4<f32>(K[kb.x + c], K[kb.y + c], K[kb.z + c], K[kb.w + c]);
       let x0 = vec4<f32>(Q[qa.x + c], Q[qa.y + c], Q[qa.z + c], Q[qa.w + c]);
       let x1 = vec4<f32>(Q[qb.x + c], Q[qb.y + c], Q[qb.z + c], Q[qb.w + c]);
-      s00 = fma(vec4<f32>(x0.x), k0, s00);
-      s01 = fma(vec4<f32>(x0.x), k1, s01);
-      s10 = fma(vec4<f32>(x0.y), k0, s10);
-      s11 = fma(vec4<f32>(x0.y), k1, s11);
-      s20 = fma(vec4<f32>(x0.z), k0, s20);
-      s21 = fma(vec4<f32>(x0.z), k1, s21);
-      s30 = fma(vec4<f32>(x0.w), k0, s30);
-      s31 = fma(vec4<f32>(x0.w), k1, s31);
-      s40 = fma(vec4<f32>(x1.x), k0, s40);
-      s41 = fma(vec4<f32>(x1.x), k1, s41);
-      s50 = fma(vec4<f32>(x1.y), k0, s50);
-      s51 = fma(vec4<f32>(x1.y), k1, s51);
-      s60 = fma(vec4<f32>(x1.z), k0, s60);
-      s61 = fma(vec4<f32>(x1.z), k1, s61);
-      s70 = fma(vec4<f32>(x1.w), k0, s70);
-      s71 = fma(vec4<f32>(x1.w), k1, s71);
+      st = block8_fma(st, x0, x1, k0, k1);
     }
-    mx[0] = score_row(rvs[0] < L, prow[0] + j0, jends[0] - min(jends[0], j0), s00 * U.scale, s01 * U.scale, mx[0]);
-    mx[1] = score_row(rvs[1] < L, prow[1] + j0, jends[1] - min(jends[1], j0), s10 * U.scale, s11 * U.scale, mx[1]);
-    mx[2] = score_row(rvs[2] < L, prow[2] + j0, jends[2] - min(jends[2], j0), s20 * U.scale, s21 * U.scale, mx[2]);
-    mx[3] = score_row(rvs[3] < L, prow[3] + j0, jends[3] - min(jends[3], j0), s30 * U.scale, s31 * U.scale, mx[3]);
-    mx[4] = score_row(rvs[4] < L, prow[4] + j0, jends[4] - min(jends[4], j0), s40 * U.scale, s41 * U.scale, mx[4]);
-    mx[5] = score_row(rvs[5] < L, prow[5] + j0, jends[5] - min(jends[5], j0), s50 * U.scale, s51 * U.scale, mx[5]);
-    mx[6] = score_row(rvs[6] < L, prow[6] + j0, jends[6] - min(jends[6], j0), s60 * U.scale, s61 * U.scale, mx[6]);
-    mx[7] = score_row(rvs[7] < L, prow[7] + j0, jends[7] - min(jends[7], j0), s70 * U.scale, s71 * U.scale, mx[7]);
+    mx[0] = score_row(rvs[0] < L, prow[0] + j0, jends[0] - min(jends[0], j0), st.c00 * U.scale, st.c01 * U.scale, mx[0]);
+    mx[1] = score_row(rvs[1] < L, prow[1] + j0, jends[1] - min(jends[1], j0), st.c10 * U.scale, st.c11 * U.scale, mx[1]);
+    mx[2] = score_row(rvs[2] < L, prow[2] + j0, jends[2] - min(jends[2], j0), st.c20 * U.scale, st.c21 * U.scale, mx[2]);
+    mx[3] = score_row(rvs[3] < L, prow[3] + j0, jends[3] - min(jends[3], j0), st.c30 * U.scale, st.c31 * U.scale, mx[3]);
+    mx[4] = score_row(rvs[4] < L, prow[4] + j0, jends[4] - min(jends[4], j0), st.c40 * U.scale, st.c41 * U.scale, mx[4]);
+    mx[5] = score_row(rvs[5] < L, prow[5] + j0, jends[5] - min(jends[5], j0), st.c50 * U.scale, st.c51 * U.scale, mx[5]);
+    mx[6] = score_row(rvs[6] < L, prow[6] + j0, jends[6] - min(jends[6], j0), st.c60 * U.scale, st.c61 * U.scale, mx[6]);
+    mx[7] = score_row(rvs[7] < L, prow[7] + j0, jends[7] - min(jends[7], j0), st.c70 * U.scale, st.c71 * U.scale, mx[7]);
   }
   // exp, the row sums, then the probabilities (zeros past each row's end)
   for (var r = 0u; r < 8u; r++) {

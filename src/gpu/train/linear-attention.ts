@@ -9,8 +9,11 @@
  * O(L·F·dh + L·CHUNK·F)); the backward runs the same scan in reverse (exclusive suffix states of
  * φq gᵀ) — the "reverse prefix scan". The window (Su's local truncation) is computed densely over
  * its band. Scratch buffers are allocator roles under `role` (states `.s`/`.r`, G `.g`).
+ * The kernels take their register blocks (the states' 8 × 8, the outputs' and gradients' 4 × 8)
+ * from train-block8.wgsl, prepended (after the row indexing) like train-linear-attention-common.wgsl.
  */
 import rowsCode from '../../shaders/train-attention-rows.wgsl?raw';
+import block8Code from '../../shaders/train-block8.wgsl?raw';
 import common from '../../shaders/train-linear-attention-common.wgsl?raw';
 import stateCode from '../../shaders/train-linear-attention-state.wgsl?raw';
 import fwdCode from '../../shaders/train-linear-attention-forward.wgsl?raw';
@@ -57,9 +60,9 @@ export const LA_MAX_DH = 256;
 /** δ of the denominator (the shaders' DELTA). */
 export const LA_DELTA = 1e-6;
 
-const STATE_SRC = [rowsCode, common, stateCode].join('\n');
-const FWD_SRC = [rowsCode, common, fwdCode].join('\n');
-const BWD_SRC = [rowsCode, common, bwdCode].join('\n');
+const STATE_SRC = [rowsCode, block8Code, common, stateCode].join('\n');
+const FWD_SRC = [rowsCode, block8Code, common, fwdCode].join('\n');
+const BWD_SRC = [rowsCode, block8Code, common, bwdCode].join('\n');
 
 export interface LinearAttentionShape {
   B: number;

@@ -1,16 +1,24 @@
 /**
  * The trainer's linear layer y = x·W + b and its backward (dx = dy·Wᵀ, dW = xᵀ·dy, db = Σ_rows dy),
- * on src/shaders/matmul.wgsl (with its transpose flags) and src/shaders/train-linear.wgsl (bias
- * broadcast, column sums). CPU twin: src/core/train/linear.ts. Shapes: x rows×inDim, W inDim×outDim,
- * y rows×outDim, all dense row-major.
+ * on src/shaders/matmul.wgsl (with its transpose flags), src/shaders/train-matmul.wgsl and
+ * train-matmul-sum3.wgsl (thin products; both prepended with train-block8.wgsl and
+ * train-matmul-store8.wgsl, their shared 8 × 8 output block and its row store) and
+ * src/shaders/train-linear.wgsl (bias broadcast, column sums). CPU twin: src/core/train/linear.ts.
+ * Shapes: x rows×inDim, W inDim×outDim, y rows×outDim, all dense row-major.
  */
 import matmulCode from '../../shaders/matmul.wgsl?raw';
 import code from '../../shaders/train-linear.wgsl?raw';
-import smallCode from '../../shaders/train-matmul.wgsl?raw';
-import sum3Code from '../../shaders/train-matmul-sum3.wgsl?raw';
+import block8Code from '../../shaders/train-block8.wgsl?raw';
+import store8Code from '../../shaders/train-matmul-store8.wgsl?raw';
+import smallShader from '../../shaders/train-matmul.wgsl?raw';
+import sum3Shader from '../../shaders/train-matmul-sum3.wgsl?raw';
 import { MATMUL_TILE } from '../matmul';
 import type { KernelContext } from '../kernel-context';
 import { dummyRw, dummyView, encodePass, gridX, packParams, type BufView } from './common';
+
+/** The thin products' modules: the shared 8 × 8 block and row-store snippets, then the kernel. */
+const smallCode = [block8Code, store8Code, smallShader].join('\n');
+const sum3Code = [block8Code, store8Code, sum3Shader].join('\n');
 
 export interface MatmulTArgs {
   /** C (m×n) = op(A)·op(B) (+ C): op(A) is m×k, op(B) k×n */

@@ -4,10 +4,12 @@
  * `softmaxAttentionBackward` (same layouts: Q, K, V, out (B·L)×(H·dh), head h in columns h·dh …;
  * P is B·H·L·L). The forward keeps P for the backward pass and for the attention maps the panel
  * shows; the backward goes through a dS scratch of P's shape (allocator role `${role}.ds`).
- * Both passes share one uniform layout and the row indexing (train-softmax-attention-common.wgsl,
- * train-attention-rows.wgsl, prepended to each).
+ * Both passes share one uniform layout, the row indexing and the 8 × 8 register block
+ * (train-softmax-attention-common.wgsl, train-attention-rows.wgsl, train-block8.wgsl, prepended to
+ * each).
  */
 import rowsCode from '../../shaders/train-attention-rows.wgsl?raw';
+import block8Code from '../../shaders/train-block8.wgsl?raw';
 import commonCode from '../../shaders/train-softmax-attention-common.wgsl?raw';
 import fwdShader from '../../shaders/train-softmax-attention-forward.wgsl?raw';
 import bwdShader from '../../shaders/train-softmax-attention-backward.wgsl?raw';
@@ -15,8 +17,8 @@ import { EngineError } from '../../core/errors';
 import type { KernelContext } from '../kernel-context';
 import { aliasWritable, bindAt, checkBinding, grid, pass, resolveView, words, type View } from './attn-common';
 
-const fwdCode = [rowsCode, commonCode, fwdShader].join('\n');
-const bwdCode = [rowsCode, commonCode, bwdShader].join('\n');
+const fwdCode = [rowsCode, block8Code, commonCode, fwdShader].join('\n');
+const bwdCode = [rowsCode, block8Code, commonCode, bwdShader].join('\n');
 
 /** `cols` writing dV through dK's binding (dK and dV views of one buffer). */
 const bwdShared = aliasWritable(bwdCode, 'dV', 'dK');
