@@ -1,7 +1,7 @@
 // performer-bidirectional.wgsl — bidirectional linear attention without materializing φ(Q), φ(K):
 //   S = φ(K)ᵀ V (m'×d),  z = φ(K)ᵀ 1 (m'),  out_i = (φ(q_i)ᵀ S) / (φ(q_i)·z).
 // Prepended at dispatch time by feature-map-common.wgsl (bindings 0–5, φ tiles computed on the fly
-// from Q/K/W slabs in workgroup memory; the stabilizer stats come from favor-features.wgsl passes
+// by fm_project from Q/K/W read straight from storage; the stabilizer stats come from favor-features.wgsl passes
 // that ran before), then linear-attention-tile.wgsl (the override constants below, bindings 6 V,
 // 10 state (read), 11 out, the 4×4 register block helpers and the φ(q)·state loop of bidir_out).
 // CPU twin: src/core/linear-attention.ts linearAttentionOutput (causal = false).
