@@ -515,6 +515,34 @@ async function passTimes(c: Case, opts: { chunk?: number } = {}) {
   return { passes, wall, timestamps: timer.useTimestamps };
 }
 
+/**
+ * Compile time of each pipeline the kernels use (createComputePipelineAsync on a fresh module, so
+ * nothing is cached): a profiling aid. `which`: [module, entry, constants] triples.
+ */
+async function compileTimes(which: [string, string, Record<string, number>, [string, string][]?][]) {
+  const k = await ctx();
+  const sources: Record<string, string> = {
+    features: favorSource(featuresCode),
+    bidirectional: performerSource(bidirectionalCode),
+    causal: performerSource(causalCode),
+    projection: favorSource(projectionCode),
+    expGemm: favorSource(expGemmCode),
+  };
+  const out: { module: string; entry: string; constants: Record<string, number>; ms: number }[] = [];
+  for (const [module, entry, constants, edits] of which) {
+    let code = sources[module]!;
+    for (const [from, to] of edits ?? []) code = code.split(from).join(to);
+    const mod = k.device.createShaderModule({ code });
+    const t0 = performance.now();
+    await k.device.createComputePipelineAsync({
+      layout: 'auto',
+      compute: { module: mod, entryPoint: entry, constants },
+    });
+    out.push({ module, entry, constants, ms: performance.now() - t0 });
+  }
+  return out;
+}
+
 async function allocatorStats() {
   const k = await ctx();
   return k.alloc.stats();
@@ -532,5 +560,6 @@ async function allocatorStats() {
   zeroNormalizers,
   profile,
   passTimes,
+  compileTimes,
   allocatorStats,
 };

@@ -52,20 +52,26 @@ export function takesExpPath(ctx: KernelContext, args: PerformerArgs): boolean {
 
 /** Tile shapes of the Performer kernels for head dimension d (≤ 256). */
 export interface PerformerTiles {
-  /** output columns per workgroup (≥ d) */
+  /** output columns per workgroup: heads wider run in ⌈d / DT⌉ column tiles */
   DT: number;
-  /** features per state tile = query rows per output tile = 4096 / DT */
+  /** features per state tile = query rows per output tile */
   TILE: number;
   /** key rows per sub-tile */
   TJ: number;
   /** features per step of the output kernels */
   FQ: number;
+  /** column tiles ⌈d / DT⌉: the workgroups of kv_partials, bidir_out and causal_out per tile */
+  T: number;
 }
 
+/**
+ * One tile shape for every d ≤ 256 (64 output columns per workgroup, column tiles beyond): one
+ * pipeline per entry point serves every head width. (Three shape classes of d compiled three
+ * pipelines each, seconds apiece on SwiftShader; a column tile recomputes its φ tiles instead.)
+ */
 export function performerTiles(d: number): PerformerTiles {
   if (d > 256) throw new EngineError('exceeds-limit', `the Performer kernels support d ≤ 256 (got ${d})`);
-  const DT = d <= 64 ? 64 : d <= 128 ? 128 : 256;
-  return { DT, TILE: 4096 / DT, TJ: DT === 256 ? 8 : 16, FQ: DT === 256 ? 8 : 16 };
+  return { DT: 64, TILE: 64, TJ: 16, FQ: 16, T: Math.ceil(d / 64) };
 }
 
 const MODULE = 'performer-bidirectional';
@@ -82,15 +88,15 @@ export function performerSource(kernel: string): string {
   return favorSource(`${tile}\n${kernel}`);
 }
 
-/** Pipelines are specialised on the tile shape (3 classes of d) only; the feature map is a uniform. */
-export function performerPipeline(ctx: KernelContext, d: number, entry: string): GPUComputePipeline {
+/** The override constants of the Performer entry points (the same for every d ≤ 256; throws 'exceeds-limit' past it). */
+export function performerConstants(d: number): Record<string, number> {
   const t = performerTiles(d);
-  return ctx.pipelines.pipeline(MODULE, performerSource(code), entry, {
-    DT: t.DT,
-    TILE: t.TILE,
-    TJ: t.TJ,
-    FQ: t.FQ,
-  });
+  return { DT: t.DT, TILE: t.TILE, TJ: t.TJ, FQ: t.FQ };
+}
+
+/** One pipeline per entry point (the tile shape is the same for every d; the feature map is a uniform). */
+export function performerPipeline(ctx: KernelContext, d: number, entry: string): GPUComputePipeline {
+  return ctx.pipelines.pipeline(MODULE, performerSource(code), entry, performerConstants(d));
 }
 
 /** Keys per chunk of the bidirectional key pass: enough chunks for parallelism, partials within budget. */
@@ -140,7 +146,7 @@ export function encodeKeyValueChunks(
     pass,
     performerPipeline(ctx, d, 'kv_partials'),
     { 0: uniform, 1: args.q, 2: args.k, 3: args.w, 4: args.stats.qStats, 5: args.stats.kStats, 6: args.v, 7: part },
-    chunks * ftiles,
+    chunks * ftiles * t.T,
   );
 }
 
@@ -192,7 +198,7 @@ export function encodePerformerBidirectional(
     po,
     performerPipeline(ctx, d, 'bidir_out'),
     { 0: uo, 1: args.q, 2: args.k, 3: args.w, 4: stats.qStats, 5: stats.kStats, 10: state, 11: out },
-    Math.ceil(n / t.TILE),
+    Math.ceil(n / t.TILE) * t.T,
   );
   po.end();
   return out;
