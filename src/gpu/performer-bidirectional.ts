@@ -52,9 +52,9 @@ export function takesExpPath(ctx: KernelContext, args: PerformerArgs): boolean {
 
 /** Tile shapes of the Performer kernels for head dimension d (≤ 256). */
 export interface PerformerTiles {
-  /** output columns per workgroup: heads wider run in ⌈d / DT⌉ column tiles */
+  /** output columns per workgroup (64 or 128): heads wider run in ⌈d / DT⌉ column tiles */
   DT: number;
-  /** features per state tile = query rows per output tile */
+  /** features per state tile = query rows per output tile = 4096 / DT */
   TILE: number;
   /** key rows per sub-tile */
   TJ: number;
@@ -65,13 +65,17 @@ export interface PerformerTiles {
 }
 
 /**
- * One tile shape for every d ≤ 256 (64 output columns per workgroup, column tiles beyond): one
- * pipeline per entry point serves every head width. (Three shape classes of d compiled three
- * pipelines each, seconds apiece on SwiftShader; a column tile recomputes its φ tiles instead.)
+ * Two tile shapes: 64 output columns per workgroup for d ≤ 64, 128 beyond, heads wider than 128 in
+ * ⌈d/128⌉ column tiles that each recompute their φ tiles. Each entry point compiles at most two
+ * pipelines (seconds apiece on SwiftShader; a third class for d > 128 used to, with 16-row tiles
+ * that ran slower than two column tiles of 128). Column tiles of 64 for d ≤ 128 would save the
+ * second class but recompute the projection (d FMAs per feature) for each tile: 1.7× slower at
+ * d = 128 (interleaved A/B on SwiftShader).
  */
 export function performerTiles(d: number): PerformerTiles {
   if (d > 256) throw new EngineError('exceeds-limit', `the Performer kernels support d ≤ 256 (got ${d})`);
-  return { DT: 64, TILE: 64, TJ: 16, FQ: 16, T: Math.ceil(d / 64) };
+  const DT = d <= 64 ? 64 : 128;
+  return { DT, TILE: 4096 / DT, TJ: 16, FQ: 16, T: Math.ceil(d / DT) };
 }
 
 const MODULE = 'performer-bidirectional';
@@ -88,15 +92,19 @@ export function performerSource(kernel: string): string {
   return favorSource(`${tile}\n${kernel}`);
 }
 
-/** The override constants of the Performer entry points (the same for every d ≤ 256; throws 'exceeds-limit' past it). */
-export function performerConstants(d: number): Record<string, number> {
+/** Entry points that read no tile constant (DT, TILE, TJ, FQ): one pipeline serves both classes of d. */
+const TILE_FREE: ReadonlySet<string> = new Set(['kv_reduce', 'causal_prefix', 'causal_gram']);
+
+/** The override constants of a Performer entry point for head dimension d (throws 'exceeds-limit' past 256). */
+export function performerConstants(d: number, entry: string): Record<string, number> {
   const t = performerTiles(d);
-  return { DT: t.DT, TILE: t.TILE, TJ: t.TJ, FQ: t.FQ };
+  const c = TILE_FREE.has(entry) ? performerTiles(1) : t;
+  return { DT: c.DT, TILE: c.TILE, TJ: c.TJ, FQ: c.FQ };
 }
 
-/** One pipeline per entry point (the tile shape is the same for every d; the feature map is a uniform). */
+/** Pipelines are specialised on the tile shape (2 classes of d) only; the feature map is a uniform. */
 export function performerPipeline(ctx: KernelContext, d: number, entry: string): GPUComputePipeline {
-  return ctx.pipelines.pipeline(MODULE, performerSource(code), entry, performerConstants(d));
+  return ctx.pipelines.pipeline(MODULE, performerSource(code), entry, performerConstants(d, entry));
 }
 
 /** Keys per chunk of the bidirectional key pass: enough chunks for parallelism, partials within budget. */

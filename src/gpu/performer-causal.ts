@@ -90,7 +90,7 @@ export function fusedCausalPlan(n: number, d: number, mp: number, maxBinding: nu
 const MODULE = 'performer-causal';
 
 function pipe(ctx: KernelContext, args: PerformerArgs, entry: string): GPUComputePipeline {
-  return ctx.pipelines.pipeline(MODULE, performerSource(code), entry, performerConstants(args.d));
+  return ctx.pipelines.pipeline(MODULE, performerSource(code), entry, performerConstants(args.d, entry));
 }
 
 /** Causal Performer output (n×d, then the n row normalizers: n·d + n floats; role `args.role ?? 'causal.out'`). `chunk` forces C (tests). */

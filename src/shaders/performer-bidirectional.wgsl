@@ -7,15 +7,16 @@
 // CPU twin: src/core/linear-attention.ts linearAttentionOutput (causal = false).
 // Every entry point runs 256 invocations; workgroup ids are linearised id.x + id.y·num_workgroups.x.
 //
-// Tiling (override constants, the same for every d: one pipeline per entry point): DT = 64 output
-// columns per workgroup, heads wider than 64 in T = ⌈d/64⌉ column tiles (workgroup index
-// wid → (tile wid / T, columns 64·(wid % T) ..), lt_col_tile; each column tile recomputes its φ
-// tiles), TILE = 64 (features of a state tile, or query rows of an output tile), TJ = 16 rows per
-// key sub-tile, FQ = 16 features per step of the output kernel. Each invocation owns a 4×4
-// register block: rows/features tf + a·TILE/4 (a = 0..3) × columns c0 + 4·td .. +3
+// Tiling (override constants, two classes chosen by the dispatcher from d): DT = 64 output columns
+// per workgroup for d ≤ 64, 128 beyond; heads wider than DT in T = ⌈d/DT⌉ column tiles (workgroup
+// index wid → (tile wid / T, columns DT·(wid % T) ..), lt_col_tile; each column tile recomputes
+// its φ tiles), TILE = 4096 / DT (features of a state tile, or query rows of an output tile),
+// TJ = 16 rows per key sub-tile, FQ = 16 features per step of the output kernel. Each invocation
+// owns a 4×4 register block: rows/features tf + a·TILE/4 (a = 0..3) × columns c0 + 4·td .. +3
 // (tf = lid / (DT/4), td = lid % (DT/4)); V and state tiles sit in workgroup memory as vec4 rows,
 // so each step is 4 broadcast φ loads + 1 vec4 load for 16 FMAs, and global accesses are
-// contiguous across invocations.
+// contiguous across invocations. kv_reduce (and the causal kernels' causal_prefix, causal_gram)
+// read no tile constant: one pipeline for both classes.
 //
 // Entry points:
 //   kv_partials  per (feature tile of TILE features, key chunk p of `chunk` rows):

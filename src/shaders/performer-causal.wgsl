@@ -13,8 +13,8 @@
 // `work`, 11 out; register-block helpers and the φ(q)·state loop shared with bidir_out).
 // CPU twin: src/core/linear-attention.ts linearAttentionOutput(qf, kf, v, true).
 // Every entry point runs 256 invocations; workgroup ids are linearised id.x + id.y·num_workgroups.x.
-// Tiling of causal_out as bidir_out (DT = 64 columns, column tiles of 64 for wider heads, TILE =
-// 64 query rows, FQ features per step, TJ keys per sub-tile of the intra-chunk part; 4×4 register
+// Tiling of causal_out as bidir_out (DT = 64 or 128 columns, column tiles of DT for wider heads,
+// TILE = 4096/DT query rows, FQ features per step, TJ keys per sub-tile of the intra-chunk part; 4×4 register
 // blocks: rows ti + a·TILE/4 × columns c0 + 4·td .. +3, V / state tiles as vec4 rows in workgroup
 // memory; every column tile forms the whole denominator, column tile 0 writes it); causal_gram uses 64×64 G
 // tiles (4×4 per invocation: rows ti + 16x, keys tj + 16y) and 8 features per step.
@@ -23,7 +23,7 @@
 // Entry points and bindings:
 //   causal_prefix  Dispatch ceil(E / 256).                           0, 12 work (rw)
 //   causal_gram    Dispatch nchunks · T(T+1)/2, T = C / 64.          0–5, 12 work (rw)
-//   causal_out     Dispatch ceil(n / TILE) · ⌈d/64⌉.                          0–5, 6 V, 10 work (read), 11 out (n×d + n: outputs, then row normalizers)
+//   causal_out     Dispatch ceil(n / TILE) · ⌈d/DT⌉.                          0–5, 6 V, 10 work (read), 11 out (n×d + n: outputs, then row normalizers)
 
 @group(0) @binding(12) var<storage, read_write> pc_work: array<f32>;
 
