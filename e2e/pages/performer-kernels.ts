@@ -39,6 +39,7 @@ import { generateInputs } from '../../src/core/inputs';
 import { featureDim, featureMapParam } from '../../src/core/feature-maps';
 import { linearAttention, linearAttentionOutput, performerFeatures } from '../../src/core/linear-attention';
 import { untimedKernelContext } from '../../src/gpu/kernel-context';
+import { GpuTimer } from '../../src/gpu/gpu-timer';
 import type {
   AttentionInputs,
   FeatureMapKind,
@@ -479,6 +480,69 @@ async function profile(c: Case, causal: boolean) {
   return out;
 }
 
+/**
+ * Per-pass GPU times of one case (timestamp queries when the device has them, else 0): features
+ * (stats + materialized φ), bidirectional and causal on the path the dispatchers choose, each
+ * encoded into its own command buffer. `wall` is each submission's wall time (submit to done).
+ * A profiling aid (run twice: the first call also pays the pipelines' compilation).
+ */
+async function passTimes(c: Case, opts: { chunk?: number } = {}) {
+  const k0 = await ctx();
+  const timer = new GpuTimer(k0.device, k0.device.features.has('timestamp-query'));
+  const k: KernelContext = { ...k0, timer };
+  const inp = inputsOf(c);
+  const passes: Record<string, number> = {};
+  const wall: Record<string, number> = {};
+  const add = (list: { kernel: string; ms: number }[]) => {
+    for (const t of list) passes[t.kernel] = (passes[t.kernel] ?? 0) + t.ms;
+  };
+  const t0 = performance.now();
+  const pf = upload(k, inp, c);
+  let r = await timer.submitTimed('features', (enc) => void encodeFavorFeatures(k, enc, pf));
+  add(r.passes);
+  wall.features = performance.now() - t0;
+  for (const causal of [false, true]) {
+    const t1 = performance.now();
+    const p = upload(k, inp, c, causal);
+    r = await timer.submitTimed(causal ? 'causal' : 'bidirectional', (enc) => {
+      const args = { ...p, generic: c.generic, block: c.block };
+      if (causal) encodePerformerCausal(k, enc, { ...args, chunk: opts.chunk });
+      else encodePerformerBidirectional(k, enc, args);
+    });
+    add(r.passes.map((t) => ({ ...t, kernel: `${causal ? 'c' : 'b'}:${t.kernel}` })));
+    wall[causal ? 'causal' : 'bidirectional'] = performance.now() - t1;
+  }
+  return { passes, wall, timestamps: timer.useTimestamps };
+}
+
+/**
+ * Compile time of each pipeline the kernels use (createComputePipelineAsync on a fresh module, so
+ * nothing is cached): a profiling aid. `which`: [module, entry, constants] triples.
+ */
+async function compileTimes(which: [string, string, Record<string, number>, [string, string][]?][]) {
+  const k = await ctx();
+  const sources: Record<string, string> = {
+    features: favorSource(featuresCode),
+    bidirectional: performerSource(bidirectionalCode),
+    causal: performerSource(causalCode),
+    projection: favorSource(projectionCode),
+    expGemm: favorSource(expGemmCode),
+  };
+  const out: { module: string; entry: string; constants: Record<string, number>; ms: number }[] = [];
+  for (const [module, entry, constants, edits] of which) {
+    let code = sources[module]!;
+    for (const [from, to] of edits ?? []) code = code.split(from).join(to);
+    const mod = k.device.createShaderModule({ code });
+    const t0 = performance.now();
+    await k.device.createComputePipelineAsync({
+      layout: 'auto',
+      compute: { module: mod, entryPoint: entry, constants },
+    });
+    out.push({ module, entry, constants, ms: performance.now() - t0 });
+  }
+  return out;
+}
+
 async function allocatorStats() {
   const k = await ctx();
   return k.alloc.stats();
@@ -495,5 +559,7 @@ async function allocatorStats() {
   rejects,
   zeroNormalizers,
   profile,
+  passTimes,
+  compileTimes,
   allocatorStats,
 };

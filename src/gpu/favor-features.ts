@@ -54,11 +54,9 @@ export interface FavorFeatures {
 
 /** Rows per chunk of the double-softmax column partial sums. */
 const DS_CHUNK = 256;
-const ST_ROWS = 16;
-const ST_COLS = 64;
+/** Invocations per workgroup of row_stats and features (one per row / per row and 4 u columns). */
+const FF_WG = 64;
 const MODULE = 'favor-features';
-/** Target workgroup count of the feature materialization. */
-const FEATURE_GROUPS = 256;
 
 /** One pipeline per entry point serves every feature map (the map is a uniform). */
 function pipe(ctx: KernelContext, entry: string): GPUComputePipeline {
@@ -137,7 +135,7 @@ export function encodeFavorStats(ctx: KernelContext, encoder: GPUCommandEncoder,
       const uq = a.uniform('favor.u.qstats', new Uint32Array(favorParams(p, { a0: 0 })));
       const uk = a.uniform('favor.u.kstats', new Uint32Array(favorParams(p, { a0: 1, a1: keyRows })));
       const rows = pipe(ctx, 'row_stats');
-      const groups = Math.ceil(n / ST_ROWS);
+      const groups = Math.ceil(n / FF_WG);
       encodeDispatch(ctx, pass, rows, { 0: uq, ...base, 3: p.w, 6: qStats }, groups);
       encodeDispatch(ctx, pass, rows, { 0: uk, ...base, 3: p.w, 6: scratch }, groups);
       encodeDispatch(ctx, pass, pipe(ctx, 'global_max'), { 0: uk, 6: kStats, 7: scratch }, 1);
@@ -197,14 +195,10 @@ export function encodeFavorFeatures(
   const qf = ctx.alloc.storage('favor.qf', n * mp * 4);
   const kf = ctx.alloc.storage('favor.kf', n * mp * 4);
   const nu = uColumns(kind, m, d);
-  const nb = mp / nu;
-  const rowTiles = Math.ceil(n / ST_ROWS);
-  const colTiles = Math.ceil(nu / (ST_COLS / nb));
-  // Enough workgroups to fill a GPU, but not thousands of tiny ones (each costs a fixed overhead).
-  const perGroup = Math.max(1, Math.min(colTiles, Math.floor((rowTiles * colTiles) / FEATURE_GROUPS)));
-  const groups = rowTiles * Math.ceil(colTiles / perGroup);
-  const uq = ctx.alloc.uniform('favor.u.feat.q', new Uint32Array(favorParams(p, { a0: 0, a1: perGroup })));
-  const uk = ctx.alloc.uniform('favor.u.feat.k', new Uint32Array(favorParams(p, { a0: 1, a1: perGroup })));
+  // one invocation per row and group of 4 u columns
+  const groups = Math.ceil((n * Math.ceil(nu / 4)) / FF_WG);
+  const uq = ctx.alloc.uniform('favor.u.feat.q', new Uint32Array(favorParams(p, { a0: 0 })));
+  const uk = ctx.alloc.uniform('favor.u.feat.k', new Uint32Array(favorParams(p, { a0: 1 })));
   const pipeline = pipe(ctx, 'features');
   const pass = encoder.beginComputePass(ctx.timer.pass('favor.features'));
   const base = { 1: p.q, 2: p.k, 3: p.w, 4: st.qStats, 5: st.kStats };

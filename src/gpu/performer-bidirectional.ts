@@ -52,7 +52,7 @@ export function takesExpPath(ctx: KernelContext, args: PerformerArgs): boolean {
 
 /** Tile shapes of the Performer kernels for head dimension d (≤ 256). */
 export interface PerformerTiles {
-  /** output columns per workgroup (≥ d) */
+  /** output columns per workgroup (64 or 128): heads wider run in ⌈d / DT⌉ column tiles */
   DT: number;
   /** features per state tile = query rows per output tile = 4096 / DT */
   TILE: number;
@@ -60,12 +60,22 @@ export interface PerformerTiles {
   TJ: number;
   /** features per step of the output kernels */
   FQ: number;
+  /** column tiles ⌈d / DT⌉: the workgroups of kv_partials, bidir_out and causal_out per tile */
+  T: number;
 }
 
+/**
+ * Two tile shapes: 64 output columns per workgroup for d ≤ 64, 128 beyond, heads wider than 128 in
+ * ⌈d/128⌉ column tiles that each recompute their φ tiles. Each entry point compiles at most two
+ * pipelines (seconds apiece on SwiftShader; a third class for d > 128 used to, with 16-row tiles
+ * that ran slower than two column tiles of 128). Column tiles of 64 for d ≤ 128 would save the
+ * second class but recompute the projection (d FMAs per feature) for each tile: 1.7× slower at
+ * d = 128 (interleaved A/B on SwiftShader).
+ */
 export function performerTiles(d: number): PerformerTiles {
   if (d > 256) throw new EngineError('exceeds-limit', `the Performer kernels support d ≤ 256 (got ${d})`);
-  const DT = d <= 64 ? 64 : d <= 128 ? 128 : 256;
-  return { DT, TILE: 4096 / DT, TJ: DT === 256 ? 8 : 16, FQ: DT === 256 ? 8 : 16 };
+  const DT = d <= 64 ? 64 : 128;
+  return { DT, TILE: 4096 / DT, TJ: 16, FQ: 16, T: Math.ceil(d / DT) };
 }
 
 const MODULE = 'performer-bidirectional';
@@ -82,15 +92,19 @@ export function performerSource(kernel: string): string {
   return favorSource(`${tile}\n${kernel}`);
 }
 
-/** Pipelines are specialised on the tile shape (3 classes of d) only; the feature map is a uniform. */
-export function performerPipeline(ctx: KernelContext, d: number, entry: string): GPUComputePipeline {
+/** Entry points that read no tile constant (DT, TILE, TJ, FQ): one pipeline serves both classes of d. */
+const TILE_FREE: ReadonlySet<string> = new Set(['kv_reduce', 'causal_prefix', 'causal_gram']);
+
+/** The override constants of a Performer entry point for head dimension d (throws 'exceeds-limit' past 256). */
+export function performerConstants(d: number, entry: string): Record<string, number> {
   const t = performerTiles(d);
-  return ctx.pipelines.pipeline(MODULE, performerSource(code), entry, {
-    DT: t.DT,
-    TILE: t.TILE,
-    TJ: t.TJ,
-    FQ: t.FQ,
-  });
+  const c = TILE_FREE.has(entry) ? performerTiles(1) : t;
+  return { DT: c.DT, TILE: c.TILE, TJ: c.TJ, FQ: c.FQ };
+}
+
+/** Pipelines are specialised on the tile shape (2 classes of d) only; the feature map is a uniform. */
+export function performerPipeline(ctx: KernelContext, d: number, entry: string): GPUComputePipeline {
+  return ctx.pipelines.pipeline(MODULE, performerSource(code), entry, performerConstants(d, entry));
 }
 
 /** Keys per chunk of the bidirectional key pass: enough chunks for parallelism, partials within budget. */
@@ -140,7 +154,7 @@ export function encodeKeyValueChunks(
     pass,
     performerPipeline(ctx, d, 'kv_partials'),
     { 0: uniform, 1: args.q, 2: args.k, 3: args.w, 4: args.stats.qStats, 5: args.stats.kStats, 6: args.v, 7: part },
-    chunks * ftiles,
+    chunks * ftiles * t.T,
   );
 }
 
@@ -192,7 +206,7 @@ export function encodePerformerBidirectional(
     po,
     performerPipeline(ctx, d, 'bidir_out'),
     { 0: uo, 1: args.q, 2: args.k, 3: args.w, 4: stats.qStats, 5: stats.kStats, 10: state, 11: out },
-    Math.ceil(n / t.TILE),
+    Math.ceil(n / t.TILE) * t.T,
   );
   po.end();
   return out;

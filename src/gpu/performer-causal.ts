@@ -18,6 +18,7 @@ import type { KernelContext } from './kernel-context';
 import { encodeDispatch, encodeFavorStats, favorParams } from './favor-features';
 import {
   encodeKeyValueChunks,
+  performerConstants,
   performerSource,
   performerTiles,
   takesExpPath,
@@ -89,13 +90,7 @@ export function fusedCausalPlan(n: number, d: number, mp: number, maxBinding: nu
 const MODULE = 'performer-causal';
 
 function pipe(ctx: KernelContext, args: PerformerArgs, entry: string): GPUComputePipeline {
-  const t = performerTiles(args.d);
-  return ctx.pipelines.pipeline(MODULE, performerSource(code), entry, {
-    DT: t.DT,
-    TILE: t.TILE,
-    TJ: t.TJ,
-    FQ: t.FQ,
-  });
+  return ctx.pipelines.pipeline(MODULE, performerSource(code), entry, performerConstants(args.d, entry));
 }
 
 /** Causal Performer output (n×d, then the n row normalizers: n·d + n floats; role `args.role ?? 'causal.out'`). `chunk` forces C (tests). */
@@ -152,7 +147,7 @@ export function encodePerformerCausal(
     po,
     pipe(ctx, args, 'causal_out'),
     { 0: u, ...inputs, 6: args.v, 10: work, 11: out },
-    Math.ceil(n / t.TILE),
+    Math.ceil(n / t.TILE) * t.T,
   );
   po.end();
   return out;

@@ -1,14 +1,16 @@
 // favor-features.wgsl — stabilizer statistics and materialized feature matrices φ(Q), φ(K).
 // Prepended at dispatch time by feature-map-common.wgsl (bindings 0–5, fm_* helpers; read that
 // header for the feature formulas). CPU twin: src/core/feature-maps.ts queryFeatures/keyFeatures.
-// Every entry point runs 256 invocations per workgroup. Workgroup ids are linearised as
-// wid = id.x + id.y · num_workgroups.x (the dispatcher splits large 1-D grids over x and y).
+// row_stats and features run 64 invocations per workgroup, the others 256. Workgroup ids are
+// linearised as wid = id.x + id.y · num_workgroups.x (the dispatcher splits large 1-D grids over x
+// and y).
 //
 // Entry points (FmParams fields beyond n, d, nu, mp, scale, ratio in brackets):
 //   row_stats        [a0 = side] per row of X (Q or K): (max_r u_r, 0), or (max_r |u_r|, 0) for
 //                    hyperbolic, (max_r A‖ω_r‖² + √(1−4A)·u_r, 0) for oprf, over all nu u columns
-//                    (u computed by fm_project, same bits as φ).
-//                    Writes st_out[row]. Dispatch: ceil(n / 16) workgroups (16 rows each).
+//                    (u = Σ_c x_c·w_rc, c in order: fm_project's bits). One invocation per row, 4 u
+//                    columns at a time in registers (1 x load + 4 W loads per 4 FMAs), no
+//                    workgroup memory, no barrier. Writes st_out[row]. Dispatch: ceil(n / 64).
 //   ds_row_stats     double-softmax query rows: (max_c x_c, Σ_c exp(x_c − max)), c in order.
 //                    Writes st_out[row]. Dispatch: ceil(n / 256).
 //   global_max       [a1 = count] st_out[0] = (max_i st_in[i].x, 1) — exact (max is order-free).
@@ -24,9 +26,12 @@
 //                    then for b = 0 (+u), 1 (−u): (M_b = max_r ±u_r, S_b = Σ_r exp(±u_r − M_b), r in
 //                    order) → st_out[2·row + b]. Per-thread loops (u recomputed per pass, no
 //                    storage for m u's). Dispatch: ceil(n / 256).
-//   features         [a0 = side, a1 = u tiles per workgroup] φ of rows row0..+16 for a1 consecutive
-//                    tiles of 64/nb u columns → feat_out (n × m', row-major).
-//                    Dispatch: ceil(n / 16) · ceil(ceil(nu / (64 / nb)) / a1) workgroups.
+//   features         [a0 = side] φ → feat_out (n × m', row-major). One invocation per (row, group of
+//                    4 consecutive u columns r0 .. r0+3): the 4 u and ‖x‖² in registers (coordinates
+//                    in order: fm_project's bits), then fm_phi_at for both blocks b·nu + r (the same
+//                    formula code as the fused kernels: on-the-fly features equal these bit for
+//                    bit). No workgroup memory, no barrier.
+//                    Dispatch: ceil(n · ceil(nu / 4) / 64) workgroups (index gi → row gi / ⌈nu/4⌉).
 //
 // Extra bindings: 6 st_out (rw vec2), 7 st_in (read vec2), 8 feat_out (rw f32).
 
@@ -34,47 +39,54 @@
 @group(0) @binding(7) var<storage, read> st_in: array<vec2<f32>>;
 @group(0) @binding(8) var<storage, read_write> feat_out: array<f32>;
 
-const ST_ROWS: u32 = 16u;
-const ST_COLS: u32 = 64u;
+const FF_WG: u32 = 64u;   // invocations per workgroup of row_stats and features
 
-@compute @workgroup_size(256)
+/// row_stats' value of u column col: u, |u| (hyperbolic) or OPRF's exponent.
+fn ff_stat(u: f32, col: u32) -> f32 {
+  if (fm.kind == FM_HYPERBOLIC) {
+    return abs(u);
+  }
+  if (fm.kind == FM_OPRF) {
+    return fm_oprf_exponent(u, col);
+  }
+  return u;
+}
+
+@compute @workgroup_size(64)
 fn row_stats(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(local_invocation_index) lid: u32) {
-  let wid = wg_linear(id, nwg);
-  let row0 = wid * ST_ROWS;
-  if (row0 >= fm.n) {
+  let row = wg_linear(id, nwg) * FF_WG + lid;
+  if (row >= fm.n) {
     return;
   }
   let side = fm.a0;
+  let d = fm.d;
+  let nu = fm.nu;
+  let o = row * d;
   var best = FM_LOWEST;
-  for (var u0 = 0u; u0 < fm.nu; u0 += ST_COLS) {
-    let u = fm_project(fm_rows(side, row0), u0, ST_ROWS, ST_COLS, lid);
-    for (var t = 0u; t < 4u; t++) {
-      let sl = fm_slot(lid, t, ST_ROWS, ST_COLS);   // all 256 invocations active for 16 × 64
-      var v = u[t];
-      if (fm.kind == FM_HYPERBOLIC) {
-        v = abs(v);
-      }
-      if (fm.kind == FM_OPRF) {
-        v = fm_oprf_exponent(v, u0 + sl.y);
-      }
-      if (u0 + sl.y >= fm.nu) {
-        v = FM_LOWEST;
-      }
-      fm_phi[sl.x * ST_COLS + sl.y] = v;
+  for (var r0 = 0u; r0 < nu; r0 += 4u) {
+    // u of columns r0 .. r0+3 (a column past nu reads column r0 and is not taken)
+    let o0 = r0 * d;
+    let o1 = select(r0, r0 + 1u, r0 + 1u < nu) * d;
+    let o2 = select(r0, r0 + 2u, r0 + 2u < nu) * d;
+    let o3 = select(r0, r0 + 3u, r0 + 3u < nu) * d;
+    var u0 = 0.0;
+    var u1 = 0.0;
+    var u2 = 0.0;
+    var u3 = 0.0;
+    for (var c = 0u; c < d; c++) {
+      let x = fm_input(side, o + c);
+      u0 = u0 + x * fm_w[o0 + c];
+      u1 = u1 + x * fm_w[o1 + c];
+      u2 = u2 + x * fm_w[o2 + c];
+      u3 = u3 + x * fm_w[o3 + c];
     }
-    workgroupBarrier();
-    if (lid < ST_ROWS) {
-      for (var c = 0u; c < ST_COLS; c++) {
-        best = max(best, fm_phi[lid * ST_COLS + c]);
-      }
-    }
-    // The next fm_project starts with a barrier before anything is overwritten.
+    best = max(best, ff_stat(u0, r0));
+    if (r0 + 1u < nu) { best = max(best, ff_stat(u1, r0 + 1u)); }
+    if (r0 + 2u < nu) { best = max(best, ff_stat(u2, r0 + 2u)); }
+    if (r0 + 3u < nu) { best = max(best, ff_stat(u3, r0 + 3u)); }
   }
-  let row = row0 + lid;
-  if (lid < ST_ROWS && row < fm.n) {
-    st_out[row] = vec2<f32>(best, 0.0);
-  }
+  st_out[row] = vec2<f32>(best, 0.0);
 }
 
 @compute @workgroup_size(256)
@@ -160,36 +172,60 @@ fn ds_col_combine(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups)
   st_out[c] = vec2<f32>(mx, s);
 }
 
-@compute @workgroup_size(256)
+/// φ of u column col (< nu) of matrix row sr, both blocks, into feat_out.
+fn ff_store(u: f32, hn: f32, sr: vec2<u32>, col: u32) {
+  let o = sr.y * fm.mp + col;
+  for (var b = 0u; b < fm.nb; b++) {
+    feat_out[o + b * fm.nu] = fm_phi_at(u, b, hn, sr, col);
+  }
+}
+
+@compute @workgroup_size(64)
 fn features(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
-  let C = ST_COLS / fm.nb;
-  let ctiles = (fm.nu + C - 1u) / C;
-  let per = fm.a1;                                   // u tiles per workgroup
-  let groups = (ctiles + per - 1u) / per;
-  let wid = wg_linear(id, nwg);
-  let row0 = (wid / groups) * ST_ROWS;
-  if (row0 >= fm.n) {
+  let nu = fm.nu;
+  let groups = (nu + 3u) / 4u;
+  let gi = wg_linear(id, nwg) * FF_WG + lid;
+  let row = gi / groups;
+  if (row >= fm.n) {
     return;
   }
-  let t0 = (wid % groups) * per;
-  let t1 = min(ctiles, t0 + per);
-  let w = fm.nb * C;
-  for (var t = t0; t < t1; t++) {
-    let u0 = t * C;
-    fm_phi_tile(fm.a0, row0, u0, ST_ROWS, C, lid, 0u, w);
-    workgroupBarrier();
-    for (var e = lid; e < ST_ROWS * w; e += FM_WG) {
-      let r = e / w;
-      let l = e % w;
-      let b = l / C;
-      let col = u0 + l % C;
-      let row = row0 + r;
-      if (row < fm.n && col < fm.nu) {
-        feat_out[row * fm.mp + b * fm.nu + col] = fm_phi[e];
-      }
+  let r0 = (gi % groups) * 4u;
+  let sr = vec2<u32>(fm.a0, row);
+  let d = fm.d;
+  let o = row * d;
+  var u0 = 0.0;
+  var u1 = 0.0;
+  var u2 = 0.0;
+  var u3 = 0.0;
+  var nrm = 0.0;
+  if (fm_uses_w()) {
+    // u of columns r0 .. r0+3 and ‖x‖², coordinates in order (fm_project's bits); a column past
+    // nu reads column r0 and is not stored
+    let o0 = r0 * d;
+    let o1 = select(r0, r0 + 1u, r0 + 1u < nu) * d;
+    let o2 = select(r0, r0 + 2u, r0 + 2u < nu) * d;
+    let o3 = select(r0, r0 + 3u, r0 + 3u < nu) * d;
+    for (var c = 0u; c < d; c++) {
+      let x = fm_input(sr.x, o + c);
+      u0 = u0 + x * fm_w[o0 + c];
+      u1 = u1 + x * fm_w[o1 + c];
+      u2 = u2 + x * fm_w[o2 + c];
+      u3 = u3 + x * fm_w[o3 + c];
+      nrm = nrm + x * x;
     }
+  } else {
+    // no projection: u_c = x_c (0 past d: taylor2's columns read the inputs in fm_feature_at)
+    if (r0 < d) { u0 = fm_input(sr.x, o + r0); }
+    if (r0 + 1u < d) { u1 = fm_input(sr.x, o + r0 + 1u); }
+    if (r0 + 2u < d) { u2 = fm_input(sr.x, o + r0 + 2u); }
+    if (r0 + 3u < d) { u3 = fm_input(sr.x, o + r0 + 3u); }
   }
+  let hn = 0.5 * nrm;
+  ff_store(u0, hn, sr, r0);
+  if (r0 + 1u < nu) { ff_store(u1, hn, sr, r0 + 1u); }
+  if (r0 + 2u < nu) { ff_store(u2, hn, sr, r0 + 2u); }
+  if (r0 + 3u < nu) { ff_store(u3, hn, sr, r0 + 3u); }
 }
 
 /// u_r of row `row` of side `side` for hedgehog stats: coordinates added in order from 0.

@@ -47,24 +47,20 @@
 //
 // Bindings owned by this snippet (group 0): 0 uniform FmParams, 1 Q (n×d), 2 K (n×d), 3 W (m×d),
 // 4 query stats (n × vec2), 5 key stats (vec2; 1 or d entries). Kernels use bindings ≥ 6.
-// Workgroup memory owned by this snippet: fm_a (scratch for the projection slabs; free for the
-// caller between calls), fm_phi (the φ tile), fm_hn (half squared norms of the tile's rows).
-// Every kernel using it runs FM_WG = 256 invocations per workgroup.
+// Workgroup memory owned by this snippet: fm_a (free scratch for the callers: V and state tiles),
+// fm_phi (the φ tile). Every kernel using fm_phi_tile runs FM_WG = 256 invocations per workgroup.
 //
-// Projection tiling (fm_project): a tile of R rows × C u columns; d is walked in slabs of 16
-// coordinates, X and W slabs staged in fm_a as vec4 rows (two barriers per slab); each invocation
-// owns a 2×2 block of u (4 vec4 loads per 16 FMAs) and adds one coordinate at a time in increasing
-// order. Tile rows may come from Q and K at once (FmRows), which causal_gram uses to build φ(Q)
-// and φ(K) of a chunk in one pass.
+// Projection (fm_project): a tile of R rows × C u columns; each invocation owns a 2×2 block of u
+// (rows ra, ra + R/2 × columns ca, ca + C/2), reads its two input rows and two W rows straight from
+// the storage buffers and adds one coordinate at a time in increasing order, with the two rows'
+// ‖x‖² alongside: no workgroup memory, no barrier (fm_phi_tile2 keeps one barrier per tile, before
+// it overwrites fm_phi). Tile rows may come from Q and K at once (FmRows), which causal_gram uses to
+// build φ(Q) and φ(K) of a chunk in one pass. favor-features.wgsl's row_stats / features and
+// hh_row_stats compute the same sums per invocation (same order, same bits).
 
 const FM_WG: u32 = 256u;
-const FM_TC: u32 = 16u;          // coordinates per projection slab (4 vec4)
-const FM_W_OFF: u32 = 4u;        // W slab offset in fm_a: FM_W_OFF·R (vec4 units; X slab R × 4 vec4)
-const FM_WS: u32 = 5u;           // padded W slab row stride (vec4 units)
-const FM_A_VEC4: u32 = 576u;     // fm_a size: 2304 floats
-const FM_PHI_SIZE: u32 = 1152u;
-const FM_MAX_ROWS: u32 = 128u;   // rows per φ tile: R ≤ 128, even; C ≤ 64 u columns, even;
-                                 // (R/2)·(C/2) ≤ 256; R·4 + C·5 ≤ 576 (slabs in fm_a)
+const FM_A_VEC4: u32 = 576u;     // fm_a size: 2304 floats (callers' V / state tiles)
+const FM_PHI_SIZE: u32 = 1152u;  // φ tile: R ≤ 128 rows, even; C ≤ 64 u columns, even; (R/2)·(C/2) ≤ 256
 
 const FM_QUERY: u32 = 0u;
 const FM_KEY: u32 = 1u;
@@ -99,7 +95,6 @@ struct FmParams {
 
 var<workgroup> fm_a: array<vec4<f32>, FM_A_VEC4>;
 var<workgroup> fm_phi: array<f32, FM_PHI_SIZE>;
-var<workgroup> fm_hn: array<f32, FM_MAX_ROWS>;
 
 /// Scaled input coordinate x = q·d^{-1/4} (side FM_QUERY) or y = k·d^{-1/4} (FM_KEY).
 fn fm_input(side: u32, idx: u32) -> f32 {
@@ -117,6 +112,12 @@ struct FmRows {
   split: u32,
   side1: u32,
   row1: u32,
+}
+
+/// fm_project's result: u of the four slots, hn = ‖x‖²/2 of the invocation's two rows.
+struct FmU {
+  u: vec4<f32>,
+  hn: vec2<f32>,
 }
 
 fn fm_rows(side: u32, row0: u32) -> FmRows {
@@ -143,11 +144,15 @@ fn fm_slot(lid: u32, t: u32, R: u32, C: u32) -> vec3<u32> {
 }
 
 /// u values of the R×C tile (tile rows `rows`, u columns u0..) in this invocation's four slots (see
-/// fm_slot). u = Σ_c x_c·w_c accumulated one coordinate at a time over c = 0, 1, …, d−1 (slabs of
-/// FM_TC coordinates held as vec4 in fm_a; the zero padding past d adds exact zeros), so every
-/// kernel computes the same bits for the same entry. Also leaves hn = ‖x‖²/2 of the tile rows in
-/// fm_hn. Must be called in uniform control flow; ends with a barrier (fm_a is then free).
-fn fm_project(rows: FmRows, u0: u32, R: u32, C: u32, lid: u32) -> vec4<f32> {
+/// fm_slot), with hn = ‖x‖²/2 of its two rows (hn.x: slots 0, 1; hn.y: slots 2, 3). Each
+/// invocation reads its two input rows and two W rows straight from the storage buffers and adds
+/// one coordinate at a time over c = 0, 1, …, d−1 (u = u + x_c·w_c, ‖x‖² likewise), so every
+/// kernel (and favor-features.wgsl's per-row loops) computes the same bits for the same entry. No
+/// workgroup memory and no barrier (SwiftShader runs a barrier as a switch through every SIMD
+/// group of the workgroup: the slab staging this replaced cost two per 16 coordinates). Entries
+/// outside the matrix (row ≥ n, column ≥ nu) and the slots of an invocation past (R/2)·(C/2) hold
+/// unspecified values: the callers mask them (fm_phi_tile2 writes exact zeros there).
+fn fm_project(rows: FmRows, u0: u32, R: u32, C: u32, lid: u32) -> FmU {
   var acc = vec4<f32>(0.0);
   let n = fm.n;
   let d = fm.d;
@@ -155,86 +160,50 @@ fn fm_project(rows: FmRows, u0: u32, R: u32, C: u32, lid: u32) -> vec4<f32> {
   let r2 = R / 2u;
   let owns_block = lid < r2 * c2;
   let ra = lid / c2;
-  let rb = ra + r2;
   let ca = lid % c2;
-  let cb = ca + c2;
-  let woff = FM_W_OFF * R;
+  let sa = fm_row_of(rows, ra);
+  let sb = fm_row_of(rows, ra + r2);
+  let va = owns_block && sa.y < n;
+  let vb = owns_block && sb.y < n;
   if (fm_uses_w()) {
-    var nrm = 0.0;
-    let nslab = (d + FM_TC - 1u) / FM_TC;
-    for (var s = 0u; s < nslab; s++) {
-      let c0 = s * FM_TC;
-      workgroupBarrier();
-      for (var e = lid; e < R * 4u; e += FM_WG) {  // X slab: tile row e / 4, coordinates c0 + 4·(e % 4) ..
-        let sr = fm_row_of(rows, e / 4u);
-        let c = c0 + 4u * (e % 4u);
-        var v = vec4<f32>(0.0);
-        if (sr.y < n) {
-          let o = sr.y * d;
-          if (c < d) { v.x = fm_input(sr.x, o + c); }
-          if (c + 1u < d) { v.y = fm_input(sr.x, o + c + 1u); }
-          if (c + 2u < d) { v.z = fm_input(sr.x, o + c + 2u); }
-          if (c + 3u < d) { v.w = fm_input(sr.x, o + c + 3u); }
-        }
-        fm_a[e] = v;
-      }
-      if (lid < C * 4u) {                        // W slab: u column lid / 4
-        let ur = u0 + lid / 4u;
-        let c = c0 + 4u * (lid % 4u);
-        var v = vec4<f32>(0.0);
-        if (ur < fm.nu) {
-          let o = ur * d;
-          if (c < d) { v.x = fm_w[o + c]; }
-          if (c + 1u < d) { v.y = fm_w[o + c + 1u]; }
-          if (c + 2u < d) { v.z = fm_w[o + c + 2u]; }
-          if (c + 3u < d) { v.w = fm_w[o + c + 3u]; }
-        }
-        fm_a[woff + (lid / 4u) * FM_WS + lid % 4u] = v;
-      }
-      workgroupBarrier();
-      if (owns_block) {
-        var u00 = acc.x;
-        var u01 = acc.y;
-        var u10 = acc.z;
-        var u11 = acc.w;
-        for (var q = 0u; q < 4u; q++) {
-          let xa = fm_a[ra * 4u + q];
-          let xb = fm_a[rb * 4u + q];
-          let wa = fm_a[woff + ca * FM_WS + q];
-          let wb = fm_a[woff + cb * FM_WS + q];
-          u00 = u00 + xa.x * wa.x; u00 = u00 + xa.y * wa.y; u00 = u00 + xa.z * wa.z; u00 = u00 + xa.w * wa.w;
-          u01 = u01 + xa.x * wb.x; u01 = u01 + xa.y * wb.y; u01 = u01 + xa.z * wb.z; u01 = u01 + xa.w * wb.w;
-          u10 = u10 + xb.x * wa.x; u10 = u10 + xb.y * wa.y; u10 = u10 + xb.z * wa.z; u10 = u10 + xb.w * wa.w;
-          u11 = u11 + xb.x * wb.x; u11 = u11 + xb.y * wb.y; u11 = u11 + xb.z * wb.z; u11 = u11 + xb.w * wb.w;
-        }
-        acc = vec4<f32>(u00, u01, u10, u11);
-      }
-      if (lid < R) {
-        for (var q = 0u; q < 4u; q++) {
-          let x = fm_a[lid * 4u + q];
-          nrm = nrm + x.x * x.x; nrm = nrm + x.y * x.y; nrm = nrm + x.z * x.z; nrm = nrm + x.w * x.w;
-        }
-      }
+    let wa = u0 + ca;
+    let wb = wa + c2;
+    // A row or column outside the matrix reads row 0 instead: its u is not used (callers mask it).
+    let oa = select(0u, sa.y * d, va);
+    let ob = select(0u, sb.y * d, vb);
+    let owa = select(0u, wa * d, wa < fm.nu);
+    let owb = select(0u, wb * d, wb < fm.nu);
+    var u00 = 0.0;
+    var u01 = 0.0;
+    var u10 = 0.0;
+    var u11 = 0.0;
+    var na = 0.0;
+    var nb = 0.0;
+    for (var c = 0u; c < d; c++) {
+      let xa = fm_input(sa.x, oa + c);
+      let xb = fm_input(sb.x, ob + c);
+      let w0 = fm_w[owa + c];
+      let w1 = fm_w[owb + c];
+      u00 = u00 + xa * w0;
+      u01 = u01 + xa * w1;
+      u10 = u10 + xb * w0;
+      u11 = u11 + xb * w1;
+      na = na + xa * xa;
+      nb = nb + xb * xb;
     }
-    workgroupBarrier();
-    if (lid < R) {
-      fm_hn[lid] = 0.5 * nrm;
-    }
-    workgroupBarrier();
-  } else {
-    // No projection: u_c = x_c.
-    if (owns_block) {
-      for (var t = 0u; t < 4u; t++) {
-        let sr = fm_row_of(rows, select(ra, rb, t >= 2u));
-        let col = u0 + select(ca, cb, (t & 1u) == 1u);
-        if (sr.y < n && col < d) {
-          acc[t] = fm_input(sr.x, sr.y * d + col);
-        }
-      }
-    }
-    workgroupBarrier();
+    return FmU(vec4<f32>(u00, u01, u10, u11), vec2<f32>(0.5 * na, 0.5 * nb));
   }
-  return acc;
+  // No projection: u_c = x_c.
+  if (owns_block) {
+    for (var t = 0u; t < 4u; t++) {
+      let sr = select(sa, sb, t >= 2u);
+      let col = u0 + ca + select(0u, c2, (t & 1u) == 1u);
+      if (sr.y < n && col < d) {
+        acc[t] = fm_input(sr.x, sr.y * d + col);
+      }
+    }
+  }
+  return FmU(acc, vec2<f32>(0.0));
 }
 
 /// (sin u, cos u) to ~1 ulp on any GPU: the builtins' accuracy is only specified on [−π, π] and
@@ -329,7 +298,7 @@ fn fm_stats(side: u32, row: u32, col: u32) -> vec2<f32> {
 /// reading fm_phi.
 fn fm_phi_tile2(rows: FmRows, u0: u32, R: u32, C: u32, lid: u32, dst: u32, stride: u32) {
   workgroupBarrier();
-  let u = fm_project(rows, u0, R, C, lid);
+  let pu = fm_project(rows, u0, R, C, lid);
   for (var t = 0u; t < 4u; t++) {
     let sl = fm_slot(lid, t, R, C);
     if (sl.z == 1u) {
@@ -338,26 +307,31 @@ fn fm_phi_tile2(rows: FmRows, u0: u32, R: u32, C: u32, lid: u32, dst: u32, strid
       let sr = fm_row_of(rows, r);
       let col = u0 + cl;
       let valid = sr.y < fm.n && col < fm.nu;
-      var hn = 0.0;
-      var st = vec2<f32>(0.0, 1.0);
-      if (valid) {
-        if (fm_uses_norm()) {
-          hn = fm_hn[r];
-        }
-        st = fm_stats(sr.x, sr.y, col);
-      }
+      let hn = select(pu.hn.x, pu.hn.y, t >= 2u);
       for (var b = 0u; b < fm.nb; b++) {
         var v = 0.0;
-        if (valid && fm_row_softmax()) {
-          st = fm_hh_stats(sr.x, sr.y, b);
-        }
         if (valid) {
-          v = fm_feature_at(u[t], b, hn, st, sr, col);
+          v = fm_phi_at(pu.u[t], b, hn, sr, col);
         }
         fm_phi[dst + r * stride + b * C + cl] = v;
       }
     }
   }
+}
+
+/// φ of block b at matrix row sr = (side, row < n), u column col < nu, from its u and
+/// hn = ‖x‖²/2 (fm_project's bits): the stabilizers, then the formula. Every kernel forms its
+/// features here, so on-the-fly and materialized features are the same bits.
+fn fm_phi_at(u: f32, b: u32, hn: f32, sr: vec2<u32>, col: u32) -> f32 {
+  var st = fm_stats(sr.x, sr.y, col);
+  if (fm_row_softmax()) {
+    st = fm_hh_stats(sr.x, sr.y, b);
+  }
+  var h = 0.0;
+  if (fm_uses_norm()) {
+    h = hn;
+  }
+  return fm_feature_at(u, b, h, st, sr, col);
 }
 
 /// fm_phi_tile2 for rows row0..row0+R−1 of one matrix (Q for FM_QUERY, K for FM_KEY).

@@ -8,8 +8,9 @@
 // bindings of the output kernels (6 V, 10 state / workspace (read), 11 out (rw, n×d, then the n
 // row normalizers); an entry
 // point that does not use one leaves it out of its 'auto' layout), the linearised workgroup id,
-// vec4 row loaders / stores (zeros / skipped past column d), the 4×4 register block LtBlock
-// (rows ti + a·TILE/4, a = 0..3, × columns 4·td .. 4·td+3 with ti = lid / (DT/4),
+// vec4 row loaders / stores (zeros / skipped past column d), the column tile of a workgroup
+// (lt_col_tile: ⌈d/DT⌉ tiles of DT columns, first column c0), the 4×4 register block LtBlock
+// (rows ti + a·TILE/4, a = 0..3, × columns c0 + 4·td .. +3 with ti = lid / (DT/4),
 // td = lid % (DT/4)) with its FMA step and row-masked store, the V sub-tile loader and the
 // φ(q)·state feature loop that bidir_out and causal_out share.
 
@@ -79,23 +80,33 @@ fn lt_fma(b: ptr<function, LtBlock>, w: vec4<f32>, x: vec4<f32>) {
   (*b).a3 = (*b).a3 + w.w * x;
 }
 
-/// V sub-tile: rows js .. js+TJ−1 (zeros from row jend on) → fm_a[jl·(DT/4) + c4].
-fn lt_load_v_tile(js: u32, jend: u32, lid: u32) {
+/// The column tile of workgroup index wid: (tile index wid / T, first column 64·(wid % T)),
+/// T = ⌈d / DT⌉ column tiles of DT output columns (heads wider than DT: each column tile
+/// recomputes its φ tiles; one pipeline serves every d).
+fn lt_col_tile(wid: u32) -> vec2<u32> {
+  let T = (fm.d + DT - 1u) / DT;
+  return vec2<u32>(wid / T, (wid % T) * DT);
+}
+
+/// V sub-tile: rows js .. js+TJ−1 (zeros from row jend on), columns c0 .. c0+DT−1 →
+/// fm_a[jl·(DT/4) + c4].
+fn lt_load_v_tile(js: u32, jend: u32, c0: u32, lid: u32) {
   let qd = DT / 4u;
   for (var e = lid; e < TJ * qd; e += FM_WG) {
     let j = js + e / qd;
     var v = vec4<f32>(0.0);
     if (j < jend) {
-      v = lt_v4(j, e % qd);
+      v = lt_v4(j, c0 / 4u + e % qd);
     }
     fm_a[e] = v;
   }
 }
 
 /// Query tile rows i0 .. i0+TILE−1 against an m'×(d+1) state at lt_state_in[soff ..] (S rows then
-/// z): loop over feature steps of FQ features (features in a fixed order), φ(Q) tile on the fly,
-/// returns a_r = Σ_f φ_if S_f (columns of the block) and den = Σ_f φ_if z_f.
-fn lt_query_state(i0: u32, soff: u32, lid: u32) -> LtBlock {
+/// z), output columns c0 .. c0+DT−1: loop over feature steps of FQ features (features in a fixed
+/// order), φ(Q) tile on the fly, returns a_r = Σ_f φ_if S_f (columns of the block) and
+/// den = Σ_f φ_if z_f (the same in every column tile).
+fn lt_query_state(i0: u32, soff: u32, c0: u32, lid: u32) -> LtBlock {
   let C = FQ / fm.nb;
   let d = fm.d;
   let qd = DT / 4u;
@@ -112,7 +123,7 @@ fn lt_query_state(i0: u32, soff: u32, lid: u32) -> LtBlock {
       let col = u0 + l % C;
       var v = vec4<f32>(0.0);
       if (col < fm.nu) {
-        let c = 4u * (e % qd);
+        let c = c0 + 4u * (e % qd);
         v = lt_s4(soff + ((l / C) * fm.nu + col) * d + c, c);
       }
       fm_a[e] = v;
@@ -144,14 +155,15 @@ fn lt_div(a: vec4<f32>, den: f32) -> vec4<f32> {
   return a / den;
 }
 
-/// out rows i0 + ti + a·TILE/4 (those < n), columns 4·td .. 4·td+3: a_r / den[r] (0 if den = 0);
-/// the invocations with td = 0 also write den of their rows to lt_out[n·d + row] (the output
-/// buffer holds n·d + n floats), from which the host counts the all-zero normalizers.
-fn lt_store_block(i0: u32, lid: u32, b: LtBlock) {
+/// out rows i0 + ti + a·TILE/4 (those < n), columns c0 + 4·td .. +3: a_r / den[r] (0 if den = 0);
+/// the invocations of column 0 (column tile 0, td = 0) also write den of their rows to
+/// lt_out[n·d + row] (the output buffer holds n·d + n floats), from which the host counts the
+/// all-zero normalizers.
+fn lt_store_block(i0: u32, c0: u32, lid: u32, b: LtBlock) {
   let d = fm.d;
   let qd = DT / 4u;
   let qr = TILE / 4u;
-  let c = 4u * (lid % qd);
+  let c = c0 + 4u * (lid % qd);
   let r0 = i0 + lid / qd;
   let nd = fm.n * d;
   let dens = c == 0u;

@@ -13,16 +13,17 @@
 // `work`, 11 out; register-block helpers and the φ(q)·state loop shared with bidir_out).
 // CPU twin: src/core/linear-attention.ts linearAttentionOutput(qf, kf, v, true).
 // Every entry point runs 256 invocations; workgroup ids are linearised id.x + id.y·num_workgroups.x.
-// Tiling of causal_out as bidir_out (DT, TILE = 4096/DT query rows, FQ features per step, TJ keys
-// per sub-tile of the intra-chunk part; 4×4 register blocks: rows ti + a·TILE/4 × columns
-// 4·td .. 4·td+3, V / state tiles as vec4 rows in workgroup memory); causal_gram uses 64×64 G
+// Tiling of causal_out as bidir_out (DT = 64 or 128 columns, column tiles of DT for wider heads,
+// TILE = 4096/DT query rows, FQ features per step, TJ keys per sub-tile of the intra-chunk part; 4×4 register
+// blocks: rows ti + a·TILE/4 × columns c0 + 4·td .. +3, V / state tiles as vec4 rows in workgroup
+// memory; every column tile forms the whole denominator, column tile 0 writes it); causal_gram uses 64×64 G
 // tiles (4×4 per invocation: rows ti + 16x, keys tj + 16y) and 8 features per step.
 //
 // FmParams: chunk = C, nchunks, a0 = goff (float offset of G in `work`).
 // Entry points and bindings:
 //   causal_prefix  Dispatch ceil(E / 256).                           0, 12 work (rw)
 //   causal_gram    Dispatch nchunks · T(T+1)/2, T = C / 64.          0–5, 12 work (rw)
-//   causal_out     Dispatch ceil(n / TILE).                          0–5, 6 V, 10 work (read), 11 out (n×d + n: outputs, then row normalizers)
+//   causal_out     Dispatch ceil(n / TILE) · ⌈d/DT⌉.                          0–5, 6 V, 10 work (read), 11 out (n×d + n: outputs, then row normalizers)
 
 @group(0) @binding(12) var<storage, read_write> pc_work: array<f32>;
 
@@ -110,7 +111,9 @@ fn causal_gram(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nw
 @compute @workgroup_size(256)
 fn causal_out(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
-  let i0 = wg_linear(id, nwg) * TILE;
+  let ct = lt_col_tile(wg_linear(id, nwg));
+  let c0 = ct.y;                           // first output column of this column tile
+  let i0 = ct.x * TILE;
   if (i0 >= fm.n) {
     return;
   }
@@ -123,7 +126,7 @@ fn causal_out(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg
   let cs = p * fm.chunk;
 
   // Inter-chunk part: φ(q_i) against the exclusive prefix state of chunk p.
-  var b = lt_query_state(i0, p * fm.mp * (d + 1u), lid);
+  var b = lt_query_state(i0, p * fm.mp * (d + 1u), c0, lid);
 
   // Intra-chunk part: Σ_{cs ≤ j ≤ i} G_ij v_j, key sub-tiles up to the tile's last row.
   let goff = fm.a0;
@@ -139,7 +142,7 @@ fn causal_out(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg
       }
       fm_phi[e] = g;
     }
-    lt_load_v_tile(js, fm.n, lid);                           // V sub-tile → fm_a[jl·qd + c4]
+    lt_load_v_tile(js, fm.n, c0, lid);                       // V sub-tile → fm_a[jl·qd + c4]
     workgroupBarrier();
     for (var jl = 0u; jl < TJ; jl++) {
       let g = lt_phi4(ti * TJ + jl, qr * TJ);
@@ -148,5 +151,5 @@ fn causal_out(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg
     }
   }
 
-  lt_store_block(i0, lid, b);
+  lt_store_block(i0, c0, lid, b);
 }
