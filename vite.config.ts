@@ -26,6 +26,9 @@ export default defineConfig(({ mode }) => {
       // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, where
       // the main process mostly waits. Every core halves the unit-test time there (131 s → 63 s).
       maxWorkers: availableParallelism(),
+      // a hang guard, not a speed check: with both cores in use, on a machine that runs something
+      // else too, tests of a few seconds took past Vitest's 5 s default (errorVsM, 5.3 s)
+      testTimeout: 60_000,
     },
   };
 });
