@@ -49,4 +49,28 @@ describe('createTurns', () => {
     await expect(bad).rejects.toThrow('sync');
     expect(await turn(async () => 'next')).toBe('next');
   });
+
+  it('a turn asked for synchronously from inside a running turn waits for it (no overlap)', async () => {
+    const turn = createTurns();
+    const log: string[] = [];
+    let inner: Promise<string> | undefined;
+    let release!: () => void;
+    const outer = turn(async () => {
+      log.push('outer start');
+      inner = turn(async () => {
+        log.push('inner start');
+        return 'inner';
+      });
+      await new Promise<void>((r) => (release = r));
+      log.push('outer end');
+      return 'outer';
+    });
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(log).toEqual(['outer start']);
+    release();
+    expect(await outer).toBe('outer');
+    expect(await inner).toBe('inner');
+    expect(log).toEqual(['outer start', 'outer end', 'inner start']);
+  });
 });

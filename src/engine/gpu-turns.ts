@@ -8,23 +8,31 @@
  * caller's next CPU work (the next grid point's inputs) overlaps the GPU's (error-sweeps.ts errorVsD).
  */
 export function createTurns(): <T>(work: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve();
-  // turns asked for and not yet settled
+  // settles when the last turn asked for has ended
+  let tail: Promise<void> = Promise.resolve();
+  // turns asked for and not yet ended
   let open = 0;
   return <T>(work: () => Promise<T>): Promise<T> => {
-    let run: Promise<T>;
-    if (open === 0) {
+    const idle = open === 0;
+    open++;
+    // the tail moves before `work` runs: a turn asked for from inside it (synchronously) waits
+    const prev = tail;
+    let release!: () => void;
+    tail = new Promise<void>((r) => (release = r));
+    const end = () => {
+      open--;
+      release();
+    };
+    const start = (): Promise<T> => {
+      let run: Promise<T>;
       try {
         run = Promise.resolve(work());
       } catch (e) {
         run = Promise.reject(e as Error);
       }
-    } else run = tail.then(work, work);
-    open++;
-    const settled = () => {
-      open--;
+      run.then(end, end);
+      return run;
     };
-    tail = run.then(settled, settled);
-    return run;
+    return idle ? start() : prev.then(start);
   };
 }
