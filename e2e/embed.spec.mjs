@@ -48,15 +48,32 @@ async function frameFor(page, id, timeout = 60_000) {
 
 /** Compute finished and every analysis of the panel done. */
 async function settled(frameOrPage, timeout = 120_000) {
-  await frameOrPage.waitForFunction(
-    () => {
-      const main = document.querySelector('main.embed-main');
-      if (!main || main.dataset.hasResult !== '1' || main.dataset.status === 'computing') return false;
-      return [...document.querySelectorAll('.analysis-status')].every((e) => e.getAttribute('data-status') === 'done');
-    },
-    null,
-    { timeout, polling: 250 },
-  );
+  try {
+    await frameOrPage.waitForFunction(
+      () => {
+        const main = document.querySelector('main.embed-main');
+        if (!main || main.dataset.hasResult !== '1' || main.dataset.status === 'computing') return false;
+        return [...document.querySelectorAll('.analysis-status')].every(
+          (e) => e.getAttribute('data-status') === 'done',
+        );
+      },
+      null,
+      { timeout, polling: 250 },
+    );
+  } catch (e) {
+    // say what never settled: the compute, or which analyses in which state
+    const state = await frameOrPage
+      .evaluate(() => {
+        const main = document.querySelector('main.embed-main');
+        const analyses = [...document.querySelectorAll('.analysis-status')].map(
+          (el) =>
+            `${el.closest('[data-analysis]')?.getAttribute('data-analysis') ?? '?'}=${el.getAttribute('data-status')} “${el.textContent?.trim().slice(0, 80)}”`,
+        );
+        return `result ${main?.dataset.hasResult ?? '-'}, compute ${main?.dataset.status ?? '-'}; ${analyses.join('; ')}`;
+      })
+      .catch(() => '(page state unreadable)');
+    throw new Error(`${e.message.split('\n')[0]} — not settled: ${state}`, { cause: e });
+  }
 }
 
 /** Frame height seen by the parent vs the document's height inside the frame. */
