@@ -61,6 +61,19 @@ const RWG: u32 = 16u;
 const NEG: f32 = -3.0e38; // stands in for −∞
 const KL_FLOOR: f32 = 1e-30;
 
+/// feats offsets of keys j0 … j0+7 of a slot whose keys start at kOff: a ragged last block reads key
+/// n − 1 again (its dots are never read), never past n.
+struct KeyBlock {
+  lo: vec4u,
+  hi: vec4u,
+}
+
+fn keyBlock(kOff: u32, j0: u32, n: u32, m4: u32) -> KeyBlock {
+  let last = vec4u(n - 1u);
+  let j = vec4u(j0) + vec4u(0u, 1u, 2u, 3u);
+  return KeyBlock(vec4u(kOff) + min(j, last) * m4, vec4u(kOff) + min(j + vec4u(4u), last) * m4);
+}
+
 @compute @workgroup_size(WG)
 fn rowDots(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
   let slot = wid.y;
@@ -84,15 +97,7 @@ fn rowDots(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) l
   }
   let qa = vec4u(e.x) + ra * m4;
   let qb = vec4u(e.x) + rb4 * m4;
-  let last = p.n - 1u;
-  let kk0 = e.y + min(j0, last) * m4;
-  let kk1 = e.y + min(j0 + 1u, last) * m4;
-  let kk2 = e.y + min(j0 + 2u, last) * m4;
-  let kk3 = e.y + min(j0 + 3u, last) * m4;
-  let kk4 = e.y + min(j0 + 4u, last) * m4;
-  let kk5 = e.y + min(j0 + 5u, last) * m4;
-  let kk6 = e.y + min(j0 + 6u, last) * m4;
-  let kk7 = e.y + min(j0 + 7u, last) * m4;
+  let keys = keyBlock(e.y, j0, p.n, m4);
   // named accumulators, not an array indexed by the loop (SwiftShader keeps such arrays in memory):
   // cX = key X against rows 0–3, dX = key X against rows 4–7
   var c0 = vec4f(0.0);
@@ -120,14 +125,14 @@ fn rowDots(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) l
     let b1 = feats[qb.y + c];
     let b2 = feats[qb.z + c];
     let b3 = feats[qb.w + c];
-    let k0 = feats[kk0 + c];
-    let k1 = feats[kk1 + c];
-    let k2 = feats[kk2 + c];
-    let k3 = feats[kk3 + c];
-    let k4 = feats[kk4 + c];
-    let k5 = feats[kk5 + c];
-    let k6 = feats[kk6 + c];
-    let k7 = feats[kk7 + c];
+    let k0 = feats[keys.lo.x + c];
+    let k1 = feats[keys.lo.y + c];
+    let k2 = feats[keys.lo.z + c];
+    let k3 = feats[keys.lo.w + c];
+    let k4 = feats[keys.hi.x + c];
+    let k5 = feats[keys.hi.y + c];
+    let k6 = feats[keys.hi.z + c];
+    let k7 = feats[keys.hi.w + c];
     c0 += dot4(a0, a1, a2, a3, k0);
     c1 += dot4(a0, a1, a2, a3, k1);
     c2 += dot4(a0, a1, a2, a3, k2);
@@ -174,21 +179,13 @@ fn rowDotsThin(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
   let e = table[slot];
   let m4 = e.z;
   let qa = e.x + select(t, r, (e.w & 1u) != 0u) * m4;
-  let last = p.n - 1u;
-  let kk0 = e.y + min(j0, last) * m4;
-  let kk1 = e.y + min(j0 + 1u, last) * m4;
-  let kk2 = e.y + min(j0 + 2u, last) * m4;
-  let kk3 = e.y + min(j0 + 3u, last) * m4;
-  let kk4 = e.y + min(j0 + 4u, last) * m4;
-  let kk5 = e.y + min(j0 + 5u, last) * m4;
-  let kk6 = e.y + min(j0 + 6u, last) * m4;
-  let kk7 = e.y + min(j0 + 7u, last) * m4;
+  let keys = keyBlock(e.y, j0, p.n, m4);
   var lo = vec4f(0.0);
   var hi = vec4f(0.0);
   for (var c = 0u; c < m4; c++) {
     let a = feats[qa + c];
-    lo += vec4f(dot(a, feats[kk0 + c]), dot(a, feats[kk1 + c]), dot(a, feats[kk2 + c]), dot(a, feats[kk3 + c]));
-    hi += vec4f(dot(a, feats[kk4 + c]), dot(a, feats[kk5 + c]), dot(a, feats[kk6 + c]), dot(a, feats[kk7 + c]));
+    lo += vec4f(dot(a, feats[keys.lo.x + c]), dot(a, feats[keys.lo.y + c]), dot(a, feats[keys.lo.z + c]), dot(a, feats[keys.lo.w + c]));
+    hi += vec4f(dot(a, feats[keys.hi.x + c]), dot(a, feats[keys.hi.y + c]), dot(a, feats[keys.hi.z + c]), dot(a, feats[keys.hi.w + c]));
   }
   let o = (slot * R + t) * p.ns + 2u * kb;
   dots[o] = lo;
