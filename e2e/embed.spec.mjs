@@ -159,10 +159,23 @@ test(
       const fig = 'iframe[data-performer-embed="fig-error"]';
       await page.locator(fig).scrollIntoViewIfNeeded();
       const box = await page.locator(fig).boundingBox();
-      const before = await page.evaluate(() => window.scrollY);
+      const before = await page.evaluate(() => ({
+        y: window.scrollY,
+        room: document.documentElement.scrollHeight - window.innerHeight - window.scrollY,
+      }));
+      assert.ok(before.room > 200, `the post can scroll further down (${before.room} px left)`);
       await page.mouse.move(box.x + box.width / 2, Math.max(box.y, 0) + 200);
       await page.mouse.wheel(0, 500);
-      await page.waitForFunction((b) => window.scrollY > b + 100, before, { timeout: 5_000 });
+      // the wheel reaches the frame's process first, which passes it on unused: on a loaded machine
+      // that hop took more than 5 s in two of five fresh-clone runs, so the wait is long, the check unchanged
+      await page
+        .waitForFunction((b) => window.scrollY > b + 100, before.y, { timeout: 20_000 })
+        .catch(async (e) => {
+          const now = await page.evaluate(() => window.scrollY);
+          throw new Error(`the wheel over the frame did not scroll the post: scrollY ${before.y} → ${now}`, {
+            cause: e,
+          });
+        });
 
       // parent side: a resize message from the wrong window / origin is ignored
       const errFrame = results['fig-error'].frame;
