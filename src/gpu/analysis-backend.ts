@@ -18,8 +18,8 @@
  * (same roles, grown as needed) until `dispose`.
  *
  * `lock` is the engine worker's GPU turn (src/engine/gpu-turns.ts): each batch is one turn, so a
- * live compute waits for at most one batch; a turn that finds none open starts at once, so the batch
- * is submitted before `rowStats` returns and the op's next CPU work overlaps it.
+ * live compute waits for at most one batch. A turn starts from the queue (a microtask later at the
+ * earliest): a synchronous start, tried for overlap, left the CPU engine's estimatorTiming hanging.
  */
 import {
   cpuAnalysisBackend,

@@ -161,9 +161,9 @@ export async function errorVsD(payload: ErrorVsDPayload, ctx: AnalysisContext): 
     const theory = predictedRelError(estimatorTheory('positive', x, y, rows, p.causal), p.m);
     return { problem: problemOf(inputs, rows, p.causal), variants, theory };
   };
-  // pipelined: the next point is drawn while the GPU backend forms this one's statistics (its batch is
-  // submitted before relErrors returns, gpu-turns.ts) — on SwiftShader drawing the inputs and the
-  // d×d orthogonal W (QR) is most of the op's time; on the CPU twins the order changes nothing
+  // the next point is drawn right after this one's statistics are asked for: on the GPU backend the
+  // batch waits for its turn (gpu-turns.ts) and runs while a later one is prepared; on the CPU twins
+  // the order changes nothing
   let next = point(0);
   for (let di = 0; di < dGrid.length; di++) {
     const cur = next;
