@@ -155,27 +155,31 @@ test(
       assert.equal(cq.get('m'), '32');
       assert.equal(cq.get('scale'), '0.8');
 
-      // wheel over a frame scrolls the post, not the frame
+      // wheel over a frame scrolls the post, not the frame. Up to three tries: on a loaded machine the
+      // post was once moved by something else between the read and the wheel (scrollY 6016 → 4352,
+      // upwards); a frame that captures the wheel fails every try
       const fig = 'iframe[data-performer-embed="fig-error"]';
-      await page.locator(fig).scrollIntoViewIfNeeded();
-      const box = await page.locator(fig).boundingBox();
-      const before = await page.evaluate(() => ({
-        y: window.scrollY,
-        room: document.documentElement.scrollHeight - window.innerHeight - window.scrollY,
-      }));
-      assert.ok(before.room > 200, `the post can scroll further down (${before.room} px left)`);
-      await page.mouse.move(box.x + box.width / 2, Math.max(box.y, 0) + 200);
-      await page.mouse.wheel(0, 500);
-      // the wheel reaches the frame's process first, which passes it on unused: on a loaded machine
-      // that hop took more than 5 s in two of five fresh-clone runs, so the wait is long, the check unchanged
-      await page
-        .waitForFunction((b) => window.scrollY > b + 100, before.y, { timeout: 20_000 })
-        .catch(async (e) => {
-          const now = await page.evaluate(() => window.scrollY);
-          throw new Error(`the wheel over the frame did not scroll the post: scrollY ${before.y} → ${now}`, {
-            cause: e,
-          });
-        });
+      const misses = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        await page.locator(fig).scrollIntoViewIfNeeded();
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const box = await page.locator(fig).boundingBox();
+        const before = await page.evaluate(() => ({
+          y: window.scrollY,
+          room: document.documentElement.scrollHeight - window.innerHeight - window.scrollY,
+        }));
+        assert.ok(before.room > 200, `the post can scroll further down (${before.room} px left)`);
+        await page.mouse.move(box.x + box.width / 2, Math.max(box.y, 0) + 200);
+        await page.mouse.wheel(0, 500);
+        const moved = await page
+          .waitForFunction((b) => window.scrollY > b + 100, before.y, { timeout: 10_000 })
+          .then(() => true)
+          .catch(() => false);
+        if (moved) break;
+        misses.push(`scrollY ${before.y} → ${await page.evaluate(() => window.scrollY)}`);
+      }
+      assert.ok(misses.length < 3, `the wheel over the frame did not scroll the post: ${misses.join('; ')}`);
+      if (misses.length) log(`wheel: scrolled the post after ${misses.length} miss(es): ${misses.join('; ')}`);
 
       // parent side: a resize message from the wrong window / origin is ignored
       const errFrame = results['fig-error'].frame;
