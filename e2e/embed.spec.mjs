@@ -161,7 +161,13 @@ test(
       const fig = 'iframe[data-performer-embed="fig-error"]';
       const misses = [];
       for (let attempt = 0; attempt < 3; attempt++) {
-        await page.locator(fig).scrollIntoViewIfNeeded();
+        // the frame's top at the top of the view, whatever the full-page screenshot left the scroll at
+        // (scrollIntoViewIfNeeded keeps a tall frame that is partly visible where it is: at the bottom
+        // of the post, with no room to scroll down, in CI33)
+        await page.evaluate((sel) => {
+          const el = document.querySelector(sel);
+          window.scrollTo(0, window.scrollY + el.getBoundingClientRect().top);
+        }, fig);
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         const box = await page.locator(fig).boundingBox();
         const before = await page.evaluate(() => ({
