@@ -78,12 +78,12 @@ const appReady = async () => {
   appUrl ??= `http://localhost:${appServer.httpServer.address().port}`;
 };
 
-// Lanes: spec files run in E2E_LANES parallel lanes (default 1), each with its own Chromium. On
+// Lanes: spec files run in E2E_LANES parallel lanes (default 2), each with its own Chromium. On
 // SwiftShader a test mostly waits on one thread (a pipeline compile, a worker's compute), so two
-// lanes keep both cores of a small machine busy. A lane takes the next file from one queue, the
+// lanes keep both cores of a small machine busy (one lane left a 2-core machine ~60% busy). A lane takes the next file from one queue, the
 // costliest first, and runs that file's tests in order; a test's log lines are printed together
 // when it ends, so lanes never interleave inside a test's output.
-const LANES = Math.max(1, Number(process.env.E2E_LANES ?? 1) || 1);
+const LANES = Math.max(1, Number(process.env.E2E_LANES ?? 2) || 2);
 // files known to take longest (tens of seconds of pipeline compiles), started first so the lanes end together
 const COSTLY_FIRST = ['performer-kernels', 'exact-kernels', 'app', 'i18n', 'engine', 'present', 'beyond', 'embed'];
 const rank = (f) => {
