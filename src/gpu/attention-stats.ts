@@ -36,15 +36,13 @@ const RN = 4;
 /** keys per tile: RN · WG / (BR / 4) */
 const BC = 32;
 
-/** Workgroup bytes of the view kernel (the largest of the dense kernels) for chunk width c4. */
-function viewBytes(c4: number): number {
-  return 4 * (BR + 4 * c4 * (BR + BC) + 2 * BR * BC + 4 * BR);
-}
-
-/** Override constants: tile shapes only (widths are uniforms), so one pipeline serves every d and m'. */
-function constants(ctx: KernelContext): Record<string, number> {
-  const c4 = viewBytes(8) <= ctx.limits.maxComputeWorkgroupStorageSize ? 8 : 4;
-  return { WG, BR, RN, C4: c4 };
+/**
+ * Override constants: tile shapes only (widths are uniforms), so one pipeline serves every d and m'.
+ * The micro-tile reads storage directly (attention-tile.wgsl); the view kernel's workgroup memory is
+ * its (A, Â) tile and row partials, 4·(2·BR·BC + 4·BR) = 8.7 KB, within the default 16 KiB.
+ */
+function constants(): Record<string, number> {
+  return { WG, BR, RN };
 }
 
 function params(
@@ -102,7 +100,7 @@ function statsPipeline(ctx: KernelContext, entry: string): GPUComputePipeline {
     'attention-row-stats',
     shaderSource(tileCode, reduceCode, statsCode),
     entry,
-    constants(ctx),
+    constants(),
   );
 }
 
@@ -207,7 +205,7 @@ export function encodeMatrixView(
       'attention-matrix-view',
       shaderSource(tileCode, viewCode),
       'fromRaw',
-      constants(ctx),
+      constants(),
     );
     run(ctx, encoder, 'matrix-view', pipeline, { 0: u, 5: norms, 6: out, 7: raw }, grid);
     return { buffer: out, plan };
@@ -218,7 +216,7 @@ export function encodeMatrixView(
     'attention-matrix-view',
     shaderSource(tileCode, viewCode),
     'main',
-    constants(ctx),
+    constants(),
   );
   // one entry per cell: a workgroup per row band over every key tile (fewer, longer workgroups)
   const grid: [number, number] = [plan.block === 1 ? 1 : groups, groups];

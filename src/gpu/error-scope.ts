@@ -16,8 +16,8 @@ export async function withErrorScopes<T>(device: GPUDevice, label: string, work:
   } catch (error) {
     outcome = { ok: false, error };
   }
-  const validation = await device.popErrorScope();
-  const oom = await device.popErrorScope();
+  // both popped in one go (the stack order is fixed at the call): one round trip to the GPU process, not two
+  const [validation, oom] = await Promise.all([device.popErrorScope(), device.popErrorScope()]);
   const err = validation ?? oom;
   if (err) {
     throw new EngineError('gpu-validation', `${label}: ${err.message}`, {

@@ -57,12 +57,11 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u
   var part = vec3f(0.0);
   for (var rs = 0u; rs < rowsAll; rs += BR) {
     for (var ks = 0u; ks < keysAll; ks += BC) {
-      workgroupBarrier(); // previous tile's entries and rows are no longer read
-      if (t < BR) { tileRows[t] = min(rowBase + rs + t, last); }
-      let mt = microTile(keyBase + ks, t);
-
       let rl = vec4u(4u * gr) + vec4u(0u, 1u, 2u, 3u); // tile-local rows
       let ir = vec4u(rowBase + rs) + rl;
+      if (b != 1u) { workgroupBarrier(); } // the previous tile's entries are no longer read
+      let mt = microTile(keyBase + ks, t, min(ir, vec4u(last)));
+
       let rowOk = (vec4u(rs) + rl) < vec4u(rowsAll);
       let n0 = norms[min(ir.x, last)];
       let n1 = norms[min(ir.y, last)];

@@ -35,15 +35,15 @@ fn keyEnd(i0: u32) -> u32 {
 fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
   let i0 = rowTileStart(wid);
   if (i0 >= p.n) { return; }
-  if (t < BR) { tileRows[t] = min(i0 + t, p.n - 1u); }
   let gr = t / TG;
   let u = t - gr * TG;
   let ir = vec4u(i0 + 4u * gr) + vec4u(0u, 1u, 2u, 3u);
+  let rows = min(ir, vec4u(p.n - 1u));
 
   var acc = normStart();
   let kEnd = keyEnd(i0);
   for (var j0 = 0u; j0 < kEnd; j0 += BC) {
-    let mt = microTile(j0, t);
+    let mt = microTile(j0, t, rows);
     if (p.raw != 0u) {
       for (var x = 0u; x < RN; x++) {
         let j = j0 + u + x * TG;
@@ -70,16 +70,16 @@ fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
 fn rowStats(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
   let i0 = rowTileStart(wid);
   if (i0 >= p.n) { return; }
-  if (t < BR) { tileRows[t] = min(i0 + t, p.n - 1u); }
   let gr = t / TG;
   let u = t - gr * TG;
   let ir = vec4u(i0 + 4u * gr) + vec4u(0u, 1u, 2u, 3u);
+  let rows = min(ir, vec4u(p.n - 1u));
   let nr = rowNorms(ir);
 
   var acc = statsStart();
   let kEnd = keyEnd(i0);
   for (var j0 = 0u; j0 < kEnd; j0 += BC) {
-    acc = statsAdd(acc, microTile(j0, t), ir, j0, u, nr);
+    acc = statsAdd(acc, microTile(j0, t, rows), ir, j0, u, nr);
   }
   let all = statsCombine(acc, t, u);
   if (u == 0u) {
@@ -101,7 +101,6 @@ fn fullRows(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) 
   let j0 = wid.x * BC;
   let slot0 = wid.y * BR;
   if (j0 >= p.n || slot0 >= p.rowCount) { return; }
-  if (t < BR) { tileRows[t] = rowList[min(slot0 + t, p.rowCount - 1u)]; }
   let gr = t / TG;
   let u = t - gr * TG;
   let slots = vec4u(slot0 + 4u * gr) + vec4u(0u, 1u, 2u, 3u);
@@ -112,7 +111,7 @@ fn fullRows(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) 
     rowList[min(slots.w, p.rowCount - 1u)],
   );
   let nr = rowNorms(ir);
-  let mt = microTile(j0, t);
+  let mt = microTile(j0, t, ir);
   let planeB = p.rowCount * p.n;
   for (var x = 0u; x < RN; x++) {
     let j = j0 + u + x * TG;
