@@ -50,10 +50,10 @@ const ROW_CASES = [
   { n: 65, d: 3, m: 8, causal: true, rows: 12, maps: ['positive', 'exp'], stabilizer: 'ref', scale: 1.5 },
   // φ from the projection (attention-row-list-features.wgsl) at large norms: per-row shifts, ragged m
   { n: 33, d: 16, m: 6, causal: true, rows: 33, maps: ['positive', 'hyperbolic', 'exp'], scale: 3 },
-  // φ from the twins, uploaded (the software-adapter choice); the row statistics on the GPU
+  // φ from the twins, uploaded (the software adapter's choice for the maps outside the projection); the row statistics on the GPU
   { n: 47, d: 5, m: 7, causal: true, rows: 47, maps: ['positive', 'hyperbolic', 'cosformer'], features: 'cpu' },
   { n: 65, d: 3, m: 5, causal: false, rows: 9, maps: ['trig', 'double-softmax', 'oprf'], features: 'cpu' },
-  // φ of the exp maps from the projection, the others from the twins, in one packed batch
+  // φ of the exp maps from the projection, the others from the twins, in one packed batch (the software adapter's choice)
   { n: 47, d: 5, m: 6, causal: true, rows: 13, maps: ['hyperbolic', 'trig', 'positive'], features: 'projection' },
   // a row list of 1 or 2 rows (rowDotsThin), ragged keys; twins' φ sides shared by repeated maps
   { n: 45, d: 5, m: 6, causal: false, rows: 1, maps: ['positive', 'taylor2', 'positive'], features: 'cpu' },
@@ -138,9 +138,14 @@ test(
     );
     const rows = [];
     for (const [op, payload] of OP_CASES) {
-      for (const features of ['gpu', 'cpu']) {
+      // φ on the GPU (a hardware adapter's choice), the exp maps' projected and the rest from the twins
+      // (a software adapter's), every φ from the twins
+      for (const features of ['gpu', 'projection', 'cpu']) {
         const r = await page.evaluate(([o, pl, f]) => window.analysisKernels.op(o, pl, f), [op, payload, features]);
-        rows.push({ name: `${op} ${JSON.stringify(payload.params)}${features === 'cpu' ? ' [φ cpu]' : ''}`, ...r });
+        rows.push({
+          name: `${op} ${JSON.stringify(payload.params)}${features === 'gpu' ? '' : ` [φ ${features}]`}`,
+          ...r,
+        });
       }
     }
     table(log, 'analysis ops: WebGPU backend vs CPU twins (all result numbers)', rows);

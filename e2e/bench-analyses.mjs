@@ -3,12 +3,12 @@
 // (src/core/default-params.ts) and its default budgets, interleaved rounds (CPU and GPU alternate
 // which goes first), min and median wall time of the whole op. On SwiftShader the GPU runs on the
 // CPU too, so the ratio is the honest proxy. A bench, not a test.
-// Usage: node e2e/bench-analyses.mjs [--rounds N] [--ops a,b] [--gpu-features] (φ on the GPU even on a
-// software adapter, where the engine worker forms it with the twins) [--profile] (then one profiled
-// run per op: φ on the CPU, encoding, readback wait and GPU time per pass label, summed over batches;
-// with --projection the projection side too; --batches: one line per batch)
-// [--projection] (a third side, interleaved: on a software adapter the exp maps' φ from the projection
-// kernel, the rest from the twins — the A/B behind the engine's choice)
+// Usage: node e2e/bench-analyses.mjs [--rounds N] [--ops a,b] [--gpu-features] (every φ on the GPU even
+// on a software adapter, where the engine worker forms the maps outside the projection with the twins)
+// [--profile] (then one profiled run per op: φ on the CPU, encoding, readback wait and GPU time per
+// pass label, summed over batches; with --twins-only that side too; --batches: one line per batch)
+// [--twins-only] (a third side, interleaved: on a software adapter every φ from the twins, the exp maps'
+// too — the A/B behind the engine's choice of the projection kernel for them)
 import { createServer } from 'vite';
 import { findBrowser, launchBrowser } from './browser.mjs';
 import { dirname, join } from 'node:path';
@@ -54,21 +54,22 @@ try {
   await page.evaluate(() =>
     window.analysisKernels.op('mapRows', { params: { n: 16, d: 4, m: 4 }, row: 1 }).catch(() => null),
   );
-  const third = args.includes('--projection');
-  const times = Object.fromEntries(ops.map((o) => [o, { cpu: [], gpu: [], projection: [] }]));
-  // the GPU side as the engine worker runs it on this adapter (software: every φ from the twins)
+  const third = args.includes('--twins-only');
+  const times = Object.fromEntries(ops.map((o) => [o, { cpu: [], gpu: [], third: [] }]));
+  // the GPU side as the engine worker runs it on this adapter (software: the exp maps' φ from the
+  // projection kernel, the other maps' from the twins)
   const gpuMode =
     /swiftshader|fallback|llvmpipe|warp/i.test(info.adapter) && !args.includes('--gpu-features')
-      ? 'gpu-cpu-features'
+      ? 'gpu-projection'
       : 'gpu';
   console.log(
-    `GPU side: ${gpuMode === 'gpu' ? 'φ and row statistics on the GPU' : 'φ from the twins, row statistics on the GPU'}`,
+    `GPU side: ${gpuMode === 'gpu' ? 'φ and row statistics on the GPU' : "the exp maps' φ projected on the GPU, the other maps' from the twins; row statistics on the GPU"}`,
   );
   for (let r = 0; r < rounds; r++) {
     for (const op of ops) {
-      const sides = third ? ['cpu', 'gpu', 'projection'] : ['cpu', 'gpu'];
+      const sides = third ? ['cpu', 'gpu', 'third'] : ['cpu', 'gpu'];
       const order = [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)];
-      const mode = { cpu: 'cpu', gpu: gpuMode, projection: 'gpu-projection' };
+      const mode = { cpu: 'cpu', gpu: gpuMode, third: 'gpu-cpu-features' };
       for (const side of order) {
         const ms = await page.evaluate(([o, g]) => window.analysisKernels.timeOp(o, g), [op, mode[side]]);
         times[op][side].push(ms);
@@ -78,17 +79,17 @@ try {
   }
   const f = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${Math.round(x)} ms`).padStart(9);
   console.log(
-    `\n${'op'.padEnd(14)} ${'CPU min'.padStart(9)} ${'CPU med'.padStart(9)} ${'GPU min'.padStart(9)} ${'GPU med'.padStart(9)} ${'CPU/GPU (med)'.padStart(14)}${third ? `${'proj. min'.padStart(10)} ${'proj. med'.padStart(9)}` : ''}`,
+    `\n${'op'.padEnd(14)} ${'CPU min'.padStart(9)} ${'CPU med'.padStart(9)} ${'GPU min'.padStart(9)} ${'GPU med'.padStart(9)} ${'CPU/GPU (med)'.padStart(14)}${third ? `${'twins min'.padStart(10)} ${'twins med'.padStart(9)}` : ''}`,
   );
   for (const op of ops) {
-    const { cpu, gpu, projection: pr } = times[op];
+    const { cpu, gpu, third: pr } = times[op];
     console.log(
       `${op.padEnd(14)} ${f(Math.min(...cpu))} ${f(median(cpu))} ${f(Math.min(...gpu))} ${f(median(gpu))} ${(median(cpu) / median(gpu)).toFixed(2).padStart(13)}×${third ? ` ${f(Math.min(...pr))} ${f(median(pr))}` : ''}`,
     );
   }
   if (args.includes('--profile')) {
-    // the GPU side as timed above, and with --projection the third side too
-    const sides = [gpuMode === 'gpu' ? 'gpu' : 'cpu', ...(third ? ['projection'] : [])];
+    // the GPU side as timed above, and with --twins-only the third side too
+    const sides = [gpuMode === 'gpu' ? 'gpu' : 'projection', ...(third ? ['cpu'] : [])];
     for (const op of ops)
       for (const features of sides) {
         const r = await page.evaluate(([o, f]) => window.analysisKernels.profileOp(o, f), [op, features]);

@@ -54,9 +54,9 @@ function worst(errs: Record<string, Err>): Err & { fields: Record<string, Err> }
 }
 
 /**
- * 'gpu': φ from the projection and the feature kernels (a hardware adapter's choice); 'cpu': every φ
- * from the twins (a software adapter's); 'projection': the exp maps' from the projection, the rest
- * from the twins (the bench's A/B)
+ * 'gpu': φ from the projection and the feature kernels (a hardware adapter's choice); 'projection':
+ * the exp maps' from the projection, the rest from the twins (a software adapter's); 'cpu': every φ
+ * from the twins (the bench's --twins-only A/B)
  */
 type FeatureSide = 'gpu' | 'cpu' | 'projection';
 let kernelBase: Promise<KernelContext> | null = null;

@@ -80,15 +80,13 @@ function analysisBackend(b: AttentionBackend) {
   if (analysisGpu?.owner !== gpuBackend) {
     analysisGpu?.backend.dispose();
     // every batch is one GPU turn: a live compute waits for at most the batch in flight
-    // a software adapter (SwiftShader) forms every φ with the twins: its feature kernels are far slower
-    // than the twins, and the projection kernel no faster (bench-analyses.mjs --projection, interleaved)
+    // a software adapter (SwiftShader) forms φ of the maps outside the projection with the twins: its
+    // feature kernels are far slower there; the exp maps' φ comes from the projection kernel on every
+    // adapter (bench-analyses.mjs --twins-only, interleaved: faster than the twins' φ in every op)
     const software = isSoftwareAdapter(gpuBackend.info.adapter);
     analysisGpu = {
       owner: gpuBackend,
-      backend: createGpuAnalysisBackend(gpuBackend.context, gpuTurn, {
-        features: software ? 'cpu' : 'gpu',
-        projection: !software,
-      }),
+      backend: createGpuAnalysisBackend(gpuBackend.context, gpuTurn, { features: software ? 'cpu' : 'gpu' }),
     };
   }
   return analysisGpu.backend;

@@ -21,9 +21,10 @@ export interface GpuAnalysisOptions {
   profile?: (p: BatchProfile) => void;
   /**
    * φ of the exp maps under ε = 0 from their projection on the GPU (attention-row-list-features.wgsl;
-   * default true), else as the other maps'. On SwiftShader the twins are as fast or faster (n = 256,
-   * m = 64, interleaved medians: errorVsM 4.3 s with the twins' φ vs 5.0 s, normSweep 1.7 vs 1.9 s,
-   * entropyVsN 1.0 vs 1.0 s), so the engine turns it off on a software adapter.
+   * default true), else as the other maps'. The engine keeps it on a software adapter too: with the
+   * batch in at most two submissions, the projection beat the twins' φ in every op on SwiftShader
+   * (n = 256, m = 64, 5 interleaved rounds, medians: errorVsM 2.29 s vs 2.89 s, normSweep 1.28 vs
+   * 1.34 s, errorVsD 415 vs 508 ms, mapRows 16 vs 21 ms); `false` is the bench's `--twins-only` A/B.
    */
   projection?: boolean;
 }
