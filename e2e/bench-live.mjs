@@ -18,7 +18,9 @@
 //   node e2e/bench-live.mjs --steps 5 --rounds 2 --timeout 60000 --json out.json
 //   node e2e/bench-live.mjs --root DIR        (another checkout, e.g. an export of main, to compare)
 //   --rounds R: R fresh page loads per path, --steps steps on each; --warmup W: unrecorded steps
-//   first; --paths cpu,webgpu: which paths.
+//   first; --paths cpu,webgpu: which paths; --attribution: an unminified build, and for every long
+//   animation frame ≥ 50 ms in a step its scripts (invoker, function, source, duration) — what to
+//   profile when a step shows a long task.
 // A checkout without data-analysis-key / -version (before this bench) is measured by status alone:
 // first = refined = the first "done" after the step's "running", settled = nothing running a while.
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -61,7 +63,22 @@ function probe() {
     try {
       new PerformanceObserver((list) => {
         for (const e of list.getEntries())
-          into.push({ start: e.startTime, duration: e.duration, blocking: e.blockingDuration ?? 0 });
+          into.push({
+            start: e.startTime,
+            duration: e.duration,
+            blocking: e.blockingDuration ?? 0,
+            // long animation frames: the scripts that ran in the frame, longest first
+            scripts: (e.scripts ?? [])
+              .map((x) => ({
+                invoker: x.invoker,
+                fn: x.sourceFunctionName,
+                src: `${(x.sourceURL ?? '').split('/').pop()}:${x.sourceCharPosition}`,
+                ms: Math.round(x.duration),
+              }))
+              .sort((a, b) => b.ms - a.ms)
+              .slice(0, 4),
+            render: Math.round(e.renderStart ? e.startTime + e.duration - e.renderStart : 0),
+          });
       }).observe({ type, buffered: true });
       return true;
     } catch {
@@ -189,6 +206,9 @@ function probe() {
           longest: Math.max(0, ...lf.map((e) => e.duration)),
           total: sum(lf, 'duration'),
           blocking: sum(lf, 'blocking'),
+          frames: lf
+            .filter((e) => e.duration >= 50)
+            .map((e) => ({ ms: Math.round(e.duration), render: e.render, scripts: e.scripts })),
         },
       };
     },
@@ -197,7 +217,13 @@ function probe() {
 
 const outDir = mkdtempSync(join(tmpdir(), 'bench-live-'));
 const t0 = Date.now();
-await build({ root, mode: 'production', logLevel: 'error', build: { outDir, emptyOutDir: true } });
+const attribution = args.includes('--attribution');
+await build({
+  root,
+  mode: 'production',
+  logLevel: 'error',
+  build: { outDir, emptyOutDir: true, ...(attribution ? { minify: false } : {}) },
+});
 const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { port: 0, host: '127.0.0.1' } });
 const appUrl = `http://localhost:${server.httpServer.address().port}`;
 const log = (msg) => console.error(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
@@ -286,6 +312,11 @@ for (let r = 0; r < rounds; r++) {
         `${p.path.id.padEnd(6)} ${tag}: m ${s.m}, heatmap ${fmt(s.heatmap)}, settled ${fmt(s.settled)}` +
           `, long tasks ${s.longtask.count} (${fmt(s.longtask.total)})${s.timedOut ? ', TIMED OUT' : ''}`,
       );
+      if (attribution)
+        for (const f of s.loaf.frames ?? [])
+          log(
+            `    long frame ${f.ms} ms (style/layout/paint ${f.render} ms): ${f.scripts.map((x) => `${x.invoker} → ${x.fn || '?'} @ ${x.src} ${x.ms} ms`).join('; ') || 'no script'}`,
+          );
       if (k >= warmup) samples[p.path.id].push(s);
     }
   }
