@@ -3,14 +3,14 @@
  * hover read-out of every series at the nearest x, a legend (colour + dash, never colour alone) and
  * a data-table alternative. React renders the SVG; d3 supplies scales, shapes and axes.
  */
-import { area, axisBottom, axisLeft, line, select } from 'd3';
-import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { area, line } from 'd3';
+import { memo, useId, useMemo, useState } from 'react';
 import { similarProps } from './similar';
 import { DataTable, type DataTableLabels } from './DataTable';
 import { fmt } from './format';
 import { Legend } from './Legend';
+import { useLineAxes } from './line-axes';
 import { allX, allY, extent, makeScale, nearestIndex } from './line-scales';
-import { logTicks } from './log-domain';
 import { useMarkerLabels } from './marker-labels';
 import { useHeight, useWidth } from './useWidth';
 
@@ -97,8 +97,6 @@ function LineChartImpl(props: LineChartProps) {
   const [wrapRef, width] = useWidth<HTMLDivElement>();
   const [plotRef, plotHeight] = useHeight<HTMLDivElement>(props.height ?? 240, 100);
   const height = props.fill ? plotHeight : (props.height ?? 240);
-  const xAxisRef = useRef<SVGGElement>(null);
-  const yAxisRef = useRef<SVGGElement>(null);
   const [hover, setHover] = useState<{ px: number; x: number } | null>(null);
   const clipId = `clip${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const t = props.labels;
@@ -125,19 +123,7 @@ function LineChartImpl(props: LineChartProps) {
   const xs = useMemo(() => makeScale(xScale, [xa, xb], [0, innerW], false), [xScale, xa, xb, innerW]);
   const ys = useMemo(() => makeScale(yScale, [ya, yb], [innerH, 0], true), [yScale, ya, yb, innerH]);
 
-  useEffect(() => {
-    if (!xAxisRef.current || !yAxisRef.current) return;
-    const ticksX = Math.max(2, Math.min(8, Math.floor(innerW / 70)));
-    const xa = axisBottom(xs);
-    if (xLog) xa.tickValues(logTicks(xs, ticksX)).tickFormat((v) => fmt(v as number));
-    else xa.ticks(ticksX, props.integerX ? '~d' : '~g');
-    select(xAxisRef.current).call(xa);
-    const ticksY = Math.max(2, Math.min(7, Math.floor(innerH / 40)));
-    const ya = axisLeft(ys);
-    if (yLog) ya.tickValues(logTicks(ys, ticksY)).tickFormat((v) => fmt(v as number, 2));
-    else ya.ticks(ticksY).tickFormat((v) => fmt(v as number));
-    select(yAxisRef.current).call(ya);
-  }, [xs, ys, innerW, innerH, xLog, yLog, props.integerX]);
+  const { xAxisRef, yAxisRef } = useLineAxes(xs, ys, innerW, innerH, xLog, yLog, props.integerX);
 
   // Marker labels are measured once drawn, then placed in rows so nearby lines' labels never overlap.
   const { markerText, placed } = useMarkerLabels(markers, xs, innerW);
