@@ -35,7 +35,8 @@ const server = await createServer({
 await server.listen();
 const baseUrl = `http://localhost:${server.httpServer.address().port}`;
 // the setup's sizes, parsed by the app's own strict parser (the same rules as train= in a link)
-const { parseSetup, defaultSetup } = await server.ssrLoadModule('/src/engine/training-setup.ts');
+const { defaultSetup } = await server.ssrLoadModule('/src/engine/training-setup.ts');
+const { parseSetup } = await server.ssrLoadModule('/src/engine/training-setup-url.ts');
 const { setup, problems } = parseSetup(setupRaw, defaultSetup('webgpu'));
 if (problems.length) console.warn(`ignored setup fields: ${JSON.stringify(problems)}`);
 const over = { ...setup };

@@ -1,5 +1,6 @@
 // Performer kernels (src/gpu/favor-features.ts, performer-bidirectional.ts, performer-causal.ts and
-// the fast exp-of-projection path performer-exp.ts: favor-projection.wgsl, performer-exp-gemm.wgsl)
+// the fast exp-of-projection path performer-exp.ts with favor-projection.ts: favor-projection.wgsl,
+// performer-exp-gemm.wgsl)
 // against their CPU twins in src/core (queryFeatures / keyFeatures, linearAttentionOutput), in
 // Chromium's WebGPU on SwiftShader. Driver: e2e/pages/performer-kernels.ts.
 //

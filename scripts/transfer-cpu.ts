@@ -10,7 +10,8 @@
 import { trainStepFlops } from '../src/core/train/flops';
 import { createCpuTrainer } from '../src/core/train/trainer';
 import { makeBatch } from '../src/core/train/tasks/index';
-import { parseSetup, taskConfig, writeSetup } from '../src/engine/training-setup';
+import { taskConfig } from '../src/engine/training-setup';
+import { parseSetup, writeSetup } from '../src/engine/training-setup-url';
 import { startTransferSession } from '../src/engine/transfer-runner';
 import { transferSetup } from '../src/engine/transfer-setup';
 import { applyTrainingMessage, INITIAL_TRAINING, type TrainingState } from '../src/store/training';

@@ -34,7 +34,7 @@ import {
   takesExpPath,
 } from '../../src/gpu/performer-bidirectional';
 import { causalPlan, encodePerformerCausal, fusedCausalPlan } from '../../src/gpu/performer-causal';
-import { encodeFavorProjection, type FavorProjection } from '../../src/gpu/performer-exp';
+import { encodeFavorProjection, type FavorProjection } from '../../src/gpu/favor-projection';
 import { generateInputs } from '../../src/core/inputs';
 import { featureDim, featureMapParam } from '../../src/core/feature-maps';
 import { linearAttention, linearAttentionOutput, performerFeatures } from '../../src/core/linear-attention';

@@ -7,7 +7,7 @@ import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { similarProps } from './similar';
 import { DataTable, type DataTableLabels } from './DataTable';
 import { fmt, fmtPct } from './format';
-import { Legend } from './LineChart';
+import { Legend } from './Legend';
 import { useWidth } from './useWidth';
 
 export interface HistSeries {

@@ -3,13 +3,15 @@
  * hover read-out of every series at the nearest x, a legend (colour + dash, never colour alone) and
  * a data-table alternative. React renders the SVG; d3 supplies scales, shapes and axes.
  */
-import { area, axisBottom, axisLeft, line, scaleLinear, scaleLog, select, type ScaleContinuousNumeric } from 'd3';
-import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { area, line } from 'd3';
+import { memo, useId, useMemo, useState } from 'react';
 import { similarProps } from './similar';
 import { DataTable, type DataTableLabels } from './DataTable';
 import { fmt } from './format';
-import { placeLabels } from './label-rows';
-import { logTicks, widenLogDomain } from './log-domain';
+import { Legend } from './Legend';
+import { useLineAxes } from './line-axes';
+import { allX, allY, extent, makeScale, nearestIndex } from './line-scales';
+import { useMarkerLabels } from './marker-labels';
 import { useHeight, useWidth } from './useWidth';
 
 export interface Series {
@@ -79,86 +81,6 @@ export interface LineChartProps {
 }
 
 const M = { top: 14, right: 16, bottom: 42, left: 58 };
-/** Width per character of a marker label before it is measured (11 px text). */
-const LABEL_CHAR_PX = 6.5;
-
-type Scale = ScaleContinuousNumeric<number, number>;
-
-function extent(values: Iterable<number>, log: boolean): [number, number] | null {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const v of values) {
-    if (!Number.isFinite(v) || (log && v <= 0)) continue;
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
-  return lo <= hi ? [lo, hi] : null;
-}
-
-function* allY(series: Series[]): Iterable<number> {
-  for (const s of series) {
-    for (let i = 0; i < s.y.length; i++) yield s.y[i]!;
-    if (s.band) {
-      for (let i = 0; i < s.band.lo.length; i++) yield s.band.lo[i]!;
-      for (let i = 0; i < s.band.hi.length; i++) yield s.band.hi[i]!;
-    }
-  }
-}
-function* allX(series: Series[]): Iterable<number> {
-  for (const s of series) for (let i = 0; i < s.x.length; i++) yield s.x[i]!;
-}
-
-function makeScale(kind: 'linear' | 'log', domain: [number, number], range: [number, number], pad: boolean): Scale {
-  if (kind === 'log') {
-    return scaleLog()
-      .domain(widenLogDomain(...domain))
-      .range(range);
-  }
-  let [a, b] = domain;
-  if (a === b) {
-    a -= Math.abs(a) * 0.1 || 1;
-    b += Math.abs(b) * 0.1 || 1;
-  }
-  const s = scaleLinear().domain([a, b]).range(range);
-  return pad ? s.nice() : s;
-}
-
-let measureCtx: CanvasRenderingContext2D | null | undefined;
-
-/**
- * A marker label's width in its computed font, through a canvas's measureText: reading an SVG
- * text's getComputedTextLength forces a layout of the page every time a label changes (every step
- * of a slider), measureText does not. The font is read once per chart (`font`); without a 2D
- * canvas the text element measures itself.
- */
-function measureLabel(el: SVGTextElement | null, label: string, font: { current: string | null }): number {
-  if (!el) return 0;
-  if (measureCtx === undefined)
-    measureCtx = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
-  if (!measureCtx) return typeof el.getComputedTextLength === 'function' ? el.getComputedTextLength() : 0;
-  if (font.current === null) {
-    const cs = getComputedStyle(el);
-    font.current = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
-  }
-  measureCtx.font = font.current;
-  return measureCtx.measureText(label).width;
-}
-
-function nearestIndex(xs: ArrayLike<number>, x: number, log: boolean): number {
-  let best = -1;
-  let dist = Infinity;
-  const tx = log ? Math.log(x) : x;
-  for (let i = 0; i < xs.length; i++) {
-    const v = xs[i]!;
-    if (!Number.isFinite(v) || (log && v <= 0)) continue;
-    const dd = Math.abs((log ? Math.log(v) : v) - tx);
-    if (dd < dist) {
-      dist = dd;
-      best = i;
-    }
-  }
-  return best;
-}
 
 function LineChartImpl(props: LineChartProps) {
   const {
@@ -175,8 +97,6 @@ function LineChartImpl(props: LineChartProps) {
   const [wrapRef, width] = useWidth<HTMLDivElement>();
   const [plotRef, plotHeight] = useHeight<HTMLDivElement>(props.height ?? 240, 100);
   const height = props.fill ? plotHeight : (props.height ?? 240);
-  const xAxisRef = useRef<SVGGElement>(null);
-  const yAxisRef = useRef<SVGGElement>(null);
   const [hover, setHover] = useState<{ px: number; x: number } | null>(null);
   const clipId = `clip${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const t = props.labels;
@@ -203,41 +123,10 @@ function LineChartImpl(props: LineChartProps) {
   const xs = useMemo(() => makeScale(xScale, [xa, xb], [0, innerW], false), [xScale, xa, xb, innerW]);
   const ys = useMemo(() => makeScale(yScale, [ya, yb], [innerH, 0], true), [yScale, ya, yb, innerH]);
 
-  useEffect(() => {
-    if (!xAxisRef.current || !yAxisRef.current) return;
-    const ticksX = Math.max(2, Math.min(8, Math.floor(innerW / 70)));
-    const xa = axisBottom(xs);
-    if (xLog) xa.tickValues(logTicks(xs, ticksX)).tickFormat((v) => fmt(v as number));
-    else xa.ticks(ticksX, props.integerX ? '~d' : '~g');
-    select(xAxisRef.current).call(xa);
-    const ticksY = Math.max(2, Math.min(7, Math.floor(innerH / 40)));
-    const ya = axisLeft(ys);
-    if (yLog) ya.tickValues(logTicks(ys, ticksY)).tickFormat((v) => fmt(v as number, 2));
-    else ya.ticks(ticksY).tickFormat((v) => fmt(v as number));
-    select(yAxisRef.current).call(ya);
-  }, [xs, ys, innerW, innerH, xLog, yLog, props.integerX]);
+  const { xAxisRef, yAxisRef } = useLineAxes(xs, ys, innerW, innerH, xLog, yLog, props.integerX);
 
   // Marker labels are measured once drawn, then placed in rows so nearby lines' labels never overlap.
-  const markerText = useRef<(SVGTextElement | null)[]>([]);
-  const [labelWidths, setLabelWidths] = useState<number[]>([]);
-  const markerKey = markers.map((m) => m.label).join('\u0000');
-  const labelFont = useRef<string | null>(null);
-  useLayoutEffect(() => {
-    const w = markers.map((m, i) => {
-      const measured = measureLabel(markerText.current[i] ?? null, m.label, labelFont);
-      return measured > 0 ? measured : m.label.length * LABEL_CHAR_PX;
-    });
-    setLabelWidths((prev) => (prev.length === w.length && prev.every((v, i) => v === w[i]) ? prev : w));
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the labels' text decides their width
-  }, [markerKey]);
-  const placed = useMemo(
-    () =>
-      placeLabels(
-        markers.map((m, i) => ({ x: xs(m.x), width: labelWidths[i] ?? m.label.length * LABEL_CHAR_PX })),
-        innerW,
-      ),
-    [markers, labelWidths, xs, innerW],
-  );
+  const { markerText, placed } = useMarkerLabels(markers, xs, innerW);
 
   const okX = (v: number) => Number.isFinite(v) && (!xLog || v > 0);
   const okY = (v: number) => Number.isFinite(v) && (!yLog || v > 0);
@@ -468,32 +357,3 @@ function LineChartImpl(props: LineChartProps) {
  * slider is dragged.
  */
 export const LineChart = memo(LineChartImpl, similarProps);
-
-export interface LegendItem {
-  id: string;
-  label: string;
-  color: string;
-  dash?: string;
-  band?: boolean;
-  points?: boolean;
-}
-
-export function Legend({ items }: { items: LegendItem[] }) {
-  return (
-    <ul className="legend">
-      {items.map((it) => (
-        <li key={it.id}>
-          <svg width={28} height={12} aria-hidden="true">
-            {it.band && <rect x={0} y={2} width={28} height={8} fill={it.color} opacity={0.16} />}
-            {it.points ? (
-              <circle cx={14} cy={6} r={3} fill={it.color} />
-            ) : (
-              <line x1={0} x2={28} y1={6} y2={6} stroke={it.color} strokeWidth={2} strokeDasharray={it.dash} />
-            )}
-          </svg>
-          {it.label}
-        </li>
-      ))}
-    </ul>
-  );
-}

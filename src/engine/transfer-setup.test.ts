@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultSetup, parseSetup, writeSetup, type TrainingSetup } from './training-setup';
+import { defaultSetup, type TrainingSetup } from './training-setup';
+import { parseSetup, writeSetup } from './training-setup-url';
 import { transferSetup, transferSpecs, transferTotalSteps } from './transfer-setup';
 
 const comparison = defaultSetup('cpu');

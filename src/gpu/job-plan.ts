@@ -12,7 +12,8 @@ import { bucketSize, GpuAllocator } from './allocator';
 import { rawBytes } from './attention-stats';
 import { bidirectionalChunk, performerTiles } from './performer-bidirectional';
 import { causalPlan, fusedCausalPlan } from './performer-causal';
-import { blockAlignedChunk, projectionBlock, projectionBytes, usesExpPath } from './performer-exp';
+import { blockAlignedChunk, projectionBlock, projectionBytes } from './favor-projection';
+import { usesExpPath } from './performer-exp';
 import { uColumns } from './favor-features';
 
 export interface JobShape {

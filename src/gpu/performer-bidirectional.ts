@@ -18,7 +18,8 @@ import code from '../shaders/performer-bidirectional.wgsl?raw';
 import { EngineError } from '../core/errors';
 import { featureDim } from '../core/feature-maps';
 import type { KernelContext } from './kernel-context';
-import { encodeExpBidirectional, maxBindingOf, usesExpPath, type FavorProjection } from './performer-exp';
+import { maxBindingOf, type FavorProjection } from './favor-projection';
+import { encodeExpBidirectional, usesExpPath } from './performer-exp';
 import {
   checkBinding,
   encodeDispatch,
@@ -41,7 +42,7 @@ export interface PerformerArgs extends FavorProblem {
   projection?: FavorProjection;
   /** true forces the generic on-the-fly path even for the exp maps (tests compare both) */
   generic?: boolean;
-  /** fast path: rows per projection block, forced (tests; default projectionBlock of performer-exp.ts) */
+  /** fast path: rows per projection block, forced (tests; default projectionBlock of favor-projection.ts) */
   block?: number;
 }
 

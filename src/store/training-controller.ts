@@ -7,7 +7,8 @@
  */
 import type { ParamTensor } from '../core/train/types';
 import type { TrainingClient } from '../engine/training-client';
-import { defaultSetup, parseSetup, writeSetup, type TrainingSetup } from '../engine/training-setup';
+import { defaultSetup, type TrainingSetup } from '../engine/training-setup';
+import { parseSetup, writeSetup } from '../engine/training-setup-url';
 import type { Actions, AppStore } from './store';
 import { transferSetup } from '../engine/transfer-setup';
 import { applyTrainingMessage, isTraining, type TrainingState } from './training';

@@ -10,7 +10,8 @@ import { RANK_TOLERANCES } from '../core/rank';
 import { DEFAULT_PARAMS, parseParam, type ParamKey } from './params';
 import { parseStep } from './present-steps';
 import { isEmbedId, parseEmbedControls, writeEmbedControls } from './embed';
-import { defaultSetup, parseSetup, writeSetup, type TrainingSetup } from '../engine/training-setup';
+import { defaultSetup, type TrainingSetup } from '../engine/training-setup';
+import { parseSetup, writeSetup } from '../engine/training-setup-url';
 import type { TrainingState } from './training';
 import { parseTrained, TRAINED_URL_KEYS, trainedNotice, trainedUrlValue, type TrainedSelection } from './trained';
 import {

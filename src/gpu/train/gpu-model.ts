@@ -1,65 +1,29 @@
 /**
  * The tiny transformer (src/core/train/types.ts; CPU twin src/core/train/model.ts) as GPU passes:
  * parameters, gradients and Adam moments in flat buffers (tensor i at a 256-byte boundary, so a
- * tensor binds in place as a buffer range), activations in buffers kept across steps, and
- * `encodeForward` / `encodeBackward` that put a whole step's passes into one command encoder.
+ * tensor binds in place as a buffer range: flat-layout.ts), activations in buffers kept across
+ * steps, and `encodeForward` / `encodeBackward` that put a whole step's passes (on a batch of
+ * gpu-batch.ts) into one command encoder.
  * The pass order follows modelForward / modelBackward exactly (the same sums, the same residual
  * structure), so a GPU step and a CPU step differ only by f32 rounding.
  */
 import { featureCount } from '../../core/train/feature-map-grad';
 import { headDim } from '../../core/train/model-params';
-import type { Batch, ModelConfig, ParamTensor } from '../../core/train/types';
+import type { ModelConfig, ParamTensor } from '../../core/train/types';
 import type { KernelContext } from '../kernel-context';
 import type { View } from './attn-common';
 import type { BufView } from './common';
 import { encodeCrossEntropy } from './cross-entropy';
 import { encodeGeluBackward, encodeGeluForward } from './elementwise';
-import { encodeEmbedBackward, encodeEmbedForward, tokenIndex } from './embedding';
+import { encodeEmbedBackward, encodeEmbedForward } from './embedding';
 import { encodeFeatureBackward, encodeFeatureForward } from './feature-maps';
+import { ALIGN, flatLayout, type FlatLayout } from './flat-layout';
+import type { GpuBatch } from './gpu-batch';
 import { encodeLayerNormBackward, encodeLayerNormForward } from './layer-norm';
 import { encodeLinearAttentionBackward, encodeLinearAttentionForward } from './linear-attention';
 import { encodeLinearBackward, encodeLinearForward, encodeMatmulSum3 } from './linear';
 import { encodeShortConvBackward, encodeShortConvForward } from './short-conv';
 import { encodeSoftmaxAttentionBackward, encodeSoftmaxAttentionForward } from './softmax-attention';
-
-/** Floats per alignment unit: 64 f32 = 256 bytes, the default minStorageBufferOffsetAlignment. */
-const ALIGN = 64;
-
-export interface FlatTensor {
-  name: string;
-  shape: readonly number[];
-  decay: boolean;
-  /** first element in the flat buffers */
-  offset: number;
-  size: number;
-}
-
-export interface FlatLayout {
-  tensors: FlatTensor[];
-  byName: Map<string, FlatTensor>;
-  /** floats of every flat buffer (a multiple of 64) */
-  total: number;
-}
-
-export function flatLayout(params: readonly ParamTensor[]): FlatLayout {
-  let at = 0;
-  const tensors = params.map((p) => {
-    const t = { name: p.name, shape: p.shape, decay: p.decay, offset: at, size: p.data.length };
-    at += Math.ceil(Math.max(1, p.data.length) / ALIGN) * ALIGN;
-    return t;
-  });
-  return { tensors, byName: new Map(tensors.map((t) => [t.name, t])), total: at };
-}
-
-/** The batch on the GPU: tokens and targets i32, mask u32 (B·L each), the rows by token (tokenIndex). */
-export interface GpuBatch {
-  tokens: GPUBuffer;
-  byToken: GPUBuffer;
-  targets: GPUBuffer;
-  mask: GPUBuffer;
-  batch: number;
-  seqLen: number;
-}
 
 interface LayerActs {
   hIn: GPUBuffer;
@@ -406,16 +370,4 @@ export class GpuModel {
       dh: dH, dTok: G('tok'), dPos: G('pos'), accumulate: true, byToken: b.byToken,
     }); // prettier-ignore
   }
-}
-
-/** Writes a batch into the GPU buffers of `prefix` (tokens, targets i32; mask u32). */
-export function uploadBatch(ctx: KernelContext, prefix: string, b: Batch): GpuBatch {
-  return {
-    tokens: ctx.alloc.upload(`${prefix}.tokens`, b.tokens),
-    byToken: ctx.alloc.upload(`${prefix}.bytoken`, tokenIndex(b.tokens)),
-    targets: ctx.alloc.upload(`${prefix}.targets`, b.targets),
-    mask: ctx.alloc.upload(`${prefix}.mask`, Uint32Array.from(b.mask)),
-    batch: b.batch,
-    seqLen: b.seqLen,
-  };
 }

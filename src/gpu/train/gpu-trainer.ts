@@ -23,7 +23,8 @@ import type { KernelTiming } from '../../core/attention-job';
 import { untimedKernelContext, type KernelContext } from '../kernel-context';
 import { readFloats } from '../readback';
 import { encodeAdamw, encodeGradNorm, gradNormScratch } from './adamw';
-import { GpuModel, uploadBatch, type GpuBatch } from './gpu-model';
+import { uploadBatch, type GpuBatch } from './gpu-batch';
+import { GpuModel } from './gpu-model';
 
 /**
  * A context whose uniforms get one buffer per call: every dispatch of an encoder writes its own

@@ -25,7 +25,9 @@ import { untimedKernelContext, type KernelContext } from '../kernel-context';
 import { readFloats } from '../readback';
 import { encodeAdamw } from './adamw';
 import { encodeFeatureBackward, encodeFeatureForward } from './feature-maps';
-import { flatLayout, GpuModel, uploadBatch, type GpuBatch } from './gpu-model';
+import { flatLayout } from './flat-layout';
+import { uploadBatch, type GpuBatch } from './gpu-batch';
+import { GpuModel } from './gpu-model';
 import { perCallUniforms } from './gpu-trainer';
 import { encodeHedgehogDistill } from './hedgehog-distill';
 

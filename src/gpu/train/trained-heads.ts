@@ -15,7 +15,8 @@ import { GpuTimer } from '../gpu-timer';
 import type { KernelContext } from '../kernel-context';
 import { pipelineCacheFor } from '../pipelines';
 import { readFloats } from '../readback';
-import { GpuModel, uploadBatch } from './gpu-model';
+import { uploadBatch } from './gpu-batch';
+import { GpuModel } from './gpu-model';
 import { perCallUniforms } from './gpu-trainer';
 
 function split(x: Float32Array, L: number, D: number, h: number, dh: number): Matrix {

@@ -1,0 +1,34 @@
+/**
+ * A chart legend: each entry's colour and dash (never colour alone), a band swatch behind spread
+ * bands, a dot for point-only series. Drawn under line charts and histograms, and by panels that
+ * show one legend for several charts.
+ */
+
+export interface LegendItem {
+  id: string;
+  label: string;
+  color: string;
+  dash?: string;
+  band?: boolean;
+  points?: boolean;
+}
+
+export function Legend({ items }: { items: LegendItem[] }) {
+  return (
+    <ul className="legend">
+      {items.map((it) => (
+        <li key={it.id}>
+          <svg width={28} height={12} aria-hidden="true">
+            {it.band && <rect x={0} y={2} width={28} height={8} fill={it.color} opacity={0.16} />}
+            {it.points ? (
+              <circle cx={14} cy={6} r={3} fill={it.color} />
+            ) : (
+              <line x1={0} x2={28} y1={6} y2={6} stroke={it.color} strokeWidth={2} strokeDasharray={it.dash} />
+            )}
+          </svg>
+          {it.label}
+        </li>
+      ))}
+    </ul>
+  );
+}

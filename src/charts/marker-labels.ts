@@ -1,0 +1,62 @@
+/**
+ * The labels of a line chart's vertical reference lines: measured once drawn (through a canvas, not
+ * the SVG's layout), then placed in rows (label-rows.ts) so nearby lines' labels never overlap.
+ */
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { placeLabels, type LabelPlacement } from './label-rows';
+
+/** Width per character of a marker label before it is measured (11 px text). */
+const LABEL_CHAR_PX = 6.5;
+
+let measureCtx: CanvasRenderingContext2D | null | undefined;
+
+/**
+ * A marker label's width in its computed font, through a canvas's measureText: reading an SVG
+ * text's getComputedTextLength forces a layout of the page every time a label changes (every step
+ * of a slider), measureText does not. The font is read once per chart (`font`); without a 2D
+ * canvas the text element measures itself.
+ */
+function measureLabel(el: SVGTextElement | null, label: string, font: { current: string | null }): number {
+  if (!el) return 0;
+  if (measureCtx === undefined)
+    measureCtx = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+  if (!measureCtx) return typeof el.getComputedTextLength === 'function' ? el.getComputedTextLength() : 0;
+  if (font.current === null) {
+    const cs = getComputedStyle(el);
+    font.current = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  }
+  measureCtx.font = font.current;
+  return measureCtx.measureText(label).width;
+}
+
+/**
+ * Row and anchor of each marker's label in a plot `innerW` wide; `markerText` holds the drawn text
+ * elements (the chart sets `markerText.current[i]` in each label's ref) that are measured.
+ */
+export function useMarkerLabels(
+  markers: readonly { x: number; label: string }[],
+  xs: (x: number) => number,
+  innerW: number,
+): { markerText: { current: (SVGTextElement | null)[] }; placed: LabelPlacement[] } {
+  const markerText = useRef<(SVGTextElement | null)[]>([]);
+  const [labelWidths, setLabelWidths] = useState<number[]>([]);
+  const markerKey = markers.map((m) => m.label).join('\u0000');
+  const labelFont = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    const w = markers.map((m, i) => {
+      const measured = measureLabel(markerText.current[i] ?? null, m.label, labelFont);
+      return measured > 0 ? measured : m.label.length * LABEL_CHAR_PX;
+    });
+    setLabelWidths((prev) => (prev.length === w.length && prev.every((v, i) => v === w[i]) ? prev : w));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the labels' text decides their width
+  }, [markerKey]);
+  const placed = useMemo(
+    () =>
+      placeLabels(
+        markers.map((m, i) => ({ x: xs(m.x), width: labelWidths[i] ?? m.label.length * LABEL_CHAR_PX })),
+        innerW,
+      ),
+    [markers, labelWidths, xs, innerW],
+  );
+  return { markerText, placed };
+}
