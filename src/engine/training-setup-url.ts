@@ -187,7 +187,3 @@ export function writeSetup(s: TrainingSetup): string {
   ];
   return fields.map(([k, v]) => `${KEY_OF[k] ?? k}.${v}`).join('_');
 }
-
-export function sameSetup(a: TrainingSetup, b: TrainingSetup): boolean {
-  return writeSetup(a) === writeSetup(b);
-}
