@@ -50,6 +50,18 @@ struct Micro {
   g: array<vec4f, 4>,
 }
 
+// vec4 i of the query side (Q or φ(Q)) and of the key side (K or φ(K)); `feat` is a constant at
+// every call, so the branch folds away
+fn rowAt(feat: bool, i: u32) -> vec4f {
+  if (feat) { return qf4[i]; }
+  return q4[i];
+}
+
+fn keyAt(feat: bool, i: u32) -> vec4f {
+  if (feat) { return kf4[i]; }
+  return k4[i];
+}
+
 fn dots(feat: bool, j0: u32, t: u32, rows: vec4u) -> array<vec4f, 4> {
   let gr = t / TG;
   let u = t - gr * TG;
@@ -68,32 +80,15 @@ fn dots(feat: bool, j0: u32, t: u32, rows: vec4u) -> array<vec4f, 4> {
   var acc2 = vec4f(0.0);
   var acc3 = vec4f(0.0);
   for (var c = 0u; c < width; c++) {
-    var a0: vec4f;
-    var a1: vec4f;
-    var a2: vec4f;
-    var a3: vec4f;
-    if (feat) {
-      a0 = qf4[o.x + c];
-      a1 = qf4[o.y + c];
-      a2 = qf4[o.z + c];
-      a3 = qf4[o.w + c];
-      acc0 += dot4(a0, a1, a2, a3, kf4[k0 + c]);
-      if (RN > 1u) { acc1 += dot4(a0, a1, a2, a3, kf4[k1 + c]); }
-      if (RN > 2u) {
-        acc2 += dot4(a0, a1, a2, a3, kf4[k2 + c]);
-        acc3 += dot4(a0, a1, a2, a3, kf4[k3 + c]);
-      }
-    } else {
-      a0 = q4[o.x + c];
-      a1 = q4[o.y + c];
-      a2 = q4[o.z + c];
-      a3 = q4[o.w + c];
-      acc0 += dot4(a0, a1, a2, a3, k4[k0 + c]);
-      if (RN > 1u) { acc1 += dot4(a0, a1, a2, a3, k4[k1 + c]); }
-      if (RN > 2u) {
-        acc2 += dot4(a0, a1, a2, a3, k4[k2 + c]);
-        acc3 += dot4(a0, a1, a2, a3, k4[k3 + c]);
-      }
+    let a0 = rowAt(feat, o.x + c);
+    let a1 = rowAt(feat, o.y + c);
+    let a2 = rowAt(feat, o.z + c);
+    let a3 = rowAt(feat, o.w + c);
+    acc0 += dot4(a0, a1, a2, a3, keyAt(feat, k0 + c));
+    if (RN > 1u) { acc1 += dot4(a0, a1, a2, a3, keyAt(feat, k1 + c)); }
+    if (RN > 2u) {
+      acc2 += dot4(a0, a1, a2, a3, keyAt(feat, k2 + c));
+      acc3 += dot4(a0, a1, a2, a3, keyAt(feat, k3 + c));
     }
   }
   return array<vec4f, 4>(acc0, acc1, acc2, acc3);
