@@ -6,7 +6,8 @@
 // the Hedgehog distillation's KL rows, dφq, dφk (hedgehog-distill.ts vs core/train/hedgehog-distill.ts).
 // Awkward shapes: L = 1, odd L, L across the causal chunks (16 rows) and 64-invocation workgroups, H > 1,
 // odd dh, m across 64, strided views (fused QKV, offsets in flat parameter/gradient buffers).
-// Tolerance per entry: 2e-5·max|twin| + 2e-4·|twin| (driver: e2e/pages/train-attention-kernels.ts).
+// Tolerance per entry: 2e-5·max|twin| + 2e-4·|twin| (ATOL, RTOL in e2e/pages/train-attention-common.ts;
+// driver: e2e/pages/train-attention-kernels.ts).
 // One page compiles each pipeline once; the table prints kernel, shape, max abs / rel error.
 import assert from 'node:assert/strict';
 import { test } from './harness.mjs';

@@ -17,12 +17,7 @@ import type { KernelContext } from '../../src/gpu/kernel-context';
 import { createTurns } from '../../src/engine/gpu-turns';
 import { GPU_ANALYSIS_OPS, runAnalysisOp, type AnalysisContext, type WorkerOpName } from '../../src/engine/analysis';
 import { untimedKernelContext } from '../../src/gpu/kernel-context';
-
-interface Err {
-  maxAbs: number;
-  maxRel: number;
-  ok: boolean;
-}
+import { worst, type Err } from './compare';
 
 function compare(gpu: ArrayLike<number>, cpu: ArrayLike<number>, atol: number, rtol: number, guardNaN = false): Err {
   if (gpu.length !== cpu.length) return { maxAbs: NaN, maxRel: NaN, ok: false };
@@ -41,16 +36,6 @@ function compare(gpu: ArrayLike<number>, cpu: ArrayLike<number>, atol: number, r
     if (Number.isFinite(r)) maxRef = Math.max(maxRef, Math.abs(r));
   }
   return { maxAbs, maxRel: maxRef > 0 ? maxAbs / maxRef : maxAbs, ok };
-}
-
-function worst(errs: Record<string, Err>): Err & { fields: Record<string, Err> } {
-  const vals = Object.values(errs);
-  return {
-    maxAbs: Math.max(0, ...vals.map((e) => (Number.isNaN(e.maxAbs) ? Infinity : e.maxAbs))),
-    maxRel: Math.max(0, ...vals.map((e) => (Number.isNaN(e.maxRel) ? Infinity : e.maxRel))),
-    ok: vals.every((e) => e.ok),
-    fields: errs,
-  };
 }
 
 /**
