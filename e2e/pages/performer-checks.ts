@@ -174,7 +174,6 @@ export async function rejects(c: Case) {
   }
 }
 
-/** Runs the same job twice and reports whether the outputs (and materialized features) are bit-identical. */
 /**
  * Two runs of the same problem on the path the dispatchers choose (fast: projection, GEMMs, in row
  * blocks when `c.block` is given; generic: stats, features, on-the-fly kernels — whose materialized
