@@ -18,6 +18,7 @@ import { createTurns } from '../../src/engine/gpu-turns';
 import { GPU_ANALYSIS_OPS, runAnalysisOp, type AnalysisContext, type WorkerOpName } from '../../src/engine/analysis';
 import { untimedKernelContext } from '../../src/gpu/kernel-context';
 import { worst, type Err } from './compare';
+import { params } from './params';
 
 function compare(gpu: ArrayLike<number>, cpu: ArrayLike<number>, atol: number, rtol: number, guardNaN = false): Err {
   if (gpu.length !== cpu.length) return { maxAbs: NaN, maxRel: NaN, ok: false };
@@ -66,21 +67,6 @@ function backend(features: FeatureSide = 'gpu'): Promise<GpuAnalysisBackend> {
       ),
     );
   return gpuBackends.get(features)!;
-}
-
-function params(p: Partial<AttentionParams> & { n: number; d: number }): AttentionParams {
-  return {
-    m: 16,
-    seed: 1,
-    featureSeed: 2,
-    featureMap: 'positive',
-    projection: 'orthogonal-chi',
-    causal: false,
-    input: 'gaussian',
-    scale: 0.5,
-    stabilizer: 'shift',
-    ...p,
-  };
 }
 
 interface RowCase {

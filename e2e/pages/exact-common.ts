@@ -3,13 +3,14 @@
 // seeded matrices and attention parameters, and one submit-and-read round trip.
 // `ok` = every entry within |gpu − cpu| ≤ ATOL + RTOL·|cpu|.
 import { createRng } from '../../src/core/rng';
-import type { AttentionParams, Matrix } from '../../src/core/types';
+import type { Matrix } from '../../src/core/types';
 import { acquireGpu, type GpuContext } from '../../src/gpu/device';
 import type { KernelContext } from '../../src/gpu/kernel-context';
 import { readFloats } from '../../src/gpu/readback';
 import { createWebGpuBackend, type WebGpuBackend } from '../../src/gpu/webgpu-backend';
 import { untimedKernelContext } from '../../src/gpu/kernel-context';
 import type { Err } from './compare';
+export { params } from './params';
 
 export const ATOL = 1e-4;
 export const RTOL = 1e-3;
@@ -88,21 +89,6 @@ export async function submitAndRead(
   const data = [];
   for (const o of outs) data.push(await readFloats(c.device, o.buf, o.floats));
   return { data, ms: performance.now() - t0 };
-}
-
-export function params(p: Partial<AttentionParams> & { n: number; d: number }): AttentionParams {
-  return {
-    m: 16,
-    seed: 1,
-    featureSeed: 2,
-    featureMap: 'positive',
-    projection: 'orthogonal-chi',
-    causal: false,
-    input: 'gaussian',
-    scale: 0.5,
-    stabilizer: 'shift',
-    ...p,
-  };
 }
 
 // ---- the whole backend (one per page) ------------------------------------------------------
