@@ -92,9 +92,9 @@ describe('every feature map has every step of "Adding a feature map"', () => {
   it('the kernel-vs-twin specs cover each map (performer kernels by name, the backend and causality from the list)', () => {
     const performer = read('e2e/performer-kernels.spec.mjs');
     for (const k of FEATURE_MAPS) expect(performer, `${k}: not in e2e/performer-kernels.spec.mjs`).toContain(`'${k}'`);
-    // these iterate the page's copy of FEATURE_MAPS (exact-kernels driver `lists`)
+    // these iterate the page's copy of FEATURE_MAPS (the exact-kernels driver's `lists`, in exact-causality.ts)
     expect(read('e2e/exact-kernels.spec.mjs')).toContain('window.exactKernels.lists()');
     expect(read('e2e/exact-kernels.spec.mjs')).toContain('window.exactKernels.causality(');
-    expect(read('e2e/pages/exact-kernels.ts')).toMatch(/maps: \[\.\.\.FEATURE_MAPS\]/);
+    expect(read('e2e/pages/exact-causality.ts')).toMatch(/maps: \[\.\.\.FEATURE_MAPS\]/);
   });
 });
