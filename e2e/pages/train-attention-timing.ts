@@ -22,6 +22,15 @@ function layerBuffers(c: KernelContext, s: { B: number; L: number; H: number; dh
   return { rows, rng, q, k, v, dO, o: out('b.o'), dq: out('b.dq'), dk: out('b.dk'), dv: out('b.dv') };
 }
 
+/** One layer's linear-attention forward and backward arguments (the backward's are the forward's and the gradients'). */
+function linearArgs(
+  shape: { B: number; L: number; H: number; F: number; dh: number; causal: boolean; window: number },
+  b: Record<'pq' | 'pk' | 'v' | 'o' | 'den' | 'dO' | 'dpq' | 'dpk' | 'dv', GPUBuffer>,
+) {
+  const fwd = { ...shape, phiQ: b.pq, phiK: b.pk, v: b.v, out: b.o, den: b.den };
+  return { fwd, bwd: { ...fwd, dOut: b.dO, dPhiQ: b.dpq, dPhiK: b.dpk, dv: b.dv } };
+}
+
 /** Wall time (ms, median of `reps`) of one forward + backward of softmax or linear attention (with φ) at a trainer-like shape. */
 export async function timeLayer(
   kind: 'softmax' | TrainFeatureMap,
@@ -51,19 +60,9 @@ export async function timeLayer(
       encodeFeatureForward(c, enc, { ...fs, side: 'query', x: q, w, b: bv, phi: pq, role: 'b.fq' });
       encodeFeatureForward(c, enc, { ...fs, side: 'key', x: k, w, b: bv, phi: pk, role: 'b.fk' });
       const ls = { B, L, H, F, dh, causal, window: 0 };
-      encodeLinearAttentionForward(c, enc, { ...ls, phiQ: pq, phiK: pk, v, out: o, den });
-      encodeLinearAttentionBackward(c, enc, {
-        ...ls,
-        phiQ: pq,
-        phiK: pk,
-        v,
-        den,
-        out: o,
-        dOut: dO,
-        dPhiQ: dpq,
-        dPhiK: dpk,
-        dv,
-      });
+      const la = linearArgs(ls, { pq, pk, v, o, den, dO, dpq, dpk, dv });
+      encodeLinearAttentionForward(c, enc, la.fwd);
+      encodeLinearAttentionBackward(c, enc, la.bwd);
       const gw = c.alloc.storage('b.gw', (H * dh * m + H * m) * 4);
       const hh = { dw: gw, db: { buffer: gw, offset: H * dh * m } };
       encodeFeatureBackward(c, enc, { ...fs, side: 'query', x: q, w, phi: pq, dPhi: dpq, dx: dq, ...hh, role: 'b.bq' });
@@ -95,27 +94,12 @@ export async function timePasses(s: { B: number; L: number; H: number; dh: numbe
   const dpq = c.alloc.storage('b.dpq', rows * H * F * 4);
   const dpk = c.alloc.storage('b.dpk', rows * H * F * 4);
   const den = c.alloc.storage('b.den', rows * H * 4);
-  const ls = { B, L, H, F, dh, causal, window: 0 };
+  const la = linearArgs({ B, L, H, F, dh, causal, window: 0 }, { pq, pk, v, o, den, dO, dpq, dpk, dv });
   const steps: [string, (e: GPUCommandEncoder) => void][] = [
     ['sm fwd', (e) => encodeSoftmaxAttentionForward(c, e, { B, L, H, dh, causal, q, k, v, out: o, p })],
     ['sm bwd', (e) => encodeSoftmaxAttentionBackward(c, e, { B, L, H, dh, causal, q, k, v, p, dOut: dO, dq, dk, dv })],
-    ['la fwd', (e) => encodeLinearAttentionForward(c, e, { ...ls, phiQ: pq, phiK: pk, v, out: o, den })],
-    [
-      'la bwd',
-      (e) =>
-        encodeLinearAttentionBackward(c, e, {
-          ...ls,
-          phiQ: pq,
-          phiK: pk,
-          v,
-          den,
-          out: o,
-          dOut: dO,
-          dPhiQ: dpq,
-          dPhiK: dpk,
-          dv,
-        }),
-    ],
+    ['la fwd', (e) => encodeLinearAttentionForward(c, e, la.fwd)],
+    ['la bwd', (e) => encodeLinearAttentionBackward(c, e, la.bwd)],
     ['elu1 fwd', (e) => encodeFeatureForward(c, e, { map: 'elu1', B, L, H, dh, m: 0, side: 'query', x: q, phi: dpq })],
     [
       'elu1 fwd 1 row',
