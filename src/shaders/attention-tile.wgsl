@@ -63,8 +63,7 @@ fn keyAt(feat: bool, i: u32) -> vec4f {
 }
 
 fn dots(feat: bool, j0: u32, t: u32, rows: vec4u) -> array<vec4f, 4> {
-  let gr = t / TG;
-  let u = t - gr * TG;
+  let u = t % TG; // the key slot (the row group's rows come in `rows`)
   var width = p.d4;
   if (feat) { width = p.m4; }
   let last = p.n - 1u;
