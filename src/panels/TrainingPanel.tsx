@@ -1,6 +1,6 @@
 /**
  * Panel "Learning": a tiny transformer trained in the browser with exact softmax and linear
- * attentions side by side (issue 14). The settings (TrainingControls) live in the store and the
+ * attentions side by side. The settings (TrainingControls) live in the store and the
  * URL (`train=`); the comparison runs in the training worker; this panel draws its live curves,
  * the latest numbers per kind, and at the end the results, the "why" sentence, the learned
  * attention maps and the downloads.

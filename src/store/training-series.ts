@@ -1,5 +1,5 @@
 /**
- * Series of comparisons (the issue's sweep view and Su's LM-vs-MLM claim): a list of setups that
+ * Series of comparisons (the training panel's sweep view and Su's LM-vs-MLM claim): a list of setups that
  * differ in one thing — the number of MQAR pairs, FAVOR+'s m, or the task (causal LM, then the
  * bidirectional MLM on the same kinds) — trained one after the other; each finished comparison
  * leaves its final held-out numbers in `history`, which the series view charts (accuracy vs pairs

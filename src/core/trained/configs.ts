@@ -1,5 +1,5 @@
 /**
- * The bundled trained models (issue 15 "Bundled trained heads"): the exact training configurations
+ * The bundled trained models: the exact training configurations
  * `npm run train:bundled` (scripts/train-bundled.ts) runs on the CPU twins, each with a fixed seed,
  * so the committed weights are reproducible bit for bit on the CPU backend. Both use exact softmax
  * attention, are causal, and have several heads so the head picker has something to pick:
