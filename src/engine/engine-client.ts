@@ -41,6 +41,8 @@ interface Pending {
   pooled?: boolean;
   /** a compute's request, re-sent if its worker is replaced */
   request?: ComputeRequest;
+  /** the message sent to an engine worker, re-sent when that worker is replaced by another */
+  msg?: EngineRequestMessage;
   onSpeed?: SpeedOptions['onProgress'];
 }
 
@@ -188,11 +190,14 @@ export function createEngineClient(
     if (!standIn) return;
     if (info.kind === 'cpu') {
       // No WebGPU after all: the stand-in runs the same CPU twins and may be halfway through the
-      // first result, so it carries on as the settled engine and the new worker goes.
-      primary.terminate();
+      // first result, so it carries on as the settled engine and the new worker goes — with what
+      // was sent to it while it started (an engine op, stats), else those would never be answered.
+      const old = primary;
+      old.terminate();
       primary = standIn;
       standIn = null;
       standInInfo = null;
+      resend(old, primary);
       switchListeners.forEach((cb) => cb(info, false));
       return;
     }
@@ -219,9 +224,23 @@ export function createEngineClient(
     extra: Partial<Pending> = {},
   ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      pending.set(msg.id, { resolve: resolve as (v: never) => void, reject, worker, ...extra });
+      pending.set(msg.id, { resolve: resolve as (v: never) => void, reject, worker, msg, ...extra });
       worker.postMessage(msg);
     });
+  }
+
+  /** The requests `from` had not answered go to `to`, which takes its place. */
+  function resend(from: Worker, to: Worker): void {
+    for (const p of pending.values()) {
+      if (p.worker !== from || !p.msg) continue;
+      p.worker = to;
+      to.postMessage(p.msg);
+    }
+  }
+
+  /** Tells the worker that now holds request `id` to stop it (it may have been moved since it was sent). */
+  function cancelOnWorker(id: number): void {
+    pending.get(id)?.worker?.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage);
   }
 
   function spawnAnalysis(): Worker {
@@ -268,17 +287,23 @@ export function createEngineClient(
     });
   }
 
-  /** Replaces a CPU worker whose run cannot be interrupted; the replacement computes nothing yet. */
+  /**
+   * Replaces a CPU worker whose run cannot be interrupted. The cancelled compute is no longer
+   * pending; what else was sent to the worker (an engine op such as the estimators' timing, an
+   * export) goes on in the replacement rather than being dropped unanswered.
+   */
   function restart(worker: Worker): void {
-    rejectPending(worker, new EngineError('cancelled', 'cancelled'));
     worker.terminate();
-    if (worker === standIn) startStandIn();
-    else if (worker === primary) {
+    if (worker === standIn) {
+      startStandIn();
+      if (standIn) resend(worker, standIn);
+    } else if (worker === primary) {
       const info = primaryInfo;
       startPrimary();
       // A CPU primary comes back at once; until then the old info still describes it.
       primaryInfo = info?.kind === 'cpu' ? info : null;
-    }
+      resend(worker, primary);
+    } else rejectPending(worker, new EngineError('cancelled', 'cancelled'));
   }
 
   /** The WebGPU worker did not stop: replace it, with the CPU stand-in serving while it warms up. */
@@ -363,13 +388,8 @@ export function createEngineClient(
       // software adapter), on the CPU twins in the analysis pool
       if (isEngineOp(op) || runsOnGpu(op, primaryInfo, gpuAnalysesOnSoftware)) {
         const id = nextId++;
-        const worker = primary;
-        opts.signal?.addEventListener(
-          'abort',
-          () => worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage),
-          { once: true },
-        );
-        return request<T>(worker, { type: 'analyze', id, op, payload, priority }, { onProgress: opts.onProgress });
+        opts.signal?.addEventListener('abort', () => cancelOnWorker(id), { once: true });
+        return request<T>(primary, { type: 'analyze', id, op, payload, priority }, { onProgress: opts.onProgress });
       }
       // a sweep that splits over its grid runs as shards on the pool's workers side by side
       const spec = poolSize > 1 ? shardSpec(op) : null;
@@ -390,13 +410,8 @@ export function createEngineClient(
       const id = nextId++;
       if (opts.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
       // timed on the settled backend (the primary), never on the CPU stand-in
-      const worker = primary;
-      opts.signal?.addEventListener(
-        'abort',
-        () => worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage),
-        { once: true },
-      );
-      return request<SpeedResult>(worker, { type: 'speed', id, request: req }, { onSpeed: opts.onProgress });
+      opts.signal?.addEventListener('abort', () => cancelOnWorker(id), { once: true });
+      return request<SpeedResult>(primary, { type: 'speed', id, request: req }, { onSpeed: opts.onProgress });
     },
     heads(req) {
       const id = nextId++;

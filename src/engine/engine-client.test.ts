@@ -1,0 +1,119 @@
+/**
+ * The engine client's worker bookkeeping with fake workers: every request it sends is answered,
+ * whichever worker ends up serving it. (The real workers are covered by e2e/engine.spec.mjs.)
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { BackendInfo } from '../core/attention-job';
+import { createEngineClient } from './engine-client';
+import type { EngineRequestMessage, EngineResponseMessage } from './protocol';
+
+class FakeWorker {
+  static all: FakeWorker[] = [];
+  readonly name: string;
+  readonly posted: EngineRequestMessage[] = [];
+  terminated = false;
+  onmessage: ((ev: MessageEvent<EngineResponseMessage>) => void) | null = null;
+  onerror: unknown = null;
+  onmessageerror: unknown = null;
+  constructor(_url: URL, opts: { name: string }) {
+    this.name = opts.name;
+    FakeWorker.all.push(this);
+  }
+  postMessage(msg: EngineRequestMessage): void {
+    this.posted.push(msg);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  /** the worker answers (nothing reaches the page from a terminated worker) */
+  answer(msg: EngineResponseMessage): void {
+    if (!this.terminated) this.onmessage?.({ data: msg } as MessageEvent<EngineResponseMessage>);
+  }
+  sent(type: string): Extract<EngineRequestMessage, { id: number }>[] {
+    return this.posted.filter((m) => m.type === type) as Extract<EngineRequestMessage, { id: number }>[];
+  }
+}
+
+const CPU = { kind: 'cpu', label: 'CPU', reason: 'no WebGPU adapter' } as unknown as BackendInfo;
+const engineWorkers = (name: string) => FakeWorker.all.filter((w) => w.name === name);
+const answer = (value: unknown, id: number) => ({ type: 'analysis', id, value }) as unknown as EngineResponseMessage;
+const cancelled = (id: number) =>
+  ({
+    type: 'error',
+    id,
+    error: { name: 'EngineError', code: 'cancelled', message: 'cancelled' },
+  }) as unknown as EngineResponseMessage;
+
+beforeEach(() => {
+  FakeWorker.all = [];
+  vi.stubGlobal('Worker', FakeWorker);
+  // a browser that has navigator.gpu, so the client starts the CPU stand-in beside the primary
+  vi.stubGlobal('navigator', { gpu: {}, hardwareConcurrency: 2 });
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('createEngineClient: no request is left unanswered when a worker is replaced', () => {
+  it('an engine op sent to the primary while it starts is answered by the stand-in when the primary comes up without WebGPU', async () => {
+    const client = createEngineClient();
+    const [primary] = engineWorkers('attention-engine');
+    const [standIn] = engineWorkers('attention-engine-cpu');
+    standIn.answer({ type: 'ready', backend: CPU });
+    await client.started;
+    // the Beyond panel asks for the timing once a backend is known (the stand-in's)
+    const timing = client.analyze<string>('estimatorTiming', { n: 8 });
+    const sent = primary.sent('analyze');
+    expect(sent).toHaveLength(1);
+    // the primary finds no adapter: the stand-in becomes the engine and the primary goes
+    primary.answer({ type: 'ready', backend: CPU });
+    expect(primary.terminated).toBe(true);
+    expect(standIn.terminated).toBe(false);
+    expect(standIn.sent('analyze').map((m) => m.id)).toEqual([sent[0].id]);
+    standIn.answer(answer('timed', sent[0].id));
+    await expect(timing).resolves.toBe('timed');
+    // a later abort reaches the worker that now runs the op
+    const stop = new AbortController();
+    const second = client.analyze<string>('estimatorTiming', { n: 9 }, { signal: stop.signal });
+    const id2 = standIn.sent('analyze')[1].id;
+    stop.abort();
+    expect(standIn.sent('cancel').map((m) => m.id)).toEqual([id2]);
+    standIn.answer(cancelled(id2));
+    await expect(second).rejects.toMatchObject({ code: 'cancelled' });
+    client.dispose();
+  });
+
+  it('stats asked of the starting primary are answered by the stand-in that replaces it', async () => {
+    const client = createEngineClient();
+    const [primary] = engineWorkers('attention-engine');
+    const [standIn] = engineWorkers('attention-engine-cpu');
+    const stats = client.stats();
+    const id = primary.sent('stats')[0].id;
+    standIn.answer({ type: 'ready', backend: CPU });
+    primary.answer({ type: 'ready', backend: CPU });
+    expect(standIn.sent('stats').map((m) => m.id)).toEqual([id]);
+    standIn.answer({ type: 'stats', id, stats: { runs: 1 } } as unknown as EngineResponseMessage);
+    await expect(stats).resolves.toEqual({ runs: 1 });
+    client.dispose();
+  });
+
+  it('cancelling a CPU compute restarts its worker, and the engine op it also held goes on in the replacement', async () => {
+    const client = createEngineClient({ forceCpu: true });
+    const [primary] = engineWorkers('attention-engine');
+    expect(engineWorkers('attention-engine-cpu')).toHaveLength(0);
+    primary.answer({ type: 'ready', backend: CPU });
+    await client.ready;
+    const compute = client.compute({} as Parameters<typeof client.compute>[0]);
+    const timing = client.analyze<string>('estimatorTiming', { n: 8 });
+    const opId = primary.sent('analyze')[0].id;
+    expect(client.cancel()).toBe(true);
+    await expect(compute).rejects.toMatchObject({ code: 'cancelled' });
+    expect(primary.terminated).toBe(true);
+    const replacement = engineWorkers('attention-engine')[1];
+    expect(replacement).toBeDefined();
+    // the cancelled compute is not sent again; the timing is
+    expect(replacement.sent('compute')).toHaveLength(0);
+    expect(replacement.sent('analyze').map((m) => m.id)).toEqual([opId]);
+    replacement.answer(answer('timed', opId));
+    await expect(timing).resolves.toBe('timed');
+    client.dispose();
+  });
+});
