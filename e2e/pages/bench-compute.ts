@@ -14,14 +14,12 @@ import { createEngineClient, type EngineClient } from '../../src/engine/engine-c
 import type { ComputeRequest } from '../../src/engine/protocol';
 import { defaultRow } from '../../src/store/store';
 
-const p = { ...DEFAULT_PARAMS };
-/** what the store sends at the defaults (compute-request.ts buildRequest) */
-const REQUEST: ComputeRequest = {
-  params: p,
-  viewCells: Math.min(p.n, LIMITS.viewCellsMax),
-  rowStats: true,
-  rows: [defaultRow(p.n)],
-};
+/** what the store sends at the defaults (compute-request.ts buildRequest); `?n=` another n */
+function storeRequest(n: number): ComputeRequest {
+  const p = { ...DEFAULT_PARAMS, n };
+  return { params: p, viewCells: Math.min(p.n, LIMITS.viewCellsMax), rowStats: true, rows: [defaultRow(p.n)] };
+}
+const REQUEST = storeRequest(Number(new URLSearchParams(location.search).get('n') ?? DEFAULT_PARAMS.n));
 
 const withM = (m: number): ComputeRequest => ({ ...REQUEST, params: { ...REQUEST.params, m } });
 

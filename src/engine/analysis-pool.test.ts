@@ -50,6 +50,31 @@ describe('analysis pool', () => {
     expect(spawned()).toBe(2);
   });
 
+  it('while held, submitted jobs wait (a cancel drops them) and running ones finish; released, the waiting go by priority', () => {
+    const { pool, sent, flush, spawned } = setup(2);
+    pool.submit({ id: 1, priority: 0 });
+    flush();
+    expect(sent).toEqual([[1, 1]]);
+    pool.hold(true);
+    pool.submit({ id: 2, priority: 1 });
+    pool.submit({ id: 3, priority: 0 });
+    pool.submit({ id: 4, priority: 2 });
+    flush();
+    expect(sent).toEqual([[1, 1]]);
+    expect(spawned()).toBe(1);
+    // the running job finishes while held: its worker stays idle
+    pool.finished(1);
+    flush();
+    expect(sent).toHaveLength(1);
+    expect(pool.cancel(4)).toEqual({ dropped: true });
+    pool.hold(false);
+    flush();
+    expect(sent.slice(1)).toEqual([
+      [1, 3],
+      [2, 2],
+    ]);
+  });
+
   it('spawns a second worker only when a job waits while the first is busy', () => {
     const { pool, flush, spawned } = setup(3);
     pool.submit({ id: 1, priority: 0 });

@@ -26,6 +26,12 @@ export interface AnalysisPool<W, J extends PoolJob> {
   remove(worker: W): void;
   /** ids of the jobs sent to `worker` and not yet finished */
   runningOn(worker: W): number[];
+  /**
+   * While held, queued jobs stay queued (running ones go on); releasing sends them. The client
+   * holds the pool while a live compute is in flight, so the figure the user is looking at does
+   * not share the cores with sweeps that start at the same step.
+   */
+  hold(held: boolean): void;
   /** every worker spawned so far (for dispose) */
   readonly workers: readonly W[];
 }
@@ -51,10 +57,11 @@ export function createAnalysisPool<W, J extends PoolJob>(opts: {
   const idle: W[] = [];
   const running = new Map<number, W>();
   let scheduled = false;
+  let held = false;
 
   function dispatch(): void {
     scheduled = false;
-    while (queue.size > 0) {
+    while (queue.size > 0 && !held) {
       let w = idle.shift();
       if (w === undefined && workers.length < size) {
         w = opts.spawn();
@@ -98,6 +105,10 @@ export function createAnalysisPool<W, J extends PoolJob>(opts: {
       if (j >= 0) idle.splice(j, 1);
       for (const [id, w] of running) if (w === worker) running.delete(id);
       schedule();
+    },
+    hold(on) {
+      held = on;
+      if (!on) schedule();
     },
     runningOn(worker) {
       return [...running].filter(([, w]) => w === worker).map(([id]) => id);

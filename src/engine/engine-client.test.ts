@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BackendInfo } from '../core/attention-job';
-import { createEngineClient } from './engine-client';
+import { COMPUTE_FIRST_MS, createEngineClient } from './engine-client';
 import type { EngineRequestMessage, EngineResponseMessage } from './protocol';
 
 class FakeWorker {
@@ -115,5 +115,56 @@ describe('createEngineClient: no request is left unanswered when a worker is rep
     replacement.answer(answer('timed', opId));
     await expect(timing).resolves.toBe('timed');
     client.dispose();
+  });
+});
+
+describe('createEngineClient: the live compute goes first', () => {
+  const analysisSent = () => engineWorkers('attention-analysis').flatMap((w) => w.sent('analyze'));
+  const ready = async (client: ReturnType<typeof createEngineClient>) => {
+    engineWorkers('attention-engine')[0]!.answer({ type: 'ready', backend: CPU });
+    await client.ready;
+  };
+
+  it('an analysis asked for while a compute is in flight is sent to the pool once the compute has answered', async () => {
+    vi.stubGlobal('navigator', { hardwareConcurrency: 1 });
+    vi.useFakeTimers();
+    try {
+      const client = createEngineClient({ forceCpu: true });
+      await ready(client);
+      const primary = engineWorkers('attention-engine')[0]!;
+      const result = client.compute({} as Parameters<typeof client.compute>[0]);
+      const spectra = client.analyze<string>('spectra', { n: 8 });
+      await vi.advanceTimersByTimeAsync(10);
+      expect(analysisSent()).toHaveLength(0);
+      const id = primary.sent('compute')[0]!.id;
+      primary.answer({ type: 'result', id, result: 'shown' } as unknown as EngineResponseMessage);
+      await expect(result).resolves.toBe('shown');
+      await vi.advanceTimersByTimeAsync(1);
+      const sent = analysisSent();
+      expect(sent.map((m) => m.type)).toEqual(['analyze']);
+      engineWorkers('attention-analysis')[0]!.answer(answer('spectrum', sent[0]!.id));
+      await expect(spectra).resolves.toBe('spectrum');
+      client.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it(`a compute that has not answered after ${COMPUTE_FIRST_MS} ms holds the analyses no longer`, async () => {
+    vi.stubGlobal('navigator', { hardwareConcurrency: 1 });
+    vi.useFakeTimers();
+    try {
+      const client = createEngineClient({ forceCpu: true });
+      await ready(client);
+      void client.compute({} as Parameters<typeof client.compute>[0]).catch(() => {});
+      void client.analyze<string>('spectra', { n: 8 }).catch(() => {});
+      await vi.advanceTimersByTimeAsync(COMPUTE_FIRST_MS - 5);
+      expect(analysisSent()).toHaveLength(0);
+      await vi.advanceTimersByTimeAsync(10);
+      expect(analysisSent()).toHaveLength(1);
+      client.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

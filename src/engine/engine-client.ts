@@ -46,6 +46,13 @@ interface Pending {
   onSpeed?: SpeedOptions['onProgress'];
 }
 
+/**
+ * Analysis jobs wait while a live compute is in flight, at most this long: the main comparison
+ * is the figure the user is looking at, and on a machine with few cores the sweeps that a step
+ * starts would otherwise share the cores with it (a software adapter's GPU is those cores too).
+ */
+export const COMPUTE_FIRST_MS = 300;
+
 /** How long an aborted WebGPU run may take to stop before its worker is replaced. */
 export const GPU_CANCEL_GRACE_MS = 3_000;
 const STAND_IN_REASON = 'WebGPU is starting; the CPU computes meanwhile';
@@ -89,6 +96,18 @@ export function createEngineClient(
   let settledOnce = false;
   /** Last compute request, handed to a (re)starting primary so it warms up the right pipelines. */
   let lastRequest: ComputeRequest | null = null;
+  /** Releases the analysis pool if the compute in flight has not answered by then (COMPUTE_FIRST_MS). */
+  let holdTimer: ReturnType<typeof setTimeout> | undefined;
+  function holdPool(): void {
+    pool.hold(true);
+    clearTimeout(holdTimer);
+    holdTimer = setTimeout(() => pool.hold(false), COMPUTE_FIRST_MS);
+  }
+  function releasePool(id: number): void {
+    if (id !== latestCompute) return;
+    clearTimeout(holdTimer);
+    pool.hold(false);
+  }
   /** Aborted WebGPU runs still running: the timer replaces the worker if they do not stop. */
   const abandoned = new Map<number, ReturnType<typeof setTimeout>>();
 
@@ -355,7 +374,11 @@ export function createEngineClient(
       latestCompute = id;
       lastRequest = req;
       if (!primaryInfo && standIn) primary.postMessage({ type: 'warmup', request: req } satisfies EngineRequestMessage);
-      return request<ComputeResult>(active(), { type: 'compute', id, request: req }, { request: req });
+      holdPool();
+      const run = request<ComputeResult>(active(), { type: 'compute', id, request: req }, { request: req });
+      const release = () => releasePool(id);
+      run.then(release, release);
+      return run;
     },
     cancel() {
       const id = latestCompute;
@@ -428,6 +451,7 @@ export function createEngineClient(
       standIn?.terminate();
       for (const w of pool.workers) w.terminate();
       for (const t of abandoned.values()) clearTimeout(t);
+      clearTimeout(holdTimer);
       rejectPending(null, new EngineError('cancelled', 'engine disposed'));
     },
   };
