@@ -38,6 +38,46 @@ fn writeCell(I: u32, J: u32, sums: vec3f) {
   view[2u * plane + c] = mean.z;
 }
 
+struct ViewNorms {
+  m: vec4f,
+  s: vec4f,
+  d: vec4f,
+}
+
+// A and Â of the 4 rows ir against tile key jj (s, g from the micro-tile): one entry per cell
+// (b = 1) written straight to the view, else into the tile's entries for the cell sums.
+fn viewSlot(
+  sv: vec4f,
+  gv: vec4f,
+  jj: u32,
+  ks: u32,
+  keyBase: u32,
+  keysAll: u32,
+  rowOk: vec4<bool>,
+  ir: vec4u,
+  rl: vec4u,
+  nr: ViewNorms,
+) {
+  let j = keyBase + ks + jj;
+  let inside = rowOk & vec4<bool>(ks + jj < keysAll);
+  var ok = inside;
+  if (p.causal != 0u) { ok = ok & (vec4u(j) <= ir); }
+  let a = select(vec4f(0.0), exp(sv - nr.m) / nr.s, ok);
+  let ah = select(vec4f(0.0), gv / nr.d, ok & (nr.d != vec4f(0.0)));  // all-zero normalizer: Â row 0
+  if (p.block == 1u) {
+    // one entry per cell: the mean is the entry, written straight from the micro-tile
+    if (inside.x) { writeCell(ir.x, j, vec3f(a.x, ah.x, abs(a.x - ah.x))); }
+    if (inside.y) { writeCell(ir.y, j, vec3f(a.y, ah.y, abs(a.y - ah.y))); }
+    if (inside.z) { writeCell(ir.z, j, vec3f(a.z, ah.z, abs(a.z - ah.z))); }
+    if (inside.w) { writeCell(ir.w, j, vec3f(a.w, ah.w, abs(a.w - ah.w))); }
+  } else {
+    ent[rl.x * BC + jj] = vec2f(a.x, ah.x);
+    ent[rl.y * BC + jj] = vec2f(a.y, ah.y);
+    ent[rl.z * BC + jj] = vec2f(a.z, ah.z);
+    ent[rl.w * BC + jj] = vec2f(a.w, ah.w);
+  }
+}
+
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
   let b = p.block;
@@ -70,22 +110,13 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u
       let m = vec4f(n0.x, n1.x, n2.x, n3.x);
       let s = vec4f(n0.y, n1.y, n2.y, n3.y);
       let d = vec4f(n0.z, n1.z, n2.z, n3.z);
-      for (var x = 0u; x < RN; x++) {
-        let jj = u + x * TG;
-        let j = keyBase + ks + jj;
-        let inside = rowOk & vec4<bool>(ks + jj < keysAll);
-        var ok = inside;
-        if (p.causal != 0u) { ok = ok & (vec4u(j) <= ir); }
-        let a = select(vec4f(0.0), exp(mt.s[x] - m) / s, ok);
-        let ah = select(vec4f(0.0), mt.g[x] / d, ok & (d != vec4f(0.0)));  // all-zero normalizer: Â row 0
-        if (b == 1u) {
-          // one entry per cell: the mean is the entry, written straight from the micro-tile
-          for (var r = 0u; r < 4u; r++) {
-            if (inside[r]) { writeCell(ir[r], j, vec3f(a[r], ah[r], abs(a[r] - ah[r]))); }
-          }
-        } else {
-          for (var r = 0u; r < 4u; r++) { ent[rl[r] * BC + jj] = vec2f(a[r], ah[r]); }
-        }
+      // key slots with constant indices (a loop-indexed read of the micro-tile is a gather on SwiftShader)
+      let nrm = ViewNorms(m, s, d);
+      viewSlot(mt.s[0], mt.g[0], u, ks, keyBase, keysAll, rowOk, ir, rl, nrm);
+      if (RN > 1u) { viewSlot(mt.s[1], mt.g[1], u + TG, ks, keyBase, keysAll, rowOk, ir, rl, nrm); }
+      if (RN > 2u) {
+        viewSlot(mt.s[2], mt.g[2], u + 2u * TG, ks, keyBase, keysAll, rowOk, ir, rl, nrm);
+        viewSlot(mt.s[3], mt.g[3], u + 3u * TG, ks, keyBase, keysAll, rowOk, ir, rl, nrm);
       }
       if (b == 1u) { continue; }
       workgroupBarrier();

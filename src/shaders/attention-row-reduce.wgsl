@@ -35,19 +35,33 @@ fn normStart() -> NormAcc {
   return NormAcc(vec4f(NEG), vec4f(0.0), vec4f(0.0));
 }
 
+// The micro-tile's key slots are read with constant indices throughout (slot x only while x < RN):
+// a loop-indexed read of its arrays is a gather from private memory on SwiftShader.
+fn slotOk(ir: vec4u, j0: u32, u: u32, x: u32) -> vec4<bool> {
+  return allowed(ir, j0 + u + x * TG) & vec4<bool>(x < RN);
+}
+
 fn normAdd(acc: NormAcc, mt: Micro, ir: vec4u, j0: u32, u: u32) -> NormAcc {
-  var tmax = vec4f(NEG);
-  for (var x = 0u; x < RN; x++) {
-    tmax = max(tmax, select(vec4f(NEG), mt.s[x], allowed(ir, j0 + u + x * TG)));
-  }
+  let ok0 = slotOk(ir, j0, u, 0u);
+  let ok1 = slotOk(ir, j0, u, 1u);
+  let ok2 = slotOk(ir, j0, u, 2u);
+  let ok3 = slotOk(ir, j0, u, 3u);
+  let tmax = max(
+    max(max(select(vec4f(NEG), mt.s[0], ok0), select(vec4f(NEG), mt.s[1], ok1)), select(vec4f(NEG), mt.s[2], ok2)),
+    select(vec4f(NEG), mt.s[3], ok3),
+  );
   let mNew = max(acc.m, tmax);
+  // summed in slot order, as the loop over x did
   var l = acc.l * exp(acc.m - mNew);
+  l += select(vec4f(0.0), exp(mt.s[0] - mNew), ok0);
+  l += select(vec4f(0.0), exp(mt.s[1] - mNew), ok1);
+  l += select(vec4f(0.0), exp(mt.s[2] - mNew), ok2);
+  l += select(vec4f(0.0), exp(mt.s[3] - mNew), ok3);
   var d = acc.d;
-  for (var x = 0u; x < RN; x++) {
-    let ok = allowed(ir, j0 + u + x * TG);
-    l += select(vec4f(0.0), exp(mt.s[x] - mNew), ok);
-    d += select(vec4f(0.0), mt.g[x], ok);
-  }
+  d += select(vec4f(0.0), mt.g[0], ok0);
+  d += select(vec4f(0.0), mt.g[1], ok1);
+  d += select(vec4f(0.0), mt.g[2], ok2);
+  d += select(vec4f(0.0), mt.g[3], ok3);
   return NormAcc(mNew, l, d);
 }
 
@@ -106,19 +120,27 @@ fn statsStart() -> StatsAcc {
 }
 
 fn statsAdd(acc: StatsAcc, mt: Micro, ir: vec4u, j0: u32, u: u32, nr: RowNorms) -> StatsAcc {
-  var r = acc;
-  for (var x = 0u; x < RN; x++) {
-    let ok = allowed(ir, j0 + u + x * TG);
-    let la = mt.s[x] - nr.m - nr.logS;
-    let a = select(vec4f(0.0), exp(mt.s[x] - nr.m) / nr.s, ok);
-    let b = select(vec4f(0.0), mt.g[x] / nr.d, ok & (nr.d != vec4f(0.0)));  // all-zero normalizer: Â row 0
-    let aPos = a > vec4f(0.0);
-    r.hA -= select(vec4f(0.0), a * la, aPos);
-    r.kl += select(vec4f(0.0), a * (la - log(max(b, vec4f(KL_FLOOR)))), aPos);
-    r.hB -= select(vec4f(0.0), b * log(max(b, vec4f(KL_FLOOR))), b > vec4f(0.0));
-    r.sq += (a - b) * (a - b);
-    r.ex += a * a;
+  var r = statsTerm(acc, mt.s[0], mt.g[0], slotOk(ir, j0, u, 0u), nr);
+  if (RN > 1u) { r = statsTerm(r, mt.s[1], mt.g[1], slotOk(ir, j0, u, 1u), nr); }
+  if (RN > 2u) {
+    r = statsTerm(r, mt.s[2], mt.g[2], slotOk(ir, j0, u, 2u), nr);
+    r = statsTerm(r, mt.s[3], mt.g[3], slotOk(ir, j0, u, 3u), nr);
   }
+  return r;
+}
+
+// One key slot's terms (s, g of the 4 rows; `ok`: allowed) added to the statistics.
+fn statsTerm(acc: StatsAcc, s: vec4f, g: vec4f, ok: vec4<bool>, nr: RowNorms) -> StatsAcc {
+  var r = acc;
+  let la = s - nr.m - nr.logS;
+  let a = select(vec4f(0.0), exp(s - nr.m) / nr.s, ok);
+  let b = select(vec4f(0.0), g / nr.d, ok & (nr.d != vec4f(0.0)));  // all-zero normalizer: Â row 0
+  let aPos = a > vec4f(0.0);
+  r.hA -= select(vec4f(0.0), a * la, aPos);
+  r.kl += select(vec4f(0.0), a * (la - log(max(b, vec4f(KL_FLOOR)))), aPos);
+  r.hB -= select(vec4f(0.0), b * log(max(b, vec4f(KL_FLOOR))), b > vec4f(0.0));
+  r.sq += (a - b) * (a - b);
+  r.ex += a * a;
   return r;
 }
 

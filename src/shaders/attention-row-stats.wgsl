@@ -31,6 +31,16 @@ fn keyEnd(i0: u32) -> u32 {
   return p.n;
 }
 
+// (s_ij, g_ij) of key j for the 4 rows ir into the raw buffer (rows and keys past n skipped)
+fn writeRaw(ir: vec4u, j: u32, s: vec4f, g: vec4f) {
+  if (j >= p.n) { return; }
+  let e = 2u * (ir * vec4u(p.n) + vec4u(j));
+  if (ir.x < p.n) { outBuf[e.x] = s.x; outBuf[e.x + 1u] = g.x; }
+  if (ir.y < p.n) { outBuf[e.y] = s.y; outBuf[e.y + 1u] = g.y; }
+  if (ir.z < p.n) { outBuf[e.z] = s.z; outBuf[e.z + 1u] = g.z; }
+  if (ir.w < p.n) { outBuf[e.w] = s.w; outBuf[e.w + 1u] = g.w; }
+}
+
 @compute @workgroup_size(WG)
 fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
   let i0 = rowTileStart(wid);
@@ -45,15 +55,13 @@ fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
   for (var j0 = 0u; j0 < kEnd; j0 += BC) {
     let mt = microTile(j0, t, rows);
     if (p.raw != 0u) {
-      for (var x = 0u; x < RN; x++) {
-        let j = j0 + u + x * TG;
-        for (var r = 0u; r < 4u; r++) {
-          if (ir[r] < p.n && j < p.n) {
-            let e = 2u * (ir[r] * p.n + j);
-            outBuf[e] = mt.s[x][r];
-            outBuf[e + 1u] = mt.g[x][r];
-          }
-        }
+      // written out per key slot and row (constant indices): a loop-indexed read of the micro-tile's
+      // arrays is a gather from private memory on SwiftShader
+      writeRaw(ir, j0 + u, mt.s[0], mt.g[0]);
+      if (RN > 1u) { writeRaw(ir, j0 + u + TG, mt.s[1], mt.g[1]); }
+      if (RN > 2u) {
+        writeRaw(ir, j0 + u + 2u * TG, mt.s[2], mt.g[2]);
+        writeRaw(ir, j0 + u + 3u * TG, mt.s[3], mt.g[3]);
       }
     }
     acc = normAdd(acc, mt, ir, j0, u);
@@ -112,21 +120,28 @@ fn fullRows(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) 
   );
   let nr = rowNorms(ir);
   let mt = microTile(j0, t, ir);
-  let planeB = p.rowCount * p.n;
-  for (var x = 0u; x < RN; x++) {
-    let j = j0 + u + x * TG;
-    if (j < p.n) {
-      let ok = allowed(ir, j);
-      let a = select(vec4f(0.0), exp(mt.s[x] - nr.m) / nr.s, ok);
-      let b = select(vec4f(0.0), mt.g[x] / nr.d, ok & (nr.d != vec4f(0.0)));  // all-zero normalizer: Â row 0
-      for (var r = 0u; r < 4u; r++) {
-        if (slots[r] < p.rowCount) {
-          outBuf[slots[r] * p.n + j] = a[r];
-          outBuf[planeB + slots[r] * p.n + j] = b[r];
-        }
-      }
-    }
+  // key slots with constant indices (see attention-row-reduce.wgsl slotOk)
+  writeFullRows(slots, ir, nr, j0 + u, mt.s[0], mt.g[0]);
+  if (RN > 1u) { writeFullRows(slots, ir, nr, j0 + u + TG, mt.s[1], mt.g[1]); }
+  if (RN > 2u) {
+    writeFullRows(slots, ir, nr, j0 + u + 2u * TG, mt.s[2], mt.g[2]);
+    writeFullRows(slots, ir, nr, j0 + u + 3u * TG, mt.s[3], mt.g[3]);
   }
+}
+
+// A and Â of key j for the 4 requested rows ir (slots: their places in the row list; past it: none)
+fn writeFullRows(slots: vec4u, ir: vec4u, nr: RowNorms, j: u32, s: vec4f, g: vec4f) {
+  if (j >= p.n) { return; }
+  let ok = allowed(ir, j);
+  let a = select(vec4f(0.0), exp(s - nr.m) / nr.s, ok);
+  let b = select(vec4f(0.0), g / nr.d, ok & (nr.d != vec4f(0.0)));  // all-zero normalizer: Â row 0
+  let planeB = p.rowCount * p.n;
+  let live = slots < vec4u(p.rowCount);
+  let e = slots * vec4u(p.n) + vec4u(j);
+  if (live.x) { outBuf[e.x] = a.x; outBuf[planeB + e.x] = b.x; }
+  if (live.y) { outBuf[e.y] = a.y; outBuf[planeB + e.y] = b.y; }
+  if (live.z) { outBuf[e.z] = a.z; outBuf[planeB + e.z] = b.z; }
+  if (live.w) { outBuf[e.w] = a.w; outBuf[planeB + e.w] = b.w; }
 }
 
 // exactFromRaw (with the raw (s_ij, g_ij) of normalizers, p.raw = 1): the exact output

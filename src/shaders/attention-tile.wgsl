@@ -96,8 +96,8 @@ fn dots(feat: bool, j0: u32, t: u32, rows: vec4u) -> array<vec4f, 4> {
 // Raw s (already multiplied by 1/√d) and g for this thread's 4 rows `rows` × RN keys.
 fn microTile(j0: u32, t: u32, rows: vec4u) -> Micro {
   var m: Micro;
-  m.s = dots(false, j0, t, rows);
-  for (var x = 0u; x < 4u; x++) { m.s[x] *= p.scale; }
+  let s = dots(false, j0, t, rows);
+  m.s = array<vec4f, 4>(s[0] * p.scale, s[1] * p.scale, s[2] * p.scale, s[3] * p.scale);
   m.g = dots(true, j0, t, rows);
   return m;
 }
