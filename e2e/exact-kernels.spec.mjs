@@ -82,15 +82,17 @@ const DENSE_CASES = [
 ];
 
 test(
-  'dense statistics kernels (normalizers, row stats, matrix view, full rows) match the CPU twins',
+  'dense statistics kernels (normalizers, row stats, matrix view, full rows; products formed or read from the raw ones) match the CPU twins',
   async ({ page, baseUrl, log }) => {
     await open(page, baseUrl);
     const rows = [];
-    for (const cs of DENSE_CASES) {
+    // each case twice: every product formed in each kernel, and from the raw products the
+    // normalizers keep (the live job's path up to RAW_BUDGET)
+    for (const cs of DENSE_CASES.flatMap((c) => [c, { ...c, raw: true }])) {
       const r = await page.evaluate((c) => window.exactKernels.dense(c), cs);
       const g = r.geometry;
       rows.push({
-        name: `n=${cs.n} d=${cs.d} m'=${g.mp} ${cs.featureMap} ${cs.causal ? 'causal' : 'bidir'} view ${g.cells}/b${g.block}`,
+        name: `n=${cs.n} d=${cs.d} m'=${g.mp} ${cs.featureMap} ${cs.causal ? 'causal' : 'bidir'} view ${g.cells}/b${g.block}${cs.raw ? ' raw' : ''}`,
         ...r,
       });
     }

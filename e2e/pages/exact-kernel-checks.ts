@@ -12,6 +12,8 @@ import {
   encodeMatrixView,
   encodeRowNormalizers,
   encodeRowStats,
+  encodeRowStatsFromRaw,
+  rawBytes,
   type DenseProblem,
 } from '../../src/gpu/attention-stats';
 import { encodeDummyAttention } from '../../src/gpu/dummy-attention';
@@ -138,6 +140,8 @@ interface DenseCase {
   rows: number[];
   seed?: number;
   scale?: number;
+  /** the normalizers keep the raw products, and the row statistics and the view read them */
+  raw?: boolean;
 }
 
 export async function dense(cs: DenseCase) {
@@ -163,9 +167,10 @@ export async function dense(cs: DenseCase) {
       qf4: encodeVec4Rows(c, enc, qfb, n, mp, 't.qf4'),
       kf4: encodeVec4Rows(c, enc, kfb, n, mp, 't.kf4'),
     };
-    const norms = encodeRowNormalizers(c, enc, p);
-    const stats = encodeRowStats(c, enc, p, norms);
-    const view = encodeMatrixView(c, enc, p, norms, cs.viewCells);
+    const raw = cs.raw ? c.alloc.storage('t.raw', rawBytes(n)) : undefined;
+    const norms = encodeRowNormalizers(c, enc, p, raw);
+    const stats = raw ? encodeRowStatsFromRaw(c, enc, p, norms, raw) : encodeRowStats(c, enc, p, norms);
+    const view = encodeMatrixView(c, enc, p, norms, cs.viewCells, raw);
     cells = view.plan.cells;
     block = view.plan.block;
     const rows = encodeFullRows(c, enc, p, norms, cs.rows);

@@ -133,6 +133,18 @@ export function rawBytes(n: number): number {
   return n * n * 8;
 }
 
+/**
+ * Up to this size the live job keeps the raw products (n ≤ 2048): the exact output, the row
+ * statistics and the view then read them instead of each forming all n² products again (three
+ * O(n²(d + m')) passes become O(n²) ones). Past it, memory grows as n², recomputing does not.
+ */
+export const RAW_BUDGET = 32 * 2 ** 20;
+
+/** Whether a dense job of n rows keeps the raw products on a device with this binding limit. */
+export function keepsRaw(n: number, maxBinding: number): boolean {
+  return rawBytes(n) <= Math.min(RAW_BUDGET, maxBinding);
+}
+
 /** Row statistics, 5 planes of n floats: exactEntropy, approxEntropy, sqErr, exactSq, kl (role 'stats.rowstats'). */
 export function encodeRowStats(
   ctx: KernelContext,
@@ -144,6 +156,24 @@ export function encodeRowStats(
   const grid = dispatchGrid(Math.ceil(p.n / BR), ctx.limits.maxComputeWorkgroupsPerDimension);
   const u = ctx.alloc.uniform('stats.u.rowstats', params(p, grid[0]));
   run(ctx, encoder, 'row-stats', statsPipeline(ctx, 'rowStats'), { 0: u, ...inputs(p), 5: norms, 6: out }, grid);
+  return out;
+}
+
+/**
+ * The same row statistics from the raw products of `encodeRowNormalizers(…, raw)` (entry
+ * rowStatsFromRaw): one pass over the stored entries instead of forming every product again.
+ */
+export function encodeRowStatsFromRaw(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  p: DenseProblem,
+  norms: GPUBuffer,
+  raw: GPUBuffer,
+): GPUBuffer {
+  const out = ctx.alloc.storage('stats.rowstats', 5 * p.n * 4);
+  const grid = dispatchGrid(Math.ceil(p.n / WG), ctx.limits.maxComputeWorkgroupsPerDimension);
+  const u = ctx.alloc.uniform('stats.u.rowstats', params(p, grid[0]));
+  run(ctx, encoder, 'row-stats', statsPipeline(ctx, 'rowStatsFromRaw'), { 0: u, 5: norms, 6: out, 8: raw }, grid);
   return out;
 }
 
@@ -197,9 +227,9 @@ export function encodeMatrixView(
 ): { buffer: GPUBuffer; plan: ViewPlan } {
   const plan = viewPlan(p.n, maxCells);
   const out = ctx.alloc.storage('stats.view', 3 * plan.cells * plan.cells * 4);
-  if (raw && plan.block === 1) {
-    // one cell per entry and the normalizers' (s, g) at hand: elementwise, nothing recomputed
-    const grid = dispatchGrid(Math.ceil((p.n * p.n) / WG), ctx.limits.maxComputeWorkgroupsPerDimension);
+  if (raw) {
+    // the normalizers' (s, g) at hand: each cell sums its stored entries, nothing recomputed
+    const grid = dispatchGrid(Math.ceil((plan.cells * plan.cells) / WG), ctx.limits.maxComputeWorkgroupsPerDimension);
     const u = ctx.alloc.uniform('stats.u.view', params(p, grid[0], plan));
     const pipeline = ctx.pipelines.pipeline(
       'attention-matrix-view',

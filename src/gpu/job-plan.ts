@@ -9,7 +9,7 @@ import { EngineError } from '../core/errors';
 import { featureDim, usesProjection } from '../core/feature-maps';
 import { viewGeometry } from '../core/matrix-view';
 import { bucketSize, GpuAllocator } from './allocator';
-import { rawBytes } from './attention-stats';
+import { keepsRaw, rawBytes } from './attention-stats';
 import { bidirectionalChunk, performerTiles } from './performer-bidirectional';
 import { causalPlan, fusedCausalPlan } from './performer-causal';
 import { blockAlignedChunk, projectionBlock, projectionBytes } from './favor-projection';
@@ -82,10 +82,10 @@ export function plannedBuffers(job: AttentionJob, maxBinding: number): [string, 
     if (job.rowStats) out.push(['the row statistics', 5 * n * f]);
     if (job.rows.length > 0) out.push([`${job.rows.length} full attention rows`, 2 * job.rows.length * n * f]);
     if (job.viewCells > 0) {
-      const { cells, block } = viewGeometry(n, job.viewCells);
+      const { cells } = viewGeometry(n, job.viewCells);
       out.push(['the matrix view', 3 * cells * cells * f]);
-      if (block === 1) out.push(['the raw scores and kernel values', rawBytes(n)]);
     }
+    if (keepsRaw(n, maxBinding)) out.push(['the raw scores and kernel values', rawBytes(n)]);
   }
   return out;
 }

@@ -30,6 +30,8 @@ import {
   encodeMatrixView,
   encodeRowNormalizers,
   encodeRowStats,
+  encodeRowStatsFromRaw,
+  keepsRaw,
   rawBytes,
   viewPlan,
   type DenseProblem,
@@ -148,11 +150,15 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       // the way, and the view and the exact output are formed from them instead of computing the
       // scores again.
       const fromView = job.viewCells > 0 && viewPlan(n, job.viewCells).block === 1;
+      // up to RAW_BUDGET the normalizers keep every (s_ij, g_ij): the exact output, the row statistics
+      // and a view of block means read them (one cell per entry always fits: n ≤ viewCellsMax)
+      const maxBinding = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
+      const useRaw = s.dense && (fromView || keepsRaw(n, maxBinding));
       const exact = await stage('exact-attention', (enc) => {
         const q4 = encodeVec4Rows(ctx, enc, qb, n, d, 'exact.q4');
         const k4 = encodeVec4Rows(ctx, enc, kb, n, d, 'exact.k4');
         const v4 = encodeVec4Rows(ctx, enc, vb, n, d, 'exact.v4');
-        const out = fromView
+        const out = useRaw
           ? null
           : encodeExactAttention(ctx, enc, { n, d, causal: s.causal, q: q4, k: k4, v: v4, vec4Inputs: true });
         return { q4, k4, v4, out };
@@ -184,12 +190,14 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
           const kf4 = encodeVec4Rows(ctx, enc, f.kf, n, f.mp, 'stats.kf4');
           return { n, d, mp: f.mp, causal: s.causal, q4: exact.q4, k4: exact.k4, qf4, kf4 };
         });
-        const raw = fromView ? alloc.storage('stats.raw', rawBytes(n)) : undefined;
+        const raw = useRaw ? alloc.storage('stats.raw', rawBytes(n)) : undefined;
         const norms = await stage('row-normalizers', (enc) => encodeRowNormalizers(ctx, enc, dp, raw));
         if (raw)
           exactBuf = await stage('exact-attention', (enc) => encodeExactFromRaw(ctx, enc, dp, norms, raw, exact.v4));
         if (job.rowStats && !fromView)
-          rowStatsBuf = await stage('row-stats', (enc) => encodeRowStats(ctx, enc, dp, norms));
+          rowStatsBuf = await stage('row-stats', (enc) =>
+            raw ? encodeRowStatsFromRaw(ctx, enc, dp, norms, raw) : encodeRowStats(ctx, enc, dp, norms),
+          );
         if (job.viewCells > 0)
           viewRes = await stage('matrix-view', (enc) => encodeMatrixView(ctx, enc, dp, norms, job.viewCells, raw));
         if (job.rows.length > 0 && !fromView)

@@ -158,24 +158,34 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u
   }
 }
 
-// fromRaw (one cell per entry, b = 1): A, Â and |A − Â| of entry (i, j) from the (s_ij, g_ij) the
-// normalizers kernel wrote with p.raw = 1 — the same formulas as above, no products recomputed.
-// One invocation per entry, e = i·n + j; dispatch ⌈n²/WG⌉ workgroups over (x, y), index x + y·gridX.
+// fromRaw: the view from the (s_ij, g_ij) the normalizers kernel wrote with p.raw = 1 — the same
+// formulas and means as above, no product recomputed. One invocation per cell (I, J): its entries
+// row by row, keys in order (the CPU twin's order; b = 1: the entry itself).
+// Dispatch ⌈cells²/WG⌉ workgroups over (x, y), index x + y·gridX.
 @group(0) @binding(7) var<storage, read> rawSG: array<vec2f>;
 
 @compute @workgroup_size(WG)
 fn fromRaw(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
   let e = (wid.x + wid.y * p.gridX) * WG + t;
-  if (e >= p.n * p.n) { return; }
-  let i = e / p.n;
-  let j = e - i * p.n;
-  var a = 0.0;
-  var ah = 0.0;
-  if (p.causal == 0u || j <= i) {
+  if (e >= p.cells * p.cells) { return; }
+  let I = e / p.cells;
+  let J = e - I * p.cells;
+  let b = p.block;
+  let i1 = min(p.n, I * b + b);
+  let j0 = J * b;
+  let j1 = min(p.n, j0 + b);
+  var sums = vec3f(0.0);
+  for (var i = I * b; i < i1; i++) {
+    var jEnd = j1;
+    if (p.causal != 0u) { jEnd = min(j1, i + 1u); }  // masked entries are 0 (they count in the mean)
     let nm = norms[i];
-    let sg = rawSG[e];
-    a = exp(sg.x - nm.x) / nm.y;
-    if (nm.z != 0.0) { ah = sg.y / nm.z; }  // all-zero normalizer: Â row 0
+    for (var j = j0; j < jEnd; j++) {
+      let sg = rawSG[i * p.n + j];
+      let a = exp(sg.x - nm.x) / nm.y;
+      var ah = 0.0;
+      if (nm.z != 0.0) { ah = sg.y / nm.z; }  // all-zero normalizer: Â row 0
+      sums += vec3f(a, ah, abs(a - ah));
+    }
   }
-  writeCell(i, j, vec3f(a, ah, abs(a - ah)));
+  writeCell(I, J, sums);
 }

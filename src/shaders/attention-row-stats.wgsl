@@ -184,3 +184,41 @@ fn exactFromRaw(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_ind
     }
   }
 }
+
+// rowStatsFromRaw (with the raw (s_ij, g_ij) of normalizers): rowStats' five statistics of row i
+// from the entries the normalizers wrote, not recomputed — one invocation per row, keys in order,
+// the same per-entry terms as statsTerm (attention-row-reduce.wgsl) → outBuf[k·n + i].
+// Dispatch ⌈n/WG⌉ workgroups over (x, y), index x + y·gridX.
+@compute @workgroup_size(WG)
+fn rowStatsFromRaw(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
+  let i = (wid.x + wid.y * p.gridX) * WG + t;
+  if (i >= p.n) { return; }
+  let nm = norms[i];
+  let logS = log(nm.y);
+  var jEnd = p.n;
+  if (p.causal != 0u) { jEnd = i + 1u; }
+  var hA = 0.0;
+  var hB = 0.0;
+  var sq = 0.0;
+  var ex = 0.0;
+  var kl = 0.0;
+  for (var j = 0u; j < jEnd; j++) {
+    let sg = rawIn[i * p.n + j];
+    let la = sg.x - nm.x - logS;
+    let a = exp(sg.x - nm.x) / nm.y;
+    var b = 0.0;
+    if (nm.z != 0.0) { b = sg.y / nm.z; }  // all-zero normalizer: Â row 0
+    if (a > 0.0) {
+      hA -= a * la;
+      kl += a * (la - log(max(b, KL_FLOOR)));
+    }
+    if (b > 0.0) { hB -= b * log(max(b, KL_FLOOR)); }
+    sq += (a - b) * (a - b);
+    ex += a * a;
+  }
+  outBuf[i] = hA;
+  outBuf[p.n + i] = hB;
+  outBuf[2u * p.n + i] = sq;
+  outBuf[3u * p.n + i] = ex;
+  outBuf[4u * p.n + i] = kl;
+}
