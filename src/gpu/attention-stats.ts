@@ -32,17 +32,22 @@ export interface DenseProblem {
 
 const WG = 64;
 const BR = 32;
-const RN = 4;
-/** keys per tile: RN · WG / (BR / 4) */
-const BC = 32;
+/**
+ * Keys per thread: 8 in the statistics kernels (4 row + 8 key loads per 32 dot products of a column),
+ * 4 in the matrix view, whose workgroup memory holds a whole (A, Â) tile.
+ */
+const STATS_RN = 8;
+const VIEW_RN = 4;
+/** keys per tile of the statistics kernels: RN · WG / (BR / 4) */
+const STATS_BC = (STATS_RN * WG) / (BR / 4);
 
 /**
  * Override constants: tile shapes only (widths are uniforms), so one pipeline serves every d and m'.
  * The micro-tile reads storage directly (attention-tile.wgsl); the view kernel's workgroup memory is
- * its (A, Â) tile and row partials, 4·(2·BR·BC + 4·BR) = 8.7 KB, within the default 16 KiB.
+ * its (A, Â) tile and row partials, 4·(2·BR·BC + 4·BR) = 8.7 KB at BC = 32, within the default 16 KiB.
  */
-function constants(): Record<string, number> {
-  return { WG, BR, RN };
+function constants(rn: number): Record<string, number> {
+  return { WG, BR, RN: rn };
 }
 
 function params(
@@ -100,7 +105,7 @@ function statsPipeline(ctx: KernelContext, entry: string): GPUComputePipeline {
     'attention-row-stats',
     shaderSource(tileCode, reduceCode, statsCode),
     entry,
-    constants(),
+    constants(STATS_RN),
   );
 }
 
@@ -191,7 +196,7 @@ export function encodeFullRows(
   const R = rows.length;
   const out = ctx.alloc.storage('stats.fullrows', 2 * R * p.n * 4);
   const list = ctx.alloc.upload('stats.rowlist', new Uint32Array(rows));
-  const grid: [number, number] = [Math.ceil(p.n / BC), Math.ceil(R / BR)];
+  const grid: [number, number] = [Math.ceil(p.n / STATS_BC), Math.ceil(R / BR)];
   const u = ctx.alloc.uniform('stats.u.fullrows', params(p, grid[0], { rowCount: R }));
   run(
     ctx,
@@ -235,7 +240,7 @@ export function encodeMatrixView(
       'attention-matrix-view',
       shaderSource(tileCode, viewCode),
       'fromRaw',
-      constants(),
+      constants(VIEW_RN),
     );
     run(ctx, encoder, 'matrix-view', pipeline, { 0: u, 5: norms, 6: out, 7: raw }, grid);
     return { buffer: out, plan };
@@ -246,7 +251,7 @@ export function encodeMatrixView(
     'attention-matrix-view',
     shaderSource(tileCode, viewCode),
     'main',
-    constants(),
+    constants(VIEW_RN),
   );
   // one entry per cell: a workgroup per row band over every key tile (fewer, longer workgroups)
   const grid: [number, number] = [plan.block === 1 ? 1 : groups, groups];

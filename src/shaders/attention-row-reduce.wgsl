@@ -46,12 +46,25 @@ fn normAdd(acc: NormAcc, mt: Micro, ir: vec4u, j0: u32, u: u32) -> NormAcc {
   let ok1 = slotOk(ir, j0, u, 1u);
   let ok2 = slotOk(ir, j0, u, 2u);
   let ok3 = slotOk(ir, j0, u, 3u);
-  let tmax = max(
-    max(max(select(vec4f(NEG), mt.s[0], ok0), select(vec4f(NEG), mt.s[1], ok1)), select(vec4f(NEG), mt.s[2], ok2)),
-    select(vec4f(NEG), mt.s[3], ok3),
+  let ok4 = slotOk(ir, j0, u, 4u);
+  let ok5 = slotOk(ir, j0, u, 5u);
+  let ok6 = slotOk(ir, j0, u, 6u);
+  let ok7 = slotOk(ir, j0, u, 7u);
+  var tmax = max(
+    max(select(vec4f(NEG), mt.s[0], ok0), select(vec4f(NEG), mt.s[1], ok1)),
+    max(select(vec4f(NEG), mt.s[2], ok2), select(vec4f(NEG), mt.s[3], ok3)),
   );
+  if (RN > 4u) {
+    tmax = max(
+      tmax,
+      max(
+        max(select(vec4f(NEG), mt.s[4], ok4), select(vec4f(NEG), mt.s[5], ok5)),
+        max(select(vec4f(NEG), mt.s[6], ok6), select(vec4f(NEG), mt.s[7], ok7)),
+      ),
+    );
+  }
   let mNew = max(acc.m, tmax);
-  // summed in slot order, as the loop over x did
+  // summed in slot order, as a loop over the slots would
   var l = acc.l * exp(acc.m - mNew);
   l += select(vec4f(0.0), exp(mt.s[0] - mNew), ok0);
   l += select(vec4f(0.0), exp(mt.s[1] - mNew), ok1);
@@ -62,6 +75,16 @@ fn normAdd(acc: NormAcc, mt: Micro, ir: vec4u, j0: u32, u: u32) -> NormAcc {
   d += select(vec4f(0.0), mt.g[1], ok1);
   d += select(vec4f(0.0), mt.g[2], ok2);
   d += select(vec4f(0.0), mt.g[3], ok3);
+  if (RN > 4u) {
+    l += select(vec4f(0.0), exp(mt.s[4] - mNew), ok4);
+    l += select(vec4f(0.0), exp(mt.s[5] - mNew), ok5);
+    l += select(vec4f(0.0), exp(mt.s[6] - mNew), ok6);
+    l += select(vec4f(0.0), exp(mt.s[7] - mNew), ok7);
+    d += select(vec4f(0.0), mt.g[4], ok4);
+    d += select(vec4f(0.0), mt.g[5], ok5);
+    d += select(vec4f(0.0), mt.g[6], ok6);
+    d += select(vec4f(0.0), mt.g[7], ok7);
+  }
   return NormAcc(mNew, l, d);
 }
 
@@ -125,6 +148,12 @@ fn statsAdd(acc: StatsAcc, mt: Micro, ir: vec4u, j0: u32, u: u32, nr: RowNorms) 
   if (RN > 2u) {
     r = statsTerm(r, mt.s[2], mt.g[2], slotOk(ir, j0, u, 2u), nr);
     r = statsTerm(r, mt.s[3], mt.g[3], slotOk(ir, j0, u, 3u), nr);
+  }
+  if (RN > 4u) {
+    r = statsTerm(r, mt.s[4], mt.g[4], slotOk(ir, j0, u, 4u), nr);
+    r = statsTerm(r, mt.s[5], mt.g[5], slotOk(ir, j0, u, 5u), nr);
+    r = statsTerm(r, mt.s[6], mt.g[6], slotOk(ir, j0, u, 6u), nr);
+    r = statsTerm(r, mt.s[7], mt.g[7], slotOk(ir, j0, u, 7u), nr);
   }
   return r;
 }

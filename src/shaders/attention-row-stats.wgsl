@@ -63,6 +63,12 @@ fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
         writeRaw(ir, j0 + u + 2u * TG, mt.s[2], mt.g[2]);
         writeRaw(ir, j0 + u + 3u * TG, mt.s[3], mt.g[3]);
       }
+      if (RN > 4u) {
+        writeRaw(ir, j0 + u + 4u * TG, mt.s[4], mt.g[4]);
+        writeRaw(ir, j0 + u + 5u * TG, mt.s[5], mt.g[5]);
+        writeRaw(ir, j0 + u + 6u * TG, mt.s[6], mt.g[6]);
+        writeRaw(ir, j0 + u + 7u * TG, mt.s[7], mt.g[7]);
+      }
     }
     acc = normAdd(acc, mt, ir, j0, u);
   }
@@ -126,6 +132,12 @@ fn fullRows(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) 
   if (RN > 2u) {
     writeFullRows(slots, ir, nr, j0 + u + 2u * TG, mt.s[2], mt.g[2]);
     writeFullRows(slots, ir, nr, j0 + u + 3u * TG, mt.s[3], mt.g[3]);
+  }
+  if (RN > 4u) {
+    writeFullRows(slots, ir, nr, j0 + u + 4u * TG, mt.s[4], mt.g[4]);
+    writeFullRows(slots, ir, nr, j0 + u + 5u * TG, mt.s[5], mt.g[5]);
+    writeFullRows(slots, ir, nr, j0 + u + 6u * TG, mt.s[6], mt.g[6]);
+    writeFullRows(slots, ir, nr, j0 + u + 7u * TG, mt.s[7], mt.g[7]);
   }
 }
 

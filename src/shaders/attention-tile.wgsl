@@ -15,7 +15,7 @@
 
 override WG: u32 = 64u;
 override BR: u32 = 32u;        // rows per tile (multiple of 4)
-override RN: u32 = 4u;         // keys per thread (1, 2 or 4)
+override RN: u32 = 4u;         // keys per thread (1, 2, 4 or 8)
 override RG: u32 = BR / 4u;
 override TG: u32 = WG / RG;
 override BC: u32 = RN * TG;    // keys per tile
@@ -45,9 +45,9 @@ const NEG: f32 = -3.0e38; // stands in for −∞
 const KL_FLOOR: f32 = 1e-30;
 
 struct Micro {
-  // s[x] / g[x]: rows 4gr … 4gr+3 against key j0 + u + TG·x
-  s: array<vec4f, 4>,
-  g: array<vec4f, 4>,
+  // s[x] / g[x]: rows 4gr … 4gr+3 against key j0 + u + TG·x (x < RN; the rest 0)
+  s: array<vec4f, 8>,
+  g: array<vec4f, 8>,
 }
 
 // vec4 i of the query side (Q or φ(Q)) and of the key side (K or φ(K)); `feat` is a constant at
@@ -62,7 +62,7 @@ fn keyAt(feat: bool, i: u32) -> vec4f {
   return k4[i];
 }
 
-fn dots(feat: bool, j0: u32, t: u32, rows: vec4u) -> array<vec4f, 4> {
+fn dots(feat: bool, j0: u32, t: u32, rows: vec4u) -> array<vec4f, 8> {
   let u = t % TG; // the key slot (the row group's rows come in `rows`)
   var width = p.d4;
   if (feat) { width = p.m4; }
@@ -72,12 +72,20 @@ fn dots(feat: bool, j0: u32, t: u32, rows: vec4u) -> array<vec4f, 4> {
   let k1 = min(j0 + u + TG, last) * width;
   let k2 = min(j0 + u + 2u * TG, last) * width;
   let k3 = min(j0 + u + 3u * TG, last) * width;
+  let k4 = min(j0 + u + 4u * TG, last) * width;
+  let k5 = min(j0 + u + 5u * TG, last) * width;
+  let k6 = min(j0 + u + 6u * TG, last) * width;
+  let k7 = min(j0 + u + 7u * TG, last) * width;
   // Named accumulators (RN-guarded), not an array indexed by the key loop: SwiftShader keeps a
   // loop-indexed private array in memory and turns every update into a gather and a scatter.
   var acc0 = vec4f(0.0);
   var acc1 = vec4f(0.0);
   var acc2 = vec4f(0.0);
   var acc3 = vec4f(0.0);
+  var acc4 = vec4f(0.0);
+  var acc5 = vec4f(0.0);
+  var acc6 = vec4f(0.0);
+  var acc7 = vec4f(0.0);
   for (var c = 0u; c < width; c++) {
     let a0 = rowAt(feat, o.x + c);
     let a1 = rowAt(feat, o.y + c);
@@ -89,15 +97,22 @@ fn dots(feat: bool, j0: u32, t: u32, rows: vec4u) -> array<vec4f, 4> {
       acc2 += dot4(a0, a1, a2, a3, keyAt(feat, k2 + c));
       acc3 += dot4(a0, a1, a2, a3, keyAt(feat, k3 + c));
     }
+    if (RN > 4u) {
+      acc4 += dot4(a0, a1, a2, a3, keyAt(feat, k4 + c));
+      acc5 += dot4(a0, a1, a2, a3, keyAt(feat, k5 + c));
+      acc6 += dot4(a0, a1, a2, a3, keyAt(feat, k6 + c));
+      acc7 += dot4(a0, a1, a2, a3, keyAt(feat, k7 + c));
+    }
   }
-  return array<vec4f, 4>(acc0, acc1, acc2, acc3);
+  return array<vec4f, 8>(acc0, acc1, acc2, acc3, acc4, acc5, acc6, acc7);
 }
 
 // Raw s (already multiplied by 1/√d) and g for this thread's 4 rows `rows` × RN keys.
 fn microTile(j0: u32, t: u32, rows: vec4u) -> Micro {
   var m: Micro;
   let s = dots(false, j0, t, rows);
-  m.s = array<vec4f, 4>(s[0] * p.scale, s[1] * p.scale, s[2] * p.scale, s[3] * p.scale);
+  let c = p.scale;
+  m.s = array<vec4f, 8>(s[0] * c, s[1] * c, s[2] * c, s[3] * c, s[4] * c, s[5] * c, s[6] * c, s[7] * c);
   m.g = dots(true, j0, t, rows);
   return m;
 }
