@@ -12,7 +12,6 @@ import {
   encodeMatrixView,
   encodeRowNormalizers,
   encodeRowStats,
-  encodeRowStatsFromRaw,
   rawBytes,
   type DenseProblem,
 } from '../../src/gpu/attention-stats';
@@ -169,7 +168,7 @@ export async function dense(cs: DenseCase) {
     };
     const raw = cs.raw ? c.alloc.storage('t.raw', rawBytes(n)) : undefined;
     const norms = encodeRowNormalizers(c, enc, p, raw);
-    const stats = raw ? encodeRowStatsFromRaw(c, enc, p, norms, raw) : encodeRowStats(c, enc, p, norms);
+    const stats = encodeRowStats(c, enc, p, norms, raw);
     const view = encodeMatrixView(c, enc, p, norms, cs.viewCells, raw);
     cells = view.plan.cells;
     block = view.plan.block;

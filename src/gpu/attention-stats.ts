@@ -150,35 +150,25 @@ export function keepsRaw(n: number, maxBinding: number): boolean {
   return rawBytes(n) <= Math.min(RAW_BUDGET, maxBinding);
 }
 
-/** Row statistics, 5 planes of n floats: exactEntropy, approxEntropy, sqErr, exactSq, kl (role 'stats.rowstats'). */
+/**
+ * Row statistics, 5 planes of n floats: exactEntropy, approxEntropy, sqErr, exactSq, kl (role
+ * 'stats.rowstats'). With `raw` (the products `encodeRowNormalizers(…, raw)` kept): one pass over the
+ * stored entries (entry rowStatsFromRaw) instead of forming every product again.
+ */
 export function encodeRowStats(
   ctx: KernelContext,
   encoder: GPUCommandEncoder,
   p: DenseProblem,
   norms: GPUBuffer,
+  raw?: GPUBuffer,
 ): GPUBuffer {
   const out = ctx.alloc.storage('stats.rowstats', 5 * p.n * 4);
-  const grid = dispatchGrid(Math.ceil(p.n / BR), ctx.limits.maxComputeWorkgroupsPerDimension);
+  const grid = dispatchGrid(Math.ceil(p.n / (raw ? WG : BR)), ctx.limits.maxComputeWorkgroupsPerDimension);
   const u = ctx.alloc.uniform('stats.u.rowstats', params(p, grid[0]));
-  run(ctx, encoder, 'row-stats', statsPipeline(ctx, 'rowStats'), { 0: u, ...inputs(p), 5: norms, 6: out }, grid);
-  return out;
-}
-
-/**
- * The same row statistics from the raw products of `encodeRowNormalizers(…, raw)` (entry
- * rowStatsFromRaw): one pass over the stored entries instead of forming every product again.
- */
-export function encodeRowStatsFromRaw(
-  ctx: KernelContext,
-  encoder: GPUCommandEncoder,
-  p: DenseProblem,
-  norms: GPUBuffer,
-  raw: GPUBuffer,
-): GPUBuffer {
-  const out = ctx.alloc.storage('stats.rowstats', 5 * p.n * 4);
-  const grid = dispatchGrid(Math.ceil(p.n / WG), ctx.limits.maxComputeWorkgroupsPerDimension);
-  const u = ctx.alloc.uniform('stats.u.rowstats', params(p, grid[0]));
-  run(ctx, encoder, 'row-stats', statsPipeline(ctx, 'rowStatsFromRaw'), { 0: u, 5: norms, 6: out, 8: raw }, grid);
+  const [entry, io] = raw
+    ? ['rowStatsFromRaw', { 0: u, 5: norms, 6: out, 8: raw }]
+    : ['rowStats', { 0: u, ...inputs(p), 5: norms, 6: out }];
+  run(ctx, encoder, 'row-stats', statsPipeline(ctx, entry), io, grid);
   return out;
 }
 

@@ -30,7 +30,6 @@ import {
   encodeMatrixView,
   encodeRowNormalizers,
   encodeRowStats,
-  encodeRowStatsFromRaw,
   keepsRaw,
   rawBytes,
   viewPlan,
@@ -40,7 +39,7 @@ import type { GpuContext } from './device';
 import { withErrorScopes } from './error-scope';
 import { encodeExactAttention } from './exact-attention';
 import { encodeFavorFeatures, encodeFavorStats, type FavorProblem } from './favor-features';
-import { encodeFavorProjection } from './favor-projection';
+import { encodeFavorProjection, maxBindingOf } from './favor-projection';
 import { GpuTimer } from './gpu-timer';
 import { checkJobLimits, JobAllocator, jobShape } from './job-plan';
 import { timeKernel, type KernelBenchOptions, type KernelBenchResult } from './kernel-bench';
@@ -151,9 +150,8 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       // scores again.
       const fromView = job.viewCells > 0 && viewPlan(n, job.viewCells).block === 1;
       // up to RAW_BUDGET the normalizers keep every (s_ij, g_ij): the exact output, the row statistics
-      // and a view of block means read them (one cell per entry always fits: n ≤ viewCellsMax)
-      const maxBinding = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
-      const useRaw = s.dense && (fromView || keepsRaw(n, maxBinding));
+      // and the view (block means too) read them
+      const useRaw = s.dense && keepsRaw(n, maxBindingOf(ctx));
       const exact = await stage('exact-attention', (enc) => {
         const q4 = encodeVec4Rows(ctx, enc, qb, n, d, 'exact.q4');
         const k4 = encodeVec4Rows(ctx, enc, kb, n, d, 'exact.k4');
@@ -195,9 +193,7 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
         if (raw)
           exactBuf = await stage('exact-attention', (enc) => encodeExactFromRaw(ctx, enc, dp, norms, raw, exact.v4));
         if (job.rowStats && !fromView)
-          rowStatsBuf = await stage('row-stats', (enc) =>
-            raw ? encodeRowStatsFromRaw(ctx, enc, dp, norms, raw) : encodeRowStats(ctx, enc, dp, norms),
-          );
+          rowStatsBuf = await stage('row-stats', (enc) => encodeRowStats(ctx, enc, dp, norms, raw));
         if (job.viewCells > 0)
           viewRes = await stage('matrix-view', (enc) => encodeMatrixView(ctx, enc, dp, norms, job.viewCells, raw));
         if (job.rows.length > 0 && !fromView)

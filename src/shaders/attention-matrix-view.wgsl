@@ -170,6 +170,15 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u
 // Dispatch ⌈cells²/WG⌉ workgroups over (x, y), index x + y·gridX.
 @group(0) @binding(7) var<storage, read> rawSG: array<vec2f>;
 
+// (A, Â, |A − Â|) of stored entry (i, j), with row i's normalizers nm (j allowed)
+fn rawEntry(i: u32, j: u32, nm: vec4f) -> vec3f {
+  let sg = rawSG[i * p.n + j];
+  let a = exp(sg.x - nm.x) / nm.y;
+  var ah = 0.0;
+  if (nm.z != 0.0) { ah = sg.y / nm.z; }  // all-zero normalizer: Â row 0
+  return vec3f(a, ah, abs(a - ah));
+}
+
 @compute @workgroup_size(WG)
 fn fromRaw(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
   let e = (wid.x + wid.y * p.gridX) * WG + t;
@@ -179,15 +188,9 @@ fn fromRaw(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t
   let b = p.block;
   if (b == 1u) {
     // the entry itself, without the loops (they cost as much as the entry on SwiftShader)
-    var a = 0.0;
-    var ah = 0.0;
-    if (p.causal == 0u || J <= I) {
-      let nm = norms[I];
-      let sg = rawSG[e];
-      a = exp(sg.x - nm.x) / nm.y;
-      if (nm.z != 0.0) { ah = sg.y / nm.z; }  // all-zero normalizer: Â row 0
-    }
-    writeCell(I, J, vec3f(a, ah, abs(a - ah)));
+    var v = vec3f(0.0);
+    if (p.causal == 0u || J <= I) { v = rawEntry(I, J, norms[I]); }
+    writeCell(I, J, v);
     return;
   }
   let i1 = min(p.n, I * b + b);
@@ -198,13 +201,7 @@ fn fromRaw(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t
     var jEnd = j1;
     if (p.causal != 0u) { jEnd = min(j1, i + 1u); }  // masked entries are 0 (they count in the mean)
     let nm = norms[i];
-    for (var j = j0; j < jEnd; j++) {
-      let sg = rawSG[i * p.n + j];
-      let a = exp(sg.x - nm.x) / nm.y;
-      var ah = 0.0;
-      if (nm.z != 0.0) { ah = sg.y / nm.z; }  // all-zero normalizer: Â row 0
-      sums += vec3f(a, ah, abs(a - ah));
-    }
+    for (var j = j0; j < jEnd; j++) { sums += rawEntry(i, j, nm); }
   }
   writeCell(I, J, sums);
 }

@@ -198,39 +198,32 @@ fn exactFromRaw(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_ind
 }
 
 // rowStatsFromRaw (with the raw (s_ij, g_ij) of normalizers): rowStats' five statistics of row i
-// from the entries the normalizers wrote, not recomputed — one invocation per row, keys in order,
-// the same per-entry terms as statsTerm (attention-row-reduce.wgsl) → outBuf[k·n + i].
-// Dispatch ⌈n/WG⌉ workgroups over (x, y), index x + y·gridX.
+// from the entries the normalizers wrote, not recomputed — one invocation per row, 4 keys at a time
+// through statsTerm (attention-row-reduce.wgsl; lane k sums keys ≡ k mod 4, the lanes added at the
+// end) → outBuf[k·n + i]. Dispatch ⌈n/WG⌉ workgroups over (x, y), index x + y·gridX.
 @compute @workgroup_size(WG)
 fn rowStatsFromRaw(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
   let i = (wid.x + wid.y * p.gridX) * WG + t;
   if (i >= p.n) { return; }
-  let nm = norms[i];
-  let logS = log(nm.y);
+  let nr = rowNorms(vec4u(i));
   var jEnd = p.n;
   if (p.causal != 0u) { jEnd = i + 1u; }
-  var hA = 0.0;
-  var hB = 0.0;
-  var sq = 0.0;
-  var ex = 0.0;
-  var kl = 0.0;
-  for (var j = 0u; j < jEnd; j++) {
-    let sg = rawIn[i * p.n + j];
-    let la = sg.x - nm.x - logS;
-    let a = exp(sg.x - nm.x) / nm.y;
-    var b = 0.0;
-    if (nm.z != 0.0) { b = sg.y / nm.z; }  // all-zero normalizer: Â row 0
-    if (a > 0.0) {
-      hA -= a * la;
-      kl += a * (la - log(max(b, KL_FLOOR)));
-    }
-    if (b > 0.0) { hB -= b * log(max(b, KL_FLOOR)); }
-    sq += (a - b) * (a - b);
-    ex += a * a;
+  let base = i * p.n;
+  let last = jEnd - 1u;
+  var acc = statsStart();
+  for (var j = 0u; j < jEnd; j += 4u) {
+    let jj = min(vec4u(j) + vec4u(0u, 1u, 2u, 3u), vec4u(last));
+    let e0 = rawIn[base + jj.x];
+    let e1 = rawIn[base + jj.y];
+    let e2 = rawIn[base + jj.z];
+    let e3 = rawIn[base + jj.w];
+    let ok = (vec4u(j) + vec4u(0u, 1u, 2u, 3u)) < vec4u(jEnd);
+    acc = statsTerm(acc, vec4f(e0.x, e1.x, e2.x, e3.x), vec4f(e0.y, e1.y, e2.y, e3.y), ok, nr);
   }
-  outBuf[i] = hA;
-  outBuf[p.n + i] = hB;
-  outBuf[2u * p.n + i] = sq;
-  outBuf[3u * p.n + i] = ex;
-  outBuf[4u * p.n + i] = kl;
+  let one = vec4f(1.0);
+  outBuf[i] = dot(acc.hA, one);
+  outBuf[p.n + i] = dot(acc.hB, one);
+  outBuf[2u * p.n + i] = dot(acc.sq, one);
+  outBuf[3u * p.n + i] = dot(acc.ex, one);
+  outBuf[4u * p.n + i] = dot(acc.kl, one);
 }
