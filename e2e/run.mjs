@@ -95,6 +95,8 @@ const queue = files.map((f) => registry.filter((t) => t.file === f));
 
 let passed = 0;
 let failed = 0;
+// CI keeps only the tail of the output: the failures are repeated after the summary line
+const failures = [];
 const started = Date.now();
 console.log(
   `browser tests: ${registry.length} in ${specs.length} spec file(s), ${Math.min(LANES, queue.length)} lane(s); test pages at ${baseUrl}, production build building`,
@@ -154,12 +156,12 @@ async function lane() {
         lines.push(`  ✓ ${t.file} › ${t.name} (${Date.now() - t0} ms)`);
       } catch (e) {
         failed++;
-        lines.push(
-          `  ✗ ${t.file} › ${t.name} (${Date.now() - t0} ms)\n      ${String(e?.stack ?? e)
-            .split('\n')
-            .slice(0, 8)
-            .join('\n      ')}`,
-        );
+        const report = `  ✗ ${t.file} › ${t.name} (${Date.now() - t0} ms)\n      ${String(e?.stack ?? e)
+          .split('\n')
+          .slice(0, 8)
+          .join('\n      ')}`;
+        lines.push(report);
+        failures.push([...lines.slice(-13, -1), report].join('\n'));
         // a failed test may leave its page in any state: the next test sharing it starts afresh
         if (key !== null) await closeShared();
       } finally {
@@ -178,4 +180,5 @@ await appReady();
 await new Promise((r) => appServer.httpServer.close(r));
 console.log(`\nbrowser tests finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`browser: ${passed} passed, ${failed} failed`);
+if (failures.length) console.log(`\nfailed (with the last lines each logged):\n${failures.join('\n\n')}`);
 process.exit(failed > 0 || registry.length === 0 ? 1 : 0);
