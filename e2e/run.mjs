@@ -102,6 +102,27 @@ console.log(
   `browser tests: ${registry.length} in ${specs.length} spec file(s), ${Math.min(LANES, queue.length)} lane(s); test pages at ${baseUrl}, production build building`,
 );
 
+/** The page's unfinished figures and computes (data-status other than done), for a timed-out test's report. */
+async function pendingState(page) {
+  const state = page
+    .evaluate(() =>
+      [...document.querySelectorAll('[data-status]')]
+        .filter((el) => !['done', 'ok', 'idle'].includes(el.getAttribute('data-status') ?? ''))
+        .slice(0, 12)
+        .map((el) => {
+          const name = el.getAttribute('data-analysis') ?? el.getAttribute('data-panel') ?? el.className;
+          return `${name}=${el.getAttribute('data-status')} “${(el.textContent ?? '').trim().slice(0, 60)}”`;
+        })
+        .join('; '),
+    )
+    .then((s) => `    pending at the timeout (${page.url()}): ${s || 'nothing'}`)
+    .catch((err) => `    pending at the timeout: page not readable (${err?.message ?? err})`);
+  const limit = new Promise((r) =>
+    setTimeout(() => r('    pending at the timeout: the page did not answer in 3 s'), 3000),
+  );
+  return Promise.race([state, limit]);
+}
+
 async function lane() {
   const browsers = {};
   const browserFor = async (webgpu) => (browsers[webgpu] ??= await launchBrowser({ webgpu }));
@@ -156,6 +177,8 @@ async function lane() {
         lines.push(`  ✓ ${t.file} › ${t.name} (${Date.now() - t0} ms)`);
       } catch (e) {
         failed++;
+        // a hang is diagnosed by what was still pending: every element whose data-status is not final
+        if (/timed out/.test(String(e?.message ?? e))) lines.push(await pendingState(page));
         const report = `  ✗ ${t.file} › ${t.name} (${Date.now() - t0} ms)\n      ${String(e?.stack ?? e)
           .split('\n')
           .slice(0, 8)
