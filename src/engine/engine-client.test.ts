@@ -35,6 +35,7 @@ class FakeWorker {
 }
 
 const CPU = { kind: 'cpu', label: 'CPU', reason: 'no WebGPU adapter' } as unknown as BackendInfo;
+const GPU = { kind: 'webgpu', label: 'WebGPU', adapter: 'test' } as unknown as BackendInfo;
 const engineWorkers = (name: string) => FakeWorker.all.filter((w) => w.name === name);
 const answer = (value: unknown, id: number) => ({ type: 'analysis', id, value }) as unknown as EngineResponseMessage;
 const cancelled = (id: number) =>
@@ -92,6 +93,27 @@ describe('createEngineClient: no request is left unanswered when a worker is rep
     expect(standIn.sent('stats').map((m) => m.id)).toEqual([id]);
     standIn.answer({ type: 'stats', id, stats: { runs: 1 } } as unknown as EngineResponseMessage);
     await expect(stats).resolves.toEqual({ runs: 1 });
+    client.dispose();
+  });
+
+  it("when WebGPU comes up, the stand-in's compute is superseded and an export it was asked is answered by the primary", async () => {
+    const client = createEngineClient();
+    const [primary] = engineWorkers('attention-engine');
+    const [standIn] = engineWorkers('attention-engine-cpu');
+    standIn.answer({ type: 'ready', backend: CPU });
+    await client.started;
+    const compute = client.compute({} as Parameters<typeof client.compute>[0]);
+    const exported = client.exportState({} as Parameters<typeof client.exportState>[0], {} as never);
+    const exportId = standIn.sent('export')[0]!.id;
+    expect(standIn.sent('compute')).toHaveLength(1);
+    primary.answer({ type: 'ready', backend: GPU });
+    expect(standIn.terminated).toBe(true);
+    await expect(compute).rejects.toMatchObject({ code: 'cancelled' });
+    // the page recomputes on WebGPU itself: the superseded compute is not sent again
+    expect(primary.sent('compute')).toHaveLength(0);
+    expect(primary.sent('export').map((m) => m.id)).toEqual([exportId]);
+    primary.answer({ type: 'export', id: exportId, json: '{}' } as unknown as EngineResponseMessage);
+    await expect(exported).resolves.toBe('{}');
     client.dispose();
   });
 

@@ -220,14 +220,25 @@ export function createEngineClient(
       switchListeners.forEach((cb) => cb(info, false));
       return;
     }
-    // The stand-in's unfinished work is superseded by the settled backend; the page recomputes
-    // what it needs (the listeners hear of the switch before the rejections arrive).
+    // The stand-in's unfinished computes are superseded by the settled backend; the page recomputes
+    // what it needs (the listeners hear of the switch before the rejections arrive). Anything else
+    // it was asked (an export the user clicked while WebGPU warmed up) is asked of the primary.
     const old = standIn;
     standIn = null;
     standInInfo = null;
-    switchListeners.forEach((cb) => cb(info, false));
-    rejectPending(old, new EngineError('cancelled', 'superseded: the settled backend is ready'));
     old.terminate();
+    switchListeners.forEach((cb) => cb(info, false));
+    const superseded = new EngineError('cancelled', 'superseded: the settled backend is ready');
+    for (const [id, p] of pending) {
+      if (p.worker !== old) continue;
+      if (p.request || !p.msg) {
+        pending.delete(id);
+        p.reject(superseded);
+      } else {
+        p.worker = primary;
+        primary.postMessage(p.msg);
+      }
+    }
   }
 
   /** The worker the next compute goes to. */
