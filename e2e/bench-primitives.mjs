@@ -28,8 +28,16 @@ await page.waitForFunction(() => window.primitives, null, { timeout: 120_000 });
 console.log(`adapter: ${await page.evaluate(() => window.primitives.adapter())}`);
 
 const probes = await page.evaluate(() => window.primitives.probes());
-// (probe, workgroups, dispatches): one workgroup alone, four (the width of the defaults' passes), eight dispatches
-const cases = probes.flatMap((p, i) => [[i, 1, 1], [i, 4, 1], ...(i === 0 ? [[i, 4, 8]] : [])]);
+// (probe, workgroups, dispatches): one workgroup alone, four (the width of the defaults' passes),
+// eight dispatches of the empty one; the workgroup-memory probes at 16 and 256 workgroups
+const cases = probes.flatMap((p, i) =>
+  p.name.startsWith('workgroup memory')
+    ? [
+        [i, 16, 1],
+        [i, 256, 1],
+      ]
+    : [[i, 1, 1], [i, 4, 1], ...(i === 0 ? [[i, 4, 8]] : [])],
+);
 const samples = cases.map(() => []);
 for (let r = 0; r < rounds; r++)
   for (let c = 0; c < cases.length; c++) {
@@ -48,7 +56,12 @@ console.log('|---|---|---|---|---|---|');
 cases.forEach(([i, g, d], c) => {
   const { min, median } = stat(samples[c]);
   const ops = Number(probes[i].work.match(/^\d+/)?.[0] ?? 0);
-  const per = g === 1 && ops > 0 ? ((median * 1000) / ops).toFixed(3) : '';
+  const per =
+    g === 1 && ops > 0
+      ? ((median * 1000) / ops).toFixed(3)
+      : g === 256
+        ? `${((median * 1000) / g).toFixed(1)} per workgroup`
+        : '';
   console.log(
     `| ${probes[i].name} | ${probes[i].work} | ${g} × ${d} | ${min.toFixed(3)} | ${median.toFixed(3)} | ${per} |`,
   );

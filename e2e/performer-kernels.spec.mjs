@@ -211,6 +211,27 @@ test(
 );
 
 test(
+  'the projection pass of the exp maps: query row maxima, the key max (key 0 alone when causal under ε) and hn equal an f64 recomputation, unblocked and in row blocks',
+  async ({ page, baseUrl, log }) => {
+    await open(page, baseUrl);
+    const fast = [...DESIGN, ...EXTRA].filter((c) => ['positive', 'hyperbolic', 'exp'].includes(c.map) && !c.generic);
+    const failures = [];
+    for (const c of fast)
+      for (const causal of [false, true]) {
+        const r = await page.evaluate(([c, causal]) => window.performerKernels.projectionStats(c, causal), [c, causal]);
+        const bad = !r.finite || !(r.query <= 1e-5 && r.key <= 1e-5 && r.hn <= 1e-5);
+        if (bad) failures.push(`${shape(c)} causal=${causal}: ${JSON.stringify(r)}`);
+        log(
+          `${shape(c).padEnd(56)} ${causal ? 'causal' : 'bidir '} | query max ${e(r.query)} | key max ${e(r.key)}${r.keyMax.firstOnly ? ' (key 0)' : ''} | hn ${e(r.hn)}`,
+        );
+      }
+    assert.ok(fast.length >= 10, `${fast.length} fast-path cases`);
+    assert.deepEqual(failures, []);
+  },
+  { timeout: 120_000, sharedPage: 'driver' },
+);
+
+test(
   'large case n = 16384, d = 64, m = 256: bidirectional and causal on sampled rows',
   async ({ page, baseUrl, log }) => {
     await open(page, baseUrl);

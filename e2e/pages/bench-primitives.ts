@@ -5,7 +5,16 @@
 import { acquireGpu } from '../../src/gpu/device';
 import { createWebGpuBackend } from '../../src/gpu/webgpu-backend';
 
-/** Each probe: 64 invocations per workgroup; `work` says what one invocation does. */
+/**
+ * Each probe: 64 invocations per workgroup; `work` says what one invocation does. The workgroup-memory
+ * probes never take their branch: what they cost is what every workgroup pays before the first
+ * statement — WebGPU zero-fills the workgroup memory an entry point uses, then a barrier.
+ */
+const wgMemory = (vec4s: number): string => `@group(0) @binding(0) var<storage, read_write> o: array<f32>;
+var<workgroup> a: array<vec4f, ${vec4s}>;
+@compute @workgroup_size(64) fn main(@builtin(workgroup_id) id: vec3u, @builtin(local_invocation_index) l: u32) {
+  if (o[0] > 1e30) { a[l] = vec4f(1.0); o[id.x] = a[(l + 1u) % 64u].x; }
+}`;
 const PROBES: { name: string; work: string; code: string }[] = [
   { name: 'empty', work: 'nothing', code: `@compute @workgroup_size(64) fn main() {}` },
   {
@@ -62,6 +71,9 @@ var<workgroup> s: array<f32, 512>;
   o[200000u + g.x] = a;
 }`,
   },
+  { name: 'workgroup memory 1 KiB', work: 'nothing (1 KiB used)', code: wgMemory(64) },
+  { name: 'workgroup memory 4 KiB', work: 'nothing (4 KiB used)', code: wgMemory(256) },
+  { name: 'workgroup memory 16 KiB', work: 'nothing (16 KiB used)', code: wgMemory(1024) },
   {
     name: 'exp',
     work: '256 exp',

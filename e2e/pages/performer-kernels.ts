@@ -5,7 +5,8 @@
  *
  * The pieces: performer-common.ts (Case, context, inputs, submit-and-read), performer-errors.ts,
  * performer-checks.ts (features, output, runCase, determinism, keyFeatureBits, rejects,
- * zeroNormalizers), performer-profiling.ts (profile, passTimes, compileTimes).
+ * zeroNormalizers), performer-projection-stats.ts (the projection pass's maxima and hn),
+ * performer-profiling.ts (profile, passTimes, compileTimes).
  */
 import { favorSource } from '../../src/gpu/favor-features';
 import { performerSource, performerTiles } from '../../src/gpu/performer-bidirectional';
@@ -16,6 +17,7 @@ import projectionCode from '../../src/shaders/favor-projection.wgsl?raw';
 import expGemmCode from '../../src/shaders/performer-exp-gemm.wgsl?raw';
 import { determinism, features, keyFeatureBits, output, rejects, runCase, zeroNormalizers } from './performer-checks';
 import { ctx } from './performer-common';
+import { projectionStats } from './performer-projection-stats';
 import { compileTimes, passTimes, profile } from './performer-profiling';
 
 export type { Case } from './performer-common';
@@ -65,6 +67,7 @@ async function allocatorStats() {
   keyFeatureBits,
   rejects,
   zeroNormalizers,
+  projectionStats,
   profile,
   passTimes,
   compileTimes,

@@ -76,8 +76,14 @@ interface ProjectionInputs {
   q4: GPUBuffer;
   k4: GPUBuffer;
   w4: GPUBuffer;
+  /** per query row, the 8 threads' partial maxima (row_max combines them into the query stats) */
+  qpart: GPUBuffer;
+  /** per key row group, the 8 threads' partial maxima, then row 0's own 8 (key_max reads them) */
   kpart: GPUBuffer;
 }
+
+/** Threads per row group of the projection kernel (PJ_T), each leaving one partial maximum per row. */
+const PARTIALS = 8;
 const projectionInputs = new WeakMap<FavorProjection, ProjectionInputs>();
 /** Projection passes recorded per encoder (each gets its own uniform buffer). */
 const projectionCalls = new WeakMap<GPUCommandEncoder, number>();
@@ -109,10 +115,15 @@ function encodeProjectRows(
     15: inp.w4,
     16: proj.u,
     17: proj.hn,
-    18: proj.stats.qStats,
+    18: inp.qpart,
     19: inp.kpart,
   };
   encodeDispatch(ctx, pass, pipe, io, rows.sides * Math.ceil(span / 32));
+  if (rows.first === 0) {
+    // the query rows' maxima from the threads' partials (the keys' global max: key_max)
+    const combine = ctx.pipelines.pipeline(PROJECTION, favorSource(projectionCode), 'row_max');
+    encodeDispatch(ctx, pass, combine, { 0: uni, 22: inp.qpart, 23: proj.stats.qStats }, Math.ceil(span / 64));
+  }
   pass.end();
 }
 
@@ -141,9 +152,10 @@ export function encodeFavorProjection(
   const hn = a.storage('proj.hn', 2 * n * 4);
   const qStats = a.storage('favor.qstats', n * 8);
   const kStats = a.storage('favor.kstats', 16);
-  const kpart = a.storage('proj.kpart', Math.ceil(n / 32) * 4);
+  const qpart = a.storage('proj.qpart', n * PARTIALS * 4);
+  const kpart = a.storage('proj.kpart', (Math.ceil(n / 4) + 1) * PARTIALS * 4);
   const proj: FavorProjection = { u, hn, stats: { qStats, kStats }, block };
-  projectionInputs.set(proj, { q4, k4, w4, kpart });
+  projectionInputs.set(proj, { q4, k4, w4, qpart, kpart });
   // Unblocked: both sides into U. Blocked: the keys' maxima only (the global key max must be known
   // before any key feature is formed); each query block's projection writes its own maxima and hn
   // just before the output GEMM reads them, so the queries are projected once, not twice.
