@@ -37,6 +37,8 @@ const BR = 32;
  * 4 in the matrix view, whose workgroup memory holds a whole (A, Â) tile.
  */
 const STATS_RN = 8;
+/** threads per row of the statistics kernels (TG in attention-tile.wgsl): WG / (BR / 4) */
+const TG = WG / (BR / 4);
 const VIEW_RN = 4;
 /** keys per tile of the statistics kernels: RN · WG / (BR / 4) */
 const STATS_BC = (STATS_RN * WG) / (BR / 4);
@@ -115,7 +117,7 @@ function inputs(p: DenseProblem): Record<number, GPUBuffer> {
 
 /**
  * Per row (M_i, S_i, D_i, 0): exact row max and Σ exp, linear-attention denominator (n vec4f, role
- * 'stats.norms'). With `raw` (n² vec2f, `rawBytes`), also the raw (s_ij, g_ij) it computes on the
+ * 'stats.norms'; the threads' partials in 'stats.norms.part', combined by a second dispatch). With `raw` (n² vec2f, `rawBytes`), also the raw (s_ij, g_ij) it computes on the
  * way, for `encodeMatrixView`'s one-cell-per-entry case.
  */
 export function encodeRowNormalizers(
@@ -128,9 +130,18 @@ export function encodeRowNormalizers(
   const grid = dispatchGrid(Math.ceil(p.n / BR), ctx.limits.maxComputeWorkgroupsPerDimension);
   const u = ctx.alloc.uniform('stats.u.norms', params(p, grid[0], { raw: raw !== undefined }));
   // the kernel declares the raw binding either way; without raw it gets a stand-in it never writes
-  const io = { 0: u, ...inputs(p), 5: norms, 6: raw ?? ctx.alloc.storage('stats.raw.none', 16) };
+  // each thread's partials, then one thread per row combines them (no barrier in either kernel)
+  const part = ctx.alloc.storage('stats.norms.part', normPartialBytes(p.n));
+  const io = { 0: u, ...inputs(p), 6: raw ?? ctx.alloc.storage('stats.raw.none', 16), 10: part };
   run(ctx, encoder, 'row-normalizers', statsPipeline(ctx, 'normalizers'), io, grid);
+  const rowsGrid = dispatchGrid(Math.ceil(p.n / WG), ctx.limits.maxComputeWorkgroupsPerDimension);
+  run(ctx, encoder, 'row-normalizers', statsPipeline(ctx, 'normPartCombine'), { 0: u, 5: norms, 10: part }, rowsGrid);
   return norms;
+}
+
+/** Bytes of the normalizers' per-thread partials (TG vec4f per row) of `encodeRowNormalizers`. */
+export function normPartialBytes(n: number): number {
+  return n * TG * 16;
 }
 
 /** Bytes of the raw (s_ij, g_ij) buffer of `encodeRowNormalizers`. */

@@ -9,7 +9,7 @@ import { EngineError } from '../core/errors';
 import { featureDim, usesProjection } from '../core/feature-maps';
 import { viewGeometry } from '../core/matrix-view';
 import { bucketSize, GpuAllocator } from './allocator';
-import { keepsRaw, rawBytes } from './attention-stats';
+import { keepsRaw, normPartialBytes, rawBytes } from './attention-stats';
 import { bidirectionalChunk, performerTiles } from './performer-bidirectional';
 import { causalPlan, fusedCausalPlan } from './performer-causal';
 import { blockAlignedChunk, projectionBlock, projectionBytes } from './favor-projection';
@@ -79,6 +79,7 @@ export function plannedBuffers(job: AttentionJob, maxBinding: number): [string, 
     out.push(['the feature matrix φ(Q)', n * mp * f]);
     if (mp % 4 !== 0) out.push(['φ(Q) padded to vec4 rows', vec4Rows(mp)]);
     out.push(['the row normalizers', n * 16]);
+    out.push(["the row normalizers' per-thread partials", normPartialBytes(n)]);
     if (job.rowStats) out.push(['the row statistics', 5 * n * f]);
     if (job.rows.length > 0) out.push([`${job.rows.length} full attention rows`, 2 * job.rows.length * n * f]);
     if (job.viewCells > 0) {

@@ -5,8 +5,8 @@
 // With s_ij = q_i·k_j/√d, g_ij = φ(q_i)·φ(k_j), allowed keys j < n (causal: j ≤ i):
 //   normalizers  norms_i = (M_i, S_i, D_i, 0):  M_i = max_j s_ij,  S_i = Σ_j exp(s_ij − M_i),
 //                D_i = Σ_j g_ij — exact softmax and linear-attention row normalizers.
-//                Online over key tiles (max rescaling as in the fused kernel); per-thread partials
-//                combined across the TG threads of a row in a fixed order. With p.raw = 1 it also
+//                Online over key tiles (max rescaling as in the fused kernel); the per-thread
+//                partials go to normPart and normPartCombine combines the TG of a row in a fixed order. With p.raw = 1 it also
 //                writes raw[2(i·n + j)] = (s_ij, g_ij) into binding 6 for every key it visits (all
 //                j < n; causal: j < the tile's end, a superset of the allowed keys), which the matrix
 //                view's fromRaw reads instead of recomputing both products.
@@ -18,9 +18,14 @@
 //                rows r_s (masked entries 0).
 //
 // Bindings: 0 params, 1 Q, 2 K, 3 φ(Q), 4 φ(K) (vec4 rows), 5 norms (n vec4f; written by
-// normalizers, read by the others), 6 stats (5n f32) / rows (2Rn f32), 7 row list (R u32).
+// normPartCombine, read by the others), 6 stats (5n f32) / rows (2Rn f32), 7 row list (R u32),
+// 10 the normalizers' lane partials (n·TG vec4f).
 // Dispatch: normalizers, rowStats — ⌈n/BR⌉ workgroups over (x, y), index x + y·gridX;
+//           normPartCombine — ⌈n/WG⌉ workgroups over (x, y);
 //           fullRows — (⌈n/BC⌉ key tiles, ⌈R/BR⌉ row tiles).
+
+// the normalizers' per-lane partials (m, l, d, 0) of each row: normPart[i·TG + u]
+@group(0) @binding(10) var<storage, read_write> normPart: array<vec4f>;
 
 fn rowTileStart(wid: vec3u) -> u32 {
   return (wid.x + wid.y * p.gridX) * BR;
@@ -72,12 +77,31 @@ fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
     }
     acc = normAdd(acc, mt, ir, j0, u);
   }
-  let all = normCombine(acc, t, u);
-  if (u == 0u) {
-    for (var r = 0u; r < 4u; r++) {
-      if (ir[r] < p.n) { norms[ir[r]] = vec4f(all.m[r], all.l[r], all.d[r], 0.0); }
-    }
+  // each lane's partials to storage, combined by normPartCombine: no barrier and no workgroup memory
+  // here (on SwiftShader a shader with a barrier pays ~0.2 ms per workgroup, reached or not)
+  for (var r = 0u; r < 4u; r++) {
+    if (ir[r] < p.n) { normPart[ir[r] * TG + u] = vec4f(acc.m[r], acc.l[r], acc.d[r], 0.0); }
   }
+}
+
+// norms_i from the TG lanes' partials of row i, in normCombine's fixed order (same operations, so
+// the same bits): M = max_w m_w, S = Σ_w l_w·exp(m_w − M), D = Σ_w d_w. One thread per row;
+// dispatch ⌈n/WG⌉ workgroups over (x, y).
+@compute @workgroup_size(WG)
+fn normPartCombine(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                   @builtin(local_invocation_index) t: u32) {
+  let i = (wid.x + wid.y * nwg.x) * WG + t;
+  if (i >= p.n) { return; }
+  var mAll = NEG;
+  for (var w = 0u; w < TG; w++) { mAll = max(mAll, normPart[i * TG + w].x); }
+  var sAll = 0.0;
+  var dAll = 0.0;
+  for (var w = 0u; w < TG; w++) {
+    let e = normPart[i * TG + w];
+    sAll += e.y * exp(e.x - mAll);
+    dAll += e.z;
+  }
+  norms[i] = vec4f(mAll, sAll, dAll, 0.0);
 }
 
 @compute @workgroup_size(WG)
