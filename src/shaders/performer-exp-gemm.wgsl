@@ -194,6 +194,36 @@ fn xg_fma(acc: ptr<function, XgAcc>, w: vec4f, o: u32) {
   }
 }
 
+/// acc += w[a] · V row (vec4 columns c0 .. c0+CV−1 from storage at rowBase; 0 past column d) for rows a = 0..3.
+fn xg_fma_v(acc: ptr<function, XgAcc>, w: vec4f, rowBase: u32, c0: u32, d4: u32) {
+  let v0 = select(vec4f(0.0), xg_v[rowBase + min(c0, d4 - 1u)], c0 < d4);
+  (*acc).a0_0 += w.x * v0;
+  (*acc).a0_1 += w.y * v0;
+  (*acc).a0_2 += w.z * v0;
+  (*acc).a0_3 += w.w * v0;
+  if (CV > 1u) {
+    let v1 = select(vec4f(0.0), xg_v[rowBase + min(c0 + 1u, d4 - 1u)], c0 + 1u < d4);
+    (*acc).a1_0 += w.x * v1;
+    (*acc).a1_1 += w.y * v1;
+    (*acc).a1_2 += w.z * v1;
+    (*acc).a1_3 += w.w * v1;
+  }
+  if (CV > 2u) {
+    let v2 = select(vec4f(0.0), xg_v[rowBase + min(c0 + 2u, d4 - 1u)], c0 + 2u < d4);
+    (*acc).a2_0 += w.x * v2;
+    (*acc).a2_1 += w.y * v2;
+    (*acc).a2_2 += w.z * v2;
+    (*acc).a2_3 += w.w * v2;
+  }
+  if (CV > 3u) {
+    let v3 = select(vec4f(0.0), xg_v[rowBase + min(c0 + 3u, d4 - 1u)], c0 + 3u < d4);
+    (*acc).a3_0 += w.x * v3;
+    (*acc).a3_1 += w.y * v3;
+    (*acc).a3_2 += w.z * v3;
+    (*acc).a3_3 += w.w * v3;
+  }
+}
+
 /// V rows js .. js+KT−1, vec4 columns cb4 .. cb4+4·CV−1 (zeros from row jend on, and past column d)
 /// → xg_b[jl·4·CV + c4].
 fn xg_load_v(js: u32, jend: u32, cb4: u32, lid: u32) {
@@ -232,24 +262,18 @@ fn kv_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: v
   let j1 = min(fm.n, j0 + fm.chunk);
   let vw = 4u * CV;
 
+  // No workgroup memory and no barrier: each thread forms φ of its 4 features for every key itself
+  // and reads V straight from storage (on SwiftShader a shader with a barrier pays ~0.2 ms per
+  // workgroup and zero-fills its workgroup memory: more than the 4× repeated exp costs here).
   var acc = XgAcc();
-  for (var js = j0; js < j1; js += KT) {
-    workgroupBarrier();
-    for (var e = lid; e < KT * XG; e += 64u) {       // φ(K) tile: key e / 16, features 4·(e % 16) ..
-      let j = js + e / XG;
-      let f = f0 + 4u * (e % XG);
-      var ph = vec4f(0.0);
-      if (j < j1 && f < fm.mp) {
-        ph = xg_phi4_feats(FM_KEY, j, f, xg_off(FM_KEY, j));
-      }
-      xg_a[e] = ph;
-    }
-    xg_load_v(js, j1, cb4, lid);
-    workgroupBarrier();
-    for (var jl = 0u; jl < KT; jl++) {
-      let ph = xg_a[jl * XG + g];
+  let f = f0 + 4u * g;
+  let d4 = (fm.d + 3u) / 4u;
+  let c0 = cb4 + cg * CV;
+  if (f < mp) {
+    for (var j = j0; j < j1; j++) {
+      let ph = xg_phi4_feats(FM_KEY, j, f, xg_off(FM_KEY, j));
       acc.den += ph;
-      xg_fma(&acc, ph, jl * vw + cg * CV);
+      xg_fma_v(&acc, ph, j * d4, c0, d4);
     }
   }
 
