@@ -25,11 +25,15 @@
 // 4 normalizers. For d > 64 each column tile recomputes its φ tiles (and, causal, its Gram block):
 // the exp and Gram work grows with T, the GEMM work does not. z and the row normalizers are
 // written by column tile 0.
-//   kv_gemm:      64 features per workgroup; key sub-tiles of KT = 16: φ tile (16 keys × 64
-//                 features, exp at load) and V tile in workgroup memory, 2 barriers per sub-tile.
+//   kv_gemm:      64 features per workgroup; per key of the chunk, in order, each invocation forms
+//                 φ of its 4 features (one vector exp) and reads its V columns from storage.
 //                 Dispatch nchunks · ⌈m'/64⌉ · T (FmParams chunk, nchunks).
-//   out_gemm:     64 query rows per workgroup; feature steps of FS = 16: φ(Q) tile (exp at load;
-//                 row offsets loaded once), S and z tiles; 2 barriers per step. Dispatch ⌈n/64⌉ · T.
+//   out_gemm:     64 query rows per workgroup; per feature, in order, each invocation forms φ of
+//                 its 4 rows (offsets formed once) and reads S and z from storage. Dispatch ⌈n/64⌉ · T.
+//                 Neither has workgroup memory or a barrier: on SwiftShader a shader with a barrier
+//                 pays ~0.2 ms per workgroup, reached or not, and zero-fills the workgroup memory it
+//                 uses (npm run bench:primitives), more than the 4× repeated exps cost; tiled through
+//                 workgroup memory with 2 barriers per step they took 3.3× (kv) and 2.5× (out) as long.
 //   causal_fused: per key block of 64 keys of the chunk (up to the tile's last row; one block when
 //                 C = 64): one loop over feature steps of 16 loads the φ(Q) tile once and feeds both
 //                 G = φ(Q)φ(K_block)ᵀ (4 rows × 16 keys per thread, registers) and, for the first
@@ -224,6 +228,47 @@ fn xg_fma_v(acc: ptr<function, XgAcc>, w: vec4f, rowBase: u32, c0: u32, d4: u32)
   }
 }
 
+/// The 4 columns 4c .. 4c+3 of state row base (floats at xg_state[base ..]; 0 past column d).
+fn xg_state4(base: u32, c: u32, d: u32) -> vec4f {
+  var v = vec4f(0.0);
+  let o = base + 4u * c;
+  if (4u * c < d) { v.x = xg_state[o]; }
+  if (4u * c + 1u < d) { v.y = xg_state[o + 1u]; }
+  if (4u * c + 2u < d) { v.z = xg_state[o + 2u]; }
+  if (4u * c + 3u < d) { v.w = xg_state[o + 3u]; }
+  return v;
+}
+
+/// acc += w[a] · (state row at base, vec4 columns c0 .. c0+CV−1) for rows a = 0..3.
+fn xg_fma_s(acc: ptr<function, XgAcc>, w: vec4f, base: u32, c0: u32, d: u32) {
+  let v0 = xg_state4(base, c0, d);
+  (*acc).a0_0 += w.x * v0;
+  (*acc).a0_1 += w.y * v0;
+  (*acc).a0_2 += w.z * v0;
+  (*acc).a0_3 += w.w * v0;
+  if (CV > 1u) {
+    let v1 = xg_state4(base, c0 + 1u, d);
+    (*acc).a1_0 += w.x * v1;
+    (*acc).a1_1 += w.y * v1;
+    (*acc).a1_2 += w.z * v1;
+    (*acc).a1_3 += w.w * v1;
+  }
+  if (CV > 2u) {
+    let v2 = xg_state4(base, c0 + 2u, d);
+    (*acc).a2_0 += w.x * v2;
+    (*acc).a2_1 += w.y * v2;
+    (*acc).a2_2 += w.z * v2;
+    (*acc).a2_3 += w.w * v2;
+  }
+  if (CV > 3u) {
+    let v3 = xg_state4(base, c0 + 3u, d);
+    (*acc).a3_0 += w.x * v3;
+    (*acc).a3_1 += w.y * v3;
+    (*acc).a3_2 += w.z * v3;
+    (*acc).a3_3 += w.w * v3;
+  }
+}
+
 /// V rows js .. js+KT−1, vec4 columns cb4 .. cb4+4·CV−1 (zeros from row jend on, and past column d)
 /// → xg_b[jl·4·CV + c4].
 fn xg_load_v(js: u32, jend: u32, cb4: u32, lid: u32) {
@@ -409,9 +454,26 @@ fn out_gemm(@builtin(workgroup_id) id: vec3<u32>, @builtin(num_workgroups) nwg: 
   if (i0 >= xg_block_end()) {
     return;
   }
-  xg_load_offsets(i0, lid);
+  // No workgroup memory and no barrier (as kv_gemm): each thread forms φ of its 4 rows per feature
+  // and reads the state from storage, features in increasing order as xg_query_state: same bits.
+  let g = lid / 4u;
+  let cg = lid % 4u;
+  let mp = fm.mp;
+  let d = fm.d;
+  let r0 = i0 + 4u * g;
+  var offs = vec4f(0.0);
+  for (var a = 0u; a < 4u; a++) {
+    if (r0 + a < fm.n) {
+      offs[a] = xg_off(FM_QUERY, r0 + a);
+    }
+  }
+  let c0 = cb4 + cg * CV;
   var acc = XgAcc();
-  xg_query_state(&acc, i0, 0u, cb4, lid);
+  for (var f = 0u; f < mp; f++) {
+    let ph = xg_phi4_rows(FM_QUERY, r0, f, offs);
+    acc.den += ph * xg_state[mp * d + f];
+    xg_fma_s(&acc, ph, f * d, c0, d);
+  }
   xg_store(&acc, i0, cb4, lid);
 }
 
