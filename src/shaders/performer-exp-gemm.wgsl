@@ -168,29 +168,25 @@ fn xg_phi4_rows(side: u32, r: u32, f: u32, offs: vec4f) -> vec4f {
   return select(vec4f(0.0), ph, vec4u(r) + vec4u(0u, 1u, 2u, 3u) <= vec4u(last));
 }
 
-/// acc += w[a] · (CV vec4 columns of tile row at xg_b[o ..]) for rows a = 0..3 (o = l·4·CV + cg·CV).
-fn xg_fma(acc: ptr<function, XgAcc>, w: vec4f, o: u32) {
-  let v0 = xg_b[o];
+/// acc += w[a] · v_x for rows a = 0..3 and the CV columns x (v_x, x ≥ CV: unused).
+fn xg_fma4(acc: ptr<function, XgAcc>, w: vec4f, v0: vec4f, v1: vec4f, v2: vec4f, v3: vec4f) {
   (*acc).a0_0 += w.x * v0;
   (*acc).a0_1 += w.y * v0;
   (*acc).a0_2 += w.z * v0;
   (*acc).a0_3 += w.w * v0;
   if (CV > 1u) {
-    let v1 = xg_b[o + 1u];
     (*acc).a1_0 += w.x * v1;
     (*acc).a1_1 += w.y * v1;
     (*acc).a1_2 += w.z * v1;
     (*acc).a1_3 += w.w * v1;
   }
   if (CV > 2u) {
-    let v2 = xg_b[o + 2u];
     (*acc).a2_0 += w.x * v2;
     (*acc).a2_1 += w.y * v2;
     (*acc).a2_2 += w.z * v2;
     (*acc).a2_3 += w.w * v2;
   }
   if (CV > 3u) {
-    let v3 = xg_b[o + 3u];
     (*acc).a3_0 += w.x * v3;
     (*acc).a3_1 += w.y * v3;
     (*acc).a3_2 += w.z * v3;
@@ -198,34 +194,28 @@ fn xg_fma(acc: ptr<function, XgAcc>, w: vec4f, o: u32) {
   }
 }
 
+/// acc += w[a] · (CV vec4 columns of tile row at xg_b[o ..]) for rows a = 0..3 (o = l·4·CV + cg·CV).
+fn xg_fma(acc: ptr<function, XgAcc>, w: vec4f, o: u32) {
+  let v0 = xg_b[o];
+  var v1 = vec4f(0.0);
+  var v2 = vec4f(0.0);
+  var v3 = vec4f(0.0);
+  if (CV > 1u) { v1 = xg_b[o + 1u]; }
+  if (CV > 2u) { v2 = xg_b[o + 2u]; }
+  if (CV > 3u) { v3 = xg_b[o + 3u]; }
+  xg_fma4(acc, w, v0, v1, v2, v3);
+}
+
 /// acc += w[a] · V row (vec4 columns c0 .. c0+CV−1 from storage at rowBase; 0 past column d) for rows a = 0..3.
 fn xg_fma_v(acc: ptr<function, XgAcc>, w: vec4f, rowBase: u32, c0: u32, d4: u32) {
   let v0 = select(vec4f(0.0), xg_v[rowBase + min(c0, d4 - 1u)], c0 < d4);
-  (*acc).a0_0 += w.x * v0;
-  (*acc).a0_1 += w.y * v0;
-  (*acc).a0_2 += w.z * v0;
-  (*acc).a0_3 += w.w * v0;
-  if (CV > 1u) {
-    let v1 = select(vec4f(0.0), xg_v[rowBase + min(c0 + 1u, d4 - 1u)], c0 + 1u < d4);
-    (*acc).a1_0 += w.x * v1;
-    (*acc).a1_1 += w.y * v1;
-    (*acc).a1_2 += w.z * v1;
-    (*acc).a1_3 += w.w * v1;
-  }
-  if (CV > 2u) {
-    let v2 = select(vec4f(0.0), xg_v[rowBase + min(c0 + 2u, d4 - 1u)], c0 + 2u < d4);
-    (*acc).a2_0 += w.x * v2;
-    (*acc).a2_1 += w.y * v2;
-    (*acc).a2_2 += w.z * v2;
-    (*acc).a2_3 += w.w * v2;
-  }
-  if (CV > 3u) {
-    let v3 = select(vec4f(0.0), xg_v[rowBase + min(c0 + 3u, d4 - 1u)], c0 + 3u < d4);
-    (*acc).a3_0 += w.x * v3;
-    (*acc).a3_1 += w.y * v3;
-    (*acc).a3_2 += w.z * v3;
-    (*acc).a3_3 += w.w * v3;
-  }
+  var v1 = vec4f(0.0);
+  var v2 = vec4f(0.0);
+  var v3 = vec4f(0.0);
+  if (CV > 1u) { v1 = select(vec4f(0.0), xg_v[rowBase + min(c0 + 1u, d4 - 1u)], c0 + 1u < d4); }
+  if (CV > 2u) { v2 = select(vec4f(0.0), xg_v[rowBase + min(c0 + 2u, d4 - 1u)], c0 + 2u < d4); }
+  if (CV > 3u) { v3 = select(vec4f(0.0), xg_v[rowBase + min(c0 + 3u, d4 - 1u)], c0 + 3u < d4); }
+  xg_fma4(acc, w, v0, v1, v2, v3);
 }
 
 /// The 4 columns 4c .. 4c+3 of state row base (floats at xg_state[base ..]; 0 past column d).
@@ -242,31 +232,13 @@ fn xg_state4(base: u32, c: u32, d: u32) -> vec4f {
 /// acc += w[a] · (state row at base, vec4 columns c0 .. c0+CV−1) for rows a = 0..3.
 fn xg_fma_s(acc: ptr<function, XgAcc>, w: vec4f, base: u32, c0: u32, d: u32) {
   let v0 = xg_state4(base, c0, d);
-  (*acc).a0_0 += w.x * v0;
-  (*acc).a0_1 += w.y * v0;
-  (*acc).a0_2 += w.z * v0;
-  (*acc).a0_3 += w.w * v0;
-  if (CV > 1u) {
-    let v1 = xg_state4(base, c0 + 1u, d);
-    (*acc).a1_0 += w.x * v1;
-    (*acc).a1_1 += w.y * v1;
-    (*acc).a1_2 += w.z * v1;
-    (*acc).a1_3 += w.w * v1;
-  }
-  if (CV > 2u) {
-    let v2 = xg_state4(base, c0 + 2u, d);
-    (*acc).a2_0 += w.x * v2;
-    (*acc).a2_1 += w.y * v2;
-    (*acc).a2_2 += w.z * v2;
-    (*acc).a2_3 += w.w * v2;
-  }
-  if (CV > 3u) {
-    let v3 = xg_state4(base, c0 + 3u, d);
-    (*acc).a3_0 += w.x * v3;
-    (*acc).a3_1 += w.y * v3;
-    (*acc).a3_2 += w.z * v3;
-    (*acc).a3_3 += w.w * v3;
-  }
+  var v1 = vec4f(0.0);
+  var v2 = vec4f(0.0);
+  var v3 = vec4f(0.0);
+  if (CV > 1u) { v1 = xg_state4(base, c0 + 1u, d); }
+  if (CV > 2u) { v2 = xg_state4(base, c0 + 2u, d); }
+  if (CV > 3u) { v3 = xg_state4(base, c0 + 3u, d); }
+  xg_fma4(acc, w, v0, v1, v2, v3);
 }
 
 /// V rows js .. js+KT−1, vec4 columns cb4 .. cb4+4·CV−1 (zeros from row jend on, and past column d)
