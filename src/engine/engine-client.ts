@@ -169,9 +169,9 @@ export function createEngineClient(
   }
 
   /** Rejects the pending requests sent to `worker` (or all, when null). */
-  function rejectPending(worker: Worker | null, error: EngineError): void {
+  function rejectPending(worker: Worker | null, error: EngineError, only?: (p: Pending) => boolean): void {
     for (const [id, p] of pending) {
-      if (worker && p.worker !== worker) continue;
+      if ((worker && p.worker !== worker) || (only && !only(p))) continue;
       pending.delete(id);
       p.reject(error);
     }
@@ -228,17 +228,8 @@ export function createEngineClient(
     standInInfo = null;
     old.terminate();
     switchListeners.forEach((cb) => cb(info, false));
-    const superseded = new EngineError('cancelled', 'superseded: the settled backend is ready');
-    for (const [id, p] of pending) {
-      if (p.worker !== old) continue;
-      if (p.request || !p.msg) {
-        pending.delete(id);
-        p.reject(superseded);
-      } else {
-        p.worker = primary;
-        primary.postMessage(p.msg);
-      }
-    }
+    rejectPending(old, new EngineError('cancelled', 'superseded: the settled backend is ready'), (p) => !!p.request);
+    resend(old, primary);
   }
 
   /** The worker the next compute goes to. */

@@ -117,8 +117,9 @@ function inputs(p: DenseProblem): Record<number, GPUBuffer> {
 
 /**
  * Per row (M_i, S_i, D_i, 0): exact row max and Σ exp, linear-attention denominator (n vec4f, role
- * 'stats.norms'; the threads' partials in 'stats.norms.part', combined by a second dispatch). With `raw` (n² vec2f, `rawBytes`), also the raw (s_ij, g_ij) it computes on the
- * way, for `encodeMatrixView`'s one-cell-per-entry case.
+ * 'stats.norms'; the threads' partials in 'stats.norms.part', combined by a second dispatch). With
+ * `raw` (n² vec2f, `rawBytes`), also the raw (s_ij, g_ij) it computes on the way, for
+ * `encodeMatrixView`'s one-cell-per-entry case.
  */
 export function encodeRowNormalizers(
   ctx: KernelContext,
