@@ -5,7 +5,9 @@
 // step at a time, alternating the two pages, and alternating → / ← so every step computes the same
 // two m values. Each step waits until the page has settled from the previous one (the heatmaps
 // redrawn and every analysis current, or --timeout) and records, from the keydown (page time):
-//   - the exact heatmap of the main comparison redrawn (a new data-result-id);
+//   - the exact heatmap of the main comparison redrawn (a new data-result-id), split by the store's
+//     marks (window.__performer.subscribe): key → parameters in the store → result in the store (of
+//     which the engine's elapsedMs, of which its passes: the result's own per-pass timings) → drawn;
 //   - each analysis first shown (the value on its status element changes: data-analysis-version)
 //     and refined (that value final: not data-refining="true", status not running; equal for the
 //     analyses that have one stage);
@@ -176,6 +178,27 @@ function probe() {
         ops: {},
       };
       const s = step;
+      // the store's marks of the main comparison (where the page exposes subscribe): the parameters
+      // changed, the result arrived (with the engine's own elapsed time), so that slider → heatmap
+      // splits into input → request, engine round trip, and result → heatmap drawn
+      const perf = window.__performer;
+      if (perf?.subscribe && !window.__benchLiveSub) {
+        window.__benchLiveSub = perf.subscribe((st, prev) => {
+          const cur = step;
+          if (!cur || cur.t0 === null) return;
+          const now = performance.now() - cur.t0;
+          if (st.params !== prev.params && cur.store.params === null) cur.store.params = now;
+          if (st.compute.result !== prev.compute.result && st.compute.result && cur.store.result === null) {
+            cur.store.result = now;
+            cur.store.engineMs = st.compute.result.elapsedMs ?? null;
+            // the backend's own per-pass times (GPU timestamps; the CPU twin's stages): what the
+            // passes took inside this page, against bench:compute's page that does nothing else
+            const timings = st.compute.result.output?.timings ?? [];
+            cur.store.passesMs = timings.length ? timings.reduce((a, t) => a + t.ms, 0) : null;
+          }
+        });
+      }
+      s.store = { params: null, result: null, engineMs: null, passesMs: null };
       document.addEventListener(
         'keydown',
         () => {
@@ -197,6 +220,7 @@ function probe() {
       for (const [op, m] of Object.entries(s.ops))
         ops[op] = { changed: m.changed || m.first !== null, first: m.first, refined: m.refined };
       return {
+        store: s.store ?? null,
         heatmap: s.heatmap,
         settled: s.settled,
         ops,
@@ -350,6 +374,18 @@ const ops = [...new Set(paths.flatMap((p) => infos[p.id]?.ops ?? []))];
 /** metric rows: label, how to read a sample, and whether it is a count (not a time) */
 const metrics = [
   { label: 'slider → exact heatmap redrawn', get: (s) => s.heatmap },
+  // the heatmap's latency split by the store's marks (null where the page has no subscribe)
+  { label: '  of which key → parameters in the store', get: (s) => s.store?.params ?? null },
+  {
+    label: '  of which parameters → result in the store',
+    get: (s) => (s.store?.result != null && s.store.params != null ? s.store.result - s.store.params : null),
+  },
+  { label: '    of which the engine (its elapsedMs)', get: (s) => s.store?.engineMs ?? null },
+  { label: '      of which its passes (summed)', get: (s) => s.store?.passesMs ?? null },
+  {
+    label: '  of which result → heatmap redrawn',
+    get: (s) => (s.store?.result != null && s.heatmap != null ? s.heatmap - s.store.result : null),
+  },
   { label: 'slider → every analysis settled', get: (s) => s.settled },
   ...ops.flatMap((op) => [
     { label: `${op}: first shown`, get: (s) => (s.ops[op]?.changed ? s.ops[op].first : undefined), op },

@@ -44,8 +44,12 @@ if (readUrl(window.location.search).training.run) {
 }
 startUrlSync(store, window, undefined, defaultLang);
 
-// Read-only handle for debugging and the browser tests (state is plain data).
-(window as unknown as { __performer: { getState: typeof store.getState } }).__performer = { getState: store.getState };
+// Read-only handle for debugging, the browser tests and the benches (state is plain data; subscribe
+// only observes).
+(window as unknown as { __performer: Pick<typeof store, 'getState' | 'subscribe'> }).__performer = {
+  getState: store.getState,
+  subscribe: store.subscribe,
+};
 
 // The first render waits for the bundled UI font (or its failure): text is laid out and measured once, in the face it keeps.
 void uiFontReady().then(() =>

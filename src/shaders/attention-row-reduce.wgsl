@@ -1,7 +1,8 @@
 // Row reductions of attention-row-stats.wgsl (the analyses' batched form of the same formulas:
 // attention-row-list-batch.wgsl rowReduce); the dispatchers prepend it after attention-tile.wgsl. For the 4 rows `ir` of a
 // row group against one micro-tile of keys j0 + u + TG·x (x < RN), with s = q·k/√d, g = φ(q)·φ(k):
-//   normAdd     online row normalizers: M = max s, ℓ = Σ exp(s − M) (rescaled when M grows), D = Σ g
+//   normAddExact, normAddLinear  online row normalizers: M = max s, ℓ = Σ exp(s − M) (rescaled when M
+//               grows); D = Σ g
 //   statsAdd    with A = exp(s − M)/S, Â = g/D (0 when D = 0), log A = s − M − log S:
 //               −A log A, −Â log Â, (A − Â)², A², A (log A − log max(Â, 1e-30))   (core/matrix-view.ts)
 //   normCombine, statsCombine  the TG partials of a row, combined by lane u = 0 in a fixed order
@@ -41,7 +42,10 @@ fn slotOk(ir: vec4u, j0: u32, u: u32, x: u32) -> vec4<bool> {
   return allowed(ir, j0 + u + x * TG) & vec4<bool>(x < RN);
 }
 
-fn normAdd(acc: NormAcc, mt: Micro, ir: vec4u, j0: u32, u: u32) -> NormAcc {
+// The exact part (M, ℓ) of normAdd from the scores s[x] (already scaled) of slot x; normAddLinear the
+// linear part D from g[x]. Two calls, so a caller can form g after it is done with s (fewer live
+// registers); each accumulator is summed in slot order, as one loop over the slots would.
+fn normAddExact(acc: NormAcc, s: array<vec4f, 8>, ir: vec4u, j0: u32, u: u32) -> NormAcc {
   let ok0 = slotOk(ir, j0, u, 0u);
   let ok1 = slotOk(ir, j0, u, 1u);
   let ok2 = slotOk(ir, j0, u, 2u);
@@ -51,41 +55,46 @@ fn normAdd(acc: NormAcc, mt: Micro, ir: vec4u, j0: u32, u: u32) -> NormAcc {
   let ok6 = slotOk(ir, j0, u, 6u);
   let ok7 = slotOk(ir, j0, u, 7u);
   var tmax = max(
-    max(select(vec4f(NEG), mt.s[0], ok0), select(vec4f(NEG), mt.s[1], ok1)),
-    max(select(vec4f(NEG), mt.s[2], ok2), select(vec4f(NEG), mt.s[3], ok3)),
+    max(select(vec4f(NEG), s[0], ok0), select(vec4f(NEG), s[1], ok1)),
+    max(select(vec4f(NEG), s[2], ok2), select(vec4f(NEG), s[3], ok3)),
   );
   if (RN > 4u) {
     tmax = max(
       tmax,
       max(
-        max(select(vec4f(NEG), mt.s[4], ok4), select(vec4f(NEG), mt.s[5], ok5)),
-        max(select(vec4f(NEG), mt.s[6], ok6), select(vec4f(NEG), mt.s[7], ok7)),
+        max(select(vec4f(NEG), s[4], ok4), select(vec4f(NEG), s[5], ok5)),
+        max(select(vec4f(NEG), s[6], ok6), select(vec4f(NEG), s[7], ok7)),
       ),
     );
   }
   let mNew = max(acc.m, tmax);
-  // summed in slot order, as a loop over the slots would
   var l = acc.l * exp(acc.m - mNew);
-  l += select(vec4f(0.0), exp(mt.s[0] - mNew), ok0);
-  l += select(vec4f(0.0), exp(mt.s[1] - mNew), ok1);
-  l += select(vec4f(0.0), exp(mt.s[2] - mNew), ok2);
-  l += select(vec4f(0.0), exp(mt.s[3] - mNew), ok3);
-  var d = acc.d;
-  d += select(vec4f(0.0), mt.g[0], ok0);
-  d += select(vec4f(0.0), mt.g[1], ok1);
-  d += select(vec4f(0.0), mt.g[2], ok2);
-  d += select(vec4f(0.0), mt.g[3], ok3);
+  l += select(vec4f(0.0), exp(s[0] - mNew), ok0);
+  l += select(vec4f(0.0), exp(s[1] - mNew), ok1);
+  l += select(vec4f(0.0), exp(s[2] - mNew), ok2);
+  l += select(vec4f(0.0), exp(s[3] - mNew), ok3);
   if (RN > 4u) {
-    l += select(vec4f(0.0), exp(mt.s[4] - mNew), ok4);
-    l += select(vec4f(0.0), exp(mt.s[5] - mNew), ok5);
-    l += select(vec4f(0.0), exp(mt.s[6] - mNew), ok6);
-    l += select(vec4f(0.0), exp(mt.s[7] - mNew), ok7);
-    d += select(vec4f(0.0), mt.g[4], ok4);
-    d += select(vec4f(0.0), mt.g[5], ok5);
-    d += select(vec4f(0.0), mt.g[6], ok6);
-    d += select(vec4f(0.0), mt.g[7], ok7);
+    l += select(vec4f(0.0), exp(s[4] - mNew), ok4);
+    l += select(vec4f(0.0), exp(s[5] - mNew), ok5);
+    l += select(vec4f(0.0), exp(s[6] - mNew), ok6);
+    l += select(vec4f(0.0), exp(s[7] - mNew), ok7);
   }
-  return NormAcc(mNew, l, d);
+  return NormAcc(mNew, l, acc.d);
+}
+
+fn normAddLinear(acc: NormAcc, g: array<vec4f, 8>, ir: vec4u, j0: u32, u: u32) -> NormAcc {
+  var d = acc.d;
+  d += select(vec4f(0.0), g[0], slotOk(ir, j0, u, 0u));
+  d += select(vec4f(0.0), g[1], slotOk(ir, j0, u, 1u));
+  d += select(vec4f(0.0), g[2], slotOk(ir, j0, u, 2u));
+  d += select(vec4f(0.0), g[3], slotOk(ir, j0, u, 3u));
+  if (RN > 4u) {
+    d += select(vec4f(0.0), g[4], slotOk(ir, j0, u, 4u));
+    d += select(vec4f(0.0), g[5], slotOk(ir, j0, u, 5u));
+    d += select(vec4f(0.0), g[6], slotOk(ir, j0, u, 6u));
+    d += select(vec4f(0.0), g[7], slotOk(ir, j0, u, 7u));
+  }
+  return NormAcc(acc.m, acc.l, d);
 }
 
 // (M, S, D) of each of the 4 rows, valid in lane u = 0.

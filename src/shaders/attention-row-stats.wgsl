@@ -20,7 +20,7 @@
 // Bindings: 0 params, 1 Q, 2 K, 3 φ(Q), 4 φ(K) (vec4 rows), 5 norms (n vec4f; written by
 // normPartCombine, read by the others), 6 stats (5n f32) / rows (2Rn f32), 7 row list (R u32),
 // 10 the normalizers' lane partials (n·TG vec4f).
-// Dispatch: normalizers, rowStats — ⌈n/BR⌉ workgroups over (x, y), index x + y·gridX;
+// Dispatch: normalizers (RR = 8: BR = 64), rowStats — ⌈n/BR⌉ workgroups over (x, y), index x + y·gridX;
 //           normPartCombine — ⌈n/WG⌉ workgroups over (x, y);
 //           fullRows — (⌈n/BC⌉ key tiles, ⌈R/BR⌉ row tiles).
 
@@ -36,51 +36,142 @@ fn keyEnd(i0: u32) -> u32 {
   return p.n;
 }
 
-// (s_ij, g_ij) of key j for the 4 rows ir into the raw buffer (rows and keys past n skipped)
-fn writeRaw(ir: vec4u, j: u32, s: vec4f, g: vec4f) {
+// One of the raw pair (s_ij at offset 0, g_ij at 1) of key j for the 4 rows ir (rows and keys past n
+// skipped).
+fn writeRaw(ir: vec4u, j: u32, v: vec4f, off: u32) {
   if (j >= p.n) { return; }
-  let e = 2u * (ir * vec4u(p.n) + vec4u(j));
-  if (ir.x < p.n) { outBuf[e.x] = s.x; outBuf[e.x + 1u] = g.x; }
-  if (ir.y < p.n) { outBuf[e.y] = s.y; outBuf[e.y + 1u] = g.y; }
-  if (ir.z < p.n) { outBuf[e.z] = s.z; outBuf[e.z + 1u] = g.z; }
-  if (ir.w < p.n) { outBuf[e.w] = s.w; outBuf[e.w + 1u] = g.w; }
+  let e = 2u * (ir * vec4u(p.n) + vec4u(j)) + vec4u(off);
+  if (ir.x < p.n) { outBuf[e.x] = v.x; }
+  if (ir.y < p.n) { outBuf[e.y] = v.y; }
+  if (ir.z < p.n) { outBuf[e.z] = v.z; }
+  if (ir.w < p.n) { outBuf[e.w] = v.w; }
 }
 
+// writeRaw for the RN key slots j + TG·x of one micro-tile half, written out per slot (constant
+// indices): a loop-indexed read of a private array is a gather from memory on SwiftShader.
+fn writeRawSlots(ir: vec4u, j: u32, v: array<vec4f, 8>, off: u32) {
+  writeRaw(ir, j, v[0], off);
+  if (RN > 1u) { writeRaw(ir, j + TG, v[1], off); }
+  if (RN > 2u) {
+    writeRaw(ir, j + 2u * TG, v[2], off);
+    writeRaw(ir, j + 3u * TG, v[3], off);
+  }
+  if (RN > 4u) {
+    writeRaw(ir, j + 4u * TG, v[4], off);
+    writeRaw(ir, j + 5u * TG, v[5], off);
+    writeRaw(ir, j + 6u * TG, v[6], off);
+    writeRaw(ir, j + 7u * TG, v[7], off);
+  }
+}
+
+// The normalizers' products: the thread's 8 rows ra, rb (4 each) × the RN = 8 keys j0 + u + TG·x,
+// [0 … 7] for ra, [8 … 15] for rb, in one pass over the columns, so each key vec4 read serves 8 rows:
+// 8 row + 8 key loads per 64 four-wide dot products of a column, against 4 + 8 per 32 in microTile
+// (on SwiftShader an indexed vec4 read costs about 4.5 FMAs: bench:primitives). Columns in order,
+// so every product has the bits microTile gives it.
+fn dots8(feat: bool, j0: u32, u: u32, ra: vec4u, rb: vec4u) -> array<vec4f, 16> {
+  let width = widthOf(feat);
+  let oa = ra * vec4u(width);
+  let ob = rb * vec4u(width);
+  let ko = keyOffsets(j0, u, width);
+  // named accumulators, not a loop-indexed array (see dots in attention-tile.wgsl)
+  var a0 = vec4f(0.0);
+  var a1 = vec4f(0.0);
+  var a2 = vec4f(0.0);
+  var a3 = vec4f(0.0);
+  var a4 = vec4f(0.0);
+  var a5 = vec4f(0.0);
+  var a6 = vec4f(0.0);
+  var a7 = vec4f(0.0);
+  var b0 = vec4f(0.0);
+  var b1 = vec4f(0.0);
+  var b2 = vec4f(0.0);
+  var b3 = vec4f(0.0);
+  var b4 = vec4f(0.0);
+  var b5 = vec4f(0.0);
+  var b6 = vec4f(0.0);
+  var b7 = vec4f(0.0);
+  for (var c = 0u; c < width; c++) {
+    let x0 = rowAt(feat, oa.x + c);
+    let x1 = rowAt(feat, oa.y + c);
+    let x2 = rowAt(feat, oa.z + c);
+    let x3 = rowAt(feat, oa.w + c);
+    let y0 = rowAt(feat, ob.x + c);
+    let y1 = rowAt(feat, ob.y + c);
+    let y2 = rowAt(feat, ob.z + c);
+    let y3 = rowAt(feat, ob.w + c);
+    let c0 = keyAt(feat, ko[0] + c);
+    a0 += dot4(x0, x1, x2, x3, c0);
+    b0 += dot4(y0, y1, y2, y3, c0);
+    let c1 = keyAt(feat, ko[1] + c);
+    a1 += dot4(x0, x1, x2, x3, c1);
+    b1 += dot4(y0, y1, y2, y3, c1);
+    let c2 = keyAt(feat, ko[2] + c);
+    a2 += dot4(x0, x1, x2, x3, c2);
+    b2 += dot4(y0, y1, y2, y3, c2);
+    let c3 = keyAt(feat, ko[3] + c);
+    a3 += dot4(x0, x1, x2, x3, c3);
+    b3 += dot4(y0, y1, y2, y3, c3);
+    let c4 = keyAt(feat, ko[4] + c);
+    a4 += dot4(x0, x1, x2, x3, c4);
+    b4 += dot4(y0, y1, y2, y3, c4);
+    let c5 = keyAt(feat, ko[5] + c);
+    a5 += dot4(x0, x1, x2, x3, c5);
+    b5 += dot4(y0, y1, y2, y3, c5);
+    let c6 = keyAt(feat, ko[6] + c);
+    a6 += dot4(x0, x1, x2, x3, c6);
+    b6 += dot4(y0, y1, y2, y3, c6);
+    let c7 = keyAt(feat, ko[7] + c);
+    a7 += dot4(x0, x1, x2, x3, c7);
+    b7 += dot4(y0, y1, y2, y3, c7);
+  }
+  return array<vec4f, 16>(a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7);
+}
+
+// Dispatched with RR = 8 and RN = 8 (BR = 8·RG rows per workgroup): thread t holds rows
+// i0 + 8·gr … + 7 and key slot u. The scores are formed and folded into (M, ℓ) first, then the
+// kernel values into D, so only one half of the products is live at a time.
 @compute @workgroup_size(WG)
 fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
   let i0 = rowTileStart(wid);
   if (i0 >= p.n) { return; }
   let gr = t / TG;
   let u = t - gr * TG;
-  let ir = vec4u(i0 + 4u * gr) + vec4u(0u, 1u, 2u, 3u);
-  let rows = min(ir, vec4u(p.n - 1u));
+  let ia = vec4u(i0 + 8u * gr) + vec4u(0u, 1u, 2u, 3u);
+  let ib = ia + vec4u(4u);
+  let last = vec4u(p.n - 1u);
+  let ra = min(ia, last);
+  let rb = min(ib, last);
 
-  var acc = normStart();
+  var accA = normStart();
+  var accB = normStart();
   let kEnd = keyEnd(i0);
+  let c = p.scale;
   for (var j0 = 0u; j0 < kEnd; j0 += BC) {
-    let mt = microTile(j0, t, rows);
+    let s = dots8(false, j0, u, ra, rb);
+    let sa = array<vec4f, 8>(s[0] * c, s[1] * c, s[2] * c, s[3] * c, s[4] * c, s[5] * c, s[6] * c, s[7] * c);
+    let sb = array<vec4f, 8>(s[8] * c, s[9] * c, s[10] * c, s[11] * c, s[12] * c, s[13] * c, s[14] * c, s[15] * c);
+    accA = normAddExact(accA, sa, ia, j0, u);
+    accB = normAddExact(accB, sb, ib, j0, u);
     if (p.raw != 0u) {
-      // written out per key slot and row (constant indices): a loop-indexed read of the micro-tile's
-      // arrays is a gather from private memory on SwiftShader
-      writeRaw(ir, j0 + u, mt.s[0], mt.g[0]);
-      if (RN > 1u) { writeRaw(ir, j0 + u + TG, mt.s[1], mt.g[1]); }
-      if (RN > 2u) {
-        writeRaw(ir, j0 + u + 2u * TG, mt.s[2], mt.g[2]);
-        writeRaw(ir, j0 + u + 3u * TG, mt.s[3], mt.g[3]);
-      }
-      if (RN > 4u) {
-        writeRaw(ir, j0 + u + 4u * TG, mt.s[4], mt.g[4]);
-        writeRaw(ir, j0 + u + 5u * TG, mt.s[5], mt.g[5]);
-        writeRaw(ir, j0 + u + 6u * TG, mt.s[6], mt.g[6]);
-        writeRaw(ir, j0 + u + 7u * TG, mt.s[7], mt.g[7]);
-      }
+      writeRawSlots(ia, j0 + u, sa, 0u);
+      writeRawSlots(ib, j0 + u, sb, 0u);
     }
-    acc = normAdd(acc, mt, ir, j0, u);
+    let g = dots8(true, j0, u, ra, rb);
+    let ga = array<vec4f, 8>(g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]);
+    let gb = array<vec4f, 8>(g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+    accA = normAddLinear(accA, ga, ia, j0, u);
+    accB = normAddLinear(accB, gb, ib, j0, u);
+    if (p.raw != 0u) {
+      writeRawSlots(ia, j0 + u, ga, 1u);
+      writeRawSlots(ib, j0 + u, gb, 1u);
+    }
   }
   // each lane's partials to storage, combined by normPartCombine: no barrier and no workgroup memory
   // here (on SwiftShader a shader with a barrier pays ~0.2 ms per workgroup, reached or not)
   for (var r = 0u; r < 4u; r++) {
-    if (ir[r] < p.n) { normPart[ir[r] * TG + u] = vec4f(acc.m[r], acc.l[r], acc.d[r], 0.0); }
+    if (ia[r] < p.n) { normPart[ia[r] * TG + u] = vec4f(accA.m[r], accA.l[r], accA.d[r], 0.0); }
+    if (ib[r] < p.n) { normPart[ib[r] * TG + u] = vec4f(accB.m[r], accB.l[r], accB.d[r], 0.0); }
   }
 }
 

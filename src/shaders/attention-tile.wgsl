@@ -16,7 +16,8 @@
 override WG: u32 = 64u;
 override BR: u32 = 32u;        // rows per tile (multiple of 4)
 override RN: u32 = 4u;         // keys per thread (1, 2, 4 or 8)
-override RG: u32 = BR / 4u;
+override RR: u32 = 4u;         // rows per thread: 4 (microTile), or 8 in the row normalizers
+override RG: u32 = BR / RR;
 override TG: u32 = WG / RG;
 override BC: u32 = RN * TG;    // keys per tile
 
@@ -62,20 +63,32 @@ fn keyAt(feat: bool, i: u32) -> vec4f {
   return k4[i];
 }
 
+// vec4s per row of the query/key side (Q, K or φ(Q), φ(K))
+fn widthOf(feat: bool) -> u32 {
+  if (feat) { return p.m4; }
+  return p.d4;
+}
+
+// First vec4 of each of key slot u's 8 keys j0 + u + TG·x (clamped to n − 1; callers mask).
+fn keyOffsets(j0: u32, u: u32, width: u32) -> array<u32, 8> {
+  let last = p.n - 1u;
+  return array<u32, 8>(
+    min(j0 + u, last) * width,
+    min(j0 + u + TG, last) * width,
+    min(j0 + u + 2u * TG, last) * width,
+    min(j0 + u + 3u * TG, last) * width,
+    min(j0 + u + 4u * TG, last) * width,
+    min(j0 + u + 5u * TG, last) * width,
+    min(j0 + u + 6u * TG, last) * width,
+    min(j0 + u + 7u * TG, last) * width,
+  );
+}
+
 fn dots(feat: bool, j0: u32, t: u32, rows: vec4u) -> array<vec4f, 8> {
   let u = t % TG; // the key slot (the row group's rows come in `rows`)
-  var width = p.d4;
-  if (feat) { width = p.m4; }
-  let last = p.n - 1u;
+  let width = widthOf(feat);
   let o = rows * vec4u(width);
-  let k0 = min(j0 + u, last) * width;
-  let k1 = min(j0 + u + TG, last) * width;
-  let k2 = min(j0 + u + 2u * TG, last) * width;
-  let k3 = min(j0 + u + 3u * TG, last) * width;
-  let k4 = min(j0 + u + 4u * TG, last) * width;
-  let k5 = min(j0 + u + 5u * TG, last) * width;
-  let k6 = min(j0 + u + 6u * TG, last) * width;
-  let k7 = min(j0 + u + 7u * TG, last) * width;
+  let ko = keyOffsets(j0, u, width);
   // Named accumulators (RN-guarded), not an array indexed by the key loop: SwiftShader keeps a
   // loop-indexed private array in memory and turns every update into a gather and a scatter.
   var acc0 = vec4f(0.0);
@@ -91,17 +104,17 @@ fn dots(feat: bool, j0: u32, t: u32, rows: vec4u) -> array<vec4f, 8> {
     let a1 = rowAt(feat, o.y + c);
     let a2 = rowAt(feat, o.z + c);
     let a3 = rowAt(feat, o.w + c);
-    acc0 += dot4(a0, a1, a2, a3, keyAt(feat, k0 + c));
-    if (RN > 1u) { acc1 += dot4(a0, a1, a2, a3, keyAt(feat, k1 + c)); }
+    acc0 += dot4(a0, a1, a2, a3, keyAt(feat, ko[0] + c));
+    if (RN > 1u) { acc1 += dot4(a0, a1, a2, a3, keyAt(feat, ko[1] + c)); }
     if (RN > 2u) {
-      acc2 += dot4(a0, a1, a2, a3, keyAt(feat, k2 + c));
-      acc3 += dot4(a0, a1, a2, a3, keyAt(feat, k3 + c));
+      acc2 += dot4(a0, a1, a2, a3, keyAt(feat, ko[2] + c));
+      acc3 += dot4(a0, a1, a2, a3, keyAt(feat, ko[3] + c));
     }
     if (RN > 4u) {
-      acc4 += dot4(a0, a1, a2, a3, keyAt(feat, k4 + c));
-      acc5 += dot4(a0, a1, a2, a3, keyAt(feat, k5 + c));
-      acc6 += dot4(a0, a1, a2, a3, keyAt(feat, k6 + c));
-      acc7 += dot4(a0, a1, a2, a3, keyAt(feat, k7 + c));
+      acc4 += dot4(a0, a1, a2, a3, keyAt(feat, ko[4] + c));
+      acc5 += dot4(a0, a1, a2, a3, keyAt(feat, ko[5] + c));
+      acc6 += dot4(a0, a1, a2, a3, keyAt(feat, ko[6] + c));
+      acc7 += dot4(a0, a1, a2, a3, keyAt(feat, ko[7] + c));
     }
   }
   return array<vec4f, 8>(acc0, acc1, acc2, acc3, acc4, acc5, acc6, acc7);
