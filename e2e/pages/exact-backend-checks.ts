@@ -125,7 +125,8 @@ function firstDifference(
  * allocator is emptied before every job (fresh buffers); the allocator's stats after each run.
  * Both backends share the device, so Dawn compiles each pipeline once (a second device would
  * compile them all again, tens of seconds on SwiftShader); buffers, bind groups and the staging
- * buffer are the backend's own.
+ * buffer are the backend's own. Each run's stats say whether its exact output pass ran (null
+ * without timestamps): a job with the previous job's Q, K, V and mask keeps the exact side.
  */
 export async function cachedRuns(cases: JobCase[], rounds: number) {
   const reused = createWebGpuBackend(await gpu());
@@ -142,9 +143,13 @@ export async function cachedRuns(cases: JobCase[], rounds: number) {
     const t1 = performance.now();
     for (let r = 0; r < rounds; r++) {
       for (let i = 0; i < cases.length; i++) {
-        const diff = firstDifference(resultBits(await reused.run(jobOf(cases[i]!))), reference[i]!);
+        const out = await reused.run(jobOf(cases[i]!));
+        const diff = firstDifference(resultBits(out), reference[i]!);
         if (diff) mismatches.push(`round ${r} case ${i}: ${diff}`);
-        stats.push({ round: r, case: i, ...reused.stats() });
+        // with timestamps the passes that ran are listed: no 'exact-attention' = the exact side kept
+        const stamped = out.timings.length > 0 && out.timings.every((t) => t.source === 'timestamp');
+        const exactPass = stamped ? out.timings.some((t) => t.kernel === 'exact-attention') : null;
+        stats.push({ round: r, case: i, exactPass, ...reused.stats() });
       }
     }
     return { mismatches, stats, ms: { fresh: t1 - t0, reused: performance.now() - t1 } };

@@ -53,7 +53,7 @@ function constants(rn: number): Record<string, number> {
 function params(
   p: DenseProblem,
   gridX: number,
-  extra: { rowCount?: number; cells?: number; block?: number; gc?: number; raw?: boolean } = {},
+  extra: { rowCount?: number; cells?: number; block?: number; gc?: number; raw?: 0 | 1 | 2 } = {},
 ): Uint8Array {
   const buf = new ArrayBuffer(48);
   const u = new Uint32Array(buf);
@@ -67,7 +67,7 @@ function params(
   u[7] = extra.gc ?? 0;
   u[8] = Math.ceil(p.d / 4);
   u[9] = Math.ceil(p.mp / 4);
-  u[10] = extra.raw ? 1 : 0;
+  u[10] = extra.raw ?? 0;
   u[11] = p.d;
   return new Uint8Array(buf);
 }
@@ -128,26 +128,34 @@ function inputs(p: DenseProblem): Record<number, GPUBuffer> {
  * Per row (M_i, S_i, D_i, 0): exact row max and Σ exp, linear-attention denominator (n vec4f, role
  * 'stats.norms'; the threads' partials in 'stats.norms.part', combined by a second dispatch). With
  * `raw` (n² vec2f, `rawBytes`), also the raw (s_ij, g_ij) it computes on the way, for
- * `encodeMatrixView`'s one-cell-per-entry case.
+ * `encodeMatrixView`'s one-cell-per-entry case. `keepScores`: raw and the partials
+ * (`normPartials`) hold this job's scores already (src/gpu/exact-reuse.ts); only g and D are formed.
  */
 export function encodeRowNormalizers(
   ctx: KernelContext,
   encoder: GPUCommandEncoder,
   p: DenseProblem,
   raw?: GPUBuffer,
+  keepScores = false,
 ): GPUBuffer {
+  if (keepScores && !raw) throw new Error('encodeRowNormalizers: kept scores live in the raw buffer');
   const norms = ctx.alloc.storage('stats.norms', p.n * 16);
   const grid = dispatchGrid(Math.ceil(p.n / NORM_BR), ctx.limits.maxComputeWorkgroupsPerDimension);
-  const u = ctx.alloc.uniform('stats.u.norms', params(p, grid[0], { raw: raw !== undefined }));
+  const u = ctx.alloc.uniform('stats.u.norms', params(p, grid[0], { raw: raw ? (keepScores ? 2 : 1) : 0 }));
   // the kernel declares the raw binding either way; without raw it gets a stand-in it never writes
   // each thread's partials, then one thread per row combines them (no barrier in either kernel)
-  const part = ctx.alloc.storage('stats.norms.part', normPartialBytes(p.n));
+  const part = normPartials(ctx, p.n);
   const io = { 0: u, ...inputs(p), 6: raw ?? ctx.alloc.storage('stats.raw.none', 16), 10: part };
   run(ctx, encoder, 'row-normalizers', statsPipeline(ctx, 'normalizers', NORM_SHAPE), io, grid);
   const rowsGrid = dispatchGrid(Math.ceil(p.n / WG), ctx.limits.maxComputeWorkgroupsPerDimension);
   const combine = statsPipeline(ctx, 'normPartCombine', NORM_SHAPE);
   run(ctx, encoder, 'row-normalizers', combine, { 0: u, 5: norms, 10: part }, rowsGrid);
   return norms;
+}
+
+/** The normalizers' per-thread partials of n rows (role 'stats.norms.part'; the allocator's buffer). */
+export function normPartials(ctx: KernelContext, n: number): GPUBuffer {
+  return ctx.alloc.storage('stats.norms.part', normPartialBytes(n));
 }
 
 /** Bytes of the normalizers' per-thread partials (TG vec4f per row) of `encodeRowNormalizers`. */
@@ -271,6 +279,11 @@ export function encodeMatrixView(
   return { buffer: out, plan };
 }
 
+/** The exact output's buffer (role 'exact.out', n×d f32; the allocator's, as the fused kernel's). */
+export function exactOutput(ctx: KernelContext, n: number, d: number): GPUBuffer {
+  return ctx.alloc.storage('exact.out', n * d * 4);
+}
+
 /**
  * The exact output softmax(QKᵀ/√d)V (n×d f32, role 'exact.out', as the fused kernel writes it) from
  * the raw scores of `encodeRowNormalizers(…, raw)` and its normalizers: the scores are not computed
@@ -284,7 +297,7 @@ export function encodeExactFromRaw(
   raw: GPUBuffer,
   v4: GPUBuffer,
 ): GPUBuffer {
-  const out = ctx.alloc.storage('exact.out', p.n * p.d * 4);
+  const out = exactOutput(ctx, p.n, p.d);
   const groups = Math.ceil(Math.ceil(p.d / 4) / 4);
   const grid = dispatchGrid(Math.ceil((p.n * groups) / WG), ctx.limits.maxComputeWorkgroupsPerDimension);
   const u = ctx.alloc.uniform('stats.u.exact', params(p, grid[0], { rowCount: groups }));

@@ -30,7 +30,9 @@ import {
   encodeMatrixView,
   encodeRowNormalizers,
   encodeRowStats,
+  exactOutput,
   keepsRaw,
+  normPartials,
   rawBytes,
   viewPlan,
   type DenseProblem,
@@ -39,6 +41,7 @@ import type { GpuContext } from './device';
 import { withErrorScopes } from './error-scope';
 import { encodeExactAttention } from './exact-attention';
 import { encodeFavorFeatures, encodeFavorStats, type FavorProblem } from './favor-features';
+import { exactSide, sameExactSide, type ExactSide } from './exact-reuse';
 import { encodeFavorProjection, maxBindingOf } from './favor-projection';
 import { GpuTimer } from './gpu-timer';
 import { checkJobLimits, JobAllocator, jobShape } from './job-plan';
@@ -71,6 +74,10 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
   let lostInfo: GPUDeviceLostInfo | null = null;
   let disposed = false;
   let busy: Promise<unknown> = Promise.resolve();
+  /** what the last complete raw job left of the exact side in its buffers (exact-reuse.ts) */
+  let keptExact: ExactSide | null = null;
+  /** bumped when anything else (the kernel timing hook) starts or ends work on this allocator */
+  let foreignUses = 0;
 
   void gpu.lost.then((info) => {
     lostInfo = info;
@@ -110,6 +117,10 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
 
     alloc.beginJob();
     timer.reset();
+    // this job may overwrite any part of it: kept again only once the job has read back
+    const kept = keptExact;
+    keptExact = null;
+    const uses = foreignUses;
     const wallTimings: KernelTiming[] = [];
     const encoder = device.createCommandEncoder({ label: 'attention-job' });
     /** One stage: encoded into the shared encoder (timestamps), or submitted alone and wall-timed. */
@@ -179,6 +190,7 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       let rowsBuf: GPUBuffer | null = null;
       let viewRes: ReturnType<typeof encodeMatrixView> | null = null;
       let exactBuf = exact.out;
+      let keepAfterRead: ExactSide | null = null;
       if (s.dense) {
         const dp = await stage('features', (enc): DenseProblem => {
           const fast = performer.projection ? encodeExpFeatures(ctx, enc, problem, performer.projection) : null;
@@ -189,9 +201,13 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
           return { n, d, mp: f.mp, causal: s.causal, q4: exact.q4, k4: exact.k4, qf4, kf4 };
         });
         const raw = useRaw ? alloc.storage('stats.raw', rawBytes(n)) : undefined;
-        const norms = await stage('row-normalizers', (enc) => encodeRowNormalizers(ctx, enc, dp, raw));
-        if (raw)
+        const sideBuffers = raw ? [raw, normPartials(ctx, n), exactOutput(ctx, n, d)] : [];
+        const keep = !!raw && sameExactSide(kept, { inputs: job.inputs, causal: s.causal, buffers: sideBuffers });
+        const norms = await stage('row-normalizers', (enc) => encodeRowNormalizers(ctx, enc, dp, raw, keep));
+        if (raw && keep) exactBuf = sideBuffers[2]!;
+        else if (raw)
           exactBuf = await stage('exact-attention', (enc) => encodeExactFromRaw(ctx, enc, dp, norms, raw, exact.v4));
+        if (raw) keepAfterRead = exactSide(job.inputs, s.causal, sideBuffers);
         if (job.rowStats && !fromView)
           rowStatsBuf = await stage('row-stats', (enc) => encodeRowStats(ctx, enc, dp, norms, raw));
         if (job.viewCells > 0)
@@ -217,6 +233,8 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       device.queue.submit([encoder.finish()]);
       checkAlive(signal);
       const parts = await rb.read(staging);
+      // the GPU has run the whole job: its buffers hold this job's exact side
+      if (uses === foreignUses) keptExact = keepAfterRead;
       const floats = (i: number): Float32Array => new Float32Array(parts[i]!);
 
       const exactOut = mat(n, d, floats(exactPart));
@@ -323,7 +341,16 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
     stats: () => alloc.stats(),
     timeKernel: async (options) => {
       checkAlive();
-      return timeKernel(ctx, options).catch(translate);
+      // the timing runs on this allocator's roles: whatever a job kept is gone, also for a job
+      // that reads back while the timing runs
+      keptExact = null;
+      foreignUses++;
+      return timeKernel(ctx, options)
+        .catch(translate)
+        .finally(() => {
+          keptExact = null;
+          foreignUses++;
+        });
     },
     context: ctx,
   };

@@ -9,7 +9,9 @@
 //                partials go to normPart and normPartCombine combines the TG of a row in a fixed order. With p.raw = 1 it also
 //                writes raw[2(i·n + j)] = (s_ij, g_ij) into binding 6 for every key it visits (all
 //                j < n; causal: j < the tile's end, a superset of the allowed keys), which the matrix
-//                view's fromRaw reads instead of recomputing both products.
+//                view's fromRaw reads instead of recomputing both products. With p.raw = 2 the s_ij
+//                in raw and the (m, ℓ) in normPart are kept (the same Q, K and mask as the job before,
+//                src/gpu/exact-reuse.ts): it forms and writes only g_ij and D.
 //   rowStats     with A_ij = exp(s_ij − M_i)/S_i, Â_ij = g_ij / D_i (log A_ij = s_ij − M_i − log S_i):
 //                H(A_i) = −Σ_{A>0} A log A, H(Â_i) = −Σ_{Â>0} Â log Â, Σ (A − Â)², Σ A²,
 //                KL_i = Σ_{A>0} A (log A − log max(Â, 1e-30))          (core/matrix-view.ts)
@@ -147,15 +149,20 @@ fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
   var accB = normStart();
   let kEnd = keyEnd(i0);
   let c = p.scale;
+  // p.raw = 2: the scores of these Q, K are in raw and their (m, ℓ) partials in normPart already
+  // (the previous job's, src/gpu/exact-reuse.ts): only the kernel values are formed
+  let keepScores = p.raw == 2u;
   for (var j0 = 0u; j0 < kEnd; j0 += BC) {
-    let s = dots8(false, j0, u, ra, rb);
-    let sa = array<vec4f, 8>(s[0] * c, s[1] * c, s[2] * c, s[3] * c, s[4] * c, s[5] * c, s[6] * c, s[7] * c);
-    let sb = array<vec4f, 8>(s[8] * c, s[9] * c, s[10] * c, s[11] * c, s[12] * c, s[13] * c, s[14] * c, s[15] * c);
-    accA = normAddExact(accA, sa, ia, j0, u);
-    accB = normAddExact(accB, sb, ib, j0, u);
-    if (p.raw != 0u) {
-      writeRawSlots(ia, j0 + u, sa, 0u);
-      writeRawSlots(ib, j0 + u, sb, 0u);
+    if (!keepScores) {
+      let s = dots8(false, j0, u, ra, rb);
+      let sa = array<vec4f, 8>(s[0] * c, s[1] * c, s[2] * c, s[3] * c, s[4] * c, s[5] * c, s[6] * c, s[7] * c);
+      let sb = array<vec4f, 8>(s[8] * c, s[9] * c, s[10] * c, s[11] * c, s[12] * c, s[13] * c, s[14] * c, s[15] * c);
+      accA = normAddExact(accA, sa, ia, j0, u);
+      accB = normAddExact(accB, sb, ib, j0, u);
+      if (p.raw != 0u) {
+        writeRawSlots(ia, j0 + u, sa, 0u);
+        writeRawSlots(ib, j0 + u, sb, 0u);
+      }
     }
     let g = dots8(true, j0, u, ra, rb);
     let ga = array<vec4f, 8>(g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]);
@@ -170,9 +177,18 @@ fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
   // each lane's partials to storage, combined by normPartCombine: no barrier and no workgroup memory
   // here (on SwiftShader a shader with a barrier pays ~0.2 ms per workgroup, reached or not)
   for (var r = 0u; r < 4u; r++) {
-    if (ia[r] < p.n) { normPart[ia[r] * TG + u] = vec4f(accA.m[r], accA.l[r], accA.d[r], 0.0); }
-    if (ib[r] < p.n) { normPart[ib[r] * TG + u] = vec4f(accB.m[r], accB.l[r], accB.d[r], 0.0); }
+    if (ia[r] < p.n) { normPart[ia[r] * TG + u] = lanePartial(ia[r] * TG + u, accA, r, keepScores); }
+    if (ib[r] < p.n) { normPart[ib[r] * TG + u] = lanePartial(ib[r] * TG + u, accB, r, keepScores); }
   }
+}
+
+// Row r's (m, ℓ, D, 0) of this lane; with the scores kept, (m, ℓ) are the ones already at slot e.
+fn lanePartial(e: u32, acc: NormAcc, r: u32, keepScores: bool) -> vec4f {
+  if (keepScores) {
+    let old = normPart[e];
+    return vec4f(old.x, old.y, acc.d[r], 0.0);
+  }
+  return vec4f(acc.m[r], acc.l[r], acc.d[r], 0.0);
 }
 
 // norms_i from the TG lanes' partials of row i, in normCombine's fixed order (same operations, so

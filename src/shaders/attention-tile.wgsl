@@ -32,7 +32,7 @@ struct Params {
   gc: u32,       // view: cells per side of one workgroup's cell block
   d4: u32,       // vec4s per Q/K row
   m4: u32,       // vec4s per feature row
-  raw: u32,      // normalizers: 1 = also write (s_ij, g_ij) of every visited entry (see there)
+  raw: u32,      // normalizers: 1 = also write (s_ij, g_ij) of every visited entry, 2 = s kept (see there)
   d: u32,        // head dimension (exactFromRaw)
 }
 
