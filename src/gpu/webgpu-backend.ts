@@ -136,7 +136,7 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       return result;
     }
 
-    return withErrorScopes(device, 'attention job', async () => {
+    return withErrorScopes(device, 'attention job', async (closeScopes) => {
       const qb = alloc.upload('in.q', q.data);
       const kb = alloc.upload('in.k', k.data);
       const vb = alloc.upload('in.v', v.data);
@@ -232,7 +232,10 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       rb.encode(encoder, staging);
       device.queue.submit([encoder.finish()]);
       checkAlive(signal);
-      const parts = await rb.read(staging);
+      const reading = rb.read(staging);
+      // the last GPU calls of the job are made (the read-back's mapAsync is issued inside `read`)
+      closeScopes();
+      const parts = await reading;
       // the GPU has run the whole job: its buffers hold this job's exact side
       if (uses === foreignUses) keptExact = keepAfterRead;
       const floats = (i: number): Float32Array => new Float32Array(parts[i]!);
