@@ -241,6 +241,9 @@ export function viewPlan(n: number, maxCells: number): ViewPlan {
   return { cells, block, gc: block <= BR ? Math.floor(BR / block) : 1 };
 }
 
+/** Cells per invocation of the view's fromRaw with one cell per entry (RAW_CELLS in the WGSL). */
+const RAW_VIEW_CELLS = 16;
+
 /** Block means of A, Â, |A − Â|: 3 planes of cells² floats (role 'stats.view'). */
 export function encodeMatrixView(
   ctx: KernelContext,
@@ -254,7 +257,11 @@ export function encodeMatrixView(
   const out = ctx.alloc.storage('stats.view', 3 * plan.cells * plan.cells * 4);
   if (raw) {
     // the normalizers' (s, g) at hand: each cell sums its stored entries, nothing recomputed
-    const grid = dispatchGrid(Math.ceil((plan.cells * plan.cells) / WG), ctx.limits.maxComputeWorkgroupsPerDimension);
+    const perThread = plan.block === 1 ? RAW_VIEW_CELLS : 1;
+    const grid = dispatchGrid(
+      Math.ceil((plan.cells * plan.cells) / (WG * perThread)),
+      ctx.limits.maxComputeWorkgroupsPerDimension,
+    );
     const u = ctx.alloc.uniform('stats.u.view', params(p, grid[0], plan));
     const pipeline = ctx.pipelines.pipeline(
       'attention-matrix-view',

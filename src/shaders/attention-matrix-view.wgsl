@@ -166,8 +166,9 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u
 
 // fromRaw: the view from the (s_ij, g_ij) the normalizers kernel wrote with p.raw = 1 — the same
 // formulas and means as above, no product recomputed. One invocation per cell (I, J): its entries
-// row by row, keys in order (the CPU twin's order; b = 1: the entry itself).
-// Dispatch ⌈cells²/WG⌉ workgroups over (x, y), index x + y·gridX.
+// row by row, keys in order (the CPU twin's order; b = 1: the entry itself, RAW_CELLS consecutive
+// cells per invocation). Dispatch ⌈cells²/WG⌉ workgroups (b = 1: ⌈cells²/(RAW_CELLS·WG)⌉) over
+// (x, y), index x + y·gridX.
 @group(0) @binding(7) var<storage, read> rawSG: array<vec2f>;
 
 // (A, Â, |A − Â|) of stored entry (i, j), with row i's normalizers nm (j allowed)
@@ -179,20 +180,31 @@ fn rawEntry(i: u32, j: u32, nm: vec4f) -> vec3f {
   return vec3f(a, ah, abs(a - ah));
 }
 
+// cells per invocation when b = 1 (one cell per entry): on SwiftShader a workgroup's fixed cost is
+// about that of its 64 entries, so each invocation takes RAW_CELLS consecutive cells
+const RAW_CELLS: u32 = 16u;
+
 @compute @workgroup_size(WG)
 fn fromRaw(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
-  let e = (wid.x + wid.y * p.gridX) * WG + t;
+  let idx = (wid.x + wid.y * p.gridX) * WG + t;
+  let b = p.block;
+  if (b == 1u) {
+    // the entries themselves, without the block loops (they cost as much as the entry on SwiftShader)
+    for (var x = 0u; x < RAW_CELLS; x++) {
+      let c = idx * RAW_CELLS + x;
+      if (c >= p.cells * p.cells) { return; }
+      let I = c / p.cells;
+      let J = c - I * p.cells;
+      var v = vec3f(0.0);
+      if (p.causal == 0u || J <= I) { v = rawEntry(I, J, norms[I]); }
+      writeCell(I, J, v);
+    }
+    return;
+  }
+  let e = idx;
   if (e >= p.cells * p.cells) { return; }
   let I = e / p.cells;
   let J = e - I * p.cells;
-  let b = p.block;
-  if (b == 1u) {
-    // the entry itself, without the loops (they cost as much as the entry on SwiftShader)
-    var v = vec3f(0.0);
-    if (p.causal == 0u || J <= I) { v = rawEntry(I, J, norms[I]); }
-    writeCell(I, J, v);
-    return;
-  }
   let i1 = min(p.n, I * b + b);
   let j0 = J * b;
   let j1 = min(p.n, j0 + b);
