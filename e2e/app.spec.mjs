@@ -460,9 +460,17 @@ test(
       '?backend=cpu&n=abc&m=999999&d=-3&map=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&scale=NaN&causal=maybe&row=1e9&theme=__proto__';
     await page.goto(`${appUrl}/${q}`);
     await page.waitForSelector('[data-notice="param-rejected"]', { timeout: 30_000 });
+    // every rejection is on screen within a few seconds (not necessarily in the first frame that has one)
+    const KEYS = ['n', 'm', 'd', 'map', 'scale', 'causal', 'row', 'theme'];
+    await page
+      .waitForFunction(
+        (keys) => keys.every((k) => document.querySelector('.notices')?.textContent?.includes(` ${k} = “`)),
+        KEYS,
+        { timeout: 5_000 },
+      )
+      .catch(() => {});
     const text = await page.textContent('.notices');
-    for (const key of ['n', 'm', 'd', 'map', 'scale', 'causal', 'row', 'theme'])
-      assert.ok(text.includes(` ${key} = “`), `no message for ${key}: ${text}`);
+    for (const key of KEYS) assert.ok(text.includes(` ${key} = “`), `no message for ${key}: ${text}`);
     assert.equal(await page.$('img[src="x"]'), null);
     await waitForResult(page, null);
     assert.match(await page.textContent('[data-result-params]'), /n = 256, d = 16, m = 64/);
@@ -471,10 +479,17 @@ test(
     // a bad typed value is refused with a message and the previous value stays
     await typeParam(page, 'n', 'lots');
     await page.waitForFunction(() => document.querySelector('.notices')?.textContent?.includes('“lots”'));
+    // the field shows the kept value again (within a few frames of the notice)
+    const settles = (sel, v) =>
+      page
+        .waitForFunction(([sel, v]) => document.querySelector(sel)?.value === v, [sel, v], { timeout: 5_000 })
+        .catch(() => {});
+    await settles('[data-param-input="n"]', '256');
     assert.equal(await page.inputValue('[data-param-input="n"]'), '256');
     // an out-of-range one is clamped, with a message
     await typeParam(page, 'm', 5000);
     await page.waitForFunction(() => document.querySelector('.notices')?.textContent?.includes('using 1,024'));
+    await settles('[data-param-input="m"]', '1024');
     assert.equal(await page.inputValue('[data-param-input="m"]'), '1024');
   },
   { timeout: 90_000 },

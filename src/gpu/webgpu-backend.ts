@@ -258,9 +258,10 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
           cells,
           block,
           aggregation: 'mean',
-          exact: all.slice(0, plane),
-          approx: all.slice(plane, 2 * plane),
-          absDiff: all.slice(2 * plane),
+          // views of the read-back's own copy of the planes (one buffer, transferred once)
+          exact: all.subarray(0, plane),
+          approx: all.subarray(plane, 2 * plane),
+          absDiff: all.subarray(2 * plane, 3 * plane),
         };
         assertFinite('matrix view', all, cells);
       }
