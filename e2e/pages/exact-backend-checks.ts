@@ -152,7 +152,12 @@ export async function cachedRuns(cases: JobCase[], rounds: number) {
         stats.push({ round: r, case: i, exactPass, ...reused.stats() });
       }
     }
-    return { mismatches, stats, ms: { fresh: t1 - t0, reused: performance.now() - t1 } };
+    return {
+      mismatches,
+      stats,
+      timestamps: reused.context.timer.useTimestamps,
+      ms: { fresh: t1 - t0, reused: performance.now() - t1 },
+    };
   } finally {
     reused.dispose();
     fresh.dispose();

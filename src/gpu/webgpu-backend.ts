@@ -207,7 +207,8 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
         if (raw && keep) exactBuf = sideBuffers[2]!;
         else if (raw)
           exactBuf = await stage('exact-attention', (enc) => encodeExactFromRaw(ctx, enc, dp, norms, raw, exact.v4));
-        if (raw) keepAfterRead = exactSide(job.inputs, s.causal, sideBuffers);
+        // what the buffers will hold once this job has run (the kept side itself when it was kept)
+        if (raw) keepAfterRead = keep ? kept : exactSide(job.inputs, s.causal, sideBuffers);
         if (job.rowStats && !fromView)
           rowStatsBuf = await stage('row-stats', (enc) => encodeRowStats(ctx, enc, dp, norms, raw));
         if (job.viewCells > 0)

@@ -186,12 +186,12 @@ const RAW_CELLS: u32 = 16u;
 
 @compute @workgroup_size(WG)
 fn fromRaw(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t: u32) {
-  let idx = (wid.x + wid.y * p.gridX) * WG + t;
+  let e = (wid.x + wid.y * p.gridX) * WG + t;
   let b = p.block;
   if (b == 1u) {
     // the entries themselves, without the block loops (they cost as much as the entry on SwiftShader)
     for (var x = 0u; x < RAW_CELLS; x++) {
-      let c = idx * RAW_CELLS + x;
+      let c = e * RAW_CELLS + x;
       if (c >= p.cells * p.cells) { return; }
       let I = c / p.cells;
       let J = c - I * p.cells;
@@ -201,7 +201,6 @@ fn fromRaw(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) t
     }
     return;
   }
-  let e = idx;
   if (e >= p.cells * p.cells) { return; }
   let I = e / p.cells;
   let J = e - I * p.cells;

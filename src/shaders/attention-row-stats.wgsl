@@ -70,8 +70,9 @@ fn writeRawSlots(ir: vec4u, j: u32, v: array<vec4f, 8>, off: u32) {
 // [0 … 7] for ra, [8 … 15] for rb, in one pass over the columns, so each key vec4 read serves 8 rows:
 // 8 row + 8 key loads per 64 four-wide dot products of a column, against 4 + 8 per 32 in microTile
 // (on SwiftShader an indexed vec4 read costs about 4.5 FMAs: bench:primitives). Columns in order,
-// so every product has the bits microTile gives it.
-fn dots8(feat: bool, j0: u32, u: u32, ra: vec4u, rb: vec4u) -> array<vec4f, 16> {
+// then × k (1/√d for the scores, 1 for the kernel values: exact), so every product has the bits
+// microTile gives it.
+fn dots8(feat: bool, j0: u32, u: u32, ra: vec4u, rb: vec4u, k: f32) -> array<vec4f, 16> {
   let width = widthOf(feat);
   let oa = ra * vec4u(width);
   let ob = rb * vec4u(width);
@@ -127,7 +128,19 @@ fn dots8(feat: bool, j0: u32, u: u32, ra: vec4u, rb: vec4u) -> array<vec4f, 16> 
     a7 += dot4(x0, x1, x2, x3, c7);
     b7 += dot4(y0, y1, y2, y3, c7);
   }
-  return array<vec4f, 16>(a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7);
+  return array<vec4f, 16>(
+    a0 * k, a1 * k, a2 * k, a3 * k, a4 * k, a5 * k, a6 * k, a7 * k,
+    b0 * k, b1 * k, b2 * k, b3 * k, b4 * k, b5 * k, b6 * k, b7 * k,
+  );
+}
+
+// The ra half ([0 … 7]) and the rb half ([8 … 15]) of dots8's products (constant indices).
+fn rowsA(v: array<vec4f, 16>) -> array<vec4f, 8> {
+  return array<vec4f, 8>(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+}
+
+fn rowsB(v: array<vec4f, 16>) -> array<vec4f, 8> {
+  return array<vec4f, 8>(v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15]);
 }
 
 // Dispatched with RR = 8 and RN = 8 (BR = 8·RG rows per workgroup): thread t holds rows
@@ -148,15 +161,14 @@ fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
   var accA = normStart();
   var accB = normStart();
   let kEnd = keyEnd(i0);
-  let c = p.scale;
   // p.raw = 2: the scores of these Q, K are in raw and their (m, ℓ) partials in normPart already
   // (the previous job's, src/gpu/exact-reuse.ts): only the kernel values are formed
   let keepScores = p.raw == 2u;
   for (var j0 = 0u; j0 < kEnd; j0 += BC) {
     if (!keepScores) {
-      let s = dots8(false, j0, u, ra, rb);
-      let sa = array<vec4f, 8>(s[0] * c, s[1] * c, s[2] * c, s[3] * c, s[4] * c, s[5] * c, s[6] * c, s[7] * c);
-      let sb = array<vec4f, 8>(s[8] * c, s[9] * c, s[10] * c, s[11] * c, s[12] * c, s[13] * c, s[14] * c, s[15] * c);
+      let s = dots8(false, j0, u, ra, rb, p.scale);
+      let sa = rowsA(s);
+      let sb = rowsB(s);
       accA = normAddExact(accA, sa, ia, j0, u);
       accB = normAddExact(accB, sb, ib, j0, u);
       if (p.raw != 0u) {
@@ -164,9 +176,9 @@ fn normalizers(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
         writeRawSlots(ib, j0 + u, sb, 0u);
       }
     }
-    let g = dots8(true, j0, u, ra, rb);
-    let ga = array<vec4f, 8>(g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]);
-    let gb = array<vec4f, 8>(g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+    let g = dots8(true, j0, u, ra, rb, 1.0);
+    let ga = rowsA(g);
+    let gb = rowsB(g);
     accA = normAddLinear(accA, ga, ia, j0, u);
     accB = normAddLinear(accB, gb, ib, j0, u);
     if (p.raw != 0u) {
