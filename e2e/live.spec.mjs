@@ -122,3 +122,104 @@ test(
   },
   { webgpu: false, timeout: 240_000 },
 );
+
+test(
+  'a step of m: the panels keep their parameters while the compute is in flight and follow with its result — or after PANEL_HOLD_MS when it is slow; a short compute shows no progress line',
+  async ({ page, appUrl, log, loadModule }) => {
+    const { PANEL_HOLD_MS } = await loadModule('/src/store/panel-params.ts');
+    const { SHOW_PROGRESS_AFTER_MS } = await loadModule('/src/ui/compute-progress.ts');
+    // the engine's results reach the page `__resultDelayMs` late: a compute of known length
+    await page.addInitScript(() => {
+      const Native = window.Worker;
+      window.Worker = class extends Native {
+        set onmessage(fn) {
+          super.onmessage =
+            fn &&
+            ((ev) => {
+              const delay = window.__resultDelayMs ?? 0;
+              if (ev.data?.type === 'result' && delay > 0) setTimeout(() => fn.call(this, ev), delay);
+              else fn.call(this, ev);
+            });
+        }
+        get onmessage() {
+          return super.onmessage;
+        }
+      };
+    });
+    // a small n: the compute itself takes a few ms, the delay decides when its result arrives
+    await page.goto(`${appUrl}/?backend=cpu&n=64`);
+    const STATUS = '[data-analysis="errorVsD"]';
+    // nothing computing: the compute loop idle and every analysis on the page current
+    const settled = () =>
+      page.waitForFunction(
+        () =>
+          document.querySelector('.compute-status')?.getAttribute('data-status') === 'ok' &&
+          [...document.querySelectorAll('[data-analysis]')].every(
+            (el) =>
+              el.getAttribute('data-status') === 'done' &&
+              el.getAttribute('data-analysis-version') === el.getAttribute('data-analysis-key'),
+          ),
+        null,
+        { timeout: 90_000 },
+      );
+    await settled();
+    const slider = page.locator('input[type="range"][data-param="m"]').first();
+
+    /** One key step with the results `delayMs` late: when the panel wanted its new key, when the result was shown. */
+    const step = async (key, delayMs) => {
+      await page.evaluate(
+        ({ STATUS, delayMs }) => {
+          window.__resultDelayMs = delayMs;
+          const key0 = document.querySelector(STATUS).getAttribute('data-analysis-key');
+          const id0 = document.querySelector('[data-result-params]').getAttribute('data-result-id');
+          const rec = { t0: null, panel: null, result: null, progress: false };
+          const note = () => {
+            if (rec.t0 === null) return;
+            const now = performance.now() - rec.t0;
+            if (rec.panel === null && document.querySelector(STATUS)?.getAttribute('data-analysis-key') !== key0)
+              rec.panel = now;
+            if (
+              rec.result === null &&
+              document.querySelector('[data-result-params]')?.getAttribute('data-result-id') !== id0
+            )
+              rec.result = now;
+            if (document.querySelector('#panel-main .compute-status .progress-row')) rec.progress = true;
+          };
+          new MutationObserver(note).observe(document, { subtree: true, childList: true, attributes: true });
+          addEventListener('keydown', () => (rec.t0 = performance.now()), { capture: true, once: true });
+          window.__step = rec;
+        },
+        { STATUS, delayMs },
+      );
+      await slider.focus();
+      await page.keyboard.press(key);
+      await page.waitForFunction(() => window.__step.panel !== null && window.__step.result !== null, null, {
+        timeout: 60_000,
+      });
+      const rec = await page.evaluate(() => window.__step);
+      await page.evaluate(() => (window.__resultDelayMs = 0));
+      await settled();
+      return rec;
+    };
+
+    const quick = await step('ArrowRight', PANEL_HOLD_MS / 4);
+    log(
+      `result ${PANEL_HOLD_MS / 4} ms late: shown at ${quick.result.toFixed(0)} ms, panel followed at ${quick.panel.toFixed(0)} ms`,
+    );
+    assert.ok(quick.result >= PANEL_HOLD_MS / 4, `the result was held back (${quick.result} ms)`);
+    assert.ok(
+      quick.panel >= quick.result,
+      `the panel followed with the result, not before (${quick.panel} < ${quick.result} ms)`,
+    );
+    assert.equal(quick.progress, false, 'a compute shorter than SHOW_PROGRESS_AFTER_MS shows no progress line');
+
+    const slow = await step('ArrowLeft', 3 * SHOW_PROGRESS_AFTER_MS);
+    log(
+      `result ${3 * SHOW_PROGRESS_AFTER_MS} ms late: shown at ${slow.result.toFixed(0)} ms, panel followed at ${slow.panel.toFixed(0)} ms`,
+    );
+    assert.ok(slow.panel < slow.result, `the panel did not wait for a slow result (${slow.panel} ≥ ${slow.result} ms)`);
+    assert.ok(slow.panel >= PANEL_HOLD_MS * 0.9, `the panel waited about PANEL_HOLD_MS first (${slow.panel} ms)`);
+    assert.equal(slow.progress, true, 'a compute longer than SHOW_PROGRESS_AFTER_MS shows its progress line');
+  },
+  { webgpu: false, timeout: 240_000 },
+);

@@ -14,6 +14,7 @@ import { PANEL_IDS, type PanelId } from '../store/store';
 import { writeUrl } from '../store/url';
 import { EmbedControls } from './EmbedControls';
 import { useStrings } from '../ui/strings';
+import { useComputeProgress } from '../ui/compute-progress';
 
 function hrefWith(change: (q: URLSearchParams) => void): string {
   const url = new URL(window.location.href);
@@ -67,10 +68,11 @@ function Credit({ badge }: { badge: ReactNode }) {
 function EmbedStatus({ visible }: { visible: boolean }) {
   const t = useStrings();
   const c = useStore((s) => s.compute);
-  const text = !visible ? t.embedding.paused : c.status === 'computing' ? t.embedding.computing : '';
+  const { showProgress } = useComputeProgress();
+  const text = !visible ? t.embedding.paused : showProgress ? t.embedding.computing : '';
   return (
     <p className="embed-status note" aria-live="polite">
-      {c.status === 'computing' && visible && <span className="spinner" aria-hidden="true" />}
+      {showProgress && visible && <span className="spinner" aria-hidden="true" />}
       {text}
       {c.error && (
         <span className="warn" role="alert" data-error-code={c.error.code}>

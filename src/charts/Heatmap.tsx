@@ -5,7 +5,16 @@
  * alternative lists the matrix further averaged to at most 16×16 blocks.
  */
 import { axisBottom, axisLeft, scaleLinear, select } from 'd3';
-import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import {
+  memo,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+} from 'react';
 import { DataTable, type DataTableLabels } from './DataTable';
 import { fmt, fmtInt } from './format';
 import { paintHeatmap } from './heat-painter';
@@ -65,7 +74,9 @@ export const Heatmap = memo(function Heatmap(props: HeatmapProps) {
     figRef.current?.setAttribute('data-renders', String(renders.current));
   });
 
-  useEffect(() => {
+  // posted in the commit itself, not after the browser has laid out and painted the rest of it:
+  // the colouring runs in its worker meanwhile, and the image is drawn a frame earlier
+  useLayoutEffect(() => {
     const c = canvasRef.current;
     if (!c) return;
     return paintHeatmap(c, data, cells, scale, () => figRef.current?.setAttribute('data-result-id', String(resultId)));

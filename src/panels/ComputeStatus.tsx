@@ -4,43 +4,25 @@
  * waiting for "Compute anyway", what a cancel did, and a failed run's explanation — also when it is
  * the first run and nothing is on screen.
  */
-import { useEffect, useState } from 'react';
 import { useStrings } from '../ui/strings';
 import { fmtMs } from '../charts/format';
 import type { AttentionParams } from '../core/types';
 import { useController, useStore } from '../store/react';
-
-/** Runs that take longer than this get elapsed time and Cancel even when they were predicted short. */
-const SHOW_ELAPSED_AFTER_MS = 1_000;
-
-/** Date.now(), refreshed every `everyMs` while `active`. */
-function useNow(active: boolean, everyMs = 250): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [active, everyMs]);
-  return now;
-}
+import { useComputeProgress } from '../ui/compute-progress';
 
 export function ComputeStatus() {
   const t = useStrings();
   const f = t.firstscreen;
   const c = useStore((s) => s.compute);
   const controller = useController();
-  const running = c.status === 'computing' ? (c.running ?? null) : null;
-  const now = useNow(running !== null);
-  const elapsed = running ? Math.max(0, now - running.startedAt) : 0;
-  const showElapsed = running !== null && (running.long || elapsed >= SHOW_ELAPSED_AFTER_MS);
+  const { running, elapsedMs: elapsed, showProgress, showElapsed } = useComputeProgress();
   const paramsText = (p: AttentionParams) =>
     t.main.resultParams(p.n, p.d, p.m, t.controls.mapNames[p.featureMap], p.scale, p.causal);
   const shownBackend = c.result?.backend.kind;
 
   return (
     <div className="compute-status" data-status={c.status} data-long={running?.long ? 'true' : undefined}>
-      {running && (
+      {running && showProgress && (
         <div className="progress-row">
           <span className="spinner" aria-hidden="true" />
           <span role="status">{f.computingOn(f.backendName[running.backend])}</span>
@@ -75,7 +57,8 @@ export function ComputeStatus() {
           {f.longRun(paramsText(running.params), f.duration(running.estimateMs), f.backendName[running.backend])}
         </p>
       )}
-      {!running && c.result && c.latencyMs !== null && shownBackend && (
+      {/* the previous run's line stays until a run shows its progress (no flicker on a short step) */}
+      {!showProgress && c.result && c.latencyMs !== null && shownBackend && (
         <span className="computed-in">{f.computedOn(f.backendName[shownBackend], fmtMs(c.latencyMs))}</span>
       )}
       {c.status === 'held' && c.held && (

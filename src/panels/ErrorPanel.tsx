@@ -5,7 +5,7 @@
  * error that shows trig features blowing up where exact entries are tiny.
  */
 import type { AttentionParams } from '../core/types';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { useStrings } from '../ui/strings';
 import { MAP_INFO } from '../core/estimators';
 import { fmt } from '../charts/format';
@@ -25,7 +25,7 @@ export const ErrorPanel = withDeferredParams('ErrorPanel', ErrorPanelBody);
 function ErrorPanelBody({ params }: { params: AttentionParams }) {
   const t = useStrings();
   const s = t.error;
-  const result = useStore((st) => st.compute.result);
+  const result = useDeferredValue(useStore((st) => st.compute.result));
   const m = result?.metrics;
 
   const sweep = useAnalysisRequest(errorVsMRequest(params));

@@ -2,7 +2,7 @@
  * The main comparison: exact A, Performer Â and |A − Â| as heatmaps on one shared colour scale,
  * headline error numbers, and the attention row of one query (hovered, pinned or the default).
  */
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef } from 'react';
 import { useStrings } from '../ui/strings';
 import { ColorLegend } from '../charts/ColorLegend';
 import { fmtInt, fmtMs } from '../charts/format';
@@ -72,13 +72,19 @@ export function MainComparison() {
 
   const { across, size } = heatmapLayout(width);
 
+  // the row chart and its numbers follow in a deferred render: a result's urgent render is the
+  // heatmaps' (their colouring is posted from it), the rest of the panel comes after
+  const later = useDeferredValue(result);
   const shownRow = hovered ?? pinned ?? (result ? defaultRow(n) : 0);
-  const rowPair = result?.output.rows.find((r) => r.index === (pinned ?? defaultRow(n))) ?? null;
+  const rowPair = later?.output.rows.find((r) => r.index === (pinned ?? defaultRow(n))) ?? null;
 
   const rowSeries = useMemo((): { series: Series[]; per: number; title: string; hoverNote: string | null } | null => {
-    if (!result) return null;
+    if (!later) return null;
+    const view = later.output.view;
+    const n = later.params.n;
+    const mapName = t.names.maps[later.params.featureMap];
     const approxLabel = s.rowApprox(mapName);
-    const approxColor = MAP_COLORS[result.params.featureMap];
+    const approxColor = MAP_COLORS[later.params.featureMap];
     // hovering: read the row from the view (exact when block = 1, block means otherwise)
     if (hovered !== null && view && hovered < n) {
       const I = Math.floor(hovered / view.block);
@@ -119,9 +125,10 @@ export function MainComparison() {
       title: s.rowTitle(rowPair.index, pinned === rowPair.index),
       hoverNote: null,
     };
-  }, [result, hovered, view, n, rowPair, pinned, s, mapName]);
+  }, [later, hovered, rowPair, pinned, s, t]);
 
-  const rowDomain = useMemo((): [number, number] => [0, Math.max(1, n - 1)], [n]);
+  const rowN = later?.params.n ?? 0;
+  const rowDomain = useMemo((): [number, number] => [0, Math.max(1, rowN - 1)], [rowN]);
   const pick = useCallback((row: number) => actions.pinRow(row === pinned ? null : row), [actions, pinned]);
   const m = result?.metrics;
   const limit = fmtInt(viewLimit(backend));
@@ -277,7 +284,7 @@ export function MainComparison() {
                     </button>
                   )}
                 </h3>
-                <Figure name={`attention-row-${shownRow}`} title={rowSeries.title} params={result.params}>
+                <Figure name={`attention-row-${shownRow}`} title={rowSeries.title} params={later!.params}>
                   <LineChart
                     labels={t.charts}
                     series={rowSeries.series}

@@ -2,13 +2,14 @@
  * What every panel shares: the frame (title, formula, explanation, error boundary) and headline
  * numbers with data-metric attributes. The analysis hooks and status line are in src/ui/analysis.tsx.
  */
-import { memo, useDeferredValue, type ReactNode } from 'react';
+import { memo, useDeferredValue, useEffect, useState, type ReactNode } from 'react';
 import type { AttentionParams } from '../core/types';
 import { useStore } from '../store/react';
 import { EmbedButton } from '../ui/EmbedDialog';
 import { PanelBoundary } from '../ui/PanelBoundary';
 import { fmt } from '../charts/format';
 import type { PanelId } from '../store/store';
+import { holdsPanels, nextShown, PANEL_HOLD_MS, type ShownParams } from '../store/panel-params';
 import { Formula } from '../ui/Formula';
 
 export function Panel(props: {
@@ -55,16 +56,41 @@ export function Metric(props: {
 }
 
 /**
+ * The parameters a panel body renders: the store's, except that while a short main compute is in
+ * flight they wait for its result (at most PANEL_HOLD_MS; the rule is src/store/panel-params.ts), so a
+ * slider step gives the machine to the heatmaps first and the panels follow with them.
+ */
+function usePanelParams(): AttentionParams {
+  const params = useStore((s) => s.params);
+  const holding = useStore((s) => holdsPanels(s.compute));
+  const resultId = useStore((s) => s.compute.result?.id ?? null);
+  const [shown, setShown] = useState<ShownParams>(() => ({ params, resultId }));
+  /** the parameters whose wait ran out */
+  const [expiredFor, setExpiredFor] = useState<AttentionParams | null>(null);
+  const next = nextShown(shown, params, { resultId, holding, expired: expiredFor === params });
+  // adjusting state while rendering (React re-renders this component at once, before its children)
+  if (next !== shown) setShown(next);
+  const waiting = next.params !== params;
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setTimeout(() => setExpiredFor(params), PANEL_HOLD_MS);
+    return () => clearTimeout(timer);
+  }, [waiting, params]);
+  return next.params;
+}
+
+/**
  * A panel whose body follows the parameters at low priority: a parameter change (every frame of a
  * slider drag) renders only this shell at once; the body re-renders with the new parameters in a
  * deferred, interruptible render (React yields to the browser between components), so a panel's
- * charts never hold the main thread while the slider moves. The body is memoized: the shell's
- * urgent render, with the deferred value still the old one, stops here.
+ * charts never hold the main thread while the slider moves — and while a short main compute is in
+ * flight, not before its result (usePanelParams). The body is memoized: the shell's urgent render,
+ * with the deferred value still the old one, stops here.
  */
 export function withDeferredParams(name: string, Body: (props: { params: AttentionParams }) => ReactNode) {
   const MemoBody = memo(Body);
   function DeferredParams() {
-    const params = useDeferredValue(useStore((s) => s.params));
+    const params = useDeferredValue(usePanelParams());
     return <MemoBody params={params} />;
   }
   DeferredParams.displayName = name;
