@@ -19,6 +19,10 @@
 //   npm run bench:live                        (this checkout, 10 steps per path)
 //   node e2e/bench-live.mjs --steps 5 --rounds 2 --timeout 60000 --json out.json
 //   node e2e/bench-live.mjs --root DIR        (another checkout, e.g. an export of main, to compare)
+//   node e2e/bench-live.mjs --base DIR        (A/B: every path of this checkout and of DIR, interleaved
+//                                              step by step in one browser; DIR's paths are tagged @base.
+//                                              DIR needs node_modules where Vite finds them, e.g.
+//                                              git worktree add node_modules/.cache/base <commit>)
 //   --rounds R: R fresh page loads per path, --steps steps on each; --warmup W: unrecorded steps
 //   first; --paths cpu,webgpu: which paths; --attribution: an unminified build, and for every long
 //   animation frame ≥ 50 ms in a step its scripts (invoker, function, source, duration) — what to
@@ -47,11 +51,22 @@ const loadTimeoutMs = Number(opt('load-timeout', '180000'));
 const jsonFile = opt('json', null);
 const wanted = opt('paths', 'cpu,webgpu').split(',');
 
+const base = opt('base', null);
+
 const ALL_PATHS = [
   { id: 'cpu', name: 'CPU worker (?backend=cpu)', query: '?backend=cpu', gpu: false },
   { id: 'webgpu', name: 'WebGPU (SwiftShader)', query: '', gpu: true },
 ];
-const paths = ALL_PATHS.filter((p) => wanted.includes(p.id));
+// with --base, each path once per checkout, all interleaved (an A/B in one browser, one machine state)
+const roots = [{ dir: root, tag: '' }, ...(base ? [{ dir: resolve(base), tag: '@base' }] : [])];
+const paths = roots.flatMap((r) =>
+  ALL_PATHS.filter((p) => wanted.includes(p.id)).map((p) => ({
+    ...p,
+    id: p.id + r.tag,
+    name: p.name + (r.tag ? ` — ${r.dir}` : ''),
+    root: r.dir,
+  })),
+);
 
 /**
  * Installed before any page script: long-task / LoAF observers, and `__benchLive.arm()`, which
@@ -112,6 +127,9 @@ function probe() {
     }
     return out;
   };
+  // the panel bodies have rendered the current parameters (until then a figure's wanted key is the
+  // previous one: the bodies wait for the compute, and follow in a deferred render)
+  const caughtUp = () => (window.__performer?.panelsBehind?.() ?? 0) === 0;
   const current = (a) =>
     a.status !== 'running' && !a.refining && (a.key === null || a.version === null || a.version === a.key);
 
@@ -141,7 +159,7 @@ function probe() {
       }
     }
     const versioned = Object.values(list).some((a) => a.key !== null);
-    const allCurrent = Object.values(list).every(current);
+    const allCurrent = Object.values(list).every(current) && caughtUp();
     const calm = s.heatmap !== null && !computing() && allCurrent;
     if (!calm) s.calmSince = null;
     else if (versioned) s.settled = now;
@@ -165,7 +183,7 @@ function probe() {
     hasLoaf,
     analyses,
     /** true when the page shows a result and every analysis on it is current and nothing computes */
-    idle: () => heatmapId() !== '' && !computing() && Object.values(analyses()).every(current),
+    idle: () => heatmapId() !== '' && !computing() && caughtUp() && Object.values(analyses()).every(current),
     arm() {
       const ops = analyses();
       step = {
@@ -239,19 +257,30 @@ function probe() {
   };
 }
 
-const outDir = mkdtempSync(join(tmpdir(), 'bench-live-'));
 const t0 = Date.now();
 const attribution = args.includes('--attribution');
-await build({
-  root,
-  mode: 'production',
-  logLevel: 'error',
-  build: { outDir, emptyOutDir: true, ...(attribution ? { minify: false } : {}) },
-});
-const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { port: 0, host: '127.0.0.1' } });
-const appUrl = `http://localhost:${server.httpServer.address().port}`;
 const log = (msg) => console.error(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
-log(`built ${root} → ${appUrl}`);
+/** root directory → the URL its production build is served at */
+const appUrls = new Map();
+const servers = [];
+for (const r of roots) {
+  const outDir = mkdtempSync(join(tmpdir(), 'bench-live-'));
+  await build({
+    root: r.dir,
+    mode: 'production',
+    logLevel: 'error',
+    build: { outDir, emptyOutDir: true, ...(attribution ? { minify: false } : {}) },
+  });
+  const server = await preview({
+    root: r.dir,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { port: 0, host: '127.0.0.1' },
+  });
+  servers.push(server);
+  appUrls.set(r.dir, `http://localhost:${server.httpServer.address().port}`);
+  log(`built ${r.dir} → ${appUrls.get(r.dir)}`);
+}
 
 const browser = await launchBrowser({ webgpu: true });
 
@@ -260,7 +289,7 @@ async function open(path) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.addInitScript(probe);
-  await page.goto(`${appUrl}/${path.query}`);
+  await page.goto(`${appUrls.get(path.root)}/${path.query}`);
   const ready = await page
     .waitForFunction(
       (gpu) => {
@@ -347,7 +376,7 @@ for (let r = 0; r < rounds; r++) {
   for (const p of pages) await p.context.close();
 }
 await browser.close();
-await new Promise((r) => server.httpServer.close(r));
+for (const server of servers) await new Promise((r) => server.httpServer.close(r));
 
 // ---- statistics and tables ----
 
@@ -436,7 +465,7 @@ const line = (cells) => `| ${cells.map((c, i) => (i ? c.padStart(widths[i]) : c.
 
 console.log(
   `\nlive response to a keyboard step of the m slider (${steps} steps × ${rounds} round(s) per path, interleaved,` +
-    ` 1280×800, default parameters; root ${root})\n`,
+    ` 1280×800, default parameters; root ${root}${base ? `, base ${resolve(base)}` : ''})\n`,
 );
 for (const p of paths) {
   const i = infos[p.id];

@@ -15,6 +15,7 @@ import { StoreProvider } from '../store/react';
 import { createActions, createAppStore, initialState } from '../store/store';
 import { browserLang, readUrl } from '../store/url';
 import { loadFromUrl, startUrlSync } from '../store/url-sync';
+import { panelsBehind } from '../panels/common';
 import { App } from './App';
 import { uiFontReady } from './fonts';
 
@@ -45,10 +46,13 @@ if (readUrl(window.location.search).training.run) {
 startUrlSync(store, window, undefined, defaultLang);
 
 // Read-only handle for debugging, the browser tests and the benches (state is plain data; subscribe
-// only observes).
-(window as unknown as { __performer: Pick<typeof store, 'getState' | 'subscribe'> }).__performer = {
+// only observes; panelsBehind: panel bodies still to render the current parameters).
+(
+  window as unknown as { __performer: Pick<typeof store, 'getState' | 'subscribe'> & { panelsBehind(): number } }
+).__performer = {
   getState: store.getState,
   subscribe: store.subscribe,
+  panelsBehind,
 };
 
 // The first render waits for the bundled UI font (or its failure): text is laid out and measured once, in the face it keeps.

@@ -79,6 +79,24 @@ function usePanelParams(): AttentionParams {
   return next.params;
 }
 
+/** The panel bodies whose last committed render is for other parameters than the store's. */
+const behind = new Set<object>();
+
+/** How many panel bodies have not yet rendered the store's parameters (the benches' "settled" waits for 0). */
+export function panelsBehind(): number {
+  return behind.size;
+}
+
+function useReportBehind(params: AttentionParams): void {
+  const live = useStore((s) => s.params);
+  const [token] = useState(() => ({}));
+  useEffect(() => {
+    if (params === live) behind.delete(token);
+    else behind.add(token);
+  }, [params, live, token]);
+  useEffect(() => () => void behind.delete(token), [token]);
+}
+
 /**
  * A panel whose body follows the parameters at low priority: a parameter change (every frame of a
  * slider drag) renders only this shell at once; the body re-renders with the new parameters in a
@@ -91,6 +109,7 @@ export function withDeferredParams(name: string, Body: (props: { params: Attenti
   const MemoBody = memo(Body);
   function DeferredParams() {
     const params = useDeferredValue(usePanelParams());
+    useReportBehind(params);
     return <MemoBody params={params} />;
   }
   DeferredParams.displayName = name;
