@@ -1,6 +1,7 @@
 /** The error panel's sweeps: error of A vs m, vs the norm scale s, vs d, and per exact entry. */
 import { EngineError } from '../../core/errors';
-import { estimatorTheory, evenRows, mean, powersOfTwo, predictedRelError } from '../../core/sweeps';
+import { evenRows, mean, powersOfTwo, predictedRelError } from '../../core/sweeps';
+import { theoryOf } from './theory-memo';
 import { STABILIZERS, type ProjectionKind } from '../../core/types';
 import { normalizedEntropies, relErrorOfRows, type FeatureVariant } from '../../core/analysis-backend';
 import { LIMITS } from '../../core/limits';
@@ -76,7 +77,7 @@ export async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): 
     }
   }
   const theory = ESTIMATORS.filter(hasTheory).map((map) => {
-    const t = estimatorTheory(map, x, y, rows, p.causal);
+    const t = theoryOf(map, x, y, rows, p.causal);
     return { map, values: mGrid.map((m) => predictedRelError(t, m)) };
   });
   await step(ctx, total, total, 'theory');
@@ -118,7 +119,7 @@ export async function normSweep(payload: NormSweepPayload, ctx: AnalysisContext)
       });
       pushSpread(error[k]!, runs);
     });
-    for (const th of theory) th.values.push(predictedRelError(estimatorTheory(th.map, x, y, rows, p.causal), p.m));
+    for (const th of theory) th.values.push(predictedRelError(theoryOf(th.map, x, y, rows, p.causal), p.m));
     entropyPerformer.push(mean(hPerf));
     stabilizers.forEach((st, k) => {
       const vs = b.variants.slice((ESTIMATORS.length + k) * seeds, (ESTIMATORS.length + k + 1) * seeds);
@@ -158,7 +159,7 @@ export async function errorVsD(payload: ErrorVsDPayload, ctx: AnalysisContext): 
       w: projectionFor(pd, p.m, p.projection, featureSeedAt(p, s)),
       stabilizer: p.stabilizer,
     }));
-    const theory = predictedRelError(estimatorTheory('positive', x, y, rows, p.causal), p.m);
+    const theory = predictedRelError(theoryOf('positive', x, y, rows, p.causal), p.m);
     return { problem: problemOf(inputs, rows, p.causal), variants, theory };
   };
   // the next point is drawn right after this one's statistics are asked for: on the GPU backend the
