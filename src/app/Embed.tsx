@@ -5,7 +5,7 @@
  * on screen (controller.setActive). `embed=<unknown>` names the valid panels instead of falling back;
  * `AllPanelsHidden` is the full page's counterpart for `hide=` listing every panel.
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
 import { startEmbedBridge } from '../embed/bridge';
 import { fullAppHref } from '../embed/snippet';
 import { embedControlsFor } from '../store/embed';
@@ -119,6 +119,11 @@ export function Embed({
   const hasResult = useStore((s) => s.compute.result !== null);
   const visible = useEmbedBridge();
   const panel = ui.embed;
+  // the page around an embed: no margins, no scrollbars (styles.css html.embed-page)
+  useLayoutEffect(() => {
+    document.documentElement.classList.add('embed-page');
+    return () => document.documentElement.classList.remove('embed-page');
+  }, []);
   return (
     <div className="app embed" data-embed={panel ?? ''}>
       <main

@@ -102,7 +102,11 @@ export function isRefining(entry: AnalysisEntry | undefined, key: string): boole
   return isCoarse(entry, key) && entry!.status === 'running';
 }
 
-/** Progress bar + cancel while running; "refining" over a coarse value; messages when cancelled, failed or stale. */
+/**
+ * Progress bar + cancel while running; "refining" over a coarse value; messages when cancelled, failed
+ * or stale. Every state is one row of the same height (styles.css .analysis-status; long texts end in
+ * an ellipsis, whole in their title), so a status change never moves the page below the figure.
+ */
 export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: AnalysisEntry | undefined }) {
   const { op: id, payload, key: currentKey } = req;
   // a re-run shows its coarse stage first, unless a value of this key (coarse or full) is on screen
@@ -122,13 +126,19 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
   const p = entry.progress;
   const label = refining ? t.analysis.refining(p?.label) : t.analysis.running(p?.label);
   const computedOn = (entry.value as ComputedOn | null)?.computedOn;
+  // a coarse value of this key on screen with no refinement coming (finished, cancelled or failed)
+  const coarseNote = entry.status !== 'running' && isCoarse(entry, currentKey) && (
+    <span className="note" data-coarse="true" title={t.analysis.coarseOnly}>
+      {t.analysis.coarseOnly}
+    </span>
+  );
   // data-analysis-key: the key the panel wants now; data-analysis-version: the key of the value on
   // screen (equal once it is current); data-refining: that value is a coarse stage — read by the
   // benches (e2e/bench-live.mjs) and e2e/progressive.spec.mjs, keep them
   return (
     <div
       ref={ref}
-      className="analysis-status"
+      className={entry.status === 'error' ? 'analysis-status failed' : 'analysis-status'}
       data-analysis={id}
       data-status={entry.status}
       data-analysis-key={currentKey}
@@ -139,18 +149,28 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
       {entry.status === 'running' && (
         <div className="progress-row">
           <progress max={p?.total ?? 1} value={p?.done ?? 0} aria-label={label} />
-          <span className="note">{label}</span>
+          <span className="note" title={label}>
+            {label}
+          </span>
           <button type="button" className="small" onClick={() => controller.cancelAnalysis(id)} data-action="cancel">
             {t.analysis.cancel}
           </button>
+          {stale && (
+            <span className="note" title={t.analysis.stale}>
+              {t.analysis.stale}
+            </span>
+          )}
         </div>
       )}
       {entry.status === 'cancelled' && (
         <div className="progress-row">
-          <span className="note">{t.analysis.cancelled}</span>
+          <span className="note" title={t.analysis.cancelled}>
+            {t.analysis.cancelled}
+          </span>
           <button type="button" className="small" onClick={rerun} data-action="run">
             {t.analysis.rerun}
           </button>
+          {coarseNote}
         </div>
       )}
       {entry.status === 'error' && (
@@ -161,19 +181,19 @@ export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: An
           <button type="button" className="small" onClick={rerun}>
             {t.analysis.rerun}
           </button>
+          {coarseNote}
         </div>
       )}
-      {entry.status === 'running' && stale && <p className="note">{t.analysis.stale}</p>}
-      {entry.status !== 'running' && isCoarse(entry, currentKey) && (
-        <p className="note" data-coarse="true">
-          {t.analysis.coarseOnly}
-        </p>
-      )}
-      {entry.status === 'done' && entry.elapsedMs !== null && (
-        <span className="note took" data-computed-on={computedOn ?? ''}>
-          {t.analysis.took(fmtMs(entry.elapsedMs))}
-          {computedOn && ` · ${t.analysis.computedOn(computedOn)}`}
-        </span>
+      {entry.status === 'done' && (
+        <div className="progress-row">
+          {entry.elapsedMs !== null && (
+            <span className="note took" data-computed-on={computedOn ?? ''}>
+              {t.analysis.took(fmtMs(entry.elapsedMs))}
+              {computedOn && ` · ${t.analysis.computedOn(computedOn)}`}
+            </span>
+          )}
+          {coarseNote}
+        </div>
       )}
     </div>
   );
