@@ -59,11 +59,14 @@ export function approxRowsOf(qfRows: Matrix, kf: Matrix, rows: readonly number[]
   const n = kf.rows;
   const qd = qfRows.data;
   const kd = kf.data;
+  // the rows are views of one buffer and share one scratch row: a sweep calls this for every
+  // variant of every grid point, and two buffers per row kept the workers' GC busy
+  const all = new Float32Array(rows.length * n);
+  const num = new Float64Array(n);
   return rows.map((i, t) => {
-    const out = new Float32Array(n);
+    const out = all.subarray(t * n, (t + 1) * n);
     const last = causal ? Math.min(i, n - 1) : n - 1;
     let den = 0;
-    const num = new Float64Array(last + 1);
     const qo = t * p;
     for (let j = 0; j <= last; j++) {
       const ko = j * p;
