@@ -138,12 +138,31 @@ export function relu(x: number): number {
 
 /** u = x Wᵀ (n×m) in f64: u[i·m + r] = ω_r·x_i. */
 export function projectRows(x: Matrix, w: Matrix): Float64Array {
+  return projectRowsInto(x, w, new Float64Array(x.rows * w.rows));
+}
+
+/** Largest projection (entries) kept in the scratch buffer (8 MB of f64); a larger one is allocated. */
+const SCRATCH_MAX = 1 << 20;
+let scratch = new Float64Array(0);
+
+/**
+ * The projection of a map that consumes it within the call (every map below): in a buffer kept
+ * between calls. The sweeps form thousands of feature maps per step; a fresh n×m f64 array each time
+ * was most of the bytes the analysis workers allocated, and their GC ran for a large part of a step.
+ */
+function projectScratch(x: Matrix, w: Matrix): Float64Array {
+  const len = x.rows * w.rows;
+  if (len > SCRATCH_MAX) return projectRows(x, w);
+  if (scratch.length < len) scratch = new Float64Array(Math.min(SCRATCH_MAX, Math.max(len, 2 * scratch.length)));
+  return projectRowsInto(x, w, scratch.subarray(0, len));
+}
+
+function projectRowsInto(x: Matrix, w: Matrix, u: Float64Array): Float64Array {
   if (w.cols !== x.cols) {
     throw new EngineError('shape-mismatch', `W is ${w.rows}×${w.cols} but inputs have d = ${x.cols}`);
   }
   const { rows: n, cols: d } = x;
   const m = w.rows;
-  const u = new Float64Array(n * m);
   for (let i = 0; i < n; i++) {
     for (let r = 0; r < m; r++) {
       let s = 0;
@@ -195,7 +214,7 @@ function features(
         throw new EngineError('invalid-size', 'the oprf map needs its parameter A (mapContext of Q and K)');
       const half = sqNorms(x).map((v) => v / 2);
       const keyRows = side === 'key' && causalKeyShift(causal, eps) ? 1 : x.rows;
-      return oprfFeatures(projectRows(x, w), half, w, ctx.oprfA, side === 'key', stabilize, eps, keyRows);
+      return oprfFeatures(projectScratch(x, w), half, w, ctx.oprfA, side === 'key', stabilize, eps, keyRows);
     }
     case 'elu1': {
       const out = new Float32Array(x.data.length);
@@ -205,7 +224,7 @@ function features(
     case 'double-softmax':
       return side === 'query' ? rowSoftmax(x, stabilize) : doubleSoftmaxKeys(x, stabilize, causal);
     case 'relu': {
-      const u = projectRows(x, w);
+      const u = projectScratch(x, w);
       const s = 1 / Math.sqrt(w.rows);
       const out = new Float32Array(u.length);
       for (let i = 0; i < u.length; i++) out[i] = Math.max(s * u[i]!, 0) + RELU_EPS;
@@ -273,7 +292,7 @@ function trigFeatures(x: Matrix, w: Matrix): Matrix {
   const n = x.rows;
   const m = w.rows;
   const mp = 2 * m;
-  const u = projectRows(x, w);
+  const u = projectScratch(x, w);
   const norms = sqNorms(x);
   const out = new Float32Array(n * mp);
   const s = 1 / Math.sqrt(m);
@@ -302,7 +321,7 @@ function expFeatures(
   const n = x.rows;
   const m = w.rows;
   const mp = spec.dim(m, x.cols);
-  const u = projectRows(x, w);
+  const u = projectScratch(x, w);
   const norms = sqNorms(x);
   const out = new Float32Array(n * mp);
   const hyper = kind === 'hyperbolic';
