@@ -75,8 +75,9 @@ export function MainComparison() {
   // the row chart and its numbers follow in a deferred render: a result's urgent render is the
   // heatmaps' (their colouring is posted from it), the rest of the panel comes after
   const later = useDeferredValue(result);
+  const rowN = later?.params.n ?? 0;
   const shownRow = hovered ?? pinned ?? (result ? defaultRow(n) : 0);
-  const rowPair = later?.output.rows.find((r) => r.index === (pinned ?? defaultRow(n))) ?? null;
+  const rowPair = later?.output.rows.find((r) => r.index === (pinned ?? defaultRow(rowN))) ?? null;
 
   const rowSeries = useMemo((): { series: Series[]; per: number; title: string; hoverNote: string | null } | null => {
     if (!later) return null;
@@ -127,7 +128,6 @@ export function MainComparison() {
     };
   }, [later, hovered, rowPair, pinned, s, t]);
 
-  const rowN = later?.params.n ?? 0;
   const rowDomain = useMemo((): [number, number] => [0, Math.max(1, rowN - 1)], [rowN]);
   const pick = useCallback((row: number) => actions.pinRow(row === pinned ? null : row), [actions, pinned]);
   const m = result?.metrics;
