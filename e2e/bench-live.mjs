@@ -127,9 +127,17 @@ function probe() {
     }
     return out;
   };
+  /** ops whose wanted key changed on an earlier step of this page (an m step changes the same ones) */
+  const rerunOps = new Set();
   // the panel bodies have rendered the current parameters (until then a figure's wanted key is the
-  // previous one: the bodies wait for the compute, and follow in a deferred render)
-  const caughtUp = () => (window.__performer?.panelsBehind?.() ?? 0) === 0;
+  // previous one: the bodies wait for the compute, and follow in a deferred render); a checkout
+  // without panelsBehind: every op that re-ran on an earlier step has its new key (learnt, so its
+  // first step may read early — use --warmup)
+  const caughtUp = (s = null) => {
+    const behind = window.__performer?.panelsBehind;
+    if (behind) return behind() === 0;
+    return !s || [...rerunOps].every((op) => s.ops[op]?.changed);
+  };
   const current = (a) =>
     a.status !== 'running' && !a.refining && (a.key === null || a.version === null || a.version === a.key);
 
@@ -143,7 +151,10 @@ function probe() {
     for (const [op, a] of Object.entries(list)) {
       const pre = s.before.ops[op];
       const m = (s.ops[op] ??= { changed: false, first: null, refined: null, sawRunning: false });
-      if (a.key !== null && pre && a.key !== pre.key) m.changed = true;
+      if (a.key !== null && pre && a.key !== pre.key) {
+        m.changed = true;
+        rerunOps.add(op);
+      }
       if (a.status === 'running') {
         m.sawRunning = true;
       }
@@ -159,7 +170,7 @@ function probe() {
       }
     }
     const versioned = Object.values(list).some((a) => a.key !== null);
-    const allCurrent = Object.values(list).every(current) && caughtUp();
+    const allCurrent = Object.values(list).every(current) && caughtUp(s);
     const calm = s.heatmap !== null && !computing() && allCurrent;
     if (!calm) s.calmSince = null;
     else if (versioned) s.settled = now;
@@ -321,8 +332,13 @@ async function open(path) {
 }
 
 /** One keyboard step of the m slider on `p`, returned with its marks (null marks: not reached in time). */
-async function step(p) {
+async function step(p, others) {
   const { page } = p;
+  // every other page quiet first: a step's timings are this page's, not another's leftover work
+  for (const o of others)
+    await o.page
+      .waitForFunction(() => window.__benchLive.idle(), null, { timeout: stepTimeoutMs, polling: 200 })
+      .catch(() => log(`${o.path.id}: still busy after ${stepTimeoutMs} ms`));
   await page.bringToFront();
   const slider = page.locator('[data-param="m"]').first();
   await slider.focus();
@@ -359,7 +375,10 @@ for (let r = 0; r < rounds; r++) {
   for (const p of pages) infos[p.path.id] = p.info;
   for (let k = 0; k < warmup + steps; k++) {
     for (const p of pages) {
-      const s = await step(p);
+      const s = await step(
+        p,
+        pages.filter((o) => o !== p),
+      );
       const tag = k < warmup ? 'warm-up' : `round ${r + 1} step ${k - warmup + 1}`;
       log(
         `${p.path.id.padEnd(6)} ${tag}: m ${s.m}, heatmap ${fmt(s.heatmap)}, settled ${fmt(s.settled)}` +
