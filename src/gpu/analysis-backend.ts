@@ -106,10 +106,12 @@ export function createGpuAnalysisBackend(
   // the dense ops (spectra, local truncation): analysis-dense.ts, its own buffers
   const dense = createDenseAnalysis(base, lock, { features: options.features });
 
+  /** One batch; `closeScopes` pops the error scopes once its last GPU call is made (error-scope.ts). */
   async function batch(
     problem: RowProblem,
     variants: readonly FeatureVariant[],
     options: RowStatsOptions,
+    closeScopes: () => void,
   ): Promise<RowStatsBatch> {
     const { q, k, rows, causal } = problem;
     const n = q.rows;
@@ -189,8 +191,9 @@ export function createGpuAnalysisBackend(
       if (V === 1) throw new EngineError('exceeds-limit', 'the batch exceeds one storage binding of this device');
       // halves of the batch, one after the other
       const h = Math.ceil(V / 2);
-      const a = await batch(problem, variants.slice(0, h), options);
-      const b = await batch(problem, variants.slice(h), options);
+      // (the scopes stay open for the second half's GPU calls)
+      const a = await batch(problem, variants.slice(0, h), options, () => {});
+      const b = await batch(problem, variants.slice(h), options, closeScopes);
       return { ...a, variants: [...a.variants, ...b.variants] };
     }
     alloc.prefix = '';
@@ -313,7 +316,10 @@ export function createGpuAnalysisBackend(
       cpuFeaturesMs = performance.now() - tf;
       t1 = performance.now();
       device.queue.submit([enc.finish()]);
-      await staging.mapAsync(GPUMapMode.READ);
+      const mapped = staging.mapAsync(GPUMapMode.READ);
+      // the scopes' round trip overlaps the GPU's work instead of following the read-back
+      closeScopes();
+      await mapped;
       data = new Float32Array(staging.getMappedRange().slice(0));
     } finally {
       staging.destroy();
@@ -359,7 +365,7 @@ export function createGpuAnalysisBackend(
       if (problem.q.cols > GPU_D_MAX || variants.length === 0 || problem.rows.length === 0)
         return cpuAnalysisBackend.rowStats(problem, variants, options);
       return lock(() =>
-        withErrorScopes(device, 'analysis row statistics', () => batch(problem, variants, options)),
+        withErrorScopes(device, 'analysis row statistics', (close) => batch(problem, variants, options, close)),
       ).catch((e: unknown) => {
         // a φ larger than one binding of this device: the twins still can
         if (isEngineError(e) && e.code === 'exceeds-limit')

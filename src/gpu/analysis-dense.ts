@@ -208,9 +208,13 @@ export function createDenseAnalysis(
     return { rows: encodeFullRows(ctx, enc, dense, norms, rowList(n)), norms };
   }
 
-  /** One encoder: the inputs, `body`'s passes, the copies of `reads` into one staging buffer; one map. */
+  /**
+   * One encoder: the inputs, `body`'s passes, the copies of `reads` into one staging buffer; one map.
+   * `closeScopes` pops the error scopes once the last GPU call is made (error-scope.ts).
+   */
   async function run(
     problem: MatrixProblem,
+    closeScopes: () => void,
     label: string,
     body: (
       enc: GPUCommandEncoder,
@@ -243,7 +247,9 @@ export function createDenseAnalysis(
     }
     ctx.timer.resolve(enc);
     device.queue.submit([enc.finish()]);
-    await staging.mapAsync(GPUMapMode.READ, 0, total * 4);
+    const mapped = staging.mapAsync(GPUMapMode.READ, 0, total * 4);
+    closeScopes();
+    await mapped;
     let all: Float32Array;
     try {
       all = new Float32Array(staging.getMappedRange(0, total * 4).slice(0));
@@ -256,7 +262,7 @@ export function createDenseAnalysis(
   }
 
   /** GPU work under the lock and error scopes; the CPU twins when the GPU refuses or fails. */
-  function guarded<T>(label: string, work: () => Promise<T>, cpu: () => Promise<T>): Promise<T> {
+  function guarded<T>(label: string, work: (closeScopes: () => void) => Promise<T>, cpu: () => Promise<T>): Promise<T> {
     if (lost) return cpu();
     return lock(() => withErrorScopes(device, label, work)).catch((e: unknown) => {
       // a lost device rejects mapAsync with a DOMException, possibly before device.lost resolves
@@ -273,8 +279,8 @@ export function createDenseAnalysis(
       if (problem.q.cols > GPU_D_MAX || n === 0) return cpuDense.denseAttention(problem, variant);
       return guarded(
         'analysis dense attention',
-        async () => {
-          const [rows, norms] = await run(problem, 'analysis.dense', (enc, inputs) => {
+        async (close) => {
+          const [rows, norms] = await run(problem, close, 'analysis.dense', (enc, inputs) => {
             const r = encodeDense(enc, problem, inputs, variant, 0);
             return [
               { src: r.rows, floats: (variant ? 2 : 1) * n * n },
@@ -299,8 +305,8 @@ export function createDenseAnalysis(
         return cpu();
       return guarded(
         'analysis local truncation',
-        async () => {
-          const flats = await run(problem, 'analysis.window', (enc, inputs) => {
+        async (close) => {
+          const flats = await run(problem, close, 'analysis.window', (enc, inputs) => {
             alloc.prefix = '';
             const winBuf = alloc.upload(
               'lw.windows',
