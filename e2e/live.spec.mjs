@@ -223,3 +223,75 @@ test(
   },
   { webgpu: false, timeout: 240_000 },
 );
+
+test(
+  'a step of m moves nothing on the page: no panel and no analysis status line changes height while the analyses re-run and refine',
+  async ({ page, appUrl, log }) => {
+    await page.goto(`${appUrl}/?backend=cpu`);
+    const settled = () =>
+      page.waitForFunction(
+        () =>
+          document.querySelector('.compute-status')?.getAttribute('data-status') === 'ok' &&
+          window.__performer.panelsBehind() === 0 &&
+          [...document.querySelectorAll('[data-analysis]')].every(
+            (el) =>
+              el.getAttribute('data-status') === 'done' &&
+              el.getAttribute('data-analysis-version') === el.getAttribute('data-analysis-key'),
+          ),
+        null,
+        { timeout: 120_000, polling: 100 },
+      );
+    await settled();
+    const before = await page.evaluate(() => {
+      const keys = Object.fromEntries(
+        [...document.querySelectorAll('[data-analysis]')].map((el) => [
+          el.getAttribute('data-analysis'),
+          el.getAttribute('data-analysis-key'),
+        ]),
+      );
+      const rec = { resized: [], states: new Set() };
+      const boxes = [...document.querySelectorAll('.panel, [data-analysis]')];
+      const heights = new Map(boxes.map((el) => [el, el.getBoundingClientRect().height]));
+      const ro = new ResizeObserver((entries) => {
+        for (const e of entries) {
+          const h = e.target.getBoundingClientRect().height;
+          if (Math.abs(h - heights.get(e.target)) > 0.5)
+            rec.resized.push(
+              `${e.target.getAttribute('data-analysis') ?? e.target.id}: ${heights.get(e.target)} → ${h}`,
+            );
+          heights.set(e.target, h);
+        }
+      });
+      for (const el of boxes) ro.observe(el);
+      // which states the status lines went through (running, refining, done)
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('[data-analysis]'))
+          rec.states.add(
+            `${el.getAttribute('data-status')}${el.getAttribute('data-refining') === 'true' ? '+refining' : ''}`,
+          );
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-status', 'data-refining'] });
+      window.__layout = rec;
+      return keys;
+    });
+    const slider = page.locator('input[type="range"][data-param="m"]').first();
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(
+      (before) =>
+        [...document.querySelectorAll('[data-analysis]')].some(
+          (el) => el.getAttribute('data-analysis-key') !== before[el.getAttribute('data-analysis')],
+        ),
+      before,
+      { timeout: 60_000 },
+    );
+    await settled();
+    const rec = await page.evaluate(() => ({ resized: window.__layout.resized, states: [...window.__layout.states] }));
+    log(`status lines went through: ${rec.states.join(', ')}; height changes: ${rec.resized.length}`);
+    assert.ok(
+      rec.states.includes('running+refining'),
+      `a figure showed its coarse stage while refining: ${rec.states}`,
+    );
+    assert.deepEqual(rec.resized, [], 'no panel or status line changed height');
+  },
+  { webgpu: false, timeout: 240_000 },
+);

@@ -281,3 +281,25 @@ describe('raw estimators of SM(x, y) = exp(x·y)', () => {
     expect(dot).toBeCloseTo(positiveKernelEstimate(x, y, w), 5);
   });
 });
+
+describe('maps formed one after another (the projection lives in a kept scratch buffer)', () => {
+  it('each result keeps its own values when other maps, of other sizes, are formed after it', () => {
+    const x = gaussian(40, 6, 0.6, 1);
+    const y = gaussian(40, 6, 0.6, 2);
+    const wSmall = randomProjection('iid', 8, 6, createRng(3));
+    const wBig = randomProjection('iid', 64, 6, createRng(4));
+    const first = FEATURE_MAPS.filter(usesProjection).map((kind) => {
+      const ctx = mapContext(kind, x, y);
+      return { kind, ctx, q: queryFeatures(kind, x, wSmall, 'shift', ctx), k: keyFeatures(kind, y, wSmall, 'shift', ctx) };
+    });
+    const copies = first.map((f) => ({ q: f.q.data.slice(), k: f.k.data.slice() }));
+    // a larger projection (the scratch grows), then every map again
+    keyFeatures('positive', y, wBig);
+    queryFeatures('hyperbolic', x, wBig);
+    first.forEach((f, i) => {
+      expect(f.q.data, `${f.kind} queries`).toEqual(copies[i]!.q);
+      expect(f.k.data, `${f.kind} keys`).toEqual(copies[i]!.k);
+      expect(queryFeatures(f.kind, x, wSmall, 'shift', f.ctx).data, `${f.kind} recomputed`).toEqual(copies[i]!.q);
+    });
+  });
+});
