@@ -270,11 +270,9 @@ export function createGpuAnalysisBackend(
       encFeatures,
     );
     ctx.timer.resolve(enc);
-    const staging = device.createBuffer({
-      label: 'readback:analysis.rowstats',
-      size: outFloats * 4,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    });
+    // kept across batches (they run one at a time under the lock): a fresh mappable buffer per batch
+    // cost its allocation and clear on every read-back
+    const staging = alloc.buffer('an.rows.staging', outFloats * 4, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
     let data: Float32Array;
     let cpuFeaturesMs: number;
     let tSubmit: number;
@@ -316,13 +314,13 @@ export function createGpuAnalysisBackend(
       cpuFeaturesMs = performance.now() - tf;
       t1 = performance.now();
       device.queue.submit([enc.finish()]);
-      const mapped = staging.mapAsync(GPUMapMode.READ);
+      const mapped = staging.mapAsync(GPUMapMode.READ, 0, outFloats * 4);
       // the scopes' round trip overlaps the GPU's work instead of following the read-back
       closeScopes();
       await mapped;
-      data = new Float32Array(staging.getMappedRange().slice(0));
+      data = new Float32Array(staging.getMappedRange(0, outFloats * 4).slice(0));
     } finally {
-      staging.destroy();
+      if (staging.mapState === 'mapped') staging.unmap();
     }
     if (profile) {
       const t2 = performance.now();
