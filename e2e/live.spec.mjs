@@ -12,6 +12,25 @@ import { test } from './harness.mjs';
 const EXACT = '[data-metric="heatmap-exact"]';
 const PARAMS = '[data-result-params]';
 
+/**
+ * Nothing computing on the page: the compute loop idle, every panel body on the store's parameters
+ * (window.__performer.panelsBehind) and every analysis current.
+ */
+function settledPage(page, timeout = 120_000) {
+  return page.waitForFunction(
+    () =>
+      document.querySelector('.compute-status')?.getAttribute('data-status') === 'ok' &&
+      window.__performer.panelsBehind() === 0 &&
+      [...document.querySelectorAll('[data-analysis]')].every(
+        (el) =>
+          el.getAttribute('data-status') === 'done' &&
+          el.getAttribute('data-analysis-version') === el.getAttribute('data-analysis-key'),
+      ),
+    null,
+    { timeout, polling: 100 },
+  );
+}
+
 test(
   'dragging the m slider: intermediate values computed and shown during the drag, the released value after; heatmaps coloured in the worker, not re-rendered without new inputs',
   async ({ page, appUrl, log }) => {
@@ -124,7 +143,7 @@ test(
 );
 
 test(
-  'a step of m: the panels keep their parameters while the compute is in flight and follow with its result — or after PANEL_HOLD_MS when it is slow; a short compute shows no progress line',
+  'a step of m: the panels keep their parameters while the compute is in flight (and the page counts them behind) and follow with its result — or after PANEL_HOLD_MS when it is slow; a short compute shows no progress line',
   async ({ page, appUrl, log, loadModule }) => {
     const { PANEL_HOLD_MS } = await loadModule('/src/store/panel-params.ts');
     const { SHOW_PROGRESS_AFTER_MS } = await loadModule('/src/ui/compute-progress.ts');
@@ -149,19 +168,7 @@ test(
     // a small n: the compute itself takes a few ms, the delay decides when its result arrives
     await page.goto(`${appUrl}/?backend=cpu&n=64`);
     const STATUS = '[data-analysis="errorVsD"]';
-    // nothing computing: the compute loop idle and every analysis on the page current
-    const settled = () =>
-      page.waitForFunction(
-        () =>
-          document.querySelector('.compute-status')?.getAttribute('data-status') === 'ok' &&
-          [...document.querySelectorAll('[data-analysis]')].every(
-            (el) =>
-              el.getAttribute('data-status') === 'done' &&
-              el.getAttribute('data-analysis-version') === el.getAttribute('data-analysis-key'),
-          ),
-        null,
-        { timeout: 90_000 },
-      );
+    const settled = () => settledPage(page);
     await settled();
     const slider = page.locator('input[type="range"][data-param="m"]').first();
 
@@ -172,10 +179,12 @@ test(
           window.__resultDelayMs = delayMs;
           const key0 = document.querySelector(STATUS).getAttribute('data-analysis-key');
           const id0 = document.querySelector('[data-result-params]').getAttribute('data-result-id');
-          const rec = { t0: null, panel: null, result: null, progress: false };
+          const rec = { t0: null, panel: null, result: null, progress: false, behind: 0 };
           const note = () => {
             if (rec.t0 === null) return;
             const now = performance.now() - rec.t0;
+            // how many panel bodies the page reports behind the store's parameters while they wait
+            if (rec.result === null) rec.behind = Math.max(rec.behind, window.__performer.panelsBehind());
             if (rec.panel === null && document.querySelector(STATUS)?.getAttribute('data-analysis-key') !== key0)
               rec.panel = now;
             if (
@@ -186,6 +195,8 @@ test(
             if (document.querySelector('#panel-main .compute-status .progress-row')) rec.progress = true;
           };
           new MutationObserver(note).observe(document, { subtree: true, childList: true, attributes: true });
+          clearInterval(window.__stepTimer);
+          window.__stepTimer = setInterval(note, 10);
           addEventListener('keydown', () => (rec.t0 = performance.now()), { capture: true, once: true });
           window.__step = rec;
         },
@@ -212,6 +223,7 @@ test(
       `the panel followed with the result, not before (${quick.panel} < ${quick.result} ms)`,
     );
     assert.equal(quick.progress, false, 'a compute shorter than SHOW_PROGRESS_AFTER_MS shows no progress line');
+    assert.ok(quick.behind > 0, 'while they wait, the page reports the panel bodies behind (panelsBehind)');
 
     const slow = await step('ArrowLeft', 3 * SHOW_PROGRESS_AFTER_MS);
     log(
@@ -228,19 +240,7 @@ test(
   'a step of m moves nothing on the page: no panel and no analysis status line changes height while the analyses re-run and refine',
   async ({ page, appUrl, log }) => {
     await page.goto(`${appUrl}/?backend=cpu`);
-    const settled = () =>
-      page.waitForFunction(
-        () =>
-          document.querySelector('.compute-status')?.getAttribute('data-status') === 'ok' &&
-          window.__performer.panelsBehind() === 0 &&
-          [...document.querySelectorAll('[data-analysis]')].every(
-            (el) =>
-              el.getAttribute('data-status') === 'done' &&
-              el.getAttribute('data-analysis-version') === el.getAttribute('data-analysis-key'),
-          ),
-        null,
-        { timeout: 120_000, polling: 100 },
-      );
+    const settled = () => settledPage(page);
     await settled();
     const before = await page.evaluate(() => {
       const keys = Object.fromEntries(

@@ -56,12 +56,11 @@ export function Metric(props: {
 }
 
 /**
- * The parameters a panel body renders: the store's, except that while a short main compute is in
+ * The parameters a panel body renders: the store's (`params`), except that while a short main compute is in
  * flight they wait for its result (at most PANEL_HOLD_MS; the rule is src/store/panel-params.ts), so a
  * slider step gives the machine to the heatmaps first and the panels follow with them.
  */
-function usePanelParams(): AttentionParams {
-  const params = useStore((s) => s.params);
+function usePanelParams(params: AttentionParams): AttentionParams {
   const holding = useStore((s) => holdsPanels(s.compute));
   const resultId = useStore((s) => s.compute.result?.id ?? null);
   const [shown, setShown] = useState<ShownParams>(() => ({ params, resultId }));
@@ -87,8 +86,7 @@ export function panelsBehind(): number {
   return behind.size;
 }
 
-function useReportBehind(params: AttentionParams): void {
-  const live = useStore((s) => s.params);
+function useReportBehind(params: AttentionParams, live: AttentionParams): void {
   const [token] = useState(() => ({}));
   useEffect(() => {
     if (params === live) behind.delete(token);
@@ -108,8 +106,9 @@ function useReportBehind(params: AttentionParams): void {
 export function withDeferredParams(name: string, Body: (props: { params: AttentionParams }) => ReactNode) {
   const MemoBody = memo(Body);
   function DeferredParams() {
-    const params = useDeferredValue(usePanelParams());
-    useReportBehind(params);
+    const live = useStore((s) => s.params);
+    const params = useDeferredValue(usePanelParams(live));
+    useReportBehind(params, live);
     return <MemoBody params={params} />;
   }
   DeferredParams.displayName = name;

@@ -9,9 +9,9 @@
  * slow figure, and a run announced as long (with its estimate and Cancel) does not hold them at all.
  * The bound is on time, not on the run's prediction: the cost model learns its overhead from the
  * first runs of a page, which include warm-up, and predicts a slider step's compute several times
- * too long at first. During a drag the bodies thus follow once per result, in step with the heatmaps. (The analyses they request start
- * after the compute anyway: the engine client holds its pool while a compute is in flight.)
- */
+ * too long at first. During a drag the bodies thus follow once per result, in step with the
+ * heatmaps. (The analyses they request start after the compute anyway: the engine client holds its
+ * pool while a compute is in flight.) */
 import type { AttentionParams } from '../core/types';
 import type { ComputeState } from './store';
 

@@ -15,12 +15,15 @@ export const SHOW_ELAPSED_AFTER_MS = 1_000;
  */
 export const SHOW_PROGRESS_AFTER_MS = 400;
 
-/** Date.now(), refreshed every `everyMs` while `active`. */
+/**
+ * Date.now(), refreshed every `everyMs` while `active`. The first refresh comes after `everyMs`, not
+ * at once: a run's start re-renders no status line while the compute is still short (until then the
+ * value is older than the run's start, so its elapsed time reads 0).
+ */
 function useNow(active: boolean, everyMs = 250): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!active) return;
-    setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), everyMs);
     return () => clearInterval(timer);
   }, [active, everyMs]);
