@@ -73,6 +73,12 @@ function pngSize(bytes) {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
+/** Opens a figure's data table: the rows are built on the details' toggle event, a task after the click. */
+async function openTable(figure) {
+  await figure.locator('.data-table summary').click();
+  await figure.locator('.data-table tbody tr').first().waitFor({ timeout: 10_000 });
+}
+
 test('every figure has PNG and SVG buttons (and CSV for its table); the files hold the figure', async ({
   page,
   appUrl,
@@ -159,7 +165,7 @@ test('every figure has PNG and SVG buttons (and CSV for its table); the files ho
   const colours = await pngColours(page, hmPng.bytes);
   assert.ok(colours >= 30, `the heatmap is drawn in the PNG (${colours} distinct colours in its middle)`);
   const hmCsv = (await download(page, exact.locator('[data-export="csv"]'))).bytes.toString('utf8');
-  await exact.locator('.data-table summary').click();
+  await openTable(exact);
   const hmTable = await exact.locator('.data-table').evaluate((t) => ({
     head: [...t.querySelectorAll('th')].map((th) => th.textContent),
     rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
@@ -193,7 +199,7 @@ test('every figure has PNG and SVG buttons (and CSV for its table); the files ho
     .toString('utf8')
     .trim()
     .split('\n');
-  await sweep.locator('.data-table summary').click();
+  await openTable(sweep);
   const lineRows = await sweep.locator('.data-table tbody tr').count();
   const lineHead = await sweep.locator('.data-table th').allTextContents();
   assert.equal(lineCsv[0], lineHead.join(','));
@@ -215,7 +221,7 @@ test('every figure has PNG and SVG buttons (and CSV for its table); the files ho
   assert.equal(h.error, null);
   assert.ok(h.strokedPaths >= 3, `three histogram outlines (${h.strokedPaths})`);
   const histCsv = (await download(page, hist.locator('[data-export="csv"]'))).bytes.toString('utf8').trim().split('\n');
-  await hist.locator('.data-table summary').click();
+  await openTable(hist);
   assert.equal(histCsv.length - 1, await hist.locator('.data-table tbody tr').count());
 });
 

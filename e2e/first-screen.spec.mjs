@@ -39,13 +39,48 @@ function firstResultProbe() {
   }).observe(document, { subtree: true, childList: true, attributes: true });
 }
 
+/**
+ * Holds back everything the settled engine worker (WebGPU) says until `window.__releasePrimary()`:
+ * its warm-up then lasts until the test says so. Which of the two workers answers first is otherwise
+ * a race, and on a loaded machine the CPU stand-in can lose it (the pipeline compile and the CPU
+ * compute share the cores).
+ */
+function holdPrimary() {
+  const Native = window.Worker;
+  const held = [];
+  let holding = true;
+  window.__releasePrimary = () => {
+    holding = false;
+    for (const [w, fn, ev] of held.splice(0)) fn.call(w, ev);
+  };
+  window.Worker = class extends Native {
+    constructor(url, opts) {
+      super(url, opts);
+      this.__primary = opts?.name === 'attention-engine';
+    }
+    set onmessage(fn) {
+      super.onmessage =
+        fn &&
+        ((ev) => {
+          if (this.__primary && holding) held.push([this, fn, ev]);
+          else fn.call(this, ev);
+        });
+    }
+    get onmessage() {
+      return super.onmessage;
+    }
+  };
+}
+
 test(
   'the CPU result appears while WebGPU compiles (badge says so), then the badge and the figures switch to WebGPU',
   async ({ page, appUrl }) => {
+    await page.addInitScript(holdPrimary);
     await page.addInitScript(firstResultProbe);
     await page.goto(`${appUrl}/`);
     await page.waitForFunction(() => window.__first, null, { timeout: 60_000 });
     const first = await page.evaluate(() => window.__first);
+    await page.evaluate(() => window.__releasePrimary());
     assert.equal(first.resultBackend, 'cpu', JSON.stringify(first));
     assert.equal(first.badge, 'warming', JSON.stringify(first));
     assert.match(first.badgeText, /CPU.*WebGPU starting/, JSON.stringify(first));

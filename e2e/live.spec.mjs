@@ -143,7 +143,7 @@ test(
 );
 
 test(
-  'a step of m: the panels keep their parameters while the compute is in flight (and the page counts them behind) and follow with its result — or after PANEL_HOLD_MS when it is slow; a short compute shows no progress line',
+  'a step of m: the panels keep their parameters while the compute is in flight (and the page counts them behind) and follow with its result — or after PANEL_HOLD_MS when it is slow; no progress line shows before SHOW_PROGRESS_AFTER_MS, a slow compute shows one',
   async ({ page, appUrl, log, loadModule }) => {
     const { PANEL_HOLD_MS } = await loadModule('/src/store/panel-params.ts');
     const { SHOW_PROGRESS_AFTER_MS } = await loadModule('/src/ui/compute-progress.ts');
@@ -179,7 +179,7 @@ test(
           window.__resultDelayMs = delayMs;
           const key0 = document.querySelector(STATUS).getAttribute('data-analysis-key');
           const id0 = document.querySelector('[data-result-params]').getAttribute('data-result-id');
-          const rec = { t0: null, panel: null, result: null, progress: false, behind: 0 };
+          const rec = { t0: null, panel: null, result: null, progress: null, behind: 0 };
           const note = () => {
             if (rec.t0 === null) return;
             const now = performance.now() - rec.t0;
@@ -192,7 +192,8 @@ test(
               document.querySelector('[data-result-params]')?.getAttribute('data-result-id') !== id0
             )
               rec.result = now;
-            if (document.querySelector('#panel-main .compute-status .progress-row')) rec.progress = true;
+            if (rec.progress === null && document.querySelector('#panel-main .compute-status .progress-row'))
+              rec.progress = now;
           };
           new MutationObserver(note).observe(document, { subtree: true, childList: true, attributes: true });
           clearInterval(window.__stepTimer);
@@ -218,11 +219,15 @@ test(
       `result ${PANEL_HOLD_MS / 4} ms late: shown at ${quick.result.toFixed(0)} ms, panel followed at ${quick.panel.toFixed(0)} ms`,
     );
     assert.ok(quick.result >= PANEL_HOLD_MS / 4, `the result was held back (${quick.result} ms)`);
+    // (on a loaded machine the result can come later than PANEL_HOLD_MS; then the panel may go first)
     assert.ok(
-      quick.panel >= quick.result,
+      quick.panel >= Math.min(quick.result, 0.9 * PANEL_HOLD_MS),
       `the panel followed with the result, not before (${quick.panel} < ${quick.result} ms)`,
     );
-    assert.equal(quick.progress, false, 'a compute shorter than SHOW_PROGRESS_AFTER_MS shows no progress line');
+    assert.ok(
+      quick.progress === null || quick.progress >= SHOW_PROGRESS_AFTER_MS,
+      `no progress line before SHOW_PROGRESS_AFTER_MS (shown at ${quick.progress} ms)`,
+    );
     assert.ok(quick.behind > 0, 'while they wait, the page reports the panel bodies behind (panelsBehind)');
 
     const slow = await step('ArrowLeft', 3 * SHOW_PROGRESS_AFTER_MS);
@@ -231,7 +236,10 @@ test(
     );
     assert.ok(slow.panel < slow.result, `the panel did not wait for a slow result (${slow.panel} ≥ ${slow.result} ms)`);
     assert.ok(slow.panel >= PANEL_HOLD_MS * 0.9, `the panel waited about PANEL_HOLD_MS first (${slow.panel} ms)`);
-    assert.equal(slow.progress, true, 'a compute longer than SHOW_PROGRESS_AFTER_MS shows its progress line');
+    assert.ok(
+      slow.progress !== null && slow.progress >= SHOW_PROGRESS_AFTER_MS,
+      `a compute longer than SHOW_PROGRESS_AFTER_MS shows its progress line, not before (${slow.progress} ms)`,
+    );
   },
   { webgpu: false, timeout: 240_000 },
 );
