@@ -1,8 +1,9 @@
 // The WebGPU analysis backend against the CPU twins in real Chromium (WebGPU on SwiftShader).
 // Driver: e2e/pages/analysis-kernels.ts.
 //
-// Kernels (attention-row-list-batch.wgsl — rowDots, rowDotsThin for 1 or 2 rows — on φ from the projection kernel attention-row-list-features.wgsl,
-// favor-features or the twins; full rows from the same reduce):
+// Kernels (attention-row-list-batch.wgsl — rowDots, rowDotsThin for 1 or 2 rows — on φ from attention-row-list-features.wgsl
+// (rowFeatures: the exp maps' projection; rowFeaturesDirect: trig, relu, elu1, cosformer, taylor2, oprf,
+// double-softmax), favor-features (hedgehog, the 'ref' stabilizer) or the twins; full rows from the same reduce):
 // every row statistic within |gpu − cpu| ≤ 1e-4 + 1e-3·|cpu| (KL: 1e-2·|cpu|); a row whose normalizer
 // is exactly 0 (cosformer's relu features can all vanish) is 0 on the GPU and 0/0 in the twin (the
 // all-zero normalizer guard) and is skipped. Dense kernels (src/gpu/analysis-dense.ts): the n×n planes
@@ -59,6 +60,19 @@ const ROW_CASES = [
   { n: 45, d: 5, m: 6, causal: false, rows: 1, maps: ['positive', 'taylor2', 'positive'], features: 'cpu' },
   { n: 37, d: 3, m: 5, causal: true, rows: 2, maps: ['hyperbolic', 'cosformer', 'exp'], features: 'projection' },
   { n: 21, d: 16, m: 9, causal: true, rows: 2, maps: ['trig', 'elu1'] },
+  // φ of the other maps from the rows (rowFeaturesDirect): taylor2's 273 features (3 pad lanes), trig at
+  // larger norms (its exp(‖y‖²/2) as the keys' log-scale) with 4 | m (whole vec4s; the cases above: m ∤ 4),
+  // double-softmax's column offsets, oprf's A
+  {
+    n: 29,
+    d: 16,
+    m: 12,
+    causal: false,
+    rows: 7,
+    maps: ['taylor2', 'trig', 'relu', 'double-softmax', 'oprf'],
+    scale: 1.5,
+    features: 'projection',
+  },
 ];
 
 test(

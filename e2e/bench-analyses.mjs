@@ -8,7 +8,8 @@
 // [--profile] (then one profiled run per op: φ on the CPU, encoding, readback wait and GPU time per
 // pass label, summed over batches; with --twins-only that side too; --batches: one line per batch)
 // [--twins-only] (a third side, interleaved: on a software adapter every φ from the twins, the exp maps'
-// too — the A/B behind the engine's choice of the projection kernel for them)
+// too — the A/B behind the engine's choice of the projection kernel for them) [--without-direct] (a third side,
+// interleaved: the GPU side without rowFeaturesDirect — trig, relu, elu1, … from the twins or feature kernels again)
 import { createServer } from 'vite';
 import { findBrowser, launchBrowser } from './browser.mjs';
 import { dirname, join } from 'node:path';
@@ -54,7 +55,8 @@ try {
   await page.evaluate(() =>
     window.analysisKernels.op('mapRows', { params: { n: 16, d: 4, m: 4 }, row: 1 }).catch(() => null),
   );
-  const third = args.includes('--twins-only');
+  const withoutDirect = args.includes('--without-direct');
+  const third = args.includes('--twins-only') || withoutDirect;
   const times = Object.fromEntries(ops.map((o) => [o, { cpu: [], gpu: [], third: [] }]));
   // the GPU side as the engine worker runs it on this adapter (software: the exp maps' φ from the
   // projection kernel, the other maps' from the twins)
@@ -69,7 +71,7 @@ try {
     for (const op of ops) {
       const sides = third ? ['cpu', 'gpu', 'third'] : ['cpu', 'gpu'];
       const order = [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)];
-      const mode = { cpu: 'cpu', gpu: gpuMode, third: 'gpu-cpu-features' };
+      const mode = { cpu: 'cpu', gpu: gpuMode, third: withoutDirect ? 'gpu-no-direct' : 'gpu-cpu-features' };
       for (const side of order) {
         const ms = await page.evaluate(([o, g]) => window.analysisKernels.timeOp(o, g), [op, mode[side]]);
         times[op][side].push(ms);
@@ -79,7 +81,7 @@ try {
   }
   const f = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${Math.round(x)} ms`).padStart(9);
   console.log(
-    `\n${'op'.padEnd(14)} ${'CPU min'.padStart(9)} ${'CPU med'.padStart(9)} ${'GPU min'.padStart(9)} ${'GPU med'.padStart(9)} ${'CPU/GPU (med)'.padStart(14)}${third ? `${'twins min'.padStart(10)} ${'twins med'.padStart(9)}` : ''}`,
+    `\n${'op'.padEnd(14)} ${'CPU min'.padStart(9)} ${'CPU med'.padStart(9)} ${'GPU min'.padStart(9)} ${'GPU med'.padStart(9)} ${'CPU/GPU (med)'.padStart(14)}${third ? `${(withoutDirect ? 'no-dir min' : 'twins min').padStart(10)} ${(withoutDirect ? 'no-dir med' : 'twins med').padStart(9)}` : ''}`,
   );
   for (const op of ops) {
     const { cpu, gpu, third: pr } = times[op];
@@ -89,7 +91,10 @@ try {
   }
   if (args.includes('--profile')) {
     // the GPU side as timed above, and with --twins-only the third side too
-    const sides = [gpuMode === 'gpu' ? 'gpu' : 'projection', ...(third ? ['cpu'] : [])];
+    const sides = [
+      gpuMode === 'gpu' ? 'gpu' : 'projection',
+      ...(third ? [withoutDirect ? 'projection-no-direct' : 'cpu'] : []),
+    ];
     for (const op of ops)
       for (const features of sides) {
         const r = await page.evaluate(([o, f]) => window.analysisKernels.profileOp(o, f), [op, features]);

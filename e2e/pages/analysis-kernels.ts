@@ -49,7 +49,7 @@ function compare(gpu: ArrayLike<number>, cpu: ArrayLike<number>, atol: number, r
  * the exp maps' from the projection, the rest from the twins (a software adapter's); 'cpu': every φ
  * from the twins (the bench's --twins-only A/B)
  */
-type FeatureSide = 'gpu' | 'cpu' | 'projection';
+type FeatureSide = 'gpu' | 'cpu' | 'projection' | 'projection-no-direct';
 let kernelBase: Promise<KernelContext> | null = null;
 const gpuBackends = new Map<FeatureSide, Promise<GpuAnalysisBackend>>();
 let adapterName = '';
@@ -68,6 +68,7 @@ function backend(features: FeatureSide = 'gpu'): Promise<GpuAnalysisBackend> {
         createGpuAnalysisBackend(base, createTurns(), {
           features: features === 'gpu' ? 'gpu' : 'cpu',
           projection: features !== 'cpu',
+          direct: features !== 'projection-no-direct',
         }),
       ),
     );
@@ -257,11 +258,16 @@ const SPECTRUM_TOL = 1e-6;
 /** Times an op at the default parameters on one backend (its default budgets). */
 async function timeOp(
   name: WorkerOpName,
-  on: 'cpu' | 'gpu' | 'gpu-cpu-features' | 'gpu-projection',
+  on: 'cpu' | 'gpu' | 'gpu-cpu-features' | 'gpu-projection' | 'gpu-no-direct',
   extra: Record<string, unknown> = {},
 ) {
-  const b =
-    on === 'cpu' ? undefined : await backend(on === 'gpu' ? 'gpu' : on === 'gpu-projection' ? 'projection' : 'cpu');
+  const sides = {
+    gpu: 'gpu',
+    'gpu-projection': 'projection',
+    'gpu-cpu-features': 'cpu',
+    'gpu-no-direct': 'projection-no-direct',
+  } as const;
+  const b = on === 'cpu' ? undefined : await backend(sides[on]);
   const t0 = performance.now();
   await runAnalysisOp(name, { params: { ...DEFAULT_PARAMS }, ...extra }, ctxOf(b));
   return performance.now() - t0;
@@ -278,6 +284,7 @@ async function profileOp(name: WorkerOpName, features: FeatureSide) {
   const b = createGpuAnalysisBackend(base, createTurns(), {
     features: features === 'gpu' ? 'gpu' : 'cpu',
     projection: features !== 'cpu',
+    direct: features !== 'projection-no-direct',
     profile: (p) => batches.push(p),
   });
   try {

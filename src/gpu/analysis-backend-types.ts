@@ -27,6 +27,13 @@ export interface GpuAnalysisOptions {
    * 1.34 s, errorVsD 415 vs 508 ms, mapRows 16 vs 21 ms); `false` is the bench's `--twins-only` A/B.
    */
   projection?: boolean;
+  /**
+   * φ of trig, relu, elu1, cosformer, taylor2, double-softmax and oprf (under ε = 0) from the rows on the
+   * GPU (rowFeaturesDirect in attention-row-list-features.wgsl: the R listed query rows and the n keys
+   * only, written into the batch's packed buffer; default true, with `projection`), else from the
+   * feature kernels or the twins as `features` says; `false` is the bench's `--without-direct` A/B.
+   */
+  direct?: boolean;
 }
 
 /** Where one batch's time went (ms). */

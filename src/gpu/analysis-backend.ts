@@ -1,11 +1,13 @@
 /**
  * The WebGPU analysis backend (core/analysis-backend.ts `AnalysisBackend`): a batch of variants of one
- * problem is at most two submissions and one small readback, whatever the number of variants. φ of
- * every variant goes into one packed buffer — from the projection on the GPU
- * (attention-row-list-features.wgsl, the exp maps under ε = 0), from the feature kernels
- * (favor-features.ts, copied in) or from the twins (uploaded side by side as they are formed, after the
- * GPU's φ passes were submitted, so that both run at once; a side — queries or keys of one map, W and
- * stabilizer — is formed once per batch and shared by the variants that have it) — then
+ * problem is at most two submissions (one when no φ comes from the twins) and one small readback,
+ * whatever the number of variants. φ of every variant goes into one packed buffer (row-batch-plan.ts
+ * lays it out) — from the GPU (attention-row-list-features.wgsl: the exp maps' projection under ε = 0,
+ * and trig, relu, elu1, cosformer, taylor2, oprf, double-softmax from the rows), from the feature kernels
+ * (favor-features.ts, copied in: hedgehog, the 'ref' stabilizer) or from the twins (uploaded side by
+ * side as they are formed, after the GPU's φ passes were submitted, so that both run at once; a side —
+ * queries or keys of one map, W and stabilizer — is formed once per batch and shared by the variants
+ * that have it) — then
  * attention-row-list-batch.ts forms every variant's dot products with the listed rows and reduces them
  * to the row statistics (and, with `fullRows`, the rows A_r, Â_r) in two dispatches, the readback copy
  * in the same submission. Neither the dense Â nor φ ever reaches host memory. A batch past one storage
@@ -30,36 +32,18 @@ import {
   type VariantRowStats,
 } from '../core/analysis-backend';
 import { EngineError, isEngineError } from '../core/errors';
-import {
-  featureDim,
-  featureMapParam,
-  keyFeatures,
-  mapContext,
-  queryFeatures,
-  scaleInputs,
-  stabilizerEps,
-  type MapContext,
-} from '../core/feature-maps';
+import { keyFeatures, mapContext, queryFeatures, scaleInputs, type MapContext } from '../core/feature-maps';
 import type { FeatureMapKind, Matrix } from '../core/types';
 import { GpuAllocator } from './allocator';
 import { subRows } from '../core/sweeps';
-import {
-  BATCH_ROW_STATS,
-  batchDotsBytes,
-  batchOutFloats,
-  encodeRowListBatch,
-  packSlots,
-  type BatchSlot,
-  type ProjectedSlot,
-} from './attention-row-list-batch';
-import { FEATURE_MAP_SPECS } from '../core/feature-map-specs';
-import { EXP_MAPS } from './performer-exp';
+import { BATCH_ROW_STATS, batchDotsBytes, batchOutFloats, encodeRowListBatch } from './attention-row-list-batch';
 import { encodeFavorFeatures } from './favor-features';
 import { GpuTimer } from './gpu-timer';
 import type { KernelContext } from './kernel-context';
 import { encodeVec4Rows } from './pack-vec4';
 import { withErrorScopes } from './error-scope';
 import { createDenseAnalysis } from './analysis-dense';
+import { planRowBatch } from './row-batch-plan';
 
 /** An allocator whose roles all carry the current prefix. */
 class PrefixAllocator extends GpuAllocator {
@@ -78,14 +62,6 @@ import type { GpuLock, GpuAnalysisBackend, GpuAnalysisOptions } from './analysis
 // adapters whose compute runs on the CPU (features are then formed by the twins): the test lives in core
 export { isSoftwareAdapter } from '../core/adapters';
 
-/**
- * Whether a variant's φ comes from its projection (attention-row-list-features.wgsl): the exp maps
- * (positive, hyperbolic, exp — both sides) under a stabilizer without ε, where per-row shifts cancel.
- */
-function projectable(v: FeatureVariant): boolean {
-  return stabilizerEps(v.stabilizer) === 0 && EXP_MAPS.includes(v.map) && EXP_MAPS.includes(v.keyMap ?? v.map);
-}
-
 export function createGpuAnalysisBackend(
   base: KernelContext,
   lock: GpuLock,
@@ -94,6 +70,7 @@ export function createGpuAnalysisBackend(
   const cpuFeatures = options.features === 'cpu';
   const profile = options.profile;
   const useProjection = options.projection ?? true;
+  const useDirect = useProjection && (options.direct ?? true);
   const { device } = base;
   const alloc = new PrefixAllocator(device);
   const ctx: KernelContext = {
@@ -118,73 +95,9 @@ export function createGpuAnalysisBackend(
     const d = q.cols;
     const R = rows.length;
     const V = variants.length;
-    // every slot's φ rows in one buffer: the variants' (φ(Q) of the listed rows — of all n rows when
-    // the feature kernels write them — and φ(K)), then the exact Q rows and K
-    const mps = variants.map((v) => featureDim(v.map, v.w.rows, d));
-    // φ per variant: from the projection (exp maps under ε = 0), the feature kernels, or the twins
-    const source = variants.map((v): 'projection' | 'kernels' | 'twins' =>
-      useProjection && projectable(v) ? 'projection' : cpuFeatures ? 'twins' : 'kernels',
-    );
-    // layout: the GPU-written slots first, then the twins' and the exact slot (the host's one upload),
-    // then the W rows of the projected slots
-    const order = [...variants.keys()].sort((a, b) => Number(source[a] === 'twins') - Number(source[b] === 'twins'));
-    const laid = packSlots(
-      [
-        ...order.map((i) => ({ m4: Math.ceil(mps[i]! / 4), qFull: source[i] === 'kernels' })),
-        { m4: Math.ceil(d / 4), qFull: false },
-      ],
-      n,
-      R,
-    );
-    const slots: BatchSlot[] = variants.map((_, i) => ({
-      ...laid.slots[order.indexOf(i)]!,
-      scaled: source[i] === 'projection',
-    }));
-    slots.push(laid.slots[V]!);
+    const plan = planRowBatch(problem, variants, { projection: useProjection, direct: useDirect, cpuFeatures });
+    const { source, order, mps, slots, laid, projected, directSlots, aux, vec4s, qShared, kShared, mapParam } = plan;
     const d4 = Math.ceil(d / 4);
-    let vec4s = laid.vec4s;
-    const projected: ProjectedSlot[] = [];
-    variants.forEach((v, i) => {
-      if (source[i] !== 'projection') return;
-      const qs = FEATURE_MAP_SPECS[v.map];
-      const ks = FEATURE_MAP_SPECS[v.keyMap ?? v.map];
-      projected.push({
-        slot: i,
-        m: v.w.rows,
-        wOff: vec4s,
-        ratio: qs.ratio(v.w.rows),
-        queryHyper: v.map === 'hyperbolic',
-        queryNorm: qs.norm,
-        keyHyper: (v.keyMap ?? v.map) === 'hyperbolic',
-        keyNorm: ks.norm,
-      });
-      vec4s += v.w.rows * d4;
-    });
-    // φ sides the twins form once per batch: a side is its map, W and stabilizer, so a variant whose
-    // queries or keys another variant already has reads that one's rows (mapRows' λ check: the 'exp'
-    // queries and 'positive' keys; normSweep's positive variants under the experiment's stabilizer)
-    const wIds = new Map<Matrix, number>();
-    const sideOf = (map: FeatureMapKind, v: FeatureVariant) => {
-      if (!wIds.has(v.w)) wIds.set(v.w, wIds.size);
-      return `${map}|${v.stabilizer}|${wIds.get(v.w)}`;
-    };
-    const firstQ = new Map<string, number>();
-    const firstK = new Map<string, number>();
-    const qShared: (number | undefined)[] = [];
-    const kShared: (number | undefined)[] = [];
-    variants.forEach((v, i) => {
-      if (source[i] !== 'twins') return;
-      const qs = sideOf(v.map, v);
-      const ks = sideOf(v.keyMap ?? v.map, v);
-      qShared[i] = firstQ.get(qs);
-      kShared[i] = firstK.get(ks);
-      if (qShared[i] === undefined) firstQ.set(qs, i);
-      if (kShared[i] === undefined) firstK.set(ks, i);
-    });
-    variants.forEach((_, i) => {
-      if (qShared[i] !== undefined) slots[i]!.qOff = slots[qShared[i]]!.qOff;
-      if (kShared[i] !== undefined) slots[i]!.kOff = slots[kShared[i]]!.kOff;
-    });
     const maxBinding = Math.min(base.limits.maxStorageBufferBindingSize, base.limits.maxBufferSize);
     const outFloats = batchOutFloats({ n, rowCount: R, slots, fullRows: !!options.fullRows });
     if (Math.max(vec4s * 16, batchDotsBytes(n, R, V + 1), outFloats * 4) > maxBinding) {
@@ -199,10 +112,13 @@ export function createGpuAnalysisBackend(
     alloc.prefix = '';
     const t0 = performance.now();
     ctx.timer.reset();
-    // two command buffers: the GPU's φ (projection, feature kernels) first, submitted before the host
-    // forms the twins' slots, so that both run at once; then the dots, the reduction and the readback copy
-    const encFeatures = device.createCommandEncoder({ label: 'analysis.rowstats.features' });
+    // two command buffers when the twins form slots: the GPU's φ (projection, direct, feature kernels)
+    // first, submitted before the host forms the twins' slots, so that both run at once; then the dots,
+    // the reduction and the readback copy. Without twins' slots, one (a submission costs SwiftShader
+    // about as much as the map rows' whole direct pass)
+    const withTwins = source.includes('twins');
     const enc = device.createCommandEncoder({ label: 'analysis.rowstats' });
+    const encFeatures = withTwins ? device.createCommandEncoder({ label: 'analysis.rowstats.features' }) : enc;
     const feats = alloc.storage('an.feats', vec4s * 16);
     const exact = slots[V]!;
     // the host's part: the twins' slots, then the exact slot and the W rows, padded rows — the part the
@@ -217,20 +133,17 @@ export function createGpuAnalysisBackend(
       for (let j = 0; j < n; j++) put(s.kOff + j * s.m4, kRows.data, j, kRows.cols);
     };
     putSlot(exact, subRows(q, rows), k);
-    for (const ps of projected) {
+    for (const ps of [...projected, ...directSlots]) {
       const w = variants[ps.slot]!.w;
+      if (ps.m === 0) continue;
       for (let r = 0; r < w.rows; r++) put(ps.wOff + r * d4, w.data, r, d);
     }
+    for (const [at, offsets] of aux) put(at, offsets, 0, d);
     device.queue.writeBuffer(feats, exact.qOff * 16, host.subarray((exact.qOff - hostFrom) * 4));
     const rowList = alloc.upload('an.rows', new Uint32Array(rows));
     const onKernels = source.includes('kernels');
     const qBuf = onKernels ? alloc.upload('an.q', q.data) : null;
     const kBuf = onKernels ? alloc.upload('an.k', k.data) : null;
-    const mapParams = new Map<FeatureMapKind, number>();
-    const mapParam = (kind: FeatureMapKind) => {
-      if (!mapParams.has(kind)) mapParams.set(kind, featureMapParam(kind, q, k, causal));
-      return mapParams.get(kind)!;
-    };
     variants.forEach((v, i) => {
       if (source[i] !== 'kernels') return;
       const slot = slots[i]!;
@@ -266,7 +179,19 @@ export function createGpuAnalysisBackend(
     const out = encodeRowListBatch(
       ctx,
       enc,
-      { n, d, causal, rowList, rowCount: R, slots, feats, fullRows: !!options.fullRows, projected, featsVec4s: vec4s },
+      {
+        n,
+        d,
+        causal,
+        rowList,
+        rowCount: R,
+        slots,
+        feats,
+        fullRows: !!options.fullRows,
+        projected,
+        direct: directSlots,
+        featsVec4s: vec4s,
+      },
       encFeatures,
     );
     ctx.timer.resolve(enc);
@@ -280,7 +205,8 @@ export function createGpuAnalysisBackend(
     try {
       enc.copyBufferToBuffer(out, 0, staging, 0, outFloats * 4);
       tSubmit = performance.now();
-      if (projected.length || onKernels) device.queue.submit([encFeatures.finish()]);
+      if (withTwins && (projected.length || directSlots.length || onKernels))
+        device.queue.submit([encFeatures.finish()]);
       // the twins' φ(Q) of the listed rows and φ(K) of all n keys, while the GPU forms its own
       const tf = performance.now();
       // each side uploaded as soon as it is formed: the GPU process copies it in while the next is formed

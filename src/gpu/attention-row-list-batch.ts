@@ -13,6 +13,8 @@ import featuresCode from '../shaders/attention-row-list-features.wgsl?raw';
 import type { KernelContext } from './kernel-context';
 import { bindAt } from './favor-dispatch';
 import { shaderSource } from './shader-source';
+import { RELU_EPS } from '../core/feature-maps';
+import type { FeatureMapKind } from '../core/types';
 
 /** statistics per listed row: H(A), H(Â), Σ(A − Â)², Σ A², KL (as attention-row-list-stats.ts) */
 export const BATCH_ROW_STATS = 5;
@@ -21,6 +23,22 @@ const WG = 64;
 export const THIN_ROWS = 2;
 /** rowReduce's workgroup size */
 const RWG = 16;
+
+/** The maps rowFeaturesDirect forms (its DM_* codes: the index here). */
+export const DIRECT_MAPS = ['trig', 'relu', 'elu1', 'cosformer', 'taylor2', 'oprf', 'double-softmax'] as const;
+export type DirectMap = (typeof DIRECT_MAPS)[number];
+export const isDirectMap = (map: FeatureMapKind): map is DirectMap => (DIRECT_MAPS as readonly string[]).includes(map);
+
+/** attention-row-list-features.wgsl with its generated constants (one module for both entry points). */
+const FEATURES_SOURCE = shaderSource(
+  [
+    ...DIRECT_MAPS.map((m, i) => `const DM_${m.toUpperCase().replace('-', '_')}: u32 = ${i}u;`),
+    `const RELU_EPS: f32 = ${RELU_EPS};`,
+    `const PI: f32 = ${Math.PI};`,
+    `const SQRT1_2: f32 = ${Math.SQRT1_2};`,
+  ].join('\n'),
+  featuresCode,
+);
 
 /** Where one slot's rows lie in `feats` (offsets and widths in vec4s). */
 export interface BatchSlot {
@@ -62,6 +80,21 @@ export function packSlots(
   return { slots, vec4s: at };
 }
 
+/** A slot whose φ rowFeaturesDirect forms from the rows (a direct map under its twin's formula). */
+export interface DirectSlot {
+  /** the batch slot (variant index) */
+  slot: number;
+  map: DirectMap;
+  /** projections (trig, relu, oprf; else unused) */
+  m: number;
+  /** first vec4 of its W rows (m × ⌈d/4⌉) or, for double-softmax's bidirectional keys, of its d column offsets */
+  wOff: number;
+  ratio: number;
+  /** OPRF's A (else 0) */
+  a: number;
+  causal: boolean;
+}
+
 export interface RowListBatch {
   n: number;
   d: number;
@@ -76,6 +109,8 @@ export interface RowListBatch {
   fullRows: boolean;
   /** slots whose φ the features pass forms first, and the vec4s of feats (the size of its scratch) */
   projected?: readonly ProjectedSlot[];
+  /** slots whose φ rowFeaturesDirect forms */
+  direct?: readonly DirectSlot[];
   featsVec4s?: number;
 }
 
@@ -120,6 +155,8 @@ export function encodeRowListBatch(
   const kscale = a.storage('rowbatch.kscale', Math.max(1, V) * ns * 16);
   const projected = b.projected ?? [];
   if (projected.length) encodeProjectedFeatures(ctx, featuresEncoder, b, projected, kscale, ns);
+  const direct = b.direct ?? [];
+  if (direct.length) encodeDirectFeatures(ctx, featuresEncoder, b, direct, kscale, ns);
   // each entry point's own bindings (auto layouts)
   const dotsEntries = { 0: uniform, 1: b.feats, 2: tableBuf, 3: b.rowList, 4: dots };
   const reduceEntries = { 0: uniform, 2: tableBuf, 3: b.rowList, 4: dots, 5: out, 6: kscale };
@@ -150,33 +187,81 @@ function encodeProjectedFeatures(
   kscale: GPUBuffer,
   ns: number,
 ): void {
-  const { n, rowCount: R, slots } = b;
-  const exact = slots[slots.length - 1]!;
   const table = new Uint32Array(projected.length * 8);
   const ratio = new Float32Array(1);
   const ratioBits = new Uint32Array(ratio.buffer);
   projected.forEach((ps, g) => {
-    const s = slots[ps.slot]!;
+    const s = b.slots[ps.slot]!;
     ratio[0] = ps.ratio;
     const flags =
       (ps.queryHyper ? 1 : 0) | (ps.queryNorm ? 2 : 0) | (ps.keyHyper ? 4 : 0) | (ps.keyNorm ? 8 : 0) | (ps.slot << 8);
     table.set([s.qOff, s.kOff, s.m4, ps.m, ps.wOff, ratioBits[0]!, 0, flags], 8 * g);
   });
+  // 4 rows per invocation
+  const groups = Math.ceil(Math.ceil((b.rowCount + b.n) / 4) / WG);
+  featuresPass(ctx, encoder, b, 'rowFeatures', table, kscale, ns, [groups, projected.length]);
+}
+
+/** The direct features pass ('row-batch.direct'): φ of the direct slots into feats, their keys' log-scales into kscale. */
+function encodeDirectFeatures(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  b: RowListBatch,
+  direct: readonly DirectSlot[],
+  kscale: GPUBuffer,
+  ns: number,
+): void {
+  const table = new Uint32Array(direct.length * 8);
+  const bits = new Float32Array(2);
+  const bitsU = new Uint32Array(bits.buffer);
+  direct.forEach((ds, g) => {
+    const s = b.slots[ds.slot]!;
+    bits[0] = ds.ratio;
+    bits[1] = ds.a;
+    const flags = DIRECT_MAPS.indexOf(ds.map) | (ds.causal ? 0x100 : 0) | (ds.slot << 16);
+    table.set([s.qOff, s.kOff, s.m4, ds.m, ds.wOff, bitsU[0]!, bitsU[1]!, flags], 8 * g);
+  });
+  // 1 row per invocation
+  const groups = Math.ceil((b.rowCount + b.n) / WG);
+  featuresPass(ctx, encoder, b, 'rowFeaturesDirect', table, kscale, ns, [groups, direct.length]);
+}
+
+/**
+ * One pass of attention-row-list-features.wgsl: its uniform (n, R, the exact slot's Q and K, d4, ns,
+ * d^{-1/4}, d), the entry point's table, the projection scratch, kscale (and the row list for the
+ * direct entry, whose cosformer reads the query positions).
+ */
+function featuresPass(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  b: RowListBatch,
+  entry: 'rowFeatures' | 'rowFeaturesDirect',
+  table: Uint32Array,
+  kscale: GPUBuffer,
+  ns: number,
+  [x, y]: [number, number],
+): void {
+  const exact = b.slots[b.slots.length - 1]!;
   const buf = new ArrayBuffer(32);
-  new Uint32Array(buf).set([n, R, exact.qOff, exact.kOff, Math.ceil(b.d / 4), ns]);
+  const u = new Uint32Array(buf);
+  u.set([b.n, b.rowCount, exact.qOff, exact.kOff, Math.ceil(b.d / 4), ns]);
   new Float32Array(buf)[6] = Math.pow(b.d, -0.25);
+  u[7] = b.d;
   const a = ctx.alloc;
-  const entries = {
+  const isDirect = entry === 'rowFeaturesDirect';
+  const entries: Record<number, GPUBuffer> = {
     0: a.uniform('rowbatch.f.u', new Uint8Array(buf)),
     1: b.feats,
-    2: a.upload('rowbatch.f.table', table),
+    2: a.upload(isDirect ? 'rowbatch.d.table' : 'rowbatch.f.table', table),
     3: a.storage('rowbatch.proj', (b.featsVec4s ?? 1) * 16),
     4: kscale,
   };
-  const pl = ctx.pipelines.pipeline('attention-row-list-features', shaderSource(featuresCode), 'rowFeatures');
-  const pass = encoder.beginComputePass(ctx.timer.pass('row-batch.features'));
+  if (isDirect) entries[5] = b.rowList;
+  const label = isDirect ? 'row-batch.direct' : 'row-batch.features';
+  const pl = ctx.pipelines.pipeline('attention-row-list-features', FEATURES_SOURCE, entry);
+  const pass = encoder.beginComputePass(ctx.timer.pass(label));
   pass.setPipeline(pl);
-  pass.setBindGroup(0, bindAt(ctx.device, pl, entries, 'row-batch.features'));
-  pass.dispatchWorkgroups(Math.ceil(Math.ceil((R + n) / 4) / WG), projected.length);
+  pass.setBindGroup(0, bindAt(ctx.device, pl, entries, label));
+  pass.dispatchWorkgroups(x, y);
   pass.end();
 }

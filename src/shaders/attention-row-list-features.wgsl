@@ -15,7 +15,25 @@
 // (wOff, ratio bits, –, flags): bit 0 query hyperbolic, 1 query norm, 2 key hyperbolic, 3 key norm,
 // bits 8… the batch slot of kscale), 3 proj (scratch u, same layout as feats), 4 kscale (p.ns vec4s per
 // batch slot, keys padded to 8).
-// Thread mapping: one invocation per 4 consecutive rows of a slot (rows 0 … R−1 the queries, R … R+n−1 the
+//
+// rowFeaturesDirect: φ of the other maps straight from the rows (a second table, 2 vec4u per direct slot:
+// (qOff, kOff, m4, m), (wOff, ratio bits, A bits, code | causal << 8 | batch slot << 16), codes DM_* generated
+// by the dispatcher), every map under its twin's formula (core/feature-maps.ts, feature-maps-beyond.ts) up to
+// a per-row factor that cancels in Â (queries) or comes back through kscale (keys):
+//   trig            ratio·[sin u_r | cos u_r]; the twin's exp(‖x‖²/2) is the key's log-scale (queries: dropped)
+//   relu            max(ratio·u_r, 0) + RELU_EPS
+//   elu1            elu(x_c) + 1
+//   cosformer       relu(x_c)·[cos θ | sin θ], θ = π·position/(2n) (queries: position rowList[t], keys j)
+//   taylor2         [1, x_c, x_a·x_b/√2]
+//   oprf            ratio·exp(e_r − max_r e_r), e_r = A‖ω_r‖² + √(1−4A)·u_r; key log-scale max_r e_r − ‖x‖²/2
+//                   (the twin's ‖x‖²/2 and its one key shift, under ε = 0 only)
+//   double-softmax  queries softmax_c(x); keys exp(y_c − o_c) with o_c = M_c + log S_c of the column over all
+//                   keys, formed by the host (d floats at wOff); causal keys exp(y_c − max_c y), log-scale max_c y
+// Thread mapping: one invocation per row of a slot (rows 0 … R−1 the queries, R … R+n−1 the keys): the
+// projection u_r (or e_r) into proj, then the row's m4 vec4s of φ. Dispatch: (⌈(R + n) / 64⌉, direct slots).
+// Bindings as rowFeatures (2: the direct table), and 5 the row list (R u32).
+//
+// rowFeatures thread mapping: one invocation per 4 consecutive rows of a slot (rows 0 … R−1 the queries, R … R+n−1 the
 // keys): 4 × 8 register blocks of u (4 rows × 8 projections: 12 vec4 loads per 32 vec4 dots), then a
 // second sweep reads u back and writes φ̃. Dispatch: (⌈⌈(R + n)/4⌉ / 64⌉, GPU slots).
 
@@ -27,6 +45,7 @@ struct Params {
   d4: u32,       // vec4s per Q/K and W row
   ns: u32,       // vec4s per kscale slot: 2⌈n/8⌉
   scale4: f32,   // d^{-1/4}
+  d: u32,
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
@@ -34,6 +53,7 @@ struct Params {
 @group(0) @binding(2) var<storage, read> table: array<vec4u>;
 @group(0) @binding(3) var<storage, read_write> proj: array<vec4f>;
 @group(0) @binding(4) var<storage, read_write> kscale: array<f32>;
+@group(0) @binding(5) var<storage, read> rowList: array<u32>;
 
 const WG: u32 = 64u;
 const NEG: f32 = -3.0e38;
@@ -185,4 +205,189 @@ fn writeRow(b: u32, mk: f32, hyper: bool, m: u32, m4: u32, ratio: f32) {
     }
     feats[b + o] = phi;
   }
+}
+
+/// x_c of the row at `src` (scaled by d^{-1/4}).
+fn xAt(src: u32, c: u32) -> f32 {
+  return feats[src + c / 4u][c % 4u] * p.scale4;
+}
+
+/// Feature dimension m′ of a direct map.
+fn directDim(code: u32, m: u32, d: u32) -> u32 {
+  switch (code) {
+    case DM_TRIG: { return 2u * m; }
+    case DM_RELU, DM_OPRF: { return m; }
+    case DM_ELU1, DM_DOUBLE_SOFTMAX: { return d; }
+    case DM_COSFORMER: { return 2u * d; }
+    default: { return 1u + d + d * d; } // DM_TAYLOR2
+  }
+}
+
+@compute @workgroup_size(WG)
+fn rowFeaturesDirect(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let e0 = table[2u * wid.y];
+  let e1 = table[2u * wid.y + 1u];
+  let R = p.rowCount;
+  let i = wid.x * WG + lid;
+  if (i >= R + p.n) { return; }
+  let key = i >= R;
+  let d = p.d;
+  let d4 = p.d4;
+  let m = e0.w;
+  let m4 = e0.z;
+  let wOff = e1.x;
+  let ratio = bitcast<f32>(e1.y);
+  let A = bitcast<f32>(e1.z);
+  let code = e1.w & 0xffu;
+  let causal = (e1.w & 0x100u) != 0u;
+  var src = p.xq + i * d4;
+  var dst = e0.x + i * m4;
+  var position = 0u;
+  if (key) {
+    src = p.xk + (i - R) * d4;
+    dst = e0.y + (i - R) * m4;
+    position = i - R;
+  } else {
+    position = rowList[i];
+  }
+  var hn = 0.0;
+  for (var c = 0u; c < d4; c++) {
+    let x = feats[src + c] * p.scale4;
+    hn += dot(x, x);
+  }
+  hn *= 0.5;
+  // per-row quantities: the maximum for the shifted maps, the softmax sum, the key's log-scale
+  var mx = NEG;
+  var sum = 0.0;
+  var logScale = 0.0;
+  if (code == DM_TRIG || code == DM_RELU || code == DM_OPRF) {
+    // u (oprf: e) of 4 projections at a time, written as one vec4 (projections past m repeat the last)
+    let b = sqrt(1.0 - 4.0 * A);
+    let wl = m - 1u;
+    for (var q = 0u; q < (m + 3u) / 4u; q++) {
+      let w0 = wOff + min(4u * q, wl) * d4;
+      let w1 = wOff + min(4u * q + 1u, wl) * d4;
+      let w2 = wOff + min(4u * q + 2u, wl) * d4;
+      let w3 = wOff + min(4u * q + 3u, wl) * d4;
+      var u = vec4f(0.0);
+      var wsq = vec4f(0.0);
+      for (var c = 0u; c < d4; c++) {
+        let a0 = feats[w0 + c];
+        let a1 = feats[w1 + c];
+        let a2 = feats[w2 + c];
+        let a3 = feats[w3 + c];
+        u += dot4(a0, a1, a2, a3, feats[src + c]);
+        wsq += vec4f(dot(a0, a0), dot(a1, a1), dot(a2, a2), dot(a3, a3));
+      }
+      u *= p.scale4;
+      if (code == DM_OPRF) {
+        u = A * wsq + b * u;
+        mx = max(mx, max(max(u.x, u.y), max(u.z, u.w)));
+      }
+      proj[dst + q] = u;
+    }
+    if (code == DM_TRIG) { logScale = hn; }
+    if (code == DM_OPRF) { logScale = mx - hn; }
+  } else if (code == DM_DOUBLE_SOFTMAX) {
+    for (var c = 0u; c < d; c++) { mx = max(mx, xAt(src, c)); }
+    if (!key) {
+      for (var c = 0u; c < d; c++) { sum += exp(xAt(src, c) - mx); }
+    } else if (causal) {
+      logScale = mx;
+    }
+  }
+  // (sin_cos, wgsl-helpers.wgsl: the builtins are ≈ 1e-4 off on SwiftShader)
+  let theta = sin_cos(PI * f32(position) / (2.0 * f32(max(p.n, 1u))));
+  // one loop per map (SwiftShader runs a divergent switch's every case under a mask: a switch per feature
+  // paid for every map's formula), whole vec4s where the map's blocks are aligned
+  let mp = directDim(code, m, d);
+  let lane = vec4u(0u, 1u, 2u, 3u);
+  let mu4 = m / 4u;
+  let du4 = d / 4u;
+  switch (code) {
+    case DM_TRIG: {
+      if (m % 4u == 0u) {
+        for (var o = 0u; o < m4; o++) {
+          let u = proj[dst + select(o, o - mu4, o >= mu4)];
+          let s0 = sin_cos(u.x);
+          let s1 = sin_cos(u.y);
+          let s2 = sin_cos(u.z);
+          let s3 = sin_cos(u.w);
+          feats[dst + o] = ratio * select(vec4f(s0.x, s1.x, s2.x, s3.x), vec4f(s0.y, s1.y, s2.y, s3.y), o >= mu4);
+        }
+      } else {
+        for (var o = 0u; o < m4; o++) {
+          var v = vec4f(0.0);
+          for (var e = 0u; e < 4u; e++) {
+            let f = 4u * o + e;
+            let g = select(f, f - m, f >= m);
+            let sc = sin_cos(proj[dst + g / 4u][g % 4u]);
+            v[e] = select(0.0, ratio * select(sc.x, sc.y, f >= m), f < mp);
+          }
+          feats[dst + o] = v;
+        }
+      }
+    }
+    case DM_RELU: {
+      for (var o = 0u; o < m4; o++) {
+        let ok = vec4u(4u * o) + lane < vec4u(mp);
+        feats[dst + o] = select(vec4f(0.0), max(ratio * proj[dst + o], vec4f(0.0)) + RELU_EPS, ok);
+      }
+    }
+    case DM_OPRF: {
+      for (var o = 0u; o < m4; o++) {
+        let ok = vec4u(4u * o) + lane < vec4u(mp);
+        feats[dst + o] = select(vec4f(0.0), ratio * exp(proj[dst + o] - mx), ok);
+      }
+    }
+    case DM_ELU1: {
+      for (var o = 0u; o < m4; o++) {
+        let ok = vec4u(4u * o) + lane < vec4u(mp);
+        let x = feats[src + o] * p.scale4;
+        feats[dst + o] = select(vec4f(0.0), select(exp(x), x + 1.0, x > vec4f(0.0)), ok);
+      }
+    }
+    case DM_DOUBLE_SOFTMAX: {
+      for (var o = 0u; o < m4; o++) {
+        let ok = vec4u(4u * o) + lane < vec4u(mp);
+        let x = feats[src + o] * p.scale4;
+        var v = exp(x - mx);
+        if (!key) { v /= sum; }
+        else if (!causal) { v = exp(x - feats[wOff + o]); }
+        feats[dst + o] = select(vec4f(0.0), v, ok);
+      }
+    }
+    case DM_COSFORMER: {
+      if (d % 4u == 0u) {
+        for (var o = 0u; o < m4; o++) {
+          let x = max(feats[src + select(o, o - du4, o >= du4)] * p.scale4, vec4f(0.0));
+          feats[dst + o] = x * select(theta.y, theta.x, o >= du4);
+        }
+      } else {
+        for (var o = 0u; o < m4; o++) {
+          var v = vec4f(0.0);
+          for (var e = 0u; e < 4u; e++) {
+            let f = 4u * o + e;
+            let c = select(f, f - d, f >= d);
+            v[e] = select(0.0, max(xAt(src, c), 0.0) * select(theta.y, theta.x, f >= d), f < mp);
+          }
+          feats[dst + o] = v;
+        }
+      }
+    }
+    default: { // DM_TAYLOR2: [1, x_c, x_a·x_b/√2]
+      for (var o = 0u; o < m4; o++) {
+        var v = vec4f(0.0);
+        for (var e = 0u; e < 4u; e++) {
+          let f = 4u * o + e;
+          let g = f - 1u - d;
+          if (f == 0u) { v[e] = 1.0; }
+          else if (f <= d) { v[e] = xAt(src, f - 1u); }
+          else if (f < mp) { v[e] = xAt(src, g / d) * xAt(src, g % d) * SQRT1_2; }
+        }
+        feats[dst + o] = v;
+      }
+    }
+  }
+  if (key) { kscale[(e1.w >> 16u) * p.ns * 4u + i - R] = logScale; }
 }

@@ -206,25 +206,6 @@ fn fm_project(rows: FmRows, u0: u32, R: u32, C: u32, lid: u32) -> FmU {
   return FmU(acc, vec2<f32>(0.0));
 }
 
-/// (sin u, cos u) to ~1 ulp on any GPU: the builtins' accuracy is only specified on [−π, π] and
-/// is coarse on some implementations (≈ 1e-4 on SwiftShader), which the trig map would amplify.
-/// Cody–Waite reduction u = j·π/2 + s (π/2 split in three parts; exact products for |j| < 2^12),
-/// |s| ≤ π/4, then the Cephes single-precision minimax polynomials and the quadrant of j.
-fn fm_sincos(u: f32) -> vec2<f32> {
-  let j = round(u * 0.63661977236758134);
-  let s = ((u - j * 1.5703125) - j * 4.837512969970703125e-4) - j * 7.54978995489188216e-8;
-  let z = s * s;
-  let sn = ((-1.9515295891e-4 * z + 8.3321608736e-3) * z - 1.6666654611e-1) * z * s + s;
-  let cs = ((2.443315711809948e-5 * z - 1.388731625493765e-3) * z + 4.166664568298827e-2) * z * z - 0.5 * z + 1.0;
-  let q = i32(j) & 3;
-  switch (q) {
-    case 0: { return vec2<f32>(sn, cs); }
-    case 1: { return vec2<f32>(cs, -sn); }
-    case 2: { return vec2<f32>(-sn, -cs); }
-    default: { return vec2<f32>(-cs, sn); }
-  }
-}
-
 /// φ value of block b for projection u (or coordinate x_c), half squared norm hn, stabilizers:
 /// the position-free maps (fm_feature_at takes the others first). An unknown code is NaN (poison),
 /// never another map's numbers.
@@ -238,7 +219,7 @@ fn fm_feature(u: f32, b: u32, hn: f32, shift: f32, aux: f32) -> f32 {
       return fm.ratio * (exp(s - (hn + shift)) + fm.eps);
     }
     case FM_TRIG: {
-      let sc = fm_sincos(u);
+      let sc = sin_cos(u);
       return fm.ratio * exp(hn) * select(sc.x, sc.y, b == 1u);
     }
     case FM_RELU: {
@@ -375,7 +356,7 @@ fn fm_feature_at(u: f32, b: u32, hn: f32, st: vec2<f32>, sr: vec2<u32>, col: u32
       return fm_input(sr.x, o + k / d) * fm_input(sr.x, o + k % d) * 0.70710678118654752;
     }
     case FM_COSFORMER: {
-      let sc = fm_sincos(3.14159265358979323846 * f32(sr.y) / (2.0 * f32(fm.n)));
+      let sc = sin_cos(3.14159265358979323846 * f32(sr.y) / (2.0 * f32(fm.n)));
       return max(u, 0.0) * select(sc.y, sc.x, b == 1u);
     }
     default: {

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { FeatureVariant, RowProblem } from '../core/analysis-backend';
+import { DEFAULT_PARAMS } from '../core/default-params';
+import { scaleInputs } from '../core/feature-maps';
+import { generateInputs } from '../core/inputs';
+import type { FeatureMapKind, Stabilizer } from '../core/types';
+import { columnLogSums, planRowBatch, type RowBatchChoices } from './row-batch-plan';
+
+const p = { ...DEFAULT_PARAMS, n: 13, d: 6, m: 5 };
+const inputs = generateInputs(p);
+const problem = (causal: boolean): RowProblem => ({ q: inputs.q, k: inputs.k, rows: [0, 4, 9], causal });
+const variant = (map: FeatureMapKind, stabilizer: Stabilizer = 'shift', keyMap?: FeatureMapKind): FeatureVariant => ({
+  map,
+  w: inputs.w,
+  stabilizer,
+  ...(keyMap ? { keyMap } : {}),
+});
+const all: RowBatchChoices = { projection: true, direct: true, cpuFeatures: true };
+
+describe('planRowBatch', () => {
+  it('forms the exp maps from their projection, the other maps but hedgehog from the rows, and the rest from the twins', () => {
+    const maps: FeatureMapKind[] = ['positive', 'trig', 'relu', 'elu1', 'cosformer', 'taylor2', 'oprf', 'hedgehog'];
+    const plan = planRowBatch(
+      problem(false),
+      maps.map((m) => variant(m)),
+      all,
+    );
+    expect(plan.source).toEqual(['projection', 'direct', 'direct', 'direct', 'direct', 'direct', 'direct', 'twins']);
+    expect(plan.directSlots.map((s) => s.map)).toEqual(['trig', 'relu', 'elu1', 'cosformer', 'taylor2', 'oprf']);
+    // GPU-written slots (projection and direct) carry the keys' log-scales; the twins' do not
+    expect(plan.slots.slice(0, maps.length).map((s) => !!s.scaled)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it("keeps the 'ref' stabilizer's oprf and exp maps off the GPU's shifted paths (ε does not cancel), and a variant with another key map off the direct one", () => {
+    const plan = planRowBatch(
+      problem(true),
+      [variant('oprf', 'ref'), variant('positive', 'ref'), variant('trig', 'ref'), variant('trig', 'shift', 'relu')],
+      { ...all, cpuFeatures: false },
+    );
+    // trig has no ε: its direct φ is the same under either stabilizer
+    expect(plan.source).toEqual(['kernels', 'kernels', 'direct', 'kernels']);
+  });
+
+  it('without direct (the A/B), the direct maps go back to the twins or the feature kernels', () => {
+    const v = [variant('elu1'), variant('trig')];
+    expect(planRowBatch(problem(false), v, { ...all, direct: false }).source).toEqual(['twins', 'twins']);
+    expect(planRowBatch(problem(false), v, { projection: true, direct: false, cpuFeatures: false }).source).toEqual([
+      'kernels',
+      'kernels',
+    ]);
+  });
+
+  it("lays W rows after the slots for the projection maps, the column offsets of double-softmax's bidirectional keys only", () => {
+    const d4 = Math.ceil(p.d / 4);
+    const bi = planRowBatch(problem(false), [variant('trig'), variant('double-softmax'), variant('elu1')], all);
+    const [trig, ds, elu] = bi.directSlots;
+    expect(trig!.wOff).toBe(bi.laid.vec4s);
+    expect(trig!.m).toBe(p.m);
+    expect(ds!.wOff).toBe(bi.laid.vec4s + p.m * d4);
+    expect([...bi.aux.keys()]).toEqual([ds!.wOff]);
+    expect(elu!.m).toBe(0);
+    expect(bi.vec4s).toBe(bi.laid.vec4s + p.m * d4 + d4);
+    // causal double-softmax keys: one shift per row (a log-scale), no column offsets
+    const causal = planRowBatch(problem(true), [variant('double-softmax')], all);
+    expect(causal.aux.size).toBe(0);
+    expect(causal.directSlots[0]!.causal).toBe(true);
+    expect(causal.vec4s).toBe(causal.laid.vec4s);
+  });
+
+  it("passes OPRF's A for this problem, and 0 for the other maps", () => {
+    const plan = planRowBatch(problem(false), [variant('oprf'), variant('relu')], all);
+    expect(plan.directSlots[0]!.a).toBeLessThan(0);
+    expect(plan.directSlots[0]!.a).toBe(plan.mapParam('oprf'));
+    expect(plan.directSlots[1]!.a).toBe(0);
+  });
+});
+
+describe('columnLogSums', () => {
+  it("is log Σ_j exp(y_jc) per column, so that exp(y_jc − o_c) is the twin's softmax over positions", () => {
+    const y = scaleInputs(inputs.k);
+    const o = columnLogSums(y);
+    for (let c = 0; c < y.cols; c++) {
+      let s = 0;
+      for (let j = 0; j < y.rows; j++) s += Math.exp(y.data[j * y.cols + c]!);
+      expect(o[c]).toBeCloseTo(Math.log(s), 5);
+    }
+  });
+  it('stays finite where the plain sum would overflow', () => {
+    const y = { rows: 2, cols: 1, data: new Float32Array([1000, 999]) };
+    expect(columnLogSums(y)[0]).toBeCloseTo(1000 + Math.log(1 + Math.exp(-1)), 3);
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * The plan of one row-statistics batch (analysis-backend.ts): where each variant's φ comes from, and
+ * where every slot's rows, W rows and column offsets lie in the one packed buffer. Pure: no device.
+ *
+ * φ per variant:
+ * - 'projection': the exp maps (positive, hyperbolic, exp — both sides) under a stabilizer without ε,
+ *   where per-row shifts cancel (rowFeatures of attention-row-list-features.wgsl);
+ * - 'direct': trig, relu, elu1, cosformer, taylor2, double-softmax, and oprf under ε = 0 (its one key
+ *   shift then cancels), queries and keys under the same map (rowFeaturesDirect);
+ * - otherwise the feature kernels ('kernels', favor-features.ts) or the twins ('twins', uploaded).
+ * Layout: the GPU-written slots first, then the twins' and the exact slot (the host's one upload), then
+ * the W rows of the projected and direct slots and double-softmax's column offsets.
+ */
+import type { FeatureVariant, RowProblem } from '../core/analysis-backend';
+import { featureDim, featureMapParam, scaleInputs, stabilizerEps } from '../core/feature-maps';
+import { FEATURE_MAP_SPECS } from '../core/feature-map-specs';
+import type { FeatureMapKind, Matrix } from '../core/types';
+import {
+  isDirectMap,
+  packSlots,
+  type BatchSlot,
+  type DirectSlot,
+  type ProjectedSlot,
+} from './attention-row-list-batch';
+import { EXP_MAPS } from './performer-exp';
+
+export type PhiSource = 'projection' | 'direct' | 'kernels' | 'twins';
+
+export interface RowBatchChoices {
+  /** the exp maps' φ from their projection */
+  projection: boolean;
+  /** the direct maps' φ from the rows */
+  direct: boolean;
+  /** the rest from the twins (else from the feature kernels) */
+  cpuFeatures: boolean;
+}
+
+export interface RowBatchPlan {
+  source: PhiSource[];
+  /** feature dimension m′ per variant */
+  mps: number[];
+  /** the variants in layout order */
+  order: number[];
+  /** the slots as packed (layout order, the exact slot last), and their vec4 count */
+  laid: { slots: BatchSlot[]; vec4s: number };
+  /** per variant (then the exact one): its slot, twins' shared sides pointing at the first variant's rows */
+  slots: BatchSlot[];
+  projected: ProjectedSlot[];
+  directSlots: DirectSlot[];
+  /** host rows past the slots: first vec4 → the d column offsets there */
+  aux: Map<number, Float32Array>;
+  /** every vec4 of the packed buffer (slots, W rows, offsets) */
+  vec4s: number;
+  /** a twins' variant whose query (key) side another variant already forms: that variant */
+  qShared: (number | undefined)[];
+  kShared: (number | undefined)[];
+  /** the map's scalar (OPRF's A) for this problem, memoized */
+  mapParam: (kind: FeatureMapKind) => number;
+}
+
+/** Whether a variant's φ comes from its projection (rowFeatures). */
+export function projectable(v: FeatureVariant): boolean {
+  return stabilizerEps(v.stabilizer) === 0 && EXP_MAPS.includes(v.map) && EXP_MAPS.includes(v.keyMap ?? v.map);
+}
+
+/** Whether a variant's φ comes from the rows themselves (rowFeaturesDirect). */
+export function directable(v: FeatureVariant): boolean {
+  return isDirectMap(v.map) && (v.keyMap ?? v.map) === v.map && (v.map !== 'oprf' || stabilizerEps(v.stabilizer) === 0);
+}
+
+/** d offsets o_c = M_c + log S_c of double-softmax's bidirectional keys: the softmax of each column over all keys (f64). */
+export function columnLogSums(y: Matrix): Float32Array {
+  const { rows: n, cols: d } = y;
+  const out = new Float32Array(d);
+  for (let c = 0; c < d; c++) {
+    let mx = -Infinity;
+    for (let j = 0; j < n; j++) mx = Math.max(mx, y.data[j * d + c]!);
+    let sum = 0;
+    for (let j = 0; j < n; j++) sum += Math.exp(y.data[j * d + c]! - mx);
+    out[c] = mx + Math.log(sum);
+  }
+  return out;
+}
+
+export function planRowBatch(
+  problem: RowProblem,
+  variants: readonly FeatureVariant[],
+  choices: RowBatchChoices,
+): RowBatchPlan {
+  const { q, k, rows, causal } = problem;
+  const n = q.rows;
+  const d = q.cols;
+  const R = rows.length;
+  const V = variants.length;
+  const d4 = Math.ceil(d / 4);
+  const mps = variants.map((v) => featureDim(v.map, v.w.rows, d));
+  const source = variants.map((v): PhiSource =>
+    choices.projection && projectable(v)
+      ? 'projection'
+      : choices.direct && directable(v)
+        ? 'direct'
+        : choices.cpuFeatures
+          ? 'twins'
+          : 'kernels',
+  );
+  const order = [...variants.keys()].sort((a, b) => Number(source[a] === 'twins') - Number(source[b] === 'twins'));
+  const laid = packSlots(
+    [...order.map((i) => ({ m4: Math.ceil(mps[i]! / 4), qFull: source[i] === 'kernels' })), { m4: d4, qFull: false }],
+    n,
+    R,
+  );
+  const slots: BatchSlot[] = variants.map((_, i) => ({
+    ...laid.slots[order.indexOf(i)]!,
+    scaled: source[i] === 'projection' || source[i] === 'direct',
+  }));
+  slots.push(laid.slots[V]!);
+  let vec4s = laid.vec4s;
+  const mapParams = new Map<FeatureMapKind, number>();
+  const mapParam = (kind: FeatureMapKind) => {
+    if (!mapParams.has(kind)) mapParams.set(kind, featureMapParam(kind, q, k, causal));
+    return mapParams.get(kind)!;
+  };
+
+  const projected: ProjectedSlot[] = [];
+  variants.forEach((v, i) => {
+    if (source[i] !== 'projection') return;
+    const qs = FEATURE_MAP_SPECS[v.map];
+    const ks = FEATURE_MAP_SPECS[v.keyMap ?? v.map];
+    projected.push({
+      slot: i,
+      m: v.w.rows,
+      wOff: vec4s,
+      ratio: qs.ratio(v.w.rows),
+      queryHyper: v.map === 'hyperbolic',
+      queryNorm: qs.norm,
+      keyHyper: (v.keyMap ?? v.map) === 'hyperbolic',
+      keyNorm: ks.norm,
+    });
+    vec4s += v.w.rows * d4;
+  });
+  // the direct slots' W rows (projection maps) or column offsets (double-softmax's bidirectional keys)
+  const directSlots: DirectSlot[] = [];
+  const aux = new Map<number, Float32Array>();
+  variants.forEach((v, i) => {
+    if (source[i] !== 'direct' || !isDirectMap(v.map)) return;
+    const spec = FEATURE_MAP_SPECS[v.map];
+    directSlots.push({
+      slot: i,
+      map: v.map,
+      m: spec.projection ? v.w.rows : 0,
+      wOff: vec4s,
+      ratio: spec.ratio(v.w.rows),
+      a: v.map === 'oprf' ? mapParam(v.map) : 0,
+      causal,
+    });
+    if (spec.projection) vec4s += v.w.rows * d4;
+    else if (v.map === 'double-softmax' && !causal) {
+      aux.set(vec4s, columnLogSums(scaleInputs(k)));
+      vec4s += d4;
+    }
+  });
+  // φ sides the twins form once per batch: a side is its map, W and stabilizer, so a variant whose
+  // queries or keys another variant already has reads that one's rows (mapRows' λ check: the 'exp'
+  // queries and 'positive' keys; normSweep's positive variants under the experiment's stabilizer)
+  const wIds = new Map<Matrix, number>();
+  const sideOf = (map: FeatureMapKind, v: FeatureVariant) => {
+    if (!wIds.has(v.w)) wIds.set(v.w, wIds.size);
+    return `${map}|${v.stabilizer}|${wIds.get(v.w)}`;
+  };
+  const firstQ = new Map<string, number>();
+  const firstK = new Map<string, number>();
+  const qShared: (number | undefined)[] = [];
+  const kShared: (number | undefined)[] = [];
+  variants.forEach((v, i) => {
+    if (source[i] !== 'twins') return;
+    const qs = sideOf(v.map, v);
+    const ks = sideOf(v.keyMap ?? v.map, v);
+    qShared[i] = firstQ.get(qs);
+    kShared[i] = firstK.get(ks);
+    if (qShared[i] === undefined) firstQ.set(qs, i);
+    if (kShared[i] === undefined) firstK.set(ks, i);
+  });
+  variants.forEach((_, i) => {
+    if (qShared[i] !== undefined) slots[i]!.qOff = slots[qShared[i]]!.qOff;
+    if (kShared[i] !== undefined) slots[i]!.kOff = slots[kShared[i]]!.kOff;
+  });
+  return { source, mps, order, laid, slots, projected, directSlots, aux, vec4s, qShared, kShared, mapParam };
+}
