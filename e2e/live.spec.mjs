@@ -303,3 +303,62 @@ test(
   },
   { webgpu: false, timeout: 240_000 },
 );
+
+test(
+  'a step of m: an analysis’ progress report alone renders no panel body (each body renders at most once per store update that changed something else)',
+  async ({ page, appUrl, log }) => {
+    await page.goto(`${appUrl}/?backend=cpu`);
+    await settledPage(page);
+    await page.evaluate(() => {
+      const perf = window.__performer;
+      const rec = { updates: 0, progressOnly: 0, renders0: perf.panelBodyRenders() };
+      const same = (a, b) =>
+        a.op === b.op &&
+        a.key === b.key &&
+        a.status === b.status &&
+        a.value === b.value &&
+        a.valueKey === b.valueKey &&
+        a.refined === b.refined &&
+        a.error === b.error &&
+        a.elapsedMs === b.elapsedMs;
+      perf.subscribe((s, prev) => {
+        rec.updates++;
+        // progress only: nothing but the analyses changed, and each changed entry only in its progress
+        const changed = Object.keys(s).filter((k) => s[k] !== prev[k]);
+        if (changed.length !== 1 || changed[0] !== 'analyses') return;
+        const ops = new Set([...Object.keys(s.analyses), ...Object.keys(prev.analyses)]);
+        for (const op of ops) {
+          const a = s.analyses[op];
+          const b = prev.analyses[op];
+          if (a !== b && !(a && b && same(a, b))) return;
+        }
+        rec.progressOnly++;
+      });
+      window.__renders = rec;
+    });
+    const slider = page.locator('input[type="range"][data-param="m"]').first();
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => window.__performer.getState().params.m !== 64, null, { timeout: 10_000 });
+    await settledPage(page);
+    const r = await page.evaluate(() => {
+      const now = window.__performer.panelBodyRenders();
+      const rec = window.__renders;
+      return {
+        updates: rec.updates,
+        progressOnly: rec.progressOnly,
+        renders: Object.fromEntries(Object.keys(now).map((k) => [k, now[k] - (rec.renders0[k] ?? 0)])),
+      };
+    });
+    log(
+      `store updates ${r.updates}, of them progress only ${r.progressOnly}; body renders: ${Object.entries(r.renders)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+    assert.ok(r.progressOnly >= 10, `the step's analyses reported their progress (${r.progressOnly} updates)`);
+    const others = r.updates - r.progressOnly;
+    for (const [body, n] of Object.entries(r.renders))
+      assert.ok(n <= others, `${body} rendered ${n} times for ${others} updates that were not progress alone`);
+  },
+  { webgpu: false, timeout: 240_000 },
+);

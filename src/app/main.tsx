@@ -15,7 +15,7 @@ import { StoreProvider } from '../store/react';
 import { createActions, createAppStore, initialState } from '../store/store';
 import { browserLang, readUrl } from '../store/url';
 import { loadFromUrl, startUrlSync } from '../store/url-sync';
-import { panelsBehind } from '../panels/common';
+import { panelBodyRenders, panelsBehind } from '../panels/common';
 import { App } from './App';
 import { uiFontReady } from './fonts';
 
@@ -46,13 +46,20 @@ if (readUrl(window.location.search).training.run) {
 startUrlSync(store, window, undefined, defaultLang);
 
 // Read-only handle for debugging, the browser tests and the benches (state is plain data; subscribe
-// only observes; panelsBehind: panel bodies still to render the current parameters).
+// only observes; panelsBehind: panel bodies still to render the current parameters; panelBodyRenders:
+// how often each panel body rendered).
 (
-  window as unknown as { __performer: Pick<typeof store, 'getState' | 'subscribe'> & { panelsBehind(): number } }
+  window as unknown as {
+    __performer: Pick<typeof store, 'getState' | 'subscribe'> & {
+      panelsBehind(): number;
+      panelBodyRenders(): Readonly<Record<string, number>>;
+    };
+  }
 ).__performer = {
   getState: store.getState,
   subscribe: store.subscribe,
   panelsBehind,
+  panelBodyRenders,
 };
 
 // The first render waits for the bundled UI font (or its failure): text is laid out and measured once, in the face it keeps.

@@ -103,8 +103,19 @@ function useReportBehind(params: AttentionParams, live: AttentionParams): void {
  * flight, not before its result (usePanelParams). The body is memoized: the shell's urgent render,
  * with the deferred value still the old one, stops here.
  */
+/** Renders of each panel body since the page loaded (per panel name). */
+const bodyRenders: Record<string, number> = {};
+
+/** How often each panel body has rendered (the tests: an analysis' progress report alone renders none). */
+export function panelBodyRenders(): Readonly<Record<string, number>> {
+  return { ...bodyRenders };
+}
+
 export function withDeferredParams(name: string, Body: (props: { params: AttentionParams }) => ReactNode) {
-  const MemoBody = memo(Body);
+  const MemoBody = memo(function CountedBody(props: { params: AttentionParams }) {
+    bodyRenders[name] = (bodyRenders[name] ?? 0) + 1;
+    return Body(props);
+  });
   function DeferredParams() {
     const live = useStore((s) => s.params);
     const params = useDeferredValue(usePanelParams(live));

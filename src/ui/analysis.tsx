@@ -1,10 +1,10 @@
 /** An analysis run in the worker as the panels and the slides see it: the request hook and its status line. */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { fmtMs } from '../charts/format';
 import type { AnalysisOpName, ComputedOn } from '../engine/analysis';
 import { withUpload, type AnalysisRequest } from '../store/analyses';
 import { useController, useStore } from '../store/react';
-import type { AnalysisEntry } from '../store/store';
+import type { AnalysisEntry, AppState } from '../store/store';
 import { useStrings } from './strings';
 
 /**
@@ -36,9 +36,42 @@ function queueRequest(send: () => void): () => void {
   };
 }
 
+/** Whether two entries of one op differ at most in their progress (a worker's step report). */
+export function sameButProgress(a: AnalysisEntry, b: AnalysisEntry): boolean {
+  return (
+    a.op === b.op &&
+    a.key === b.key &&
+    a.status === b.status &&
+    a.value === b.value &&
+    a.valueKey === b.valueKey &&
+    a.refined === b.refined &&
+    a.error === b.error &&
+    a.elapsedMs === b.elapsedMs
+  );
+}
+
+/**
+ * The op's store entry, its identity kept while only its progress changes: most store updates during
+ * a step are the analyses' progress reports (44 of 67 per step of m), and a panel body rendering on
+ * each of them was main-thread time the figures did not need. The status line (AnalysisStatus)
+ * subscribes to the progress itself; the `progress` of the entry returned here is the one it had when
+ * anything else last changed.
+ */
+function useEntryWithoutProgress(op: AnalysisOpName): AnalysisEntry | undefined {
+  const last = useRef<AnalysisEntry | undefined>(undefined);
+  return useStore((s) => {
+    const e = s.analyses[op];
+    const prev = last.current;
+    if (e && prev && e !== prev && sameButProgress(e, prev)) return prev;
+    last.current = e;
+    return e;
+  });
+}
+
 /**
  * Requests analysis `op` once `key` has been stable for a moment (and `enabled`); returns its store
- * entry, typed by the op's result. `coarse`: the same request on smaller budgets, shown first.
+ * entry, typed by the op's result, without re-rendering on progress alone (useEntryWithoutProgress).
+ * `coarse`: the same request on smaller budgets, shown first.
  */
 export function useAnalysis<Op extends AnalysisOpName>(
   op: Op,
@@ -54,8 +87,10 @@ export function useAnalysis<Op extends AnalysisOpName>(
     // payload is derived from key; re-running on payload identity would re-request every render
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [controller, op, key, enabled]);
-  return useStore((s) => s.analyses[op]);
+  return useEntryWithoutProgress(op) as AnalysisResultsEntry<Op>;
 }
+
+type AnalysisResultsEntry<Op extends AnalysisOpName> = AppState['analyses'][Op];
 
 /** `useAnalysis` for a request built in src/store/analyses.ts; `stale` when the shown value is for other parameters. */
 export function useAnalysisRequest<Op extends AnalysisOpName>(request: AnalysisRequest<Op>, enabled = true) {
@@ -107,8 +142,10 @@ export function isRefining(entry: AnalysisEntry | undefined, key: string): boole
  * or stale. Every state is one row of the same height (styles.css .analysis-status; long texts end in
  * an ellipsis, whole in their title), so a status change never moves the page below the figure.
  */
-export function AnalysisStatus({ req, entry }: { req: AnalysisRequest; entry: AnalysisEntry | undefined }) {
+export function AnalysisStatus({ req, entry: held }: { req: AnalysisRequest; entry: AnalysisEntry | undefined }) {
   const { op: id, payload, key: currentKey } = req;
+  // the live entry, progress included (the panel's may be held across progress-only updates)
+  const entry = useStore((s) => s.analyses[id]) ?? held;
   // a re-run shows its coarse stage first, unless a value of this key (coarse or full) is on screen
   const rerun = () =>
     controller.requestAnalysis(id, payload, currentKey, true, entry?.valueKey === currentKey ? undefined : req.coarse);
