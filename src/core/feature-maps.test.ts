@@ -290,7 +290,12 @@ describe('maps formed one after another (the projection lives in a kept scratch 
     const wBig = randomProjection('iid', 64, 6, createRng(4));
     const first = FEATURE_MAPS.filter(usesProjection).map((kind) => {
       const ctx = mapContext(kind, x, y);
-      return { kind, ctx, q: queryFeatures(kind, x, wSmall, 'shift', ctx), k: keyFeatures(kind, y, wSmall, 'shift', ctx) };
+      return {
+        kind,
+        ctx,
+        q: queryFeatures(kind, x, wSmall, 'shift', ctx),
+        k: keyFeatures(kind, y, wSmall, 'shift', ctx),
+      };
     });
     const copies = first.map((f) => ({ q: f.q.data.slice(), k: f.k.data.slice() }));
     // a larger projection (the scratch grows), then every map again
