@@ -6,8 +6,9 @@
 //     call (buffer / bind group / pipeline creation, writeBuffer, submit, mapAsync waits);
 //   - the CPU twin in the page on the same job;
 //   - the same request through the CPU worker and through the WebGPU worker (engine client, round trip).
-// Prints min / median tables. Usage: node e2e/bench-compute.mjs [--rounds 15] [--n N] [--json FILE]
-// (--n: the defaults with another sequence length, to tell fixed per-pass costs from work)
+// Prints min / median tables. Usage: node e2e/bench-compute.mjs [--rounds 15] [--n N] [--map M] [--json FILE]
+// (--n: the defaults with another sequence length, to tell fixed per-pass costs from work; --map: another
+// feature map)
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +36,12 @@ const baseUrl = `http://localhost:${server.httpServer.address().port}`;
 const browser = await launchBrowser({ webgpu: true });
 const page = await (await browser.newContext()).newPage();
 page.on('pageerror', (e) => console.error('page error:', e));
-await page.goto(`${baseUrl}/e2e/pages/bench-compute.html${nParam ? `?n=${Number(nParam)}` : ''}`);
+const mapParam = opt('map', null);
+const pageQuery = new URLSearchParams({
+  ...(nParam ? { n: String(Number(nParam)) } : {}),
+  ...(mapParam ? { map: mapParam } : {}),
+}).toString();
+await page.goto(`${baseUrl}/e2e/pages/bench-compute.html${pageQuery ? `?${pageQuery}` : ''}`);
 await page.waitForFunction(() => window.computeBench, null, { timeout: 120_000 });
 const info = await page.evaluate(() => window.computeBench.gpuInfo());
 const request = await page.evaluate(() => window.computeBench.request());

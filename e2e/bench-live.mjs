@@ -23,6 +23,7 @@
 //                                              step by step in one browser; DIR's paths are tagged @base.
 //                                              DIR needs node_modules where Vite finds them, e.g.
 //                                              git worktree add node_modules/.cache/base <commit>)
+//   --query k=v&…: URL parameters for both paths (e.g. --query map=elu1)
 //   --rounds R: R fresh page loads per path, --steps steps on each; --warmup W: unrecorded steps
 //   first; --paths cpu,webgpu: which paths; --attribution: an unminified build, and for every long
 //   animation frame ≥ 50 ms in a step its scripts (invoker, function, source, duration) — what to
@@ -53,9 +54,11 @@ const wanted = opt('paths', 'cpu,webgpu').split(',');
 
 const base = opt('base', null);
 
+// --query k=v&…: parameters added to both paths' URLs (e.g. map=elu1: the steps at another feature map)
+const extra = opt('query', '');
 const ALL_PATHS = [
-  { id: 'cpu', name: 'CPU worker (?backend=cpu)', query: '?backend=cpu', gpu: false },
-  { id: 'webgpu', name: 'WebGPU (SwiftShader)', query: '', gpu: true },
+  { id: 'cpu', name: 'CPU worker (?backend=cpu)', query: `?backend=cpu${extra ? `&${extra}` : ''}`, gpu: false },
+  { id: 'webgpu', name: 'WebGPU (SwiftShader)', query: extra ? `?${extra}` : '', gpu: true },
 ];
 // with --base, each path once per checkout, all interleaved (an A/B in one browser, one machine state)
 const roots = [{ dir: root, tag: '' }, ...(base ? [{ dir: resolve(base), tag: '@base' }] : [])];

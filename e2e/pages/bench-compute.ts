@@ -13,10 +13,12 @@ import { jobFor, prepareInputs } from '../../src/engine/compute';
 import { createEngineClient, type EngineClient } from '../../src/engine/engine-client';
 import type { ComputeRequest } from '../../src/engine/protocol';
 import { defaultRow } from '../../src/store/store';
+import type { AttentionParams } from '../../src/core/types';
 
 /** what the store sends at the defaults (compute-request.ts buildRequest); `?n=` another n */
 function storeRequest(n: number): ComputeRequest {
-  const p = { ...DEFAULT_PARAMS, n };
+  const map = new URLSearchParams(location.search).get('map') as AttentionParams['featureMap'] | null;
+  const p = { ...DEFAULT_PARAMS, n, ...(map ? { featureMap: map } : {}) };
   return { params: p, viewCells: Math.min(p.n, LIMITS.viewCellsMax), rowStats: true, rows: [defaultRow(p.n)] };
 }
 const REQUEST = storeRequest(Number(new URLSearchParams(location.search).get('n') ?? DEFAULT_PARAMS.n));

@@ -9,8 +9,9 @@ export interface GpuAnalysisBackend extends AnalysisBackend {
 
 export interface GpuAnalysisOptions {
   /**
-   * Where φ of the maps the projection kernel does not cover (every map but positive, hyperbolic and
-   * exp under 'shift') is formed: 'gpu' (favor-features, the default) or 'cpu' (the twins'
+   * Where φ of the maps attention-row-list-features.wgsl does not cover (hedgehog, and the exp maps
+   * and oprf under the 'ref' stabilizer; every map outside it with `projection` or `direct` off) is
+   * formed: 'gpu' (favor-features, the default) or 'cpu' (the twins'
    * keyFeatures of all n keys and queryFeatures of the listed rows, uploaded). A software adapter
    * (SwiftShader) runs favor-features' statistics and feature passes slowly — at n = 256, m = 64 the
    * bench's entropyVsN took 116 s with them against 1.9 s with the twins' φ — so there the rest of φ
