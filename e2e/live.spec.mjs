@@ -305,7 +305,7 @@ test(
 );
 
 test(
-  'a step of m: an analysis’ progress report alone renders no panel body (each body renders at most once per store update that changed something else)',
+  'a step of m: the analyses report their progress (≥ 10 store updates of progress alone), yet no panel body renders more often than the store changed something other than progress',
   async ({ page, appUrl, log }) => {
     await page.goto(`${appUrl}/?backend=cpu`);
     await settledPage(page);

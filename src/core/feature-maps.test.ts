@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  columnLogSums,
   elu1,
   expCurve,
   FEATURE_EPS,
@@ -306,5 +307,24 @@ describe('maps formed one after another (the projection lives in a kept scratch 
       expect(f.k.data, `${f.kind} keys`).toEqual(copies[i]!.k);
       expect(queryFeatures(f.kind, x, wSmall, 'shift', f.ctx).data, `${f.kind} recomputed`).toEqual(copies[i]!.q);
     });
+  });
+});
+
+describe('columnLogSums', () => {
+  it("is log Σ_j exp(y_jc) per column, so that exp(y_jc − o_c) is the twin's softmax over positions", () => {
+    const y = scaleInputs(gaussian(13, 6, 0.8, 5));
+    const o = columnLogSums(y);
+    for (let c = 0; c < y.cols; c++) {
+      let s = 0;
+      for (let j = 0; j < y.rows; j++) s += Math.exp(y.data[j * y.cols + c]!);
+      expect(o[c]).toBeCloseTo(Math.log(s), 5);
+    }
+    // the twin's bidirectional double-softmax keys (no W: any matrix of width d)
+    const kf = keyFeatures('double-softmax', y, gaussian(1, y.cols, 1, 6), 'shift', mapContext('double-softmax', y, y));
+    for (let e = 0; e < y.data.length; e++) expect(Math.exp(y.data[e]! - o[e % y.cols]!)).toBeCloseTo(kf.data[e]!, 6);
+  });
+  it('stays finite where the plain sum would overflow', () => {
+    const y = { rows: 2, cols: 1, data: new Float32Array([1000, 999]) };
+    expect(columnLogSums(y)[0]).toBeCloseTo(1000 + Math.log(1 + Math.exp(-1)), 3);
   });
 });

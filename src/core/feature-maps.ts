@@ -241,6 +241,16 @@ function features(
   }
 }
 
+/** The shift (max over k < len of src[o + k·stride]; 0 when not stabilizing) and Σ exp(src − shift), in f64. */
+function stridedShiftSum(src: Float32Array, o: number, stride: number, len: number, stabilize: boolean) {
+  let mx = -Infinity;
+  for (let k = 0; k < len; k++) mx = Math.max(mx, src[o + k * stride]!);
+  if (!stabilize) mx = 0;
+  let sum = 0;
+  for (let k = 0; k < len; k++) sum += Math.exp(src[o + k * stride]! - mx);
+  return { mx, sum };
+}
+
 /** out[o + k·stride] = softmax over k < len of src[o + k·stride] (max-shifted when stabilizing), f64 sums. */
 function softmaxStrided(
   src: Float32Array,
@@ -250,12 +260,22 @@ function softmaxStrided(
   len: number,
   stabilize: boolean,
 ) {
-  let mx = -Infinity;
-  for (let k = 0; k < len; k++) mx = Math.max(mx, src[o + k * stride]!);
-  if (!stabilize) mx = 0;
-  let sum = 0;
-  for (let k = 0; k < len; k++) sum += Math.exp(src[o + k * stride]! - mx);
+  const { mx, sum } = stridedShiftSum(src, o, stride, len, stabilize);
   for (let k = 0; k < len; k++) out[o + k * stride] = Math.exp(src[o + k * stride]! - mx) / sum;
+}
+
+/**
+ * The d offsets o_c = M_c + log S_c of double-softmax's bidirectional keys (the log of each column's
+ * normalizer over all n keys): exp(y_jc − o_c) is doubleSoftmaxKeys' entry, the form the GPU's row
+ * batch takes it in (attention-row-list-features.wgsl).
+ */
+export function columnLogSums(y: Matrix): Float32Array {
+  const out = new Float32Array(y.cols);
+  for (let c = 0; c < y.cols; c++) {
+    const { mx, sum } = stridedShiftSum(y.data, c, y.cols, y.rows, true);
+    out[c] = mx + Math.log(sum);
+  }
+  return out;
 }
 
 /** Double softmax, query side: softmax over the d coordinates of each row. */

@@ -96,7 +96,7 @@ export function createGpuAnalysisBackend(
     const R = rows.length;
     const V = variants.length;
     const plan = planRowBatch(problem, variants, { projection: useProjection, direct: useDirect, cpuFeatures });
-    const { source, order, mps, slots, laid, projected, directSlots, aux, vec4s, qShared, kShared, mapParam } = plan;
+    const { source, mps, slots, projected, directSlots, aux, vec4s, hostFrom, qShared, kShared, mapParam } = plan;
     const d4 = Math.ceil(d / 4);
     const maxBinding = Math.min(base.limits.maxStorageBufferBindingSize, base.limits.maxBufferSize);
     const outFloats = batchOutFloats({ n, rowCount: R, slots, fullRows: !!options.fullRows });
@@ -123,8 +123,6 @@ export function createGpuAnalysisBackend(
     const exact = slots[V]!;
     // the host's part: the twins' slots, then the exact slot and the W rows, padded rows — the part the
     // GPU's φ reads (exact slot, W) uploaded before its submission, the twins' sides as they are formed
-    const twinsAt = order.findIndex((i) => source[i] === 'twins');
-    const hostFrom = twinsAt < 0 ? exact.qOff : laid.slots[twinsAt]!.qOff;
     const host = new Float32Array((vec4s - hostFrom) * 4);
     const put = (at: number, src: Float32Array, srcRow: number, cols: number) =>
       host.set(src.subarray(srcRow * cols, (srcRow + 1) * cols), (at - hostFrom) * 4);

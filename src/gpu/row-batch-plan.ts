@@ -12,7 +12,7 @@
  * the W rows of the projected and direct slots and double-softmax's column offsets.
  */
 import type { FeatureVariant, RowProblem } from '../core/analysis-backend';
-import { featureDim, featureMapParam, scaleInputs, stabilizerEps } from '../core/feature-maps';
+import { columnLogSums, featureDim, featureMapParam, scaleInputs, stabilizerEps } from '../core/feature-maps';
 import { FEATURE_MAP_SPECS } from '../core/feature-map-specs';
 import type { FeatureMapKind, Matrix } from '../core/types';
 import {
@@ -39,8 +39,6 @@ export interface RowBatchPlan {
   source: PhiSource[];
   /** feature dimension m′ per variant */
   mps: number[];
-  /** the variants in layout order */
-  order: number[];
   /** the slots as packed (layout order, the exact slot last), and their vec4 count */
   laid: { slots: BatchSlot[]; vec4s: number };
   /** per variant (then the exact one): its slot, twins' shared sides pointing at the first variant's rows */
@@ -51,6 +49,8 @@ export interface RowBatchPlan {
   aux: Map<number, Float32Array>;
   /** every vec4 of the packed buffer (slots, W rows, offsets) */
   vec4s: number;
+  /** the first vec4 the host writes: the first twins' slot, else the exact slot */
+  hostFrom: number;
   /** a twins' variant whose query (key) side another variant already forms: that variant */
   qShared: (number | undefined)[];
   kShared: (number | undefined)[];
@@ -59,27 +59,13 @@ export interface RowBatchPlan {
 }
 
 /** Whether a variant's φ comes from its projection (rowFeatures). */
-export function projectable(v: FeatureVariant): boolean {
+function projectable(v: FeatureVariant): boolean {
   return stabilizerEps(v.stabilizer) === 0 && EXP_MAPS.includes(v.map) && EXP_MAPS.includes(v.keyMap ?? v.map);
 }
 
 /** Whether a variant's φ comes from the rows themselves (rowFeaturesDirect). */
-export function directable(v: FeatureVariant): boolean {
+function directable(v: FeatureVariant): boolean {
   return isDirectMap(v.map) && (v.keyMap ?? v.map) === v.map && (v.map !== 'oprf' || stabilizerEps(v.stabilizer) === 0);
-}
-
-/** d offsets o_c = M_c + log S_c of double-softmax's bidirectional keys: the softmax of each column over all keys (f64). */
-export function columnLogSums(y: Matrix): Float32Array {
-  const { rows: n, cols: d } = y;
-  const out = new Float32Array(d);
-  for (let c = 0; c < d; c++) {
-    let mx = -Infinity;
-    for (let j = 0; j < n; j++) mx = Math.max(mx, y.data[j * d + c]!);
-    let sum = 0;
-    for (let j = 0; j < n; j++) sum += Math.exp(y.data[j * d + c]! - mx);
-    out[c] = mx + Math.log(sum);
-  }
-  return out;
 }
 
 export function planRowBatch(
@@ -184,5 +170,7 @@ export function planRowBatch(
     if (qShared[i] !== undefined) slots[i]!.qOff = slots[qShared[i]]!.qOff;
     if (kShared[i] !== undefined) slots[i]!.kOff = slots[kShared[i]]!.kOff;
   });
-  return { source, mps, order, laid, slots, projected, directSlots, aux, vec4s, qShared, kShared, mapParam };
+  const twinsAt = order.findIndex((i) => source[i] === 'twins');
+  const hostFrom = (twinsAt < 0 ? laid.slots[V]! : laid.slots[twinsAt]!).qOff;
+  return { source, mps, laid, slots, projected, directSlots, aux, vec4s, hostFrom, qShared, kShared, mapParam };
 }

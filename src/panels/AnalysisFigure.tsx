@@ -47,7 +47,7 @@ export function AnalysisFigure<T>(props: {
     <>
       <h3>{title}</h3>
       {props.intro}
-      {props.status !== false && <AnalysisStatus req={a.req} entry={a.entry} />}
+      {props.status !== false && <AnalysisStatus req={a.req} />}
       {v !== null && props.before?.(v)}
       {v !== null && (
         <Figure name={name} title={title}>

@@ -150,7 +150,7 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
       </div>
 
       <h3>{s.rowsTitle(row)}</h3>
-      <AnalysisStatus req={rows.req} entry={rows.entry} />
+      <AnalysisStatus req={rows.req} />
       {v && <p className="note">{s.rowsNote(params.m, t.names.projections[params.projection])}</p>}
       {v && (
         <div ref={legendRef}>

@@ -72,7 +72,7 @@ function RankPanelBody({ params }: { params: AttentionParams }) {
         </p>
       ) : (
         <>
-          <AnalysisStatus req={spec.req} entry={spec.entry} />
+          <AnalysisStatus req={spec.req} />
           {v && derived && (
             <>
               <div

@@ -206,7 +206,7 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
       />
 
       <h3>{t.stab.figureTitle}</h3>
-      <AnalysisStatus req={normA.req} entry={normA.entry} />
+      <AnalysisStatus req={normA.req} />
       {normA.value && <StabilizerFigure nv={normA.value} scale={params.scale} stale={normA.stale} />}
 
       {!denseOk ? (

@@ -95,14 +95,6 @@ function useReportBehind(params: AttentionParams, live: AttentionParams): void {
   useEffect(() => () => void behind.delete(token), [token]);
 }
 
-/**
- * A panel whose body follows the parameters at low priority: a parameter change (every frame of a
- * slider drag) renders only this shell at once; the body re-renders with the new parameters in a
- * deferred, interruptible render (React yields to the browser between components), so a panel's
- * charts never hold the main thread while the slider moves — and while a short main compute is in
- * flight, not before its result (usePanelParams). The body is memoized: the shell's urgent render,
- * with the deferred value still the old one, stops here.
- */
 /** Renders of each panel body since the page loaded (per panel name). */
 const bodyRenders: Record<string, number> = {};
 
@@ -111,6 +103,14 @@ export function panelBodyRenders(): Readonly<Record<string, number>> {
   return { ...bodyRenders };
 }
 
+/**
+ * A panel whose body follows the parameters at low priority: a parameter change (every frame of a
+ * slider drag) renders only this shell at once; the body re-renders with the new parameters in a
+ * deferred, interruptible render (React yields to the browser between components), so a panel's
+ * charts never hold the main thread while the slider moves — and while a short main compute is in
+ * flight, not before its result (usePanelParams). The body is memoized: the shell's urgent render,
+ * with the deferred value still the old one, stops here.
+ */
 export function withDeferredParams(name: string, Body: (props: { params: AttentionParams }) => ReactNode) {
   const MemoBody = memo(function CountedBody(props: { params: AttentionParams }) {
     bodyRenders[name] = (bodyRenders[name] ?? 0) + 1;

@@ -90,10 +90,7 @@ export function useSlideAnalysis<Op extends AnalysisOpName>(req: AnalysisRequest
     ...a,
     ready,
     // a coarse stage keeps its status line: it says the figure is a preview that still refines
-    status:
-      ready && !isCoarse(a.entry as AnalysisEntry | undefined, a.req.key) ? null : (
-        <AnalysisStatus req={req} entry={a.entry as AnalysisEntry | undefined} />
-      ),
+    status: ready && !isCoarse(a.entry as AnalysisEntry | undefined, a.req.key) ? null : <AnalysisStatus req={req} />,
   };
 }
 

@@ -11,7 +11,8 @@
  * first runs of a page, which include warm-up, and predicts a slider step's compute several times
  * too long at first. During a drag the bodies thus follow once per result, in step with the
  * heatmaps. (The analyses they request start after the compute anyway: the engine client holds its
- * pool while a compute is in flight.) */
+ * pool while a compute is in flight.)
+ */
 import type { AttentionParams } from '../core/types';
 import type { ComputeState } from './store';
 

@@ -37,7 +37,7 @@ function queueRequest(send: () => void): () => void {
 }
 
 /** Whether two entries of one op differ at most in their progress (a worker's step report). */
-export function sameButProgress(a: AnalysisEntry, b: AnalysisEntry): boolean {
+function sameButProgress(a: AnalysisEntry, b: AnalysisEntry): boolean {
   return (
     a.op === b.op &&
     a.key === b.key &&
@@ -52,7 +52,7 @@ export function sameButProgress(a: AnalysisEntry, b: AnalysisEntry): boolean {
 
 /**
  * The op's store entry, its identity kept while only its progress changes: most store updates during
- * a step are the analyses' progress reports (44 of 67 per step of m), and a panel body rendering on
+ * a step are the analyses' progress reports (about 43 of 66 per step of m), and a panel body rendering on
  * each of them was main-thread time the figures did not need. The status line (AnalysisStatus)
  * subscribes to the progress itself; the `progress` of the entry returned here is the one it had when
  * anything else last changed.
@@ -142,10 +142,10 @@ export function isRefining(entry: AnalysisEntry | undefined, key: string): boole
  * or stale. Every state is one row of the same height (styles.css .analysis-status; long texts end in
  * an ellipsis, whole in their title), so a status change never moves the page below the figure.
  */
-export function AnalysisStatus({ req, entry: held }: { req: AnalysisRequest; entry: AnalysisEntry | undefined }) {
+export function AnalysisStatus({ req }: { req: AnalysisRequest }) {
   const { op: id, payload, key: currentKey } = req;
-  // the live entry, progress included (the panel's may be held across progress-only updates)
-  const entry = useStore((s) => s.analyses[id]) ?? held;
+  // the live entry, progress included (a panel's useAnalysis holds its entry across progress reports)
+  const entry: AnalysisEntry | undefined = useStore((s) => s.analyses[id]);
   // a re-run shows its coarse stage first, unless a value of this key (coarse or full) is on screen
   const rerun = () =>
     controller.requestAnalysis(id, payload, currentKey, true, entry?.valueKey === currentKey ? undefined : req.coarse);
