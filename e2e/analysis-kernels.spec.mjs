@@ -76,7 +76,7 @@ const ROW_CASES = [
 ];
 
 test(
-  'row-list statistics kernel (φ, normalizers, per-row stats, full rows) matches the CPU twins on awkward shapes',
+  'row-list statistics kernel (φ, normalizers, per-row stats, full rows, top-k masses) matches the CPU twins on awkward shapes, and a batch without rows reads back the same statistics',
   async ({ page, baseUrl, log }) => {
     const info = await open(page, baseUrl);
     log(`adapter: ${info.adapter}`);

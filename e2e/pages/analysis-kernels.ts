@@ -100,7 +100,7 @@ async function rowStats(cs: RowCase) {
     if (!ws.has(map)) ws.set(map, generateInputs({ ...p, featureMap: map }).w);
     return { map, w: ws.get(map)!, stabilizer: cs.stabilizer ?? 'shift' };
   });
-  const opts = { entropy: true, kl: true, fullRows: true };
+  const opts = { entropy: true, kl: true, fullRows: true, topMass: true };
   const t0 = performance.now();
   const g = await b.rowStats(problem, variants, opts);
   const ms = performance.now() - t0;
@@ -120,6 +120,21 @@ async function rowStats(cs: RowCase) {
     errs[`${map}.exactSq`] = compare(gv.exactSq, cv.exactSq, A, R);
     errs[`${map}.kl`] = compare(gv.kl!, cv.kl!, A, 1e-2, true);
     errs[`${map}.rows`] = compare(flat(gv.rows!), flat(cv.rows!), A, R, true);
+    errs[`${map}.topMass`] = compare(gv.topMass!, cv.topMass!, A, R, true);
+  });
+  errs.exactTopMass = compare(g.exactTopMass!, c.exactTopMass!, A, R);
+  // the same batch without the rows: only the statistics and masses are read back (a shorter readback of
+  // the same output buffer) — they must not move
+  const lean = await b.rowStats(problem, variants, { topMass: true });
+  const same = (x: ArrayLike<number>, y: ArrayLike<number>) => compare(x, y, 0, 0, true);
+  errs['lean.exactTopMass'] = same(lean.exactTopMass!, g.exactTopMass!);
+  errs['lean.exactEntropy'] = same(lean.exactEntropy, g.exactEntropy);
+  lean.variants.forEach((lv, i) => {
+    const gv = g.variants[i]!;
+    errs[`lean.${i}.topMass`] = same(lv.topMass!, gv.topMass!);
+    errs[`lean.${i}.sqErr`] = same(lv.sqErr, gv.sqErr);
+    errs[`lean.${i}.kl`] = same(lv.kl!, gv.kl!);
+    if (lv.rows || lean.exactRows) errs[`lean.${i}.rows`] = { maxAbs: NaN, maxRel: NaN, ok: false };
   });
   return { ...worst(errs), ms };
 }

@@ -53,6 +53,38 @@ describe('cpuAnalysisBackend', () => {
     expect([...b.variants[1]!.entropy!]).toEqual(mixed.map((r) => rowEntropy(r)));
   });
 
+  it('top-k masses: a causal row counts only the keys it sees, one value per k = 1, 2, 4, … ≤ n', async () => {
+    const inputs = generateInputs({ ...P, featureMap: 'trig' });
+    const rows = [0, 5, 30, 46];
+    const b = await cpuAnalysisBackend.rowStats(
+      { q: inputs.q, k: inputs.k, rows, causal: true },
+      [{ map: 'trig', w: inputs.w, stabilizer: 'shift' }],
+      { fullRows: true, topMass: true },
+    );
+    const L = 6; // 1, 2, 4, 8, 16, 32 ≤ 47
+    const mass = b.variants[0]!.topMass!;
+    expect(mass.length).toBe(rows.length * L);
+    rows.forEach((r, t) => {
+      const seen = [...b.variants[0]!.rows![t]!.subarray(0, r + 1)].sort((u, v) => v - u);
+      for (let l = 0; l < L; l++) {
+        const k = Math.min(2 ** l, r + 1);
+        expect(mass[t * L + l]).toBeCloseTo(
+          seen.slice(0, k).reduce((a, v) => a + v, 0),
+          12,
+        );
+      }
+      // once k reaches the row's keys: its whole mass (1 for the exact softmax row)
+      if (r + 1 <= 2 ** (L - 1)) expect(b.exactTopMass![t * L + L - 1]).toBeCloseTo(1, 6);
+      else expect(b.exactTopMass![t * L + L - 1]).toBeLessThan(1);
+    });
+    // trig has negative entries: had the masked zeros counted as entries, row 5's top-8 mass (all 6 keys) would exceed its total
+    const row5 = b.variants[0]!.rows![1]!.subarray(0, 6);
+    expect(mass[1 * L + 3]).toBeCloseTo(
+      row5.reduce((a, v) => a + v, 0),
+      6,
+    );
+  });
+
   it('an overflowing variant reads as an infinite error, as relErrorOverRows does', () => {
     expect(relErrorOfRows({ sqErr: Float64Array.of(1, Infinity), exactSq: Float64Array.of(1, 1) })).toBe(Infinity);
     expect(relErrorOfRows({ sqErr: Float64Array.of(0), exactSq: Float64Array.of(0) })).toBe(0);

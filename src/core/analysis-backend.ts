@@ -3,7 +3,8 @@
  * Almost every analysis is "Â on a few query rows, for many variants (map, W, stabilizer) of the
  * same inputs, reduced per row against the exact A": `rowStats` takes one problem (Q, K, the row
  * list, causality) and a batch of variants and returns, per variant and row, H(Â_r), Σ_j (A − Â)²,
- * Σ_j A², KL(A_r ‖ Â_r) — and the rows themselves only when asked (`fullRows`).
+ * Σ_j A², KL(A_r ‖ Â_r) — and, only when asked, the rows themselves (`fullRows`) or their top-k masses
+ * (`topMass`, so that the rows need not leave the backend).
  *
  * The dense analyses (spectra, local truncation) ask for whole n×n matrices: `denseAttention` gives
  * A and Â themselves (for the SVD, which stays on the CPU in f64), `windowStats` the per-row sums of
@@ -18,7 +19,7 @@
  */
 import { keyFeatures, mapContext, queryFeatures, scaleInputs } from './feature-maps';
 import { addSquaredError, klDivergence, normalizedEntropy, relErrorOf, rowEntropy } from './metrics';
-import { approxRowsOf, exactRowsOf, subRows } from './sweeps';
+import { approxRowsOf, exactRowsOf, subRows, topMassAt, topMassLevels } from './sweeps';
 import { exactAttentionMatrix } from './exact-attention';
 import { linearAttentionMatrix } from './linear-attention';
 import { windowRowStats, type WindowRowStats } from './local-window';
@@ -51,6 +52,8 @@ export interface RowStatsOptions {
   kl?: boolean;
   /** the rows A_r and Â_r themselves (R × n each) */
   fullRows?: boolean;
+  /** per row the top-k mass at k = 1, 2, 4, … ≤ n (sweeps.ts topMassAt), without the rows leaving the backend */
+  topMass?: boolean;
 }
 
 /** Per row of the problem's row list (index t ↔ rows[t]). */
@@ -60,12 +63,16 @@ export interface VariantRowStats {
   entropy?: Float64Array;
   kl?: Float64Array;
   rows?: Float32Array[];
+  /** with `topMass`: R × L row-major, L = topMassLevels(n) — row t's mass of its top 2^l keys at t·L + l */
+  topMass?: Float64Array;
 }
 
 export interface RowStatsBatch {
   /** H(A_r) per row */
   exactEntropy: Float64Array;
   exactRows?: Float32Array[];
+  /** with `topMass`: the exact rows' top-k masses (layout of VariantRowStats.topMass) */
+  exactTopMass?: Float64Array;
   variants: VariantRowStats[];
 }
 
@@ -185,6 +192,7 @@ export function rowListStats(
   exact: readonly Float32Array[],
   approx: readonly Float32Array[],
   options: RowStatsOptions = {},
+  keysOf?: (t: number) => number,
 ): VariantRowStats {
   const R = exact.length;
   const out: VariantRowStats = { sqErr: new Float64Array(R), exactSq: new Float64Array(R) };
@@ -199,7 +207,22 @@ export function rowListStats(
     if (out.kl) out.kl[t] = klDivergence(exact[t]!, approx[t]!);
   }
   if (options.fullRows) out.rows = [...approx];
+  if (options.topMass) out.topMass = rowsTopMass(approx, keysOf);
   return out;
+}
+
+/** Top-k masses of rows (R × topMassLevels(n), row t over its keysOf(t) keys, all n by default). */
+export function rowsTopMass(rows: readonly Float32Array[], keysOf?: (t: number) => number): Float64Array {
+  const n = rows[0]?.length ?? 0;
+  const L = topMassLevels(n);
+  const out = new Float64Array(rows.length * L);
+  rows.forEach((r, t) => out.set(topMassAt(r, keysOf ? keysOf(t) : n, L), t * L));
+  return out;
+}
+
+/** The number of keys each listed row sees (causal row r: r + 1). */
+export function keysOfRows(rows: readonly number[], causal: boolean, n: number): (t: number) => number {
+  return (t) => (causal ? Math.min(rows[t]! + 1, n) : n);
 }
 
 /** The last problem's scaled inputs and exact rows: a sweep sends the same problem batch after batch. */
@@ -228,10 +251,21 @@ export const cpuAnalysisBackend: AnalysisBackend = {
   rowStats(problem, variants, options = {}) {
     const { rows, causal } = problem;
     const { x, y, exact, exactEntropy } = prepare(problem);
+    const keysOf = keysOfRows(rows, causal, problem.q.rows);
     const out = variants.map((v) =>
-      rowListStats(exact, approxRowsForMaps(v.map, v.keyMap ?? v.map, x, y, v.w, rows, causal, v.stabilizer), options),
+      rowListStats(
+        exact,
+        approxRowsForMaps(v.map, v.keyMap ?? v.map, x, y, v.w, rows, causal, v.stabilizer),
+        options,
+        keysOf,
+      ),
     );
-    return Promise.resolve({ exactEntropy, variants: out, ...(options.fullRows ? { exactRows: exact } : {}) });
+    return Promise.resolve({
+      exactEntropy,
+      variants: out,
+      ...(options.fullRows ? { exactRows: exact } : {}),
+      ...(options.topMass ? { exactTopMass: rowsTopMass(exact, keysOf) } : {}),
+    });
   },
   ...cpuDense,
 };

@@ -16,7 +16,8 @@ import {
   relErrorOverRows,
   spread,
   subRows,
-  topMassCurve,
+  topMassAt,
+  topMassLevels,
 } from './sweeps';
 import { hyperbolicRelativeMse, positiveRelativeMse, trigRelativeMse } from './theory';
 import { DEFAULT_PARAMS } from './default-params';
@@ -56,10 +57,19 @@ describe('spread and grids', () => {
     expect(spread([1, 2, 3])).toEqual({ mean: 2, std: 1, lo: 1, hi: 3 });
     expect(powersOfTwo(4, 40)).toEqual([4, 8, 16, 32]);
   });
-  it('topMassCurve gives topKMass for every k at once', () => {
-    const row = [0.1, 0.4, 0.2, 0.3];
-    const cum = topMassCurve(row);
-    for (let k = 1; k <= 4; k++) expect(cum[k - 1]).toBeCloseTo(topKMass(row, k), 12);
+  it('topMassAt: the mass of the 2^l largest seen keys, the whole row once 2^l ≥ keys', () => {
+    const row = Float32Array.of(0.1, 0.4, 0.2, 0.3, 9, 9); // the last two are past the row's 4 keys
+    expect([...topMassAt(row, 4, 3)].map((v) => +v.toFixed(6))).toEqual([0.4, 0.7, 1]);
+    expect([...topMassAt(row, 4, 4)].map((v) => +v.toFixed(6))).toEqual([0.4, 0.7, 1, 1]);
+    expect([...topMassAt(row, 1, 2)].map((v) => +v.toFixed(6))).toEqual([0.1, 0.1]);
+    expect(topMassLevels(256)).toBe(9);
+    expect(topMassLevels(47)).toBe(6);
+    expect(topMassLevels(1)).toBe(1);
+  });
+  it('topMassAt gives topKMass at every power of two at once', () => {
+    const row = [0.1, 0.4, 0.2, 0.3, 0.05, 0.6, 0.01, 0.2, 0.3];
+    const mass = topMassAt(row, row.length, 4);
+    for (let l = 0; l < 4; l++) expect(mass[l]).toBeCloseTo(topKMass(row, 2 ** l), 12);
   });
 });
 

@@ -140,21 +140,29 @@ export function powersOfTwo(from: number, to: number): number[] {
   return out;
 }
 
+/** The k of the top-k mass curves: 1, 2, 4, … ≤ n (powersOfTwo(1, n)); their count is ⌊log₂ n⌋ + 1. */
+export function topMassLevels(n: number): number {
+  return n >= 1 ? Math.floor(Math.log2(n)) + 1 : 0;
+}
+
 /**
- * The row sorted descending and accumulated: cum[k−1] is the mass of the top-k keys (the same
- * quantity as metrics.topKMass for every k at once).
+ * The top-k mass of one attention row at k = 1, 2, 4, … (`levels` values): the mass of its k largest
+ * entries among the `keys` keys the row sees (a causal row r sees r + 1: the masked positions are not
+ * entries of the row), the whole row's mass once k ≥ keys. The CPU twin of
+ * attention-row-top-mass.wgsl (there by nested selection in f32, here by sorting in f64).
  */
-export function topMassCurve(row: ArrayLike<number>): Float64Array {
-  const sorted = Float64Array.from(row as ArrayLike<number>)
-    .sort()
-    .reverse();
-  const cum = new Float64Array(sorted.length);
+export function topMassAt(row: ArrayLike<number>, keys: number, levels: number): Float64Array {
+  const seen = new Float64Array(keys);
+  for (let j = 0; j < keys; j++) seen[j] = row[j]!;
+  seen.sort().reverse();
+  const out = new Float64Array(levels);
   let s = 0;
-  for (let t = 0; t < sorted.length; t++) {
-    s += sorted[t]!;
-    cum[t] = s;
+  let at = 0;
+  for (let l = 0; l < levels; l++) {
+    for (const end = Math.min(2 ** l, keys); at < end; at++) s += seen[at]!;
+    out[l] = s;
   }
-  return cum;
+  return out;
 }
 
 export type EstimatorKind = 'positive' | 'hyperbolic' | 'trig';

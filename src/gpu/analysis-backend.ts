@@ -9,7 +9,8 @@
  * queries or keys of one map, W and stabilizer — is formed once per batch and shared by the variants
  * that have it) — then
  * attention-row-list-batch.ts forms every variant's dot products with the listed rows and reduces them
- * to the row statistics (and, with `fullRows`, the rows A_r, Â_r) in two dispatches, the readback copy
+ * to the row statistics (and, with `fullRows`, the rows A_r, Â_r) in two dispatches (a third for the rows'
+ * top-k masses with `topMass`, attention-row-top-mass.wgsl; only the masses are read back), the readback copy
  * in the same submission. Neither the dense Â nor φ ever reaches host memory. A batch past one storage
  * binding runs in halves.
  *
@@ -36,7 +37,7 @@ import { keyFeatures, mapContext, queryFeatures, scaleInputs, type MapContext } 
 import type { FeatureMapKind, Matrix } from '../core/types';
 import { GpuAllocator } from './allocator';
 import { subRows } from '../core/sweeps';
-import { BATCH_ROW_STATS, batchDotsBytes, batchOutFloats, encodeRowListBatch } from './attention-row-list-batch';
+import { BATCH_ROW_STATS, batchDotsBytes, batchOutLayout, encodeRowListBatch } from './attention-row-list-batch';
 import { encodeFavorFeatures } from './favor-features';
 import { GpuTimer } from './gpu-timer';
 import type { KernelContext } from './kernel-context';
@@ -99,7 +100,9 @@ export function createGpuAnalysisBackend(
     const { source, mps, slots, projected, directSlots, aux, vec4s, hostFrom, qShared, kShared, mapParam } = plan;
     const d4 = Math.ceil(d / 4);
     const maxBinding = Math.min(base.limits.maxStorageBufferBindingSize, base.limits.maxBufferSize);
-    const outFloats = batchOutFloats({ n, rowCount: R, slots, fullRows: !!options.fullRows });
+    const layout = batchOutLayout({ n, rowCount: R, slots, fullRows: !!options.fullRows, topMass: !!options.topMass });
+    const outFloats = layout.floats;
+    const readFloats = layout.readFloats;
     if (Math.max(vec4s * 16, batchDotsBytes(n, R, V + 1), outFloats * 4) > maxBinding) {
       if (V === 1) throw new EngineError('exceeds-limit', 'the batch exceeds one storage binding of this device');
       // halves of the batch, one after the other
@@ -186,6 +189,7 @@ export function createGpuAnalysisBackend(
         slots,
         feats,
         fullRows: !!options.fullRows,
+        topMass: !!options.topMass,
         projected,
         direct: directSlots,
         featsVec4s: vec4s,
@@ -195,13 +199,13 @@ export function createGpuAnalysisBackend(
     ctx.timer.resolve(enc);
     // kept across batches (they run one at a time under the lock): a fresh mappable buffer per batch
     // cost its allocation and clear on every read-back
-    const staging = alloc.buffer('an.rows.staging', outFloats * 4, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
+    const staging = alloc.buffer('an.rows.staging', readFloats * 4, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
     let data: Float32Array;
     let cpuFeaturesMs: number;
     let tSubmit: number;
     let t1: number;
     try {
-      enc.copyBufferToBuffer(out, 0, staging, 0, outFloats * 4);
+      enc.copyBufferToBuffer(out, 0, staging, 0, readFloats * 4);
       tSubmit = performance.now();
       if (withTwins && (projected.length || directSlots.length || onKernels))
         device.queue.submit([encFeatures.finish()]);
@@ -238,11 +242,11 @@ export function createGpuAnalysisBackend(
       cpuFeaturesMs = performance.now() - tf;
       t1 = performance.now();
       device.queue.submit([enc.finish()]);
-      const mapped = staging.mapAsync(GPUMapMode.READ, 0, outFloats * 4);
+      const mapped = staging.mapAsync(GPUMapMode.READ, 0, readFloats * 4);
       // the scopes' round trip overlaps the GPU's work instead of following the read-back
       closeScopes();
       await mapped;
-      data = new Float32Array(staging.getMappedRange(0, outFloats * 4).slice(0));
+      data = new Float32Array(staging.getMappedRange(0, readFloats * 4).slice(0));
     } finally {
       if (staging.mapState === 'mapped') staging.unmap();
     }
@@ -264,20 +268,23 @@ export function createGpuAnalysisBackend(
     const plane = (i: number, kIdx: number) =>
       Float64Array.from(data.subarray((i * BATCH_ROW_STATS + kIdx) * R, (i * BATCH_ROW_STATS + kIdx + 1) * R));
     const rowsAt = (s: number): Float32Array[] =>
-      rows.map((_, t) =>
-        data.slice(BATCH_ROW_STATS * V * R + (s * R + t) * n, BATCH_ROW_STATS * V * R + (s * R + t + 1) * n),
-      );
+      rows.map((_, t) => data.slice(layout.rowsBase + (s * R + t) * n, layout.rowsBase + (s * R + t + 1) * n));
+    const L = layout.levels;
+    const massAt = (s: number) =>
+      Float64Array.from(data.subarray(layout.massBase + s * R * L, layout.massBase + (s + 1) * R * L));
     const outVariants: VariantRowStats[] = variants.map((_, i) => ({
       entropy: plane(i, 1),
       sqErr: plane(i, 2),
       exactSq: plane(i, 3),
       kl: plane(i, 4),
       ...(options.fullRows ? { rows: rowsAt(i + 1) } : {}),
+      ...(options.topMass ? { topMass: massAt(i + 1) } : {}),
     }));
     return {
       exactEntropy: plane(0, 0),
       variants: outVariants,
       ...(options.fullRows ? { exactRows: rowsAt(0) } : {}),
+      ...(options.topMass ? { exactTopMass: massAt(0) } : {}),
     };
   }
 

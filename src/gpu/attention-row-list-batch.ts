@@ -3,6 +3,8 @@
  * the rows) of exact vs approximate attention for a whole batch of variants on a list of query rows,
  * in two dispatches whatever the number of variants (cost O((V + 1)·R·n·m'), memory O(V·R·n)).
  * CPU twin: core/analysis-backend.ts rowListStats on core/sweeps.ts exactRowsOf / approxRowsOf.
+ * With `topMass`, src/shaders/attention-row-top-mass.wgsl follows the reduce: the rows' top-k masses
+ * (twin: core/sweeps.ts topMassAt), selected in the dots buffer once the reduce no longer needs it.
  *
  * The caller packs every slot's vec4 rows into one `feats` buffer (`packSlots` lays the slots out):
  * slots 0 … V−1 the variants' φ(Q), φ(K), slot V the exact Q, K. A slot's query side holds either the
@@ -10,11 +12,13 @@
  */
 import code from '../shaders/attention-row-list-batch.wgsl?raw';
 import featuresCode from '../shaders/attention-row-list-features.wgsl?raw';
+import topMassCode from '../shaders/attention-row-top-mass.wgsl?raw';
 import type { KernelContext } from './kernel-context';
 import { bindAt } from './favor-dispatch';
 import { shaderSource } from './shader-source';
 import { RELU_EPS } from '../core/feature-maps';
 import type { FeatureMapKind } from '../core/types';
+import { topMassLevels } from '../core/sweeps';
 
 /** statistics per listed row: H(A), H(Â), Σ(A − Â)², Σ A², KL (as attention-row-list-stats.ts) */
 export const BATCH_ROW_STATS = 5;
@@ -107,6 +111,8 @@ export interface RowListBatch {
   feats: GPUBuffer;
   /** also write the rows A, Â (R × n each) after the statistics */
   fullRows: boolean;
+  /** also the rows' top-k masses (attention-row-top-mass.wgsl; the rows are then written too, read back only with fullRows) */
+  topMass?: boolean;
   /** slots whose φ the features pass forms first, and the vec4s of feats (the size of its scratch) */
   projected?: readonly ProjectedSlot[];
   /** slots whose φ rowFeaturesDirect forms */
@@ -114,10 +120,36 @@ export interface RowListBatch {
   featsVec4s?: number;
 }
 
-/** Floats of the output: the statistics (5 planes of R per variant), then with fullRows (V + 1)·R·n rows. */
-export function batchOutFloats(b: Pick<RowListBatch, 'n' | 'rowCount' | 'slots' | 'fullRows'>): number {
-  const V = b.slots.length - 1;
-  return BATCH_ROW_STATS * V * b.rowCount + (b.fullRows ? (V + 1) * b.rowCount * b.n : 0);
+/**
+ * Where the output's parts start (floats): the statistics (5 planes of R per variant) at 0, with topMass
+ * the masses ((V + 1)·R·L, slot-major) at `massBase`, with fullRows or topMass the rows ((V + 1)·R·n) at
+ * `rowsBase`; `readFloats` is what the host reads back (the rows only with fullRows), `floats` the buffer.
+ */
+export function batchOutLayout(b: Pick<RowListBatch, 'n' | 'rowCount' | 'slots' | 'fullRows' | 'topMass'>): {
+  massBase: number;
+  levels: number;
+  rowsBase: number;
+  readFloats: number;
+  floats: number;
+} {
+  const S = b.slots.length;
+  const R = b.rowCount;
+  const massBase = BATCH_ROW_STATS * (S - 1) * R;
+  const levels = b.topMass ? topMassLevels(b.n) : 0;
+  const rowsBase = massBase + S * R * levels;
+  const rowFloats = b.fullRows || b.topMass ? S * R * b.n : 0;
+  return {
+    massBase,
+    levels,
+    rowsBase,
+    readFloats: rowsBase + (b.fullRows ? rowFloats : 0),
+    floats: rowsBase + rowFloats,
+  };
+}
+
+/** Floats of the output buffer (batchOutLayout). */
+export function batchOutFloats(b: Pick<RowListBatch, 'n' | 'rowCount' | 'slots' | 'fullRows' | 'topMass'>): number {
+  return batchOutLayout(b).floats;
 }
 
 /** Bytes of the intermediate dot products (every slot's R × n, keys padded to 8). */
@@ -143,15 +175,16 @@ export function encodeRowListBatch(
   const ns = 2 * k8;
   const table = new Uint32Array(slots.length * 4);
   slots.forEach((s, i) => table.set([s.qOff, s.kOff, s.m4, (s.qFull ? 1 : 0) | (s.scaled ? 2 : 0)], 4 * i));
+  const layout = batchOutLayout(b);
   const buf = new ArrayBuffer(48);
   const u = new Uint32Array(buf);
-  u.set([n, b.causal ? 1 : 0, R, V, ns, k8, b.fullRows ? 1 : 0, BATCH_ROW_STATS * V * R]);
+  u.set([n, b.causal ? 1 : 0, R, V, ns, k8, b.fullRows || b.topMass ? 1 : 0, layout.rowsBase]);
   new Float32Array(buf)[8] = 1 / Math.sqrt(b.d);
   const a = ctx.alloc;
   const uniform = a.uniform('rowbatch.u', new Uint8Array(buf));
   const tableBuf = a.upload('rowbatch.table', table);
   const dots = a.storage('rowbatch.dots', batchDotsBytes(n, R, slots.length));
-  const out = a.storage('rowbatch.out', batchOutFloats(b) * 4);
+  const out = a.storage('rowbatch.out', layout.floats * 4);
   const kscale = a.storage('rowbatch.kscale', Math.max(1, V) * ns * 16);
   const projected = b.projected ?? [];
   if (projected.length) encodeProjectedFeatures(ctx, featuresEncoder, b, projected, kscale, ns);
@@ -175,6 +208,26 @@ export function encodeRowListBatch(
   pass.setBindGroup(0, bindAt(ctx.device, reducePl, reduceEntries, 'row-batch.reduce'));
   pass.dispatchWorkgroups(Math.ceil((V * R) / RWG));
   pass.end();
+  if (b.topMass) {
+    // the dots are dead once reduced: their rows (8⌈n/8⌉ floats each) are the selection's work rows
+    const tm = new Uint32Array([
+      n,
+      b.causal ? 1 : 0,
+      R,
+      V + 1,
+      layout.levels,
+      layout.rowsBase,
+      layout.massBase,
+      4 * ns,
+    ]);
+    const tmPl = ctx.pipelines.pipeline('attention-row-top-mass', shaderSource(topMassCode), 'rowTopMass');
+    const entries = { 0: a.uniform('rowbatch.tm.u', new Uint8Array(tm.buffer)), 1: b.rowList, 2: out, 3: dots };
+    pass = encoder.beginComputePass(ctx.timer.pass('row-batch.top-mass'));
+    pass.setPipeline(tmPl);
+    pass.setBindGroup(0, bindAt(ctx.device, tmPl, entries, 'row-batch.top-mass'));
+    pass.dispatchWorkgroups(Math.ceil(((V + 1) * R) / RWG));
+    pass.end();
+  }
   return out;
 }
 

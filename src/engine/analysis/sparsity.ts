@@ -3,8 +3,8 @@ import { fittedMapW } from '../hedgehog-op';
 import { EngineError } from '../../core/errors';
 import { generateInputs, localWindow } from '../../core/inputs';
 import { truncationCurveOf, windowGrid } from '../../core/local-window';
-import { evenRows, firstRows, mean, normEntropies, powersOfTwo, topMassCurve } from '../../core/sweeps';
-import { normalizedEntropies, type FeatureVariant } from '../../core/analysis-backend';
+import { evenRows, firstRows, mean, powersOfTwo } from '../../core/sweeps';
+import { normalizedEntropies, type FeatureVariant, type VariantRowStats } from '../../core/analysis-backend';
 import { LIMITS } from '../../core/limits';
 import { externalInputs, readExternal } from '../external-inputs';
 import {
@@ -33,33 +33,31 @@ export async function rowEntropies(payload: RowEntropiesPayload, ctx: AnalysisCo
   const maxRows = clampInt(payload.maxRows, 8, 1024, p.n > 4096 ? 64 : 256);
   const rows = evenRows(p.n, maxRows);
   const { inputs } = prepared(p, p.n, readExternal(payload));
-  // one batch: the experiment's map and 1 + elu (rows kept for the top-k curves)
+  // one batch: the experiment's map and 1 + elu, their entropies and top-k masses per row (on the GPU
+  // backend reduced there: the rows never reach the host)
   const b = await backendOf(ctx).rowStats(
     problemOf(inputs, rows, p.causal),
     [
       { map: p.featureMap, w: fittedMapW(payload, p, inputs.w), stabilizer: p.stabilizer },
       { map: 'elu1', w: inputs.w, stabilizer: p.stabilizer },
     ],
-    { fullRows: true },
+    { entropy: true, topMass: true },
   );
-  const exact = b.exactRows!;
   await step(ctx, 1, 3, 'exact');
-  const performer = b.variants[0]!.rows!;
+  const [performer, elu] = b.variants as [VariantRowStats, VariantRowStats];
   await step(ctx, 2, 3, p.featureMap);
-  const elu = b.variants[1]!.rows!;
   const ks = powersOfTwo(1, p.n);
-  const topK = (rs: Float32Array[]) => {
-    const curves = rs.map(topMassCurve);
-    return ks.map((k) => mean(curves.map((c) => c[Math.min(k, c.length) - 1]!)));
-  };
+  // the mean over rows of each k's mass (levels: ks.length per row)
+  const topK = (mass: Float64Array) => ks.map((_, l) => mean(rows.map((_, t) => mass[t * ks.length + l]!)));
+  const h = (e: Float64Array) => normalizedEntropies(e, rows, p.causal, p.n);
   const result: RowEntropiesResult = {
     n: p.n,
     map: p.featureMap,
     rows,
-    exact: normEntropies(exact, rows, p.causal),
-    performer: normEntropies(performer, rows, p.causal),
-    elu1: normEntropies(elu, rows, p.causal),
-    topK: { k: ks, exact: topK(exact), performer: topK(performer), elu1: topK(elu) },
+    exact: h(b.exactEntropy),
+    performer: h(performer.entropy!),
+    elu1: h(elu.entropy!),
+    topK: { k: ks, exact: topK(b.exactTopMass!), performer: topK(performer.topMass!), elu1: topK(elu.topMass!) },
   };
   await step(ctx, 3, 3, '1+elu');
   return result;
