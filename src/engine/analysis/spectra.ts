@@ -28,18 +28,22 @@ export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Pr
   const problem = { q: inputs.q, k: inputs.k, causal: p.causal };
   // Â is dense when causal (triangular) or when m′ ≥ n; else its p×p core (QR of the n×m′ factors, O(n·m′²))
   const denseApprox = p.causal || mPrime >= n;
-  // the O(n²·(d + m′)) part: on the GPU where the backend has one, A and Â in f32 (the SVD stays here, in f64)
-  const dense = await backendOf(ctx).denseAttention(problem, denseApprox ? variant : undefined);
+  // the O(n²·(d + m′)) part: on the GPU where the backend has one, A and Â in f32 (the SVD stays here, in f64).
+  // Asked first, so that the GPU forms it while the host forms the low-rank cores (the twins compute it
+  // inside the call, so there the order changes nothing)
+  const pending = backendOf(ctx).denseAttention(problem, denseApprox ? variant : undefined);
+  pending.catch(() => undefined); // a failure is thrown by the await below, not reported unhandled
+  let approxCore: SpectrumMatrix | null = null;
+  if (!denseApprox) {
+    const { qf, kf } = variantFeatures(problem, variant);
+    approxCore = lowRankProductCore(normalizedQueryFeatures(qf, kf), kf);
+  }
+  const scoresM = lowRankProductCore(x, y);
+  const dense = await pending;
   await step(ctx, 0, 1, 'A');
   const exactDense = dense.exact;
   const exactM: SpectrumMatrix = { rows: n, cols: n, data: exactDense };
-  let approxM: SpectrumMatrix;
-  if (denseApprox) approxM = { rows: n, cols: n, data: dense.approx! };
-  else {
-    const { qf, kf } = variantFeatures(problem, variant);
-    approxM = lowRankProductCore(normalizedQueryFeatures(qf, kf), kf);
-  }
-  const scoresM = lowRankProductCore(x, y);
+  const approxM: SpectrumMatrix = approxCore ?? { rows: n, cols: n, data: dense.approx! };
   const jobs: [string, SpectrumMatrix][] = [
     ['A', exactM],
     ['Â', approxM],
