@@ -59,13 +59,14 @@ try {
   const third = args.includes('--twins-only') || withoutDirect;
   const times = Object.fromEntries(ops.map((o) => [o, { cpu: [], gpu: [], third: [] }]));
   // the GPU side as the engine worker runs it on this adapter (software: the exp maps' φ from the
-  // projection kernel, the other maps' from the twins)
+  // projection kernel, trig, relu, elu1, cosformer, taylor2, oprf and double-softmax from the rows
+  // (rowFeaturesDirect), hedgehog's and the 'ref' stabilizer's from the twins)
   const gpuMode =
     /swiftshader|fallback|llvmpipe|warp/i.test(info.adapter) && !args.includes('--gpu-features')
       ? 'gpu-projection'
       : 'gpu';
   console.log(
-    `GPU side: ${gpuMode === 'gpu' ? 'φ and row statistics on the GPU' : "the exp maps' φ projected on the GPU, the other maps' from the twins; row statistics on the GPU"}`,
+    `GPU side: ${gpuMode === 'gpu' ? 'φ and row statistics on the GPU' : "φ on the GPU (exp maps projected, the others from the rows) but hedgehog's and the 'ref' stabilizer's (twins); row statistics on the GPU"}`,
   );
   for (let r = 0; r < rounds; r++) {
     for (const op of ops) {
