@@ -3,8 +3,9 @@
 //
 // Kernels (attention-row-list-batch.wgsl — rowDots, rowDotsThin for 1 or 2 rows — on φ from attention-row-list-features.wgsl
 // (rowFeatures: the exp maps' projection; rowFeaturesDirect: trig, relu, elu1, cosformer, taylor2, oprf,
-// double-softmax), favor-features (hedgehog, the 'ref' stabilizer) or the twins; full rows from the same reduce):
-// every row statistic within |gpu − cpu| ≤ 1e-4 + 1e-3·|cpu| (KL: 1e-2·|cpu|); a row whose normalizer
+// double-softmax), favor-features (hedgehog, the 'ref' stabilizer) or the twins; full rows from the same reduce;
+// top-k masses from attention-row-top-mass.wgsl vs sweeps.ts topMassAt, and the same batch read back without
+// rows bit for bit): every row statistic within |gpu − cpu| ≤ 1e-4 + 1e-3·|cpu| (KL: 1e-2·|cpu|); a row whose normalizer
 // is exactly 0 (cosformer's relu features can all vanish) is 0 on the GPU and 0/0 in the twin (the
 // all-zero normalizer guard) and is skipped. Dense kernels (src/gpu/analysis-dense.ts): the n×n planes
 // A, Â read back vs the f64 twins within 1e-5 + 1e-3·|cpu|; local-window-stats.wgsl vs the twin
