@@ -355,8 +355,7 @@ test(
 
     // click a heatmap row: it is pinned and its full row is charted
     const canvas = page.locator('[data-metric="heatmap-exact"] .heatmap-canvas');
-    // measured on screen, where it is clicked: an off-screen panel is not laid out (content-visibility:
-    // auto), and Playwright's box for it is the one it had at the previous viewport size
+    // measured where it is clicked: on screen (as heatmapCellText does)
     await canvas.scrollIntoViewIfNeeded();
     const box = await canvas.boundingBox();
     await canvas.click({ position: { x: box.width / 2, y: box.height * 0.25 } });
