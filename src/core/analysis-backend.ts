@@ -191,8 +191,8 @@ export function approxRowsForMaps(
 export function rowListStats(
   exact: readonly Float32Array[],
   approx: readonly Float32Array[],
-  options: RowStatsOptions = {},
-  keysOf?: (t: number) => number,
+  options: RowStatsOptions,
+  keysOf: (t: number) => number,
 ): VariantRowStats {
   const R = exact.length;
   const out: VariantRowStats = { sqErr: new Float64Array(R), exactSq: new Float64Array(R) };
@@ -211,18 +211,17 @@ export function rowListStats(
   return out;
 }
 
-/** Top-k masses of rows (R × topMassLevels(n), row t over its keysOf(t) keys, all n by default). */
-export function rowsTopMass(rows: readonly Float32Array[], keysOf?: (t: number) => number): Float64Array {
-  const n = rows[0]?.length ?? 0;
-  const L = topMassLevels(n);
+/** Top-k masses of rows (R × topMassLevels(n), row t over the keysOf(t) keys it sees). */
+function rowsTopMass(rows: readonly Float32Array[], keysOf: (t: number) => number): Float64Array {
+  const L = topMassLevels(rows[0]?.length ?? 0);
   const out = new Float64Array(rows.length * L);
-  rows.forEach((r, t) => out.set(topMassAt(r, keysOf ? keysOf(t) : n, L), t * L));
+  rows.forEach((r, t) => out.set(topMassAt(r, keysOf(t), L), t * L));
   return out;
 }
 
 /** The number of keys each listed row sees (causal row r: r + 1). */
-export function keysOfRows(rows: readonly number[], causal: boolean, n: number): (t: number) => number {
-  return (t) => (causal ? Math.min(rows[t]! + 1, n) : n);
+function keysOfRows(rows: readonly number[], causal: boolean, n: number): (t: number) => number {
+  return (t) => (causal ? rows[t]! + 1 : n);
 }
 
 /** The last problem's scaled inputs and exact rows: a sweep sends the same problem batch after batch. */

@@ -44,6 +44,9 @@ const FEATURES_SOURCE = shaderSource(
   featuresCode,
 );
 
+/** attention-row-top-mass.wgsl (with the shared helpers). */
+const TOP_MASS_SOURCE = shaderSource(topMassCode);
+
 /** Where one slot's rows lie in `feats` (offsets and widths in vec4s). */
 export interface BatchSlot {
   qOff: number;
@@ -147,11 +150,6 @@ export function batchOutLayout(b: Pick<RowListBatch, 'n' | 'rowCount' | 'slots' 
   };
 }
 
-/** Floats of the output buffer (batchOutLayout). */
-export function batchOutFloats(b: Pick<RowListBatch, 'n' | 'rowCount' | 'slots' | 'fullRows' | 'topMass'>): number {
-  return batchOutLayout(b).floats;
-}
-
 /** Bytes of the intermediate dot products (every slot's R × n, keys padded to 8). */
 export function batchDotsBytes(n: number, rowCount: number, slots: number): number {
   return slots * rowCount * 2 * Math.ceil(n / 8) * 16;
@@ -220,7 +218,7 @@ export function encodeRowListBatch(
       layout.massBase,
       4 * ns,
     ]);
-    const tmPl = ctx.pipelines.pipeline('attention-row-top-mass', shaderSource(topMassCode), 'rowTopMass');
+    const tmPl = ctx.pipelines.pipeline('attention-row-top-mass', TOP_MASS_SOURCE, 'rowTopMass');
     const entries = { 0: a.uniform('rowbatch.tm.u', new Uint8Array(tm.buffer)), 1: b.rowList, 2: out, 3: dots };
     pass = encoder.beginComputePass(ctx.timer.pass('row-batch.top-mass'));
     pass.setPipeline(tmPl);

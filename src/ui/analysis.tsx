@@ -36,18 +36,10 @@ function queueRequest(send: () => void): () => void {
   };
 }
 
-/** Whether two entries of one op differ at most in their progress (a worker's step report). */
+/** Whether two entries of one op differ at most in their progress (a worker's step report); every other field, whatever the entry holds, compared. */
 function sameButProgress(a: AnalysisEntry, b: AnalysisEntry): boolean {
-  return (
-    a.op === b.op &&
-    a.key === b.key &&
-    a.status === b.status &&
-    a.value === b.value &&
-    a.valueKey === b.valueKey &&
-    a.refined === b.refined &&
-    a.error === b.error &&
-    a.elapsedMs === b.elapsedMs
-  );
+  const keys = Object.keys(a) as (keyof AnalysisEntry)[];
+  return keys.length === Object.keys(b).length && keys.every((k) => k === 'progress' || a[k] === b[k]);
 }
 
 /**
