@@ -153,6 +153,13 @@ test(
       const lower = await heatmapCellText(page, `heatmap-${which}`, 0.02, 0.98); // last queries, first keys: allowed
       assert.equal(upper, '0', `${which}: the top-right cell (keys after the query) is masked, shows ${upper}`);
       assert.notEqual(lower, '0', `${which}: the bottom-left cell (keys before the query) is not masked`);
+      // a panel clips what leaves it (paint containment): at the bottom row the tooltip opens above the pointer
+      const tip = await page.locator(`[data-metric="heatmap-${which}"] .tooltip`).boundingBox();
+      const cell = await page.locator(`[data-metric="heatmap-${which}"] .heatmap-canvas`).boundingBox();
+      assert.ok(
+        tip.y + tip.height <= cell.y + cell.height,
+        `${which}: the bottom row's tooltip ends inside the heatmap (${tip.y + tip.height} > ${cell.y + cell.height})`,
+      );
     }
     await page.mouse.move(0, 0);
     assert.deepEqual(await csp.violations(), [], 'no CSP violation while computing on WebGPU');

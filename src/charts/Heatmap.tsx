@@ -190,7 +190,11 @@ export const Heatmap = memo(function Heatmap(props: HeatmapProps) {
             {rowBand(props.hoveredRow, 'row-hover')}
           </svg>
           {tip && (
-            <div className="tooltip" style={{ left: Math.min(size - 150, tip.x + 10), top: tip.y + 12 }}>
+            <div
+              className="tooltip"
+              // above the pointer near the bottom edge: below it the panel's paint containment would clip it
+              style={{ left: Math.min(size - 150, tip.x + 10), top: tip.y + 60 > size ? tip.y - 52 : tip.y + 12 }}
+            >
               <div>
                 i {range(tip.I)}, j {range(tip.J)}
               </div>
