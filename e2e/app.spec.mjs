@@ -67,11 +67,28 @@ async function waitForAllAnalyses(page, timeout = 120_000) {
   }
 }
 
+/**
+ * The box of an element scrolled on screen, once it holds still: a panel that was off screen is skipped
+ * (content-visibility: auto), so a chart in it resizes to the viewport only in the frames after it
+ * comes into view (its ResizeObserver does not fire while skipped), and the first box read would be
+ * the one of the viewport size it was last drawn at.
+ */
+async function settledBox(page, locator) {
+  await locator.scrollIntoViewIfNeeded();
+  let box = await locator.boundingBox();
+  for (let i = 0; i < 20; i++) {
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const next = await locator.boundingBox();
+    if (next.x === box.x && next.y === box.y && next.width === box.width && next.height === box.height) return next;
+    box = next;
+  }
+  throw new Error('the element kept moving after it was scrolled into view');
+}
+
 /** The value the heatmap's tooltip shows for the cell at fractions (fx, fy) of its width and height. */
 async function heatmapCellText(page, metric, fx, fy) {
   const canvas = page.locator(`[data-metric="${metric}"] .heatmap-canvas`);
-  await canvas.scrollIntoViewIfNeeded();
-  const box = await canvas.boundingBox();
+  const box = await settledBox(page, canvas);
   await canvas.hover({ position: { x: fx * box.width, y: fy * box.height }, force: true });
   return (await page.locator(`[data-metric="${metric}"] .tooltip strong`).textContent()).trim();
 }
@@ -362,9 +379,8 @@ test(
 
     // click a heatmap row: it is pinned and its full row is charted
     const canvas = page.locator('[data-metric="heatmap-exact"] .heatmap-canvas');
-    // measured where it is clicked: on screen (as heatmapCellText does)
-    await canvas.scrollIntoViewIfNeeded();
-    const box = await canvas.boundingBox();
+    // measured where it is clicked: on screen, once it holds still (as heatmapCellText does)
+    const box = await settledBox(page, canvas);
     await canvas.click({ position: { x: box.width / 2, y: box.height * 0.25 } });
     await page.waitForFunction(() => document.querySelector('.row-chart h3')?.textContent?.includes('(pinned)'));
     const pinnedTitle = await page.textContent('.row-chart h3');
@@ -521,4 +537,39 @@ test(
     assert.equal(await hint.count(), 0, 'the hint goes away once the scale is large enough');
   },
   { timeout: 60_000 },
+);
+
+test(
+  'a deep link (#panel-beyond) lands on its panel once the app has rendered and stays there while the panels above take their real heights; an in-page link lands too',
+  async ({ page, appUrl, log }) => {
+    // off-screen panels are skipped at a guessed height (content-visibility: auto), and at the
+    // browser's own fragment scroll the panels do not exist yet: src/app/hash-landing.ts lands
+    const top = (id) => page.evaluate((id) => document.getElementById(id).getBoundingClientRect().top, id);
+    await page.goto(`${appUrl}/?backend=cpu#panel-beyond`);
+    await page.waitForFunction(
+      () => Math.abs(document.getElementById('panel-beyond')?.getBoundingClientRect().top ?? 1e9) <= 2,
+      null,
+      { timeout: 20_000 },
+    );
+    // the panels above fill in (the error panel grows by ~950 px as its figures arrive)
+    await waitForAnalysis(page, 'normSweep');
+    await waitForAnalysis(page, 'rowEntropies');
+    const settled = await top('panel-beyond');
+    log(`deep link: #panel-beyond at ${settled.toFixed(1)} px once the panels above have their figures`);
+    assert.ok(Math.abs(settled) <= 2, `the deep-linked panel stays at the top, not at ${settled} px`);
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate(() => {
+      location.hash = '#panel-rank';
+    });
+    await page.waitForFunction(
+      () => Math.abs(document.getElementById('panel-rank').getBoundingClientRect().top) <= 2,
+      null,
+      { timeout: 10_000 },
+    );
+    await page.waitForTimeout(500);
+    const rank = await top('panel-rank');
+    assert.ok(Math.abs(rank) <= 2, `an in-page link lands on its panel, not ${rank} px off`);
+  },
+  { timeout: 120_000 },
 );

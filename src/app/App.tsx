@@ -24,6 +24,7 @@ import { AllPanelsHidden, Embed } from './Embed';
 import { EmbedButton } from '../ui/EmbedDialog';
 import { LanguageSwitch, useDocumentLanguage } from './LanguageSwitch';
 import { SiteFooter } from './SiteFooter';
+import { useHashLanding } from './hash-landing';
 import { useStrings } from '../ui/strings';
 
 const PANELS: Record<PanelId, () => ReactNode> = {
@@ -148,6 +149,7 @@ export function App() {
   useDocumentLanguage();
   const present = useStore((s) => s.ui.present) && !embed;
   usePresentShortcut(!embed && !present);
+  useHashLanding(!embed && embedUnknown === null && !present);
   if (present) return <Presentation notices={<Notices />} />;
 
   if (embed || embedUnknown !== null) return <Embed panels={PANELS} notices={<Notices />} badge={<BackendBadge />} />;

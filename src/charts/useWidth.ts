@@ -31,8 +31,10 @@ function useSide<T extends HTMLElement>(side: Side, fallback: number, min: numbe
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const read = () => Math.floor(side === 'width' ? el.clientWidth : el.clientHeight);
-    setValue(Math.max(min, read()) || fallback);
+    // clientWidth is 0 inside a panel the browser skips (content-visibility: auto, off screen) — the min
+    // clamp then drew the chart 120 px wide until it scrolled into view; offsetWidth forces its layout
+    const size = side === 'width' ? el.clientWidth || el.offsetWidth : el.clientHeight || el.offsetHeight;
+    setValue(Math.max(min, Math.floor(size)) || fallback);
     return observeResize([el], (entries) => {
       const v = Math.floor(entries[0]?.contentRect[side] ?? 0);
       if (v > 0) setValue((old) => (Math.abs(old - Math.max(min, v)) >= 1 ? Math.max(min, v) : old));

@@ -62,8 +62,10 @@ function citationsOf(set: EstimatorSpec[]): CitationKey[] {
 }
 
 /**
- * True from the first time the element comes near the viewport on. The panel's sweeps and its timing
- * runs (which share the backend with the live view) start only then, not at page load.
+ * True from the first time the element comes near the viewport (300 px) or any part of its panel is on
+ * screen. The panel's sweeps and its timing runs (which share the backend with the live view) start
+ * only then, not at page load. The panel too: a scroll that lands inside the panel with the element
+ * above the viewport (a jump computed against off-screen panels' height guesses) still starts them.
  */
 function useSeen<T extends Element>(): [RefObject<T | null>, boolean] {
   const ref = useRef<T>(null);
@@ -71,14 +73,17 @@ function useSeen<T extends Element>(): [RefObject<T | null>, boolean] {
   useEffect(() => {
     const el = ref.current;
     if (seen || !el) return;
-    const io = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) setSeen(true);
-      },
-      { rootMargin: '300px' },
-    );
-    io.observe(el);
-    return () => io.disconnect();
+    const onEntries = (entries: IntersectionObserverEntry[]) => {
+      if (entries.some((e) => e.isIntersecting)) setSeen(true);
+    };
+    const near = new IntersectionObserver(onEntries, { rootMargin: '300px' });
+    near.observe(el);
+    const onScreen = new IntersectionObserver(onEntries);
+    onScreen.observe(el.closest('.panel') ?? el);
+    return () => {
+      near.disconnect();
+      onScreen.disconnect();
+    };
   }, [seen]);
   return [ref, seen];
 }
