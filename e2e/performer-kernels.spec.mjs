@@ -210,6 +210,56 @@ test(
   { timeout: 240_000, sharedPage: 'driver' },
 );
 
+// The maps off the exp path with φ(Q), φ(K) formed first (as the live backend does for its dense
+// statistics): the Performer GEMMs of performer-exp.ts read them as they are (phi_direct). Every such map,
+// on awkward shapes — n = 1, n not a multiple of any tile, d = 1 and past a column tile (d > 64),
+// m' past one feature tile of 64, a forced causal chunk, the 'ref' stabilizer.
+const MATERIALIZED = [
+  { map: 'elu1', n: 1, d: 1, m: 0 },
+  { map: 'elu1', n: 257, d: 16, m: 0, input: 'local', chunk: 128 },
+  { map: 'elu1', n: 65, d: 129, m: 0 },
+  { map: 'trig', n: 100, d: 3, m: 33, scale: 1.5 },
+  { map: 'trig', n: 65, d: 70, m: 40 },
+  { map: 'relu', n: 129, d: 16, m: 256, chunk: 128 },
+  { map: 'double-softmax', n: 257, d: 16, m: 0 },
+  { map: 'double-softmax', n: 33, d: 5, m: 0, stab: 'ref' },
+  { map: 'hedgehog', n: 65, d: 16, m: 33 },
+  { map: 'oprf', n: 100, d: 64, m: 256, scale: 1.5, input: 'clustered', chunk: 128 },
+  { map: 'oprf', n: 37, d: 8, m: 16, stab: 'ref' },
+  { map: 'taylor2', n: 33, d: 12, m: 0 },
+  { map: 'cosformer', n: 129, d: 200, m: 0 },
+].map((c) => ({ ...c, materialized: true }));
+
+test(
+  'maps off the exp path run the GEMMs on materialized features (phi_direct) and match their CPU twins, bidirectional and causal; reruns give identical bits',
+  async ({ page, baseUrl, log }) => {
+    await open(page, baseUrl);
+    const failures = [];
+    for (const c of MATERIALIZED) {
+      const r = await page.evaluate(([c]) => window.performerKernels.runCase(c, { chunk: c.chunk }), [c]);
+      for (const [what, out] of [
+        ['bidirectional', r.bidirectional],
+        ['causal', r.causal],
+      ])
+        if (out.path !== 'materialized') failures.push(`${shape(c)} ${what} ran on the ${out.path} path`);
+      check(failures, c, 'features', r.features, FEATURE_TOL, 'rel');
+      check(failures, c, 'bidirectional', r.bidirectional, OUTPUT_TOL, 'norm');
+      check(failures, c, 'causal', r.causal, OUTPUT_TOL, 'norm');
+      log(
+        `${shape(c).padEnd(44)} | bidir ${e(r.bidirectional.maxAbs)} / ${e(r.bidirectional.norm)} | causal ${e(r.causal.maxAbs)} / ${e(r.causal.norm)} (${r.causal.chunk})`,
+      );
+    }
+    assert.deepEqual(failures, []);
+    for (const c of [MATERIALIZED[1], MATERIALIZED[5]])
+      for (const causal of [false, true]) {
+        const r = await page.evaluate(([c, causal]) => window.performerKernels.determinism(c, causal), [c, causal]);
+        assert.equal(r.path, 'materialized', `${shape(c)} runs on the materialized path`);
+        assert.ok(r.same, `${shape(c)} ${causal ? 'causal' : 'bidirectional'} rerun is bit-identical`);
+      }
+  },
+  { timeout: 240_000, sharedPage: 'driver' },
+);
+
 test(
   'the projection pass of the exp maps: query row maxima, the key max (key 0 alone when causal under ε) and hn equal an f64 recomputation, unblocked and in row blocks',
   async ({ page, baseUrl, log }) => {

@@ -1,11 +1,17 @@
 // Kernel checks of the performer-kernels driver (e2e/pages/performer-kernels.ts): φ(Q), φ(K), the
 // bidirectional and causal outputs against the CPU twins, on-the-fly key features bit for bit, the
 // all-zero-normalizer guard, the dispatchers' typed errors, and run-to-run determinism.
-import { encodeFavorFeatures, encodeFavorStats, type FavorStats } from '../../src/gpu/favor-features';
-import { encodePerformerBidirectional, takesExpPath } from '../../src/gpu/performer-bidirectional';
+import { encodeFavorFeatures, encodeFavorStats } from '../../src/gpu/favor-features';
+import {
+  encodePerformerBidirectional,
+  takesExpPath,
+  takesMaterializedPath,
+  type PerformerArgs,
+} from '../../src/gpu/performer-bidirectional';
 import { causalPlan, encodePerformerCausal, fusedCausalPlan } from '../../src/gpu/performer-causal';
-import { encodeFavorProjection, type FavorProjection } from '../../src/gpu/favor-projection';
+import { encodeFavorProjection } from '../../src/gpu/favor-projection';
 import { featureDim } from '../../src/core/feature-maps';
+import { fitsMaterialized } from '../../src/gpu/performer-exp';
 import { linearAttention, linearAttentionOutput, performerFeatures } from '../../src/core/linear-attention';
 import { ctx, inputsOf, submitAndRead, upload, type Case } from './performer-common';
 import { conditionNumbers, featureErrors, outputErrors } from './performer-errors';
@@ -50,7 +56,7 @@ export async function output(c: Case, causal: boolean, opts: { chunk?: number; s
   const inp = inputsOf(c);
   const p = upload(k, inp, c, causal);
   const fast = takesExpPath(k, { ...p, generic: c.generic });
-  let pre: { stats?: FavorStats; projection?: FavorProjection } = {};
+  let pre: Pick<PerformerArgs, 'stats' | 'projection' | 'features'> = {};
   const first = await submitAndRead(
     k,
     fast ? 'projection' : 'stats',
@@ -59,13 +65,15 @@ export async function output(c: Case, causal: boolean, opts: { chunk?: number; s
         const projection = encodeFavorProjection(k, enc, p, c.block);
         pre = { projection, stats: projection.stats };
       } else {
-        pre = { stats: encodeFavorStats(k, enc, p) };
+        const stats = encodeFavorStats(k, enc, p);
+        pre = { stats, features: c.materialized ? encodeFavorFeatures(k, enc, p, stats) : undefined };
       }
       return [];
     },
     [],
   );
   const args = { ...p, ...pre, generic: c.generic };
+  const direct = takesMaterializedPath(k, args);
   const { data, ms } = await submitAndRead(
     k,
     causal ? 'causal' : 'bidirectional',
@@ -90,13 +98,13 @@ export async function output(c: Case, causal: boolean, opts: { chunk?: number; s
   }
   const mp = featureDim(c.map, c.m, c.d);
   const maxBinding = Math.min(k.limits.maxStorageBufferBindingSize, k.limits.maxBufferSize);
-  const plan = causal ? (fast ? fusedCausalPlan : causalPlan)(c.n, c.d, mp, maxBinding, opts.chunk) : null;
+  const plan = causal ? (fast || direct ? fusedCausalPlan : causalPlan)(c.n, c.d, mp, maxBinding, opts.chunk) : null;
   return {
     ...outputErrors(data[0]!, ref, inp.v, kappa, rows),
     ms: first.ms + ms,
     cpuMs,
     chunk: plan?.chunk ?? null,
-    path: fast ? (c.block ? `exp, blocks of ${c.block}` : 'exp') : 'generic',
+    path: fast ? (c.block ? `exp, blocks of ${c.block}` : 'exp') : direct ? 'materialized' : 'generic',
   };
 }
 
@@ -177,7 +185,7 @@ export async function rejects(c: Case) {
 /**
  * Two runs of the same problem on the path the dispatchers choose (fast: projection, GEMMs, in row
  * blocks when `c.block` is given; generic: stats, features, on-the-fly kernels — whose materialized
- * features are compared too) give identical bits.
+ * features are compared too; materialized: stats, features, the GEMMs on them) give identical bits.
  */
 export async function determinism(c: Case, causal: boolean) {
   const k = await ctx();
@@ -197,7 +205,7 @@ export async function determinism(c: Case, causal: boolean) {
         }
         const stats = encodeFavorStats(k, enc, p);
         const f = encodeFavorFeatures(k, enc, p, stats);
-        const args = { ...p, stats, generic: c.generic };
+        const args = { ...p, stats, generic: c.generic, features: c.materialized ? f : undefined };
         const out = causal ? encodePerformerCausal(k, enc, args) : encodePerformerBidirectional(k, enc, args);
         return [out, f.qf, f.kf];
       },
@@ -211,7 +219,8 @@ export async function determinism(c: Case, causal: boolean) {
     const yu = new Uint32Array(y.buffer, y.byteOffset, y.length);
     return xu.length === yu.length && xu.every((v, t) => v === yu[t]);
   });
-  return { same, path: fast ? (c.block ? `exp, blocks of ${c.block}` : 'exp') : 'generic' };
+  const direct = !fast && !!c.materialized && fitsMaterialized(p, Math.min(k.limits.maxStorageBufferBindingSize, k.limits.maxBufferSize));
+  return { same, path: fast ? (c.block ? `exp, blocks of ${c.block}` : 'exp') : direct ? 'materialized' : 'generic' };
 }
 
 /** Features, bidirectional and causal output of one case (one page round trip). */

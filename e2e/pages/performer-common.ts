@@ -26,6 +26,11 @@ export interface Case {
   generic?: boolean;
   /** fast path: force projection row blocks of this many rows (a multiple of 64; default: all n rows when they fit) */
   block?: number;
+  /**
+   * form φ(Q), φ(K) first (as the live backend does for its dense statistics) and hand them to the
+   * dispatchers: a map off the exp path then runs the GEMMs on them (takesMaterializedPath)
+   */
+  materialized?: boolean;
 }
 
 let ctxP: Promise<KernelContext & { adapter: string }> | null = null;

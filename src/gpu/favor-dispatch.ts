@@ -78,6 +78,11 @@ export interface FmExtra {
   nchunks?: number;
   a0?: number;
   a1?: number;
+  /**
+   * performer-exp-gemm.wgsl reads φ itself from U (n×m' per side, materialized by favor-features.wgsl)
+   * instead of exp of projections: nu = m', one block, ratio 1, ε 0, flag phi_direct
+   */
+  phiDirect?: boolean;
 }
 
 /** The FmParams uniform (64 bytes) of feature-map-common.wgsl. */
@@ -104,6 +109,13 @@ export function favorParams(
   f[12] = stabilizerEps(p.stabilizer);
   f[13] = p.mapParam ?? 0;
   u[14] = causalKeys(p) ? 1 : 0;
+  if (extra.phiDirect) {
+    u[2] = u[3]!;
+    u[7] = 1;
+    f[5] = 1;
+    f[12] = 0;
+    u[15] = 1;
+  }
   return buf;
 }
 

@@ -19,7 +19,13 @@ import { EngineError } from '../core/errors';
 import { featureDim } from '../core/feature-maps';
 import type { KernelContext } from './kernel-context';
 import { maxBindingOf, type FavorProjection } from './favor-projection';
-import { encodeExpBidirectional, usesExpPath } from './performer-exp';
+import {
+  encodeExpBidirectional,
+  fitsMaterialized,
+  materializedProjection,
+  usesExpPath,
+  type MaterializedFeatures,
+} from './performer-exp';
 import {
   checkBinding,
   encodeDispatch,
@@ -42,6 +48,11 @@ export interface PerformerArgs extends FavorProblem {
   projection?: FavorProjection;
   /** true forces the generic on-the-fly path even for the exp maps (tests compare both) */
   generic?: boolean;
+  /**
+   * φ(Q), φ(K) already formed from `stats` (encodeFavorFeatures: the dense statistics need them anyway):
+   * a map off the exp path then runs the GEMMs of performer-exp.ts on them (takesMaterializedPath)
+   */
+  features?: MaterializedFeatures;
   /** fast path: rows per projection block, forced (tests; default projectionBlock of favor-projection.ts) */
   block?: number;
 }
@@ -49,6 +60,21 @@ export interface PerformerArgs extends FavorProblem {
 /** Whether these arguments run on the fast exp-of-projection path (performer-exp.ts). */
 export function takesExpPath(ctx: KernelContext, args: PerformerArgs): boolean {
   return !args.generic && usesExpPath(args, maxBindingOf(ctx));
+}
+
+/**
+ * Whether these arguments run the GEMMs on materialized features: a map off the exp path whose φ(Q),
+ * φ(K) were formed anyway and fit one buffer. On SwiftShader the on-the-fly tiles' barriers cost more
+ * than the work at small m' (elu1 at the defaults: kv 11.8 + out 6.0 ms against the GEMMs' ~1 + 1).
+ */
+export function takesMaterializedPath(ctx: KernelContext, args: PerformerArgs): boolean {
+  return (
+    !args.generic &&
+    !!args.features &&
+    !!args.stats &&
+    !takesExpPath(ctx, args) &&
+    fitsMaterialized(args, maxBindingOf(ctx))
+  );
 }
 
 /** Tile shapes of the Performer kernels for head dimension d (≤ 256). */
@@ -175,6 +201,14 @@ export function encodePerformerBidirectional(
     const { chunk } = bidirectionalChunk(n, d, mp, Math.ceil(mp / 64), maxBindingOf(ctx));
     const reduce = performerPipeline(ctx, d, 'kv_reduce');
     return encodeExpBidirectional(ctx, encoder, { ...args, role: args.role ?? 'bidir.out' }, chunk, reduce);
+  }
+  if (takesMaterializedPath(ctx, args)) {
+    const mp = featureDim(kind, m, d);
+    checkBinding(ctx, 'the key/value state', mp * (d + 1) * 4);
+    const { chunk } = bidirectionalChunk(n, d, mp, Math.ceil(mp / 64), maxBindingOf(ctx));
+    const projection = materializedProjection(ctx, encoder, args, args.features!, args.stats!);
+    const direct = { ...args, projection, direct: true, role: args.role ?? 'bidir.out' };
+    return encodeExpBidirectional(ctx, encoder, direct, chunk, performerPipeline(ctx, d, 'kv_reduce'));
   }
   const stats = args.stats ?? encodeFavorStats(ctx, encoder, args);
   const t = performerTiles(d);

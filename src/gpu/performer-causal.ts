@@ -22,9 +22,10 @@ import {
   performerSource,
   performerTiles,
   takesExpPath,
+  takesMaterializedPath,
   type PerformerArgs,
 } from './performer-bidirectional';
-import { encodeExpCausal, fusedCausalChunk } from './performer-exp';
+import { encodeExpCausal, fusedCausalChunk, materializedProjection } from './performer-exp';
 
 /** The causal workspace stays under this many bytes (and under the device's binding limit). */
 export const CAUSAL_BUDGET = 512 * 2 ** 20;
@@ -111,6 +112,12 @@ export function encodePerformerCausal(
       chunk,
       pipe(ctx, args, 'causal_prefix'),
     );
+  }
+  if (takesMaterializedPath(ctx, args)) {
+    const chunk = fusedCausalPlan(n, d, mp, maxBinding, args.chunk).chunk;
+    const projection = materializedProjection(ctx, encoder, args, args.features!, args.stats!);
+    const direct = { ...args, projection, direct: true, role: args.role ?? 'causal.out' };
+    return encodeExpCausal(ctx, encoder, direct, chunk, pipe(ctx, args, 'causal_prefix'));
   }
   const stats = args.stats ?? encodeFavorStats(ctx, encoder, args);
   const t = performerTiles(d);

@@ -22,7 +22,15 @@ import { FEATURE_MAP_SPECS } from '../core/feature-map-specs';
 import { featureDim } from '../core/feature-maps';
 import { FEATURE_MAPS, type FeatureMapKind } from '../core/types';
 import type { KernelContext } from './kernel-context';
-import { checkBinding, encodeDispatch, favorParams, favorSource, uColumns, type FavorProblem } from './favor-dispatch';
+import {
+  checkBinding,
+  encodeDispatch,
+  favorParams,
+  favorSource,
+  uColumns,
+  type FavorProblem,
+  type FavorStats,
+} from './favor-dispatch';
 import {
   blockAlignedChunk,
   blockStarts,
@@ -69,6 +77,8 @@ export interface ExpArgs extends FavorProblem {
   role: string;
   /** rows per projection block (tests force small blocks); default projectionBlock */
   block?: number;
+  /** `projection.u` holds φ itself (materializedProjection): the GEMMs read it as is */
+  direct?: boolean;
 }
 
 function vec4V(ctx: KernelContext, encoder: GPUCommandEncoder, a: ExpArgs): GPUBuffer {
@@ -84,7 +94,7 @@ function blockUniform(
   block: number,
   chunk: number,
 ): GPUBuffer {
-  const extra = { chunk, nchunks: Math.ceil(a.n / chunk), a0: u0, a1: Math.min(block, a.n) };
+  const extra = { chunk, nchunks: Math.ceil(a.n / chunk), a0: u0, a1: Math.min(block, a.n), phiDirect: a.direct };
   return ctx.alloc.uniform(`${role}.${u0 / Math.min(block, a.n)}`, new Uint32Array(favorParams(a, extra)));
 }
 
@@ -136,7 +146,10 @@ export function encodeExpBidirectional(
   const state = ctx.alloc.storage('bidir.state', E * 4);
   const out = ctx.alloc.storage(a.role, (n * d + n) * 4);
   encodeChunkStates(ctx, encoder, a, proj, v4, c, part, 'performer.kv');
-  const ur = ctx.alloc.uniform(`${a.role}.u.reduce`, new Uint32Array(favorParams(a, { chunk: c, nchunks: chunks })));
+  const ur = ctx.alloc.uniform(
+    `${a.role}.u.reduce`,
+    new Uint32Array(favorParams(a, { chunk: c, nchunks: chunks, phiDirect: a.direct })),
+  );
   const kv = encoder.beginComputePass(ctx.timer.pass('performer.kv'));
   encodeDispatch(ctx, kv, reducePipeline, { 0: ur, 8: part, 9: state }, Math.ceil(E / 256));
   kv.end();
@@ -212,7 +225,7 @@ export function encodeExpCausal(
   const work = ctx.alloc.storage('causal.work', nchunks * E * 4);
   const out = ctx.alloc.storage(a.role, (n * d + n) * 4);
   encodeChunkStates(ctx, encoder, a, proj, v4, chunk, work, 'causal.scan');
-  const u = ctx.alloc.uniform(`${a.role}.u`, new Uint32Array(favorParams(a, { chunk, nchunks })));
+  const u = ctx.alloc.uniform(`${a.role}.u`, new Uint32Array(favorParams(a, { chunk, nchunks, phiDirect: a.direct })));
   const scan = encoder.beginComputePass(ctx.timer.pass('causal.scan'));
   encodeDispatch(ctx, scan, prefixPipeline, { 0: u, 12: work }, Math.ceil(E / 256));
   scan.end();
@@ -252,4 +265,33 @@ export function encodeExpFeatures(
   }
   pass.end();
   return { qf4: out[0]!, kf4: out[1]!, mp };
+}
+
+/** φ(Q) and φ(K) already formed (n×m' f32 rows each, encodeFavorFeatures) for the GEMMs to read as they are. */
+export interface MaterializedFeatures {
+  qf: GPUBuffer;
+  kf: GPUBuffer;
+}
+
+/** Whether φ(Q) and φ(K) of this problem fit one U buffer (2·n·m' floats) for the direct GEMMs. */
+export function fitsMaterialized(p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featureMap'>, maxBinding: number): boolean {
+  return 2 * p.n * featureDim(p.featureMap, p.m, p.d) * 4 <= maxBinding;
+}
+
+/**
+ * The GEMMs' inputs for materialized features: U = [φ(Q); φ(K)] (one block of n rows, nu = m'), read
+ * with phi_direct (ExpArgs.direct), so φ is used as formed, bit for bit. hn is bound but not read there.
+ */
+export function materializedProjection(
+  ctx: KernelContext,
+  encoder: GPUCommandEncoder,
+  p: FavorProblem,
+  features: MaterializedFeatures,
+  stats: FavorStats,
+): FavorProjection {
+  const side = p.n * featureDim(p.featureMap, p.m, p.d) * 4;
+  const u = ctx.alloc.storage('direct.u', 2 * side);
+  encoder.copyBufferToBuffer(features.qf, 0, u, 0, side);
+  encoder.copyBufferToBuffer(features.kf, 0, u, side, side);
+  return { u, hn: ctx.alloc.storage('direct.hn', 2 * p.n * 4), stats, block: p.n };
 }

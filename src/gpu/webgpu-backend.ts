@@ -178,10 +178,14 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
           ? encodeFavorProjection(ctx, enc, problem)
           : undefined;
         const stats = projection?.stats ?? encodeFavorStats(ctx, enc, problem);
-        const args = { ...problem, v: vb, stats, projection };
+        // the other maps: φ(Q), φ(K) are formed once, for the dense statistics and for the Performer
+        // GEMMs (performer-exp.ts reads them as they are), not again on the fly inside tiled kernels
+        const features = !projection && s.dense ? encodeFavorFeatures(ctx, enc, problem, stats) : undefined;
+        const args = { ...problem, v: vb, stats, projection, features };
         return {
           stats,
           projection,
+          features,
           out: s.causal ? encodePerformerCausal(ctx, enc, args) : encodePerformerBidirectional(ctx, enc, args),
         };
       });
@@ -195,7 +199,7 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
         const dp = await stage('features', (enc): DenseProblem => {
           const fast = performer.projection ? encodeExpFeatures(ctx, enc, problem, performer.projection) : null;
           if (fast) return { n, d, causal: s.causal, q4: exact.q4, k4: exact.k4, ...fast };
-          const f = encodeFavorFeatures(ctx, enc, problem, performer.stats);
+          const f = performer.features ?? encodeFavorFeatures(ctx, enc, problem, performer.stats);
           const qf4 = encodeVec4Rows(ctx, enc, f.qf, n, f.mp, 'stats.qf4');
           const kf4 = encodeVec4Rows(ctx, enc, f.kf, n, f.mp, 'stats.kf4');
           return { n, d, mp: f.mp, causal: s.causal, q4: exact.q4, k4: exact.k4, qf4, kf4 };

@@ -83,7 +83,7 @@ struct FmParams {
   eps: f32,      // ε added to the exponential features: 0 ('shift') or 1e-6 ('ref')
   map_a: f32,    // OPRF's A (FM_OPRF); 0 otherwise
   causal_keys: u32, // 1: the causal variant of the key statistics (see above), 0: bidirectional
-  _pad2: u32,
+  phi_direct: u32, // 1: performer-exp-gemm.wgsl's U holds φ itself (materialized by favor-features.wgsl): φ = u
 }
 
 @group(0) @binding(0) var<uniform> fm: FmParams;

@@ -4,6 +4,10 @@
 //   φ(x_i)_f = ratio·(exp(σ_f·u_{i,r(f)} − off_i) + ε),  off_i = hn_i·[positive, hyperbolic] + shift_i,
 //   σ_f = −1 for the second hyperbolic block (f ≥ nu, r = f − nu), else +1, r(f) = f;
 //   shift = qstats[i].x (query row max) or kstats[0].x (global key max).
+//   With fm.phi_direct = 1 U holds φ itself (any map, materialized by favor-features.wgsl; nu = m',
+//   one block): φ_f = u_f, off = 0 — the maps without an exp-of-projection form take the same GEMMs
+//   (performer-exp.ts materializedProjection) instead of the on-the-fly tiles of
+//   performer-bidirectional.wgsl / performer-causal.wgsl, whose barriers cost more than the work at small m'.
 //   kv_gemm      split-K over key chunks p:  part[p] = Σ_{j∈p} φ(k_j) [v_j | 1]   (m' × (d+1): S rows, then z)
 //   out_gemm     over feature tiles:          out_i = φ(q_i)ᵀ S / φ(q_i)·z       (state = Σ_p part[p])
 //   causal_fused causal, chunks of C rows:    out_i = [φ(q_i)ᵀ S_{<p} + Σ_{pC ≤ j ≤ i} (φ(q_i)·φ(k_j)) v_j]
@@ -124,6 +128,9 @@ fn xg_block_end() -> u32 {
 
 /// off = hn·[positive, hyperbolic] + shift of row `row` of side `side` (row < n).
 fn xg_off(side: u32, row: u32) -> f32 {
+  if (fm.phi_direct == 1u) {
+    return 0.0;
+  }
   var shift = fm_kstats[0].x;
   if (side == FM_QUERY) {
     shift = fm_qstats[row].x;
@@ -151,7 +158,7 @@ fn xg_phi4_feats(side: u32, row: u32, f: u32, off: f32) -> vec4f {
       u[t] = select(v, -v, neg);
     }
   }
-  let ph = fm.ratio * (exp(u - off) + fm.eps);
+  let ph = select(fm.ratio * (exp(u - off) + fm.eps), u, fm.phi_direct == 1u);
   return select(vec4f(0.0), ph, vec4u(f) + vec4u(0u, 1u, 2u, 3u) < vec4u(fm.mp));
 }
 
@@ -164,7 +171,7 @@ fn xg_phi4_rows(side: u32, r: u32, f: u32, offs: vec4f) -> vec4f {
   let rows = min(vec4u(r) + vec4u(0u, 1u, 2u, 3u), vec4u(last));
   var u = vec4f(xg_u[xg_urow(side, rows.x) + col], xg_u[xg_urow(side, rows.y) + col], xg_u[xg_urow(side, rows.z) + col], xg_u[xg_urow(side, rows.w) + col]);
   u = select(u, -u, neg);
-  let ph = fm.ratio * (exp(u - offs) + fm.eps);
+  let ph = select(fm.ratio * (exp(u - offs) + fm.eps), u, fm.phi_direct == 1u);
   return select(vec4f(0.0), ph, vec4u(r) + vec4u(0u, 1u, 2u, 3u) <= vec4u(last));
 }
 
