@@ -127,6 +127,8 @@ test(
       { map: 'positive', n: 40, d: 64, m: 33 },
       { map: 'hyperbolic', n: 64, d: 64, m: 256 },
       { map: 'trig', n: 16, d: 16, m: 33 },
+      { map: 'relu', n: 16, d: 16, m: 33 },
+      { map: 'elu1', n: 7, d: 16, m: 0 },
       { map: 'double-softmax', n: 7, d: 16, m: 0 },
       { map: 'hedgehog', n: 7, d: 16, m: 33 },
     ]) {

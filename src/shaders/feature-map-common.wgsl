@@ -219,14 +219,13 @@ fn fm_feature(u: f32, b: u32, hn: f32, shift: f32, aux: f32) -> f32 {
       return fm.ratio * (exp(s - (hn + shift)) + fm.eps);
     }
     case FM_TRIG: {
-      let sc = sin_cos(u);
-      return fm.ratio * exp(hn) * select(sc.x, sc.y, b == 1u);
+      return fm_trig(u, b, hn);
     }
     case FM_RELU: {
-      return max(fm.ratio * u, 0.0) + FM_RELU_EPS;
+      return fm_relu(u);
     }
     case FM_ELU1: {
-      return select(exp(u), u + 1.0, u > 0.0);
+      return fm_elu1(u);
     }
     case FM_EXP: {
       return exp(u - shift) + fm.eps;
@@ -241,6 +240,21 @@ fn fm_feature(u: f32, b: u32, hn: f32, shift: f32, aux: f32) -> f32 {
       return fm_nan();
     }
   }
+}
+
+/// The maps of fm_feature that favor-features.wgsl's `features` also calls from a loop of its own (one
+/// function per formula, so both give the same bits).
+fn fm_trig(u: f32, b: u32, hn: f32) -> f32 {
+  let sc = sin_cos(u);
+  return fm.ratio * exp(hn) * select(sc.x, sc.y, b == 1u);
+}
+
+fn fm_relu(u: f32) -> f32 {
+  return max(fm.ratio * u, 0.0) + FM_RELU_EPS;
+}
+
+fn fm_elu1(u: f32) -> f32 {
+  return select(exp(u), u + 1.0, u > 0.0);
 }
 
 /// A quiet NaN: what an unknown map code computes, so a missing case cannot pass for another map.
