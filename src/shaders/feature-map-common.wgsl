@@ -219,7 +219,8 @@ fn fm_feature(u: f32, b: u32, hn: f32, shift: f32, aux: f32) -> f32 {
       return fm.ratio * (exp(s - (hn + shift)) + fm.eps);
     }
     case FM_TRIG: {
-      return fm_trig(u, b, hn);
+      let t = fm_trig(u, hn);
+      return select(t.x, t.y, b == 1u);
     }
     case FM_RELU: {
       return fm_relu(u);
@@ -244,9 +245,11 @@ fn fm_feature(u: f32, b: u32, hn: f32, shift: f32, aux: f32) -> f32 {
 
 /// The maps of fm_feature that favor-features.wgsl's `features` also calls from a loop of its own (one
 /// function per formula, so both give the same bits).
-fn fm_trig(u: f32, b: u32, hn: f32) -> f32 {
+/// Trig's two blocks of one u at once: [sin u | cos u]·ratio·exp(hn).
+fn fm_trig(u: f32, hn: f32) -> vec2<f32> {
   let sc = sin_cos(u);
-  return fm.ratio * exp(hn) * select(sc.x, sc.y, b == 1u);
+  let a = fm.ratio * exp(hn);
+  return vec2<f32>(a * sc.x, a * sc.y);
 }
 
 fn fm_relu(u: f32) -> f32 {
