@@ -80,7 +80,7 @@ export interface FmExtra {
   a1?: number;
   /**
    * performer-exp-gemm.wgsl reads φ itself from U (n×m' per side, materialized by favor-features.wgsl)
-   * instead of exp of projections: nu = m', one block, ratio 1, ε 0, flag phi_direct
+   * instead of exp of projections: nu = m', one block, flag phi_direct (ratio, ε and the offsets unread)
    */
   phiDirect?: boolean;
 }
@@ -112,8 +112,6 @@ export function favorParams(
   if (extra.phiDirect) {
     u[2] = u[3]!;
     u[7] = 1;
-    f[5] = 1;
-    f[12] = 0;
     u[15] = 1;
   }
   return buf;

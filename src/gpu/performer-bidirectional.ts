@@ -195,20 +195,18 @@ export function encodePerformerBidirectional(
   args: PerformerArgs,
 ): GPUBuffer {
   const { n, d, m, featureMap: kind } = args;
-  if (takesExpPath(ctx, args)) {
+  const direct = takesMaterializedPath(ctx, args);
+  if (direct || takesExpPath(ctx, args)) {
     const mp = featureDim(kind, m, d);
     checkBinding(ctx, 'the key/value state', mp * (d + 1) * 4);
     const { chunk } = bidirectionalChunk(n, d, mp, Math.ceil(mp / 64), maxBindingOf(ctx));
     const reduce = performerPipeline(ctx, d, 'kv_reduce');
-    return encodeExpBidirectional(ctx, encoder, { ...args, role: args.role ?? 'bidir.out' }, chunk, reduce);
-  }
-  if (takesMaterializedPath(ctx, args)) {
-    const mp = featureDim(kind, m, d);
-    checkBinding(ctx, 'the key/value state', mp * (d + 1) * 4);
-    const { chunk } = bidirectionalChunk(n, d, mp, Math.ceil(mp / 64), maxBindingOf(ctx));
-    const projection = materializedProjection(ctx, encoder, args, args.features!, args.stats!);
-    const direct = { ...args, projection, direct: true, role: args.role ?? 'bidir.out' };
-    return encodeExpBidirectional(ctx, encoder, direct, chunk, performerPipeline(ctx, d, 'kv_reduce'));
+    // materialized: the GEMMs read φ itself from U; exp path: the projections (formed there if absent)
+    const projection = direct
+      ? materializedProjection(ctx, encoder, args, args.features!, args.stats!)
+      : args.projection;
+    const a = { ...args, projection, direct, role: args.role ?? 'bidir.out' };
+    return encodeExpBidirectional(ctx, encoder, a, chunk, reduce);
   }
   const stats = args.stats ?? encodeFavorStats(ctx, encoder, args);
   const t = performerTiles(d);

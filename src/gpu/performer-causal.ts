@@ -103,21 +103,14 @@ export function encodePerformerCausal(
   const { n, d, m, featureMap: kind } = args;
   const mp = featureDim(kind, m, d);
   const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
-  if (takesExpPath(ctx, args)) {
+  const direct = takesMaterializedPath(ctx, args);
+  if (direct || takesExpPath(ctx, args)) {
     const chunk = fusedCausalPlan(n, d, mp, maxBinding, args.chunk).chunk;
-    return encodeExpCausal(
-      ctx,
-      encoder,
-      { ...args, role: args.role ?? 'causal.out' },
-      chunk,
-      pipe(ctx, args, 'causal_prefix'),
-    );
-  }
-  if (takesMaterializedPath(ctx, args)) {
-    const chunk = fusedCausalPlan(n, d, mp, maxBinding, args.chunk).chunk;
-    const projection = materializedProjection(ctx, encoder, args, args.features!, args.stats!);
-    const direct = { ...args, projection, direct: true, role: args.role ?? 'causal.out' };
-    return encodeExpCausal(ctx, encoder, direct, chunk, pipe(ctx, args, 'causal_prefix'));
+    const projection = direct
+      ? materializedProjection(ctx, encoder, args, args.features!, args.stats!)
+      : args.projection;
+    const a = { ...args, projection, direct, role: args.role ?? 'causal.out' };
+    return encodeExpCausal(ctx, encoder, a, chunk, pipe(ctx, args, 'causal_prefix'));
   }
   const stats = args.stats ?? encodeFavorStats(ctx, encoder, args);
   const t = performerTiles(d);

@@ -280,7 +280,8 @@ export function fitsMaterialized(p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featur
 
 /**
  * The GEMMs' inputs for materialized features: U = [φ(Q); φ(K)] (one block of n rows, nu = m'), read
- * with phi_direct (ExpArgs.direct), so φ is used as formed, bit for bit. hn is bound but not read there.
+ * with phi_direct (ExpArgs.direct), so φ is used as formed, bit for bit. phi_direct reads no hn: U
+ * itself fills that binding.
  */
 export function materializedProjection(
   ctx: KernelContext,
@@ -293,5 +294,5 @@ export function materializedProjection(
   const u = ctx.alloc.storage('direct.u', 2 * side);
   encoder.copyBufferToBuffer(features.qf, 0, u, 0, side);
   encoder.copyBufferToBuffer(features.kf, 0, u, side, side);
-  return { u, hn: ctx.alloc.storage('direct.hn', 2 * p.n * 4), stats, block: p.n };
+  return { u, hn: u, stats, block: p.n };
 }

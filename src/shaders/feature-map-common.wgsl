@@ -243,8 +243,9 @@ fn fm_feature(u: f32, b: u32, hn: f32, shift: f32, aux: f32) -> f32 {
   }
 }
 
-/// The maps of fm_feature that favor-features.wgsl's `features` also calls from a loop of its own (one
-/// function per formula, so both give the same bits).
+// The formulas of fm_feature that favor-features.wgsl's `features` also calls from a loop of its own
+// (one function per formula, so both give the same bits).
+
 /// Trig's two blocks of one u at once: [sin u | cos u]·ratio·exp(hn).
 fn fm_trig(u: f32, hn: f32) -> vec2<f32> {
   let sc = sin_cos(u);

@@ -5,7 +5,7 @@
 //   σ_f = −1 for the second hyperbolic block (f ≥ nu, r = f − nu), else +1, r(f) = f;
 //   shift = qstats[i].x (query row max) or kstats[0].x (global key max).
 //   With fm.phi_direct = 1 U holds φ itself (any map, materialized by favor-features.wgsl; nu = m',
-//   one block): φ_f = u_f, off = 0 — the maps without an exp-of-projection form take the same GEMMs
+//   one block): φ_f = u_f, off = 0, hn unread — the maps without an exp-of-projection form take the same GEMMs
 //   (performer-exp.ts materializedProjection) instead of the on-the-fly tiles of
 //   performer-bidirectional.wgsl / performer-causal.wgsl, whose barriers cost more than the work at small m'.
 //   kv_gemm      split-K over key chunks p:  part[p] = Σ_{j∈p} φ(k_j) [v_j | 1]   (m' × (d+1): S rows, then z)
