@@ -21,9 +21,26 @@ export function observeResize(els: readonly Element[], onResize: (entries: Resiz
 }
 
 /**
- * One side of an element (`clientWidth` / `clientHeight` at first, then the observed content box,
- * floored), kept current with a ResizeObserver (charts redraw on resize, not per frame); `fallback`
- * until it is measured.
+ * The element's content-box side in CSS px, unrounded: what a ResizeObserver reports as contentRect,
+ * read before the first observation arrives. clientWidth was 0 inside a panel the browser skips
+ * (content-visibility: auto, off screen; the min clamp then drew the chart 120 px wide until it
+ * scrolled into view), and offsetWidth, which forces the layout, is the border box rounded to whole px:
+ * a skipped panel, whose observer stays silent until it is shown, kept a chart 1 px wider than the
+ * same chart measured by its observer. The computed width is the used one, laid out on demand.
+ */
+function contentSize(el: HTMLElement, side: Side): number {
+  const cs = getComputedStyle(el);
+  const px = (v: string) => parseFloat(v) || 0;
+  const size = px(side === 'width' ? cs.width : cs.height);
+  if (cs.boxSizing !== 'border-box') return size;
+  return side === 'width'
+    ? size - px(cs.paddingLeft) - px(cs.paddingRight) - px(cs.borderLeftWidth) - px(cs.borderRightWidth)
+    : size - px(cs.paddingTop) - px(cs.paddingBottom) - px(cs.borderTopWidth) - px(cs.borderBottomWidth);
+}
+
+/**
+ * One side of an element (its content box, floored: `contentSize` at first, then as observed), kept
+ * current with a ResizeObserver (charts redraw on resize, not per frame); `fallback` until it is measured.
  */
 function useSide<T extends HTMLElement>(side: Side, fallback: number, min: number): [RefObject<T | null>, number] {
   const ref = useRef<T>(null);
@@ -31,10 +48,7 @@ function useSide<T extends HTMLElement>(side: Side, fallback: number, min: numbe
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    // clientWidth is 0 inside a panel the browser skips (content-visibility: auto, off screen) — the min
-    // clamp then drew the chart 120 px wide until it scrolled into view; offsetWidth forces its layout
-    const size = side === 'width' ? el.clientWidth || el.offsetWidth : el.clientHeight || el.offsetHeight;
-    setValue(Math.max(min, Math.floor(size)) || fallback);
+    setValue(Math.max(min, Math.floor(contentSize(el, side))) || fallback);
     return observeResize([el], (entries) => {
       const v = Math.floor(entries[0]?.contentRect[side] ?? 0);
       if (v > 0) setValue((old) => (Math.abs(old - Math.max(min, v)) >= 1 ? Math.max(min, v) : old));
