@@ -170,6 +170,17 @@ test(
 );
 
 test(
+  'the GPU backend reports a batch as submitted once, before its result (what lets a sweep draw its next point meanwhile)',
+  async ({ page, baseUrl }) => {
+    await open(page, baseUrl);
+    const r = await page.evaluate(() => window.analysisKernels.submissionOrder());
+    assert.deepEqual(r.events, ['submitted', 'result']);
+    assert.ok(r.sqErr.ok, `the batch's Σ(A − Â)² against the twins': ${JSON.stringify(r.sqErr)}`);
+  },
+  { timeout: 120_000, sharedPage: 'driver' },
+);
+
+test(
   'a GPU-run sweep stops with cancelled between its batches',
   async ({ page, baseUrl }) => {
     await open(page, baseUrl);

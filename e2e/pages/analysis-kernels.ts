@@ -17,6 +17,7 @@ import type { KernelContext } from '../../src/gpu/kernel-context';
 import { createTurns } from '../../src/engine/gpu-turns';
 import { GPU_ANALYSIS_OPS, runAnalysisOp, type AnalysisContext, type WorkerOpName } from '../../src/engine/analysis';
 import { untimedKernelContext } from '../../src/gpu/kernel-context';
+import { clearInputMemos } from '../../src/engine/analysis/input-memo';
 import { worst, type Err } from './compare';
 import { params } from './params';
 
@@ -354,10 +355,39 @@ async function cancelMidway(name: WorkerOpName, payload: Record<string, unknown>
   }
 }
 
+/**
+ * The order in which the GPU backend reports a batch: the submission (`onSubmitted`, what a pipelined
+ * sweep waits for before drawing its next point) and then the result — with the twins' result for the
+ * same batch, so that the order is checked on a batch that computed something.
+ */
+async function submissionOrder() {
+  const b = await backend();
+  const p = params({ n: 40, d: 6, m: 8 } as AttentionParams);
+  const inputs = generateInputs(p);
+  const problem = { q: inputs.q, k: inputs.k, rows: evenRows(p.n, 8), causal: false };
+  const variants: FeatureVariant[] = [{ map: 'positive', w: inputs.w, stabilizer: p.stabilizer }];
+  const events: string[] = [];
+  const r = await b.rowStats(problem, variants, { onSubmitted: () => events.push('submitted') });
+  events.push('result');
+  const cpu = await cpuAnalysisBackend.rowStats(problem, variants);
+  return { events, sqErr: compare(r.variants[0]!.sqErr, cpu.variants[0]!.sqErr, 1e-6, 1e-3) };
+}
+
 async function info() {
   await backend();
   return { adapter: adapterName, defaults: DEFAULT_PARAMS, gpuOps: [...GPU_ANALYSIS_OPS] };
 }
 
-const driver = { info, rowStats, denseKernels, profileDense, op, timeOp, profileOp, cancelMidway };
+const driver = {
+  info,
+  rowStats,
+  denseKernels,
+  profileDense,
+  op,
+  timeOp,
+  profileOp,
+  cancelMidway,
+  clearInputMemos,
+  submissionOrder,
+};
 (window as unknown as { analysisKernels: typeof driver }).analysisKernels = driver;

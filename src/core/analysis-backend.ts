@@ -54,6 +54,12 @@ export interface RowStatsOptions {
   fullRows?: boolean;
   /** per row the top-k mass at k = 1, 2, 4, … ≤ n (sweeps.ts topMassAt), without the rows leaving the backend */
   topMass?: boolean;
+  /**
+   * Called once the batch's work is on the device (the GPU backend: right after its last submission),
+   * so that the caller can prepare its next batch while this one runs (engine/analysis/pipeline.ts).
+   * Backends that compute on the calling thread never call it: their promise settles instead.
+   */
+  onSubmitted?: () => void;
 }
 
 /** Per row of the problem's row list (index t ↔ rows[t]). */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { exactAttentionMatrix } from './exact-attention';
 import { EngineError } from './errors';
-import { clusterLabels, generateInputs, positionCodes, projectionFor, valuesFor } from './inputs';
+import { clusterLabels, generateInputs, positionCodes, projectionFor, queriesAndKeys, valuesFor } from './inputs';
 import { matrix } from './matrix';
-import type { AttentionParams, Matrix } from './types';
+import { INPUT_KINDS, type AttentionParams, type Matrix } from './types';
 import { DEFAULT_PARAMS } from './default-params';
 
 const base: AttentionParams = {
@@ -129,5 +129,15 @@ describe('projectionFor and valuesFor (what bring-your-own Q/K still needs)', ()
     expect(projectionFor(p)).toEqual(all.w);
     expect(valuesFor(p)).toEqual(all.v);
     expect(projectionFor({ ...p, featureMap: 'elu1' }).rows).toBe(0);
+  });
+
+  it('queriesAndKeys draws exactly the Q and K of generateInputs, for every input kind', () => {
+    for (const input of INPUT_KINDS) {
+      const p = { ...DEFAULT_PARAMS, n: 37, d: 6, input };
+      const all = generateInputs(p);
+      const { q, k } = queriesAndKeys(p);
+      expect(q).toEqual(all.q);
+      expect(k).toEqual(all.k);
+    }
   });
 });

@@ -103,6 +103,11 @@ export function positionCodes(n: number, d: number): Float64Array {
 
 export function generateInputs(p: AttentionParams): AttentionInputs {
   validateParams(p);
+  return { ...queriesAndKeys(p), v: valuesFor(p), w: projectionFor(p) };
+}
+
+/** Q and K alone, identical to those `generateInputs` draws (their streams come from `seed`, not V's or W's). */
+export function queriesAndKeys(p: AttentionParams): { q: Matrix; k: Matrix } {
   const { n, d, seed, scale } = p;
   const qRng = createRng(deriveSeed(seed, 'q'));
   const kRng = createRng(deriveSeed(seed, 'k'));
@@ -117,7 +122,7 @@ export function generateInputs(p: AttentionParams): AttentionInputs {
     q = mixWithNoise(signal, n, d, scale, qRng);
     k = mixWithNoise(signal, n, d, scale, kRng);
   }
-  return { q, k, v: valuesFor(p), w: projectionFor(p) };
+  return { q, k };
 }
 
 /** W alone (from `featureSeed`): all that bring-your-own Q/K still needs generated. 0×d without a projection. */

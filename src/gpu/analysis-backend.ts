@@ -108,7 +108,8 @@ export function createGpuAnalysisBackend(
       // halves of the batch, one after the other
       const h = Math.ceil(V / 2);
       // (the scopes stay open for the second half's GPU calls)
-      const a = await batch(problem, variants.slice(0, h), options, () => {});
+      // (and only the second half's submission lets the caller go on)
+      const a = await batch(problem, variants.slice(0, h), { ...options, onSubmitted: undefined }, () => {});
       const b = await batch(problem, variants.slice(h), options, closeScopes);
       return { ...a, variants: [...a.variants, ...b.variants] };
     }
@@ -245,6 +246,8 @@ export function createGpuAnalysisBackend(
       const mapped = staging.mapAsync(GPUMapMode.READ, 0, readFloats * 4);
       // the scopes' round trip overlaps the GPU's work instead of following the read-back
       closeScopes();
+      // the caller may prepare its next batch while the GPU runs this one
+      options.onSubmitted?.();
       await mapped;
       data = new Float32Array(staging.getMappedRange(0, readFloats * 4).slice(0));
     } finally {

@@ -6,7 +6,8 @@
  * (src/engine/estimator-timing.ts); this op is the error side, on the analysis backend.
  */
 import { estimatorDim, estimatorSet, type EstimatorSpec } from '../../core/estimators';
-import { projectionFor as engineProjection } from '../../core/inputs';
+import { memoProjection } from './input-memo';
+import { pipelinedSweep, startRelErrors } from './pipeline';
 import { evenRows, powersOfTwo, spread } from '../../core/sweeps';
 import type { AttentionParams, Matrix } from '../../core/types';
 import { LIMITS } from '../../core/limits';
@@ -17,12 +18,11 @@ import {
   cleanGrid,
   emptySpread,
   featureSeedAt,
-  prepared,
+  preparedQK,
   preparedAtScale,
   problemOf,
   pushSpread,
   readParams,
-  relErrors,
   step,
 } from './helpers';
 import type { AnalysisContext, AnalysisPayloadBase, SpreadSeries, SweepBudget } from './types';
@@ -67,7 +67,7 @@ export interface BeyondResult {
 
 /** W of estimator `e` at m and feature seed `seed`, exactly as the engine draws it for that map and projection. */
 function wFor(p: AttentionParams, e: EstimatorSpec, m: number, seed: number): Matrix {
-  return engineProjection({ ...p, m, featureMap: e.map, projection: e.projection ?? p.projection, featureSeed: seed });
+  return memoProjection({ ...p, m, featureMap: e.map, projection: e.projection ?? p.projection, featureSeed: seed });
 }
 
 export async function beyondSweeps(payload: BeyondPayload, ctx: AnalysisContext): Promise<BeyondResult> {
@@ -88,10 +88,11 @@ export async function beyondSweeps(payload: BeyondPayload, ctx: AnalysisContext)
   let done = 0;
 
   // error vs m', on the experiment's inputs
-  const { inputs } = prepared(p, n, ext);
+  const { inputs } = preparedQK(p, n, ext);
   const problem = problemOf(inputs, rows, p.causal);
   const out: BeyondSeries[] = [];
-  for (const e of set) {
+  // one batch per estimator: every m × draw (the next estimator's W drawn while the GPU runs one)
+  const seriesOf = (e: EstimatorSpec) => {
     const series: BeyondSeries = {
       ...e,
       m: mOf(e),
@@ -102,7 +103,6 @@ export async function beyondSweeps(payload: BeyondPayload, ctx: AnalysisContext)
       draws: drawsOf(e, seeds),
       normDraws: drawsOf(e, normSeeds),
     };
-    // one batch per estimator: every m × draw
     const variants = series.m.flatMap((m) =>
       Array.from({ length: series.draws }, (_, s) => ({
         map: e.map,
@@ -110,31 +110,41 @@ export async function beyondSweeps(payload: BeyondPayload, ctx: AnalysisContext)
         stabilizer: p.stabilizer,
       })),
     );
-    const values = await relErrors(ctx, problem, variants);
-    series.m.forEach((m, mi) => {
-      const runs = values.slice(mi * series.draws, (mi + 1) * series.draws);
-      series.dims.push(estimatorDim(e, m, p.d));
-      pushSpread(series.error, runs);
-      if (m === p.m) series.current = spread(runs);
-    });
-    done += variants.length;
-    await step(ctx, done, total, e.id);
-    out.push(series);
-  }
+    return { e, series, variants };
+  };
+  await pipelinedSweep(
+    set.length,
+    (i) => seriesOf(set[i]!),
+    (b) => startRelErrors(ctx, problem, b.variants),
+    async (values, { e, series, variants }) => {
+      series.m.forEach((m, mi) => {
+        const runs = values.slice(mi * series.draws, (mi + 1) * series.draws);
+        series.dims.push(estimatorDim(e, m, p.d));
+        pushSpread(series.error, runs);
+        if (m === p.m) series.current = spread(runs);
+      });
+      done += variants.length;
+      await step(ctx, done, total, e.id);
+      out.push(series);
+    },
+  );
 
   // error vs s at the current m: which estimators survive concentration
   const ws = out.map((e) => Array.from({ length: e.normDraws }, (_, s) => wFor(p, e, p.m, featureSeedAt(p, s))));
-  for (let si = 0; si < scales.length; si++) {
-    const at = preparedAtScale(p, n, ext, scales[si]!);
-    // one batch per scale: every estimator × draw
-    const variants = out.flatMap((e, k) => ws[k]!.map((w) => ({ map: e.map, w, stabilizer: p.stabilizer })));
-    const values = await relErrors(ctx, problemOf(at.inputs, rows, p.causal), variants);
-    let at0 = 0;
-    out.forEach((e, k) => {
-      pushSpread(e.norm, values.slice(at0, at0 + ws[k]!.length));
-      at0 += ws[k]!.length;
-    });
-    await step(ctx, ++done, total, `s = ${scales[si]}`);
-  }
+  // one batch per scale: every estimator × draw (the next scale's inputs drawn while the GPU runs one)
+  const variants = out.flatMap((e, k) => ws[k]!.map((w) => ({ map: e.map, w, stabilizer: p.stabilizer })));
+  await pipelinedSweep(
+    scales.length,
+    (si) => problemOf(preparedAtScale(p, n, ext, scales[si]!).inputs, rows, p.causal),
+    (problem) => startRelErrors(ctx, problem, variants),
+    async (values, _, si) => {
+      let at0 = 0;
+      out.forEach((e, k) => {
+        pushSpread(e.norm, values.slice(at0, at0 + ws[k]!.length));
+        at0 += ws[k]!.length;
+      });
+      await step(ctx, ++done, total, `s = ${scales[si]}`);
+    },
+  );
   return { n, d: p.d, rows: rows.length, seeds, normSeeds, m: p.m, mGrid, scales, estimators: out };
 }

@@ -7,6 +7,7 @@ import { normalizedEntropies, relErrorOfRows, type FeatureVariant } from '../../
 import { LIMITS } from '../../core/limits';
 import { normSweepScales } from './grids';
 import { readExternal } from '../external-inputs';
+import { pipelinedSweep, startRelErrors, startRowStats } from './pipeline';
 import {
   ESTIMATORS,
   hasTheory,
@@ -17,13 +18,12 @@ import {
   cleanGrid,
   projectionFor,
   featureSeedAt,
-  prepared,
+  preparedQK,
   pushSpread,
   emptySpread,
   quantile,
   backendOf,
   problemOf,
-  relErrors,
 } from './helpers';
 import type {
   AnalysisContext,
@@ -44,7 +44,7 @@ export async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): 
   const n = Math.min(p.n, clampInt(payload.nCap, 16, 2048, 256));
   const rows = evenRows(n, clampInt(payload.rows, 4, 256, 32));
   const mGrid = cleanGrid(payload.mGrid, 1, LIMITS.mMax, powersOfTwo(4, 512));
-  const { inputs, x, y } = prepared(p, n, readExternal(payload));
+  const { inputs, x, y } = preparedQK(p, n, readExternal(payload));
   const problem = problemOf(inputs, rows, p.causal);
   const projections: ProjectionKind[] = ['orthogonal-chi', 'iid'];
   const errs = new Map<string, number[][]>(); // key map|proj → [mIndex][seed]
@@ -56,18 +56,22 @@ export async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): 
       );
   const total = seeds * projections.length * mGrid.length + 1;
   let done = 0;
-  for (let s = 0; s < seeds; s++) {
-    for (const proj of projections) {
-      // one batch: every m and map of this seed and projection
-      const ws = mGrid.map((m) => projectionFor(p, m, proj, featureSeedAt(p, s)));
-      const variants = ws.flatMap((w) => ESTIMATORS.map((map) => ({ map, w, stabilizer: p.stabilizer })));
-      const values = await relErrors(ctx, problem, variants);
+  // one batch per seed and projection: every m and map (the next batch's W drawn while the GPU runs one)
+  await pipelinedSweep(
+    seeds * projections.length,
+    (i) => {
+      const proj = projections[i % projections.length]!;
+      const ws = mGrid.map((m) => projectionFor(p, m, proj, featureSeedAt(p, Math.floor(i / projections.length))));
+      return { proj, variants: ws.flatMap((w) => ESTIMATORS.map((map) => ({ map, w, stabilizer: p.stabilizer }))) };
+    },
+    (b) => startRelErrors(ctx, problem, b.variants),
+    async (values, { proj }, i) => {
       for (let mi = 0; mi < mGrid.length; mi++)
         ESTIMATORS.forEach((map, e) => errs.get(`${map}|${proj}`)![mi]!.push(values[mi * ESTIMATORS.length + e]!));
       done += mGrid.length;
-      await step(ctx, done, total, `seed ${s + 1}/${seeds}`);
-    }
-  }
+      await step(ctx, done, total, `seed ${Math.floor(i / projections.length) + 1}/${seeds}`);
+    },
+  );
   const series: ErrorVsMResult['series'] = [];
   for (const map of ESTIMATORS) {
     for (const projection of projections) {
@@ -100,34 +104,42 @@ export async function normSweep(payload: NormSweepPayload, ctx: AnalysisContext)
   const ws = Array.from({ length: seeds }, (_, s) => projectionFor(p, p.m, p.projection, featureSeedAt(p, s)));
   // uploaded Q, K: the sweep rescales them so that their entries' RMS is each grid scale
   const ext = readExternal(payload);
-  for (let si = 0; si < scales.length; si++) {
-    const { inputs, x, y } = preparedAtScale(p, n, ext, scales[si]!);
-    // one batch: every map × seed at the experiment's stabilizer, then positive × seed under each stabilizer
-    const variants: FeatureVariant[] = [
-      ...ESTIMATORS.flatMap((map) => ws.map((w) => ({ map, w, stabilizer: p.stabilizer }))),
-      ...stabilizers.flatMap((st) => ws.map((w) => ({ map: 'positive' as const, w, stabilizer: st.stabilizer }))),
-    ];
-    const b = await backendOf(ctx).rowStats(problemOf(inputs, rows, p.causal), variants, { entropy: true });
-    const h = (e: Float64Array) => mean(normalizedEntropies(e, rows, p.causal, n));
-    entropyExact.push(h(b.exactEntropy));
-    const hPerf: number[] = [];
-    ESTIMATORS.forEach((map, k) => {
-      const runs = ws.map((_, s) => {
-        const v = b.variants[k * seeds + s]!;
-        if (map === 'positive') hPerf.push(h(v.entropy!));
-        return relErrorOfRows(v);
+  // one batch per scale: every map × seed at the experiment's stabilizer, then positive × seed under
+  // each stabilizer; the next scale's inputs and predictions are formed while the GPU runs one
+  const variants: FeatureVariant[] = [
+    ...ESTIMATORS.flatMap((map) => ws.map((w) => ({ map, w, stabilizer: p.stabilizer }))),
+    ...stabilizers.flatMap((st) => ws.map((w) => ({ map: 'positive' as const, w, stabilizer: st.stabilizer }))),
+  ];
+  const h = (e: Float64Array) => mean(normalizedEntropies(e, rows, p.causal, n));
+  await pipelinedSweep(
+    scales.length,
+    (si) => {
+      const { inputs, x, y } = preparedAtScale(p, n, ext, scales[si]!);
+      const predicted = theory.map((th) => predictedRelError(theoryOf(th.map, x, y, rows, p.causal), p.m));
+      return { problem: problemOf(inputs, rows, p.causal), predicted };
+    },
+    (pt) => startRowStats(ctx, pt.problem, variants, { entropy: true }),
+    async (b, { predicted }, si) => {
+      entropyExact.push(h(b.exactEntropy));
+      const hPerf: number[] = [];
+      ESTIMATORS.forEach((map, k) => {
+        const runs = ws.map((_, s) => {
+          const v = b.variants[k * seeds + s]!;
+          if (map === 'positive') hPerf.push(h(v.entropy!));
+          return relErrorOfRows(v);
+        });
+        pushSpread(error[k]!, runs);
       });
-      pushSpread(error[k]!, runs);
-    });
-    for (const th of theory) th.values.push(predictedRelError(theoryOf(th.map, x, y, rows, p.causal), p.m));
-    entropyPerformer.push(mean(hPerf));
-    stabilizers.forEach((st, k) => {
-      const vs = b.variants.slice((ESTIMATORS.length + k) * seeds, (ESTIMATORS.length + k + 1) * seeds);
-      st.entropy.push(mean(vs.map((v) => h(v.entropy!))));
-      st.error.push(mean(vs.map(relErrorOfRows)));
-    });
-    await step(ctx, si + 1, scales.length, `scale ${scales[si]}`);
-  }
+      theory.forEach((th, t) => th.values.push(predicted[t]!));
+      entropyPerformer.push(mean(hPerf));
+      stabilizers.forEach((st, k) => {
+        const vs = b.variants.slice((ESTIMATORS.length + k) * seeds, (ESTIMATORS.length + k + 1) * seeds);
+        st.entropy.push(mean(vs.map((v) => h(v.entropy!))));
+        st.error.push(mean(vs.map(relErrorOfRows)));
+      });
+      await step(ctx, si + 1, scales.length, `scale ${scales[si]}`);
+    },
+  );
   return {
     scales,
     n,
@@ -153,7 +165,7 @@ export async function errorVsD(payload: ErrorVsDPayload, ctx: AnalysisContext): 
   // one grid point's problem, W per seed and prediction (drawn on the CPU)
   const point = (di: number) => {
     const pd = { ...p, d: dGrid[di]! };
-    const { inputs, x, y } = prepared(pd, n);
+    const { inputs, x, y } = preparedQK(pd, n);
     const variants = Array.from({ length: seeds }, (_, s) => ({
       map: 'positive' as const,
       w: projectionFor(pd, p.m, p.projection, featureSeedAt(p, s)),
@@ -162,19 +174,17 @@ export async function errorVsD(payload: ErrorVsDPayload, ctx: AnalysisContext): 
     const theory = predictedRelError(theoryOf('positive', x, y, rows, p.causal), p.m);
     return { problem: problemOf(inputs, rows, p.causal), variants, theory };
   };
-  // the next point is drawn right after this one's statistics are asked for: on the GPU backend the
-  // batch waits for its turn (gpu-turns.ts) and runs while a later one is prepared; on the CPU twins
-  // the order changes nothing
-  let next = point(0);
-  for (let di = 0; di < dGrid.length; di++) {
-    const cur = next;
-    const errs = relErrors(ctx, cur.problem, cur.variants);
-    errs.catch(() => undefined); // a failure is thrown by the await below, not reported unhandled
-    if (di + 1 < dGrid.length) next = point(di + 1);
-    pushSpread(out, await errs);
-    out.theory.push(cur.theory);
-    await step(ctx, di + 1, dGrid.length, `d = ${dGrid[di]}`);
-  }
+  // the next point is drawn while the GPU runs this one's batch (pipeline.ts)
+  await pipelinedSweep(
+    dGrid.length,
+    point,
+    (cur) => startRelErrors(ctx, cur.problem, cur.variants),
+    async (errs, cur, di) => {
+      pushSpread(out, errs);
+      out.theory.push(cur.theory);
+      await step(ctx, di + 1, dGrid.length, `d = ${dGrid[di]}`);
+    },
+  );
   return out;
 }
 
@@ -183,7 +193,7 @@ export async function entryErrors(payload: EntryErrorsPayload, ctx: AnalysisCont
   const n = Math.min(p.n, clampInt(payload.nCap, 16, 2048, 256));
   const rows = evenRows(n, clampInt(payload.rows, 4, 256, 32));
   const nb = clampInt(payload.bins, 4, 64, 14);
-  const { inputs } = prepared(p, n, readExternal(payload));
+  const { inputs } = preparedQK(p, n, readExternal(payload));
   const w = projectionFor(p, p.m, p.projection, p.featureSeed);
   const kinds = ['positive', 'trig'] as const;
   const b = await backendOf(ctx).rowStats(

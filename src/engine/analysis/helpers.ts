@@ -1,7 +1,8 @@
 /** What every analysis op shares: cancellation and progress, payload clamping, inputs and W as the engine draws them. */
 import { EngineError } from '../../core/errors';
 import { keyFeatures, mapContext, queryFeatures, scaleInputs } from '../../core/feature-maps';
-import { generateInputs } from '../../core/inputs';
+import { valuesFor } from '../../core/inputs';
+import { memoProjection, memoQK } from './input-memo';
 import { approxRowsOf, spread, subRows, type EstimatorKind } from '../../core/sweeps';
 import {
   cpuAnalysisBackend,
@@ -62,9 +63,9 @@ export function uploadedGrid(grid: number[], n: number): number[] {
   return [...g, n];
 }
 
-/** W for (m, projection, featureSeed) exactly as the engine draws it (generateInputs' seed contract). */
+/** W for (m, projection, featureSeed) exactly as the engine draws it (generateInputs' seed contract; remembered: input-memo.ts). */
 export function projectionFor(p: AttentionParams, m: number, projection: ProjectionKind, featureSeed: number): Matrix {
-  return generateInputs({ ...p, n: 1, m, projection, featureSeed, featureMap: 'positive' }).w;
+  return memoProjection({ ...p, m, projection, featureSeed, featureMap: 'positive' });
 }
 
 export function featureSeedAt(p: AttentionParams, s: number): number {
@@ -77,8 +78,29 @@ export function prepared(
   nUse: number,
   ext: ExternalInputs | null = null,
 ): { inputs: AttentionInputs; x: Matrix; y: Matrix } {
-  const inputs = ext ? externalInputs(p, ext, nUse) : generateInputs({ ...p, n: nUse });
-  return { inputs, x: scaleInputs(inputs.q), y: scaleInputs(inputs.k) };
+  if (ext) return withScaled(externalInputs(p, ext, nUse));
+  const { q, k, x, y } = memoQK(p, nUse);
+  return { inputs: { q, k, v: valuesFor({ ...p, n: nUse }), w: memoProjection(p) }, x, y };
+}
+
+/** Q and K alone (what the row statistics take), truncated to their first nUse positions, and x, y. */
+export function preparedQK(
+  p: AttentionParams,
+  nUse: number,
+  ext: ExternalInputs | null = null,
+): { inputs: QK; x: Matrix; y: Matrix } {
+  if (ext) {
+    const { q, k } = externalInputs(p, ext, nUse);
+    return { inputs: { q, k }, x: scaleInputs(q), y: scaleInputs(k) };
+  }
+  const { q, k, x, y } = memoQK(p, nUse);
+  return { inputs: { q, k }, x, y };
+}
+
+/** What a row problem is drawn from. */
+export interface QK {
+  q: Matrix;
+  k: Matrix;
 }
 
 export function withScaled(inputs: AttentionInputs): { inputs: AttentionInputs; x: Matrix; y: Matrix } {
@@ -133,8 +155,8 @@ export function preparedAtScale(
   n: number,
   ext: ExternalInputs | null,
   scale: number,
-): { inputs: AttentionInputs; x: Matrix; y: Matrix } {
-  if (!ext) return prepared({ ...p, scale }, n);
+): { inputs: QK; x: Matrix; y: Matrix } {
+  if (!ext) return preparedQK({ ...p, scale }, n);
   return withScaled(rescaledInputs(externalInputs(p, ext, n), scale / (externalRms(ext) || 1)));
 }
 
@@ -143,7 +165,7 @@ export function backendOf(ctx: AnalysisContext): AnalysisBackend {
   return ctx.backend ?? cpuAnalysisBackend;
 }
 
-export function problemOf(inputs: AttentionInputs, rows: readonly number[], causal: boolean): RowProblem {
+export function problemOf(inputs: QK, rows: readonly number[], causal: boolean): RowProblem {
   return { q: inputs.q, k: inputs.k, rows, causal };
 }
 

@@ -7,6 +7,8 @@ import { evenRows, firstRows, mean, powersOfTwo } from '../../core/sweeps';
 import { normalizedEntropies, type FeatureVariant, type VariantRowStats } from '../../core/analysis-backend';
 import { LIMITS } from '../../core/limits';
 import { externalInputs, readExternal } from '../external-inputs';
+import { memoProjection, memoQK } from './input-memo';
+import { pipelinedSweep, startRowStats } from './pipeline';
 import {
   DENSE_ANALYSIS_MAX_N,
   step,
@@ -70,33 +72,38 @@ export async function entropyVsN(payload: EntropyVsNPayload, ctx: AnalysisContex
   const grid = cleanGrid(payload.nGrid, 2, LIMITS.nMax, powersOfTwo(16, 16_384));
   const nGrid = ext ? uploadedGrid(grid, p.n) : grid;
   const rowCount = clampInt(payload.rows, 4, 256, 32);
-  // One draw at the largest n; shorter sequences are its prefixes (the same tokens, fewer of them).
+  // Gaussian inputs: one draw at the largest n, shorter sequences its prefixes (the same tokens, fewer
+  // of them); structured inputs depend on n (e.g. the local band ∝ √n), so those are drawn per n
   const nMax = nGrid.at(-1)!;
-  const big = ext ? null : generateInputs({ ...p, n: nMax });
+  const big = ext || p.input !== 'gaussian' ? null : memoQK(p, nMax);
+  const w = memoProjection(p);
+  const variants: FeatureVariant[] = [
+    { map: p.featureMap, w: fittedMapW(payload, p, w), stabilizer: p.stabilizer },
+    { map: 'elu1', w, stabilizer: p.stabilizer },
+  ];
   const out: EntropyVsNResult = { nGrid, rows: rowCount, map: p.featureMap, exact: [], performer: [], elu1: [] };
-  for (let t = 0; t < nGrid.length; t++) {
-    const n = nGrid[t]!;
-    // structured inputs depend on n (e.g. the local band ∝ √n), so those are regenerated per n
-    const inputs = ext
-      ? externalInputs({ ...p, n }, ext, n)
-      : p.input === 'gaussian' && big
-        ? { ...big, q: firstRows(big.q, n), k: firstRows(big.k, n) }
-        : generateInputs({ ...p, n });
-    const rows = evenRows(n, rowCount);
-    const b = await backendOf(ctx).rowStats(
-      problemOf(inputs, rows, p.causal),
-      [
-        { map: p.featureMap, w: fittedMapW(payload, p, inputs.w), stabilizer: p.stabilizer },
-        { map: 'elu1', w: inputs.w, stabilizer: p.stabilizer },
-      ],
-      { entropy: true },
-    );
-    const h = (e: Float64Array) => mean(normalizedEntropies(e, rows, p.causal, n));
-    out.exact.push(h(b.exactEntropy));
-    out.performer.push(h(b.variants[0]!.entropy!));
-    out.elu1.push(h(b.variants[1]!.entropy!));
-    await step(ctx, t + 1, nGrid.length, `n = ${n}`);
-  }
+  // the next n's inputs are drawn while the GPU runs one (pipeline.ts)
+  await pipelinedSweep(
+    nGrid.length,
+    (t) => {
+      const n = nGrid[t]!;
+      const inputs = ext
+        ? externalInputs({ ...p, n }, ext, n)
+        : big
+          ? { q: firstRows(big.q, n), k: firstRows(big.k, n) }
+          : memoQK(p, n);
+      const rows = evenRows(n, rowCount);
+      return { n, rows, problem: problemOf(inputs, rows, p.causal) };
+    },
+    (pt) => startRowStats(ctx, pt.problem, variants, { entropy: true }),
+    async (b, { n, rows }, t) => {
+      const h = (e: Float64Array) => mean(normalizedEntropies(e, rows, p.causal, n));
+      out.exact.push(h(b.exactEntropy));
+      out.performer.push(h(b.variants[0]!.entropy!));
+      out.elu1.push(h(b.variants[1]!.entropy!));
+      await step(ctx, t + 1, nGrid.length, `n = ${n}`);
+    },
+  );
   return out;
 }
 

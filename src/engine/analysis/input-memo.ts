@@ -1,0 +1,112 @@
+/**
+ * What the sweeps draw again and again, remembered per worker: Q, K and their scaled x, y by what they
+ * depend on (input kind, n, d, seed, scale), and W by (projection, m, d, feature seed). A step of m
+ * re-runs the error sweeps, whose inputs did not change (at the defaults the d sweep drew 8 input sets
+ * and 32 W, the entropy-vs-n sweep 11 input sets up to n = 16 384, ~0.1 s and ~0.2 s of the host's
+ * time); a coarse pass and its refinement draw the same sets; the beyond sweeps' W for every m of the
+ * grid but the current one are the same after a step of m.
+ *
+ * Each entry is the generator's own result, so it is what a fresh draw gives, bit for bit; callers get
+ * copies (they own their matrices, as with a fresh draw). Least recently used entries go first once
+ * a memo's bytes pass its cap.
+ */
+import { scaleInputs, usesProjection } from '../../core/feature-maps';
+import { projectionFor, queriesAndKeys } from '../../core/inputs';
+import type { AttentionParams, Matrix } from '../../core/types';
+
+export const QK_MEMO_BYTES = 24 * 2 ** 20;
+export const W_MEMO_BYTES = 16 * 2 ** 20;
+
+/** A map from key to value that keeps the most recently used entries within `maxBytes`. */
+export class ByteLru<V> {
+  private readonly entries = new Map<string, { value: V; bytes: number }>();
+  private used = 0;
+  constructor(
+    readonly maxBytes: number,
+    private readonly bytesOf: (v: V) => number,
+  ) {}
+  get(key: string): V | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, e);
+    return e.value;
+  }
+  set(key: string, value: V): void {
+    const old = this.entries.get(key);
+    if (old) {
+      this.used -= old.bytes;
+      this.entries.delete(key);
+    }
+    const bytes = this.bytesOf(value);
+    if (bytes > this.maxBytes) return; // larger than the whole memo: not kept
+    this.entries.set(key, { value, bytes });
+    this.used += bytes;
+    for (const [k, e] of this.entries) {
+      if (this.used <= this.maxBytes) break;
+      this.entries.delete(k);
+      this.used -= e.bytes;
+    }
+  }
+  get bytes(): number {
+    return this.used;
+  }
+  get size(): number {
+    return this.entries.size;
+  }
+  clear(): void {
+    this.entries.clear();
+    this.used = 0;
+  }
+}
+
+const copy = (m: Matrix): Matrix => ({ rows: m.rows, cols: m.cols, data: m.data.slice() });
+
+export interface ScaledQK {
+  q: Matrix;
+  k: Matrix;
+  /** q, k scaled for the feature maps (feature-maps.ts scaleInputs) */
+  x: Matrix;
+  y: Matrix;
+}
+
+const qkMemo = new ByteLru<ScaledQK>(
+  QK_MEMO_BYTES,
+  (v) => 4 * (v.q.data.length + v.k.data.length + v.x.data.length + v.y.data.length),
+);
+const wMemo = new ByteLru<Matrix>(W_MEMO_BYTES, (w) => 4 * w.data.length);
+
+/** Q, K of the first n positions as generateInputs({ ...p, n }) draws them, and x, y. */
+export function memoQK(p: AttentionParams, n: number): ScaledQK {
+  const key = `${p.input}|${n}|${p.d}|${p.seed}|${p.scale}`;
+  let hit = qkMemo.get(key);
+  if (!hit) {
+    const { q, k } = queriesAndKeys({ ...p, n });
+    hit = { q, k, x: scaleInputs(q), y: scaleInputs(k) };
+    qkMemo.set(key, hit);
+  }
+  return { q: copy(hit.q), k: copy(hit.k), x: copy(hit.x), y: copy(hit.y) };
+}
+
+/** W as generateInputs(p) draws it (0×d for maps without a projection). */
+export function memoProjection(p: AttentionParams): Matrix {
+  if (!usesProjection(p.featureMap)) return projectionFor(p);
+  const key = `${p.projection}|${p.m}|${p.d}|${p.featureSeed}`;
+  let hit = wMemo.get(key);
+  if (!hit) {
+    hit = projectionFor(p);
+    wMemo.set(key, hit);
+  }
+  return copy(hit);
+}
+
+/** Forget everything (benchmarks that time a cold draw). */
+export function clearInputMemos(): void {
+  qkMemo.clear();
+  wMemo.clear();
+}
+
+/** Bytes and entries held (tests). */
+export function inputMemoStats(): { qk: { bytes: number; size: number }; w: { bytes: number; size: number } } {
+  return { qk: { bytes: qkMemo.bytes, size: qkMemo.size }, w: { bytes: wMemo.bytes, size: wMemo.size } };
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { AnalysisBackend, RowStatsBatch, RowStatsOptions } from '../../core/analysis-backend';
+import { pipelinedSweep, startRelErrors, startRowStats } from './pipeline';
+import type { AnalysisContext } from './types';
+
+const problem = {
+  q: { rows: 1, cols: 1, data: new Float32Array(1) },
+  k: { rows: 1, cols: 1, data: new Float32Array(1) },
+  rows: [0],
+  causal: false,
+};
+const batch = (sq: number): RowStatsBatch => ({
+  exactEntropy: new Float64Array(1),
+  variants: [{ sqErr: Float64Array.of(sq), exactSq: Float64Array.of(4) }],
+});
+
+/** A backend like the GPU one: it reports the submission at once and resolves when `finish(i)` is called. */
+function deviceLike(log: string[]) {
+  const pending: (() => void)[] = [];
+  let i = 0;
+  const backend = {
+    kind: 'webgpu',
+    rowStats(_p: unknown, _v: unknown, o: RowStatsOptions = {}) {
+      const id = i++;
+      log.push(`submit ${id}`);
+      queueMicrotask(() => o.onSubmitted?.());
+      return new Promise<RowStatsBatch>((resolve) => pending.push(() => resolve(batch(id))));
+    },
+  } as unknown as AnalysisBackend;
+  return { backend, finishNext: () => pending.shift()?.() };
+}
+
+const ctxOf = (backend?: AnalysisBackend): AnalysisContext => ({
+  progress: () => {},
+  cancelled: () => false,
+  ...(backend ? { backend } : {}),
+});
+
+describe('pipelinedSweep', () => {
+  it('prepares point i + 1 once point i is on the device, before point i’s result arrives', async () => {
+    const log: string[] = [];
+    const { backend, finishNext } = deviceLike(log);
+    const ctx = ctxOf(backend);
+    const done = pipelinedSweep(
+      3,
+      (i) => {
+        log.push(`prepare ${i}`);
+        return i;
+      },
+      () => startRowStats(ctx, problem, []),
+      (b, i) => {
+        log.push(`finish ${i} (${b.variants[0]!.sqErr[0]})`);
+      },
+    );
+    // the GPU never answers until told: point 1 is prepared all the same
+    await vi.waitFor(() => expect(log).toContain('prepare 1'));
+    expect(log).toEqual(['prepare 0', 'submit 0', 'prepare 1']);
+    for (let k = 0; k < 3; k++) {
+      finishNext();
+      await vi.waitFor(() => expect(log.filter((l) => l.startsWith('finish'))).toHaveLength(k + 1));
+    }
+    await done;
+    expect(log).toEqual([
+      'prepare 0',
+      'submit 0',
+      'prepare 1',
+      'finish 0 (0)',
+      'submit 1',
+      'prepare 2',
+      'finish 1 (1)',
+      'submit 2',
+      'finish 2 (2)',
+    ]);
+  });
+
+  it('on a backend that never reports a submission (the twins) it goes on once the result is there', async () => {
+    const order: string[] = [];
+    const twins = {
+      kind: 'cpu',
+      rowStats: async () => batch(1),
+    } as unknown as AnalysisBackend;
+    const ctx = ctxOf(twins);
+    await pipelinedSweep(
+      2,
+      (i) => order.push(`prepare ${i}`),
+      () => startRelErrors(ctx, problem, []),
+      (errs, _, i) => {
+        order.push(`finish ${i} ${errs[0]}`);
+      },
+    );
+    // ‖Â − A‖ / ‖A‖ = √1 / √4
+    expect(order).toEqual(['prepare 0', 'prepare 1', 'finish 0 0.5', 'finish 1 0.5']);
+  });
+
+  it('a failed batch fails the sweep where its result is awaited, and nothing is left unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const failing = {
+        kind: 'webgpu',
+        rowStats: () => Promise.reject(new Error('device lost')),
+      } as unknown as AnalysisBackend;
+      const ctx = ctxOf(failing);
+      const finished: number[] = [];
+      await expect(
+        pipelinedSweep(
+          3,
+          (i) => i,
+          () => startRelErrors(ctx, problem, []),
+          (_, i) => {
+            finished.push(i);
+          },
+        ),
+      ).rejects.toThrow('device lost');
+      expect(finished).toEqual([]);
+      await new Promise((r) => setTimeout(r, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('a cancel thrown by finish stops the sweep: no later batch is started', async () => {
+    let started = 0;
+    const twins = {
+      kind: 'cpu',
+      rowStats: async () => {
+        started++;
+        return batch(0);
+      },
+    } as unknown as AnalysisBackend;
+    const ctx = ctxOf(twins);
+    await expect(
+      pipelinedSweep(
+        5,
+        (i) => i,
+        () => startRowStats(ctx, problem, []),
+        (_, i) => {
+          if (i === 1) throw new Error('cancelled');
+        },
+      ),
+    ).rejects.toThrow('cancelled');
+    expect(started).toBe(2);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * Host and device at once: a sweep prepares its next point (inputs, W, the theory's moments) while
+ * the GPU runs the current point's batch. A batch's turn starts from the GPU-turn queue a microtask
+ * after it is asked for (gpu-turns.ts), so an op that asked and then went straight on to draw the next
+ * point kept the worker busy until the draw was done — the batch was encoded and submitted only then,
+ * and host and GPU took turns. `startRowStats` hands back, besides the result, when the batch is on the
+ * device; `pipelinedSweep` prepares the next point only then. On the twins (the CPU backend) the batch is
+ * computed when asked, so the order of the work is all that changes.
+ */
+import {
+  relErrorOfRows,
+  type FeatureVariant,
+  type RowProblem,
+  type RowStatsBatch,
+  type RowStatsOptions,
+} from '../../core/analysis-backend';
+import { backendOf } from './helpers';
+import type { AnalysisContext } from './types';
+
+export interface StartedBatch {
+  result: Promise<RowStatsBatch>;
+  /** resolves once the batch is on the device, or once it has settled (whichever comes first; never rejects) */
+  submitted: Promise<void>;
+}
+
+/** One row-statistics batch on the op's backend, with the moment the host may go on. */
+export function startRowStats(
+  ctx: AnalysisContext,
+  problem: RowProblem,
+  variants: readonly FeatureVariant[],
+  options: RowStatsOptions = {},
+): StartedBatch {
+  let release!: () => void;
+  const submitted = new Promise<void>((r) => (release = r));
+  const result = backendOf(ctx).rowStats(problem, variants, { ...options, onSubmitted: release });
+  // a failure reaches the caller through `result`; this handler only ends the wait (and keeps a
+  // failure that settles while the next point is drawn from being reported as unhandled)
+  result.then(release, release);
+  return { result, submitted };
+}
+
+/**
+ * Points 0 … count − 1 of a sweep: `prepare(i)` on the host, `start(prepared)` puts its batch on the
+ * backend, `finish` takes its result (and reports progress, where a cancel stops the sweep). Point i + 1
+ * is prepared once point i's batch is on the device, before point i's result is awaited.
+ */
+export async function pipelinedSweep<P, R>(
+  count: number,
+  prepare: (i: number) => P,
+  start: (point: P, i: number) => { result: Promise<R>; submitted: Promise<void> },
+  finish: (result: R, point: P, i: number) => Promise<void> | void,
+): Promise<void> {
+  if (count <= 0) return;
+  let next = prepare(0);
+  for (let i = 0; i < count; i++) {
+    const cur = next;
+    const run = start(cur, i);
+    await run.submitted;
+    if (i + 1 < count) next = prepare(i + 1);
+    await finish(await run.result, cur, i);
+  }
+}
+
+/** `startRowStats` reduced to ‖Â − A‖_F / ‖A‖_F over the problem's rows per variant (as helpers.ts relErrors). */
+export function startRelErrors(
+  ctx: AnalysisContext,
+  problem: RowProblem,
+  variants: readonly FeatureVariant[],
+): { result: Promise<number[]>; submitted: Promise<void> } {
+  const run = startRowStats(ctx, problem, variants);
+  const result = run.result.then((b) => b.variants.map(relErrorOfRows));
+  result.catch(() => undefined); // (the caller awaits it; see startRowStats)
+  return { result, submitted: run.submitted };
+}
