@@ -170,12 +170,17 @@ test(
 );
 
 test(
-  'the GPU backend reports a batch as submitted once, before its result (what lets a sweep draw its next point meanwhile)',
+  'the GPU backend reports a batch as submitted once, before its result (what lets a sweep draw its next point meanwhile), and two batches asked for at once each give their twins’ result',
   async ({ page, baseUrl }) => {
     await open(page, baseUrl);
     const r = await page.evaluate(() => window.analysisKernels.submissionOrder());
     assert.deepEqual(r.events, ['submitted', 'result']);
     assert.ok(r.sqErr.ok, `the batch's Σ(A − Â)² against the twins': ${JSON.stringify(r.sqErr)}`);
+    for (const [i, e] of r.concurrent.entries())
+      assert.ok(
+        e.ok,
+        `concurrent batches, check ${i} (positive Σ(A − Â)², trig Σ(A − Â)², trig rows): ${JSON.stringify(e)}`,
+      );
   },
   { timeout: 120_000, sharedPage: 'driver' },
 );

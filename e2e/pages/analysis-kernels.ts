@@ -370,7 +370,25 @@ async function submissionOrder() {
   const r = await b.rowStats(problem, variants, { onSubmitted: () => events.push('submitted') });
   events.push('result');
   const cpu = await cpuAnalysisBackend.rowStats(problem, variants);
-  return { events, sqErr: compare(r.variants[0]!.sqErr, cpu.variants[0]!.sqErr, 1e-6, 1e-3) };
+  // two batches asked for at once: the second's turn starts at the first's submission, so both may be
+  // in flight (each with its own read-back buffer) — both must still be their own twins' results
+  const other: FeatureVariant[] = [{ map: 'trig', w: inputs.w, stabilizer: p.stabilizer }];
+  const [ra, rb] = await Promise.all([b.rowStats(problem, variants), b.rowStats(problem, other, { fullRows: true })]);
+  const cb = await cpuAnalysisBackend.rowStats(problem, other, { fullRows: true });
+  return {
+    events,
+    sqErr: compare(r.variants[0]!.sqErr, cpu.variants[0]!.sqErr, 1e-6, 1e-3),
+    concurrent: [
+      compare(ra.variants[0]!.sqErr, cpu.variants[0]!.sqErr, 1e-6, 1e-3),
+      compare(rb.variants[0]!.sqErr, cb.variants[0]!.sqErr, 1e-6, 1e-3),
+      compare(
+        rb.variants[0]!.rows!.flatMap((x) => [...x]),
+        cb.variants[0]!.rows!.flatMap((x) => [...x]),
+        1e-6,
+        1e-3,
+      ),
+    ],
+  };
 }
 
 async function info() {

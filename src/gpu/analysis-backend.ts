@@ -84,13 +84,30 @@ export function createGpuAnalysisBackend(
   // the dense ops (spectra, local truncation): analysis-dense.ts, its own buffers
   const dense = createDenseAnalysis(base, lock, { features: options.features });
 
-  /** One batch; `closeScopes` pops the error scopes once its last GPU call is made (error-scope.ts). */
+  // read-back buffers, one per batch in flight: a batch's turn ends at its submission, so the next
+  // batch may copy into its own while this one's is still being mapped; kept across batches (a fresh
+  // mappable buffer per batch cost its allocation and clear on every read-back)
+  const stagingBusy = new Set<string>();
+  function takeStaging(bytes: number): { role: string; buffer: GPUBuffer } {
+    let k = 0;
+    while (stagingBusy.has(`an.rows.staging.${k}`)) k++;
+    const role = `an.rows.staging.${k}`;
+    stagingBusy.add(role);
+    return { role, buffer: alloc.buffer(role, bytes, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST) };
+  }
+
+  /**
+   * One batch, encoded and submitted: resolves once its last GPU call is made (the GPU turn may end
+   * there: the queue runs whatever is submitted next after it) with its read-back still to come in
+   * `result`. `closeScopes` pops the error scopes at that point (error-scope.ts). A profiled batch keeps
+   * its turn until read: the timestamps' query set is one per backend.
+   */
   async function batch(
     problem: RowProblem,
     variants: readonly FeatureVariant[],
     options: RowStatsOptions,
     closeScopes: () => void,
-  ): Promise<RowStatsBatch> {
+  ): Promise<{ result: Promise<RowStatsBatch> }> {
     const { q, k, rows, causal } = problem;
     const n = q.rows;
     const d = q.cols;
@@ -109,9 +126,11 @@ export function createGpuAnalysisBackend(
       const h = Math.ceil(V / 2);
       // (the scopes stay open for the second half's GPU calls)
       // (and only the second half's submission lets the caller go on)
-      const a = await batch(problem, variants.slice(0, h), { ...options, onSubmitted: undefined }, () => {});
+      const a = await (
+        await batch(problem, variants.slice(0, h), { ...options, onSubmitted: undefined }, () => {})
+      ).result;
       const b = await batch(problem, variants.slice(h), options, closeScopes);
-      return { ...a, variants: [...a.variants, ...b.variants] };
+      return { result: b.result.then((rb) => ({ ...a, variants: [...a.variants, ...rb.variants] })) };
     }
     alloc.prefix = '';
     const t0 = performance.now();
@@ -198,13 +217,11 @@ export function createGpuAnalysisBackend(
       encFeatures,
     );
     ctx.timer.resolve(enc);
-    // kept across batches (they run one at a time under the lock): a fresh mappable buffer per batch
-    // cost its allocation and clear on every read-back
-    const staging = alloc.buffer('an.rows.staging', readFloats * 4, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
-    let data: Float32Array;
+    const { role: stagingRole, buffer: staging } = takeStaging(readFloats * 4);
     let cpuFeaturesMs: number;
     let tSubmit: number;
     let t1: number;
+    let mapped: Promise<void>;
     try {
       enc.copyBufferToBuffer(out, 0, staging, 0, readFloats * 4);
       tSubmit = performance.now();
@@ -243,52 +260,67 @@ export function createGpuAnalysisBackend(
       cpuFeaturesMs = performance.now() - tf;
       t1 = performance.now();
       device.queue.submit([enc.finish()]);
-      const mapped = staging.mapAsync(GPUMapMode.READ, 0, readFloats * 4);
-      // the scopes' round trip overlaps the GPU's work instead of following the read-back
-      closeScopes();
-      // the caller may prepare its next batch while the GPU runs this one
-      options.onSubmitted?.();
-      await mapped;
-      data = new Float32Array(staging.getMappedRange(0, readFloats * 4).slice(0));
-    } finally {
-      if (staging.mapState === 'mapped') staging.unmap();
+      mapped = staging.mapAsync(GPUMapMode.READ, 0, readFloats * 4);
+    } catch (e) {
+      stagingBusy.delete(stagingRole);
+      throw e;
     }
-    if (profile) {
-      const t2 = performance.now();
-      const passes = (await ctx.timer.read()).map(({ kernel, ms }) => ({ kernel, ms }));
-      profile({
-        variants: V,
-        rows: R,
-        n,
-        d,
-        cpuFeaturesMs,
-        encodeMs: tSubmit - t0,
-        waitMs: t2 - t1,
-        wallMs: t2 - t0,
-        passes,
-      });
+    // the scopes' round trip overlaps the GPU's work instead of following the read-back
+    closeScopes();
+    // the caller may prepare (and submit) its next batch while the GPU runs this one
+    options.onSubmitted?.();
+    const result = readBack();
+    // (a failure reaches the caller through `result`, or first through the error scopes)
+    result.catch(() => undefined);
+    if (profile) await result;
+    return { result };
+
+    async function readBack(): Promise<RowStatsBatch> {
+      let data: Float32Array;
+      try {
+        await mapped;
+        data = new Float32Array(staging.getMappedRange(0, readFloats * 4).slice(0));
+      } finally {
+        if (staging.mapState === 'mapped') staging.unmap();
+        stagingBusy.delete(stagingRole);
+      }
+      if (profile) {
+        const t2 = performance.now();
+        const passes = (await ctx.timer.read()).map(({ kernel, ms }) => ({ kernel, ms }));
+        profile({
+          variants: V,
+          rows: R,
+          n,
+          d,
+          cpuFeaturesMs,
+          encodeMs: tSubmit - t0,
+          waitMs: t2 - t1,
+          wallMs: t2 - t0,
+          passes,
+        });
+      }
+      const plane = (i: number, kIdx: number) =>
+        Float64Array.from(data.subarray((i * BATCH_ROW_STATS + kIdx) * R, (i * BATCH_ROW_STATS + kIdx + 1) * R));
+      const rowsAt = (s: number): Float32Array[] =>
+        rows.map((_, t) => data.slice(layout.rowsBase + (s * R + t) * n, layout.rowsBase + (s * R + t + 1) * n));
+      const L = layout.levels;
+      const massAt = (s: number) =>
+        Float64Array.from(data.subarray(layout.massBase + s * R * L, layout.massBase + (s + 1) * R * L));
+      const outVariants: VariantRowStats[] = variants.map((_, i) => ({
+        entropy: plane(i, 1),
+        sqErr: plane(i, 2),
+        exactSq: plane(i, 3),
+        kl: plane(i, 4),
+        ...(options.fullRows ? { rows: rowsAt(i + 1) } : {}),
+        ...(options.topMass ? { topMass: massAt(i + 1) } : {}),
+      }));
+      return {
+        exactEntropy: plane(0, 0),
+        variants: outVariants,
+        ...(options.fullRows ? { exactRows: rowsAt(0) } : {}),
+        ...(options.topMass ? { exactTopMass: massAt(0) } : {}),
+      };
     }
-    const plane = (i: number, kIdx: number) =>
-      Float64Array.from(data.subarray((i * BATCH_ROW_STATS + kIdx) * R, (i * BATCH_ROW_STATS + kIdx + 1) * R));
-    const rowsAt = (s: number): Float32Array[] =>
-      rows.map((_, t) => data.slice(layout.rowsBase + (s * R + t) * n, layout.rowsBase + (s * R + t + 1) * n));
-    const L = layout.levels;
-    const massAt = (s: number) =>
-      Float64Array.from(data.subarray(layout.massBase + s * R * L, layout.massBase + (s + 1) * R * L));
-    const outVariants: VariantRowStats[] = variants.map((_, i) => ({
-      entropy: plane(i, 1),
-      sqErr: plane(i, 2),
-      exactSq: plane(i, 3),
-      kl: plane(i, 4),
-      ...(options.fullRows ? { rows: rowsAt(i + 1) } : {}),
-      ...(options.topMass ? { topMass: massAt(i + 1) } : {}),
-    }));
-    return {
-      exactEntropy: plane(0, 0),
-      variants: outVariants,
-      ...(options.fullRows ? { exactRows: rowsAt(0) } : {}),
-      ...(options.topMass ? { exactTopMass: massAt(0) } : {}),
-    };
   }
 
   return {
@@ -296,14 +328,17 @@ export function createGpuAnalysisBackend(
     rowStats(problem, variants, options = {}) {
       if (problem.q.cols > GPU_D_MAX || variants.length === 0 || problem.rows.length === 0)
         return cpuAnalysisBackend.rowStats(problem, variants, options);
+      // the turn ends once the batch is submitted; its read-back is awaited outside it
       return lock(() =>
         withErrorScopes(device, 'analysis row statistics', (close) => batch(problem, variants, options, close)),
-      ).catch((e: unknown) => {
-        // a φ larger than one binding of this device: the twins still can
-        if (isEngineError(e) && e.code === 'exceeds-limit')
-          return cpuAnalysisBackend.rowStats(problem, variants, options);
-        throw e;
-      });
+      )
+        .then((b) => b.result)
+        .catch((e: unknown) => {
+          // a φ larger than one binding of this device: the twins still can
+          if (isEngineError(e) && e.code === 'exceeds-limit')
+            return cpuAnalysisBackend.rowStats(problem, variants, options);
+          throw e;
+        });
     },
     denseAttention: (problem, variant) => dense.denseAttention(problem, variant),
     windowStats: (problem, variants, windows) => dense.windowStats(problem, variants, windows),

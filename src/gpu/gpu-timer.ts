@@ -109,6 +109,9 @@ export class GpuTimer {
     const enc = this.device.createCommandEncoder({ label });
     encode(enc);
     this.resolve(enc);
+    // wall time: what an earlier turn left queued (an analysis batch's turn ends at its submission) is
+    // waited for first, so that it is not counted here
+    if (!this.useTimestamps) await this.device.queue.onSubmittedWorkDone();
     const t0 = performance.now();
     this.device.queue.submit([enc.finish()]);
     await this.device.queue.onSubmittedWorkDone();

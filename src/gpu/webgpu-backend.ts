@@ -129,6 +129,8 @@ export function createWebGpuBackend(gpu: GpuContext): WebGpuBackend {
       if (timer.useTimestamps) return encode(encoder);
       const enc = device.createCommandEncoder({ label });
       const result = encode(enc);
+      // what an earlier turn left queued (an analysis batch's turn ends at its submission) is not this stage's
+      if (wallTimings.length === 0) await device.queue.onSubmittedWorkDone();
       const t0 = performance.now();
       device.queue.submit([enc.finish()]);
       await device.queue.onSubmittedWorkDone();

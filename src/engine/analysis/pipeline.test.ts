@@ -37,7 +37,7 @@ const ctxOf = (backend?: AnalysisBackend): AnalysisContext => ({
 });
 
 describe('pipelinedSweep', () => {
-  it('prepares point i + 1 once point i is on the device, before point i’s result arrives', async () => {
+  it('on a device, prepares and starts point i + 1 once point i is on the device, before point i’s result arrives', async () => {
     const log: string[] = [];
     const { backend, finishNext } = deviceLike(log);
     const ctx = ctxOf(backend);
@@ -52,9 +52,9 @@ describe('pipelinedSweep', () => {
         log.push(`finish ${i} (${b.variants[0]!.sqErr[0]})`);
       },
     );
-    // the GPU never answers until told: point 1 is prepared all the same
-    await vi.waitFor(() => expect(log).toContain('prepare 1'));
-    expect(log).toEqual(['prepare 0', 'submit 0', 'prepare 1']);
+    // the GPU never answers until told: point 1 is prepared and queued behind point 0 all the same
+    await vi.waitFor(() => expect(log).toContain('submit 1'));
+    expect(log).toEqual(['prepare 0', 'submit 0', 'prepare 1', 'submit 1']);
     for (let k = 0; k < 3; k++) {
       finishNext();
       await vi.waitFor(() => expect(log.filter((l) => l.startsWith('finish'))).toHaveLength(k + 1));
@@ -64,20 +64,23 @@ describe('pipelinedSweep', () => {
       'prepare 0',
       'submit 0',
       'prepare 1',
-      'finish 0 (0)',
       'submit 1',
+      'finish 0 (0)',
       'prepare 2',
-      'finish 1 (1)',
       'submit 2',
+      'finish 1 (1)',
       'finish 2 (2)',
     ]);
   });
 
-  it('on a backend that never reports a submission (the twins) it goes on once the result is there', async () => {
+  it('on a backend that never reports a submission (the twins) it goes on once the result is there, and starts point i + 1 only after finishing point i', async () => {
     const order: string[] = [];
     const twins = {
       kind: 'cpu',
-      rowStats: async () => batch(1),
+      rowStats: async () => {
+        order.push('compute');
+        return batch(1);
+      },
     } as unknown as AnalysisBackend;
     const ctx = ctxOf(twins);
     await pipelinedSweep(
@@ -89,7 +92,7 @@ describe('pipelinedSweep', () => {
       },
     );
     // ‖Â − A‖ / ‖A‖ = √1 / √4
-    expect(order).toEqual(['prepare 0', 'prepare 1', 'finish 0 0.5', 'finish 1 0.5']);
+    expect(order).toEqual(['prepare 0', 'compute', 'prepare 1', 'finish 0 0.5', 'compute', 'finish 1 0.5']);
   });
 
   it('a failed batch fails the sweep where its result is awaited, and nothing is left unhandled', async () => {
