@@ -7,9 +7,9 @@
 // on a software adapter, where the engine worker forms the maps outside the projection with the twins)
 // [--profile] (then one profiled run per op: φ on the CPU, encoding, readback wait and GPU time per
 // pass label, summed over batches; with --twins-only that side too; --batches: one line per batch)
-// [--cold] (the worker's input memos emptied before every timed run: Q, K and W drawn afresh, as after a
-// change of n or seed; without it a run finds them drawn by the previous one — as a refinement finds its coarse
-// pass's, and a step of m the inputs, though not every W)
+// [--cold] (every memo of the analysis ops emptied before each timed run — Q, K, W, A's spectra, the
+// theory's moments — as after a change of seed; without it a run finds what the previous one drew, as a
+// refinement finds its coarse pass's, and a step of m the inputs, A's spectrum and the moments, not every W)
 // [--twins-only] (a third side, interleaved: on a software adapter every φ from the twins, the exp maps'
 // too — the A/B behind the engine's choice of the projection kernel for them) [--without-direct] (a third side,
 // interleaved: the GPU side without rowFeaturesDirect — trig, relu, elu1, … from the twins or feature kernels again)
@@ -78,8 +78,8 @@ try {
       const order = [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)];
       const mode = { cpu: 'cpu', gpu: gpuMode, third: withoutDirect ? 'gpu-no-direct' : 'gpu-cpu-features' };
       for (const side of order) {
-        // --cold: every Q, K and W drawn afresh (the worker's input memos emptied), as after a change of n or seed
-        if (cold) await page.evaluate(() => window.analysisKernels.clearInputMemos());
+        // --cold: nothing remembered from the previous run
+        if (cold) await page.evaluate(() => window.analysisKernels.clearAnalysisMemos());
         const ms = await page.evaluate(([o, g]) => window.analysisKernels.timeOp(o, g), [op, mode[side]]);
         times[op][side].push(ms);
         console.log(`  round ${r + 1} ${op} ${side} ${Math.round(ms)} ms`);

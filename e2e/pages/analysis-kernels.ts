@@ -17,7 +17,7 @@ import type { KernelContext } from '../../src/gpu/kernel-context';
 import { createTurns } from '../../src/engine/gpu-turns';
 import { GPU_ANALYSIS_OPS, runAnalysisOp, type AnalysisContext, type WorkerOpName } from '../../src/engine/analysis';
 import { untimedKernelContext } from '../../src/gpu/kernel-context';
-import { clearInputMemos } from '../../src/engine/analysis/input-memo';
+import { clearAnalysisMemos } from '../../src/engine/analysis/input-memo';
 import { worst, type Err } from './compare';
 import { params } from './params';
 
@@ -405,7 +405,7 @@ const driver = {
   timeOp,
   profileOp,
   cancelMidway,
-  clearInputMemos,
+  clearAnalysisMemos,
   submissionOrder,
 };
 (window as unknown as { analysisKernels: typeof driver }).analysisKernels = driver;

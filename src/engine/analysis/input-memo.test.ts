@@ -3,7 +3,7 @@ import { DEFAULT_PARAMS } from '../../core/default-params';
 import { scaleInputs } from '../../core/feature-maps';
 import { generateInputs } from '../../core/inputs';
 import { PROJECTIONS } from '../../core/types';
-import { ByteLru, clearInputMemos, inputMemoStats, memoProjection, memoQK } from './input-memo';
+import { ByteLru, clearAnalysisMemos, inputMemoStats, memoProjection, memoQK } from './input-memo';
 
 describe('ByteLru', () => {
   it('keeps the most recently used entries within its byte cap, and none larger than the cap', () => {
@@ -28,7 +28,7 @@ describe('ByteLru', () => {
 });
 
 describe('input memos', () => {
-  beforeEach(clearInputMemos);
+  beforeEach(clearAnalysisMemos);
 
   it('memoQK hands out the Q, K of generateInputs and their scaled x, y, bit for bit, on a miss and on a hit', () => {
     for (const input of ['gaussian', 'clustered', 'local'] as const) {

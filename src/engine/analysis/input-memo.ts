@@ -100,10 +100,18 @@ export function memoProjection(p: AttentionParams): Matrix {
   return copy(hit);
 }
 
-/** Forget everything (benchmarks that time a cold draw). */
-export function clearInputMemos(): void {
+const otherMemos: (() => void)[] = [];
+
+/** Adds a memo of the analysis ops (A's spectra, the theory's moments) to what `clearAnalysisMemos` empties. */
+export function registerAnalysisMemo(clear: () => void): void {
+  otherMemos.push(clear);
+}
+
+/** Forget every memo of the analysis ops in this worker (benchmarks that time a cold run, as after a change of seed). */
+export function clearAnalysisMemos(): void {
   qkMemo.clear();
   wMemo.clear();
+  for (const clear of otherMemos) clear();
 }
 
 /** Bytes and entries held (tests). */

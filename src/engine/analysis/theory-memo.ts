@@ -11,6 +11,7 @@
  */
 import { estimatorTheory, type EstimatorKind, type EstimatorTheory } from '../../core/sweeps';
 import type { Matrix } from '../../core/types';
+import { registerAnalysisMemo } from './input-memo';
 
 export const THEORY_MEMO_SIZE = 512;
 
@@ -31,9 +32,12 @@ export function matrixFingerprint(m: Matrix): string {
 export type TheoryFn = typeof estimatorTheory;
 
 /** A memoized `estimatorTheory` (same arguments, same result); `compute` is the function it remembers. */
-export function createTheoryMemo(compute: TheoryFn = estimatorTheory, size = THEORY_MEMO_SIZE): TheoryFn {
+export function createTheoryMemo(
+  compute: TheoryFn = estimatorTheory,
+  size = THEORY_MEMO_SIZE,
+): TheoryFn & { clear(): void } {
   const memo = new Map<string, EstimatorTheory>();
-  return (kind: EstimatorKind, x: Matrix, y: Matrix, rows: readonly number[], causal: boolean) => {
+  const fn = (kind: EstimatorKind, x: Matrix, y: Matrix, rows: readonly number[], causal: boolean) => {
     const key = `${kind}|${causal ? 1 : 0}|${rows.join(',')}|${matrixFingerprint(x)}|${matrixFingerprint(y)}`;
     const hit = memo.get(key);
     if (hit) {
@@ -47,7 +51,9 @@ export function createTheoryMemo(compute: TheoryFn = estimatorTheory, size = THE
     if (memo.size > size) memo.delete(memo.keys().next().value!);
     return t;
   };
+  return Object.assign(fn, { clear: () => memo.clear() });
 }
 
 /** The worker's memo (one per worker: the analysis pool's and the engine's). */
-export const theoryOf: TheoryFn = createTheoryMemo();
+export const theoryOf = createTheoryMemo();
+registerAnalysisMemo(theoryOf.clear);
