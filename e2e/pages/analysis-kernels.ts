@@ -241,6 +241,8 @@ async function op(
 ) {
   const b = await backend(features);
   const full = { ...payload, params: params(payload.params as AttentionParams) };
+  // nothing from an earlier case (A's spectrum, the inputs) is reused: each side computes it all
+  clearAnalysisMemos();
   const t0 = performance.now();
   const g = await runAnalysisOp(name, full, ctxOf(b));
   const gpuMs = performance.now() - t0;
