@@ -1,25 +1,22 @@
 /** One query row of Â under every feature map (the feature-map panel's per-map rows), and the λ-invariance. */
-import { featureDim, scaleInputs } from '../../core/feature-maps';
+import { featureDim } from '../../core/feature-maps';
 import { oprfCausalA, oprfCausalRho, oprfParameter, oprfRho } from '../../core/feature-maps-beyond';
 import { LIMITS } from '../../core/limits';
-import { generateInputs } from '../../core/inputs';
 import { klDivergence, relativeError, rowEntropy, normalizedEntropy } from '../../core/metrics';
 import { spread } from '../../core/sweeps';
 import { FEATURE_MAPS } from '../../core/types';
-import { externalInputs, readExternal } from '../external-inputs';
-import { step, readParams, clampInt, backendOf } from './helpers';
+import { readExternal } from '../external-inputs';
+import { step, readParams, clampInt, backendOf, preparedQK } from './helpers';
+import { memoProjection } from './input-memo';
 import type { AnalysisContext, MapRowsPayload, MapRowsResult } from './types';
 
 export async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Promise<MapRowsResult> {
   const p = readParams(payload);
   const row = clampInt(payload.row, 0, p.n - 1, 0);
   const ext = readExternal(payload);
-  const inputs = ext
-    ? externalInputs({ ...p, featureMap: 'positive' }, ext)
-    : generateInputs({ ...p, featureMap: 'positive' });
-  const x = scaleInputs(inputs.q);
-  const y = scaleInputs(inputs.k);
-  const w = inputs.w;
+  const { inputs, x, y } = preparedQK(p, p.n, ext);
+  // W as drawn for the positive map (every map that projects shares it; uploaded Q, K come with it drawn too)
+  const w = memoProjection({ ...p, featureMap: 'positive' });
   const stab = p.stabilizer;
   const shown = FEATURE_MAPS.filter(
     // hedgehog needs a fitted W (shown by the Hedgehog training view); taylor2 at large d is refused everywhere

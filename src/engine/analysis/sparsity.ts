@@ -1,7 +1,7 @@
 /** The sparsity panel's analyses: row entropies and top-k mass, entropy vs n, Su's local truncation. */
 import { fittedMapW } from '../hedgehog-op';
 import { EngineError } from '../../core/errors';
-import { generateInputs, localWindow } from '../../core/inputs';
+import { localWindow } from '../../core/inputs';
 import { truncationCurveOf, windowGrid } from '../../core/local-window';
 import { evenRows, firstRows, mean, powersOfTwo } from '../../core/sweeps';
 import { normalizedEntropies, type FeatureVariant, type VariantRowStats } from '../../core/analysis-backend';
@@ -119,7 +119,7 @@ export async function localTruncation(
       limit: nMax,
     });
   const ext = readExternal(payload);
-  const inputs = ext ? externalInputs(p, ext) : generateInputs(p);
+  const { inputs } = prepared(p, p.n, ext);
   const windows = windowGrid(p.n);
   // one batch: the experiment's map (with the output error through V) and 1 + elu (Su's case)
   const variants: FeatureVariant[] = [
