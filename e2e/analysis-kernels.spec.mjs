@@ -186,6 +186,17 @@ test(
 );
 
 test(
+  'a GPU-run sweep whose device is lost with batches in flight ends with an error, not a hang',
+  async ({ page, baseUrl, log }) => {
+    await open(page, baseUrl);
+    const r = await page.evaluate(() => window.analysisKernels.sweepOnLostDevice(30_000));
+    log(`device lost after step ${r.steps}: ${r.outcome}`);
+    assert.match(r.outcome, /^rejected/);
+  },
+  { timeout: 120_000, sharedPage: 'driver' },
+);
+
+test(
   'a GPU-run sweep stops with cancelled between its batches',
   async ({ page, baseUrl }) => {
     await open(page, baseUrl);

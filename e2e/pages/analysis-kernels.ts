@@ -393,6 +393,43 @@ async function submissionOrder() {
   };
 }
 
+/**
+ * A sweep on a device that is lost while its batches are in flight (two at a time, each turn ending at
+ * its submission): the op must end — rejected, not hanging — within `limitMs`. Its own device, so the
+ * shared page's backends keep theirs.
+ */
+async function sweepOnLostDevice(limitMs: number) {
+  const a = await acquireGpu();
+  if (!a.ok) throw new Error(a.reason);
+  const device = a.gpu.device;
+  const b = createGpuAnalysisBackend(untimedKernelContext(device), createTurns(), { features: 'cpu' });
+  let steps = 0;
+  const run = runAnalysisOp(
+    'errorVsM',
+    { params: params({ n: 47, d: 5, m: 8 } as AttentionParams), seeds: 8, mGrid: [4, 8, 16], rows: 8 },
+    {
+      progress: () => {
+        // lost after the first batch is read, while the next ones are queued or on their way
+        if (++steps === 1) device.destroy();
+      },
+      cancelled: () => false,
+      backend: b,
+    },
+  );
+  const outcome = await Promise.race([
+    run.then(
+      () => 'finished',
+      (e: unknown) => {
+        // an EngineError's code, else the DOMException's name (AbortError: a mapAsync on a lost device)
+        const code = (e as { code?: unknown }).code;
+        return `rejected: ${typeof code === 'string' ? code : ((e as Error).name ?? String(e))}`;
+      },
+    ),
+    new Promise<string>((r) => setTimeout(() => r('hung'), limitMs)),
+  ]);
+  return { outcome, steps };
+}
+
 async function info() {
   await backend();
   return { adapter: adapterName, defaults: DEFAULT_PARAMS, gpuOps: [...GPU_ANALYSIS_OPS] };
@@ -409,5 +446,6 @@ const driver = {
   cancelMidway,
   clearAnalysisMemos,
   submissionOrder,
+  sweepOnLostDevice,
 };
 (window as unknown as { analysisKernels: typeof driver }).analysisKernels = driver;
