@@ -197,8 +197,18 @@ async function findEnglish(page, rootSelector) {
  */
 async function settle(page, timeout = 150_000) {
   const t0 = Date.now();
-  // panels that start their analyses only when near the viewport (Beyond the Performer) start now
-  for (const panel of await page.locator('[data-panel]').all()) await panel.scrollIntoViewIfNeeded();
+  // panels that start their analyses only when near the viewport (Beyond the Performer) start now. A
+  // plain scroll, not Playwright's scrollIntoViewIfNeeded: that one first waits for the panel's box to
+  // hold still for two frames, and while the panels above re-render as results stream in on a loaded
+  // machine it did not within 30 s (once in three full runs); coming near the viewport is all it needs
+  for (const panel of await page.locator('[data-panel]').all())
+    await panel.evaluate(
+      (el) =>
+        new Promise((done) => {
+          el.scrollIntoView({ block: 'center' });
+          requestAnimationFrame(() => requestAnimationFrame(done));
+        }),
+    );
   let lastSig = '';
   let stableSince = Date.now();
   while (Date.now() - t0 < timeout) {
