@@ -4,13 +4,7 @@ import { keyFeatures, mapContext, queryFeatures, scaleInputs } from '../../core/
 import { valuesFor } from '../../core/inputs';
 import { memoProjection, memoQK } from './input-memo';
 import { approxRowsOf, spread, subRows, type EstimatorKind } from '../../core/sweeps';
-import {
-  cpuAnalysisBackend,
-  relErrorOfRows,
-  type AnalysisBackend,
-  type FeatureVariant,
-  type RowProblem,
-} from '../../core/analysis-backend';
+import { cpuAnalysisBackend, type AnalysisBackend, type RowProblem } from '../../core/analysis-backend';
 import { SWEEP_MAPS } from '../../core/estimators';
 import {
   type AttentionInputs,
@@ -167,14 +161,4 @@ export function backendOf(ctx: AnalysisContext): AnalysisBackend {
 
 export function problemOf(inputs: QK, rows: readonly number[], causal: boolean): RowProblem {
   return { q: inputs.q, k: inputs.k, rows, causal };
-}
-
-/** ‖Â − A‖_F / ‖A‖_F over the problem's rows of each variant: one batch on the backend. */
-export async function relErrors(
-  ctx: AnalysisContext,
-  problem: RowProblem,
-  variants: readonly FeatureVariant[],
-): Promise<number[]> {
-  const b = await backendOf(ctx).rowStats(problem, variants);
-  return b.variants.map(relErrorOfRows);
 }

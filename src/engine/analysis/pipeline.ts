@@ -24,7 +24,6 @@ export interface Started<R> {
   /** whether the batch was reported on the device before it settled (the GPU backend; the twins never are) */
   onDevice(): boolean;
 }
-export type StartedBatch = Started<RowStatsBatch>;
 
 /** One row-statistics batch on the op's backend, with the moment the host may go on. */
 export function startRowStats(
@@ -32,7 +31,7 @@ export function startRowStats(
   problem: RowProblem,
   variants: readonly FeatureVariant[],
   options: RowStatsOptions = {},
-): StartedBatch {
+): Started<RowStatsBatch> {
   let release!: () => void;
   const submitted = new Promise<void>((r) => (release = r));
   let settled = false;
@@ -86,7 +85,7 @@ export async function pipelinedSweep<P, R>(
   }
 }
 
-/** `startRowStats` reduced to ‖Â − A‖_F / ‖A‖_F over the problem's rows per variant (as helpers.ts relErrors). */
+/** `startRowStats` reduced to ‖Â − A‖_F / ‖A‖_F over the problem's rows, per variant. */
 export function startRelErrors(
   ctx: AnalysisContext,
   problem: RowProblem,
