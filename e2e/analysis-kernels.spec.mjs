@@ -61,6 +61,8 @@ const ROW_CASES = [
   { n: 45, d: 5, m: 6, causal: false, rows: 1, maps: ['positive', 'taylor2', 'positive'], features: 'cpu' },
   { n: 37, d: 3, m: 5, causal: true, rows: 2, maps: ['hyperbolic', 'cosformer', 'exp'], features: 'projection' },
   { n: 21, d: 16, m: 9, causal: true, rows: 2, maps: ['trig', 'elu1'] },
+  // zero inputs: every row of A and Â uniform, every entry tied (the top-k selection's equal-to-pivot part)
+  { n: 40, d: 3, m: 5, causal: true, rows: 8, maps: ['positive', 'elu1'], scale: 0 },
   // φ of the other maps from the rows (rowFeaturesDirect): taylor2's 273 features (3 pad lanes), trig at
   // larger norms (its exp(‖y‖²/2) as the keys' log-scale) with 4 | m (whole vec4s; the cases above: m ∤ 4),
   // double-softmax's column offsets, oprf's A
