@@ -1,9 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMS } from '../../core/default-params';
 import { scaleInputs } from '../../core/feature-maps';
-import { generateInputs } from '../../core/inputs';
-import { PROJECTIONS } from '../../core/types';
-import { ByteLru, clearAnalysisMemos, inputMemoStats, memoProjection, memoQK } from './input-memo';
+import { generateInputs, projectionFor, queriesAndKeys } from '../../core/inputs';
+import { PROJECTIONS, type AttentionParams } from '../../core/types';
+import { ANALYSIS_OPS, runAnalysisOp, type WorkerOpName } from '.';
+import { ByteLru, clearAnalysisMemos, inputMemoStats, memoEntries, memoProjection, memoQK } from './input-memo';
 
 describe('ByteLru', () => {
   it('keeps the most recently used entries within its byte cap, and none larger than the cap', () => {
@@ -64,17 +65,11 @@ describe('input memos', () => {
     expect(inputMemoStats().qk.size).toBe(6);
   });
 
-  it('callers own what they get: changing a returned matrix changes no later result', () => {
+  it('a hit hands out the entry itself, not a copy (no allocation per hit)', () => {
     const p = { ...DEFAULT_PARAMS, d: 4 };
     const a = memoQK(p, 16);
-    a.q.data.fill(7);
-    a.y.data.fill(7);
-    const b = memoQK(p, 16);
-    expect(b.q).toEqual(generateInputs({ ...p, n: 16 }).q);
-    expect(b.y).toEqual(scaleInputs(generateInputs({ ...p, n: 16 }).k));
-    const w = memoProjection(p);
-    w.data.fill(7);
-    expect(memoProjection(p)).toEqual(generateInputs(p).w);
+    expect(memoQK(p, 16)).toBe(a);
+    expect(memoProjection(p)).toBe(memoProjection(p));
   });
 
   it('memoProjection draws the W of generateInputs for every projection kind, and keys on m, d and the feature seed', () => {
@@ -93,5 +88,54 @@ describe('input memos', () => {
     const before = inputMemoStats().w.size;
     expect(memoProjection({ ...DEFAULT_PARAMS, featureMap: 'elu1' }).rows).toBe(0);
     expect(inputMemoStats().w.size).toBe(before);
+  });
+});
+
+describe('the ops and the memos', () => {
+  beforeEach(clearAnalysisMemos);
+
+  // the memos hand out their entries themselves: an op that wrote into its Q, K, x, y or W would
+  // change what every later op reads
+  it('every analysis op leaves each memo entry equal to a fresh draw of its key, in both modes', async () => {
+    const ops = (Object.keys(ANALYSIS_OPS) as WorkerOpName[]).filter((op) => op !== 'hedgehogFit'); // draws its own
+    const budgets = { nGrid: [16, 48], mGrid: [4, 16], scales: [0.5, 1.5], seeds: 2, normSeeds: 1, dGrid: [4, 8] };
+    for (const [featureMap, causal] of [
+      ['trig', false],
+      ['positive', true],
+    ] as const) {
+      const params = { ...DEFAULT_PARAMS, n: 48, d: 8, m: 16, featureMap, causal };
+      for (const op of ops)
+        await runAnalysisOp(op, { params, ...budgets }, { progress: () => {}, cancelled: () => false });
+    }
+    const { qk, w } = memoEntries();
+    expect(qk.length).toBeGreaterThan(2);
+    expect(w.length).toBeGreaterThan(4);
+    for (const [key, got] of qk) {
+      const [input, n, d, seed, scale] = key.split('|');
+      const p = {
+        ...DEFAULT_PARAMS,
+        input: input as AttentionParams['input'],
+        n: Number(n),
+        d: Number(d),
+        seed: Number(seed),
+        scale: Number(scale),
+      };
+      const { q, k } = queriesAndKeys(p);
+      expect(got.q, key).toEqual(q);
+      expect(got.k, key).toEqual(k);
+      expect(got.x, key).toEqual(scaleInputs(q));
+      expect(got.y, key).toEqual(scaleInputs(k));
+    }
+    for (const [key, got] of w) {
+      const [projection, m, d, featureSeed] = key.split('|');
+      const p = {
+        ...DEFAULT_PARAMS,
+        projection: projection as AttentionParams['projection'],
+        m: Number(m),
+        d: Number(d),
+        featureSeed: Number(featureSeed),
+      };
+      expect(got, key).toEqual(projectionFor({ ...p, featureMap: 'positive' }));
+    }
   });
 });
