@@ -301,8 +301,10 @@ export function createGpuAnalysisBackend(
       }
       const plane = (i: number, kIdx: number) =>
         Float64Array.from(data.subarray((i * BATCH_ROW_STATS + kIdx) * R, (i * BATCH_ROW_STATS + kIdx + 1) * R));
+      // views of the one read-back copy, as the twins' rows are views of one buffer (approxRowsOf): an
+      // allocation per row cost entryErrors' 96 rows ~0.5 ms
       const rowsAt = (s: number): Float32Array[] =>
-        rows.map((_, t) => data.slice(layout.rowsBase + (s * R + t) * n, layout.rowsBase + (s * R + t + 1) * n));
+        rows.map((_, t) => data.subarray(layout.rowsBase + (s * R + t) * n, layout.rowsBase + (s * R + t + 1) * n));
       const L = layout.levels;
       const massAt = (s: number) =>
         Float64Array.from(data.subarray(layout.massBase + s * R * L, layout.massBase + (s + 1) * R * L));
