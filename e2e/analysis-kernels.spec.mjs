@@ -96,7 +96,7 @@ test(
 );
 
 // awkward shapes for the dense path: n = 1, n off every tile, d = 1, m′ ≠ m (hyperbolic, trig: 2m;
-// elu1: d), both modes, degenerate windows (trig), no V, φ from the twins
+// elu1: d), both modes, degenerate windows (trig), no V, V wider than one block, φ from the twins
 const DENSE_CASES = [
   { n: 1, d: 1, m: 3, causal: false, maps: ['positive', 'elu1'] },
   { n: 1, d: 3, m: 4, causal: true, maps: ['hyperbolic'] },
@@ -105,6 +105,8 @@ const DENSE_CASES = [
   { n: 65, d: 16, m: 33, causal: true, maps: ['positive', 'exp'], values: false },
   { n: 47, d: 5, m: 7, causal: false, maps: ['positive', 'cosformer'], features: 'cpu' },
   { n: 33, d: 3, m: 6, causal: true, maps: ['trig', 'oprf'], features: 'cpu' },
+  // V of 21 columns: the output error's one whole block of 16 columns and a ragged one of 5
+  { n: 29, d: 21, m: 6, causal: true, maps: ['positive', 'elu1'] },
 ];
 
 test(
