@@ -2,7 +2,9 @@
 // (e2e/pages/analysis-kernels.ts): every row-statistics op at the default parameters
 // (src/core/default-params.ts) and its default budgets, interleaved rounds (CPU and GPU alternate
 // which goes first), min and median wall time of the whole op. On SwiftShader the GPU runs on the
-// CPU too, so the ratio is the honest proxy. A bench, not a test.
+// CPU too, so the ratio is the honest proxy. It also prints the adapter's read-back floor (the least
+// one GPU batch costs: a trivial dispatch, copy and mapAsync), which a single-batch op pays once and its
+// twin not at all. A bench, not a test.
 // Usage: node e2e/bench-analyses.mjs [--rounds N] [--ops a,b] [--gpu-features] (every φ on the GPU even
 // on a software adapter, where the engine worker forms the maps outside the projection with the twins)
 // [--profile] (then one profiled run per op: φ on the CPU, encoding, readback wait and GPU time per
@@ -86,6 +88,7 @@ try {
       }
     }
   }
+  const floor_ = (x) => `${x.toFixed(2)} ms`;
   const f = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${Math.round(x)} ms`).padStart(9);
   console.log(
     `\n${'op'.padEnd(14)} ${'CPU min'.padStart(9)} ${'CPU med'.padStart(9)} ${'GPU min'.padStart(9)} ${'GPU med'.padStart(9)} ${'CPU/GPU (med)'.padStart(14)}${third ? `${(withoutDirect ? 'no-dir min' : 'twins min').padStart(10)} ${(withoutDirect ? 'no-dir med' : 'twins med').padStart(9)}` : ''}`,
@@ -96,6 +99,11 @@ try {
       `${op.padEnd(14)} ${f(Math.min(...cpu))} ${f(median(cpu))} ${f(Math.min(...gpu))} ${f(median(gpu))} ${(median(cpu) / median(gpu)).toFixed(2).padStart(13)}×${third ? ` ${f(Math.min(...pr))} ${f(median(pr))}` : ''}`,
     );
   }
+  // what one GPU batch costs at the least here: a single-batch op pays it once, its twin nothing
+  const floor = await page.evaluate(() => window.analysisKernels.readbackFloor(25));
+  console.log(
+    `\nread-back floor (a one-workgroup dispatch, a 256-byte copy, its mapAsync; 25 round trips): min ${floor_(Math.min(...floor))}, median ${floor_(median(floor))}`,
+  );
   if (args.includes('--profile')) {
     // the GPU side as timed above, and with --twins-only the third side too
     const sides = [

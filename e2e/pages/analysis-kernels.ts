@@ -430,6 +430,47 @@ async function sweepOnLostDevice(limitMs: number) {
   return { outcome, steps };
 }
 
+/**
+ * The least a GPU batch can cost on this adapter: `count` round trips of a one-workgroup dispatch, a
+ * 256-byte copy and its mapAsync on the analysis device (bench-analyses.mjs prints it beside the ops:
+ * a single-batch op pays it once against a twin that pays nothing).
+ */
+async function readbackFloor(count = 25) {
+  const device = (await kernelBase!).device;
+  const buf = device.createBuffer({ size: 256, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const staging = device.createBuffer({ size: 256, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const module = device.createShaderModule({
+    code: `@group(0) @binding(0) var<storage, read_write> b: array<f32>;
+      @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g: vec3u) { b[g.x] = b[g.x] + 1.0; }`,
+  });
+  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+  const bind = device.createBindGroup({
+    layout: pipeline.getBindGroupLayout(0),
+    entries: [{ binding: 0, resource: { buffer: buf } }],
+  });
+  const ms: number[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const t0 = performance.now();
+      const enc = device.createCommandEncoder();
+      const pass = enc.beginComputePass();
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, bind);
+      pass.dispatchWorkgroups(1);
+      pass.end();
+      enc.copyBufferToBuffer(buf, 0, staging, 0, 256);
+      device.queue.submit([enc.finish()]);
+      await staging.mapAsync(GPUMapMode.READ);
+      staging.unmap();
+      ms.push(performance.now() - t0);
+    }
+  } finally {
+    buf.destroy();
+    staging.destroy();
+  }
+  return ms;
+}
+
 async function info() {
   await backend();
   return { adapter: adapterName, defaults: DEFAULT_PARAMS, gpuOps: [...GPU_ANALYSIS_OPS] };
@@ -437,6 +478,7 @@ async function info() {
 
 const driver = {
   info,
+  readbackFloor,
   rowStats,
   denseKernels,
   profileDense,
