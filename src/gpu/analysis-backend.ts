@@ -149,15 +149,19 @@ export function createGpuAnalysisBackend(
     const host = new Float32Array((vec4s - hostFrom) * 4);
     const put = (at: number, src: Float32Array, srcRow: number, cols: number) =>
       host.set(src.subarray(srcRow * cols, (srcRow + 1) * cols), (at - hostFrom) * 4);
-    const putSlot = (s: (typeof slots)[number], qRows: Matrix, kRows: Matrix) => {
-      for (let t = 0; t < qRows.rows; t++) put(s.qOff + t * s.m4, qRows.data, t, qRows.cols);
-      for (let j = 0; j < n; j++) put(s.kOff + j * s.m4, kRows.data, j, kRows.cols);
+    // the first `count` rows of a matrix at vec4 `at`, `stride` vec4s apart: one copy when its rows are
+    // whole vec4s (the padded layout is then the matrix itself: d = 16's Q, K and every W), else one
+    // per row (a copy per row was the host's largest cost of the sweeps' batches: 18 ms of the m sweep)
+    const putRows = (at: number, stride: number, m: Matrix, count: number) => {
+      if (m.cols === 4 * stride) host.set(m.data.subarray(0, count * m.cols), (at - hostFrom) * 4);
+      else for (let r = 0; r < count; r++) put(at + r * stride, m.data, r, m.cols);
     };
-    putSlot(exact, subRows(q, rows), k);
+    rows.forEach((row, t) => put(exact.qOff + t * exact.m4, q.data, row, d));
+    putRows(exact.kOff, exact.m4, k, n);
     for (const ps of [...projected, ...directSlots]) {
       const w = variants[ps.slot]!.w;
       if (ps.m === 0) continue;
-      for (let r = 0; r < w.rows; r++) put(ps.wOff + r * d4, w.data, r, d);
+      putRows(ps.wOff, d4, w, w.rows);
     }
     for (const [at, offsets] of aux) put(at, offsets, 0, d);
     device.queue.writeBuffer(feats, exact.qOff * 16, host.subarray((exact.qOff - hostFrom) * 4));
@@ -248,12 +252,12 @@ export function createGpuAnalysisBackend(
         if (qShared[i] === undefined) {
           const mc = contextOf(v.map);
           const qRows = queryFeatures(v.map, subRows(x, rows), v.w, v.stabilizer, { ...mc, positions: rows });
-          for (let t = 0; t < R; t++) put(slot.qOff + t * slot.m4, qRows.data, t, qRows.cols);
+          putRows(slot.qOff, slot.m4, qRows, R);
           writeSide(slot.qOff, R * slot.m4);
         }
         if (kShared[i] === undefined) {
           const kf = keyFeatures(kKind, y, v.w, v.stabilizer, contextOf(kKind));
-          for (let j = 0; j < n; j++) put(slot.kOff + j * slot.m4, kf.data, j, kf.cols);
+          putRows(slot.kOff, slot.m4, kf, n);
           writeSide(slot.kOff, n * slot.m4);
         }
       });
