@@ -9,7 +9,8 @@
 // on a software adapter, where the engine worker forms the maps outside the projection with the twins)
 // [--profile] (then one profiled run per op: φ on the CPU, encoding, readback wait and GPU time per
 // pass label, summed over batches; with --twins-only that side too; --batches: one line per batch)
-// [--cold] (every memo of the analysis ops emptied before each timed run — Q, K, W, A's spectra, the
+// [--host] (then the page's own time per run of each op on the GPU side, idle excluded: what a faster GPU
+// cannot take away) [--cold] (every memo of the analysis ops emptied before each timed run — Q, K, W, A's spectra, the
 // theory's moments — as after a change of seed; without it a run finds what the previous one drew, as a
 // refinement finds its coarse pass's, and a step of m the inputs, A's spectrum and the moments, not every W)
 // [--twins-only] (a third side, interleaved: on a software adapter every φ from the twins, the exp maps'
@@ -104,6 +105,41 @@ try {
   console.log(
     `\nread-back floor (a one-workgroup dispatch, a 256-byte copy, its mapAsync; 25 round trips): min ${floor_(Math.min(...floor))}, median ${floor_(median(floor))}`,
   );
+  if (args.includes('--host')) {
+    // the page's own (JS and native) time per run of each op on the GPU side, from a sampling CPU profile:
+    // what a faster GPU cannot take away (its idle time is the wait for the GPU)
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    console.log('\nhost time per run on the GPU side (CPU profile of 3 runs, idle excluded; top functions):');
+    for (const op of ops) {
+      await page.evaluate(([o, g]) => window.analysisKernels.timeOp(o, g), [op, gpuMode]);
+      await cdp.send('Profiler.start');
+      const wall = await page.evaluate(
+        async ([o, g]) => {
+          let t = 0;
+          for (let i = 0; i < 3; i++) t += await window.analysisKernels.timeOp(o, g);
+          return t / 3;
+        },
+        [op, gpuMode],
+      );
+      const { profile } = await cdp.send('Profiler.stop');
+      const byId = new Map(profile.nodes.map((nd) => [nd.id, nd]));
+      const self = new Map();
+      profile.samples.forEach((id, i) => {
+        const f = byId.get(id).callFrame;
+        const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}${f.url ? `:${f.lineNumber + 1}` : ''}`;
+        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000 / 3);
+      });
+      self.delete('(idle) ');
+      const busy = [...self.values()].reduce((a, b) => a + b, 0);
+      const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 3);
+      console.log(
+        `  ${op.padEnd(14)} ${f(busy)} of ${f(wall)}  (${top.map(([k, v]) => `${k.trim()} ${v.toFixed(1)} ms`).join(', ')})`,
+      );
+    }
+    await cdp.detach();
+  }
   if (args.includes('--profile')) {
     // the GPU side as timed above, and with --twins-only the third side too
     const sides = [
