@@ -17,6 +17,7 @@ import {
   cleanGrid,
   uploadedGrid,
   prepared,
+  preparedQK,
   backendOf,
   problemOf,
 } from './helpers';
@@ -34,14 +35,16 @@ export async function rowEntropies(payload: RowEntropiesPayload, ctx: AnalysisCo
   const p = readParams(payload);
   const maxRows = clampInt(payload.maxRows, 8, 1024, p.n > 4096 ? 64 : 256);
   const rows = evenRows(p.n, maxRows);
-  const { inputs } = prepared(p, p.n, readExternal(payload));
+  // Q, K and W: no V (the statistics do not read it; drawing it was most of this op's host time on the GPU)
+  const { inputs } = preparedQK(p, p.n, readExternal(payload));
+  const w = memoProjection(p);
   // one batch: the experiment's map and 1 + elu, their entropies and top-k masses per row (on the GPU
   // backend reduced there: the rows never reach the host)
   const b = await backendOf(ctx).rowStats(
     problemOf(inputs, rows, p.causal),
     [
-      { map: p.featureMap, w: fittedMapW(payload, p, inputs.w), stabilizer: p.stabilizer },
-      { map: 'elu1', w: inputs.w, stabilizer: p.stabilizer },
+      { map: p.featureMap, w: fittedMapW(payload, p, w), stabilizer: p.stabilizer },
+      { map: 'elu1', w, stabilizer: p.stabilizer },
     ],
     { entropy: true, topMass: true },
   );
