@@ -6,6 +6,9 @@ import { DEFAULT_PARAMS } from '../../core/default-params';
 import { SWEEP_MAPS } from '../../core/estimators';
 import { FEATURE_MAP_SPECS } from '../../core/feature-map-specs';
 import { FEATURE_MAPS } from '../../core/types';
+import { cpuAnalysisBackend } from '../../core/analysis-backend';
+import { generateInputs } from '../../core/inputs';
+import { evenRows } from '../../core/sweeps';
 
 const ctx = () => {
   const progress: [number, number][] = [];
@@ -63,6 +66,51 @@ describe('analysis ops', () => {
     const { value: r } = await run('entryErrors', { params: { ...params, scale: 1 }, bins: 8 });
     const first = r.trig.median.findIndex((v) => Number.isFinite(v));
     expect(r.trig.median[first]!).toBeGreaterThan(r.positive.median[first]!);
+  });
+
+  it('entryErrors: each bin holds the kept entries whose exact value falls in it, with the quantiles of their relative errors', async () => {
+    const p = { ...params, n: 64, scale: 1.2, causal: true };
+    const { value: r } = await run('entryErrors', { params: p, bins: 6, rows: 8 });
+    // the same batch, and the bins by hand: an array per bin, sorted with a comparator
+    const rows = evenRows(64, 8);
+    const qk = generateInputs(p);
+    const b = await cpuAnalysisBackend.rowStats(
+      { q: qk.q, k: qk.k, rows, causal: true },
+      (['positive', 'trig'] as const).map((map) => ({ map, w: qk.w, stabilizer: p.stabilizer })),
+      { fullRows: true },
+    );
+    // the bins as the op defines them: log-spaced from the smallest positive entry to the largest
+    const all = b.exactRows!.flatMap((row) => [...row]).filter((a) => a > 0);
+    const hi = Math.max(...all);
+    const lo = Math.max(Math.min(...all), hi * 1e-12);
+    const width = (Math.log10(hi) - Math.log10(lo)) / 6;
+    expect(r.edges[0]!).toBeCloseTo(lo, 12);
+    for (const [i, kind] of (['positive', 'trig'] as const).entries()) {
+      const bins: number[][] = r.centers.map(() => []);
+      b.exactRows!.forEach((row, t) =>
+        row.forEach((a, j) => {
+          if (a < lo) return;
+          const k = Math.min(5, Math.floor((Math.log10(a) - Math.log10(lo)) / width));
+          bins[k]!.push(Math.abs(b.variants[i]!.rows![t]![j]! - a) / a);
+        }),
+      );
+      const q = (xs: number[], f: number) => {
+        const s = [...xs].sort((u, v) => u - v);
+        const pos = (s.length - 1) * f;
+        return s.length ? s[Math.floor(pos)]! + (s[Math.ceil(pos)]! - s[Math.floor(pos)]!) * (pos - Math.floor(pos)) : NaN;
+      };
+      expect(r[kind].count).toEqual(bins.map((x) => x.length));
+      expect(r[kind].count.reduce((s, c) => s + c, 0)).toBeGreaterThan(100);
+      bins.forEach((x, k) => {
+        for (const [f, got] of [
+          [0.5, r[kind].median[k]!],
+          [0.1, r[kind].q10[k]!],
+          [0.9, r[kind].q90[k]!],
+        ] as const)
+          if (x.length) expect(got).toBeCloseTo(q(x, f), 12);
+          else expect(got).toBeNaN();
+      });
+    }
   });
 
   it('rowEntropies and entropyVsN: linear attention is flatter than softmax', async () => {

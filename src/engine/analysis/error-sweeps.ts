@@ -218,23 +218,38 @@ export async function entryErrors(payload: EntryErrorsPayload, ctx: AnalysisCont
   const edges = Array.from({ length: nb + 1 }, (_, b) => 10 ** (logLo + b * width));
   const centers = Array.from({ length: nb }, (_, b) => 10 ** (logLo + (b + 0.5) * width));
   const binOf = (a: number) => Math.min(nb - 1, Math.max(0, Math.floor((Math.log10(a) - logLo) / width)));
+  // every kept entry's bin once (both maps share it), then each map's errors laid out bin after bin in one
+  // Float64Array and each bin sorted in place (numeric typed-array sorts, no array per bin)
+  const cols = exact[0]?.length ?? 0;
+  const bins = new Int32Array(exact.length * cols).fill(-1);
+  const starts = new Int32Array(nb + 1);
+  exact.forEach((r, t) => {
+    for (let j = 0; j < r.length; j++) {
+      const a = r[j]!;
+      if (a < lo) continue;
+      const bin = binOf(a);
+      bins[t * cols + j] = bin;
+      starts[bin + 1]!++;
+    }
+  });
+  for (let bin = 0; bin < nb; bin++) starts[bin + 1]! += starts[bin]!;
   const binned = (kind: (typeof kinds)[number]): BinnedErrors => {
     const approx = b.variants[kinds.indexOf(kind)]!.rows!;
-    const buckets: number[][] = centers.map(() => []);
+    const errs = new Float64Array(starts[nb]!);
+    const at = starts.slice(0, nb);
     exact.forEach((r, t) => {
       for (let j = 0; j < r.length; j++) {
-        const a = r[j]!;
-        if (a < lo) continue;
-        buckets[binOf(a)]!.push(Math.abs(approx[t]![j]! - a) / a);
+        const bin = bins[t * cols + j]!;
+        if (bin >= 0) errs[at[bin]!++] = Math.abs(approx[t]![j]! - r[j]!) / r[j]!;
       }
     });
     const out: BinnedErrors = { median: [], q10: [], q90: [], count: [] };
-    for (const b of buckets) {
-      b.sort((u, v) => u - v);
-      out.median.push(quantile(b, 0.5));
-      out.q10.push(quantile(b, 0.1));
-      out.q90.push(quantile(b, 0.9));
-      out.count.push(b.length);
+    for (let bin = 0; bin < nb; bin++) {
+      const sorted = errs.subarray(starts[bin]!, starts[bin + 1]!).sort();
+      out.median.push(quantile(sorted, 0.5));
+      out.q10.push(quantile(sorted, 0.1));
+      out.q90.push(quantile(sorted, 0.9));
+      out.count.push(sorted.length);
     }
     return out;
   };

@@ -129,7 +129,7 @@ export function pushSpread(target: SpreadSeries, values: number[]): void {
 
 export const emptySpread = (): SpreadSeries => ({ mean: [], lo: [], hi: [], std: [] });
 
-export function quantile(sorted: number[], q: number): number {
+export function quantile(sorted: ArrayLike<number>, q: number): number {
   if (!sorted.length) return NaN;
   const pos = (sorted.length - 1) * q;
   const lo = Math.floor(pos);
