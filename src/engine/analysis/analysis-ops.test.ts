@@ -97,7 +97,9 @@ describe('analysis ops', () => {
       const q = (xs: number[], f: number) => {
         const s = [...xs].sort((u, v) => u - v);
         const pos = (s.length - 1) * f;
-        return s.length ? s[Math.floor(pos)]! + (s[Math.ceil(pos)]! - s[Math.floor(pos)]!) * (pos - Math.floor(pos)) : NaN;
+        return s.length
+          ? s[Math.floor(pos)]! + (s[Math.ceil(pos)]! - s[Math.floor(pos)]!) * (pos - Math.floor(pos))
+          : NaN;
       };
       expect(r[kind].count).toEqual(bins.map((x) => x.length));
       expect(r[kind].count.reduce((s, c) => s + c, 0)).toBeGreaterThan(100);
