@@ -116,7 +116,7 @@ const TARGET_GROUPS = 256;
  * helpers shared with the causal kernel (linear-attention-tile.wgsl), then `kernel`.
  */
 export function performerSource(kernel: string): string {
-  return favorSource(`${tile}\n${kernel}`);
+  return favorSource(tile, kernel);
 }
 
 /** Entry points that read no tile constant (DT, TILE, TJ, FQ): one pipeline serves both classes of d. */
