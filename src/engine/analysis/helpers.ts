@@ -1,8 +1,7 @@
 /** What every analysis op shares: cancellation and progress, payload clamping, inputs and W as the engine draws them. */
 import { EngineError } from '../../core/errors';
 import { keyFeatures, mapContext, queryFeatures, scaleInputs } from '../../core/feature-maps';
-import { valuesFor } from '../../core/inputs';
-import { memoProjection, memoQK } from './input-memo';
+import { memoProjection, memoQK, memoValues } from './input-memo';
 import { approxRowsOf, spread, subRows, type EstimatorKind } from '../../core/sweeps';
 import { cpuAnalysisBackend, type AnalysisBackend, type RowProblem } from '../../core/analysis-backend';
 import { SWEEP_MAPS } from '../../core/estimators';
@@ -74,7 +73,7 @@ export function prepared(
 ): { inputs: AttentionInputs; x: Matrix; y: Matrix } {
   if (ext) return withScaled(externalInputs(p, ext, nUse));
   const { q, k, x, y } = memoQK(p, nUse);
-  return { inputs: { q, k, v: valuesFor({ ...p, n: nUse }), w: memoProjection(p) }, x, y };
+  return { inputs: { q, k, v: memoValues(p, nUse), w: memoProjection(p) }, x, y };
 }
 
 /** Q and K alone (what the row statistics take), truncated to their first nUse positions, and x, y. */

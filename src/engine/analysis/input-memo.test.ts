@@ -1,10 +1,18 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMS } from '../../core/default-params';
 import { scaleInputs } from '../../core/feature-maps';
-import { generateInputs, projectionFor, queriesAndKeys } from '../../core/inputs';
+import { generateInputs, projectionFor, queriesAndKeys, valuesFor } from '../../core/inputs';
 import { PROJECTIONS, type AttentionParams } from '../../core/types';
 import { ANALYSIS_OPS, runAnalysisOp, type WorkerOpName } from '.';
-import { ByteLru, clearAnalysisMemos, inputMemoStats, memoEntries, memoProjection, memoQK } from './input-memo';
+import {
+  ByteLru,
+  clearAnalysisMemos,
+  inputMemoStats,
+  memoEntries,
+  memoProjection,
+  memoQK,
+  memoValues,
+} from './input-memo';
 
 describe('ByteLru', () => {
   it('keeps the most recently used entries within its byte cap, and none larger than the cap', () => {
@@ -65,6 +73,20 @@ describe('input memos', () => {
     expect(inputMemoStats().qk.size).toBe(6);
   });
 
+  it('memoValues hands out the V of generateInputs, keyed on n, d and the seed', () => {
+    for (const [n, d, seed] of [
+      [40, 6, 1],
+      [41, 6, 1],
+      [40, 5, 1],
+      [40, 6, 2],
+    ] as const) {
+      const p = { ...DEFAULT_PARAMS, d, seed };
+      expect(memoValues(p, n)).toEqual(generateInputs({ ...p, n }).v);
+      expect(memoValues({ ...p, m: 7, scale: 2, input: 'local' }, n)).toBe(memoValues(p, n)); // V depends on neither
+    }
+    expect(memoEntries().v).toHaveLength(4);
+  });
+
   it('a hit hands out the entry itself, not a copy (no allocation per hit)', () => {
     const p = { ...DEFAULT_PARAMS, d: 4 };
     const a = memoQK(p, 16);
@@ -107,7 +129,7 @@ describe('the ops and the memos', () => {
       for (const op of ops)
         await runAnalysisOp(op, { params, ...budgets }, { progress: () => {}, cancelled: () => false });
     }
-    const { qk, w } = memoEntries();
+    const { qk, w, v } = memoEntries();
     expect(qk.length).toBeGreaterThan(2);
     expect(w.length).toBeGreaterThan(4);
     for (const [key, got] of qk) {
@@ -136,6 +158,11 @@ describe('the ops and the memos', () => {
         featureSeed: Number(featureSeed),
       };
       expect(got, key).toEqual(projectionFor({ ...p, featureMap: 'positive' }));
+    }
+    expect(v.length).toBeGreaterThan(0);
+    for (const [key, got] of v) {
+      const [n, d, seed] = key.split('|').map(Number);
+      expect(got, key).toEqual(valuesFor({ ...DEFAULT_PARAMS, n: n!, d: d!, seed: seed! }));
     }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * What the sweeps draw again and again, remembered per worker: Q, K and their scaled x, y by what they
- * depend on (input kind, n, d, seed, scale), and W by (projection, m, d, feature seed). A step of m
+ * depend on (input kind, n, d, seed, scale), W by (projection, m, d, feature seed) and V by (n, d, seed). A step of m
  * re-runs the error sweeps, whose inputs did not change (at the defaults the d sweep drew 8 input sets
  * and 32 W, the entropy-vs-n sweep 11 input sets up to n = 16 384, ~0.1 s and ~0.2 s of the host's
  * time); a coarse pass and its refinement draw the same sets; the beyond sweeps' W for every m of the
@@ -14,11 +14,12 @@
  * SwiftShader). Least recently used entries go first once a memo's bytes pass its cap.
  */
 import { scaleInputs, usesProjection } from '../../core/feature-maps';
-import { projectionFor, queriesAndKeys } from '../../core/inputs';
+import { projectionFor, queriesAndKeys, valuesFor } from '../../core/inputs';
 import type { AttentionParams, Matrix } from '../../core/types';
 
 export const QK_MEMO_BYTES = 24 * 2 ** 20;
 export const W_MEMO_BYTES = 16 * 2 ** 20;
+export const V_MEMO_BYTES = 8 * 2 ** 20;
 
 /** A map from key to value that keeps the most recently used entries within `maxBytes`. */
 export class ByteLru<V> {
@@ -79,6 +80,7 @@ const qkMemo = new ByteLru<ScaledQK>(
   (v) => 4 * (v.q.data.length + v.k.data.length + v.x.data.length + v.y.data.length),
 );
 const wMemo = new ByteLru<Matrix>(W_MEMO_BYTES, (w) => 4 * w.data.length);
+const vMemo = new ByteLru<Matrix>(V_MEMO_BYTES, (v) => 4 * v.data.length);
 
 /** Q, K of the first n positions as generateInputs({ ...p, n }) draws them, and x, y. */
 export function memoQK(p: AttentionParams, n: number): ScaledQK {
@@ -104,6 +106,17 @@ export function memoProjection(p: AttentionParams): Matrix {
   return hit;
 }
 
+/** V of the first n positions as generateInputs({ ...p, n }) draws it (the dense ops' output errors). */
+export function memoValues(p: AttentionParams, n: number): Matrix {
+  const key = `${n}|${p.d}|${p.seed}`;
+  let hit = vMemo.get(key);
+  if (!hit) {
+    hit = valuesFor({ ...p, n });
+    vMemo.set(key, hit);
+  }
+  return hit;
+}
+
 const otherMemos: (() => void)[] = [];
 
 /** Adds a memo of the analysis ops (A's spectra, the theory's moments) to what `clearAnalysisMemos` empties. */
@@ -115,12 +128,13 @@ export function registerAnalysisMemo(clear: () => void): void {
 export function clearAnalysisMemos(): void {
   qkMemo.clear();
   wMemo.clear();
+  vMemo.clear();
   for (const clear of otherMemos) clear();
 }
 
 /** Every entry held, with its key (tests: the ops must leave them as drawn). */
-export function memoEntries(): { qk: [string, ScaledQK][]; w: [string, Matrix][] } {
-  return { qk: qkMemo.list(), w: wMemo.list() };
+export function memoEntries(): { qk: [string, ScaledQK][]; w: [string, Matrix][]; v: [string, Matrix][] } {
+  return { qk: qkMemo.list(), w: wMemo.list(), v: vMemo.list() };
 }
 
 /** Bytes and entries held (tests). */
