@@ -22,20 +22,24 @@ export function observeResize(els: readonly Element[], onResize: (entries: Resiz
 
 /**
  * The element's content-box side in CSS px, unrounded: what a ResizeObserver reports as contentRect,
- * read before the first observation arrives. clientWidth was 0 inside a panel the browser skips
- * (content-visibility: auto, off screen; the min clamp then drew the chart 120 px wide until it
- * scrolled into view), and offsetWidth, which forces the layout, is the border box rounded to whole px:
- * a skipped panel, whose observer stays silent until it is shown, kept a chart 1 px wider than the
- * same chart measured by its observer. The computed width is the used one, laid out on demand.
+ * read before the first observation arrives — the border box from getBoundingClientRect, which lays the
+ * element out on demand, less its padding and border. Inside a panel the browser skips (content-
+ * visibility: auto, off screen) the other readings fail: clientWidth and the computed width read 0
+ * (the min clamp then drew the chart 120 px wide, and the skipped panel's observer stays silent until
+ * it is shown — progressive.spec compared such a chart with a fresh load's), and offsetWidth is rounded
+ * to whole px (a chart 1 px wider than the same chart measured by its observer).
  */
 function contentSize(el: HTMLElement, side: Side): number {
   const cs = getComputedStyle(el);
   const px = (v: string) => parseFloat(v) || 0;
-  const size = px(side === 'width' ? cs.width : cs.height);
-  if (cs.boxSizing !== 'border-box') return size;
+  // offsetWidth first: in a skipped panel the first reading after a mount can still be the stale 0 (a
+  // getBoundingClientRect or computed width read first said 0, the readings after it 300); offsetWidth
+  // brings the layout up to date, the box then gives the unrounded side
+  void el.offsetWidth;
+  const box = el.getBoundingClientRect();
   return side === 'width'
-    ? size - px(cs.paddingLeft) - px(cs.paddingRight) - px(cs.borderLeftWidth) - px(cs.borderRightWidth)
-    : size - px(cs.paddingTop) - px(cs.paddingBottom) - px(cs.borderTopWidth) - px(cs.borderBottomWidth);
+    ? box.width - px(cs.paddingLeft) - px(cs.paddingRight) - px(cs.borderLeftWidth) - px(cs.borderRightWidth)
+    : box.height - px(cs.paddingTop) - px(cs.paddingBottom) - px(cs.borderTopWidth) - px(cs.borderBottomWidth);
 }
 
 /**
