@@ -57,8 +57,23 @@ async function waitForParams(page, text, timeout = 60_000) {
   );
 }
 
+/**
+ * The analysis done with the value of the key its panel wants now: a bare "done" would pass on the
+ * previous parameters' value in the moment before the panel takes the new ones (it takes them after the
+ * URL and the heatmaps) or while a quick run's 'running' never reached the DOM.
+ */
 async function waitForAnalysis(page, id, timeout = 90_000) {
-  await page.waitForSelector(`[data-analysis="${id}"][data-status="done"]`, { timeout });
+  await page.waitForFunction(
+    (id) => {
+      const el = document.querySelector(`[data-analysis="${id}"]`);
+      return (
+        el?.getAttribute('data-status') === 'done' &&
+        el.getAttribute('data-analysis-version') === el.getAttribute('data-analysis-key')
+      );
+    },
+    id,
+    { timeout, polling: 200 },
+  );
 }
 
 /**
