@@ -1,6 +1,6 @@
-// The analyses the page's panels request on the default path (ids of [data-analysis]), shared by
-// the specs that wait for all of them or check that they re-ran. The hedgehog fit and the beyond
-// panel's estimator runs are not among them: they start on their own triggers.
+// The analyses the page's panels request on the default path (ids of [data-analysis]), shared by the
+// specs that wait for all of them (waitAnalysesCurrent) or check that they re-ran. The hedgehog fit and
+// the beyond panel's estimator runs are not among them: they start on their own triggers.
 export const PANEL_ANALYSES = [
   'errorVsM',
   'normSweep',
@@ -12,3 +12,29 @@ export const PANEL_ANALYSES = [
   'spectra',
   'mapRows',
 ];
+
+/**
+ * Every panel analysis done with the value of the key it wants now, not a coarse stage — with `keys`
+ * (id → key), once each key is that one ('same') or another one ('moved'), as `want(id)` says. The
+ * panels take new parameters at low priority, after the URL and the heatmaps: until a key has moved,
+ * the old settled state would pass for the new one.
+ */
+export async function waitAnalysesCurrent(page, { keys = null, want = () => 'same', timeout = 240_000 } = {}) {
+  const wants = keys ? Object.fromEntries(PANEL_ANALYSES.map((id) => [id, want(id)])) : null;
+  await page.waitForFunction(
+    ([ids, keys, wants]) =>
+      ids.every((id) => {
+        const el = document.querySelector(`[data-analysis="${id}"]`);
+        const key = el?.getAttribute('data-analysis-key');
+        return (
+          el &&
+          el.getAttribute('data-status') === 'done' &&
+          el.getAttribute('data-refining') !== 'true' &&
+          el.getAttribute('data-analysis-version') === key &&
+          (!keys || (wants[id] === 'same' ? key === keys[id] : key !== keys[id]))
+        );
+      }),
+    [PANEL_ANALYSES, keys, wants],
+    { timeout, polling: 200 },
+  );
+}

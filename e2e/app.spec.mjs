@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PANEL_ANALYSES } from './app-analyses.mjs';
+import { PANEL_ANALYSES, waitAnalysesCurrent } from './app-analyses.mjs';
 import { watchCsp } from './csp-watch.mjs';
 import { test } from './harness.mjs';
 
@@ -72,30 +72,6 @@ async function waitForAnalysis(page, id, timeout = 90_000) {
       );
     },
     id,
-    { timeout, polling: 200 },
-  );
-}
-
-/**
- * Every panel analysis done with the value of the key it wants now, not a coarse stage — with `keys`
- * (id → key), once each key is that one ('same') or another one ('moved'), as `want(id)` says.
- */
-async function waitForAllCurrent(page, keys = null, want = () => 'same', timeout = 180_000) {
-  const wants = keys ? Object.fromEntries(PANEL_ANALYSES.map((id) => [id, want(id)])) : null;
-  await page.waitForFunction(
-    ([ids, keys, wants]) =>
-      ids.every((id) => {
-        const el = document.querySelector(`[data-analysis="${id}"]`);
-        const key = el?.getAttribute('data-analysis-key');
-        return (
-          el &&
-          el.getAttribute('data-status') === 'done' &&
-          el.getAttribute('data-refining') !== 'true' &&
-          el.getAttribute('data-analysis-version') === key &&
-          (!keys || (wants[id] === 'same' ? key === keys[id] : key !== keys[id]))
-        );
-      }),
-    [PANEL_ANALYSES, keys, wants],
     { timeout, polling: 200 },
   );
 }
@@ -373,7 +349,7 @@ test(
         attributeFilter: ['data-analysis-version'],
       });
     });
-    await waitForAllCurrent(page);
+    await waitAnalysesCurrent(page);
     const keys64 = await page.evaluate(
       (ids) =>
         Object.fromEntries(
@@ -412,7 +388,7 @@ test(
     }
     assert.notEqual(byM.get(64).errA, byM.get(96).errA, 'm = 64 and m = 96 show different errors');
     // back at m = 64: every analysis current for the keys it had before the steps
-    await waitForAllCurrent(page, keys64);
+    await waitAnalysesCurrent(page, { keys: keys64 });
     // one more step to 96 and back, each waited for until every analysis is current for the new keys
     // (the panels take new parameters at low priority, after the URL and the heatmaps: until a key has
     // moved, the old settled state would pass for the new one) — those whose key holds m must have shown
@@ -424,7 +400,7 @@ test(
       const before = await resultId(page);
       await page.keyboard.press(key);
       await waitForResult(page, before);
-      await waitForAllCurrent(page, keys64, want);
+      await waitAnalysesCurrent(page, { keys: keys64, want });
     }
     const runs = await page.evaluate(() => window.__runs);
     log(

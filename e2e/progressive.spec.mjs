@@ -3,29 +3,11 @@
 // all are refined, every analysis figure holds the numbers a fresh load of the same URL computes.
 // Run: node e2e/run.mjs progressive
 import assert from 'node:assert/strict';
-import { PANEL_ANALYSES } from './app-analyses.mjs';
+import { waitAnalysesCurrent } from './app-analyses.mjs';
 import { test } from './harness.mjs';
 
 /** Analyses that depend on m and have a coarse stage: a step of m re-runs each, coarse first. */
 const REFINED = ['normSweep', 'errorVsD', 'rowEntropies', 'entropyVsN'];
-
-/** Every analysis current and final: done, not refining, its shown value for the key it wants. */
-async function waitSettled(page, timeout = 240_000) {
-  await page.waitForFunction(
-    (ids) =>
-      ids.every((id) => {
-        const el = document.querySelector(`[data-analysis="${id}"]`);
-        return (
-          el &&
-          el.getAttribute('data-status') === 'done' &&
-          el.getAttribute('data-refining') !== 'true' &&
-          el.getAttribute('data-analysis-version') === el.getAttribute('data-analysis-key')
-        );
-      }),
-    PANEL_ANALYSES,
-    { timeout, polling: 200 },
-  );
-}
 
 /**
  * The data of every figure in a panel that shows analyses: its data tables (opened) and its charts'
@@ -74,7 +56,7 @@ test(
     // a smaller scene than the defaults: the property does not depend on size, and each settle is a
     // full set of analyses on the CPU pool (20 s at the defaults on a loaded 2-core machine)
     await page.goto(`${appUrl}/?backend=cpu&n=128&m=32`);
-    await waitSettled(page);
+    await waitAnalysesCurrent(page);
     phase('loaded and settled');
     // record which analyses showed a coarse stage for the current key
     await page.evaluate(() => {
@@ -107,7 +89,7 @@ test(
       [REFINED, keysBefore],
       { timeout: 60_000 },
     );
-    await waitSettled(page);
+    await waitAnalysesCurrent(page);
     phase('step settled');
     const coarse = await page.evaluate(() => [...window.__coarse].sort());
     log(`m ${m0} → ${new URL(page.url()).searchParams.get('m')}: coarse stages shown for ${coarse.join(', ')}`);
@@ -117,7 +99,7 @@ test(
     phase('figures read');
     const fresh = await newPage();
     await fresh.goto(page.url());
-    await waitSettled(fresh);
+    await waitAnalysesCurrent(fresh);
     phase('fresh load settled');
     const want = await figureData(fresh);
     phase('fresh figures read');

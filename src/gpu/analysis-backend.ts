@@ -303,9 +303,10 @@ export function createGpuAnalysisBackend(
           passes,
         });
       }
-      // every statistic in f64 with one allocation, each plane a view of it (5 allocations per variant
-      // showed as 6.3 ms of host time in a profile of the beyond sweeps' 1028 variants)
-      const stats64 = Float64Array.from(data.subarray(0, V * BATCH_ROW_STATS * R));
+      // the statistics and the masses (they lie before the rows) in f64 with one allocation, each plane a
+      // view of it (an allocation per plane, 5 per variant, showed as 6.3 ms of host time in a profile of
+      // the beyond sweeps' 1028 variants)
+      const stats64 = Float64Array.from(data.subarray(0, layout.rowsBase));
       const plane = (i: number, kIdx: number) =>
         stats64.subarray((i * BATCH_ROW_STATS + kIdx) * R, (i * BATCH_ROW_STATS + kIdx + 1) * R);
       // views of the one read-back copy, as the twins' rows are views of one buffer (approxRowsOf): an
@@ -313,8 +314,7 @@ export function createGpuAnalysisBackend(
       const rowsAt = (s: number): Float32Array[] =>
         rows.map((_, t) => data.subarray(layout.rowsBase + (s * R + t) * n, layout.rowsBase + (s * R + t + 1) * n));
       const L = layout.levels;
-      const massAt = (s: number) =>
-        Float64Array.from(data.subarray(layout.massBase + s * R * L, layout.massBase + (s + 1) * R * L));
+      const massAt = (s: number) => stats64.subarray(layout.massBase + s * R * L, layout.massBase + (s + 1) * R * L);
       const outVariants: VariantRowStats[] = variants.map((_, i) => ({
         entropy: plane(i, 1),
         sqErr: plane(i, 2),

@@ -46,6 +46,7 @@ const FEATURES_SOURCE = shaderSource(
 
 /** attention-row-top-mass.wgsl (with the shared helpers). */
 const TOP_MASS_SOURCE = shaderSource(topMassCode);
+const BATCH_SOURCE = shaderSource(code);
 
 /** Where one slot's rows lie in `feats` (offsets and widths in vec4s). */
 export interface BatchSlot {
@@ -191,11 +192,10 @@ export function encodeRowListBatch(
   // each entry point's own bindings (auto layouts)
   const dotsEntries = { 0: uniform, 1: b.feats, 2: tableBuf, 3: b.rowList, 4: dots };
   const reduceEntries = { 0: uniform, 2: tableBuf, 3: b.rowList, 4: dots, 5: out, 6: kscale };
-  const src = shaderSource(code);
   // a short row list: one row per invocation instead of the 8-row block (7/8 of it clamped duplicates at R = 1)
   const thin = R <= THIN_ROWS;
-  const dotsPl = ctx.pipelines.pipeline('attention-row-list-batch', src, thin ? 'rowDotsThin' : 'rowDots');
-  const reducePl = ctx.pipelines.pipeline('attention-row-list-batch', src, 'rowReduce');
+  const dotsPl = ctx.pipelines.pipeline('attention-row-list-batch', BATCH_SOURCE, thin ? 'rowDotsThin' : 'rowDots');
+  const reducePl = ctx.pipelines.pipeline('attention-row-list-batch', BATCH_SOURCE, 'rowReduce');
   let pass = encoder.beginComputePass(ctx.timer.pass('row-batch.dots'));
   pass.setPipeline(dotsPl);
   pass.setBindGroup(0, bindAt(ctx.device, dotsPl, dotsEntries, 'row-batch.dots'));

@@ -18,6 +18,9 @@ import { viewGeometry } from '../core/matrix-view';
 import type { KernelContext } from './kernel-context';
 import { dispatchGrid } from './pipelines';
 
+const STATS_SOURCE = shaderSource(tileCode, reduceCode, statsCode);
+const VIEW_SOURCE = shaderSource(tileCode, viewCode);
+
 export interface DenseProblem {
   n: number;
   d: number;
@@ -105,7 +108,7 @@ function statsPipeline(
   entry: string,
   shape: Record<string, number> = constants(STATS_RN),
 ): GPUComputePipeline {
-  return ctx.pipelines.pipeline('attention-row-stats', shaderSource(tileCode, reduceCode, statsCode), entry, shape);
+  return ctx.pipelines.pipeline('attention-row-stats', STATS_SOURCE, entry, shape);
 }
 
 /**
@@ -263,23 +266,13 @@ export function encodeMatrixView(
       ctx.limits.maxComputeWorkgroupsPerDimension,
     );
     const u = ctx.alloc.uniform('stats.u.view', params(p, grid[0], plan));
-    const pipeline = ctx.pipelines.pipeline(
-      'attention-matrix-view',
-      shaderSource(tileCode, viewCode),
-      'fromRaw',
-      constants(VIEW_RN),
-    );
+    const pipeline = ctx.pipelines.pipeline('attention-matrix-view', VIEW_SOURCE, 'fromRaw', constants(VIEW_RN));
     run(ctx, encoder, 'matrix-view', pipeline, { 0: u, 5: norms, 6: out, 7: raw }, grid);
     return { buffer: out, plan };
   }
   const groups = Math.ceil(plan.cells / plan.gc);
   const u = ctx.alloc.uniform('stats.u.view', params(p, groups, plan));
-  const pipeline = ctx.pipelines.pipeline(
-    'attention-matrix-view',
-    shaderSource(tileCode, viewCode),
-    'main',
-    constants(VIEW_RN),
-  );
+  const pipeline = ctx.pipelines.pipeline('attention-matrix-view', VIEW_SOURCE, 'main', constants(VIEW_RN));
   // one entry per cell: a workgroup per row band over every key tile (fewer, longer workgroups)
   const grid: [number, number] = [plan.block === 1 ? 1 : groups, groups];
   run(ctx, encoder, 'matrix-view', pipeline, { 0: u, ...inputs(p), 5: norms, 6: out }, grid);

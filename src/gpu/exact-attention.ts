@@ -9,6 +9,8 @@ import type { KernelContext } from './kernel-context';
 import { encodeVec4Rows } from './pack-vec4';
 import { bindBuffers, dispatchGrid } from './pipelines';
 
+const SOURCE = shaderSource(code);
+
 export interface ExactTileConfig {
   /** invocations per workgroup */
   wg: number;
@@ -134,7 +136,7 @@ export function encodeExactAttention(
   const q4 = packed ? args.q : encodeVec4Rows(ctx, encoder, args.q, n, d, 'exact.q4');
   const k4 = packed ? args.k : encodeVec4Rows(ctx, encoder, args.k, n, d, 'exact.k4');
   const v4 = packed ? args.v : encodeVec4Rows(ctx, encoder, args.v, n, d, 'exact.v4');
-  const pipeline = ctx.pipelines.pipeline('exact-attention', shaderSource(code), 'main', {
+  const pipeline = ctx.pipelines.pipeline('exact-attention', SOURCE, 'main', {
     WG: cfg.wg,
     BR: cfg.br,
     RN: cfg.rn,

@@ -44,12 +44,9 @@ export interface FavorStats {
   kStats: GPUBuffer;
 }
 
-/** The generated map constants (the same text every time: generated once). */
-let mapConstants: string | undefined;
-
 /** The WGSL source of a feature-using kernel: helpers, the generated map constants, the shared snippet, the kernel's parts. */
 export function favorSource(...kernel: string[]): string {
-  return shaderSource((mapConstants ??= featureMapWgsl()), common, ...kernel);
+  return shaderSource(featureMapWgsl(), common, ...kernel);
 }
 
 /** u columns of the map (FeatureMapSpec.uColumns): m with a projection, d without (taylor2: its m'). */

@@ -57,10 +57,11 @@ const DS_CHUNK = 256;
 /** Invocations per workgroup of row_stats and features (one per row / per row and 4 u columns). */
 const FF_WG = 64;
 const MODULE = 'favor-features';
+const SOURCE = favorSource(code);
 
 /** One pipeline per entry point serves every feature map (the map is a uniform). */
 function pipe(ctx: KernelContext, entry: string): GPUComputePipeline {
-  return ctx.pipelines.pipeline(MODULE, favorSource(code), entry);
+  return ctx.pipelines.pipeline(MODULE, SOURCE, entry);
 }
 
 function checkProblem(ctx: KernelContext, p: FavorProblem): void {

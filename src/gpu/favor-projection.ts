@@ -71,6 +71,7 @@ export interface FavorProjection {
 }
 
 const PROJECTION = 'favor-projection';
+const PROJECTION_SOURCE = favorSource(projectionCode);
 
 interface ProjectionInputs {
   q4: GPUBuffer;
@@ -106,7 +107,7 @@ function encodeProjectRows(
   const call = projectionCalls.get(encoder) ?? 0;
   projectionCalls.set(encoder, call + 1);
   const uni = ctx.alloc.uniform(`proj.u.params.${call}`, new Uint32Array(favorParams(p, extra)));
-  const pipe = ctx.pipelines.pipeline(PROJECTION, favorSource(projectionCode), 'project');
+  const pipe = ctx.pipelines.pipeline(PROJECTION, PROJECTION_SOURCE, 'project');
   const pass = encoder.beginComputePass(ctx.timer.pass('favor.project'));
   const io = {
     0: uni,
@@ -121,7 +122,7 @@ function encodeProjectRows(
   encodeDispatch(ctx, pass, pipe, io, rows.sides * Math.ceil(span / 32));
   if (rows.first === 0) {
     // the query rows' maxima from the threads' partials (the keys' global max: key_max)
-    const combine = ctx.pipelines.pipeline(PROJECTION, favorSource(projectionCode), 'row_max');
+    const combine = ctx.pipelines.pipeline(PROJECTION, PROJECTION_SOURCE, 'row_max');
     encodeDispatch(ctx, pass, combine, { 0: uni, 22: inp.qpart, 23: proj.stats.qStats }, Math.ceil(span / 64));
   }
   pass.end();
@@ -167,7 +168,7 @@ export function encodeFavorProjection(
     sides: blocked ? 1 : 2,
   });
   const uni = a.uniform('proj.u.kmax', new Uint32Array(favorParams(p)));
-  const pipe = ctx.pipelines.pipeline(PROJECTION, favorSource(projectionCode), 'key_max');
+  const pipe = ctx.pipelines.pipeline(PROJECTION, PROJECTION_SOURCE, 'key_max');
   const pass = encoder.beginComputePass(ctx.timer.pass('favor.project'));
   encodeDispatch(ctx, pass, pipe, { 0: uni, 20: kStats, 21: kpart }, 1);
   pass.end();

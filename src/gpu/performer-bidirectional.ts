@@ -106,6 +106,7 @@ export function performerTiles(d: number): PerformerTiles {
 }
 
 const MODULE = 'performer-bidirectional';
+const SOURCE = performerSource(code);
 /** Chunk partials of the bidirectional reduction stay under this many bytes. */
 const PARTIALS_BUDGET = 64 * 2 ** 20;
 /** Aim for at least this many workgroups in the key pass. */
@@ -131,7 +132,7 @@ export function performerConstants(d: number, entry: string): Record<string, num
 
 /** Pipelines are specialised on the tile shape (2 classes of d) only; the feature map is a uniform. */
 export function performerPipeline(ctx: KernelContext, d: number, entry: string): GPUComputePipeline {
-  return ctx.pipelines.pipeline(MODULE, performerSource(code), entry, performerConstants(d, entry));
+  return ctx.pipelines.pipeline(MODULE, SOURCE, entry, performerConstants(d, entry));
 }
 
 /** Keys per chunk of the bidirectional key pass: enough chunks for parallelism, partials within budget. */

@@ -89,9 +89,10 @@ export function fusedCausalPlan(n: number, d: number, mp: number, maxBinding: nu
 }
 
 const MODULE = 'performer-causal';
+const SOURCE = performerSource(code);
 
 function pipe(ctx: KernelContext, args: PerformerArgs, entry: string): GPUComputePipeline {
-  return ctx.pipelines.pipeline(MODULE, performerSource(code), entry, performerConstants(args.d, entry));
+  return ctx.pipelines.pipeline(MODULE, SOURCE, entry, performerConstants(args.d, entry));
 }
 
 /** Causal Performer output (n×d, then the n row normalizers: n·d + n floats; role `args.role ?? 'causal.out'`). `chunk` forces C (tests). */

@@ -56,6 +56,7 @@ export function usesExpPath(p: Pick<FavorProblem, 'n' | 'd' | 'm' | 'featureMap'
 }
 
 const GEMM = 'performer-exp-gemm';
+const GEMM_SOURCE = favorSource(gemmCode);
 
 /** vec4 columns per invocation of the GEMMs: ⌈⌈d/4⌉/4⌉ within one column tile of 64 (at most 4). */
 export function expColumns(d: number): number {
@@ -68,7 +69,7 @@ export function expColumnTiles(d: number): number {
 }
 
 export function gemmPipeline(ctx: KernelContext, d: number, entry: string): GPUComputePipeline {
-  return ctx.pipelines.pipeline(GEMM, favorSource(gemmCode), entry, { CV: expColumns(d) });
+  return ctx.pipelines.pipeline(GEMM, GEMM_SOURCE, entry, { CV: expColumns(d) });
 }
 
 export interface ExpArgs extends FavorProblem {
