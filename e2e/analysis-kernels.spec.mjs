@@ -107,6 +107,9 @@ const DENSE_CASES = [
   { n: 33, d: 3, m: 6, causal: true, maps: ['trig', 'oprf'], features: 'cpu' },
   // V of 21 columns: the output error's one whole block of 16 columns and a ragged one of 5
   { n: 29, d: 21, m: 6, causal: true, maps: ['positive', 'elu1'] },
+  // output terms for some variants only (the local-truncation op leaves out its 1 + elu's): those
+  // without stay 0 on both sides, the others keep theirs
+  { n: 37, d: 6, m: 5, causal: false, maps: ['elu1', 'positive', 'hyperbolic'], outputs: [false, true, false] },
 ];
 
 test(
@@ -116,7 +119,7 @@ test(
     const rows = [];
     for (const cs of DENSE_CASES) {
       const r = await page.evaluate((c) => window.analysisKernels.denseKernels(c), cs);
-      const name = `n=${cs.n} d=${cs.d} m=${cs.m} ${cs.causal ? 'causal' : 'bidir'} ${cs.maps.join(',')}${cs.values === false ? ' no V' : ''}${cs.features === 'cpu' ? ' [φ cpu]' : ''}`;
+      const name = `n=${cs.n} d=${cs.d} m=${cs.m} ${cs.causal ? 'causal' : 'bidir'} ${cs.maps.join(',')}${cs.values === false ? ' no V' : ''}${cs.outputs ? ` outputs ${cs.outputs.map(Number).join('')}` : ''}${cs.features === 'cpu' ? ' [φ cpu]' : ''}`;
       rows.push({ name, ...r });
     }
     table(log, 'dense planes + local-window-stats vs core exactAttentionF64 / denseApproxF64 / windowRowStats', rows);

@@ -4,7 +4,7 @@
 // (core/analysis-backend.ts, the twins), kernel by kernel and op by op, on SwiftShader.
 // Error metrics: maxAbs = max |gpu − cpu|; maxRel = maxAbs / max |cpu| (normwise); `ok` = every
 // entry within |gpu − cpu| ≤ atol + rtol·|cpu|.
-import { cpuAnalysisBackend, cpuDense, type FeatureVariant } from '../../src/core/analysis-backend';
+import { cpuAnalysisBackend, cpuDense, type FeatureVariant, type WindowVariant } from '../../src/core/analysis-backend';
 import { windowGrid, windowRowStats, type WindowRowStats } from '../../src/core/local-window';
 import { createDenseAnalysis } from '../../src/gpu/analysis-dense';
 import { generateInputs } from '../../src/core/inputs';
@@ -149,6 +149,8 @@ interface DenseCase {
   features?: FeatureSide;
   /** compare output errors through V (default true) */
   values?: boolean;
+  /** per map, whether its output terms are asked for (WindowVariant.output; default all) */
+  outputs?: boolean[];
   scale?: number;
 }
 
@@ -164,10 +166,11 @@ async function denseKernels(cs: DenseCase) {
   const p = params({ n: cs.n, d: cs.d, m: cs.m, causal: cs.causal, scale: cs.scale ?? 0.8 });
   const inputs = generateInputs(p);
   const problem = { q: inputs.q, k: inputs.k, causal: cs.causal, ...(cs.values === false ? {} : { v: inputs.v }) };
-  const variants: FeatureVariant[] = cs.maps.map((map) => ({
+  const variants: WindowVariant[] = cs.maps.map((map, i) => ({
     map,
     w: generateInputs({ ...p, featureMap: map }).w,
     stabilizer: 'shift',
+    ...(cs.outputs ? { output: cs.outputs[i] } : {}),
   }));
   const windows = [...windowGrid(cs.n), Math.max(0, cs.n - 3)];
   const errs: Record<string, Err> = {};
@@ -184,7 +187,7 @@ async function denseKernels(cs: DenseCase) {
     errs[`${v.map}.Â`] = compare(gd.approx!, cd.approx!, 1e-5, 1e-3, true);
     // the kernel alone: the twin on the planes the GPU read back (its zero-normalizer rows as the kernel sees them: 0)
     const planes = Float32Array.from(gd.approx!, (x) => (Number.isNaN(x) ? 0 : x));
-    const k = windowRowStats(gd.exact, planes, cs.n, windows, problem.v);
+    const k = windowRowStats(gd.exact, planes, cs.n, windows, v.output === false ? undefined : problem.v);
     const whole: WindowRowStats = c[i]!;
     for (const f of WINDOW_FIELDS) {
       errs[`${v.map}.kernel.${f}`] = compare(g[i]![f], k[f], 1e-6, 1e-4);
@@ -208,7 +211,7 @@ async function profileDense(which: 'spectra' | 'localTruncation', features: Feat
   const problem = { q: inputs.q, k: inputs.k, causal: p.causal, v: inputs.v };
   const t0 = performance.now();
   if (which === 'spectra') await dense.denseAttention(problem, p.causal ? variant : undefined);
-  else await dense.windowStats(problem, [variant, { ...variant, map: 'elu1' }], windowGrid(p.n));
+  else await dense.windowStats(problem, [variant, { ...variant, map: 'elu1', output: false }], windowGrid(p.n));
   const wallMs = performance.now() - t0;
   const passes = dense.lastProfile();
   dense.dispose();

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { approxRowsForMaps, cpuAnalysisBackend, normalizedEntropies, relErrorOfRows } from './analysis-backend';
+import {
+  approxRowsForMaps,
+  cpuAnalysisBackend,
+  cpuDense,
+  normalizedEntropies,
+  relErrorOfRows,
+} from './analysis-backend';
 import { keyFeatures, mapContext, queryFeatures, scaleInputs } from './feature-maps';
 import { generateInputs } from './inputs';
 import { klDivergence, rowEntropy } from './metrics';
@@ -88,5 +94,22 @@ describe('cpuAnalysisBackend', () => {
   it('an overflowing variant reads as an infinite error, as relErrorOverRows does', () => {
     expect(relErrorOfRows({ sqErr: Float64Array.of(1, Infinity), exactSq: Float64Array.of(1, 1) })).toBe(Infinity);
     expect(relErrorOfRows({ sqErr: Float64Array.of(0), exactSq: Float64Array.of(0) })).toBe(0);
+  });
+
+  it('window sums: a variant with output: false has zero output terms and the same matrix sums as without V', async () => {
+    const inputs = generateInputs(P);
+    const problem = { q: inputs.q, k: inputs.k, v: inputs.v, causal: true };
+    const windows = [1, 4, 16];
+    const elu = { map: 'elu1' as const, w: inputs.w, stabilizer: 'shift' as const };
+    const positive = { map: 'positive' as const, w: inputs.w, stabilizer: 'shift' as const };
+    const [lean, full] = await cpuDense.windowStats(problem, [{ ...elu, output: false }, positive], windows);
+    const [withV] = await cpuDense.windowStats(problem, [elu], windows);
+    const [noV] = await cpuDense.windowStats({ ...problem, v: undefined }, [elu], windows);
+    expect(lean).toEqual(noV);
+    expect(lean!.outSqErr.every((x) => x === 0) && lean!.outExactSq.every((x) => x === 0)).toBe(true);
+    // the variant with V keeps its output terms
+    expect(withV!.outSqErr.some((x) => x > 0)).toBe(true);
+    expect(full!.outExactSq.some((x) => x > 0)).toBe(true);
+    expect(lean!.sqErrApprox).toEqual(withV!.sqErrApprox);
   });
 });

@@ -45,6 +45,15 @@ export interface FeatureVariant {
   keyMap?: FeatureMapKind;
 }
 
+/**
+ * A variant of the local-truncation sums. `output: false` leaves out its output terms through V
+ * (outExactSq and outSqErr stay 0): the comparison map of the local-truncation figure needs only its
+ * matrix error, and the output terms are the costliest part of the sums.
+ */
+export interface WindowVariant extends FeatureVariant {
+  output?: boolean;
+}
+
 export interface RowStatsOptions {
   /** H(Â_r) per row (the CPU computes it only when asked; the GPU always does) */
   entropy?: boolean;
@@ -102,10 +111,13 @@ export interface AnalysisBackend {
   rowStats(problem: RowProblem, variants: readonly FeatureVariant[], options?: RowStatsOptions): Promise<RowStatsBatch>;
   /** Dense A and, for a variant, Â (n×n) */
   denseAttention(problem: MatrixProblem, variant?: FeatureVariant): Promise<DenseAttention>;
-  /** Per variant, the local-truncation sums of T_w(Â) against A for every window (output terms when problem.v is given) */
+  /**
+   * Per variant, the local-truncation sums of T_w(Â) against A for every window (output terms when
+   * problem.v is given, for the variants that do not set `output: false`)
+   */
   windowStats(
     problem: MatrixProblem,
-    variants: readonly FeatureVariant[],
+    variants: readonly WindowVariant[],
     windows: readonly number[],
   ): Promise<WindowRowStats[]>;
 }
@@ -142,7 +154,8 @@ export const cpuDense: Pick<AnalysisBackend, 'denseAttention' | 'windowStats'> =
     return Promise.resolve(
       variants.map((variant) => {
         const { qf, kf } = variantFeatures(problem, variant);
-        return windowRowStats(A.data, linearAttentionMatrix(qf, kf, causal).data, q.rows, windows, v);
+        const out = variant.output === false ? undefined : v;
+        return windowRowStats(A.data, linearAttentionMatrix(qf, kf, causal).data, q.rows, windows, out);
       }),
     );
   },

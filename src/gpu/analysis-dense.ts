@@ -321,7 +321,7 @@ export function createDenseAnalysis(
                 mats: rows,
                 windows: winBuf,
                 count: windows.length,
-                v: vBuf,
+                v: v.output === false ? null : vBuf,
                 dv,
               });
               return { src: out, floats: n * windowStride(windows.length) };

@@ -4,7 +4,12 @@ import { EngineError } from '../../core/errors';
 import { localWindow } from '../../core/inputs';
 import { truncationCurveOf, windowGrid } from '../../core/local-window';
 import { evenRows, firstRows, mean, powersOfTwo } from '../../core/sweeps';
-import { normalizedEntropies, type FeatureVariant, type VariantRowStats } from '../../core/analysis-backend';
+import {
+  normalizedEntropies,
+  type FeatureVariant,
+  type VariantRowStats,
+  type WindowVariant,
+} from '../../core/analysis-backend';
 import { LIMITS } from '../../core/limits';
 import { externalInputs, readExternal } from '../external-inputs';
 import { memoProjection, memoQK } from './input-memo';
@@ -124,11 +129,12 @@ export async function localTruncation(
   const ext = readExternal(payload);
   const { inputs } = prepared(p, p.n, ext);
   const windows = windowGrid(p.n);
-  // one batch: the experiment's map (with the output error through V) and 1 + elu (Su's case)
-  const variants: FeatureVariant[] = [
+  // one batch: the experiment's map (with the output error through V) and 1 + elu (Su's case: the
+  // figure draws only its matrix error, so its output terms are not computed)
+  const variants: WindowVariant[] = [
     { map: p.featureMap, w: fittedMapW(payload, p, inputs.w), stabilizer: p.stabilizer },
   ];
-  if (p.featureMap !== 'elu1') variants.push({ map: 'elu1', w: inputs.w, stabilizer: 'shift' });
+  if (p.featureMap !== 'elu1') variants.push({ map: 'elu1', w: inputs.w, stabilizer: 'shift', output: false });
   await step(ctx, 0, 2, 'A, Â');
   const stats = await backendOf(ctx).windowStats(
     { q: inputs.q, k: inputs.k, v: inputs.v, causal: p.causal },
