@@ -107,11 +107,14 @@ test(
     const r = await page.evaluate((pl) => window.engineDriver.analyze('errorVsM', pl), payload);
     assert.ok(r.ok, JSON.stringify(r));
     assert.equal(r.computedOn, 'webgpu');
+    // the engine worker reports the op's own run time (what the store's coarse-stage skip reads)
+    assert.ok(r.runMs > 0, `run time reported: ${r.runMs}`);
     // the driver's client asks for the GPU analyses on SwiftShader too (the app's keeps them on the pool)
     const spectra = await page.evaluate(() => window.engineDriver.analyze('spectra', { params: { n: 32 } }));
     assert.equal(spectra.computedOn, 'webgpu', JSON.stringify(spectra));
     const c = await page.evaluate((pl) => window.engineDriver.analyze('errorVsM', { ...pl, seeds: 6 }, true), payload);
     assert.equal(c.code, 'cancelled', JSON.stringify(c));
+    assert.equal(c.runMs, null, 'a cancelled run reports no run time');
     const after = await page.evaluate(() => window.engineDriver.compute({}));
     assert.ok(after.ok && after.finite && after.backend.kind === 'webgpu', JSON.stringify(after));
   },
@@ -174,7 +177,7 @@ test(
 );
 
 test(
-  'without WebGPU the analyses run on the CPU twins (computedOn cpu)',
+  'without WebGPU the analyses run on the CPU twins (computedOn cpu), and the pool reports their run time',
   async ({ page, baseUrl }) => {
     await open(page, baseUrl);
     const r = await page.evaluate(() =>
@@ -182,6 +185,9 @@ test(
     );
     assert.ok(r.ok, JSON.stringify(r));
     assert.equal(r.computedOn, 'cpu');
+    // one worker's op (not a sweep split over the pool): its run time comes back
+    const s = await page.evaluate(() => window.engineDriver.analyze('spectra', { params: { n: 32 } }));
+    assert.ok(s.ok && s.runMs > 0, JSON.stringify(s));
   },
   { webgpu: false },
 );

@@ -1,12 +1,14 @@
-// Progressive analyses on the CPU path: after a step of m, every analysis first shows a coarse
-// stage (its status line says it is refining, data-refining="true") and then refines in place; once
-// all are refined, every analysis figure holds the numbers a fresh load of the same URL computes.
+// Progressive analyses on the CPU path: after a step of m, every analysis sent with a coarse stage
+// first shows it (its status line says it is refining, data-refining="true") and then refines in
+// place; one whose last full run was fast goes without (store entry `stages` 1: analysis-runs.ts) and
+// never shows 'refining'. Once all are refined, every analysis figure holds the numbers a fresh load
+// of the same URL computes.
 // Run: node e2e/run.mjs progressive
 import assert from 'node:assert/strict';
 import { waitAnalysesCurrent } from './app-analyses.mjs';
 import { test } from './harness.mjs';
 
-/** Analyses that depend on m and have a coarse stage: a step of m re-runs each, coarse first. */
+/** Analyses that depend on m and have a coarse stage: a step of m re-runs each, coarse first unless fast. */
 const REFINED = ['normSweep', 'errorVsD', 'rowEntropies', 'entropyVsN'];
 
 /**
@@ -92,7 +94,14 @@ test(
     await waitAnalysesCurrent(page);
     phase('step settled');
     const coarse = await page.evaluate(() => [...window.__coarse].sort());
-    log(`m ${m0} → ${new URL(page.url()).searchParams.get('m')}: coarse stages shown for ${coarse.join(', ')}`);
+    const stages = await page.evaluate(
+      (ids) => ids.map((id) => window.__performer.getState().analyses[id]?.stages),
+      REFINED,
+    );
+    log(
+      `m ${m0} → ${new URL(page.url()).searchParams.get('m')}: coarse stages shown for ${coarse.join(', ')}; ` +
+        `stages sent ${REFINED.map((id, i) => `${id} ${stages[i]}`).join(', ')}`,
+    );
     const after = await figureData(page);
     assert.ok(Object.keys(after).length >= 8, `analysis figures found: ${Object.keys(after).length}`);
 
@@ -107,7 +116,12 @@ test(
     assert.deepEqual(Object.keys(after), Object.keys(want));
     for (const k of Object.keys(want))
       assert.deepEqual(after[k], want[k], `figure "${k}" after the refinement = fresh load`);
-    for (const id of REFINED) assert.ok(coarse.includes(id), `${id} showed a coarse stage first`);
+    REFINED.forEach((id, i) => {
+      if (stages[i] === 2) assert.ok(coarse.includes(id), `${id} was sent with a coarse stage and showed it first`);
+      else assert.ok(stages[i] === 1 && !coarse.includes(id), `${id}: full run only (${stages[i]}), never 'refining'`);
+    });
+    // the sweeps that stay slow here (the norm sweep is split over the pool; entropy vs n sweeps n to 4096)
+    assert.ok(stages.includes(2), 'some analysis still refines progressively');
   },
   { timeout: 600_000, webgpu: false },
 );

@@ -79,10 +79,14 @@ const driver = {
     const k = new Float32Array(n * d).fill(0.1);
     return compute({}, { external: { q: { rows: n, cols: d, data: q }, k: { rows: n, cols: d, data: k } } });
   },
-  /** Runs an analysis op through the client (routed by the settled backend): where it ran and how it ended. */
+  /**
+   * Runs an analysis op through the client (routed by the settled backend): where it ran, how it ended,
+   * and the run time its worker reported (onRunMs; null when none came).
+   */
   async analyze(op: string, payload: Record<string, unknown>, cancelAfterFirstProgress = false) {
     const abort = new AbortController();
     let progress = 0;
+    let runMs: number | null = null;
     try {
       const value = await client.analyze<{ computedOn?: string }>(
         op,
@@ -93,11 +97,12 @@ const driver = {
             progress++;
             if (cancelAfterFirstProgress) abort.abort();
           },
+          onRunMs: (ms) => (runMs = ms),
         },
       );
-      return { ok: true as const, computedOn: value.computedOn, progress };
+      return { ok: true as const, computedOn: value.computedOn, progress, runMs };
     } catch (e) {
-      return { ...outcome(e), progress };
+      return { ...outcome(e), progress, runMs };
     }
   },
   stats: () => client.stats(),

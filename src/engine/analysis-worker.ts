@@ -43,6 +43,7 @@ async function runNext(): Promise<void> {
     if (cancelled.has(job.id)) throw new EngineError('cancelled', 'cancelled');
     if (!isAnalysisOp(job.op)) throw new EngineError('internal', `unknown analysis "${job.op}"`);
     let lastYield = performance.now();
+    const t0 = lastYield;
     const value = await runAnalysisOp(job.op, job.payload, {
       progress: (done: number, total: number, label?: string, detail?: unknown) =>
         post({ type: 'progress', id: job.id, done, total, label, ...(detail !== undefined ? { detail } : {}) }),
@@ -56,7 +57,7 @@ async function runNext(): Promise<void> {
       },
     });
     if (cancelled.has(job.id)) throw new EngineError('cancelled', 'cancelled');
-    post({ type: 'analysis', id: job.id, value });
+    post({ type: 'analysis', id: job.id, value, runMs: performance.now() - t0 });
   } catch (e) {
     post({ type: 'error', id: job.id, error: serializeError(e) });
   } finally {

@@ -21,6 +21,11 @@ export interface AnalyzeOptions {
   signal?: AbortSignal;
   /** order in the analysis worker's queue: lower first (src/engine/analysis-queue.ts) */
   priority?: number;
+  /**
+   * Once the op has finished: its own run time in its worker (ms), its wait in the queue or for the
+   * GPU excluded. Not reported for a sweep split into shards over the pool (no single worker ran it).
+   */
+  onRunMs?: (ms: number) => void;
 }
 
 export interface SpeedOptions {

@@ -142,17 +142,23 @@ describe('createEngineClient: no request is left unanswered when a worker is rep
 
 describe('createEngineClient: the live compute goes first', () => {
   const analysisSent = () => engineWorkers('attention-analysis').flatMap((w) => w.sent('analyze'));
-  const ready = async (client: ReturnType<typeof createEngineClient>) => {
-    engineWorkers('attention-engine')[0]!.answer({ type: 'ready', backend: CPU });
-    await client.ready;
-  };
-
-  it('an analysis asked for while a compute is in flight is sent to the pool once the compute has answered', async () => {
+  /** A ready CPU client on one core under fake timers (the pool's dispatch and the compute's hold are timers). */
+  const withCpuClient = async (body: (client: ReturnType<typeof createEngineClient>) => Promise<void>) => {
     vi.stubGlobal('navigator', { hardwareConcurrency: 1 });
     vi.useFakeTimers();
     try {
       const client = createEngineClient({ forceCpu: true });
-      await ready(client);
+      engineWorkers('attention-engine')[0]!.answer({ type: 'ready', backend: CPU });
+      await client.ready;
+      await body(client);
+      client.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  };
+
+  it('an analysis asked for while a compute is in flight is sent to the pool once the compute has answered', async () => {
+    await withCpuClient(async (client) => {
       const primary = engineWorkers('attention-engine')[0]!;
       const result = client.compute({} as Parameters<typeof client.compute>[0]);
       const spectra = client.analyze<string>('spectra', { n: 8 });
@@ -166,27 +172,40 @@ describe('createEngineClient: the live compute goes first', () => {
       expect(sent.map((m) => m.type)).toEqual(['analyze']);
       engineWorkers('attention-analysis')[0]!.answer(answer('spectrum', sent[0]!.id));
       await expect(spectra).resolves.toBe('spectrum');
-      client.dispose();
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it(`a compute that has not answered after ${COMPUTE_FIRST_MS} ms holds the analyses no longer`, async () => {
-    vi.stubGlobal('navigator', { hardwareConcurrency: 1 });
-    vi.useFakeTimers();
-    try {
-      const client = createEngineClient({ forceCpu: true });
-      await ready(client);
+    await withCpuClient(async (client) => {
       void client.compute({} as Parameters<typeof client.compute>[0]).catch(() => {});
       void client.analyze<string>('spectra', { n: 8 }).catch(() => {});
       await vi.advanceTimersByTimeAsync(COMPUTE_FIRST_MS - 5);
       expect(analysisSent()).toHaveLength(0);
       await vi.advanceTimersByTimeAsync(10);
       expect(analysisSent()).toHaveLength(1);
-      client.dispose();
-    } finally {
-      vi.useRealTimers();
-    }
+    });
+  });
+
+  it("an analysis's own run time in its worker reaches onRunMs, from the pool and from the engine worker", async () => {
+    await withCpuClient(async (client) => {
+      const primary = engineWorkers('attention-engine')[0]!;
+      const times: string[] = [];
+      const spectra = client.analyze<string>('spectra', { n: 8 }, { onRunMs: (ms) => times.push(`spectra ${ms}`) });
+      const timing = client.analyze<string>(
+        'estimatorTiming',
+        { n: 8 },
+        { onRunMs: (ms) => times.push(`estimatorTiming ${ms}`) },
+      );
+      await vi.advanceTimersByTimeAsync(1);
+      const sent = analysisSent();
+      expect(sent).toHaveLength(1);
+      const runMs = (value: string, id: number, ms: number) =>
+        ({ type: 'analysis', id, value, runMs: ms }) as unknown as EngineResponseMessage;
+      engineWorkers('attention-analysis')[0]!.answer(runMs('spectrum', sent[0]!.id, 42));
+      primary.answer(runMs('timed', primary.sent('analyze')[0]!.id, 7));
+      await expect(spectra).resolves.toBe('spectrum');
+      await expect(timing).resolves.toBe('timed');
+      expect(times).toEqual(['spectra 42', 'estimatorTiming 7']);
+    });
   });
 });

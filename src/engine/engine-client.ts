@@ -36,6 +36,7 @@ interface Pending {
   resolve: (v: never) => void;
   reject: (e: unknown) => void;
   onProgress?: AnalyzeOptions['onProgress'];
+  onRunMs?: AnalyzeOptions['onRunMs'];
   worker?: Worker;
   /** an analysis job of the pool (its worker is free again once it is answered) */
   pooled?: boolean;
@@ -158,8 +159,10 @@ export function createEngineClient(
           if (msg.type === 'error') p.reject(deserializeError(msg.error));
           else if (msg.type === 'result') {
             p.resolve(msg.result as never);
-          } else if (msg.type === 'analysis') p.resolve(msg.value as never);
-          else if (msg.type === 'stats') p.resolve(msg.stats as never);
+          } else if (msg.type === 'analysis') {
+            if (msg.runMs !== undefined) p.onRunMs?.(msg.runMs);
+            p.resolve(msg.value as never);
+          } else if (msg.type === 'stats') p.resolve(msg.stats as never);
           else if (msg.type === 'export') p.resolve(msg.json as never);
           else if (msg.type === 'speed') p.resolve(msg.result as never);
           else if (msg.type === 'heads') p.resolve(msg.result as never);
@@ -287,10 +290,11 @@ export function createEngineClient(
     priority: number,
     onProgress: AnalyzeOptions['onProgress'],
     signal: AbortSignal | undefined,
+    onRunMs?: AnalyzeOptions['onRunMs'],
   ): Promise<T> {
     if (signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
     return new Promise<T>((resolve, reject) => {
-      pending.set(id, { resolve: resolve as (v: never) => void, reject, onProgress, pooled: true });
+      pending.set(id, { resolve: resolve as (v: never) => void, reject, onProgress, onRunMs, pooled: true });
       pool.submit({ id, priority, msg: { type: 'analyze', id, op, payload, priority } });
       signal?.addEventListener(
         'abort',
@@ -414,13 +418,19 @@ export function createEngineClient(
       if (isEngineOp(op) || runsOnGpu(op, primaryInfo, gpuAnalysesOnSoftware)) {
         const id = nextId++;
         opts.signal?.addEventListener('abort', () => cancelOnWorker(id), { once: true });
-        return request<T>(primary, { type: 'analyze', id, op, payload, priority }, { onProgress: opts.onProgress });
+        return request<T>(
+          primary,
+          { type: 'analyze', id, op, payload, priority },
+          { onProgress: opts.onProgress, onRunMs: opts.onRunMs },
+        );
       }
       // a sweep that splits over its grid runs as shards on the pool's workers side by side
       const spec = poolSize > 1 ? shardSpec(op) : null;
       const part = (p: unknown, onProgress: AnalyzeOptions['onProgress'], signal: AbortSignal | undefined) =>
         pooled<T>(nextId++, op, p, priority, onProgress, signal);
-      return spec ? runSharded<T>(spec, payload, poolSize, part, opts) : part(payload, opts.onProgress, opts.signal);
+      return spec
+        ? runSharded<T>(spec, payload, poolSize, part, opts)
+        : pooled<T>(nextId++, op, payload, priority, opts.onProgress, opts.signal, opts.onRunMs);
     },
     stats() {
       const id = nextId++;

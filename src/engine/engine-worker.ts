@@ -115,18 +115,22 @@ async function runEngineOp(id: number, op: string, payload: unknown): Promise<vo
       },
     };
     let value: unknown;
+    let runMs: number | undefined;
     if (isEngineOp(op)) {
       value = await estimatorTiming(payload as Parameters<typeof estimatorTiming>[0], ctx, b, gpuTurn);
     } else if (isGpuAnalysisOp(op)) {
-      const run = analysisTail.then(() => {
+      const run = analysisTail.then(async () => {
         if (opCancelled.has(id)) throw new EngineError('cancelled', 'cancelled');
-        return runAnalysisOp(op, payload, { ...ctx, backend: analysisBackend(b) });
+        const t0 = performance.now();
+        const v = await runAnalysisOp(op, payload, { ...ctx, backend: analysisBackend(b) });
+        runMs = performance.now() - t0;
+        return v;
       });
       analysisTail = run.catch(() => undefined);
       value = await run;
     } else throw new EngineError('internal', `analysis "${op}" runs in the analysis worker`);
     if (opCancelled.has(id)) throw new EngineError('cancelled', 'cancelled');
-    post({ type: 'analysis', id, value });
+    post({ type: 'analysis', id, value, ...(runMs !== undefined ? { runMs } : {}) });
   } catch (e) {
     post({ type: 'error', id, error: serializeError(e) });
   } finally {

@@ -142,7 +142,8 @@ export type EngineResponseMessage =
   | { type: 'backend-changed'; backend: BackendInfo; why: string }
   | { type: 'result'; id: number; result: ComputeResult }
   | { type: 'progress'; id: number; done: number; total: number; label?: string; detail?: unknown }
-  | { type: 'analysis'; id: number; value: unknown }
+  /** runMs: the op's own run time in the worker, its wait in the queue or for the GPU excluded */
+  | { type: 'analysis'; id: number; value: unknown; runMs?: number }
   | {
       type: 'stats';
       id: number;

@@ -10,6 +10,12 @@
  * analyses on screen first, then their refinements, then the same for those off screen; the worker
  * queue orders them (src/engine/analysis-queue.ts). A newer request for the op aborts both stages:
  * a waiting one is dropped from the queue, a running one stops at its next step.
+ *
+ * A coarse stage is only worth its run where the full one is slow. Each full run reports its own
+ * time in the worker (queue excluded); scaled to the next request's size, if it predicts at most
+ * `COARSE_SKIP_MS` the coarse stage is left out and the full run goes with a first stage's priority
+ * (on a fast GPU, or at small n): the refined figure comes about when a coarse one would, without
+ * a second round of work and a flash of 'refining'.
  */
 import { isEngineError } from '../core/errors';
 import type { AnalysisOpName } from '../engine/analysis';
@@ -21,6 +27,20 @@ import type { AnalysisEntries, AnalysisEntry, AppStore } from './store';
 
 /** Progress messages closer together than this are not written to the store (the last one always is). */
 const PROGRESS_MIN_MS = 80;
+
+/** A full run predicted to take at most this (ms, in its worker) goes without its coarse stage. */
+export const COARSE_SKIP_MS = 100;
+
+/**
+ * The size a run's time is scaled by: n²·(d + m) of its parameters, the dense ops' cost and more than
+ * the row sweeps' growth in n (their rows are a fixed budget), so that a larger n keeps the coarse
+ * stage rather than drops it. null for a payload without parameters (then no stage is skipped).
+ */
+export function runSize(payload: unknown): number | null {
+  const p = (payload as { params?: { n?: unknown; d?: unknown; m?: unknown } } | null)?.params;
+  if (!p || typeof p.n !== 'number' || typeof p.d !== 'number' || typeof p.m !== 'number') return null;
+  return p.n * p.n * (p.d + p.m);
+}
 
 /** Ops whose result something else waits for (the compute waits for the Hedgehog fit): before all. */
 const URGENT_OPS: readonly AnalysisOpName[] = ['hedgehogFit'];
@@ -96,6 +116,13 @@ export function createAnalysisRuns(deps: {
   >();
   /** analyses asked for (or stopped) while paused, latest per id */
   const paused = new Map<AnalysisOpName, { payload: unknown; key: string; force: boolean; coarse: unknown }>();
+  /** each op's last full run: its time in the worker and its size (runSize) */
+  const lastFull = new Map<AnalysisOpName, { ms: number; size: number }>();
+  /** whether the op's last full run, scaled to `size`, predicts at most COARSE_SKIP_MS */
+  const fastAt = (id: AnalysisOpName, size: number | null) => {
+    const last = lastFull.get(id);
+    return !!last && size !== null && (last.ms * size) / last.size <= COARSE_SKIP_MS;
+  };
   /** the figures of each op that are on screen */
   const visible = new Map<AnalysisOpName, Set<object>>();
   let token = 0;
@@ -122,8 +149,11 @@ export function createAnalysisRuns(deps: {
     if (!fitted) return;
     const { payload, key } = fitted;
     // the coarse payload gets the same fitted W (the fit is there: attachFit just said so)
+    const size = runSize(payload);
     const coarse =
-      rawCoarse === undefined ? undefined : (fit.attachFit(id, rawCoarse, rawKey, force)?.payload ?? undefined);
+      rawCoarse === undefined || fastAt(id, size)
+        ? undefined
+        : (fit.attachFit(id, rawCoarse, rawKey, force)?.payload ?? undefined);
     const entry = store.getState().analyses[id];
     if (!force && entry && entry.key === key && entry.op === op && entry.status !== 'error') return;
     if (!life.active) {
@@ -152,6 +182,7 @@ export function createAnalysisRuns(deps: {
       value: e?.value ?? null,
       valueKey: e?.valueKey ?? null,
       refined: e?.refined ?? true,
+      stages: coarse !== undefined ? 2 : 1,
       error: null,
       elapsedMs: null,
     }));
@@ -189,6 +220,9 @@ export function createAnalysisRuns(deps: {
         signal: abort.signal,
         priority: analysisPriority(id, onScreen, coarse !== undefined ? 'refine' : 'coarse'),
         onProgress,
+        onRunMs: (ms) => {
+          if (size !== null && size > 0) lastFull.set(id, { ms, size });
+        },
       })
       .then(
         (value) => {

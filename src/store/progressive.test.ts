@@ -33,6 +33,7 @@ interface Job {
   payload: Record<string, unknown>;
   stage: 'coarse' | 'full';
   signal?: AbortSignal;
+  onRunMs?: (ms: number) => void;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
 }
@@ -47,8 +48,14 @@ function fakeValue(op: string, payload: Record<string, unknown>) {
   return { op, key, budget: JSON.stringify(budget) };
 }
 
-/** An analysis worker that runs one job at a time from the real priority queue, when the test says so. */
-function serialWorker(coarseOf: (op: string, payload: Record<string, unknown>) => boolean) {
+/**
+ * An analysis worker that runs one job at a time from the real priority queue, when the test says so.
+ * `runMs`: the run time it reports for a job (none without it, as a sharded sweep).
+ */
+function serialWorker(
+  coarseOf: (op: string, payload: Record<string, unknown>) => boolean,
+  runMs?: (job: Job) => number,
+) {
   const queue = createAnalysisQueue<Job>();
   const ran: { op: string; stage: Job['stage']; m: number }[] = [];
   let nextId = 1;
@@ -61,7 +68,11 @@ function serialWorker(coarseOf: (op: string, payload: Record<string, unknown>) =
     onSwitch: () => () => {},
     compute: () => new Promise(() => {}),
     cancel: () => false,
-    analyze: <T>(op: string, payload: unknown, opts: { signal?: AbortSignal; priority?: number } = {}) =>
+    analyze: <T>(
+      op: string,
+      payload: unknown,
+      opts: { signal?: AbortSignal; priority?: number; onRunMs?: (ms: number) => void } = {},
+    ) =>
       new Promise<T>((resolve, reject) => {
         const p = payload as Record<string, unknown>;
         const job: Job = {
@@ -71,6 +82,7 @@ function serialWorker(coarseOf: (op: string, payload: Record<string, unknown>) =
           payload: p,
           stage: coarseOf(op, p) ? 'coarse' : 'full',
           signal: opts.signal,
+          onRunMs: opts.onRunMs,
           resolve: resolve as (v: unknown) => void,
           reject,
         };
@@ -97,6 +109,7 @@ function serialWorker(coarseOf: (op: string, payload: Record<string, unknown>) =
     if (job.signal?.aborted && job.id % 2 === 1) job.reject(new EngineError('cancelled', 'cancelled'));
     else {
       ran.push({ op: job.op, stage: job.stage, m: (job.payload.params as AttentionParams).m });
+      if (runMs) job.onRunMs?.(runMs(job));
       job.resolve(fakeValue(job.op, job.payload));
     }
     await tick();
@@ -125,20 +138,20 @@ const panelRequests = (p: AttentionParams): AnalysisRequest[] => [
   mapRowsRequest(p, 0),
 ];
 
-function setup() {
+function setup(runMs?: (job: Job) => number) {
   const store = createAppStore();
   const actions = createActions(store);
   const coarse = new WeakSet<object>();
-  const worker = serialWorker((_op, payload) => coarse.has(payload));
+  const worker = serialWorker((_op, payload) => coarse.has(payload), runMs);
   const c = createController(store, worker.engine);
-  /** what the panels' hooks do after a change: every request, with its coarse stage */
-  const requestAll = () => {
-    for (const r of panelRequests(store.getState().params)) {
-      if (r.coarse) coarse.add(r.coarse);
-      c.requestAnalysis(r.op, r.payload, r.key, false, r.coarse);
-    }
+  /** what a panel's hook does after a change: its request, with its coarse stage */
+  const ask = (r: AnalysisRequest) => {
+    if (r.coarse) coarse.add(r.coarse);
+    c.requestAnalysis(r.op, r.payload, r.key, false, r.coarse);
   };
-  return { store, actions, worker, c, requestAll };
+  /** what the panels' hooks do after a change: every request */
+  const requestAll = () => panelRequests(store.getState().params).forEach(ask);
+  return { store, actions, worker, c, ask, requestAll };
 }
 
 /** The figures' data as the page shows it: per op, the value, the key it is for, and whether it is final. */
@@ -243,6 +256,37 @@ describe('progressive analyses: the scheduler', () => {
     expect(r2.key).toBe(r.key);
     c.requestAnalysis(r2.op, r2.payload, r2.key, false, r2.coarse);
     expect(worker.waiting()).toBe(0);
+  });
+
+  it('an analysis whose last full run was fast (≤ 100 ms scaled to the new size) goes without its coarse stage, first; a slow one, or a larger n, keeps it', async () => {
+    let ms = 40;
+    const { store, actions, worker, ask } = setup(() => ms);
+    const stages = async (...reqs: ((p: AttentionParams) => AnalysisRequest)[]) => {
+      const from = worker.ran.length;
+      for (const r of reqs) ask(r(store.getState().params));
+      await worker.drain();
+      return worker.ran.slice(from).map((r) => `${r.op}:${r.stage}`);
+    };
+    // no full run yet: both stages
+    expect(await stages(rowEntropiesRequest)).toEqual(['rowEntropies:coarse', 'rowEntropies:full']);
+    // 40 ms at m = 64, d = 16 → 40·(16 + 96)/(16 + 64) = 56 ms at m = 96: the full run only, with a first
+    // stage's priority (ahead of errorVsD's coarse stage, which comes after it among first stages)
+    actions.setParam('m', 96);
+    ms = 150;
+    expect(await stages(rowEntropiesRequest, errorVsDRequest)).toEqual([
+      'rowEntropies:full',
+      'errorVsD:coarse',
+      'errorVsD:full',
+    ]);
+    expect(store.getState().analyses.rowEntropies).toMatchObject({ status: 'done', refined: true, stages: 1 });
+    expect(store.getState().analyses.errorVsD).toMatchObject({ stages: 2 });
+    // that run took 150 ms → 150·80/112 = 107 ms predicted at m = 64: the coarse stage again
+    actions.setParam('m', 64);
+    ms = 40;
+    expect(await stages(rowEntropiesRequest)).toEqual(['rowEntropies:coarse', 'rowEntropies:full']);
+    // 40 ms at n = 256 → 160 ms at n = 512 (n²): the coarse stage too
+    actions.setParam('n', 512);
+    expect(await stages(rowEntropiesRequest)).toEqual(['rowEntropies:coarse', 'rowEntropies:full']);
   });
 
   it('a cancelled sweep stops at its next step, not at its end', async () => {

@@ -107,6 +107,11 @@ export interface AnalysisEntry<T = unknown> {
    * refinement for the same key is still to come; a coarse value is never the final one
    */
   refined: boolean;
+  /**
+   * How the run of `key` was sent: 2 with a coarse stage first, 1 the full run only (an op with one
+   * stage, or a coarse stage left out because the op's last full run was fast: analysis-runs.ts)
+   */
+  stages: 1 | 2;
   error: EngineErrorInfo | null;
   elapsedMs: number | null;
 }
