@@ -9,7 +9,8 @@
 // on a software adapter, where the engine worker forms the maps outside the projection with the twins)
 // [--profile] (then one profiled run per op: φ on the CPU, encoding, readback wait and GPU time per
 // pass label, summed over batches; with --twins-only that side too; --batches: one line per batch)
-// [--host] (then the page's own time per run of each op on the GPU side, idle excluded: what a faster GPU
+// [--host] [--top K] (then the page's own time per run of each op on the GPU side, idle excluded, and its K
+// (3) top functions by self time: what a faster GPU
 // cannot take away) [--cold] (every memo of the analysis ops emptied before each timed run — Q, K, W, A's spectra, the
 // theory's moments — as after a change of seed; without it a run finds what the previous one drew, as a
 // refinement finds its coarse pass's, and a step of m the inputs, A's spectrum and the moments, not every W)
@@ -133,7 +134,7 @@ try {
       });
       self.delete('(idle) ');
       const busy = [...self.values()].reduce((a, b) => a + b, 0);
-      const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 3);
+      const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(arg('--top', '3')));
       console.log(
         `  ${op.padEnd(14)} ${f(busy)} of ${f(wall)}  (${top.map(([k, v]) => `${k.trim()} ${v.toFixed(1)} ms`).join(', ')})`,
       );
