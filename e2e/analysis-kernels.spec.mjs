@@ -76,6 +76,19 @@ const ROW_CASES = [
     scale: 1.5,
     features: 'projection',
   },
+  // one W for every map: trig and relu read the first projected slot's u (hyperbolic's rows of 2m/4 vec4s,
+  // m ∤ 4: trig's scalar path; positive's, 4 | m, listed after them), oprf projects itself (it needs ‖ω‖²)
+  {
+    n: 47,
+    d: 5,
+    m: 6,
+    causal: true,
+    rows: 5,
+    maps: ['hyperbolic', 'trig', 'relu', 'oprf', 'positive'],
+    scale: 1.2,
+    sharedW: true,
+  },
+  { n: 33, d: 16, m: 8, causal: false, rows: 1, maps: ['trig', 'relu', 'positive'], sharedW: true },
 ];
 
 test(
@@ -86,7 +99,7 @@ test(
     const rows = [];
     for (const cs of ROW_CASES) {
       const r = await page.evaluate((c) => window.analysisKernels.rowStats(c), cs);
-      const name = `n=${cs.n} d=${cs.d} m=${cs.m} R=${Math.min(cs.n, cs.rows)} ${cs.causal ? 'causal' : 'bidir'} ${cs.maps.join(',')}${cs.stabilizer ? ' ref' : ''}${cs.features ? ` [φ ${cs.features}]` : ''}`;
+      const name = `n=${cs.n} d=${cs.d} m=${cs.m} R=${Math.min(cs.n, cs.rows)} ${cs.causal ? 'causal' : 'bidir'} ${cs.maps.join(',')}${cs.stabilizer ? ' ref' : ''}${cs.features ? ` [φ ${cs.features}]` : ''}${cs.sharedW ? ' one W' : ''}`;
       rows.push({ name, ...r });
     }
     table(log, 'attention-row-list-batch vs core rowListStats (exactRowsOf / approxRowsOf)', rows);

@@ -86,6 +86,8 @@ interface RowCase {
   stabilizer?: Stabilizer;
   scale?: number;
   features?: FeatureSide;
+  /** every map takes one W (as mapRows and the sweeps at one m and seed): trig and relu read a projected slot's u */
+  sharedW?: boolean;
 }
 
 /** rowStats of one batch (every map of the case) with full rows, GPU vs CPU. */
@@ -98,8 +100,9 @@ async function rowStats(cs: RowCase) {
   // a map listed twice gets the same W (one object): the backend forms its φ sides once
   const ws = new Map<FeatureMapKind, FeatureVariant['w']>();
   const variants: FeatureVariant[] = cs.maps.map((map) => {
-    if (!ws.has(map)) ws.set(map, generateInputs({ ...p, featureMap: map }).w);
-    return { map, w: ws.get(map)!, stabilizer: cs.stabilizer ?? 'shift' };
+    const drawn: FeatureMapKind = cs.sharedW ? 'positive' : map;
+    if (!ws.has(drawn)) ws.set(drawn, generateInputs({ ...p, featureMap: drawn }).w);
+    return { map, w: ws.get(drawn)!, stabilizer: cs.stabilizer ?? 'shift' };
   });
   const opts = { entropy: true, kl: true, fullRows: true, topMass: true };
   const t0 = performance.now();

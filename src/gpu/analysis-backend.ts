@@ -158,9 +158,12 @@ export function createGpuAnalysisBackend(
     };
     rows.forEach((row, t) => put(exact.qOff + t * exact.m4, q.data, row, d));
     putRows(exact.kOff, exact.m4, k, n);
+    // each W once (slots with the same matrix share its rows)
+    const written = new Set<number>();
     for (const ps of [...projected, ...directSlots]) {
       const w = variants[ps.slot]!.w;
-      if (ps.m === 0) continue;
+      if (ps.m === 0 || written.has(ps.wOff)) continue;
+      written.add(ps.wOff);
       putRows(ps.wOff, d4, w, w.rows);
     }
     for (const [at, offsets] of aux) put(at, offsets, 0, d);

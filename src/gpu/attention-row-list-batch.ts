@@ -28,6 +28,9 @@ export const THIN_ROWS = 2;
 /** rowReduce's workgroup size */
 const RWG = 16;
 
+/** u32s per direct slot in rowFeaturesDirect's table (3 vec4u). */
+const DIRECT_ENTRY = 12;
+
 /** The maps rowFeaturesDirect forms (its DM_* codes: the index here). */
 export const DIRECT_MAPS = ['trig', 'relu', 'elu1', 'cosformer', 'taylor2', 'oprf', 'double-softmax'] as const;
 export type DirectMap = (typeof DIRECT_MAPS)[number];
@@ -101,6 +104,11 @@ export interface DirectSlot {
   /** OPRF's A (else 0) */
   a: number;
   causal: boolean;
+  /**
+   * trig and relu: the batch slot of a projected slot with the same W, whose u (written by the features
+   * pass, which runs first) this slot reads instead of projecting again; W rows are then not read
+   */
+  uFrom?: number;
 }
 
 export interface RowListBatch {
@@ -262,7 +270,7 @@ function encodeDirectFeatures(
   kscale: GPUBuffer,
   ns: number,
 ): void {
-  const table = new Uint32Array(direct.length * 8);
+  const table = new Uint32Array(direct.length * DIRECT_ENTRY);
   const bits = new Float32Array(2);
   const bitsU = new Uint32Array(bits.buffer);
   direct.forEach((ds, g) => {
@@ -270,7 +278,13 @@ function encodeDirectFeatures(
     bits[0] = ds.ratio;
     bits[1] = ds.a;
     const flags = DIRECT_MAPS.indexOf(ds.map) | (ds.causal ? 0x100 : 0) | (ds.slot << 16);
-    table.set([s.qOff, s.kOff, s.m4, ds.m, ds.wOff, bitsU[0]!, bitsU[1]!, flags], 8 * g);
+    // the u rows it reads: its own (projected here) or, following a projected slot, that slot's
+    const u = ds.uFrom === undefined ? s : b.slots[ds.uFrom]!;
+    const follows = ds.uFrom === undefined ? 0 : 1;
+    table.set(
+      [s.qOff, s.kOff, s.m4, ds.m, ds.wOff, bitsU[0]!, bitsU[1]!, flags, u.qOff, u.kOff, u.m4, follows],
+      DIRECT_ENTRY * g,
+    );
   });
   // 1 row per invocation
   const groups = Math.ceil((b.rowCount + b.n) / WG);

@@ -81,4 +81,36 @@ describe('planRowBatch', () => {
     expect(plan.directSlots[0]!.a).toBe(plan.mapParam('oprf'));
     expect(plan.directSlots[1]!.a).toBe(0);
   });
+
+  it('packs each W matrix once, and lets trig and relu take the u of a projected slot with the same W (not oprf, not another W)', () => {
+    const d4 = Math.ceil(p.d / 4);
+    const other = { ...inputs.w, data: inputs.w.data.slice() };
+    const plan = planRowBatch(
+      problem(false),
+      [
+        variant('trig'),
+        variant('hyperbolic'),
+        variant('relu'),
+        variant('oprf'),
+        variant('positive'),
+        { ...variant('trig'), w: other },
+      ],
+      all,
+    );
+    const [hyperbolic, positive] = plan.projected;
+    const [trig, relu, oprf, trigOther] = plan.directSlots;
+    // one copy of the shared W, one of the other
+    expect(hyperbolic!.wOff).toBe(plan.laid.vec4s);
+    expect([positive!.wOff, trig!.wOff, relu!.wOff, oprf!.wOff]).toEqual(Array(4).fill(hyperbolic!.wOff));
+    expect(trigOther!.wOff).toBe(plan.laid.vec4s + p.m * d4);
+    expect(plan.vec4s).toBe(plan.laid.vec4s + 2 * p.m * d4);
+    // the first projected slot with that W is followed (variant 1, hyperbolic), whatever the variants' order
+    expect([trig!.uFrom, relu!.uFrom, oprf!.uFrom, trigOther!.uFrom]).toEqual([1, 1, undefined, undefined]);
+    // without the projection path there is nothing to follow
+    const noProjection = planRowBatch(problem(false), [variant('positive'), variant('trig')], {
+      ...all,
+      projection: false,
+    });
+    expect(noProjection.directSlots[0]!.uFrom).toBeUndefined();
+  });
 });

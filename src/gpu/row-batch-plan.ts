@@ -9,7 +9,8 @@
  *   shift then cancels), queries and keys under the same map (rowFeaturesDirect);
  * - otherwise the feature kernels ('kernels', favor-features.ts) or the twins ('twins', uploaded).
  * Layout: the GPU-written slots first, then the twins' and the exact slot (the host's one upload), then
- * the W rows of the projected and direct slots and double-softmax's column offsets.
+ * the W rows of the projected and direct slots (once per W matrix) and double-softmax's column offsets.
+ * A trig or relu slot whose W a projected slot has reads that slot's u (`uFrom`) instead of projecting.
  */
 import type { FeatureVariant, RowProblem } from '../core/analysis-backend';
 import { columnLogSums, featureDim, featureMapParam, scaleInputs, stabilizerEps } from '../core/feature-maps';
@@ -107,6 +108,16 @@ export function planRowBatch(
     return mapParams.get(kind)!;
   };
 
+  // W rows once per matrix: slots projecting with the same W (a sweep's maps at one m and seed) read one copy
+  const wAt = new Map<Matrix, number>();
+  const wOffOf = (w: Matrix) => {
+    let at = wAt.get(w);
+    if (at === undefined) {
+      wAt.set(w, (at = vec4s));
+      vec4s += w.rows * d4;
+    }
+    return at;
+  };
   const projected: ProjectedSlot[] = [];
   variants.forEach((v, i) => {
     if (source[i] !== 'projection') return;
@@ -115,14 +126,13 @@ export function planRowBatch(
     projected.push({
       slot: i,
       m: v.w.rows,
-      wOff: vec4s,
+      wOff: wOffOf(v.w),
       ratio: qs.ratio(v.w.rows),
       queryHyper: v.map === 'hyperbolic',
       queryNorm: qs.norm,
       keyHyper: (v.keyMap ?? v.map) === 'hyperbolic',
       keyNorm: ks.norm,
     });
-    vec4s += v.w.rows * d4;
   });
   // the direct slots' W rows (projection maps) or column offsets (double-softmax's bidirectional keys)
   const directSlots: DirectSlot[] = [];
@@ -130,20 +140,25 @@ export function planRowBatch(
   variants.forEach((v, i) => {
     if (source[i] !== 'direct' || !isDirectMap(v.map)) return;
     const spec = FEATURE_MAP_SPECS[v.map];
-    directSlots.push({
-      slot: i,
-      map: v.map,
-      m: spec.projection ? v.w.rows : 0,
-      wOff: vec4s,
-      ratio: spec.ratio(v.w.rows),
-      a: v.map === 'oprf' ? mapParam(v.map) : 0,
-      causal,
-    });
-    if (spec.projection) vec4s += v.w.rows * d4;
+    // trig and relu are functions of u alone: with a projected slot's W they take its u (oprf also needs ‖ω‖²)
+    const leader =
+      v.map === 'trig' || v.map === 'relu' ? projected.find((ps) => variants[ps.slot]!.w === v.w) : undefined;
+    let wOff = vec4s;
+    if (spec.projection) wOff = wOffOf(v.w);
     else if (v.map === 'double-softmax' && !causal) {
       aux.set(vec4s, columnLogSums(scaleInputs(k)));
       vec4s += d4;
     }
+    directSlots.push({
+      slot: i,
+      map: v.map,
+      m: spec.projection ? v.w.rows : 0,
+      wOff,
+      ratio: spec.ratio(v.w.rows),
+      a: v.map === 'oprf' ? mapParam(v.map) : 0,
+      causal,
+      ...(leader ? { uFrom: leader.slot } : {}),
+    });
   });
   // φ sides the twins form once per batch: a side is its map, W and stabilizer, so a variant whose
   // queries or keys another variant already has reads that one's rows (mapRows' λ check: the 'exp'
