@@ -76,8 +76,10 @@ const ROW_CASES = [
     scale: 1.5,
     features: 'projection',
   },
-  // one W for every map: trig and relu read the first projected slot's u (hyperbolic's rows of 2m/4 vec4s,
-  // m ∤ 4: trig's scalar path; positive's, 4 | m, listed after them), oprf projects itself (it needs ‖ω‖²)
+  // one W for every map: the first projected slot projects, the later projected slots and trig, relu read
+  // its u (hyperbolic's rows of 2m/4 vec4s with m ∤ 4: trig's scalar path, positive's masked last vec4;
+  // positive's of m/4 with 4 | m, listed after them: hyperbolic's aligned −u block), oprf projects itself
+  // (it needs ‖ω‖²)
   {
     n: 47,
     d: 5,
@@ -88,7 +90,15 @@ const ROW_CASES = [
     scale: 1.2,
     sharedW: true,
   },
-  { n: 33, d: 16, m: 8, causal: false, rows: 1, maps: ['trig', 'relu', 'positive'], sharedW: true },
+  {
+    n: 33,
+    d: 16,
+    m: 8,
+    causal: false,
+    rows: 1,
+    maps: ['trig', 'relu', 'positive', 'hyperbolic', 'exp'],
+    sharedW: true,
+  },
 ];
 
 test(

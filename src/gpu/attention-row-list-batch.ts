@@ -28,7 +28,7 @@ export const THIN_ROWS = 2;
 /** rowReduce's workgroup size */
 const RWG = 16;
 
-/** u32s per direct slot in rowFeaturesDirect's table (3 vec4u). */
+/** u32s per slot in the features passes' tables (3 vec4u). */
 const DIRECT_ENTRY = 12;
 
 /** The maps rowFeaturesDirect forms (its DM_* codes: the index here). */
@@ -74,6 +74,8 @@ export interface ProjectedSlot {
   queryNorm: boolean;
   keyHyper: boolean;
   keyNorm: boolean;
+  /** the batch slot of an earlier projected slot with the same W, whose u this one reads (a second pass) */
+  uFrom?: number;
 }
 
 /** Lays out slots of widths m4 one after another (query side: n rows when `qFull`, else the R listed rows; then n keys); returns them and the total vec4 count. */
@@ -246,19 +248,33 @@ function encodeProjectedFeatures(
   kscale: GPUBuffer,
   ns: number,
 ): void {
-  const table = new Uint32Array(projected.length * 8);
   const ratio = new Float32Array(1);
   const ratioBits = new Uint32Array(ratio.buffer);
-  projected.forEach((ps, g) => {
-    const s = b.slots[ps.slot]!;
-    ratio[0] = ps.ratio;
-    const flags =
-      (ps.queryHyper ? 1 : 0) | (ps.queryNorm ? 2 : 0) | (ps.keyHyper ? 4 : 0) | (ps.keyNorm ? 8 : 0) | (ps.slot << 8);
-    table.set([s.qOff, s.kOff, s.m4, ps.m, ps.wOff, ratioBits[0]!, 0, flags], 8 * g);
-  });
-  // 4 rows per invocation
+  // 4 rows per invocation; the slots that project first, then (a second pass) those reading their u
   const groups = Math.ceil(Math.ceil((b.rowCount + b.n) / 4) / WG);
-  featuresPass(ctx, encoder, b, 'rowFeatures', table, kscale, ns, [groups, projected.length]);
+  const leaders = projected.filter((ps) => ps.uFrom === undefined);
+  const followers = projected.filter((ps) => ps.uFrom !== undefined);
+  [leaders, followers].forEach((part, pass) => {
+    if (!part.length) return;
+    const table = new Uint32Array(part.length * DIRECT_ENTRY);
+    part.forEach((ps, g) => {
+      const s = b.slots[ps.slot]!;
+      const u = ps.uFrom === undefined ? s : b.slots[ps.uFrom]!;
+      ratio[0] = ps.ratio;
+      const flags =
+        (ps.queryHyper ? 1 : 0) |
+        (ps.queryNorm ? 2 : 0) |
+        (ps.keyHyper ? 4 : 0) |
+        (ps.keyNorm ? 8 : 0) |
+        (ps.slot << 8);
+      const follows = ps.uFrom === undefined ? 0 : 1;
+      table.set(
+        [s.qOff, s.kOff, s.m4, ps.m, ps.wOff, ratioBits[0]!, 0, flags, u.qOff, u.kOff, u.m4, follows],
+        DIRECT_ENTRY * g,
+      );
+    });
+    featuresPass(ctx, encoder, b, 'rowFeatures', table, kscale, ns, [groups, part.length], pass === 1);
+  });
 }
 
 /** The direct features pass ('row-batch.direct'): φ of the direct slots into feats, their keys' log-scales into kscale. */
@@ -305,6 +321,8 @@ function featuresPass(
   kscale: GPUBuffer,
   ns: number,
   [x, y]: [number, number],
+  /** a second rowFeatures pass (the followers): its own table buffer, so the first's is not overwritten */
+  second = false,
 ): void {
   const exact = b.slots[b.slots.length - 1]!;
   const buf = new ArrayBuffer(32);
@@ -317,7 +335,7 @@ function featuresPass(
   const entries: Record<number, GPUBuffer> = {
     0: a.uniform('rowbatch.f.u', new Uint8Array(buf)),
     1: b.feats,
-    2: a.upload(isDirect ? 'rowbatch.d.table' : 'rowbatch.f.table', table),
+    2: a.upload(isDirect ? 'rowbatch.d.table' : second ? 'rowbatch.f2.table' : 'rowbatch.f.table', table),
     3: a.storage('rowbatch.proj', (b.featsVec4s ?? 1) * 16),
     4: kscale,
   };

@@ -82,7 +82,7 @@ describe('planRowBatch', () => {
     expect(plan.directSlots[1]!.a).toBe(0);
   });
 
-  it('packs each W matrix once, and lets trig and relu take the u of a projected slot with the same W (not oprf, not another W)', () => {
+  it('packs each W matrix once; the first projected slot with a W projects, and the later projected slots, trig and relu take its u (not oprf, not another W)', () => {
     const d4 = Math.ceil(p.d / 4);
     const other = { ...inputs.w, data: inputs.w.data.slice() };
     const plan = planRowBatch(
@@ -104,7 +104,9 @@ describe('planRowBatch', () => {
     expect([positive!.wOff, trig!.wOff, relu!.wOff, oprf!.wOff]).toEqual(Array(4).fill(hyperbolic!.wOff));
     expect(trigOther!.wOff).toBe(plan.laid.vec4s + p.m * d4);
     expect(plan.vec4s).toBe(plan.laid.vec4s + 2 * p.m * d4);
-    // the first projected slot with that W is followed (variant 1, hyperbolic), whatever the variants' order
+    // the first projected slot with that W projects (variant 1, hyperbolic), whatever the variants' order;
+    // the later projected one and trig, relu read its u
+    expect([hyperbolic!.uFrom, positive!.uFrom]).toEqual([undefined, 1]);
     expect([trig!.uFrom, relu!.uFrom, oprf!.uFrom, trigOther!.uFrom]).toEqual([1, 1, undefined, undefined]);
     // without the projection path there is nothing to follow
     const noProjection = planRowBatch(problem(false), [variant('positive'), variant('trig')], {

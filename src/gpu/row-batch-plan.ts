@@ -10,7 +10,8 @@
  * - otherwise the feature kernels ('kernels', favor-features.ts) or the twins ('twins', uploaded).
  * Layout: the GPU-written slots first, then the twins' and the exact slot (the host's one upload), then
  * the W rows of the projected and direct slots (once per W matrix) and double-softmax's column offsets.
- * A trig or relu slot whose W a projected slot has reads that slot's u (`uFrom`) instead of projecting.
+ * The first projected slot with a W projects; the later projected slots with it, and the trig and relu
+ * slots, read its u (`uFrom`) instead of projecting again.
  */
 import type { FeatureVariant, RowProblem } from '../core/analysis-backend';
 import { columnLogSums, featureDim, featureMapParam, scaleInputs, stabilizerEps } from '../core/feature-maps';
@@ -123,6 +124,8 @@ export function planRowBatch(
     if (source[i] !== 'projection') return;
     const qs = FEATURE_MAP_SPECS[v.map];
     const ks = FEATURE_MAP_SPECS[v.keyMap ?? v.map];
+    // the first projected slot with this W projects; the others read its u
+    const leader = projected.find((ps) => ps.uFrom === undefined && variants[ps.slot]!.w === v.w);
     projected.push({
       slot: i,
       m: v.w.rows,
@@ -132,6 +135,7 @@ export function planRowBatch(
       queryNorm: qs.norm,
       keyHyper: (v.keyMap ?? v.map) === 'hyperbolic',
       keyNorm: ks.norm,
+      ...(leader ? { uFrom: leader.slot } : {}),
     });
   });
   // the direct slots' W rows (projection maps) or column offsets (double-softmax's bidirectional keys)
@@ -142,7 +146,9 @@ export function planRowBatch(
     const spec = FEATURE_MAP_SPECS[v.map];
     // trig and relu are functions of u alone: with a projected slot's W they take its u (oprf also needs ‖ω‖²)
     const leader =
-      v.map === 'trig' || v.map === 'relu' ? projected.find((ps) => variants[ps.slot]!.w === v.w) : undefined;
+      v.map === 'trig' || v.map === 'relu'
+        ? projected.find((ps) => ps.uFrom === undefined && variants[ps.slot]!.w === v.w)
+        : undefined;
     let wOff = vec4s;
     if (spec.projection) wOff = wOffOf(v.w);
     else if (v.map === 'double-softmax' && !causal) {

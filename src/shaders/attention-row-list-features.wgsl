@@ -11,10 +11,12 @@
 // such variants take φ from the twins or the feature kernels.
 //
 // Bindings: 0 params, 1 feats (read_write: the exact slot's rows and the W rows are read, the slots'
-// φ rows written, zero-padded to m4 vec4s), 2 table (2 vec4u per GPU slot: (qOff, kOff, m4, m),
+// φ rows written, zero-padded to m4 vec4s), 2 table (3 vec4u per GPU slot: (qOff, kOff, m4, m),
 // (wOff, ratio bits, –, flags): bit 0 query hyperbolic, 1 query norm, 2 key hyperbolic, 3 key norm,
-// bits 8… the batch slot of kscale), 3 proj (scratch u, same layout as feats), 4 kscale (p.ns vec4s per
-// batch slot, keys padded to 8).
+// bits 8… the batch slot of kscale; (uqOff, ukOff, um4, follows): where the rows' u lie in proj), 3 proj
+// (scratch u, same layout as feats), 4 kscale (p.ns vec4s per batch slot, keys padded to 8).
+// A slot that `follows` another projected slot with the same W (dispatched in a second rowFeatures pass,
+// after that slot's) reads its u rows instead of projecting: its maximum and φ̃ from them.
 //
 // rowFeaturesDirect: φ of the other maps straight from the rows (a second table, 3 vec4u per direct slot:
 // (qOff, kOff, m4, m), (wOff, ratio bits, A bits, code | causal << 8 | batch slot << 16), (uqOff, ukOff, um4,
@@ -64,8 +66,9 @@ const NEG: f32 = -3.0e38;
 
 @compute @workgroup_size(WG)
 fn rowFeatures(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let e0 = table[2u * wid.y];
-  let e1 = table[2u * wid.y + 1u];
+  let e0 = table[3u * wid.y];
+  let e1 = table[3u * wid.y + 1u];
+  let e2 = table[3u * wid.y + 2u];
   let R = p.rowCount;
   let total = R + p.n;
   let i0 = 4u * (wid.x * WG + lid);
@@ -79,6 +82,9 @@ fn rowFeatures(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
   let key = ii >= vec4u(R);
   let src = select(vec4u(p.xq) + ii * d4, vec4u(p.xk) + (ii - vec4u(R)) * d4, key);
   let dst = select(vec4u(e0.x) + ii * m4, vec4u(e0.y) + (ii - vec4u(R)) * m4, key);
+  // the rows' u: this slot's own (written below) or the followed slot's
+  let ud = select(vec4u(e2.x) + ii * e2.z, vec4u(e2.y) + (ii - vec4u(R)) * e2.z, key);
+  let follows = e2.w != 0u;
   let fl = e1.w;
   let hyper = select(vec4<bool>((fl & 1u) != 0u), vec4<bool>((fl & 4u) != 0u), key);
   let norm = select(vec4<bool>((fl & 2u) != 0u), vec4<bool>((fl & 8u) != 0u), key);
@@ -92,10 +98,27 @@ fn rowFeatures(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
     let x3 = feats[src.w + c];
     sq += vec4f(dot(x0, x0), dot(x1, x1), dot(x2, x2), dot(x3, x3));
   }
-  // sweep 1: u of 8 projections at a time (named accumulators, one per projection over the 4 rows)
+  // sweep 1: u of 8 projections at a time (named accumulators, one per projection over the 4 rows);
+  // a follower only takes the maximum of the u it reads (lanes past m do not count)
   var mx = vec4f(NEG);
-  let m8 = (m + 7u) / 8u;
+  let m8 = select((m + 7u) / 8u, 0u, follows);
   let wl = m - 1u;
+  if (follows) {
+    let lane = vec4u(0u, 1u, 2u, 3u);
+    for (var q = 0u; q < (m + 3u) / 4u; q++) {
+      let ok = vec4u(4u * q) + lane < vec4u(m);
+      let u0 = select(vec4f(NEG), select(proj[ud.x + q], abs(proj[ud.x + q]), hyper.x), ok);
+      let u1 = select(vec4f(NEG), select(proj[ud.y + q], abs(proj[ud.y + q]), hyper.y), ok);
+      let u2 = select(vec4f(NEG), select(proj[ud.z + q], abs(proj[ud.z + q]), hyper.z), ok);
+      let u3 = select(vec4f(NEG), select(proj[ud.w + q], abs(proj[ud.w + q]), hyper.w), ok);
+      mx = max(mx, vec4f(
+        max(max(u0.x, u0.y), max(u0.z, u0.w)),
+        max(max(u1.x, u1.y), max(u1.z, u1.w)),
+        max(max(u2.x, u2.y), max(u2.z, u2.w)),
+        max(max(u3.x, u3.y), max(u3.z, u3.w)),
+      ));
+    }
+  }
   for (var r8 = 0u; r8 < m8; r8++) {
     let f0 = 8u * r8;
     let w0 = e1.x + min(f0, wl) * d4;
@@ -162,35 +185,35 @@ fn rowFeatures(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
   // sweep 2: φ̃ from u, row by row; the keys' log-scales
   let ls = mx - select(vec4f(0.0), sq * s2 / 2.0, norm);
   let ks = (fl >> 8u) * p.ns * 4u + ii - vec4u(R);
-  writeRow(dst.x, mx.x, hyper.x, m, m4, ratio);
+  writeRow(dst.x, ud.x, mx.x, hyper.x, m, m4, ratio);
   if (key.x) { kscale[ks.x] = ls.x; }
   if (i0 + 1u < total) {
-    writeRow(dst.y, mx.y, hyper.y, m, m4, ratio);
+    writeRow(dst.y, ud.y, mx.y, hyper.y, m, m4, ratio);
     if (key.y) { kscale[ks.y] = ls.y; }
   }
   if (i0 + 2u < total) {
-    writeRow(dst.z, mx.z, hyper.z, m, m4, ratio);
+    writeRow(dst.z, ud.z, mx.z, hyper.z, m, m4, ratio);
     if (key.z) { kscale[ks.z] = ls.z; }
   }
   if (i0 + 3u < total) {
-    writeRow(dst.w, mx.w, hyper.w, m, m4, ratio);
+    writeRow(dst.w, ud.w, mx.w, hyper.w, m, m4, ratio);
     if (key.w) { kscale[ks.w] = ls.w; }
   }
 }
 
-// φ̃ of one row (destination b, m4 vec4s) from its u in proj: f < m from +u, hyperbolic m ≤ f < 2m from −u;
-// zero past m′. Whole vec4s where the −u block is aligned (4 | m), else scalar reads.
-fn writeRow(b: u32, mk: f32, hyper: bool, m: u32, m4: u32, ratio: f32) {
+// φ̃ of one row (destination b, m4 vec4s) from its u in proj (at ub): f < m from +u, hyperbolic m ≤ f < 2m
+// from −u; zero past m′. Whole vec4s where the −u block is aligned (4 | m), else scalar reads.
+fn writeRow(b: u32, ub: u32, mk: f32, hyper: bool, m: u32, m4: u32, ratio: f32) {
   let lane = vec4u(0u, 1u, 2u, 3u);
   let mu4 = (m + 3u) / 4u;
   if (!hyper || m % 4u == 0u) {
     for (var o = 0u; o < m4; o++) {
       var phi: vec4f;
       if (o < mu4) {
-        phi = select(vec4f(0.0), ratio * exp(proj[b + o] - mk), vec4u(4u * o) + lane < vec4u(m));
+        phi = select(vec4f(0.0), ratio * exp(proj[ub + o] - mk), vec4u(4u * o) + lane < vec4u(m));
       } else {
         // hyperbolic with 4 | m: the −u block, aligned
-        phi = ratio * exp(-proj[b + o - mu4] - mk);
+        phi = ratio * exp(-proj[ub + o - mu4] - mk);
       }
       feats[b + o] = phi;
     }
@@ -201,10 +224,10 @@ fn writeRow(b: u32, mk: f32, hyper: bool, m: u32, m4: u32, ratio: f32) {
     for (var e = 0u; e < 4u; e++) {
       let f = 4u * o + e;
       if (f < m) {
-        phi[e] = ratio * exp(proj[b + f / 4u][f % 4u] - mk);
+        phi[e] = ratio * exp(proj[ub + f / 4u][f % 4u] - mk);
       } else if (f < 2u * m) {
         let g = f - m;
-        phi[e] = ratio * exp(-proj[b + g / 4u][g % 4u] - mk);
+        phi[e] = ratio * exp(-proj[ub + g / 4u][g % 4u] - mk);
       }
     }
     feats[b + o] = phi;
