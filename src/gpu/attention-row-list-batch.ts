@@ -28,8 +28,14 @@ export const THIN_ROWS = 2;
 /** rowReduce's workgroup size */
 const RWG = 16;
 
-/** u32s per slot in the features passes' tables (3 vec4u). */
-const DIRECT_ENTRY = 12;
+/** u32s per slot in the features passes' tables (3 vec4u; the third: where the slot's u rows lie). */
+const FEATURES_ENTRY = 12;
+
+/** A features table entry's third vec4u: the rows of u it reads (its own, or those of the slot it follows). */
+function uRows(b: RowListBatch, slot: number, uFrom: number | undefined): number[] {
+  const u = b.slots[uFrom ?? slot]!;
+  return [u.qOff, u.kOff, u.m4, uFrom === undefined ? 0 : 1];
+}
 
 /** The maps rowFeaturesDirect forms (its DM_* codes: the index here). */
 export const DIRECT_MAPS = ['trig', 'relu', 'elu1', 'cosformer', 'taylor2', 'oprf', 'double-softmax'] as const;
@@ -256,10 +262,9 @@ function encodeProjectedFeatures(
   const followers = projected.filter((ps) => ps.uFrom !== undefined);
   [leaders, followers].forEach((part, pass) => {
     if (!part.length) return;
-    const table = new Uint32Array(part.length * DIRECT_ENTRY);
+    const table = new Uint32Array(part.length * FEATURES_ENTRY);
     part.forEach((ps, g) => {
       const s = b.slots[ps.slot]!;
-      const u = ps.uFrom === undefined ? s : b.slots[ps.uFrom]!;
       ratio[0] = ps.ratio;
       const flags =
         (ps.queryHyper ? 1 : 0) |
@@ -267,10 +272,9 @@ function encodeProjectedFeatures(
         (ps.keyHyper ? 4 : 0) |
         (ps.keyNorm ? 8 : 0) |
         (ps.slot << 8);
-      const follows = ps.uFrom === undefined ? 0 : 1;
       table.set(
-        [s.qOff, s.kOff, s.m4, ps.m, ps.wOff, ratioBits[0]!, 0, flags, u.qOff, u.kOff, u.m4, follows],
-        DIRECT_ENTRY * g,
+        [s.qOff, s.kOff, s.m4, ps.m, ps.wOff, ratioBits[0]!, 0, flags, ...uRows(b, ps.slot, ps.uFrom)],
+        FEATURES_ENTRY * g,
       );
     });
     featuresPass(ctx, encoder, b, 'rowFeatures', table, kscale, ns, [groups, part.length], pass === 1);
@@ -286,7 +290,7 @@ function encodeDirectFeatures(
   kscale: GPUBuffer,
   ns: number,
 ): void {
-  const table = new Uint32Array(direct.length * DIRECT_ENTRY);
+  const table = new Uint32Array(direct.length * FEATURES_ENTRY);
   const bits = new Float32Array(2);
   const bitsU = new Uint32Array(bits.buffer);
   direct.forEach((ds, g) => {
@@ -294,12 +298,9 @@ function encodeDirectFeatures(
     bits[0] = ds.ratio;
     bits[1] = ds.a;
     const flags = DIRECT_MAPS.indexOf(ds.map) | (ds.causal ? 0x100 : 0) | (ds.slot << 16);
-    // the u rows it reads: its own (projected here) or, following a projected slot, that slot's
-    const u = ds.uFrom === undefined ? s : b.slots[ds.uFrom]!;
-    const follows = ds.uFrom === undefined ? 0 : 1;
     table.set(
-      [s.qOff, s.kOff, s.m4, ds.m, ds.wOff, bitsU[0]!, bitsU[1]!, flags, u.qOff, u.kOff, u.m4, follows],
-      DIRECT_ENTRY * g,
+      [s.qOff, s.kOff, s.m4, ds.m, ds.wOff, bitsU[0]!, bitsU[1]!, flags, ...uRows(b, ds.slot, ds.uFrom)],
+      FEATURES_ENTRY * g,
     );
   });
   // 1 row per invocation

@@ -120,12 +120,14 @@ export function planRowBatch(
     return at;
   };
   const projected: ProjectedSlot[] = [];
+  /** W → the first projected slot with it (the one that projects; a sweep batch has hundreds of slots) */
+  const projects = new Map<Matrix, number>();
   variants.forEach((v, i) => {
     if (source[i] !== 'projection') return;
     const qs = FEATURE_MAP_SPECS[v.map];
     const ks = FEATURE_MAP_SPECS[v.keyMap ?? v.map];
-    // the first projected slot with this W projects; the others read its u
-    const leader = projected.find((ps) => ps.uFrom === undefined && variants[ps.slot]!.w === v.w);
+    const leader = projects.get(v.w);
+    if (leader === undefined) projects.set(v.w, i);
     projected.push({
       slot: i,
       m: v.w.rows,
@@ -135,7 +137,7 @@ export function planRowBatch(
       queryNorm: qs.norm,
       keyHyper: (v.keyMap ?? v.map) === 'hyperbolic',
       keyNorm: ks.norm,
-      ...(leader ? { uFrom: leader.slot } : {}),
+      ...(leader !== undefined ? { uFrom: leader } : {}),
     });
   });
   // the direct slots' W rows (projection maps) or column offsets (double-softmax's bidirectional keys)
@@ -145,10 +147,7 @@ export function planRowBatch(
     if (source[i] !== 'direct' || !isDirectMap(v.map)) return;
     const spec = FEATURE_MAP_SPECS[v.map];
     // trig and relu are functions of u alone: with a projected slot's W they take its u (oprf also needs ‖ω‖²)
-    const leader =
-      v.map === 'trig' || v.map === 'relu'
-        ? projected.find((ps) => ps.uFrom === undefined && variants[ps.slot]!.w === v.w)
-        : undefined;
+    const leader = v.map === 'trig' || v.map === 'relu' ? projects.get(v.w) : undefined;
     let wOff = vec4s;
     if (spec.projection) wOff = wOffOf(v.w);
     else if (v.map === 'double-softmax' && !causal) {
@@ -163,7 +162,7 @@ export function planRowBatch(
       ratio: spec.ratio(v.w.rows),
       a: v.map === 'oprf' ? mapParam(v.map) : 0,
       causal,
-      ...(leader ? { uFrom: leader.slot } : {}),
+      ...(leader !== undefined ? { uFrom: leader } : {}),
     });
   });
   // φ sides the twins form once per batch: a side is its map, W and stabilizer, so a variant whose
