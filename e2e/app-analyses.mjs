@@ -13,14 +13,31 @@ export const PANEL_ANALYSES = [
   'mapRows',
 ];
 
+/** The analyses whose key ignores m (errorVsM sweeps m itself): what a step of m leaves 'same', the rest 'moved'. */
+export const afterMStep = (id) => (id === 'errorVsM' ? 'same' : 'moved');
+
+/** The key each analysis's panel wants now (data-analysis-key), by id. */
+export function analysisKeys(page, ids = PANEL_ANALYSES) {
+  return page.evaluate(
+    (ids) =>
+      Object.fromEntries(
+        ids.map((id) => [id, document.querySelector(`[data-analysis="${id}"]`)?.getAttribute('data-analysis-key')]),
+      ),
+    ids,
+  );
+}
+
 /**
- * Every panel analysis done with the value of the key it wants now, not a coarse stage — with `keys`
- * (id → key), once each key is that one ('same') or another one ('moved'), as `want(id)` says. The
- * panels take new parameters at low priority, after the URL and the heatmaps: until a key has moved,
- * the old settled state would pass for the new one.
+ * Every analysis of `ids` done with the value of the key it wants now, not a coarse stage — with
+ * `keys` (id → key), once each key is that one ('same') or another one ('moved'), as `want(id)` says.
+ * The panels take new parameters at low priority, after the URL and the heatmaps: until a key has
+ * moved, the old settled state would pass for the new one.
  */
-export async function waitAnalysesCurrent(page, { keys = null, want = () => 'same', timeout = 240_000 } = {}) {
-  const wants = keys ? Object.fromEntries(PANEL_ANALYSES.map((id) => [id, want(id)])) : null;
+export async function waitAnalysesCurrent(
+  page,
+  { ids = PANEL_ANALYSES, keys = null, want = () => 'same', timeout = 240_000 } = {},
+) {
+  const wants = keys ? Object.fromEntries(ids.map((id) => [id, want(id)])) : null;
   await page.waitForFunction(
     ([ids, keys, wants]) =>
       ids.every((id) => {
@@ -34,7 +51,7 @@ export async function waitAnalysesCurrent(page, { keys = null, want = () => 'sam
           (!keys || (wants[id] === 'same' ? key === keys[id] : key !== keys[id]))
         );
       }),
-    [PANEL_ANALYSES, keys, wants],
+    [ids, keys, wants],
     { timeout, polling: 200 },
   );
 }

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PANEL_ANALYSES, waitAnalysesCurrent } from './app-analyses.mjs';
+import { PANEL_ANALYSES, afterMStep, analysisKeys, waitAnalysesCurrent } from './app-analyses.mjs';
 import { watchCsp } from './csp-watch.mjs';
 import { test } from './harness.mjs';
 
@@ -62,18 +62,8 @@ async function waitForParams(page, text, timeout = 60_000) {
  * previous parameters' value in the moment before the panel takes the new ones (it takes them after the
  * URL and the heatmaps) or while a quick run's 'running' never reached the DOM.
  */
-async function waitForAnalysis(page, id, timeout = 90_000) {
-  await page.waitForFunction(
-    (id) => {
-      const el = document.querySelector(`[data-analysis="${id}"]`);
-      return (
-        el?.getAttribute('data-status') === 'done' &&
-        el.getAttribute('data-analysis-version') === el.getAttribute('data-analysis-key')
-      );
-    },
-    id,
-    { timeout, polling: 200 },
-  );
+function waitForAnalysis(page, id, timeout = 90_000) {
+  return waitAnalysesCurrent(page, { ids: [id], timeout });
 }
 
 async function waitForAllAnalyses(page, timeout = 120_000) {
@@ -350,13 +340,7 @@ test(
       });
     });
     await waitAnalysesCurrent(page);
-    const keys64 = await page.evaluate(
-      (ids) =>
-        Object.fromEntries(
-          ids.map((id) => [id, document.querySelector(`[data-analysis="${id}"]`)?.getAttribute('data-analysis-key')]),
-        ),
-      PANEL_ANALYSES,
-    );
+    const keys64 = await analysisKeys(page);
     const STEPS = 6;
     const byM = new Map();
     const samples = [];
@@ -394,7 +378,7 @@ test(
     // moved, the old settled state would pass for the new one) — those whose key holds m must have shown
     // a new value each time
     for (const [key, want] of [
-      ['ArrowRight', (id) => (id === 'errorVsM' ? 'same' : 'moved')],
+      ['ArrowRight', afterMStep],
       ['ArrowLeft', () => 'same'],
     ]) {
       const before = await resultId(page);

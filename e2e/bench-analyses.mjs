@@ -9,9 +9,9 @@
 // on a software adapter, where the engine worker forms the maps outside the projection with the twins)
 // [--profile] (then one profiled run per op: φ on the CPU, encoding, readback wait and GPU time per
 // pass label, summed over batches; with --twins-only that side too; --batches: one line per batch)
-// [--host] [--top K] (then the page's own time per run of each op on the GPU side, idle excluded, and its K
-// (3) top functions by self time: what a faster GPU
-// cannot take away) [--cold] (every memo of the analysis ops emptied before each timed run — Q, K, W, A's spectra, the
+// [--host] [--top K] (then the page's own time per run of each op on the GPU side, idle excluded — what a
+// faster GPU cannot take away — and its K (3) top functions by self time) [--cold] (every memo of the
+// analysis ops emptied before each timed run — Q, K, W, A's spectra, the
 // theory's moments — as after a change of seed; without it a run finds what the previous one drew, as a
 // refinement finds its coarse pass's, and a step of m the inputs, A's spectrum and the moments, not every W)
 // [--twins-only] (a third side, interleaved: on a software adapter every φ from the twins, the exp maps'

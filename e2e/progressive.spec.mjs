@@ -5,7 +5,7 @@
 // of the same URL computes.
 // Run: node e2e/run.mjs progressive
 import assert from 'node:assert/strict';
-import { waitAnalysesCurrent } from './app-analyses.mjs';
+import { afterMStep, analysisKeys, waitAnalysesCurrent } from './app-analyses.mjs';
 import { test } from './harness.mjs';
 
 /** Analyses that depend on m and have a coarse stage: a step of m re-runs each, coarse first unless fast. */
@@ -73,25 +73,12 @@ test(
     const slider = page.locator('[data-param="m"]').first();
     await slider.focus();
     const m0 = new URL(page.url()).searchParams.get('m');
-    const keyOf = (ids) =>
-      page.evaluate(
-        (ids) => ids.map((id) => document.querySelector(`[data-analysis="${id}"]`)?.getAttribute('data-analysis-key')),
-        ids,
-      );
-    const keysBefore = await keyOf(REFINED);
+    const keysBefore = await analysisKeys(page);
     await slider.press('ArrowRight');
     await page.waitForFunction((m) => new URL(location.href).searchParams.get('m') !== m, m0);
     // the panels take new parameters at low priority (withDeferredParams): the URL moves first, and
     // until an analysis's key has moved too its old, settled state would pass for the new one
-    await page.waitForFunction(
-      ([ids, before]) =>
-        ids.every(
-          (id, i) => document.querySelector(`[data-analysis="${id}"]`)?.getAttribute('data-analysis-key') !== before[i],
-        ),
-      [REFINED, keysBefore],
-      { timeout: 60_000 },
-    );
-    await waitAnalysesCurrent(page);
+    await waitAnalysesCurrent(page, { keys: keysBefore, want: afterMStep });
     phase('step settled');
     const coarse = await page.evaluate(() => [...window.__coarse].sort());
     const stages = await page.evaluate(

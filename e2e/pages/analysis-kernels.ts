@@ -86,7 +86,10 @@ interface RowCase {
   stabilizer?: Stabilizer;
   scale?: number;
   features?: FeatureSide;
-  /** every map takes one W (as mapRows and the sweeps at one m and seed): trig and relu read a projected slot's u */
+  /**
+   * every map takes one W (as mapRows and the sweeps at one m and seed): the first projected slot projects,
+   * the later projected slots, trig and relu read its u
+   */
   sharedW?: boolean;
 }
 

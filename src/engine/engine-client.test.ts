@@ -186,7 +186,7 @@ describe('createEngineClient: the live compute goes first', () => {
     });
   });
 
-  it("an analysis's own run time in its worker reaches onRunMs, from the pool and from the engine worker", async () => {
+  it('the run time a worker sends with an analysis reaches onRunMs, whether the pool or the engine worker answers', async () => {
     await withCpuClient(async (client) => {
       const primary = engineWorkers('attention-engine')[0]!;
       const times: string[] = [];

@@ -107,16 +107,7 @@ fn rowFeatures(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
     let lane = vec4u(0u, 1u, 2u, 3u);
     for (var q = 0u; q < (m + 3u) / 4u; q++) {
       let ok = vec4u(4u * q) + lane < vec4u(m);
-      let u0 = select(vec4f(NEG), select(proj[ud.x + q], abs(proj[ud.x + q]), hyper.x), ok);
-      let u1 = select(vec4f(NEG), select(proj[ud.y + q], abs(proj[ud.y + q]), hyper.y), ok);
-      let u2 = select(vec4f(NEG), select(proj[ud.z + q], abs(proj[ud.z + q]), hyper.z), ok);
-      let u3 = select(vec4f(NEG), select(proj[ud.w + q], abs(proj[ud.w + q]), hyper.w), ok);
-      mx = max(mx, vec4f(
-        max(max(u0.x, u0.y), max(u0.z, u0.w)),
-        max(max(u1.x, u1.y), max(u1.z, u1.w)),
-        max(max(u2.x, u2.y), max(u2.z, u2.w)),
-        max(max(u3.x, u3.y), max(u3.z, u3.w)),
-      ));
+      mx = max(mx, vec4f(uMax(ud.x + q, hyper.x, ok), uMax(ud.y + q, hyper.y, ok), uMax(ud.z + q, hyper.z, ok), uMax(ud.w + q, hyper.w, ok)));
     }
   }
   for (var r8 = 0u; r8 < m8; r8++) {
@@ -199,6 +190,13 @@ fn rowFeatures(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
     writeRow(dst.w, ud.w, mx.w, hyper.w, m, m4, ratio);
     if (key.w) { kscale[ks.w] = ls.w; }
   }
+}
+
+/// The largest u (hyperbolic: |u|) among the lanes `ok` of the vec4 proj[b].
+fn uMax(b: u32, hyper: bool, ok: vec4<bool>) -> f32 {
+  let u = proj[b];
+  let v = select(vec4f(NEG), select(u, abs(u), hyper), ok);
+  return max(max(v.x, v.y), max(v.z, v.w));
 }
 
 // φ̃ of one row (destination b, m4 vec4s) from its u in proj (at ub): f < m from +u, hyperbolic m ≤ f < 2m

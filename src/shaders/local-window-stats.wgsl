@@ -17,7 +17,7 @@
 // The part outside each window goes from the last window back (additions only, one pass over the row).
 // The output error goes by blocks of 16 columns of V (4 vec4s, a mat4x4f: each entry of A and Â read
 // once per block, not once per 4 columns — the row's entries are a gather across the invocations, the
-// dearest load here; 19 → ~8 ms at n = 256, d = 16, two variants, on SwiftShader): (AV)_i of the block once,
+// dearest load here; 19.0 → 12.8 ms at n = 256, d = 16, two variants, on SwiftShader): (AV)_i of the block once,
 // then the windows in order, each adding only the keys its window has beyond the previous one when it
 // contains it (the ascending grid), into stats[… + 2] of that window.
 // Dispatch: ⌈n/WG⌉ workgroups over (x, y), row = (x + y·gridX)·WG + local index.

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMS } from '../../core/default-params';
 import { scaleInputs } from '../../core/feature-maps';
 import { generateInputs, projectionFor, queriesAndKeys, valuesFor } from '../../core/inputs';
-import { PROJECTIONS, type AttentionParams } from '../../core/types';
+import { PROJECTIONS } from '../../core/types';
 import { ANALYSIS_OPS, runAnalysisOp, type WorkerOpName } from '.';
 import {
   ByteLru,
@@ -132,37 +132,16 @@ describe('the ops and the memos', () => {
     const { qk, w, v } = memoEntries();
     expect(qk.length).toBeGreaterThan(2);
     expect(w.length).toBeGreaterThan(4);
-    for (const [key, got] of qk) {
-      const [input, n, d, seed, scale] = key.split('|');
-      const p = {
-        ...DEFAULT_PARAMS,
-        input: input as AttentionParams['input'],
-        n: Number(n),
-        d: Number(d),
-        seed: Number(seed),
-        scale: Number(scale),
-      };
-      const { q, k } = queriesAndKeys(p);
-      expect(got.q, key).toEqual(q);
-      expect(got.k, key).toEqual(k);
-      expect(got.x, key).toEqual(scaleInputs(q));
-      expect(got.y, key).toEqual(scaleInputs(k));
+    for (const { key, params, value } of qk) {
+      const { q, k } = queriesAndKeys(params);
+      expect(value.q, key).toEqual(q);
+      expect(value.k, key).toEqual(k);
+      expect(value.x, key).toEqual(scaleInputs(q));
+      expect(value.y, key).toEqual(scaleInputs(k));
     }
-    for (const [key, got] of w) {
-      const [projection, m, d, featureSeed] = key.split('|');
-      const p = {
-        ...DEFAULT_PARAMS,
-        projection: projection as AttentionParams['projection'],
-        m: Number(m),
-        d: Number(d),
-        featureSeed: Number(featureSeed),
-      };
-      expect(got, key).toEqual(projectionFor({ ...p, featureMap: 'positive' }));
-    }
+    for (const { key, params, value } of w)
+      expect(value, key).toEqual(projectionFor({ ...params, featureMap: 'positive' }));
     expect(v.length).toBeGreaterThan(0);
-    for (const [key, got] of v) {
-      const [n, d, seed] = key.split('|').map(Number);
-      expect(got, key).toEqual(valuesFor({ ...DEFAULT_PARAMS, n: n!, d: d!, seed: seed! }));
-    }
+    for (const { key, params, value } of v) expect(value, key).toEqual(valuesFor(params));
   });
 });

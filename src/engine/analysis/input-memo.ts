@@ -13,6 +13,7 @@
  * GPU path's error-vs-d sweep took 14% less time, entropy vs n 8%, the norm sweep 5% (interleaved A/B,
  * SwiftShader). Least recently used entries go first once a memo's bytes pass its cap.
  */
+import { DEFAULT_PARAMS } from '../../core/default-params';
 import { scaleInputs, usesProjection } from '../../core/feature-maps';
 import { projectionFor, queriesAndKeys, valuesFor } from '../../core/inputs';
 import type { AttentionParams, Matrix } from '../../core/types';
@@ -82,9 +83,28 @@ const qkMemo = new ByteLru<ScaledQK>(
 const wMemo = new ByteLru<Matrix>(W_MEMO_BYTES, (w) => 4 * w.data.length);
 const vMemo = new ByteLru<Matrix>(V_MEMO_BYTES, (v) => 4 * v.data.length);
 
+/** What each memo's entries depend on, in key order: a key is these parameters joined by '|'. */
+const KEY_FIELDS = {
+  qk: ['input', 'n', 'd', 'seed', 'scale'],
+  w: ['projection', 'm', 'd', 'featureSeed'],
+  v: ['n', 'd', 'seed'],
+} as const satisfies Record<string, readonly (keyof AttentionParams)[]>;
+type MemoName = keyof typeof KEY_FIELDS;
+
+const keyOf = (memo: MemoName, p: AttentionParams) => KEY_FIELDS[memo].map((f) => p[f]).join('|');
+
+/** The parameters a key stands for (its fields over the defaults): what its entry must equal a fresh draw of. */
+function paramsOfKey(memo: MemoName, key: string): AttentionParams {
+  const parts = key.split('|');
+  const fields = Object.fromEntries(
+    KEY_FIELDS[memo].map((f, i) => [f, typeof DEFAULT_PARAMS[f] === 'number' ? Number(parts[i]) : parts[i]]),
+  );
+  return { ...DEFAULT_PARAMS, ...fields };
+}
+
 /** Q, K of the first n positions as generateInputs({ ...p, n }) draws them, and x, y. */
 export function memoQK(p: AttentionParams, n: number): ScaledQK {
-  const key = `${p.input}|${n}|${p.d}|${p.seed}|${p.scale}`;
+  const key = keyOf('qk', { ...p, n });
   let hit = qkMemo.get(key);
   if (!hit) {
     const { q, k } = queriesAndKeys({ ...p, n });
@@ -97,7 +117,7 @@ export function memoQK(p: AttentionParams, n: number): ScaledQK {
 /** W as generateInputs(p) draws it (0×d for maps without a projection). */
 export function memoProjection(p: AttentionParams): Matrix {
   if (!usesProjection(p.featureMap)) return projectionFor(p);
-  const key = `${p.projection}|${p.m}|${p.d}|${p.featureSeed}`;
+  const key = keyOf('w', p);
   let hit = wMemo.get(key);
   if (!hit) {
     hit = projectionFor(p);
@@ -108,7 +128,7 @@ export function memoProjection(p: AttentionParams): Matrix {
 
 /** V of the first n positions as generateInputs({ ...p, n }) draws it (the dense ops' output errors). */
 export function memoValues(p: AttentionParams, n: number): Matrix {
-  const key = `${n}|${p.d}|${p.seed}`;
+  const key = keyOf('v', { ...p, n });
   let hit = vMemo.get(key);
   if (!hit) {
     hit = valuesFor({ ...p, n });
@@ -132,9 +152,18 @@ export function clearAnalysisMemos(): void {
   for (const clear of otherMemos) clear();
 }
 
-/** Every entry held, with its key (tests: the ops must leave them as drawn). */
-export function memoEntries(): { qk: [string, ScaledQK][]; w: [string, Matrix][]; v: [string, Matrix][] } {
-  return { qk: qkMemo.list(), w: wMemo.list(), v: vMemo.list() };
+export interface MemoEntry<V> {
+  key: string;
+  /** what the entry was drawn for (its key's parameters over the defaults) */
+  params: AttentionParams;
+  value: V;
+}
+
+/** Every entry held, with the parameters it stands for (tests: the ops must leave them as drawn). */
+export function memoEntries(): { qk: MemoEntry<ScaledQK>[]; w: MemoEntry<Matrix>[]; v: MemoEntry<Matrix>[] } {
+  const entries = <V>(memo: MemoName, lru: ByteLru<V>) =>
+    lru.list().map(([key, value]) => ({ key, params: paramsOfKey(memo, key), value }));
+  return { qk: entries('qk', qkMemo), w: entries('w', wMemo), v: entries('v', vMemo) };
 }
 
 /** Bytes and entries held (tests). */
