@@ -101,8 +101,26 @@ test(
     // Cancel: a long run is stopped; the previous result and metrics stay
     await page.selectOption('[data-ui="speedBudget"]', '120');
     await page.click('[data-action="speed-run"]');
-    await page.waitForSelector('[data-action="speed-cancel"]', { timeout: 10_000 });
-    await page.click('[data-action="speed-cancel"]');
+    // Cancel stays under the pointer while the status text (method, elapsed time, estimate) changes
+    // width: a button that moves takes the click meant for it elsewhere
+    const cancel = page.locator('[data-action="speed-cancel"]');
+    await cancel.waitFor({ timeout: 10_000 });
+    const status = page.locator('[data-speed-status="running"]');
+    const text0 = await status.textContent();
+    const box0 = await cancel.boundingBox();
+    await page.waitForFunction(
+      (t) => {
+        const el = document.querySelector('[data-speed-status="running"]');
+        return el !== null && el.textContent !== t;
+      },
+      text0,
+      { timeout: 30_000 },
+    );
+    const text1 = await status.textContent();
+    const box1 = await cancel.boundingBox();
+    log(`status text "${text0}" → "${text1}"; Cancel at ${JSON.stringify(box0)} → ${JSON.stringify(box1)}`);
+    assert.deepEqual(box1, box0, 'Cancel has not moved while the status text changed');
+    await cancel.click();
     await page.waitForSelector('[data-speed-state="cancelled"]', { timeout: 30_000 });
     assert.equal(
       await page.getAttribute('[data-speed-result]', 'data-speed-result'),

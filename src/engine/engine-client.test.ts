@@ -140,6 +140,49 @@ describe('createEngineClient: no request is left unanswered when a worker is rep
   });
 });
 
+describe('createEngineClient: a cancel is not lost when its worker is replaced', () => {
+  it('a speed run cancelled just before its CPU worker is replaced (a compute cancel) ends cancelled and is not sent to the replacement', async () => {
+    const client = createEngineClient({ forceCpu: true });
+    const [primary] = engineWorkers('attention-engine');
+    primary.answer({ type: 'ready', backend: CPU });
+    await client.ready;
+    const ac = new AbortController();
+    const speed = client.speed({ d: 16, m: 32, budgetMs: 120_000, layer: false }, { signal: ac.signal });
+    const speedId = primary.sent('speed')[0].id;
+    const compute = client.compute({} as Parameters<typeof client.compute>[0]);
+    // the user's cancel reaches the worker, but the worker is replaced before it answers
+    ac.abort();
+    expect(primary.sent('cancel').map((m) => m.id)).toEqual([speedId]);
+    expect(client.cancel()).toBe(true);
+    await expect(compute).rejects.toMatchObject({ code: 'cancelled' });
+    const replacement = engineWorkers('attention-engine')[1];
+    expect(replacement).toBeDefined();
+    expect(replacement.sent('speed')).toHaveLength(0);
+    await expect(speed).rejects.toMatchObject({ code: 'cancelled' });
+    client.dispose();
+  });
+
+  it('a speed run not cancelled goes on in the replacement and is answered there', async () => {
+    const client = createEngineClient({ forceCpu: true });
+    const [primary] = engineWorkers('attention-engine');
+    primary.answer({ type: 'ready', backend: CPU });
+    await client.ready;
+    const speed = client.speed(
+      { d: 16, m: 32, budgetMs: 2_000, layer: false },
+      { signal: new AbortController().signal },
+    );
+    const compute = client.compute({} as Parameters<typeof client.compute>[0]);
+    expect(client.cancel()).toBe(true);
+    await expect(compute).rejects.toMatchObject({ code: 'cancelled' });
+    const replacement = engineWorkers('attention-engine')[1];
+    const [resent] = replacement.sent('speed');
+    expect(resent).toBeDefined();
+    replacement.answer({ type: 'speed', id: resent.id, result: 'timed' } as unknown as EngineResponseMessage);
+    await expect(speed).resolves.toBe('timed');
+    client.dispose();
+  });
+});
+
 describe('createEngineClient: the live compute goes first', () => {
   const analysisSent = () => engineWorkers('attention-analysis').flatMap((w) => w.sent('analyze'));
   /** A ready CPU client on one core under fake timers (the pool's dispatch and the compute's hold are timers). */

@@ -45,6 +45,8 @@ interface Pending {
   /** the message sent to an engine worker, re-sent when that worker is replaced by another */
   msg?: EngineRequestMessage;
   onSpeed?: SpeedOptions['onProgress'];
+  /** its caller aborted it (a 'cancel' went to `worker`): a replacement worker must not start it again */
+  aborted?: boolean;
 }
 
 /**
@@ -255,8 +257,15 @@ export function createEngineClient(
 
   /** The requests `from` had not answered go to `to`, which takes its place. */
   function resend(from: Worker, to: Worker): void {
-    for (const p of pending.values()) {
+    for (const [id, p] of pending) {
       if (p.worker !== from || !p.msg) continue;
+      if (p.aborted) {
+        // its 'cancel' died with `from` (and so did the answer): sent again, a speed run would go on
+        // for its whole budget with nothing left to stop it
+        pending.delete(id);
+        p.reject(new EngineError('cancelled', 'cancelled'));
+        continue;
+      }
       p.worker = to;
       to.postMessage(p.msg);
     }
@@ -264,7 +273,10 @@ export function createEngineClient(
 
   /** Tells the worker that now holds request `id` to stop it (it may have been moved since it was sent). */
   function cancelOnWorker(id: number): void {
-    pending.get(id)?.worker?.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage);
+    const p = pending.get(id);
+    if (!p) return;
+    p.aborted = true;
+    p.worker?.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage);
   }
 
   function spawnAnalysis(): Worker {

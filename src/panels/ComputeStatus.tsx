@@ -35,11 +35,7 @@ export function ComputeStatus() {
                   aria-label={f.progressLabel(f.duration(running.estimateMs))}
                 />
               )}
-              <span className="elapsed" data-estimate-ms={Math.round(running.estimateMs)} aria-hidden="true">
-                {running.long
-                  ? f.estimate(f.duration(running.estimateMs), f.duration(elapsed))
-                  : f.elapsed(f.duration(elapsed))}
-              </span>
+              {/* before the ticking time, so Cancel stays where the pointer is */}
               <button
                 type="button"
                 className="small"
@@ -48,6 +44,11 @@ export function ComputeStatus() {
               >
                 {f.cancel}
               </button>
+              <span className="elapsed" data-estimate-ms={Math.round(running.estimateMs)} aria-hidden="true">
+                {running.long
+                  ? f.estimate(f.duration(running.estimateMs), f.duration(elapsed))
+                  : f.elapsed(f.duration(elapsed))}
+              </span>
             </>
           )}
         </div>

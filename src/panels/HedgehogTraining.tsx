@@ -85,7 +85,7 @@ function HedgehogTrainingBody({ params }: { params: AttentionParams }) {
               aria-label={status ?? ''}
               data-hedgehog-progress
             />
-            <span className="note">{status}</span>
+            {/* before the status, whose width changes every fit step: Cancel does not move */}
             <button
               type="button"
               className="small"
@@ -94,6 +94,7 @@ function HedgehogTrainingBody({ params }: { params: AttentionParams }) {
             >
               {s.cancel}
             </button>
+            <span className="note">{status}</span>
           </>
         ) : (
           <>

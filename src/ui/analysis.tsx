@@ -178,12 +178,13 @@ export function AnalysisStatus({ req }: { req: AnalysisRequest }) {
       {entry.status === 'running' && (
         <div className="progress-row">
           <progress max={p?.total ?? 1} value={p?.done ?? 0} aria-label={label} />
-          <span className="note" title={label}>
-            {label}
-          </span>
+          {/* before the label, whose width changes with every progress step: Cancel does not move */}
           <button type="button" className="small" onClick={() => controller.cancelAnalysis(id)} data-action="cancel">
             {t.analysis.cancel}
           </button>
+          <span className="note" title={label}>
+            {label}
+          </span>
           {stale && (
             <span className="note" title={t.analysis.stale}>
               {t.analysis.stale}

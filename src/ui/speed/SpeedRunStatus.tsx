@@ -41,6 +41,11 @@ export function RunStatus({ state, onCancel }: { state: SpeedRunState; onCancel:
       ) : (
         <progress max={p.totalMs} value={Math.min(p.doneMs, p.totalMs)} aria-label={label} />
       )}
+      {/* Cancel comes before the changing text, so it stays where the pointer is while the label and
+          the elapsed time change width (a moving button takes a click meant for it elsewhere) */}
+      <button type="button" className="small" data-action="speed-cancel" onClick={onCancel}>
+        {s.cancel}
+      </button>
       <span className="note">
         {label}
         {!calibrating && ` · ${s.elapsed(fmtMs(p.doneMs), fmtMs(p.totalMs))}`}
@@ -50,9 +55,6 @@ export function RunStatus({ state, onCancel }: { state: SpeedRunState; onCancel:
           {s.estimate(fmtMs(state.estimateMs))}
         </span>
       )}
-      <button type="button" className="small" data-action="speed-cancel" onClick={onCancel}>
-        {s.cancel}
-      </button>
     </div>
   );
 }
