@@ -12,7 +12,8 @@
  * a waiting one is dropped from the queue, a running one stops at its next step.
  *
  * A coarse stage is only worth its run where the full one is slow. Each full run reports its own
- * time in the worker (queue excluded); scaled to the next request's size, if it predicts at most
+ * time in the worker (queue excluded), remembered per op and backend; scaled to the next request's
+ * size on the same backend, if it predicts at most
  * `COARSE_SKIP_MS` the coarse stage is left out and the full run goes with a first stage's priority
  * (on a fast GPU, or at small n): the refined figure comes about when a coarse one would, without
  * a second round of work and a flash of 'refining'.
@@ -116,11 +117,21 @@ export function createAnalysisRuns(deps: {
   >();
   /** analyses asked for (or stopped) while paused, latest per id */
   const paused = new Map<AnalysisOpName, { payload: unknown; key: string; force: boolean; coarse: unknown }>();
-  /** each op's last full run: its time in the worker and its size (runSize) */
-  const lastFull = new Map<AnalysisOpName, { ms: number; size: number }>();
-  /** whether the op's last full run, scaled to `size`, predicts at most COARSE_SKIP_MS */
-  const fastAt = (id: AnalysisOpName, size: number | null) => {
-    const last = lastFull.get(id);
+  /**
+   * each op's last full run per backend (op|side): its time in the worker and its size (runSize). A
+   * time learned on one side says nothing of the other: the ops on the GPU are many times faster
+   * than their twins on the CPU pool, so after a fallback (device lost) a GPU time would drop the
+   * coarse stage of a run that takes seconds on the twins.
+   */
+  const lastFull = new Map<string, { ms: number; size: number }>();
+  /** where the store's backend runs the analyses: the CPU pool, or a WebGPU adapter */
+  const side = (): string => {
+    const info = store.getState().backend.info;
+    return info?.kind === 'webgpu' ? `webgpu|${info.adapter}` : 'cpu';
+  };
+  /** whether the op's last full run on this side, scaled to `size`, predicts at most COARSE_SKIP_MS */
+  const fastAt = (runKey: string, size: number | null) => {
+    const last = lastFull.get(runKey);
     return !!last && size !== null && (last.ms * size) / last.size <= COARSE_SKIP_MS;
   };
   /** the figures of each op that are on screen */
@@ -150,8 +161,9 @@ export function createAnalysisRuns(deps: {
     const { payload, key } = fitted;
     // the coarse payload gets the same fitted W (the fit is there: attachFit just said so)
     const size = runSize(payload);
+    const runKey = `${id}|${side()}`;
     const coarse =
-      rawCoarse === undefined || fastAt(id, size)
+      rawCoarse === undefined || fastAt(runKey, size)
         ? undefined
         : (fit.attachFit(id, rawCoarse, rawKey, force)?.payload ?? undefined);
     const entry = store.getState().analyses[id];
@@ -221,7 +233,7 @@ export function createAnalysisRuns(deps: {
         priority: analysisPriority(id, onScreen, coarse !== undefined ? 'refine' : 'coarse'),
         onProgress,
         onRunMs: (ms) => {
-          if (size !== null && size > 0) lastFull.set(id, { ms, size });
+          if (size !== null && size > 0) lastFull.set(runKey, { ms, size });
         },
       })
       .then(

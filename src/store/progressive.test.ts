@@ -4,6 +4,7 @@
  * ends in the view a fresh compute gives. The engine is a serial fake worker with the real queue.
  */
 import { describe, expect, it } from 'vitest';
+import type { BackendInfo } from '../core/attention-job';
 import { EngineError } from '../core/errors';
 import type { AttentionParams } from '../core/types';
 import { createAnalysisQueue } from '../engine/analysis-queue';
@@ -287,6 +288,32 @@ describe('progressive analyses: the scheduler', () => {
     // 40 ms at n = 256 → 160 ms at n = 512 (n²): the coarse stage too
     actions.setParam('n', 512);
     expect(await stages(rowEntropiesRequest)).toEqual(['rowEntropies:coarse', 'rowEntropies:full']);
+  });
+
+  it('a run time learned on one backend does not drop the coarse stage on another (after a fallback from the GPU to the CPU pool, or the switch to WebGPU)', async () => {
+    const { store, worker, ask } = setup(() => 40);
+    const stages = async () => {
+      const from = worker.ran.length;
+      ask(rowEntropiesRequest(store.getState().params));
+      await worker.drain();
+      return worker.ran.slice(from).map((r) => r.stage);
+    };
+    const gpu: BackendInfo = { kind: 'webgpu', adapter: 'test gpu', features: [] };
+    const onBackend = (info: BackendInfo) => {
+      store.setState({ backend: { info, why: null } });
+      // the same parameters, a new key: only the backend differs
+      store.setState({ params: { ...store.getState().params, seed: store.getState().params.seed + 1 } });
+    };
+    onBackend(gpu);
+    expect(await stages()).toEqual(['coarse', 'full']);
+    onBackend(gpu);
+    expect(await stages()).toEqual(['full']); // 40 ms on the GPU: fast there
+    onBackend({ kind: 'cpu', reason: 'device lost' });
+    expect(await stages()).toEqual(['coarse', 'full']); // nothing known of the CPU pool yet
+    onBackend({ kind: 'cpu', reason: 'device lost' });
+    expect(await stages()).toEqual(['full']);
+    onBackend(gpu);
+    expect(await stages()).toEqual(['full']); // the GPU's own time is still known
   });
 
   it('a cancelled sweep stops at its next step, not at its end', async () => {
