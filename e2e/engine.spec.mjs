@@ -122,6 +122,26 @@ test(
 );
 
 test(
+  "the analyses on the GPU run in the store's priority order, not in arrival order, and one superseded while it waits is answered cancelled at once, unrun",
+  async ({ page, baseUrl, log }) => {
+    const backend = await open(page, baseUrl);
+    assert.equal(backend.kind, 'webgpu');
+    // sent in this order (as the panels ask); priority: lower runs first
+    const jobs = [
+      { op: 'rowEntropies', payload: { params: { n: 64, d: 8, m: 16 } }, priority: 3 },
+      { op: 'entryErrors', payload: { params: { n: 64, d: 8, m: 16 } }, priority: 0 },
+      { op: 'mapRows', payload: { params: { n: 32, d: 8, m: 16 } }, priority: 9, abort: true },
+      { op: 'spectra', payload: { params: { n: 32, d: 8, m: 16 } }, priority: 1 },
+    ];
+    const r = await page.evaluate((js) => window.engineDriver.analyzeBurst(js), jobs);
+    log(`ended in order ${r.order.join(', ')}; ran ${r.ran.join(', ')}`);
+    assert.deepEqual(r.order, ['2:cancelled', '1:ok', '3:ok', '0:ok']);
+    assert.ok(!r.ran.includes(2), 'the cancelled analysis never started');
+  },
+  { sharedPage: 'engine' },
+);
+
+test(
   'recovers from GPU device loss: a new device, and the next compute succeeds',
   async ({ page, baseUrl }) => {
     const backend = await open(page, baseUrl);

@@ -105,6 +105,32 @@ const driver = {
       return { ...outcome(e), progress, runMs };
     }
   },
+  /**
+   * Sends the analyses at once (as the store does after a change), each with its priority, aborting
+   * those marked `abort` right after they are sent: the order in which they end ('i:ok' or 'i:<code>')
+   * and which reported progress (ran).
+   */
+  async analyzeBurst(jobs: { op: string; payload: Record<string, unknown>; priority: number; abort?: boolean }[]) {
+    const order: string[] = [];
+    const ran = new Set<number>();
+    const all = jobs.map((j, i) => {
+      const abort = new AbortController();
+      const run = client
+        .analyze(
+          j.op,
+          { ...j.payload, params: { ...DEFAULTS, ...(j.payload.params as object) } },
+          { signal: abort.signal, priority: j.priority, onProgress: () => ran.add(i) },
+        )
+        .then(
+          () => order.push(`${i}:ok`),
+          (e: unknown) => order.push(`${i}:${isEngineError(e) ? e.code : 'error'}`),
+        );
+      if (j.abort) abort.abort();
+      return run;
+    });
+    await Promise.all(all);
+    return { order, ran: [...ran].sort() };
+  },
   stats: () => client.stats(),
   loseDevice: () => client.loseDevice(),
   restart() {

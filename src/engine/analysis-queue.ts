@@ -2,7 +2,9 @@
  * The analysis worker's queue: jobs run one at a time, lowest priority number first, and in arrival
  * order within a priority. The store numbers them (src/store/analysis-runs.ts): the coarse stages of
  * the analyses on screen, then their refinements, then the same for those off screen. A job can be
- * dropped while it waits (a superseded or cancelled request never starts).
+ * dropped while it waits (a superseded or cancelled request never starts). `createQueueRunner` runs a
+ * worker's jobs from such a queue one at a time: the analysis worker's, and the engine worker's
+ * analyses on the GPU.
  */
 export interface QueuedJob {
   id: number;
@@ -36,6 +38,59 @@ export function createAnalysisQueue<J extends QueuedJob>(): AnalysisQueue<J> {
     },
     get size() {
       return jobs.length;
+    },
+  };
+}
+
+export interface QueueRunner<J extends QueuedJob> {
+  /** queues a job; it starts once the jobs before it have ended */
+  push(job: J): void;
+  /** removes a waiting job (it never starts); false when it is not waiting */
+  drop(id: number): boolean;
+  /** jobs waiting (not the one running) */
+  readonly waiting: number;
+}
+
+/**
+ * A worker's jobs run one at a time from the queue. The next one is picked a macrotask after a job
+ * is pushed or ends, so the messages of a burst already sent have all arrived and are ordered by
+ * priority (the store sends an analysis's stages one panel after another, not in priority order).
+ * `run` reports its own failures (the runner goes on with the next job either way).
+ */
+export function createQueueRunner<J extends QueuedJob>(run: (job: J) => Promise<void>): QueueRunner<J> {
+  const queue = createAnalysisQueue<J>();
+  let running = false;
+  let picking = false;
+  const next = async (): Promise<void> => {
+    if (running) return;
+    const job = queue.take();
+    if (!job) return;
+    running = true;
+    try {
+      await run(job);
+    } catch {
+      // run reports its own errors; a throw here must not stop the queue
+    } finally {
+      running = false;
+      schedule();
+    }
+  };
+  const schedule = (): void => {
+    if (running || picking) return;
+    picking = true;
+    setTimeout(() => {
+      picking = false;
+      void next();
+    }, 0);
+  };
+  return {
+    push(job) {
+      queue.push(job);
+      schedule();
+    },
+    drop: (id) => queue.drop(id),
+    get waiting() {
+      return queue.size;
     },
   };
 }

@@ -6,16 +6,13 @@
  */
 import { EngineError } from '../core/errors';
 import { isAnalysisOp, runAnalysisOp } from './analysis';
-import { createAnalysisQueue } from './analysis-queue';
+import { createQueueRunner } from './analysis-queue';
 import type { EngineRequestMessage, EngineResponseMessage } from './protocol';
 import { serializeError } from './serialize-error';
 
 declare const self: DedicatedWorkerGlobalScope;
 
 const cancelled = new Set<number>();
-const queue = createAnalysisQueue<{ id: number; op: string; payload: unknown; priority: number }>();
-let running = false;
-let picking = false;
 
 function post(msg: EngineResponseMessage): void {
   self.postMessage(msg);
@@ -24,21 +21,7 @@ function post(msg: EngineResponseMessage): void {
 /** Yield to the event loop so that cancel messages are seen between steps. */
 const yieldToEvents = () => new Promise<void>((r) => setTimeout(r, 0));
 
-/** Picks the next job once the messages already sent have arrived, so a burst is ordered by priority. */
-function scheduleNext(): void {
-  if (running || picking) return;
-  picking = true;
-  setTimeout(() => {
-    picking = false;
-    void runNext();
-  }, 0);
-}
-
-async function runNext(): Promise<void> {
-  if (running) return;
-  const job = queue.take();
-  if (!job) return;
-  running = true;
+async function run(job: { id: number; op: string; payload: unknown }): Promise<void> {
   try {
     if (cancelled.has(job.id)) throw new EngineError('cancelled', 'cancelled');
     if (!isAnalysisOp(job.op)) throw new EngineError('internal', `unknown analysis "${job.op}"`);
@@ -62,19 +45,18 @@ async function runNext(): Promise<void> {
     post({ type: 'error', id: job.id, error: serializeError(e) });
   } finally {
     cancelled.delete(job.id);
-    running = false;
-    scheduleNext();
   }
 }
+
+const jobs = createQueueRunner<{ id: number; op: string; payload: unknown; priority: number }>(run);
 
 self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
   const msg = ev.data;
   if (msg.type === 'analyze') {
-    queue.push({ id: msg.id, op: msg.op, payload: msg.payload, priority: msg.priority ?? 0 });
-    scheduleNext();
+    jobs.push({ id: msg.id, op: msg.op, payload: msg.payload, priority: msg.priority ?? 0 });
   } else if (msg.type === 'cancel') {
     cancelled.add(msg.id);
-    if (queue.drop(msg.id)) {
+    if (jobs.drop(msg.id)) {
       cancelled.delete(msg.id);
       post({ type: 'error', id: msg.id, error: { code: 'cancelled', message: 'cancelled' } });
     }

@@ -34,6 +34,7 @@ import {
 } from './protocol';
 import { serializeError } from './serialize-error';
 import { createTurns } from './gpu-turns';
+import { createQueueRunner } from './analysis-queue';
 import { runSpeed } from './speed';
 import { computeHeads } from './trained-heads';
 
@@ -93,10 +94,14 @@ function analysisBackend(b: AttentionBackend) {
 }
 
 /**
- * The row-statistics analyses run one at a time (each batch a GPU turn), so at most one analysis
- * batch is ever queued ahead of a live compute.
+ * The analyses on the GPU run one at a time (each batch a GPU turn), so at most one analysis batch is
+ * ever queued ahead of a live compute, and in the store's priority order, as on the CPU pool: the
+ * coarse stages of the figures on screen first, those off screen last; a superseded one waiting is
+ * dropped unrun.
  */
-let analysisTail: Promise<unknown> = Promise.resolve();
+const gpuAnalyses = createQueueRunner<{ id: number; op: string; payload: unknown; priority: number }>((job) =>
+  runEngineOp(job.id, job.op, job.payload),
+);
 
 async function runEngineOp(id: number, op: string, payload: unknown): Promise<void> {
   opRunning.add(id);
@@ -119,15 +124,10 @@ async function runEngineOp(id: number, op: string, payload: unknown): Promise<vo
     if (isEngineOp(op)) {
       value = await estimatorTiming(payload as Parameters<typeof estimatorTiming>[0], ctx, b, gpuTurn);
     } else if (isGpuAnalysisOp(op)) {
-      const run = analysisTail.then(async () => {
-        if (opCancelled.has(id)) throw new EngineError('cancelled', 'cancelled');
-        const t0 = performance.now();
-        const v = await runAnalysisOp(op, payload, { ...ctx, backend: analysisBackend(b) });
-        runMs = performance.now() - t0;
-        return v;
-      });
-      analysisTail = run.catch(() => undefined);
-      value = await run;
+      if (opCancelled.has(id)) throw new EngineError('cancelled', 'cancelled');
+      const t0 = performance.now();
+      value = await runAnalysisOp(op, payload, { ...ctx, backend: analysisBackend(b) });
+      runMs = performance.now() - t0;
     } else throw new EngineError('internal', `analysis "${op}" runs in the analysis worker`);
     if (opCancelled.has(id)) throw new EngineError('cancelled', 'cancelled');
     post({ type: 'analysis', id, value, ...(runMs !== undefined ? { runMs } : {}) });
@@ -287,6 +287,8 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
       if (inFlight?.id === msg.id) inFlight.abort.abort();
       if (speedRun?.id === msg.id) speedRun.abort.abort();
       if (opRunning.has(msg.id)) opCancelled.add(msg.id);
+      else if (gpuAnalyses.drop(msg.id))
+        post({ type: 'error', id: msg.id, error: { code: 'cancelled', message: 'cancelled' } });
       break;
     }
     case 'stats': {
@@ -355,8 +357,11 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
       })();
       break;
     case 'analyze':
-      // the ops that need the live backend, and with WebGPU the row-statistics analyses (engine-client routes the rest to the analysis worker)
-      void runEngineOp(msg.id, msg.op, msg.payload);
+      // the ops that need the live backend, and with WebGPU the row-statistics analyses (engine-client
+      // routes the rest to the analysis worker); those queue by priority, the timing ops run at once
+      if (isGpuAnalysisOp(msg.op))
+        gpuAnalyses.push({ id: msg.id, op: msg.op, payload: msg.payload, priority: msg.priority ?? 0 });
+      else void runEngineOp(msg.id, msg.op, msg.payload);
       break;
   }
 };
