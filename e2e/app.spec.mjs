@@ -467,7 +467,7 @@ test(
 );
 
 test(
-  'long analyses show progress and can be cancelled and re-run; the re-run shows its coarse stage first',
+  'long analyses show progress and can be cancelled and re-run; the re-run shows its coarse stage first, and its Cancel does not move as the progress label changes',
   async ({ page, appUrl }) => {
     // Cancel is clicked the moment the figure first says "running" (an observer installed before the
     // page's scripts run): a click from the test process could come after a fast machine has
@@ -507,6 +507,23 @@ test(
       null,
       { timeout: 60_000 },
     );
+    // while the refinement runs, Cancel stays where it is as the progress label beside it changes
+    // (a moving button takes the click meant for it elsewhere)
+    const row = '[data-analysis="errorVsM"][data-status="running"] .progress-row';
+    const label0 = await page.textContent(`${row} .note`);
+    const box0 = await page.locator(`${row} [data-action="cancel"]`).boundingBox();
+    await page.waitForFunction(
+      ([sel, t]) => {
+        const el = document.querySelector(`${sel} .note`);
+        return el !== null && el.textContent !== t;
+      },
+      [row, label0],
+      { timeout: 30_000 },
+    );
+    const label1 = await page.textContent(`${row} .note`, { timeout: 1_000 });
+    const box1 = await page.locator(`${row} [data-action="cancel"]`).boundingBox({ timeout: 1_000 });
+    assert.notEqual(label1, label0, 'the label changed while the analysis ran');
+    assert.deepEqual(box1, box0, `Cancel did not move while the label went from "${label0}" to "${label1}"`);
     await waitForAnalysis(page, 'errorVsM');
     const after = await entry();
     assert.equal(after.valueKey, after.key);

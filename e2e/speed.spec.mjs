@@ -46,7 +46,7 @@ async function open(page, appUrl, extra) {
 }
 
 test(
-  'speed panel on the CPU path: every method measured, metrics set, CSV complete, Cancel keeps the previous result',
+  'speed panel on the CPU path: every method measured, metrics set, CSV complete, Cancel does not move as the status text changes and keeps the previous result',
   async ({ page, appUrl, artifacts, log }) => {
     await open(page, appUrl, '&backend=cpu');
     await runOnce(page, 2, 120_000);
