@@ -114,7 +114,8 @@ export function createGpuAnalysisBackend(
     const R = rows.length;
     const V = variants.length;
     const plan = planRowBatch(problem, variants, { projection: useProjection, direct: useDirect, cpuFeatures });
-    const { source, mps, slots, projected, directSlots, aux, vec4s, hostFrom, qShared, kShared, mapParam } = plan;
+    const { source, mps, slots, projected, directSlots, weights, aux, vec4s, hostFrom, qShared, kShared, mapParam } =
+      plan;
     const d4 = Math.ceil(d / 4);
     const maxBinding = Math.min(base.limits.maxStorageBufferBindingSize, base.limits.maxBufferSize);
     const layout = batchOutLayout({ n, rowCount: R, slots, fullRows: !!options.fullRows, topMass: !!options.topMass });
@@ -158,14 +159,8 @@ export function createGpuAnalysisBackend(
     };
     rows.forEach((row, t) => put(exact.qOff + t * exact.m4, q.data, row, d));
     putRows(exact.kOff, exact.m4, k, n);
-    // each W once (slots with the same matrix share its rows)
-    const written = new Set<number>();
-    for (const ps of [...projected, ...directSlots]) {
-      const w = variants[ps.slot]!.w;
-      if (ps.m === 0 || written.has(ps.wOff)) continue;
-      written.add(ps.wOff);
-      putRows(ps.wOff, d4, w, w.rows);
-    }
+    // each W once (the plan laid out one copy per matrix; slots with it share its rows)
+    for (const [w, at] of weights) putRows(at, d4, w, w.rows);
     for (const [at, offsets] of aux) put(at, offsets, 0, d);
     device.queue.writeBuffer(feats, exact.qOff * 16, host.subarray((exact.qOff - hostFrom) * 4));
     const rowList = alloc.upload('an.rows', new Uint32Array(rows));

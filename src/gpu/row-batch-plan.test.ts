@@ -104,6 +104,11 @@ describe('planRowBatch', () => {
     expect([positive!.wOff, trig!.wOff, relu!.wOff, oprf!.wOff]).toEqual(Array(4).fill(hyperbolic!.wOff));
     expect(trigOther!.wOff).toBe(plan.laid.vec4s + p.m * d4);
     expect(plan.vec4s).toBe(plan.laid.vec4s + 2 * p.m * d4);
+    // what the host uploads: each matrix once, at the offset its slots read
+    expect([...plan.weights]).toEqual([
+      [inputs.w, hyperbolic!.wOff],
+      [other, trigOther!.wOff],
+    ]);
     // the first projected slot with that W projects (variant 1, hyperbolic), whatever the variants' order;
     // the later projected one and trig, relu read its u
     expect([hyperbolic!.uFrom, positive!.uFrom]).toEqual([undefined, 1]);

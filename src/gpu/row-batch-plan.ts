@@ -47,6 +47,8 @@ export interface RowBatchPlan {
   slots: BatchSlot[];
   projected: ProjectedSlot[];
   directSlots: DirectSlot[];
+  /** each W matrix the GPU's φ reads, once, at its vec4 offset (the slots' wOff) */
+  weights: Map<Matrix, number>;
   /** host rows past the slots: first vec4 → the d column offsets there */
   aux: Map<number, Float32Array>;
   /** every vec4 of the packed buffer (slots, W rows, offsets) */
@@ -192,5 +194,19 @@ export function planRowBatch(
   });
   const twinsAt = order.findIndex((i) => source[i] === 'twins');
   const hostFrom = (twinsAt < 0 ? laid.slots[V]! : laid.slots[twinsAt]!).qOff;
-  return { source, mps, laid, slots, projected, directSlots, aux, vec4s, hostFrom, qShared, kShared, mapParam };
+  return {
+    source,
+    mps,
+    laid,
+    slots,
+    projected,
+    directSlots,
+    weights: wAt,
+    aux,
+    vec4s,
+    hostFrom,
+    qShared,
+    kShared,
+    mapParam,
+  };
 }
