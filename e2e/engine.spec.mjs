@@ -122,21 +122,32 @@ test(
 );
 
 test(
-  "the analyses on the GPU run in the store's priority order, not in arrival order, and one superseded while it waits is answered cancelled at once, unrun",
+  "the analyses on the GPU that wait are taken in the store's priority order, not in arrival order, and one superseded while it waits is answered cancelled at once, unrun",
   async ({ page, baseUrl, log }) => {
     const backend = await open(page, baseUrl);
     assert.equal(backend.kind, 'webgpu');
     // sent in this order (as the panels ask); priority: lower runs first
     const jobs = [
       { op: 'rowEntropies', payload: { params: { n: 64, d: 8, m: 16 } }, priority: 3 },
+      { op: 'spectra', payload: { params: { n: 32, d: 8, m: 16 } }, priority: 2 },
       { op: 'entryErrors', payload: { params: { n: 64, d: 8, m: 16 } }, priority: 0 },
       { op: 'mapRows', payload: { params: { n: 32, d: 8, m: 16 } }, priority: 9, abort: true },
-      { op: 'spectra', payload: { params: { n: 32, d: 8, m: 16 } }, priority: 1 },
+      { op: 'localTruncation', payload: { params: { n: 32, d: 8, m: 16 } }, priority: 1 },
     ];
     const r = await page.evaluate((js) => window.engineDriver.analyzeBurst(js), jobs);
     log(`ended in order ${r.order.join(', ')}; ran ${r.ran.join(', ')}`);
-    assert.deepEqual(r.order, ['2:cancelled', '1:ok', '3:ok', '0:ok']);
-    assert.ok(!r.ran.includes(2), 'the cancelled analysis never started');
+    assert.equal(r.order[0], '3:cancelled', 'the aborted analysis is answered before any other ends');
+    // the worker picks its next job a macrotask after a message: the first one sent may already run
+    // when the rest arrive (seen once in a full run); every one that waited goes by priority
+    const ok = r.order.slice(1);
+    assert.ok(
+      [
+        ['2:ok', '4:ok', '1:ok', '0:ok'],
+        ['0:ok', '2:ok', '4:ok', '1:ok'],
+      ].some((want) => want.join() === ok.join()),
+      `priority order 0, 1, 2, 3 among those that waited (arrival order would be 0:ok, 1:ok, 2:ok, 4:ok): ${ok.join(', ')}`,
+    );
+    assert.ok(!r.ran.includes(3), 'the cancelled analysis never started');
   },
   { sharedPage: 'engine' },
 );
