@@ -5,7 +5,7 @@
  * the same numbers in a benchmark script.
  */
 import { oprfKernelEstimate, oprfParameter } from './feature-maps-beyond';
-import { positiveKernelEstimate } from './feature-maps';
+import { positiveKernelEstimate } from './kernel-estimates';
 import { randomProjection } from './projections';
 import { createRng, deriveSeed } from './rng';
 import type { Matrix, ProjectionKind } from './types';

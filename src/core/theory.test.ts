@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hyperbolicKernelEstimate, positiveKernelEstimate, trigKernelEstimate } from './feature-maps';
+import { hyperbolicKernelEstimate, positiveKernelEstimate, trigKernelEstimate } from './kernel-estimates';
 import { randomProjection } from './projections';
 import { createRng } from './rng';
 import {
