@@ -11,7 +11,8 @@
  * stand-in is closed and `onSwitch` tells the page, which recomputes on WebGPU. `cancel` really
  * stops a run: a CPU worker is terminated and replaced (the twins cannot be interrupted
  * mid-pass); a WebGPU run is aborted between passes, and its worker replaced (with the CPU stand-in
- * serving again) if it has not stopped shortly after.
+ * serving again) if it has not stopped shortly after. The requests in flight, and how a replaced
+ * worker's unanswered ones move to its successor, are worker-requests.ts's.
  */
 import type { BackendInfo } from '../core/attention-job';
 import { EngineError } from '../core/errors';
@@ -23,31 +24,14 @@ import type {
   HeadsResult,
   RateSample,
 } from './protocol';
-import { deserializeError } from './serialize-error';
 import type { SpeedResult } from '../core/speed-model';
-import type { AnalyzeOptions, EngineClient, EngineStats, SpeedOptions } from './engine-api';
+import type { AnalyzeOptions, EngineClient, EngineStats } from './engine-api';
 import { isEngineOp, runsOnGpu } from './analysis/types';
 import { analysisPoolSize, createAnalysisPool } from './analysis-pool';
 import { runSharded, shardSpec } from './analysis/shards';
+import { createWorkerRequests } from './worker-requests';
 
 export type { AnalyzeOptions, EngineClient, EngineStats, SpeedOptions } from './engine-api';
-
-interface Pending {
-  resolve: (v: never) => void;
-  reject: (e: unknown) => void;
-  onProgress?: AnalyzeOptions['onProgress'];
-  onRunMs?: AnalyzeOptions['onRunMs'];
-  worker?: Worker;
-  /** an analysis job of the pool (its worker is free again once it is answered) */
-  pooled?: boolean;
-  /** a compute's request, re-sent if its worker is replaced */
-  request?: ComputeRequest;
-  /** the message sent to an engine worker, re-sent when that worker is replaced by another */
-  msg?: EngineRequestMessage;
-  onSpeed?: SpeedOptions['onProgress'];
-  /** its caller aborted it (a 'cancel' went to `worker`): a replacement worker must not start it again */
-  aborted?: boolean;
-}
 
 /**
  * Analysis jobs wait while a live compute is in flight, at most this long: the main comparison
@@ -81,7 +65,7 @@ export function createEngineClient(
       w.postMessage(job.msg);
     },
   });
-  const pending = new Map<number, Pending>();
+  const pending = createWorkerRequests<Worker>();
   const listeners = new Set<(b: BackendInfo, why: string) => void>();
   const switchListeners = new Set<(b: BackendInfo, warming: boolean) => void>();
   let nextId = 1;
@@ -143,10 +127,8 @@ export function createEngineClient(
           listeners.forEach((cb) => cb(msg.backend, msg.why));
           return;
         case 'progress':
-          pending.get(msg.id)?.onProgress?.(msg.done, msg.total, msg.label, msg.detail);
-          return;
         case 'speed-progress':
-          pending.get(msg.id)?.onSpeed?.(msg.progress);
+          pending.progress(msg);
           return;
         default: {
           const timer = abandoned.get(msg.id);
@@ -154,32 +136,10 @@ export function createEngineClient(
             clearTimeout(timer);
             abandoned.delete(msg.id);
           }
-          const p = pending.get(msg.id);
-          if (!p) return;
-          pending.delete(msg.id);
-          if (p.pooled) pool.finished(msg.id);
-          if (msg.type === 'error') p.reject(deserializeError(msg.error));
-          else if (msg.type === 'result') {
-            p.resolve(msg.result as never);
-          } else if (msg.type === 'analysis') {
-            if (msg.runMs !== undefined) p.onRunMs?.(msg.runMs);
-            p.resolve(msg.value as never);
-          } else if (msg.type === 'stats') p.resolve(msg.stats as never);
-          else if (msg.type === 'export') p.resolve(msg.json as never);
-          else if (msg.type === 'speed') p.resolve(msg.result as never);
-          else if (msg.type === 'heads') p.resolve(msg.result as never);
+          if (pending.answer(msg)?.pooled) pool.finished(msg.id);
         }
       }
     };
-  }
-
-  /** Rejects the pending requests sent to `worker` (or all, when null). */
-  function rejectPending(worker: Worker | null, error: EngineError, only?: (p: Pending) => boolean): void {
-    for (const [id, p] of pending) {
-      if ((worker && p.worker !== worker) || (only && !only(p))) continue;
-      pending.delete(id);
-      p.reject(error);
-    }
   }
 
   function spawn(name: string, init: EngineRequestMessage): Worker {
@@ -187,7 +147,7 @@ export function createEngineClient(
     w.onmessage = onMessageFrom(w);
     const crash = (ev: ErrorEvent | MessageEvent) => {
       const message = ev instanceof ErrorEvent ? ev.message : 'message could not be deserialized';
-      rejectPending(w, new EngineError('internal', `engine worker failed: ${message}`));
+      pending.rejectWhere(w, new EngineError('internal', `engine worker failed: ${message}`));
     };
     w.onerror = crash;
     w.onmessageerror = crash;
@@ -221,7 +181,7 @@ export function createEngineClient(
       primary = standIn;
       standIn = null;
       standInInfo = null;
-      resend(old, primary);
+      pending.resend(old, primary);
       switchListeners.forEach((cb) => cb(info, false));
       return;
     }
@@ -233,8 +193,12 @@ export function createEngineClient(
     standInInfo = null;
     old.terminate();
     switchListeners.forEach((cb) => cb(info, false));
-    rejectPending(old, new EngineError('cancelled', 'superseded: the settled backend is ready'), (p) => !!p.request);
-    resend(old, primary);
+    pending.rejectWhere(
+      old,
+      new EngineError('cancelled', 'superseded: the settled backend is ready'),
+      (p) => !!p.request,
+    );
+    pending.resend(old, primary);
   }
 
   /** The worker the next compute goes to. */
@@ -243,41 +207,6 @@ export function createEngineClient(
   startPrimary();
   // A stand-in only pays off where WebGPU may come up (navigator.gpu exists) and is not excluded.
   if (!forceCpu && typeof navigator !== 'undefined' && 'gpu' in navigator) startStandIn();
-
-  function request<T>(
-    worker: Worker,
-    msg: EngineRequestMessage & { id: number },
-    extra: Partial<Pending> = {},
-  ): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      pending.set(msg.id, { resolve: resolve as (v: never) => void, reject, worker, msg, ...extra });
-      worker.postMessage(msg);
-    });
-  }
-
-  /** The requests `from` had not answered go to `to`, which takes its place. */
-  function resend(from: Worker, to: Worker): void {
-    for (const [id, p] of pending) {
-      if (p.worker !== from || !p.msg) continue;
-      if (p.aborted) {
-        // its 'cancel' died with `from` (and so did the answer): sent again, a speed run would go on
-        // for its whole budget with nothing left to stop it
-        pending.delete(id);
-        p.reject(new EngineError('cancelled', 'cancelled'));
-        continue;
-      }
-      p.worker = to;
-      to.postMessage(p.msg);
-    }
-  }
-
-  /** Tells the worker that now holds request `id` to stop it (it may have been moved since it was sent). */
-  function cancelOnWorker(id: number): void {
-    const p = pending.get(id);
-    if (!p) return;
-    p.aborted = true;
-    p.worker?.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage);
-  }
 
   function spawnAnalysis(): Worker {
     const w = new Worker(new URL('./analysis-worker.ts', import.meta.url), {
@@ -288,7 +217,7 @@ export function createEngineClient(
     w.onerror = (ev) => {
       // its jobs fail; the next ones go to the other workers or a fresh one
       pool.remove(w);
-      rejectPending(w, new EngineError('internal', `analysis worker failed: ${ev.message}`));
+      pending.rejectWhere(w, new EngineError('internal', `analysis worker failed: ${ev.message}`));
       w.terminate();
     };
     return w;
@@ -306,7 +235,7 @@ export function createEngineClient(
   ): Promise<T> {
     if (signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
     return new Promise<T>((resolve, reject) => {
-      pending.set(id, { resolve: resolve as (v: never) => void, reject, onProgress, onRunMs, pooled: true });
+      pending.add(id, { resolve: resolve as (v: never) => void, reject, onProgress, onRunMs, pooled: true });
       pool.submit({ id, priority, msg: { type: 'analyze', id, op, payload, priority } });
       signal?.addEventListener(
         'abort',
@@ -314,7 +243,7 @@ export function createEngineClient(
           const where = pool.cancel(id);
           if (where && 'worker' in where) {
             where.worker.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage);
-          } else if (where?.dropped && pending.delete(id)) {
+          } else if (where?.dropped && pending.remove(id)) {
             // never sent: answered here as the worker would
             reject(new EngineError('cancelled', 'cancelled'));
           }
@@ -333,14 +262,14 @@ export function createEngineClient(
     worker.terminate();
     if (worker === standIn) {
       startStandIn();
-      if (standIn) resend(worker, standIn);
+      if (standIn) pending.resend(worker, standIn);
     } else if (worker === primary) {
       const info = primaryInfo;
       startPrimary();
       // A CPU primary comes back at once; until then the old info still describes it.
       primaryInfo = info?.kind === 'cpu' ? info : null;
-      resend(worker, primary);
-    } else rejectPending(worker, new EngineError('cancelled', 'cancelled'));
+      pending.resend(worker, primary);
+    } else pending.rejectWhere(worker, new EngineError('cancelled', 'cancelled'));
   }
 
   /** The WebGPU worker did not stop: replace it, with the CPU stand-in serving while it warms up. */
@@ -351,15 +280,11 @@ export function createEngineClient(
     startStandIn();
     startPrimary();
     // Requests queued behind the run that would not stop go to the stand-in instead.
-    for (const [id, p] of pending) {
-      if (p.worker !== old) continue;
+    for (const [id, p] of pending.heldBy(old)) {
       if (p.request && standIn) {
         p.worker = standIn;
         standIn.postMessage({ type: 'compute', id, request: p.request } satisfies EngineRequestMessage);
-      } else {
-        pending.delete(id);
-        p.reject(new EngineError('cancelled', 'the WebGPU worker was replaced'));
-      }
+      } else pending.reject(id, new EngineError('cancelled', 'the WebGPU worker was replaced'));
     }
   }
 
@@ -381,10 +306,8 @@ export function createEngineClient(
       const id = nextId++;
       // The worker also answers superseded requests with 'cancelled'; rejecting here as well
       // keeps the guarantee even if a message were lost.
-      const prev = pending.get(latestCompute);
+      const prev = pending.reject(latestCompute, new EngineError('cancelled', 'superseded by a newer request'));
       if (prev) {
-        pending.delete(latestCompute);
-        prev.reject(new EngineError('cancelled', 'superseded by a newer request'));
         // the worker drops a superseded request itself when it sees the newer one
         if (prev.worker && prev.worker !== active())
           prev.worker.postMessage({ type: 'cancel', id: latestCompute } satisfies EngineRequestMessage);
@@ -393,18 +316,16 @@ export function createEngineClient(
       lastRequest = req;
       if (!primaryInfo && standIn) primary.postMessage({ type: 'warmup', request: req } satisfies EngineRequestMessage);
       holdPool();
-      const run = request<ComputeResult>(active(), { type: 'compute', id, request: req }, { request: req });
+      const run = pending.send<ComputeResult>(active(), { type: 'compute', id, request: req }, { request: req });
       const release = () => releasePool(id);
       run.then(release, release);
       return run;
     },
     cancel() {
       const id = latestCompute;
-      const p = pending.get(id);
-      if (!p?.worker) return false;
-      pending.delete(id);
-      p.reject(new EngineError('cancelled', 'cancelled by the user', { byUser: true }));
-      const w = p.worker;
+      const w = pending.get(id)?.worker;
+      if (!w) return false;
+      pending.reject(id, new EngineError('cancelled', 'cancelled by the user', { byUser: true }));
       const onGpu = w === primary && primaryInfo?.kind === 'webgpu';
       if (!onGpu) {
         restart(w);
@@ -429,8 +350,8 @@ export function createEngineClient(
       // software adapter), on the CPU twins in the analysis pool
       if (isEngineOp(op) || runsOnGpu(op, primaryInfo, gpuAnalysesOnSoftware)) {
         const id = nextId++;
-        opts.signal?.addEventListener('abort', () => cancelOnWorker(id), { once: true });
-        return request<T>(
+        opts.signal?.addEventListener('abort', () => pending.cancelOnWorker(id), { once: true });
+        return pending.send<T>(
           primary,
           { type: 'analyze', id, op, payload, priority },
           { onProgress: opts.onProgress, onRunMs: opts.onRunMs },
@@ -446,28 +367,28 @@ export function createEngineClient(
     },
     stats() {
       const id = nextId++;
-      return request<EngineStats>(primary, { type: 'stats', id });
+      return pending.send<EngineStats>(primary, { type: 'stats', id });
     },
     exportState(req, meta) {
       const id = nextId++;
       // dense CPU-twin matrices: whichever engine worker computes now (the stand-in while WebGPU warms up)
-      return request<string>(active(), { type: 'export', id, request: req, meta });
+      return pending.send<string>(active(), { type: 'export', id, request: req, meta });
     },
     speed(req, opts = {}) {
       const id = nextId++;
       if (opts.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
       // timed on the settled backend (the primary), never on the CPU stand-in
-      opts.signal?.addEventListener('abort', () => cancelOnWorker(id), { once: true });
-      return request<SpeedResult>(primary, { type: 'speed', id, request: req }, { onSpeed: opts.onProgress });
+      opts.signal?.addEventListener('abort', () => pending.cancelOnWorker(id), { once: true });
+      return pending.send<SpeedResult>(primary, { type: 'speed', id, request: req }, { onSpeed: opts.onProgress });
     },
     heads(req) {
       const id = nextId++;
       // on the settled backend, so a WebGPU page computes the head with WGSL (not on the CPU stand-in)
-      return request<HeadsResult>(primary, { type: 'heads', id, request: req });
+      return pending.send<HeadsResult>(primary, { type: 'heads', id, request: req });
     },
     async loseDevice() {
       const id = nextId++;
-      await request<EngineStats>(primary, { type: 'lose-device', id });
+      await pending.send<EngineStats>(primary, { type: 'lose-device', id });
     },
     dispose() {
       disposed = true;
@@ -476,7 +397,7 @@ export function createEngineClient(
       for (const w of pool.workers) w.terminate();
       for (const t of abandoned.values()) clearTimeout(t);
       clearTimeout(holdTimer);
-      rejectPending(null, new EngineError('cancelled', 'engine disposed'));
+      pending.rejectWhere(null, new EngineError('cancelled', 'engine disposed'));
     },
   };
 }
