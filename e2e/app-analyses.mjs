@@ -55,3 +55,18 @@ export async function waitAnalysesCurrent(
     { timeout, polling: 200 },
   );
 }
+
+/**
+ * The analysis done with the value of the key its panel wants now: a bare "done" would pass on the
+ * previous parameters' value in the moment before the panel takes the new ones (it takes them after the
+ * URL and the heatmaps) or while a quick run's 'running' never reached the DOM.
+ */
+export function waitForAnalysis(page, id, timeout = 90_000) {
+  return waitAnalysesCurrent(page, { ids: [id], timeout });
+}
+
+export async function waitForAllAnalyses(page, timeout = 120_000) {
+  for (const id of PANEL_ANALYSES) {
+    await waitForAnalysis(page, id, timeout);
+  }
+}

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { typeParam } from './app-page.mjs';
 import { test } from './harness.mjs';
 
 const drawn = '[data-metric="heatmap-exact"][data-result-id]:not([data-result-id=""])';
@@ -15,12 +16,6 @@ async function idle(page, timeout = 60_000) {
     null,
     { timeout },
   );
-}
-
-async function typeParam(page, param, value) {
-  const input = page.locator(`[data-param-input="${param}"]`);
-  await input.fill(String(value));
-  await input.press('Enter');
 }
 
 /** Records, before any app script runs, the badge and the result's backend when the first heatmap is drawn. */

@@ -85,7 +85,17 @@ const appReady = async () => {
 // when it ends, so lanes never interleave inside a test's output.
 const LANES = Math.max(1, Number(process.env.E2E_LANES ?? 2) || 2);
 // files known to take longest (tens of seconds of pipeline compiles), started first so the lanes end together
-const COSTLY_FIRST = ['performer-kernels', 'exact-kernels', 'app', 'i18n', 'engine', 'present', 'beyond', 'embed'];
+const COSTLY_FIRST = [
+  'performer-kernels',
+  'exact-kernels',
+  'app',
+  'analyses',
+  'i18n',
+  'engine',
+  'present',
+  'beyond',
+  'embed',
+];
 const rank = (f) => {
   const i = COSTLY_FIRST.findIndex((c) => f === `${c}.spec.mjs`);
   return i < 0 ? COSTLY_FIRST.length : i;

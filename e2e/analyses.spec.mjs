@@ -1,0 +1,316 @@
+// The panels' analyses on the page (the CPU path, `?backend=cpu`, which computes the numbers the GPU
+// path's kernels are checked against): sweeps, rank and entropy behave as the theory says, a step of
+// a slider re-runs only what depends on it, long analyses show progress and can be cancelled.
+// Run: node e2e/run.mjs analyses
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { afterMStep, analysisKeys, waitAnalysesCurrent, waitForAllAnalyses, waitForAnalysis } from './app-analyses.mjs';
+import { metric, resultId, settledBox, shotsDir, typeParam, waitForParams, waitForResult } from './app-page.mjs';
+import { test } from './harness.mjs';
+
+const PANELS = ['main', 'error', 'sparsity', 'rank', 'feature-maps'];
+
+test(
+  'analyses: sweeps, rank and entropy behave as the theory says; slider steps show the new m and re-run only what depends on it; trig overtakes positive at s = 1.25; n > 512 shows block means; panels at both sizes',
+  async ({ page, appUrl, artifacts, log }) => {
+    const dir = shotsDir(artifacts);
+    // Gaussian inputs at s = 0.5: the regime where FAVOR+ converges and the theory's trends show
+    await page.goto(`${appUrl}/?backend=cpu&input=gaussian&scale=0.5`);
+    await waitForResult(page, null);
+    await waitForAllAnalyses(page);
+
+    // error vs m: falls as m grows (positive, orthogonal, mean over ≥ 8 seeds)
+    const first = await metric(page, 'sweep-error-first');
+    const last = await metric(page, 'sweep-error-last');
+    log(`sweep (positive, orthogonal): m = 4 → ${first.toFixed(3)}, m = 512 → ${last.toFixed(3)}`);
+    assert.ok(last < first / 3, `sweep error should fall with m: ${first} → ${last}`);
+
+    // norm sweep: trig overtakes positive at the largest scale
+    const pos = await metric(page, 'norm-error-positive');
+    const trig = await metric(page, 'norm-error-trig');
+    log(`norm sweep at s = 2: positive ${pos.toFixed(3)}, trig ${trig.toFixed(3)}`);
+    assert.ok(trig > pos, `trig ${trig} should exceed positive ${pos} at large norm scale`);
+
+    // rank at defaults (n = 256 ≫ m = 64, Gaussian inputs, τ = 1e-6)
+    const mPrime = Number(await page.getAttribute('[data-rank-mprime]', 'data-rank-mprime'));
+    const rankA = await metric(page, 'rank-exact');
+    const rankP = await metric(page, 'rank-performer');
+    log(
+      `rank at τ = 1e-6: exact ${rankA}, performer ${rankP} (m′ = ${mPrime}), scores ${await metric(page, 'rank-scores')}`,
+    );
+    assert.ok(rankP <= mPrime, `rank(Â) ${rankP} > m′ ${mPrime}`);
+    assert.ok(rankA > mPrime, `rank(A) ${rankA} should exceed m′ ${mPrime}`);
+    assert.ok((await metric(page, 'rank-scores')) <= 16);
+
+    // screenshots of every panel at 1280×800
+    for (const id of PANELS)
+      await page.locator(`[data-panel="${id}"]`).screenshot({ path: join(dir, `${id}-1280.png`) });
+    await page.screenshot({ path: join(dir, 'app-1280-top.png') });
+
+    // … and on phones: 360×740 (the narrowest common width), in both languages (the Chinese
+    // header and the training controls once overflowed it), then 390×844 (panels stack)
+    const sideways = () =>
+      page.evaluate(() => ({
+        overflow: document.documentElement.scrollWidth - window.innerWidth,
+        // the elements that reach past the right edge outside any scrolling box (what widens the page)
+        culprits: [...document.querySelectorAll('body *')]
+          .filter((el) => {
+            if (el.getBoundingClientRect().right <= window.innerWidth + 1) return false;
+            for (let p = el.parentElement; p; p = p.parentElement)
+              if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(p).overflowX)) return false;
+            return true;
+          })
+          .slice(0, 6)
+          .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`),
+      }));
+    await page.setViewportSize({ width: 360, height: 740 });
+    const lang = page.locator('.app-header select[data-setting="lang"]');
+    for (const code of ['en', 'zh']) {
+      if (code === 'zh') {
+        await lang.selectOption('zh');
+        await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+      }
+      await page.waitForTimeout(300);
+      const s = await sideways();
+      assert.ok(
+        s.overflow <= 1,
+        `page scrolls sideways by ${s.overflow}px at 360 wide (${code}): ${s.culprits.join(', ')}`,
+      );
+    }
+    await lang.selectOption('en');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(400);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `page scrolls sideways by ${overflow}px at 390 wide`);
+    for (const id of PANELS)
+      await page.locator(`[data-panel="${id}"]`).screenshot({ path: join(dir, `${id}-390.png`) });
+    await page.screenshot({ path: join(dir, 'app-390-top.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // keyboard steps of the m slider (64 ↔ 96): each shows the numbers of the new m, a step back
+    // shows the same numbers again, and only the analyses whose key holds m show a new value (errorVsM
+    // sweeps m itself and ignores it). The step-to-heatmap time is printed, never asserted.
+    // A new value is a change of data-analysis-version (the key of the value on screen): a 'running'
+    // status can come and go within one React commit and never reach the DOM, and an off-screen panel
+    // may run nothing during fast steps that end where they began.
+    const slider = page.locator('[data-param="m"]');
+    await slider.focus();
+    await page.evaluate(() => {
+      window.__runs = {};
+      const last = {};
+      const seen = (el, counted) => {
+        const id = el.getAttribute('data-analysis');
+        const v = el.getAttribute('data-analysis-version');
+        if (v && v !== last[id] && counted) window.__runs[id] = (window.__runs[id] ?? 0) + 1;
+        if (v) last[id] = v;
+      };
+      for (const el of document.querySelectorAll('[data-analysis]')) seen(el, false);
+      new MutationObserver((records) => {
+        for (const r of records) {
+          if (r.type === 'attributes') seen(r.target, true);
+          for (const n of r.addedNodes ?? [])
+            if (n.nodeType === 1)
+              [n, ...n.querySelectorAll('[data-analysis]')].forEach(
+                (e) => e.matches('[data-analysis]') && seen(e, true),
+              );
+        }
+      }).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['data-analysis-version'],
+      });
+    });
+    await waitAnalysesCurrent(page);
+    const keys64 = await analysisKeys(page);
+    const STEPS = 6;
+    const byM = new Map();
+    const samples = [];
+    for (let k = 0; k < STEPS; k++) {
+      const before = await resultId(page);
+      const t0 = Date.now();
+      await page.keyboard.press(k % 2 === 0 ? 'ArrowRight' : 'ArrowLeft');
+      await waitForResult(page, before);
+      samples.push(Date.now() - t0);
+      const m = k % 2 === 0 ? 96 : 64;
+      assert.equal(
+        await page.inputValue('[data-param-input="m"]'),
+        String(m),
+        `step ${k + 1}: the m field follows the slider`,
+      );
+      assert.match(
+        await page.textContent('[data-result-params]'),
+        new RegExp(`m = ${m}\\b`),
+        `step ${k + 1}: the result is for m = ${m}`,
+      );
+      const shown = { errA: await metric(page, 'rel-error-A'), errOut: await metric(page, 'rel-error-out') };
+      if (!byM.has(m)) byM.set(m, shown);
+      const first = byM.get(m);
+      for (const key of ['errA', 'errOut'])
+        assert.ok(
+          Math.abs(shown[key] - first[key]) <= 1e-6 * first[key],
+          `step ${k + 1}, m = ${m}: ${key} ${shown[key]} is the one m = ${m} showed before (${first[key]})`,
+        );
+    }
+    assert.notEqual(byM.get(64).errA, byM.get(96).errA, 'm = 64 and m = 96 show different errors');
+    // back at m = 64: every analysis current for the keys it had before the steps
+    await waitAnalysesCurrent(page, { keys: keys64 });
+    // one more step to 96 and back, each waited for until every analysis is current for the new keys
+    // (the panels take new parameters at low priority, after the URL and the heatmaps: until a key has
+    // moved, the old settled state would pass for the new one) — those whose key holds m must have shown
+    // a new value each time
+    for (const [key, want] of [
+      ['ArrowRight', afterMStep],
+      ['ArrowLeft', () => 'same'],
+    ]) {
+      const before = await resultId(page);
+      await page.keyboard.press(key);
+      await waitForResult(page, before);
+      await waitAnalysesCurrent(page, { keys: keys64, want });
+    }
+    const runs = await page.evaluate(() => window.__runs);
+    log(
+      `${STEPS} slider steps m 64 ↔ 96 and two waited for (CPU path, n = 256, d = 16): errors of A ${byM.get(64).errA.toFixed(4)} / ${byM.get(96).errA.toFixed(4)}; new values shown ${JSON.stringify(runs)}; step → new heatmap ${samples.join(', ')} ms (printed, not asserted)`,
+    );
+    assert.equal(runs.errorVsM ?? 0, 0, 'the error-vs-m sweep does not depend on m: its value is not replaced');
+    for (const [id, count] of Object.entries(runs))
+      assert.ok(count <= STEPS + 2, `${id} showed ${count} new values for ${STEPS + 2} steps`);
+    assert.ok(
+      (runs.rowEntropies ?? 0) >= 2,
+      'an analysis that depends on m (row entropies) shows the value of each new m',
+    );
+
+    // map: trig vs positive at a large norm scale
+    let trigBefore;
+    trigBefore = await resultId(page);
+    await typeParam(page, 'scale', 1.25);
+    await waitForResult(page, trigBefore);
+    const errPos = await metric(page, 'rel-error-A');
+    trigBefore = await resultId(page);
+    await page.selectOption('[data-param="featureMap"]', 'trig');
+    await waitForResult(page, trigBefore);
+    const errTrig = await metric(page, 'rel-error-A');
+    log(`s = 1.25: rel. error of A, positive ${errPos.toFixed(3)}, trig ${errTrig.toFixed(3)}`);
+    assert.ok(errTrig > errPos, `trig ${errTrig} should exceed positive ${errPos} at s = 1.25`);
+    await page.selectOption('[data-param="featureMap"]', 'positive');
+    await typeParam(page, 'scale', 0.5);
+    await waitForParams(page, 'm = 64, φ = Positive (FAVOR+), s = 0.5');
+
+    // click a heatmap row: it is pinned and its full row is charted
+    const canvas = page.locator('[data-metric="heatmap-exact"] .heatmap-canvas');
+    // measured where it is clicked: on screen, once it holds still (as heatmapCellText does)
+    const box = await settledBox(page, canvas);
+    await canvas.click({ position: { x: box.width / 2, y: box.height * 0.25 } });
+    await page.waitForFunction(() => document.querySelector('.row-chart h3')?.textContent?.includes('(pinned)'));
+    const pinnedTitle = await page.textContent('.row-chart h3');
+    log(`clicked heatmap → ${pinnedTitle.replace(/Unpin$/, '').trim()}`);
+    assert.match(pinnedTitle, /i = 6[0-9] \(pinned\)/);
+    await page.click('.row-chart h3 button');
+
+    // smaller m: Performer rank follows m′, exact rank does not
+    let before = await resultId(page);
+    await typeParam(page, 'm', 16);
+    await waitForResult(page, before);
+    await page.waitForSelector('[data-rank-mprime="16"]', { timeout: 60_000 });
+    await waitForAnalysis(page, 'spectra');
+    assert.ok((await metric(page, 'rank-performer')) <= 16);
+    assert.ok((await metric(page, 'rank-exact')) > 16);
+
+    // causal: A is lower triangular with a positive diagonal → full rank (τ = 1e-12, f64 spectra)
+    await page.selectOption('[data-ui="rankTol"]', '1e-12');
+    before = await resultId(page);
+    await page.check('[data-param="causal"]');
+    await waitForResult(page, before);
+    await page.waitForSelector('[data-rank-causal="true"]', { timeout: 60_000 });
+    await waitForAnalysis(page, 'spectra');
+    const n = Number(await page.getAttribute('[data-rank-n]', 'data-rank-n'));
+    const rankCausal = await metric(page, 'rank-exact');
+    log(`causal, τ = 1e-12: rank(A) = ${rankCausal} of n = ${n}; rank(Â) = ${await metric(page, 'rank-performer')}`);
+    assert.equal(rankCausal, n);
+    assert.ok(await page.isVisible('[data-triangular]'));
+    await page.uncheck('[data-param="causal"]');
+
+    // linear attention (1 + elu) is flatter than softmax at n = 1,024
+    await typeParam(page, 'n', 1024);
+    await page.selectOption('[data-param="featureMap"]', 'elu1');
+    await waitForParams(page, 'n = 1,024');
+    await waitForParams(page, '1 + elu');
+    // above 512 the heatmaps show block means and say so
+    await page.waitForSelector('[data-block="2"]');
+    assert.equal(await page.getAttribute('[data-block]', 'data-block'), '2');
+    assert.match(await page.textContent('[data-block]'), /block means/);
+    await page.screenshot({ path: join(dir, 'app-1280-n1024.png') });
+    const hExact = await metric(page, 'entropy-exact');
+    const hLin = await metric(page, 'entropy-performer');
+    log(`n = 1,024, mean normalized entropy: softmax ${hExact.toFixed(4)}, 1+elu ${hLin.toFixed(4)}`);
+    assert.ok(hLin > hExact, `linear entropy ${hLin} should exceed exact ${hExact}`);
+  },
+  { timeout: 240_000 },
+);
+
+test(
+  'long analyses show progress and can be cancelled and re-run; the re-run shows its coarse stage first, and its Cancel does not move as the progress label changes',
+  async ({ page, appUrl }) => {
+    // Cancel is clicked the moment the figure first says "running" (an observer installed before the
+    // page's scripts run): a click from the test process could come after a fast machine has
+    // already shown the coarse stage, and the test is about a cancel before any stage.
+    await page.addInitScript(() => {
+      const button = '[data-analysis="errorVsM"][data-status="running"] [data-action="cancel"]';
+      const observer = new MutationObserver(() => {
+        const el = document.querySelector(button);
+        if (!el) return;
+        observer.disconnect();
+        el.click();
+      });
+      observer.observe(document, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['data-status'],
+      });
+    });
+    await page.goto(`${appUrl}/?backend=cpu&d=32`);
+    await page.waitForSelector('[data-analysis="errorVsM"][data-status="cancelled"]', { timeout: 60_000 });
+    const entry = () =>
+      page.evaluate(() => {
+        const e = window.__performer.getState().analyses.errorVsM;
+        return { key: e.key, valueKey: e.valueKey ?? null, refined: e.refined, status: e.status };
+      });
+    const before = await entry();
+    assert.notEqual(before.valueKey, before.key, 'cancelled before any stage of this key was shown');
+    await page.click('[data-analysis="errorVsM"] [data-action="run"]');
+    await page.waitForSelector('[data-analysis="errorVsM"][data-status="running"]', { timeout: 30_000 });
+    // the coarse stage lands first (a value of the key, not refined), then the full one replaces it
+    await page.waitForFunction(
+      () => {
+        const e = window.__performer.getState().analyses.errorVsM;
+        return e.valueKey === e.key && e.refined === false;
+      },
+      null,
+      { timeout: 60_000 },
+    );
+    // while the refinement runs, Cancel stays where it is as the progress label beside it changes
+    // (a moving button takes the click meant for it elsewhere)
+    const row = '[data-analysis="errorVsM"][data-status="running"] .progress-row';
+    const label0 = await page.textContent(`${row} .note`);
+    const box0 = await page.locator(`${row} [data-action="cancel"]`).boundingBox();
+    await page.waitForFunction(
+      ([sel, t]) => {
+        const el = document.querySelector(`${sel} .note`);
+        return el !== null && el.textContent !== t;
+      },
+      [row, label0],
+      { timeout: 30_000 },
+    );
+    const label1 = await page.textContent(`${row} .note`, { timeout: 1_000 });
+    const box1 = await page.locator(`${row} [data-action="cancel"]`).boundingBox({ timeout: 1_000 });
+    assert.notEqual(label1, label0, 'the label changed while the analysis ran');
+    assert.deepEqual(box1, box0, `Cancel did not move while the label went from "${label0}" to "${label1}"`);
+    await waitForAnalysis(page, 'errorVsM');
+    const after = await entry();
+    assert.equal(after.valueKey, after.key);
+    assert.notEqual(after.refined, false, 'then refined');
+  },
+  { timeout: 120_000 },
+);
