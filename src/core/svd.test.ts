@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { orthonormalGaussianBlock } from './projections';
 import { createRng } from './rng';
-import { singularValues, singularValuesSteps } from './svd';
+import {
+  bidiagonalSingularValues,
+  bidiagonalizeSteps,
+  singularValues,
+  singularValuesSteps,
+  sturmCountBelow,
+  sturmCountsBelow4,
+} from './svd';
 
 /** U diag(σ) Vᵀ with Haar-random orthogonal U (r×r) and V (c×c), row-major f64. */
 function withSpectrum(r: number, c: number, sigma: number[], seed: number): Float64Array {
@@ -106,5 +113,64 @@ describe('singularValues', () => {
     }
     expect(steps).toEqual([1, 2, 3, 4, 5, 6]);
     for (const s of step.value) expect(s).toBeCloseTo(1, 12);
+  });
+});
+
+describe('bisection on the Golub–Kahan matrix, four values side by side', () => {
+  const EPS = 2.220446049250313e-16;
+
+  it('the fused four-point Sturm count equals four single counts, at zero, tiny, interior and outer points', () => {
+    const rng = createRng(31);
+    const size = 23;
+    const b2 = Float64Array.from({ length: size - 1 }, () => rng.normal() ** 2);
+    b2[5] = 0; // a split: the recurrence meets a zero off-diagonal
+    const pivmin = 1e-300;
+    const points = [0, 1e-310, 1e-9, 0.3, 0.7, 1.5, 2.9, 40];
+    const out = new Int32Array(4);
+    for (let a = 0; a < points.length; a += 4) {
+      const xs = Float64Array.from(points.slice(a, a + 4));
+      sturmCountsBelow4(b2, size, xs, pivmin, out);
+      expect(Array.from(out)).toEqual(Array.from(xs, (x) => sturmCountBelow(b2, size, x, pivmin)));
+    }
+  });
+
+  it('gives each value of a bidiagonal within 4ε of that value bisected alone, for every size 1…9 and one of 37', () => {
+    // the reference: one value at a time, its bracket [0, previous value], only its own counts
+    const alone = (d: Float64Array, e: Float64Array): number[] => {
+      const c = d.length;
+      const size = 2 * c;
+      const b2 = new Float64Array(size - 1);
+      for (let i = 0; i < c; i++) {
+        b2[2 * i] = d[i]! ** 2;
+        if (i < c - 1) b2[2 * i + 1] = e[i]! ** 2;
+      }
+      const out: number[] = [];
+      for (let k = 0; k < c; k++) {
+        let lo = 0;
+        let hi = k === 0 ? 1e3 : out[k - 1]! * (1 + 4 * EPS);
+        while (hi - lo > 2 * EPS * hi) {
+          const mid = 0.5 * (lo + hi);
+          if (mid <= lo || mid >= hi) break;
+          if (sturmCountBelow(b2, size, mid, 1e-300) > size - 1 - k) hi = mid;
+          else lo = mid;
+        }
+        out.push(0.5 * (lo + hi));
+      }
+      return out;
+    };
+    for (const c of [1, 2, 3, 4, 5, 6, 7, 8, 9, 37]) {
+      // a spectrum over 10 decades with a repeated value in it
+      const sigma = Array.from({ length: c }, (_, k) => (k === 1 ? 1 : 10 ** (-10 * (k / Math.max(1, c - 1)))));
+      const m = withSpectrum(c, c, sigma, 40 + c);
+      const it = bidiagonalizeSteps(m, c, c);
+      let step = it.next();
+      while (!step.done) step = it.next();
+      const got = bidiagonalSingularValues(step.value);
+      const ref = alone(step.value.d, step.value.e);
+      for (let k = 0; k < c; k++) {
+        expect(Math.abs(got[k]! - ref[k]!)).toBeLessThanOrEqual(4 * EPS * ref[k]!);
+        if (k > 0) expect(got[k]!).toBeLessThanOrEqual(got[k - 1]!);
+      }
+    }
   });
 });
