@@ -95,6 +95,21 @@ describe('singularValues', () => {
     expect(g / f).toBeCloseTo(1, 12);
   });
 
+  it('skips a reflector with nothing to reflect (a zero column) and still finds the rest: diag(2, 0, −3, 0, 0.5) and [0 | B]', () => {
+    const diag = new Float64Array(25);
+    [2, 0, -3, 0, 0.5].forEach((x, i) => (diag[i * 5 + i] = x));
+    expect(Array.from(singularValues({ rows: 5, cols: 5, data: diag }))).toEqual(
+      [3, 2, 0.5, 0, 0].map((x) => expect.closeTo(x, 14)),
+    );
+    // B = [[1, 2], [3, 4], [5, 6]]: σ² are the eigenvalues of BᵀB = [[35, 44], [44, 56]], 91/2 ± √(91²/4 − 24)
+    const s = singularValues({ rows: 3, cols: 3, data: [0, 1, 2, 0, 3, 4, 0, 5, 6] });
+    const mid = 91 / 2;
+    const rad = Math.sqrt(mid * mid - 24);
+    expect(s[0]).toBeCloseTo(Math.sqrt(mid + rad), 13);
+    expect(s[1]).toBeCloseTo(Math.sqrt(mid - rad), 13);
+    expect(s[2]).toBeCloseTo(0, 13);
+  });
+
   it('handles the zero matrix, 1×1 and empty inputs, and rejects a bad shape', () => {
     expect(Array.from(singularValues({ rows: 3, cols: 2, data: new Float64Array(6) }))).toEqual([0, 0]);
     expect(Array.from(singularValues({ rows: 1, cols: 1, data: [-4] }))).toEqual([4]);

@@ -11,9 +11,9 @@
  *     (Demmel & Kahan 1990) — so tiny singular values are resolved down to ≈ ε·σ₁ of step 1.
  *     Four values are bisected side by side, their counts in one fused loop (bidiagonalSingularValues).
  *
- * Cost at n = 256 (the spectra op's A at the defaults; node, this 2-core machine, median of 12): step 1
- * 25 ms, step 2 14 ms — from 30 and 32 ms with three passes per Householder step and one value
- * bisected at a time.
+ * Cost at n = 256 (the spectra op's A at the defaults; node, this 2-core machine, medians of 12
+ * interleaved runs): step 1 30 ms against 45 with three passes over the trailing matrix per
+ * Householder step; step 2 14 ms against 33 with one value bisected at a time.
  *
  * Accuracy: |σ̂_i − σ_i| ≲ 10·ε·c·σ₁ (ε = 2⁻⁵²), i.e. spectra are trustworthy down to ~1e-13
  * relative for the sizes used here (c ≤ 2,048) — far below the 1e-7 the panel needs.
@@ -60,45 +60,63 @@ function tallCopy(a: DenseInput): { r: number; c: number; m: Float64Array } {
  * Householder bidiagonalization of the r×c (r ≥ c) row-major matrix `m`, in place.
  * Yields after each column so long runs can be interrupted.
  *
- * Step k applies a left reflector H_L = I − τ_L v vᵀ (zeroing column k below the diagonal) and a
- * right one H_R = I − τ_R u uᵀ (zeroing row k right of the superdiagonal) to the trailing matrix.
- * H_R is formed from row k once H_L has updated it, and every later row needs only its own H_L
- * update before its H_R update: so after one pass for w = vᵀM, a second pass takes each row i > k
- * through H_L, u·row and H_R while it is in cache — two passes over the trailing matrix per step
- * instead of three (the matrix at n = 256 is 512 KiB, beyond L1; the passes dominate the cost).
+ * Step k applies a left reflector H_L = I − τ_L v vᵀ (zeroing column k below the diagonal; v = x − αe₁,
+ * x that column) and a right one H_R = I − τ_R u uᵀ (zeroing row k right of the superdiagonal) to
+ * the trailing matrix M. H_L needs w = vᵀM, H_R is formed from row k once H_L has updated it, and
+ * every later row needs only its own H_L update before its H_R update. So one pass over the
+ * trailing matrix per step does it all, row by row while the row is in cache: H_L, u·row, H_R, and
+ * for step k + 1 its column x′ (the row's entry k + 1), ‖x′‖² and xᵀM′ — whence that step's
+ * w′ = x′ᵀM′ − α′·(its first row), since v′ differs from x′ only in its first entry. (Separate passes
+ * for w, H_L and H_R, three per step over a matrix beyond L1 at n = 256, cost 30% more.)
  */
 export function* bidiagonalizeSteps(m: Float64Array, r: number, c: number): Generator<SvdProgress, Bidiagonal> {
   const d = new Float64Array(c);
   const e = new Float64Array(Math.max(0, c - 1));
   const v = new Float64Array(r);
   const u = new Float64Array(c);
-  const w = new Float64Array(c);
+  let w = new Float64Array(c);
+  // this step's xᵀM (entries j > k), ‖x‖² and x (in v), when the previous step's pass formed them
+  let acc = new Float64Array(c);
+  let accNorm2 = 0;
+  let accReady = false;
   for (let k = 0; k < c; k++) {
     // ---- left reflector v, τ_L: zero m[k+1.., k] ----
+    const x0 = m[k * c + k]!;
     let norm2 = 0;
-    for (let i = k; i < r; i++) norm2 += m[i * c + k]! * m[i * c + k]!;
+    if (accReady) norm2 = accNorm2;
+    else {
+      for (let i = k; i < r; i++) {
+        v[i] = m[i * c + k]!;
+        norm2 += v[i]! * v[i]!;
+      }
+    }
     let alpha = Math.sqrt(norm2);
     let tauL = 0;
     if (alpha > 0) {
-      const x0 = m[k * c + k]!;
       if (x0 > 0) alpha = -alpha; // v = x − αe₁ with α of opposite sign: no cancellation
-      for (let i = k; i < r; i++) v[i] = m[i * c + k]!;
       v[k] = x0 - alpha;
       const vnorm2 = norm2 - x0 * x0 + v[k]! * v[k]!;
       if (vnorm2 > 0) tauL = 2 / vnorm2;
     }
-    // pass 1: w_j = Σ_i v_i m_ij over the remaining columns (row-major friendly)
     if (tauL !== 0) {
-      for (let j = k + 1; j < c; j++) w[j] = 0;
-      for (let i = k; i < r; i++) {
-        const vi = v[i]!;
-        if (vi === 0) continue;
-        const off = i * c;
-        for (let j = k + 1; j < c; j++) w[j]! += vi * m[off + j]!;
+      const off = k * c;
+      if (accReady) {
+        // w = xᵀM + (v_k − x_k)·M_k = xᵀM − α·M_k
+        const t = acc;
+        acc = w;
+        w = t;
+        for (let j = k + 1; j < c; j++) w[j]! -= alpha * m[off + j]!;
+      } else {
+        for (let j = k + 1; j < c; j++) w[j] = 0;
+        for (let i = k; i < r; i++) {
+          const vi = v[i]!;
+          if (vi === 0) continue;
+          const ro = i * c;
+          for (let j = k + 1; j < c; j++) w[j]! += vi * m[ro + j]!;
+        }
       }
       // row k through H_L first: the right reflector is formed from it
       const f = tauL * v[k]!;
-      const off = k * c;
       for (let j = k + 1; j < c; j++) m[off + j]! -= f * w[j]!;
     }
     d[k] = alpha;
@@ -112,11 +130,11 @@ export function* bidiagonalizeSteps(m: Float64Array, r: number, c: number): Gene
       for (let j = k + 1; j < c; j++) n2 += m[off + j]! * m[off + j]!;
       let beta = Math.sqrt(n2);
       if (beta > 0 && k < c - 2) {
-        const x0 = m[off + k + 1]!;
-        if (x0 > 0) beta = -beta;
+        const y0 = m[off + k + 1]!;
+        if (y0 > 0) beta = -beta;
         for (let j = k + 1; j < c; j++) u[j] = m[off + j]!;
-        u[k + 1] = x0 - beta;
-        const unorm2 = n2 - x0 * x0 + u[k + 1]! * u[k + 1]!;
+        u[k + 1] = y0 - beta;
+        const unorm2 = n2 - y0 * y0 + u[k + 1]! * u[k + 1]!;
         if (unorm2 > 0) tauR = 2 / unorm2;
       } else if (k === c - 2) {
         // a single entry: nothing to zero, keep its value (sign is irrelevant for σ)
@@ -124,25 +142,38 @@ export function* bidiagonalizeSteps(m: Float64Array, r: number, c: number): Gene
       }
       e[k] = beta;
     }
-    // pass 2: each row i > k through H_L (with its u·row accumulated on the way), then H_R
-    if (k < c - 1 && (tauL !== 0 || tauR !== 0)) {
-      for (let i = k + 1; i < r; i++) {
+    // ---- the pass: rows i > k through H_L and H_R, and step k + 1's x′, ‖x′‖², x′ᵀM′ ----
+    accReady = false;
+    if (k < c - 1) {
+      const k1 = k + 1;
+      for (let j = k1 + 1; j < c; j++) acc[j] = 0;
+      let n2 = 0;
+      for (let i = k1; i < r; i++) {
         const off = i * c;
         const f = tauL * v[i]!;
         let s = 0;
         if (f !== 0) {
-          for (let j = k + 1; j < c; j++) {
-            const x = m[off + j]! - f * w[j]!;
-            m[off + j] = x;
-            s += x * u[j]!;
+          for (let j = k1; j < c; j++) {
+            const y = m[off + j]! - f * w[j]!;
+            m[off + j] = y;
+            s += y * u[j]!;
           }
         } else if (tauR !== 0) {
-          for (let j = k + 1; j < c; j++) s += m[off + j]! * u[j]!;
+          for (let j = k1; j < c; j++) s += m[off + j]! * u[j]!;
         }
         const g = tauR * s;
-        if (g === 0) continue;
-        for (let j = k + 1; j < c; j++) m[off + j]! -= g * u[j]!;
+        const xi = m[off + k1]! - g * u[k1]!;
+        m[off + k1] = xi;
+        v[i] = xi;
+        n2 += xi * xi;
+        for (let j = k1 + 1; j < c; j++) {
+          const y = m[off + j]! - g * u[j]!;
+          m[off + j] = y;
+          acc[j]! += xi * y;
+        }
       }
+      accNorm2 = n2;
+      accReady = true;
     }
     yield { done: k + 1, total: c };
   }
