@@ -47,8 +47,9 @@ function tallCopy(a: DenseInput): { r: number; c: number; m: Float64Array } {
     throw new RangeError(`singularValues: bad shape ${rows}×${cols} for ${data.length} entries`);
   }
   if (rows >= cols) {
+    // one native copy (and widening, from the GPU's f32), not an element loop over ArrayLike
     const m = new Float64Array(rows * cols);
-    for (let i = 0; i < m.length; i++) m[i] = data[i]!;
+    m.set(data);
     return { r: rows, c: cols, m };
   }
   const m = new Float64Array(rows * cols);
