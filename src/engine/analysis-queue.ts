@@ -55,8 +55,9 @@ export interface QueueRunner<J extends QueuedJob> {
  * A worker's jobs run one at a time from the queue. The next one is picked a macrotask after a job
  * is pushed or ends, so that the messages of a burst that have arrived by then are ordered by priority
  * (the store sends an analysis's stages one panel after another, not in priority order). The browser
- * may run that macrotask before the rest of a burst is delivered (seen in a full test run): then the
- * first job sent runs first, and every one that waits goes by priority.
+ * may run that macrotask before the rest of a burst sent as separate messages is delivered (seen in a
+ * full test run): then the first job sent runs first. So the client sends the analyses asked in one task
+ * as one message (worker-requests.ts `sendSoon`), whose jobs are all pushed before the pick.
  * `run` reports its own failures (the runner goes on with the next job either way).
  */
 export function createQueueRunner<J extends QueuedJob>(run: (job: J) => Promise<void>): QueueRunner<J> {

@@ -34,6 +34,9 @@ class FakeWorker {
   }
 }
 
+/** Lets the task end: the analyses sent to an engine worker are posted then (worker-requests.ts sendSoon). */
+const endOfTask = () => new Promise<void>((r) => queueMicrotask(r));
+
 const CPU = { kind: 'cpu', label: 'CPU', reason: 'no WebGPU adapter' } as unknown as BackendInfo;
 const GPU = { kind: 'webgpu', label: 'WebGPU', adapter: 'test' } as unknown as BackendInfo;
 const engineWorkers = (name: string) => FakeWorker.all.filter((w) => w.name === name);
@@ -62,6 +65,7 @@ describe('createEngineClient: no request is left unanswered when a worker is rep
     await client.started;
     // the Beyond panel asks for the timing once a backend is known (the stand-in's)
     const timing = client.analyze<string>('estimatorTiming', { n: 8 });
+    await endOfTask();
     const sent = primary.sent('analyze');
     expect(sent).toHaveLength(1);
     // the primary finds no adapter: the stand-in becomes the engine and the primary goes
@@ -74,6 +78,7 @@ describe('createEngineClient: no request is left unanswered when a worker is rep
     // a later abort reaches the worker that now runs the op
     const stop = new AbortController();
     const second = client.analyze<string>('estimatorTiming', { n: 9 }, { signal: stop.signal });
+    await endOfTask();
     const id2 = standIn.sent('analyze')[1].id;
     stop.abort();
     expect(standIn.sent('cancel').map((m) => m.id)).toEqual([id2]);
@@ -125,6 +130,7 @@ describe('createEngineClient: no request is left unanswered when a worker is rep
     await client.ready;
     const compute = client.compute({} as Parameters<typeof client.compute>[0]);
     const timing = client.analyze<string>('estimatorTiming', { n: 8 });
+    await endOfTask();
     const opId = primary.sent('analyze')[0].id;
     expect(client.cancel()).toBe(true);
     await expect(compute).rejects.toMatchObject({ code: 'cancelled' });
@@ -250,5 +256,50 @@ describe('createEngineClient: the live compute goes first', () => {
       await expect(timing).resolves.toBe('timed');
       expect(times).toEqual(['spectra 42', 'estimatorTiming 7']);
     });
+  });
+});
+
+describe('createEngineClient: the analyses on the GPU reach the engine worker by burst', () => {
+  /** A client whose settled engine is WebGPU on a hardware adapter (so the GPU analyses go to it). */
+  const gpuClient = async () => {
+    const client = createEngineClient();
+    const [primary] = engineWorkers('attention-engine');
+    primary.answer({ type: 'ready', backend: GPU });
+    await client.ready;
+    return { client, primary: primary! };
+  };
+  const batches = (w: FakeWorker) =>
+    w.posted.flatMap((m) =>
+      m.type === 'analyze-batch'
+        ? [m.requests.map((r) => `${r.op}:${r.priority}`)]
+        : m.type === 'analyze'
+          ? [[`${m.op}:${m.priority}`]]
+          : [],
+    );
+
+  it('the analyses asked in one task go as one batch message, in the order asked; one asked later goes alone', async () => {
+    const { client, primary } = await gpuClient();
+    client.analyze('entryErrors', {}, { priority: 7 }).catch(() => {});
+    client.analyze('spectra', {}, { priority: 1 }).catch(() => {});
+    client.analyze('mapRows', {}, { priority: 3 }).catch(() => {});
+    expect(batches(primary)).toEqual([]); // nothing posted before the task ends
+    await endOfTask();
+    client.analyze('rowEntropies', {}, { priority: 0 }).catch(() => {});
+    await endOfTask();
+    expect(batches(primary)).toEqual([['entryErrors:7', 'spectra:1', 'mapRows:3'], ['rowEntropies:0']]);
+    client.dispose();
+  });
+
+  it('an analysis aborted before its batch is posted is never sent and ends cancelled at once; the rest go', async () => {
+    const { client, primary } = await gpuClient();
+    const stop = new AbortController();
+    const dropped = client.analyze('spectra', {}, { priority: 1, signal: stop.signal });
+    client.analyze('mapRows', {}, { priority: 2 }).catch(() => {});
+    stop.abort();
+    await expect(dropped).rejects.toMatchObject({ code: 'cancelled' });
+    await endOfTask();
+    expect(batches(primary)).toEqual([['mapRows:2']]);
+    expect(primary.sent('cancel')).toEqual([]);
+    client.dispose();
   });
 });

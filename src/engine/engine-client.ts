@@ -351,7 +351,8 @@ export function createEngineClient(
       if (isEngineOp(op) || runsOnGpu(op, primaryInfo, gpuAnalysesOnSoftware)) {
         const id = nextId++;
         opts.signal?.addEventListener('abort', () => pending.cancelOnWorker(id), { once: true });
-        return pending.send<T>(
+        // sent soon: the analyses asked in this task reach the worker as one batch, ordered there by priority
+        return pending.sendSoon<T>(
           primary,
           { type: 'analyze', id, op, payload, priority },
           { onProgress: opts.onProgress, onRunMs: opts.onRunMs },

@@ -26,6 +26,7 @@ import { runAnalysisOp } from './analysis';
 import { cpuAnalysisBackend } from '../core/analysis-backend';
 import { createGpuAnalysisBackend, isSoftwareAdapter, type GpuAnalysisBackend } from '../gpu/analysis-backend';
 import {
+  type AnalyzeMessage,
   slimResult,
   type ComputeRequest,
   type EngineRequestMessage,
@@ -102,6 +103,16 @@ function analysisBackend(b: AttentionBackend) {
 const gpuAnalyses = createQueueRunner<{ id: number; op: string; payload: unknown; priority: number }>((job) =>
   runEngineOp(job.id, job.op, job.payload),
 );
+
+/**
+ * The ops that need the live backend, and with WebGPU the row-statistics analyses (engine-client
+ * routes the rest to the analysis worker): those queue by priority, the timing ops run at once.
+ */
+function analyze(msg: AnalyzeMessage): void {
+  if (isGpuAnalysisOp(msg.op))
+    gpuAnalyses.push({ id: msg.id, op: msg.op, payload: msg.payload, priority: msg.priority ?? 0 });
+  else void runEngineOp(msg.id, msg.op, msg.payload);
+}
 
 async function runEngineOp(id: number, op: string, payload: unknown): Promise<void> {
   opRunning.add(id);
@@ -357,11 +368,11 @@ self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
       })();
       break;
     case 'analyze':
-      // the ops that need the live backend, and with WebGPU the row-statistics analyses (engine-client
-      // routes the rest to the analysis worker); those queue by priority, the timing ops run at once
-      if (isGpuAnalysisOp(msg.op))
-        gpuAnalyses.push({ id: msg.id, op: msg.op, payload: msg.payload, priority: msg.priority ?? 0 });
-      else void runEngineOp(msg.id, msg.op, msg.payload);
+      analyze(msg);
+      break;
+    case 'analyze-batch':
+      // all queued before the runner picks one (a macrotask later): the burst goes by priority
+      for (const m of msg.requests) analyze(m);
       break;
   }
 };

@@ -107,6 +107,15 @@ export interface SerializedEngineError {
   detail?: Record<string, unknown>;
 }
 
+/** An analysis request. `priority`: lower runs first in the worker's queue (src/engine/analysis-queue.ts); default 0 */
+export interface AnalyzeMessage {
+  type: 'analyze';
+  id: number;
+  op: string;
+  payload: unknown;
+  priority?: number;
+}
+
 /** Messages main → engine worker. */
 export type EngineRequestMessage =
   | {
@@ -122,8 +131,12 @@ export type EngineRequestMessage =
   | { type: 'compute'; id: number; request: ComputeRequest }
   | { type: 'cancel'; id: number }
   | { type: 'stats'; id: number }
-  /** `priority`: lower runs first in the analysis worker's queue (src/engine/analysis-queue.ts); default 0 */
-  | { type: 'analyze'; id: number; op: string; payload: unknown; priority?: number }
+  | AnalyzeMessage
+  /**
+   * The analyses the page asked in one task, as one message: the engine worker queues them all before
+   * it picks the next one to run, so the whole burst goes by priority (worker-requests.ts `sendSoon`)
+   */
+  | { type: 'analyze-batch'; requests: AnalyzeMessage[] }
   | { type: 'lose-device'; id: number }
   /** every matrix of the experiment, dense, as JSON text (src/engine/export-state.ts) */
   | { type: 'export'; id: number; request: ComputeRequest; meta: ExportMeta }

@@ -112,3 +112,54 @@ describe('createWorkerRequests: every request sent is settled once, by its answe
     expect(settled).toBe(true);
   });
 });
+
+describe('createWorkerRequests.sendSoon: the analyses of one task go out together', () => {
+  const endOfTask = () => new Promise<void>((r) => queueMicrotask(r));
+  const ids = (w: Inbox) =>
+    w.posted.map((m) => (m.type === 'analyze-batch' ? m.requests.map((r) => r.id) : 'id' in m ? [m.id] : []));
+
+  it('one batch per worker at the end of the task, in the order sent; a lone analysis goes as itself', async () => {
+    const t = createWorkerRequests<Inbox>();
+    const a = new Inbox();
+    const b = new Inbox();
+    for (const [w, id] of [
+      [a, 1],
+      [b, 2],
+      [a, 3],
+      [a, 4],
+    ] as const)
+      void t.sendSoon(w, analyze(id));
+    expect(a.posted).toEqual([]);
+    await endOfTask();
+    expect(ids(a)).toEqual([[1, 3, 4]]);
+    expect(a.posted[0]!.type).toBe('analyze-batch');
+    expect(b.posted).toEqual([analyze(2)]);
+  });
+
+  it('a request moved to another worker before its batch is posted goes there, once', async () => {
+    const t = createWorkerRequests<Inbox>();
+    const old = new Inbox();
+    const next = new Inbox();
+    void t.sendSoon(old, analyze(1));
+    void t.sendSoon(old, analyze(2));
+    t.resend(old, next);
+    expect(next.posted).toEqual([]);
+    await endOfTask();
+    expect(old.posted).toEqual([]);
+    expect(ids(next)).toEqual([[1, 2]]);
+  });
+
+  it('a request rejected or cancelled before its batch is posted is left out of it, and a cancel posts nothing', async () => {
+    const t = createWorkerRequests<Inbox>();
+    const w = new Inbox();
+    const rejected = t.sendSoon(w, analyze(1));
+    const cancelled = t.sendSoon(w, analyze(2));
+    void t.sendSoon(w, analyze(3));
+    t.reject(1, new EngineError('cancelled', 'superseded'));
+    t.cancelOnWorker(2);
+    await expect(rejected).rejects.toSatisfy((e) => codeOf(e) === 'cancelled');
+    await expect(cancelled).rejects.toSatisfy((e) => codeOf(e) === 'cancelled');
+    await endOfTask();
+    expect(w.posted).toEqual([analyze(3)]);
+  });
+});

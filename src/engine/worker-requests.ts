@@ -4,10 +4,15 @@
  * superseded by the settled backend) hands its unanswered requests to the replacement (`resend`),
  * except those whose caller aborted, whose 'cancel' died with the old worker. Everything here is
  * about requests and answers; which worker serves what is engine-client.ts's business.
+ *
+ * Analyses can be sent soon rather than at once (`sendSoon`): those asked in one task (the panels'
+ * requests after a change of parameters) go out together, at the end of the task, as one
+ * 'analyze-batch' message. A worker that queues its analyses by priority then sees the whole burst
+ * before it picks one; sent one message each, the first could start before the rest arrived.
  */
 import { EngineError } from '../core/errors';
 import type { AnalyzeOptions, SpeedOptions } from './engine-api';
-import type { ComputeRequest, EngineRequestMessage, EngineResponseMessage } from './protocol';
+import type { AnalyzeMessage, ComputeRequest, EngineRequestMessage, EngineResponseMessage } from './protocol';
 import { deserializeError } from './serialize-error';
 
 /** Where a request was sent, how its answer settles it, and what it needs to be sent again. */
@@ -46,6 +51,12 @@ export interface WorkerRequests<W extends Postable> {
   remove(id: number): boolean;
   /** Sends `msg` to `worker`; the promise settles with the answer to `msg.id`. */
   send<T>(worker: W, msg: EngineRequestMessage & { id: number }, extra?: Partial<PendingRequest<W>>): Promise<T>;
+  /**
+   * As `send`, but the message waits for the end of the task (a microtask) and goes with the other
+   * analyses sent meanwhile to the same worker, as one 'analyze-batch'. Until then a cancel only
+   * takes it out (it ends 'cancelled' at once) and a resend only changes where it will go.
+   */
+  sendSoon<T>(worker: W, msg: AnalyzeMessage, extra?: Partial<PendingRequest<W>>): Promise<T>;
   /** Settles a request with `error` now (the worker's own answer, if it comes, is then ignored). */
   reject(id: number, error: EngineError): PendingRequest<W> | undefined;
   /** Rejects the requests sent to `worker` (or all, when null) that `only` accepts. */
@@ -64,6 +75,22 @@ export interface WorkerRequests<W extends Postable> {
 
 export function createWorkerRequests<W extends Postable>(): WorkerRequests<W> {
   const pending = new Map<number, PendingRequest<W>>();
+  /** ids sent soon and not yet posted, in the order they were sent */
+  const outbox: number[] = [];
+  const flush = (): void => {
+    const byWorker = new Map<W, AnalyzeMessage[]>();
+    for (const id of outbox.splice(0)) {
+      const p = pending.get(id);
+      // settled meanwhile (rejected by the client), or cancelled: nothing to post
+      if (!p?.worker || !p.msg) continue;
+      const list = byWorker.get(p.worker) ?? [];
+      list.push(p.msg as AnalyzeMessage);
+      byWorker.set(p.worker, list);
+    }
+    for (const [worker, requests] of byWorker)
+      worker.postMessage(requests.length === 1 ? requests[0]! : { type: 'analyze-batch', requests });
+  };
+  const unsent = (id: number): boolean => outbox.includes(id);
   return {
     get: (id) => pending.get(id),
     add(id, p) {
@@ -74,6 +101,12 @@ export function createWorkerRequests<W extends Postable>(): WorkerRequests<W> {
       return new Promise<T>((resolve, reject) => {
         pending.set(msg.id, { resolve: resolve as (v: never) => void, reject, worker, msg, ...extra });
         worker.postMessage(msg);
+      });
+    },
+    sendSoon<T>(worker: W, msg: AnalyzeMessage, extra: Partial<PendingRequest<W>> = {}) {
+      return new Promise<T>((resolve, reject) => {
+        pending.set(msg.id, { resolve: resolve as (v: never) => void, reject, worker, msg, ...extra });
+        if (outbox.push(msg.id) === 1) queueMicrotask(flush);
       });
     },
     reject(id, error) {
@@ -101,12 +134,20 @@ export function createWorkerRequests<W extends Postable>(): WorkerRequests<W> {
           continue;
         }
         p.worker = to;
-        to.postMessage(p.msg);
+        // one not yet posted goes to `to` with its batch
+        if (!unsent(id)) to.postMessage(p.msg);
       }
     },
     cancelOnWorker(id) {
       const p = pending.get(id);
       if (!p) return;
+      if (unsent(id)) {
+        // never posted: taken out and answered here, as the worker would a waiting one
+        outbox.splice(outbox.indexOf(id), 1);
+        pending.delete(id);
+        p.reject(new EngineError('cancelled', 'cancelled'));
+        return;
+      }
       p.aborted = true;
       p.worker?.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage);
     },
