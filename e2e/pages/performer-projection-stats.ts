@@ -4,7 +4,8 @@
 // hn = ‖x‖²/2 of both sides, read after the output pass (in row blocks it projects the query blocks).
 // The outputs' checks alone would miss a wrong query shift: it cancels in
 // the normalization but for the ε term.
-import { causalKeyShift, projectRows, scaleInputs, stabilizerEps } from '../../src/core/feature-maps';
+import { causalKeyShift, scaleInputs, stabilizerEps } from '../../src/core/feature-maps';
+import { projectRows } from '../../src/core/project-rows';
 import type { Matrix } from '../../src/core/types';
 import { encodeFavorProjection } from '../../src/gpu/favor-projection';
 import { encodePerformerBidirectional } from '../../src/gpu/performer-bidirectional';

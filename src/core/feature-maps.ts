@@ -47,6 +47,7 @@
 import { EngineError } from './errors';
 import { FEATURE_MAP_SPECS, unreachable } from './feature-map-specs';
 import { hedgehogFeatures } from './hedgehog';
+import { projectScratch } from './project-rows';
 import {
   cosformerFeatures,
   oprfCausalA,
@@ -132,45 +133,6 @@ export function elu1(x: number): number {
 }
 export function relu(x: number): number {
   return x > 0 ? x : 0;
-}
-
-// ---- projections ------------------------------------------------------------------------------
-
-/** u = x Wᵀ (n×m) in f64: u[i·m + r] = ω_r·x_i. */
-export function projectRows(x: Matrix, w: Matrix): Float64Array {
-  return projectRowsInto(x, w, new Float64Array(x.rows * w.rows));
-}
-
-/** Largest projection (entries) kept in the scratch buffer (8 MB of f64); a larger one is allocated. */
-const SCRATCH_MAX = 1 << 20;
-let scratch = new Float64Array(0);
-
-/**
- * The projection of a map that consumes it within the call (every map below): in a buffer kept
- * between calls. The sweeps form thousands of feature maps per step; a fresh n×m f64 array each time
- * was most of the bytes the analysis workers allocated, and their GC ran for a large part of a step.
- */
-function projectScratch(x: Matrix, w: Matrix): Float64Array {
-  const len = x.rows * w.rows;
-  if (len > SCRATCH_MAX) return projectRows(x, w);
-  if (scratch.length < len) scratch = new Float64Array(Math.min(SCRATCH_MAX, Math.max(len, 2 * scratch.length)));
-  return projectRowsInto(x, w, scratch.subarray(0, len));
-}
-
-function projectRowsInto(x: Matrix, w: Matrix, u: Float64Array): Float64Array {
-  if (w.cols !== x.cols) {
-    throw new EngineError('shape-mismatch', `W is ${w.rows}×${w.cols} but inputs have d = ${x.cols}`);
-  }
-  const { rows: n, cols: d } = x;
-  const m = w.rows;
-  for (let i = 0; i < n; i++) {
-    for (let r = 0; r < m; r++) {
-      let s = 0;
-      for (let c = 0; c < d; c++) s += x.data[i * d + c]! * w.data[r * d + c]!;
-      u[i * m + r] = s;
-    }
-  }
-  return u;
 }
 
 function sqNorms(x: Matrix): Float64Array {

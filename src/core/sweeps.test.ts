@@ -45,6 +45,46 @@ describe('row subsets', () => {
     }
   });
 
+  it('approxRowsOf gives every entry bit for bit as one key at a time would, on odd n, odd p and causal rows', () => {
+    const rng = createRng(12);
+    for (const [n, p] of [
+      [1, 1],
+      [7, 5],
+      [33, 18],
+      [64, 67],
+    ] as const) {
+      const rows = [0, Math.floor(n / 2), n - 1];
+      const qf: Matrix = {
+        rows: rows.length,
+        cols: p,
+        data: Float32Array.from({ length: rows.length * p }, () => rng.uniform()),
+      };
+      const kf: Matrix = { rows: n, cols: p, data: Float32Array.from({ length: n * p }, () => rng.uniform()) };
+      for (const causal of [false, true]) {
+        const got = approxRowsOf(qf, kf, rows, causal);
+        rows.forEach((i, t) => {
+          // the reference: one key at a time, four partial sums combined as (s0 + s1) + (s2 + s3)
+          const last = causal ? Math.min(i, n - 1) : n - 1;
+          const num: number[] = [];
+          let den = 0;
+          for (let j = 0; j <= last; j++) {
+            const acc = [0, 0, 0, 0];
+            let r = 0;
+            for (; r + 3 < p; r += 4)
+              for (let l = 0; l < 4; l++) acc[l]! += qf.data[t * p + r + l]! * kf.data[j * p + r + l]!;
+            for (; r < p; r++) acc[0]! += qf.data[t * p + r]! * kf.data[j * p + r]!;
+            const s = acc[0]! + acc[1]! + (acc[2]! + acc[3]!);
+            num.push(s);
+            den += s;
+          }
+          const want = new Float32Array(n);
+          num.forEach((s, j) => (want[j] = s / den));
+          expect(Array.from(got[t]!)).toEqual(Array.from(want));
+        });
+      }
+    }
+  });
+
   it('relErrorOverRows is 0 for identical rows and scale-free', () => {
     const a = [Float32Array.from([0.5, 0.5])];
     expect(relErrorOverRows(a, a)).toBe(0);

@@ -63,31 +63,72 @@ export function approxRowsOf(qfRows: Matrix, kf: Matrix, rows: readonly number[]
   // variant of every grid point, and two buffers per row kept the workers' GC busy
   const all = new Float32Array(rows.length * n);
   const num = new Float64Array(n);
+  const q = new Float64Array(p);
   return rows.map((i, t) => {
     const out = all.subarray(t * n, (t + 1) * n);
     const last = causal ? Math.min(i, n - 1) : n - 1;
     let den = 0;
-    const qo = t * p;
-    for (let j = 0; j <= last; j++) {
+    for (let r = 0; r < p; r++) q[r] = qd[t * p + r]!;
+    // the sweeps' hot spot. Two keys at a time share each load of the query row (widened once, above);
+    // each dot keeps four partial sums combined in a fixed order, so every entry is the one-key-at-a-time
+    // value bit for bit (and the twins' results do not depend on this blocking)
+    let j = 0;
+    for (; j + 1 <= last; j += 2) {
+      const ka = j * p;
+      const kb = ka + p;
+      let a0 = 0;
+      let a1 = 0;
+      let a2 = 0;
+      let a3 = 0;
+      let b0 = 0;
+      let b1 = 0;
+      let b2 = 0;
+      let b3 = 0;
+      let r = 0;
+      for (; r + 3 < p; r += 4) {
+        const q0 = q[r]!;
+        const q1 = q[r + 1]!;
+        const q2 = q[r + 2]!;
+        const q3 = q[r + 3]!;
+        a0 += q0 * kd[ka + r]!;
+        a1 += q1 * kd[ka + r + 1]!;
+        a2 += q2 * kd[ka + r + 2]!;
+        a3 += q3 * kd[ka + r + 3]!;
+        b0 += q0 * kd[kb + r]!;
+        b1 += q1 * kd[kb + r + 1]!;
+        b2 += q2 * kd[kb + r + 2]!;
+        b3 += q3 * kd[kb + r + 3]!;
+      }
+      for (; r < p; r++) {
+        a0 += q[r]! * kd[ka + r]!;
+        b0 += q[r]! * kd[kb + r]!;
+      }
+      const sa = a0 + a1 + (a2 + a3);
+      const sb = b0 + b1 + (b2 + b3);
+      num[j] = sa;
+      num[j + 1] = sb;
+      den += sa;
+      den += sb;
+    }
+    for (; j <= last; j++) {
       const ko = j * p;
-      // four partial sums (then combined in a fixed order): the loop is the sweeps' hot spot
       let s0 = 0;
       let s1 = 0;
       let s2 = 0;
       let s3 = 0;
       let r = 0;
       for (; r + 3 < p; r += 4) {
-        s0 += qd[qo + r]! * kd[ko + r]!;
-        s1 += qd[qo + r + 1]! * kd[ko + r + 1]!;
-        s2 += qd[qo + r + 2]! * kd[ko + r + 2]!;
-        s3 += qd[qo + r + 3]! * kd[ko + r + 3]!;
+        s0 += q[r]! * kd[ko + r]!;
+        s1 += q[r + 1]! * kd[ko + r + 1]!;
+        s2 += q[r + 2]! * kd[ko + r + 2]!;
+        s3 += q[r + 3]! * kd[ko + r + 3]!;
       }
-      for (; r < p; r++) s0 += qd[qo + r]! * kd[ko + r]!;
+      for (; r < p; r++) s0 += q[r]! * kd[ko + r]!;
       const s = s0 + s1 + (s2 + s3);
       num[j] = s;
       den += s;
     }
-    for (let j = 0; j <= last; j++) out[j] = num[j]! / den;
+    for (let jj = 0; jj <= last; jj++) out[jj] = num[jj]! / den;
     return out;
   });
 }
