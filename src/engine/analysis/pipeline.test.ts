@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AnalysisBackend, RowStatsBatch, RowStatsOptions } from '../../core/analysis-backend';
-import { pipelinedSweep, startRelErrors, startRowStats } from './pipeline';
+import { distinctVariants, pipelinedSweep, startRelErrors, startRowStats } from './pipeline';
 import type { AnalysisContext } from './types';
 
 const problem = {
@@ -145,5 +145,42 @@ describe('pipelinedSweep', () => {
       ),
     ).rejects.toThrow('cancelled');
     expect(started).toBe(2);
+  });
+});
+
+describe('startRowStats: a variant listed twice is computed once', () => {
+  const w1 = { rows: 2, cols: 1, data: Float32Array.of(1, 2) };
+  const w2 = { rows: 2, cols: 1, data: Float32Array.of(1, 2) }; // equal entries, another matrix
+  const list = [
+    { map: 'positive', w: w1, stabilizer: 'shift' },
+    { map: 'trig', w: w1, stabilizer: 'shift' },
+    { map: 'positive', w: w2, stabilizer: 'shift' },
+    { map: 'positive', w: w1, stabilizer: 'ref' },
+    { map: 'positive', w: w1, stabilizer: 'shift' }, // = 0
+    { map: 'positive', w: w1, stabilizer: 'shift', keyMap: 'trig' },
+    { map: 'trig', w: w1, stabilizer: 'shift' }, // = 1
+  ] as const;
+
+  it('distinctVariants keeps the first of each (maps, stabilizer, W object) and says where each entry went', () => {
+    const { distinct, at } = distinctVariants(list);
+    expect(distinct).toEqual([list[0], list[1], list[2], list[3], list[5]]);
+    expect(at).toEqual([0, 1, 2, 3, 0, 4, 1]);
+  });
+
+  it('the backend gets the distinct variants only, and the batch lists a result for every entry asked', async () => {
+    const got: number[] = [];
+    const backend = {
+      kind: 'cpu',
+      rowStats(_p: unknown, v: readonly unknown[]) {
+        got.push(v.length);
+        return Promise.resolve({
+          exactEntropy: new Float64Array(1),
+          variants: v.map((_, i) => ({ sqErr: Float64Array.of(i), exactSq: Float64Array.of(1) })),
+        });
+      },
+    } as unknown as AnalysisBackend;
+    const b = await startRowStats(ctxOf(backend), problem, list).result;
+    expect(got).toEqual([5]);
+    expect(b.variants.map((v) => v.sqErr[0])).toEqual([0, 1, 2, 3, 0, 4, 1]);
   });
 });

@@ -25,7 +25,36 @@ export interface Started<R> {
   onDevice(): boolean;
 }
 
-/** One row-statistics batch on the op's backend, with the moment the host may go on. */
+/**
+ * The distinct variants of a list and, for each entry, which one it is: two variants with the same
+ * maps, stabilizer and W (the same matrix object, as a sweep hands out one per seed) compute the same
+ * statistics. The norm sweep's stabilizer comparison repeats the positive map at the experiment's
+ * stabilizer, which its estimator block already has: 4 of its 24 variants per scale.
+ */
+export function distinctVariants(variants: readonly FeatureVariant[]): {
+  distinct: FeatureVariant[];
+  at: number[];
+} {
+  const ws = new Map<FeatureVariant['w'], number>();
+  const seen = new Map<string, number>();
+  const distinct: FeatureVariant[] = [];
+  const at = variants.map((v) => {
+    if (!ws.has(v.w)) ws.set(v.w, ws.size);
+    const key = `${v.map}|${v.keyMap ?? v.map}|${v.stabilizer}|${ws.get(v.w)}`;
+    let i = seen.get(key);
+    if (i === undefined) {
+      i = distinct.push(v) - 1;
+      seen.set(key, i);
+    }
+    return i;
+  });
+  return { distinct, at };
+}
+
+/**
+ * One row-statistics batch on the op's backend, with the moment the host may go on. A variant listed
+ * twice is computed once (`distinctVariants`); both entries of the result are its statistics.
+ */
 export function startRowStats(
   ctx: AnalysisContext,
   problem: RowProblem,
@@ -36,13 +65,18 @@ export function startRowStats(
   const submitted = new Promise<void>((r) => (release = r));
   let settled = false;
   let onDevice = false;
-  const result = backendOf(ctx).rowStats(problem, variants, {
+  const { distinct, at } = distinctVariants(variants);
+  const computed = backendOf(ctx).rowStats(problem, distinct, {
     ...options,
     onSubmitted: () => {
       if (!settled) onDevice = true;
       release();
     },
   });
+  const result =
+    distinct.length === variants.length
+      ? computed
+      : computed.then((b) => ({ ...b, variants: at.map((i) => b.variants[i]!) }));
   // a failure reaches the caller through `result`; this handler only ends the wait (and keeps a
   // failure that settles while the next point is drawn from being reported as unhandled)
   const end = () => {
