@@ -168,6 +168,29 @@ describe('createEngineClient: a cancel is not lost when its worker is replaced',
     client.dispose();
   });
 
+  it('a cancelled speed run ends cancelled at once, before its worker answers; the worker is told, and its late answer changes nothing', async () => {
+    const client = createEngineClient({ forceCpu: true });
+    const [primary] = engineWorkers('attention-engine');
+    primary.answer({ type: 'ready', backend: CPU });
+    await client.ready;
+    const ac = new AbortController();
+    const progress: unknown[] = [];
+    const speed = client.speed(
+      { d: 16, m: 32, budgetMs: 120_000, layer: false },
+      { signal: ac.signal, onProgress: (p) => progress.push(p) },
+    );
+    const speedId = primary.sent('speed')[0].id;
+    ac.abort();
+    // no answer from the worker yet (it is inside a point): the caller hears now
+    await expect(speed).rejects.toMatchObject({ code: 'cancelled' });
+    expect(primary.sent('cancel').map((m) => m.id)).toEqual([speedId]);
+    // the point ends: its progress and the worker's 'cancelled' find nothing pending
+    primary.answer({ type: 'speed-progress', id: speedId, progress: { done: 1 } } as unknown as EngineResponseMessage);
+    primary.answer(cancelled(speedId));
+    expect(progress).toEqual([]);
+    client.dispose();
+  });
+
   it('a speed run not cancelled goes on in the replacement and is answered there', async () => {
     const client = createEngineClient({ forceCpu: true });
     const [primary] = engineWorkers('attention-engine');

@@ -379,7 +379,16 @@ export function createEngineClient(
       const id = nextId++;
       if (opts.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
       // timed on the settled backend (the primary), never on the CPU stand-in
-      opts.signal?.addEventListener('abort', () => pending.cancelOnWorker(id), { once: true });
+      opts.signal?.addEventListener(
+        'abort',
+        () => {
+          // the worker stops at its next check, between points: a CPU point may run up to 2.5 s on, so
+          // the caller hears 'cancelled' now and the worker's late answer finds nothing pending
+          pending.cancelOnWorker(id);
+          pending.reject(id, new EngineError('cancelled', 'cancelled'));
+        },
+        { once: true },
+      );
       return pending.send<SpeedResult>(primary, { type: 'speed', id, request: req }, { onSpeed: opts.onProgress });
     },
     heads(req) {
