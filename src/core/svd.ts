@@ -66,9 +66,9 @@ function tallCopy(a: DenseInput): { r: number; c: number; m: Float64Array } {
  * the trailing matrix M. H_L needs w = vᵀM, H_R is formed from row k once H_L has updated it, and
  * every later row needs only its own H_L update before its H_R update. So one pass over the
  * trailing matrix per step does it all, row by row while the row is in cache: H_L, u·row, H_R, and
- * for step k + 1 its column x′ (the row's entry k + 1), ‖x′‖² and xᵀM′ — whence that step's
+ * for step k + 1 its column x′ (the row's entry k + 1), ‖x′‖² and x′ᵀM′ — whence that step's
  * w′ = x′ᵀM′ − α′·(its first row), since v′ differs from x′ only in its first entry. (Separate passes
- * for w, H_L and H_R, three per step over a matrix beyond L1 at n = 256, cost 30% more.)
+ * for w, H_L and H_R, three per step over a matrix beyond L1, took 1.5× as long at n = 256.)
  */
 export function* bidiagonalizeSteps(m: Float64Array, r: number, c: number): Generator<SvdProgress, Bidiagonal> {
   const d = new Float64Array(c);
