@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { matrix } from './matrix';
 import { projectRows } from './project-rows';
 import { randomProjection } from './projections';
 import { createRng } from './rng';
 import type { Matrix } from './types';
 
-const gaussian = (rows: number, cols: number, seed: number): Matrix => {
-  const rng = createRng(seed);
-  return { rows, cols, data: Float32Array.from({ length: rows * cols }, () => rng.normal() * 0.8) };
-};
+const gaussian = (rows: number, cols: number, seed: number): Matrix =>
+  matrix(rows, cols, createRng(seed).fillNormal(new Float32Array(rows * cols), 0.8));
 
 describe('projectRows', () => {
   it('gives u = W x bit for bit as one row of W at a time would, for m not a multiple of four', () => {

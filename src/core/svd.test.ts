@@ -6,7 +6,6 @@ import {
   bidiagonalizeSteps,
   singularValues,
   singularValuesSteps,
-  sturmCountBelow,
   sturmCountsBelow4,
 } from './svd';
 
@@ -130,6 +129,20 @@ describe('singularValues', () => {
     for (const s of step.value) expect(s).toBeCloseTo(1, 12);
   });
 });
+
+/** The one-point count, the reference of the fused one: number of eigenvalues < x of the symmetric tridiagonal with zero diagonal and off-diagonal b (squares b2). */
+function sturmCountBelow(b2: Float64Array, size: number, x: number, pivmin: number): number {
+  let count = 0;
+  let q = -x;
+  if (Math.abs(q) < pivmin) q = -pivmin;
+  if (q < 0) count++;
+  for (let i = 1; i < size; i++) {
+    q = -x - b2[i - 1]! / q;
+    if (Math.abs(q) < pivmin) q = -pivmin;
+    if (q < 0) count++;
+  }
+  return count;
+}
 
 describe('bisection on the Golub–Kahan matrix, four values side by side', () => {
   const EPS = 2.220446049250313e-16;

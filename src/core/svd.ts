@@ -181,25 +181,12 @@ export function* bidiagonalizeSteps(m: Float64Array, r: number, c: number): Gene
   return { d, e };
 }
 
-/** Number of eigenvalues < x of the symmetric tridiagonal with zero diagonal and off-diagonal b (squares b2). */
-export function sturmCountBelow(b2: Float64Array, size: number, x: number, pivmin: number): number {
-  let count = 0;
-  let q = -x;
-  if (Math.abs(q) < pivmin) q = -pivmin;
-  if (q < 0) count++;
-  for (let i = 1; i < size; i++) {
-    q = -x - b2[i - 1]! / q;
-    if (Math.abs(q) < pivmin) q = -pivmin;
-    if (q < 0) count++;
-  }
-  return count;
-}
-
 /**
- * `sturmCountBelow` at four points in one pass, into `out`. Each count is a chain of dependent
- * divisions, so one chain leaves the divider idle most of the time (its latency is several times its
- * throughput); four independent chains in one loop cost little more than one. Same arithmetic, same
- * counts as four separate calls.
+ * The number of eigenvalues < x of the symmetric tridiagonal with zero diagonal and off-diagonal b
+ * (squares b2), at four points x in one pass, into `out`: the LDLᵀ pivots q_0 = −x,
+ * q_i = −x − b²_{i−1}/q_{i−1} (a |q| below pivmin taken as −pivmin), counting the negative ones. Each
+ * count is a chain of dependent divisions, so one chain leaves the divider idle most of the time (its
+ * latency is several times its throughput); four independent chains in one loop cost little more than one.
  */
 export function sturmCountsBelow4(
   b2: Float64Array,

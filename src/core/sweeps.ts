@@ -50,6 +50,23 @@ export function exactRowsOf(q: Matrix, k: Matrix, rows: readonly number[], causa
   return rows.map((i) => exactAttentionRow(q, k, i, causal, new Float32Array(k.rows), scratch));
 }
 
+/** q · kd[ko … ko + p) with four partial sums combined as (s0 + s1) + (s2 + s3): approxRowsOf's order. */
+function dot4(q: Float64Array, kd: Matrix['data'], ko: number, p: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let r = 0;
+  for (; r + 3 < p; r += 4) {
+    s0 += q[r]! * kd[ko + r]!;
+    s1 += q[r + 1]! * kd[ko + r + 1]!;
+    s2 += q[r + 2]! * kd[ko + r + 2]!;
+    s3 += q[r + 3]! * kd[ko + r + 3]!;
+  }
+  for (; r < p; r++) s0 += q[r]! * kd[ko + r]!;
+  return s0 + s1 + (s2 + s3);
+}
+
 /**
  * Linear-attention rows Â_i for the given query rows, from query features of those rows only
  * (`qfRows` row t belongs to query rows[t]) and the key features of all keys.
@@ -110,21 +127,9 @@ export function approxRowsOf(qfRows: Matrix, kf: Matrix, rows: readonly number[]
       den += sa;
       den += sb;
     }
-    for (; j <= last; j++) {
-      const ko = j * p;
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      let r = 0;
-      for (; r + 3 < p; r += 4) {
-        s0 += q[r]! * kd[ko + r]!;
-        s1 += q[r + 1]! * kd[ko + r + 1]!;
-        s2 += q[r + 2]! * kd[ko + r + 2]!;
-        s3 += q[r + 3]! * kd[ko + r + 3]!;
-      }
-      for (; r < p; r++) s0 += q[r]! * kd[ko + r]!;
-      const s = s0 + s1 + (s2 + s3);
+    if (j === last) {
+      // the odd key out
+      const s = dot4(q, kd, j * p, p);
       num[j] = s;
       den += s;
     }

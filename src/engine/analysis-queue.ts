@@ -6,10 +6,23 @@
  * worker's jobs from such a queue one at a time: the analysis worker's, and the engine worker's
  * analyses on the GPU.
  */
+import type { AnalyzeMessage } from './protocol';
+
 export interface QueuedJob {
   id: number;
   priority: number;
 }
+
+/** An analysis request as a worker queues it (both workers' runners). */
+export type AnalysisJob = QueuedJob & Pick<AnalyzeMessage, 'op' | 'payload'>;
+
+/** The queued form of an 'analyze' message (priority 0 when it has none). */
+export const analysisJob = (msg: AnalyzeMessage): AnalysisJob => ({
+  id: msg.id,
+  op: msg.op,
+  payload: msg.payload,
+  priority: msg.priority ?? 0,
+});
 
 export interface AnalysisQueue<J extends QueuedJob> {
   push(job: J): void;

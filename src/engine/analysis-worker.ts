@@ -6,7 +6,7 @@
  */
 import { EngineError } from '../core/errors';
 import { isAnalysisOp, runAnalysisOp } from './analysis';
-import { createQueueRunner } from './analysis-queue';
+import { analysisJob, createQueueRunner, type AnalysisJob } from './analysis-queue';
 import type { EngineRequestMessage, EngineResponseMessage } from './protocol';
 import { serializeError } from './serialize-error';
 
@@ -21,7 +21,7 @@ function post(msg: EngineResponseMessage): void {
 /** Yield to the event loop so that cancel messages are seen between steps. */
 const yieldToEvents = () => new Promise<void>((r) => setTimeout(r, 0));
 
-async function run(job: { id: number; op: string; payload: unknown }): Promise<void> {
+async function run(job: AnalysisJob): Promise<void> {
   try {
     if (cancelled.has(job.id)) throw new EngineError('cancelled', 'cancelled');
     if (!isAnalysisOp(job.op)) throw new EngineError('internal', `unknown analysis "${job.op}"`);
@@ -48,12 +48,12 @@ async function run(job: { id: number; op: string; payload: unknown }): Promise<v
   }
 }
 
-const jobs = createQueueRunner<{ id: number; op: string; payload: unknown; priority: number }>(run);
+const jobs = createQueueRunner(run);
 
 self.onmessage = (ev: MessageEvent<EngineRequestMessage>) => {
   const msg = ev.data;
   if (msg.type === 'analyze') {
-    jobs.push({ id: msg.id, op: msg.op, payload: msg.payload, priority: msg.priority ?? 0 });
+    jobs.push(analysisJob(msg));
   } else if (msg.type === 'cancel') {
     cancelled.add(msg.id);
     if (jobs.drop(msg.id)) {

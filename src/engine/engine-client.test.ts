@@ -40,6 +40,14 @@ const endOfTask = () => new Promise<void>((r) => queueMicrotask(r));
 const CPU = { kind: 'cpu', label: 'CPU', reason: 'no WebGPU adapter' } as unknown as BackendInfo;
 const GPU = { kind: 'webgpu', label: 'WebGPU', adapter: 'test' } as unknown as BackendInfo;
 const engineWorkers = (name: string) => FakeWorker.all.filter((w) => w.name === name);
+/** A client forced onto the CPU, its one engine worker (the primary) ready. */
+const cpuClient = async () => {
+  const client = createEngineClient({ forceCpu: true });
+  const [primary] = engineWorkers('attention-engine');
+  primary!.answer({ type: 'ready', backend: CPU });
+  await client.ready;
+  return { client, primary: primary! };
+};
 const answer = (value: unknown, id: number) => ({ type: 'analysis', id, value }) as unknown as EngineResponseMessage;
 const cancelled = (id: number) =>
   ({
@@ -148,10 +156,7 @@ describe('createEngineClient: no request is left unanswered when a worker is rep
 
 describe('createEngineClient: a cancel is not lost when its worker is replaced', () => {
   it('a speed run cancelled just before its CPU worker is replaced (a compute cancel) ends cancelled and is not sent to the replacement', async () => {
-    const client = createEngineClient({ forceCpu: true });
-    const [primary] = engineWorkers('attention-engine');
-    primary.answer({ type: 'ready', backend: CPU });
-    await client.ready;
+    const { client, primary } = await cpuClient();
     const ac = new AbortController();
     const speed = client.speed({ d: 16, m: 32, budgetMs: 120_000, layer: false }, { signal: ac.signal });
     const speedId = primary.sent('speed')[0].id;
@@ -169,10 +174,7 @@ describe('createEngineClient: a cancel is not lost when its worker is replaced',
   });
 
   it('a cancelled speed run ends cancelled at once, before its worker answers; the worker is told, and its late answer changes nothing', async () => {
-    const client = createEngineClient({ forceCpu: true });
-    const [primary] = engineWorkers('attention-engine');
-    primary.answer({ type: 'ready', backend: CPU });
-    await client.ready;
+    const { client, primary } = await cpuClient();
     const ac = new AbortController();
     const progress: unknown[] = [];
     const speed = client.speed(
@@ -192,10 +194,7 @@ describe('createEngineClient: a cancel is not lost when its worker is replaced',
   });
 
   it('a speed run not cancelled goes on in the replacement and is answered there', async () => {
-    const client = createEngineClient({ forceCpu: true });
-    const [primary] = engineWorkers('attention-engine');
-    primary.answer({ type: 'ready', backend: CPU });
-    await client.ready;
+    const { client } = await cpuClient();
     const speed = client.speed(
       { d: 16, m: 32, budgetMs: 2_000, layer: false },
       { signal: new AbortController().signal },

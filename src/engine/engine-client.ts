@@ -53,9 +53,9 @@ export function createEngineClient(
 ): EngineClient {
   const forceCpu = options.forceCpu ?? false;
   const gpuAnalysesOnSoftware = options.gpuAnalysesOnSoftware ?? false;
-  type AnalysisJob = { id: number; priority: number; msg: EngineRequestMessage };
+  type PoolJob = { id: number; priority: number; msg: EngineRequestMessage };
   const poolSize = analysisPoolSize(typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency);
-  const pool = createAnalysisPool<Worker, AnalysisJob>({
+  const pool = createAnalysisPool<Worker, PoolJob>({
     size: poolSize,
     spawn: spawnAnalysis,
     send: (w, job) => {
@@ -379,16 +379,8 @@ export function createEngineClient(
       const id = nextId++;
       if (opts.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
       // timed on the settled backend (the primary), never on the CPU stand-in
-      opts.signal?.addEventListener(
-        'abort',
-        () => {
-          // the worker stops at its next check, between points: a CPU point may run up to 2.5 s on, so
-          // the caller hears 'cancelled' now and the worker's late answer finds nothing pending
-          pending.cancelOnWorker(id);
-          pending.reject(id, new EngineError('cancelled', 'cancelled'));
-        },
-        { once: true },
-      );
+      // the worker checks between points (a CPU point may run 2.5 s on): the caller hears 'cancelled' now
+      opts.signal?.addEventListener('abort', () => pending.cancelOnWorker(id, { now: true }), { once: true });
       return pending.send<SpeedResult>(primary, { type: 'speed', id, request: req }, { onSpeed: opts.onProgress });
     },
     heads(req) {

@@ -35,7 +35,7 @@ import {
 } from './protocol';
 import { serializeError } from './serialize-error';
 import { createTurns } from './gpu-turns';
-import { createQueueRunner } from './analysis-queue';
+import { analysisJob, createQueueRunner, type AnalysisJob } from './analysis-queue';
 import { runSpeed } from './speed';
 import { computeHeads } from './trained-heads';
 
@@ -100,17 +100,14 @@ function analysisBackend(b: AttentionBackend) {
  * coarse stages of the figures on screen first, those off screen last; a superseded one waiting is
  * dropped unrun.
  */
-const gpuAnalyses = createQueueRunner<{ id: number; op: string; payload: unknown; priority: number }>((job) =>
-  runEngineOp(job.id, job.op, job.payload),
-);
+const gpuAnalyses = createQueueRunner((job: AnalysisJob) => runEngineOp(job.id, job.op, job.payload));
 
 /**
  * The ops that need the live backend, and with WebGPU the row-statistics analyses (engine-client
  * routes the rest to the analysis worker): those queue by priority, the timing ops run at once.
  */
 function analyze(msg: AnalyzeMessage): void {
-  if (isGpuAnalysisOp(msg.op))
-    gpuAnalyses.push({ id: msg.id, op: msg.op, payload: msg.payload, priority: msg.priority ?? 0 });
+  if (isGpuAnalysisOp(msg.op)) gpuAnalyses.push(analysisJob(msg));
   else void runEngineOp(msg.id, msg.op, msg.payload);
 }
 

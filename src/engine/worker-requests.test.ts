@@ -82,6 +82,16 @@ describe('createWorkerRequests: every request sent is settled once, by its answe
     expect(first.posted.filter((m) => m.type === 'cancel')).toEqual([]);
   });
 
+  it('cancelOnWorker with now: the request ends cancelled before any answer, the worker is still told, its late answer is ignored', async () => {
+    const t = createWorkerRequests<Inbox>();
+    const w = new Inbox();
+    const run = t.send(w, analyze(6));
+    t.cancelOnWorker(6, { now: true });
+    expect(w.posted.at(-1)).toEqual({ type: 'cancel', id: 6 });
+    await expect(run).rejects.toSatisfy((e) => codeOf(e) === 'cancelled');
+    expect(t.answer({ type: 'analysis', id: 6, value: 'late' })).toBeUndefined();
+  });
+
   it('rejectWhere rejects only the requests of that worker that the filter accepts; null means every worker', async () => {
     const t = createWorkerRequests<Inbox>();
     const a = new Inbox();

@@ -63,8 +63,13 @@ export interface WorkerRequests<W extends Postable> {
   rejectWhere(worker: W | null, error: EngineError, only?: (p: PendingRequest<W>) => boolean): void;
   /** The requests `from` had not answered go to `to`, which takes its place (aborted ones end 'cancelled'). */
   resend(from: W, to: W): void;
-  /** Tells the worker that now holds request `id` to stop it (it may have been moved since it was sent). */
-  cancelOnWorker(id: number): void;
+  /**
+   * Tells the worker that now holds request `id` to stop it (it may have been moved since it was sent);
+   * its answer ('cancelled') settles the request. With `now`, the request ends 'cancelled' at once and
+   * the worker's late answer finds nothing pending: for a worker that checks for a cancel only between
+   * long steps (a speed run's CPU point may run 2.5 s on). One not yet posted always ends at once.
+   */
+  cancelOnWorker(id: number, options?: { now?: boolean }): void;
   /** The requests sent to `worker`, to be moved elsewhere or dropped by the caller. */
   heldBy(worker: W): [number, PendingRequest<W>][];
   /** A progress message: to the request's listener, if it is still pending. */
@@ -91,6 +96,14 @@ export function createWorkerRequests<W extends Postable>(): WorkerRequests<W> {
       worker.postMessage(requests.length === 1 ? requests[0]! : { type: 'analyze-batch', requests });
   };
   const unsent = (id: number): boolean => outbox.includes(id);
+  /** Forgets request `id` and rejects it (undefined when it was not pending). */
+  const rejectOne = (id: number, error: EngineError): PendingRequest<W> | undefined => {
+    const p = pending.get(id);
+    if (!p) return undefined;
+    pending.delete(id);
+    p.reject(error);
+    return p;
+  };
   return {
     get: (id) => pending.get(id),
     add(id, p) {
@@ -109,19 +122,9 @@ export function createWorkerRequests<W extends Postable>(): WorkerRequests<W> {
         if (outbox.push(msg.id) === 1) queueMicrotask(flush);
       });
     },
-    reject(id, error) {
-      const p = pending.get(id);
-      if (!p) return undefined;
-      pending.delete(id);
-      p.reject(error);
-      return p;
-    },
+    reject: rejectOne,
     rejectWhere(worker, error, only) {
-      for (const [id, p] of pending) {
-        if ((worker && p.worker !== worker) || (only && !only(p))) continue;
-        pending.delete(id);
-        p.reject(error);
-      }
+      for (const [id, p] of pending) if ((!worker || p.worker === worker) && (!only || only(p))) rejectOne(id, error);
     },
     resend(from, to) {
       for (const [id, p] of pending) {
@@ -129,8 +132,7 @@ export function createWorkerRequests<W extends Postable>(): WorkerRequests<W> {
         if (p.aborted) {
           // its 'cancel' died with `from` (and so did the answer): sent again, a speed run would go on
           // for its whole budget with nothing left to stop it
-          pending.delete(id);
-          p.reject(new EngineError('cancelled', 'cancelled'));
+          rejectOne(id, new EngineError('cancelled', 'cancelled'));
           continue;
         }
         p.worker = to;
@@ -138,18 +140,14 @@ export function createWorkerRequests<W extends Postable>(): WorkerRequests<W> {
         if (!unsent(id)) to.postMessage(p.msg);
       }
     },
-    cancelOnWorker(id) {
+    cancelOnWorker(id, { now = false } = {}) {
       const p = pending.get(id);
       if (!p) return;
-      if (unsent(id)) {
-        // never posted: taken out and answered here, as the worker would a waiting one
-        outbox.splice(outbox.indexOf(id), 1);
-        pending.delete(id);
-        p.reject(new EngineError('cancelled', 'cancelled'));
-        return;
-      }
+      // never posted: answered here, as the worker would a waiting one (the flush skips what is not pending)
+      if (unsent(id)) return void rejectOne(id, new EngineError('cancelled', 'cancelled'));
       p.aborted = true;
       p.worker?.postMessage({ type: 'cancel', id } satisfies EngineRequestMessage);
+      if (now) rejectOne(id, new EngineError('cancelled', 'cancelled'));
     },
     heldBy: (worker) => [...pending].filter(([, p]) => p.worker === worker),
     progress(msg) {
