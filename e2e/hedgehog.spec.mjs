@@ -41,11 +41,15 @@ test(
 
     // Cancel stops the training; the comparison says the map is not fitted
     await page.click('[data-action="hedgehog-cancel"]');
-    await page.waitForFunction(
-      (sel) => document.querySelector(sel)?.getAttribute('data-hedgehog') === 'cancelled',
-      panel,
-      { timeout: 30_000 },
-    );
+    await page
+      .waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-hedgehog') === 'cancelled', panel, {
+        timeout: 30_000,
+      })
+      // say where it stands instead: 'done' means the click never reached Cancel, 'running' that the cancel was lost
+      .catch(async (e) => {
+        const state = await page.getAttribute(panel, 'data-hedgehog').catch(() => '?');
+        throw new Error(`after Cancel the fit is '${state}', not 'cancelled' (${e.message.split('\n')[0]})`);
+      });
     await page.waitForFunction(
       () => document.querySelector('.compute-status')?.getAttribute('data-status') === 'error',
       null,

@@ -11,10 +11,13 @@ import {
   rawFeatures,
   relu,
   RELU_EPS,
+  rowComparisonMaps,
   scaleInputs,
   stabilizerEps,
   usesProjection,
 } from './feature-maps';
+import { DEFAULT_PARAMS } from './default-params';
+import { LIMITS } from './limits';
 import { linearAttentionMatrix } from './linear-attention';
 import { matrix } from './matrix';
 import { randomProjection } from './projections';
@@ -35,6 +38,16 @@ describe('feature dimension and projection use', () => {
   it("m' = m (positive, relu, exp, oprf), 2m (hyperbolic, trig, hedgehog), d (elu1, double-softmax), 1 + d + d² (taylor2), 2d (cosformer)", () => {
     expect(FEATURE_MAPS.map((k) => featureDim(k, 5, 3))).toEqual([5, 10, 10, 5, 3, 5, 3, 5, 13, 6, 10]);
     expect(FEATURE_MAPS.filter((k) => !usesProjection(k))).toEqual(['elu1', 'double-softmax', 'taylor2', 'cosformer']);
+  });
+
+  it('the per-map rows show every map but hedgehog at the defaults, and leave out a map whose feature dimension passes the limit (taylor2 at large d)', () => {
+    expect(rowComparisonMaps(DEFAULT_PARAMS.m, DEFAULT_PARAMS.d)).toEqual(FEATURE_MAPS.filter((k) => k !== 'hedgehog'));
+    // the largest d whose 1 + d + d² fits, and the next
+    let d = 1;
+    while (featureDim('taylor2', 256, d + 1) <= LIMITS.featureDimMax) d++;
+    expect(rowComparisonMaps(256, d)).toContain('taylor2');
+    expect(rowComparisonMaps(256, d + 1)).not.toContain('taylor2');
+    expect(rowComparisonMaps(256, d + 1)).toContain('elu1');
   });
 
   it('every map returns an n × m′ matrix of finite values (n = 1, d = 1, m = 1 included)', () => {

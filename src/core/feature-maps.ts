@@ -56,7 +56,8 @@ import {
   taylor2Features,
   type MapContext,
 } from './feature-maps-beyond';
-import type { FeatureMapKind, Matrix, Stabilizer } from './types';
+import { LIMITS } from './limits';
+import { FEATURE_MAPS, type FeatureMapKind, type Matrix, type Stabilizer } from './types';
 
 export type { MapContext } from './feature-maps-beyond';
 
@@ -72,6 +73,15 @@ export const RELU_EPS = 0.001;
 /** Feature dimension m' of a map (FeatureMapSpec.dim): m, 2m, d, 2d or 1 + d + d². */
 export function featureDim(kind: FeatureMapKind, m: number, d: number): number {
   return FEATURE_MAP_SPECS[kind].dim(m, d);
+}
+
+/**
+ * The maps the feature-map panel shows one query row under, in FEATURE_MAPS order: every map but
+ * hedgehog (it needs a fitted W, which its training view shows) whose feature dimension at m
+ * projections and head dimension d is within the limit (taylor2's d² grows past it at large d).
+ */
+export function rowComparisonMaps(m: number, d: number): FeatureMapKind[] {
+  return FEATURE_MAPS.filter((map) => map !== 'hedgehog' && featureDim(map, m, d) <= LIMITS.featureDimMax);
 }
 
 /** Whether the map uses the projection W (FeatureMapSpec.projection; elu1, double-softmax, taylor2, cosformer do not). */

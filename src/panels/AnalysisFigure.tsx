@@ -2,6 +2,7 @@
  * The block every analysis figure repeats: a subtitle, the analysis' status line (progress, cancel,
  * errors), and — once a value is there — the chart in an exportable <Figure>, dimmed while it shows
  * a value for other parameters. Optional content before / after the figure sees the same value.
+ * Until the first value arrives its space is held (PendingFigure), so the page does not jump.
  */
 import type { ReactNode } from 'react';
 import { useStrings } from '../ui/strings';
@@ -10,6 +11,7 @@ import type { AnalysisRequest } from '../store/analyses';
 import type { AnalysisEntry } from '../store/store';
 import { AnalysisStatus, isCoarse } from '../ui/analysis';
 import { Figure } from '../ui/Figure';
+import { awaitsFirstValue, FigureSlot } from '../ui/PendingFigure';
 
 /** What `useAnalysisRequest` returns. */
 export interface AnalysisHandle<T> {
@@ -37,6 +39,11 @@ export function AnalysisFigure<T>(props: {
   children?: (v: T) => ReactNode;
   before?: (v: T) => ReactNode;
   after?: (v: T) => ReactNode;
+  /**
+   * the height (px) held until the first value: what comes under the status line (before, figure,
+   * after) at the defaults with the shipped fonts (e2e/layout-held.spec.mjs measures it)
+   */
+  pendingHeight: number;
 }) {
   const t = useStrings();
   const { analysis: a, title } = props;
@@ -48,17 +55,21 @@ export function AnalysisFigure<T>(props: {
       <h3>{title}</h3>
       {props.intro}
       {props.status !== false && <AnalysisStatus req={a.req} />}
-      {v !== null && props.before?.(v)}
-      {v !== null && (
-        <Figure name={name} title={title}>
-          {props.chart ? (
-            <LineChart labels={t.charts} ariaLabel={title} dimmed={a.stale} {...props.chart(v)} />
-          ) : (
-            props.children?.(v)
-          )}
-        </Figure>
-      )}
-      {v !== null && props.after?.(v)}
+      <FigureSlot name={props.name} value={v} pending={awaitsFirstValue(a.entry, v)} height={props.pendingHeight}>
+        {(v) => (
+          <>
+            {props.before?.(v)}
+            <Figure name={name} title={title}>
+              {props.chart ? (
+                <LineChart labels={t.charts} ariaLabel={title} dimmed={a.stale} {...props.chart(v)} />
+              ) : (
+                props.children?.(v)
+              )}
+            </Figure>
+            {props.after?.(v)}
+          </>
+        )}
+      </FigureSlot>
     </>
   );
 }

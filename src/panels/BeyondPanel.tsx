@@ -32,12 +32,16 @@ import { CITED, REFERENCES } from '../i18n/references';
 import { Metric, Panel, withDeferredParams } from './common';
 import { useAnalysisRequest } from '../ui/analysis';
 import { Formula } from '../ui/Formula';
+import { awaitsFirstValue, FigureSlot } from '../ui/PendingFigure';
 
 /** Dash of a projection variant (the maps themselves keep their own dash). */
 const VARIANT_DASH = ['5 2', '1 2', '9 3', '3 3 1 3'];
 
 /** Errors above this are drawn off the chart (and named in a note) so that a failing estimator does not flatten the others. */
 const ERROR_CAP = 50;
+
+/** The estimators' numbers, held until the first sweep (px at the defaults, shipped fonts: three rows). */
+const BEYOND_METRICS_HEIGHT = 155;
 
 /** Log y-domain over the series' values (bands included) up to ERROR_CAP, and the series whose mean leaves it. */
 function errorDomain(series: Series[]): { domain: [number, number] | undefined; off: string[] } {
@@ -194,24 +198,32 @@ function BeyondPanelBody({ params }: { params: AttentionParams }) {
         </table>
       </div>
 
-      {sv && (
-        <div className="metrics">
-          {best && <Metric name="beyond-best-error" label={s.best(name(best), sv.m)} value={best.current.mean} />}
-          {sv.estimators.map((e) => (
-            <Metric
-              key={e.id}
-              name={`beyond-error-${e.id}`}
-              label={s.errorAt(name(e))}
-              value={Number.isFinite(e.current.mean) ? e.current.mean : null}
-            />
-          ))}
-        </div>
-      )}
+      <FigureSlot
+        name="beyond-metrics"
+        value={sv}
+        pending={awaitsFirstValue(sweeps.entry, sv)}
+        height={BEYOND_METRICS_HEIGHT}
+      >
+        {(sv) => (
+          <div className="metrics">
+            {best && <Metric name="beyond-best-error" label={s.best(name(best), sv.m)} value={best.current.mean} />}
+            {sv.estimators.map((e) => (
+              <Metric
+                key={e.id}
+                name={`beyond-error-${e.id}`}
+                label={s.errorAt(name(e))}
+                value={Number.isFinite(e.current.mean) ? e.current.mean : null}
+              />
+            ))}
+          </div>
+        )}
+      </FigureSlot>
 
       <div data-beyond-figure="dim">
         <AnalysisFigure
           title={s.dimTitle}
           name="beyond-error-vs-dim"
+          pendingHeight={473}
           analysis={sweeps}
           chart={(v) => ({
             series: dimSeries,
@@ -235,6 +247,7 @@ function BeyondPanelBody({ params }: { params: AttentionParams }) {
         <AnalysisFigure
           title={s.scaleTitle}
           name="beyond-error-vs-scale"
+          pendingHeight={473}
           analysis={sweeps}
           status={false}
           chart={(v) => ({
@@ -258,6 +271,7 @@ function BeyondPanelBody({ params }: { params: AttentionParams }) {
         <AnalysisFigure
           title={s.timeTitle(params.n)}
           name="beyond-error-vs-time"
+          pendingHeight={575}
           analysis={timing}
           before={(v) => <TimingMetrics v={v} name={(e) => name(e)} fastest={fastest} />}
           chart={(v) => ({

@@ -175,6 +175,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
       <AnalysisFigure
         title={s.sweepTitle}
         name="error-vs-m"
+        pendingHeight={484}
         analysis={sweep}
         before={() => (
           <div className="inline-control">
@@ -217,6 +218,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
           <AnalysisFigure
             title={s.normTitle}
             name="error-vs-scale"
+            pendingHeight={379}
             analysis={norm}
             before={(v) => (
               <div className="metrics">
@@ -245,6 +247,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
           <AnalysisFigure
             title={s.normEntropyTitle}
             name="entropy-vs-scale"
+            pendingHeight={488}
             analysis={norm}
             status={false}
             chart={() => ({
@@ -272,6 +275,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
           <AnalysisFigure
             title={s.dTitle}
             name="error-vs-d"
+            pendingHeight={348}
             analysis={dDep}
             chart={() => ({
               series: dSeries,
@@ -290,6 +294,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
           <AnalysisFigure
             title={s.blowTitle}
             name="entry-error"
+            pendingHeight={391}
             analysis={blow}
             chart={(v) => ({
               series: blowSeries,

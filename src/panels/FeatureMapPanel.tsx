@@ -12,7 +12,7 @@ import { Legend } from '../charts/Legend';
 import { LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, MAP_COLORS, MAP_DASH, OKABE_ITO } from '../charts/palette';
 import { FEATURE_MAP_SPECS } from '../core/feature-map-specs';
-import { elu1, expCurve, relu } from '../core/feature-maps';
+import { elu1, expCurve, relu, rowComparisonMaps } from '../core/feature-maps';
 import { taylor2Curve } from '../core/feature-maps-beyond';
 import { mapRowsRequest } from '../store/analyses';
 import { useStore } from '../store/react';
@@ -22,6 +22,11 @@ import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { Figure } from '../ui/Figure';
 import { Formula } from '../ui/Formula';
 import { HedgehogTraining } from './HedgehogTraining';
+import { awaitsFirstValue, PendingFigure } from '../ui/PendingFigure';
+
+/** A per-map row chart's plot height, and what its figure adds (toolbar, axis gaps; no legend: px, measured). */
+const ROW_PLOT_HEIGHT = 160;
+const ROW_FIGURE_CHROME = 43;
 
 const CURVE_X = Array.from({ length: 221 }, (_, i) => -3 + i * 0.025);
 
@@ -151,45 +156,53 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
 
       <h3>{s.rowsTitle(row)}</h3>
       <AnalysisStatus req={rows.req} />
-      {v && <p className="note">{s.rowsNote(params.m, t.names.projections[params.projection])}</p>}
-      {v && (
-        <div ref={legendRef}>
-          <Legend
-            items={[
-              { id: 'exact', label: t.names.exact, color: EXACT_COLOR },
-              { id: 'map', label: s.mapLegend, color: OKABE_ITO.grey, dash: '5 3' },
-            ]}
-          />
-        </div>
-      )}
+      <p className="note">{s.rowsNote(params.m, t.names.projections[params.projection])}</p>
+      <div ref={legendRef}>
+        <Legend
+          items={[
+            { id: 'exact', label: t.names.exact, color: EXACT_COLOR },
+            { id: 'map', label: s.mapLegend, color: OKABE_ITO.grey, dash: '5 3' },
+          ]}
+        />
+      </div>
       <div className="small-multiples">
-        {multiples.map(({ m, series, yMax, yMin, per }) => (
-          <div key={m.map} className="sub" data-map-row={m.map}>
-            <h4>{t.controls.mapNames[m.map]}</h4>
-            <p className="stat-line">{s.rowStats(fmt(m.relError), fmt(m.kl), fmt(m.entropy))}</p>
-            <Figure
-              name={`row-${v!.row}-${m.map}`}
-              title={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v!.row)}`}
-              extras={() => [legendRef.current]}
-            >
-              <LineChart
-                labels={t.charts}
-                series={series}
-                xLabel={t.main.rowX}
-                yLabel={t.main.rowY}
-                ariaLabel={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v!.row)}`}
-                tableCaption={`${s.tableRows}: ${t.names.maps[m.map]}`}
-                xDomain={[0, Math.max(1, v!.n - 1)]}
-                yDomain={[yMin, yMax * 1.05 || 1]}
-                integerX
-                height={160}
-                noLegend
-                dimmed={rows.stale}
-                notes={[per > 1 ? t.main.rowDecimated(per) : null]}
-              />
-            </Figure>
-          </div>
-        ))}
+        {v
+          ? multiples.map(({ m, series, yMax, yMin, per }) => (
+              <div key={m.map} className="sub" data-map-row={m.map}>
+                <h4>{t.controls.mapNames[m.map]}</h4>
+                <p className="stat-line">{s.rowStats(fmt(m.relError), fmt(m.kl), fmt(m.entropy))}</p>
+                <Figure
+                  name={`row-${v.row}-${m.map}`}
+                  title={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v.row)}`}
+                  extras={() => [legendRef.current]}
+                >
+                  <LineChart
+                    labels={t.charts}
+                    series={series}
+                    xLabel={t.main.rowX}
+                    yLabel={t.main.rowY}
+                    ariaLabel={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v.row)}`}
+                    tableCaption={`${s.tableRows}: ${t.names.maps[m.map]}`}
+                    xDomain={[0, Math.max(1, v.n - 1)]}
+                    yDomain={[yMin, yMax * 1.05 || 1]}
+                    integerX
+                    height={ROW_PLOT_HEIGHT}
+                    noLegend
+                    dimmed={rows.stale}
+                    notes={[per > 1 ? t.main.rowDecimated(per) : null]}
+                  />
+                </Figure>
+              </div>
+            ))
+          : // the first row computes: each map's cell holds its place (same title, an empty stat line and frame)
+            awaitsFirstValue(rows.entry, v) &&
+            rowComparisonMaps(params.m, params.d).map((map) => (
+              <div key={map} className="sub" data-map-row-pending={map}>
+                <h4>{t.controls.mapNames[map]}</h4>
+                <p className="stat-line">{'\u00a0'}</p>
+                <PendingFigure name={`row-${map}`} height={ROW_PLOT_HEIGHT + ROW_FIGURE_CHROME} />
+              </div>
+            ))}
       </div>
 
       <HedgehogTraining />

@@ -20,6 +20,7 @@ import { StateExport } from './StateExport';
 import { ZeroNormalizerNotice } from './StabilizerFigure';
 import { ComputeStatus } from './ComputeStatus';
 import { Formula } from '../ui/Formula';
+import { PendingFigure } from '../ui/PendingFigure';
 
 /** Gap between heatmaps (px, matches .heatmaps gap) and the axes' frame around each canvas. */
 const HEATMAP_GAP = 16;
@@ -28,6 +29,24 @@ const HEATMAP_FRAME = 56;
 const MIN_SIDE_3 = 240;
 const MIN_SIDE_2 = 150;
 const MAX_SIDE = 620;
+
+/**
+ * The space held for the figures until the first result (px, measured with the shipped fonts): the
+ * numbers' row; a heatmap's figure beyond its canvas side (toolbar, title, axes); the colour
+ * toolbar; the row chart with its title and notes.
+ */
+const PENDING_METRICS = 59;
+const PENDING_HEATMAP_EXTRA = 97;
+const PENDING_TOOLBAR = 64;
+const PENDING_ROW_CHART = 325;
+/** the JSON export line above the row chart (it shows with the result; before it, its space is held with the row chart's) */
+const STATE_EXPORT_HEIGHT = 28;
+
+/** Height of the heatmaps, the numbers above and the toolbar below, at a layout (what the first result fills). */
+export function mainFiguresHeight({ across, size }: { across: 1 | 2 | 3; size: number }): number {
+  const rows = Math.ceil(3 / across);
+  return PENDING_METRICS + rows * (size + PENDING_HEATMAP_EXTRA) + (rows - 1) * 9.6 + PENDING_TOOLBAR;
+}
 
 /**
  * Heatmap size from the panel width: as many across as fit at a legible size (A and Â side by side
@@ -71,6 +90,7 @@ export function MainComparison() {
   }, [view]);
 
   const { across, size } = heatmapLayout(width);
+  const figuresHeight = mainFiguresHeight({ across, size });
 
   // the row chart and its numbers follow in a deferred render: a result's urgent render is the
   // heatmaps' (their colouring is posted from it), the rest of the panel comes after
@@ -132,8 +152,9 @@ export function MainComparison() {
   const pick = useCallback((row: number) => actions.pinRow(row === pinned ? null : row), [actions, pinned]);
   const m = result?.metrics;
   const limit = fmtInt(viewLimit(backend));
+  // keyed: the same element before and after the first result (the figures replace their held space around it)
   const explainer = (
-    <div className="main-explainer">
+    <div key="explainer" className="main-explainer">
       <p className="lead">{s.lead}</p>
       <Formula tex={s.formula} />
     </div>
@@ -166,116 +187,126 @@ export function MainComparison() {
         </div>
         {!result ? (
           <>
-            {status === 'idle' && <p className="note">{s.waiting}</p>}
+            {/* the first result computes: its figures' space is held (not after an error: the status says why) */}
+            {status !== 'error' && (
+              <PendingFigure name="main-figures" height={figuresHeight}>
+                {status === 'idle' && <p className="note">{s.waiting}</p>}
+              </PendingFigure>
+            )}
             {explainer}
+            {status !== 'error' && <PendingFigure name="main-row" height={STATE_EXPORT_HEIGHT + PENDING_ROW_CHART} />}
           </>
         ) : (
           <>
             <ZeroNormalizerNotice rows={result.output.zeroNormalizerRows} n={result.params.n} />
-            <div className="metrics">
-              <Metric
-                name="rel-error-A"
-                label={t.metrics.relErrorA}
-                hint={t.metrics.relErrorAHint}
-                value={m?.relErrorA}
-              />
-              <Metric
-                name="rel-error-out"
-                label={t.metrics.relErrorOut}
-                hint={t.metrics.relErrorOutHint}
-                value={m?.relErrorOut}
-              />
-              <Metric name="mean-kl" label={t.metrics.meanKL} hint={t.metrics.meanKLHint} value={m?.meanKL} />
-              <Metric
-                name="entropy-exact"
-                label={t.metrics.entropyExact}
-                hint={t.metrics.entropyHint}
-                value={m?.entropyExact}
-              />
-              <Metric
-                name="entropy-performer"
-                label={t.metrics.entropyPerformer}
-                hint={t.metrics.entropyHint}
-                value={m?.entropyApprox}
-              />
-              <Metric name="compute-ms" label={t.metrics.time} value={latency} format={fmtMs} />
-            </div>
-            {view ? (
-              <>
-                <div className={`heatmaps across-${across}`}>
-                  {(
-                    [
-                      ['exact', s.exact, view.exact],
-                      ['approx', s.approx(mapName), view.approx],
-                      ['diff', s.diff, view.absDiff],
-                    ] as const
-                  ).map(([key, title, data]) => (
-                    <Figure
-                      key={key}
-                      name={`A-${key}`}
-                      title={title}
-                      params={result.params}
-                      extras={() => [legendRef.current]}
-                    >
-                      <Heatmap
-                        labels={t.charts}
-                        metric={`heatmap-${key}`}
+            <div data-figure-body="main-figures" data-held-height={figuresHeight}>
+              <div className="metrics">
+                <Metric
+                  name="rel-error-A"
+                  label={t.metrics.relErrorA}
+                  hint={t.metrics.relErrorAHint}
+                  value={m?.relErrorA}
+                />
+                <Metric
+                  name="rel-error-out"
+                  label={t.metrics.relErrorOut}
+                  hint={t.metrics.relErrorOutHint}
+                  value={m?.relErrorOut}
+                />
+                <Metric name="mean-kl" label={t.metrics.meanKL} hint={t.metrics.meanKLHint} value={m?.meanKL} />
+                <Metric
+                  name="entropy-exact"
+                  label={t.metrics.entropyExact}
+                  hint={t.metrics.entropyHint}
+                  value={m?.entropyExact}
+                />
+                <Metric
+                  name="entropy-performer"
+                  label={t.metrics.entropyPerformer}
+                  hint={t.metrics.entropyHint}
+                  value={m?.entropyApprox}
+                />
+                <Metric name="compute-ms" label={t.metrics.time} value={latency} format={fmtMs} />
+              </div>
+              {view ? (
+                <>
+                  <div className={`heatmaps across-${across}`}>
+                    {(
+                      [
+                        ['exact', s.exact, view.exact],
+                        ['approx', s.approx(mapName), view.approx],
+                        ['diff', s.diff, view.absDiff],
+                      ] as const
+                    ).map(([key, title, data]) => (
+                      <Figure
+                        key={key}
+                        name={`A-${key}`}
                         title={title}
-                        data={data}
-                        cells={view.cells}
-                        block={view.block}
-                        n={n}
+                        params={result.params}
+                        extras={() => [legendRef.current]}
+                      >
+                        <Heatmap
+                          labels={t.charts}
+                          metric={`heatmap-${key}`}
+                          title={title}
+                          data={data}
+                          cells={view.cells}
+                          block={view.block}
+                          n={n}
+                          scale={scale}
+                          size={size}
+                          pinnedRow={pinned}
+                          hoveredRow={hovered}
+                          onHoverRow={actions.hoverRow}
+                          onPickRow={pick}
+                          resultId={result.id}
+                        />
+                      </Figure>
+                    ))}
+                  </div>
+                  <div className="heatmap-toolbar">
+                    <div ref={legendRef}>
+                      <ColorLegend
+                        labels={t.charts}
                         scale={scale}
-                        size={size}
-                        pinnedRow={pinned}
-                        hoveredRow={hovered}
-                        onHoverRow={actions.hoverRow}
-                        onPickRow={pick}
-                        resultId={result.id}
+                        label={clipped ? s.colourClipped : s.colour}
+                        negativeLabel={hasNegative ? s.colourNegative : undefined}
+                        width={Math.min(280, width - 20)}
                       />
-                    </Figure>
-                  ))}
-                </div>
-                <div className="heatmap-toolbar">
-                  <div ref={legendRef}>
-                    <ColorLegend
-                      labels={t.charts}
-                      scale={scale}
-                      label={clipped ? s.colourClipped : s.colour}
-                      negativeLabel={hasNegative ? s.colourNegative : undefined}
-                      width={Math.min(280, width - 20)}
-                    />
+                    </div>
+                    <div className="segmented" role="group" aria-label={s.colour}>
+                      <button
+                        type="button"
+                        aria-pressed={colorMode === 'linear'}
+                        onClick={() => actions.setUi('colorScale', 'linear')}
+                      >
+                        {s.scaleLinear}
+                      </button>
+                      <button
+                        type="button"
+                        aria-pressed={colorMode === 'log'}
+                        onClick={() => actions.setUi('colorScale', 'log')}
+                      >
+                        {s.scaleLog}
+                      </button>
+                    </div>
+                    <p className="note block-note" data-block={view.block}>
+                      {view.block > 1 ? s.blockNote(view.block, view.cells) : s.fullRes}
+                    </p>
                   </div>
-                  <div className="segmented" role="group" aria-label={s.colour}>
-                    <button
-                      type="button"
-                      aria-pressed={colorMode === 'linear'}
-                      onClick={() => actions.setUi('colorScale', 'linear')}
-                    >
-                      {s.scaleLinear}
-                    </button>
-                    <button
-                      type="button"
-                      aria-pressed={colorMode === 'log'}
-                      onClick={() => actions.setUi('colorScale', 'log')}
-                    >
-                      {s.scaleLog}
-                    </button>
-                  </div>
-                  <p className="note block-note" data-block={view.block}>
-                    {view.block > 1 ? s.blockNote(view.block, view.cells) : s.fullRes}
-                  </p>
-                </div>
-              </>
-            ) : (
-              <p className="note warn" data-no-view="">
-                {s.noView(limit, backend?.kind === 'webgpu' ? s.onWebgpu : s.onCpu)}
-              </p>
-            )}
+                </>
+              ) : (
+                <p className="note warn" data-no-view="">
+                  {s.noView(limit, backend?.kind === 'webgpu' ? s.onWebgpu : s.onCpu)}
+                </p>
+              )}
+            </div>
             {explainer}
             <StateExport />
+            {/* the row chart follows the result in a deferred render: its space is held until then */}
+            {!later && <PendingFigure name="main-row" height={PENDING_ROW_CHART} />}
             {rowSeries && (
-              <div className="row-chart">
+              <div className="row-chart" data-figure-body="main-row" data-held-height={PENDING_ROW_CHART}>
                 <h3>
                   {rowSeries.title}
                   {pinned !== null && (

@@ -14,6 +14,10 @@ import { Metric, Panel, withDeferredParams } from './common';
 import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { Figure } from '../ui/Figure';
 import { SpectrumChart } from '../ui/SpectrumChart';
+import { awaitsFirstValue, FigureSlot } from '../ui/PendingFigure';
+
+/** The numbers, subtitle and spectrum under the status line (px at the defaults): held until the first spectra. */
+const RANK_HEIGHT = 512;
 
 export const RankPanel = withDeferredParams('RankPanel', RankPanelBody);
 
@@ -73,32 +77,39 @@ function RankPanelBody({ params }: { params: AttentionParams }) {
       ) : (
         <>
           <AnalysisStatus req={spec.req} />
-          {v && derived && (
-            <>
-              <div
-                className="metrics"
-                data-rank-tol={tol}
-                data-rank-n={v.n}
-                data-rank-mprime={v.mPrime}
-                data-rank-causal={String(v.causal)}
-              >
-                <Metric name="rank-exact" label={s.rankExact} value={derived.rankExact} format={fmtInt} />
-                <Metric name="rank-performer" label={s.rankApprox} value={derived.rankApprox} format={fmtInt} />
-                <Metric name="rank-scores" label={s.rankScores} value={derived.rankScores} format={fmtInt} />
-                <Metric name="eff-rank-exact" label={s.effExact} value={derived.effExact} />
-                <Metric name="eff-rank-performer" label={s.effApprox} value={derived.effApprox} />
-              </div>
-              <h3>{s.spectrumTitle}</h3>
-              <Figure name="singular-values" title={s.spectrumTitle}>
-                <SpectrumChart v={v} tol={tol} height={300} dimmed={spec.stale} notes={[s.sizeNote(v.n)]} />
-              </Figure>
-              {v.causal && v.minDiagExact !== null && v.minDiagApprox !== null && (
-                <p className="note" data-triangular="">
-                  {s.triangular(fmt(v.minDiagExact), fmt(v.minDiagApprox))}
-                </p>
-              )}
-            </>
-          )}
+          <FigureSlot
+            name="singular-values"
+            value={derived && v}
+            pending={awaitsFirstValue(spec.entry, v)}
+            height={RANK_HEIGHT}
+          >
+            {(v) => (
+              <>
+                <div
+                  className="metrics"
+                  data-rank-tol={tol}
+                  data-rank-n={v.n}
+                  data-rank-mprime={v.mPrime}
+                  data-rank-causal={String(v.causal)}
+                >
+                  <Metric name="rank-exact" label={s.rankExact} value={derived!.rankExact} format={fmtInt} />
+                  <Metric name="rank-performer" label={s.rankApprox} value={derived!.rankApprox} format={fmtInt} />
+                  <Metric name="rank-scores" label={s.rankScores} value={derived!.rankScores} format={fmtInt} />
+                  <Metric name="eff-rank-exact" label={s.effExact} value={derived!.effExact} />
+                  <Metric name="eff-rank-performer" label={s.effApprox} value={derived!.effApprox} />
+                </div>
+                <h3>{s.spectrumTitle}</h3>
+                <Figure name="singular-values" title={s.spectrumTitle}>
+                  <SpectrumChart v={v} tol={tol} height={300} dimmed={spec.stale} notes={[s.sizeNote(v.n)]} />
+                </Figure>
+                {v.causal && v.minDiagExact !== null && v.minDiagApprox !== null && (
+                  <p className="note" data-triangular="">
+                    {s.triangular(fmt(v.minDiagExact), fmt(v.minDiagApprox))}
+                  </p>
+                )}
+              </>
+            )}
+          </FigureSlot>
         </>
       )}
     </Panel>

@@ -23,8 +23,13 @@ import { Metric, Panel, withDeferredParams } from './common';
 import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { StabilizerFigure } from './StabilizerFigure';
 import { topKSeries } from '../ui/top-k-series';
+import { awaitsFirstValue, FigureSlot } from '../ui/PendingFigure';
 
 const TOP_K_SHOWN = 8;
+
+/** Held until the first values (px at the defaults, shipped fonts): the numbers' row; the stabilizer figure. */
+const SPARSITY_METRICS_HEIGHT = 47;
+const STABILIZER_HEIGHT = 348;
 
 export const SparsityPanel = withDeferredParams('SparsityPanel', SparsityPanelBody);
 
@@ -104,38 +109,50 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
   return (
     <Panel id="sparsity" title={s.title} lead={s.lead} formula={s.formula}>
       {rv && rv.map === 'trig' && <p className="note warn">{s.trigNote}</p>}
-      {rv && (
-        <div className="metrics">
-          <Metric
-            name="sparsity-entropy-exact"
-            label={t.metrics.entropyExact}
-            hint={t.metrics.entropyHint}
-            value={mean(rv.exact)}
-          />
-          <Metric
-            name="sparsity-entropy-performer"
-            label={`${t.metrics.entropyPerformer} (${rvMap})`}
-            hint={t.metrics.entropyHint}
-            value={mean(rv.performer)}
-          />
-          <Metric name="entropy-elu1" label={s.entropyElu} hint={t.metrics.entropyHint} value={mean(rv.elu1)} />
-          {topIdx >= 0 && (
-            <>
-              <Metric name="top8-exact" label={s.topMass(rv.topK.k[topIdx]!, s.exact)} value={rv.topK.exact[topIdx]} />
-              <Metric
-                name="top8-performer"
-                label={s.topMass(rv.topK.k[topIdx]!, rvMap)}
-                value={rv.topK.performer[topIdx]}
-              />
-            </>
-          )}
-        </div>
-      )}
+      <FigureSlot
+        name="sparsity-metrics"
+        value={rv}
+        pending={awaitsFirstValue(rowsA.entry, rv)}
+        height={SPARSITY_METRICS_HEIGHT}
+      >
+        {(rv) => (
+          <div className="metrics">
+            <Metric
+              name="sparsity-entropy-exact"
+              label={t.metrics.entropyExact}
+              hint={t.metrics.entropyHint}
+              value={mean(rv.exact)}
+            />
+            <Metric
+              name="sparsity-entropy-performer"
+              label={`${t.metrics.entropyPerformer} (${rvMap})`}
+              hint={t.metrics.entropyHint}
+              value={mean(rv.performer)}
+            />
+            <Metric name="entropy-elu1" label={s.entropyElu} hint={t.metrics.entropyHint} value={mean(rv.elu1)} />
+            {topIdx >= 0 && (
+              <>
+                <Metric
+                  name="top8-exact"
+                  label={s.topMass(rv.topK.k[topIdx]!, s.exact)}
+                  value={rv.topK.exact[topIdx]}
+                />
+                <Metric
+                  name="top8-performer"
+                  label={s.topMass(rv.topK.k[topIdx]!, rvMap)}
+                  value={rv.topK.performer[topIdx]}
+                />
+              </>
+            )}
+          </div>
+        )}
+      </FigureSlot>
       <div className="grid-2">
         <div className="sub">
           <AnalysisFigure
             title={s.histTitle}
             name="entropy-histogram"
+            pendingHeight={328}
             analysis={rowsA}
             after={(v) => (
               <p className="note">
@@ -173,6 +190,7 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
           <AnalysisFigure
             title={s.topTitle}
             name="top-k-mass"
+            pendingHeight={305}
             analysis={rowsA}
             status={false}
             chart={() => ({
@@ -191,6 +209,7 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
       <AnalysisFigure
         title={s.nTitle}
         name="entropy-vs-n"
+        pendingHeight={329}
         analysis={nA}
         chart={(v) => ({
           series: nSeries,
@@ -207,7 +226,14 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
 
       <h3>{t.stab.figureTitle}</h3>
       <AnalysisStatus req={normA.req} />
-      {normA.value && <StabilizerFigure nv={normA.value} scale={params.scale} stale={normA.stale} />}
+      <FigureSlot
+        name="stabilizer-entropy"
+        value={normA.value}
+        pending={awaitsFirstValue(normA.entry, normA.value)}
+        height={STABILIZER_HEIGHT}
+      >
+        {(nv) => <StabilizerFigure nv={nv} scale={params.scale} stale={normA.stale} />}
+      </FigureSlot>
 
       {!denseOk ? (
         <>
@@ -221,6 +247,7 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
         <AnalysisFigure
           title={s.localTitle}
           name="local-truncation"
+          pendingHeight={305}
           analysis={localA}
           intro={<p className="note">{s.localNote(lvMap)}</p>}
           chart={(v) => ({

@@ -12,6 +12,23 @@ import type { PanelId } from '../store/store';
 import { holdsPanels, nextShown, PANEL_HOLD_MS, type ShownParams } from '../store/panel-params';
 import { Formula } from '../ui/Formula';
 
+/**
+ * Each panel's height before it has rendered once (content-visibility: auto skips a panel off screen;
+ * styles.css .panel): its content height in px (border and padding, 31 px, come on top) at the
+ * defaults in a 1280-px window, figures' space held (src/ui/PendingFigure.tsx). Close guesses give
+ * the page its length from the start, and a jump to a panel (a #panel- link) lands where it stays
+ * while the panels above it render.
+ */
+const PANEL_FIRST_GUESS: Partial<Record<PanelId, number>> = {
+  error: 1796,
+  sparsity: 1943,
+  rank: 804,
+  'feature-maps': 2430,
+  speed: 407,
+  beyond: 2582,
+  training: 669,
+};
+
 export function Panel(props: {
   id: PanelId;
   title: string;
@@ -20,8 +37,15 @@ export function Panel(props: {
   formulaNote?: string;
   children: ReactNode;
 }) {
+  const guess = PANEL_FIRST_GUESS[props.id];
   return (
-    <section className="panel" id={`panel-${props.id}`} data-panel={props.id} aria-labelledby={`h-${props.id}`}>
+    <section
+      className="panel"
+      id={`panel-${props.id}`}
+      data-panel={props.id}
+      aria-labelledby={`h-${props.id}`}
+      style={guess ? { containIntrinsicSize: `auto ${guess}px` } : undefined}
+    >
       <EmbedButton panel={props.id} />
       <h2 id={`h-${props.id}`}>{props.title}</h2>
       <p className="lead">{props.lead}</p>

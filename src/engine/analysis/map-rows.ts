@@ -1,7 +1,6 @@
 /** One query row of Â under every feature map (the feature-map panel's per-map rows), and the λ-invariance. */
-import { featureDim } from '../../core/feature-maps';
+import { rowComparisonMaps } from '../../core/feature-maps';
 import { oprfCausalA, oprfCausalRho, oprfParameter, oprfRho } from '../../core/feature-maps-beyond';
-import { LIMITS } from '../../core/limits';
 import { klDivergence, relativeError, rowEntropy, normalizedEntropy } from '../../core/metrics';
 import { spread } from '../../core/sweeps';
 import { FEATURE_MAPS } from '../../core/types';
@@ -18,10 +17,7 @@ export async function mapRows(payload: MapRowsPayload, ctx: AnalysisContext): Pr
   // W as drawn for the positive map (every map that projects shares it; uploaded Q, K come with it drawn too)
   const w = memoProjection({ ...p, featureMap: 'positive' });
   const stab = p.stabilizer;
-  const shown = FEATURE_MAPS.filter(
-    // hedgehog needs a fitted W (shown by the Hedgehog training view); taylor2 at large d is refused everywhere
-    (map) => map !== 'hedgehog' && featureDim(map, w.rows, x.cols) <= LIMITS.featureDimMax,
-  );
+  const shown = rowComparisonMaps(w.rows, x.cols);
   // one batch: the row under every shown map, and 'exp' queries against 'positive' keys (the λ check)
   const b = await backendOf(ctx).rowStats(
     { q: inputs.q, k: inputs.k, rows: [row], causal: p.causal },

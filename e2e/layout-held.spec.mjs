@@ -1,0 +1,144 @@
+// Figures hold their space while they first compute (src/ui/PendingFigure.tsx): the page does not jump
+// when results arrive — not for a reader, not on a projector, not in an iframe, and not under the
+// pointer (a CI run lost a click on the Hedgehog fit's Cancel when the per-map rows above it appeared).
+// Run: node e2e/run.mjs layout-held
+import assert from 'node:assert/strict';
+import { test } from './harness.mjs';
+
+/** Before the app runs: the load's layout-shift score, and every held frame seen (name → its height). */
+function watchLayout() {
+  window.__shift = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
+  }).observe({ type: 'layout-shift', buffered: true });
+  window.__held = {};
+  const record = (el) => {
+    const name = el.getAttribute('data-pending-figure');
+    (window.__held[name] ??= new Set()).add(Math.round(el.getBoundingClientRect().height));
+  };
+  new MutationObserver((records) => {
+    for (const r of records)
+      for (const n of r.addedNodes) {
+        if (!(n instanceof Element)) continue;
+        if (n.matches('[data-pending-figure]')) record(n);
+        for (const el of n.querySelectorAll('[data-pending-figure]')) record(el);
+      }
+  }).observe(document, { childList: true, subtree: true });
+}
+
+/** The figures every default page shows; each must hold its space first (data-figure-body names). */
+const EXPECTED = [
+  'main-figures',
+  'main-row',
+  'error-vs-m',
+  'error-vs-scale',
+  'entropy-vs-scale',
+  'error-vs-d',
+  'entry-error',
+  'sparsity-metrics',
+  'entropy-histogram',
+  'top-k-mass',
+  'entropy-vs-n',
+  'stabilizer-entropy',
+  'local-truncation',
+  'singular-values',
+  'beyond-metrics',
+  'beyond-error-vs-dim',
+  'beyond-error-vs-scale',
+  'beyond-error-vs-time',
+];
+
+test(
+  'every figure holds its own height while it first computes (held = shown within a line of a note, 25 px, at the defaults), and a load shifts the first screen by a layout-shift score under 0.05',
+  async ({ page, appUrl, log }) => {
+    await page.addInitScript(watchLayout);
+    await page.goto(`${appUrl}/`);
+    await page.waitForSelector('[data-metric="heatmap-exact"][data-result-id]', { timeout: 60_000 });
+    // the first screen's score, before the test scrolls (a scroll is not the page's own shift)
+    await page.waitForFunction(() => !document.querySelector('[data-panel="main"] [data-pending-figure]'));
+    await page.waitForTimeout(500);
+    const shift = await page.evaluate(() => window.__shift);
+    // the beyond panel computes once seen, and a panel off screen is not laid out: visit each
+    for (const panel of ['error', 'sparsity', 'rank', 'feature-maps', 'beyond']) {
+      await page.locator(`[data-panel="${panel}"]`).scrollIntoViewIfNeeded();
+      await page.waitForFunction((p) => !document.querySelector(`[data-panel="${p}"] [data-pending-figure]`), panel, {
+        timeout: 120_000,
+      });
+    }
+    const shown = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-figure-body]')].map((el) => ({
+        name: el.getAttribute('data-figure-body'),
+        held: Number(el.getAttribute('data-held-height')),
+        height: el.getBoundingClientRect().height,
+      })),
+    );
+    const seen = await page.evaluate(() =>
+      Object.fromEntries(Object.entries(window.__held).map(([k, v]) => [k, [...v]])),
+    );
+    const names = shown.map((s) => s.name);
+    for (const name of EXPECTED) assert.ok(names.includes(name), `figure ${name} is on the page`);
+    for (const s of shown) {
+      log(`${s.name.padEnd(22)} held ${String(s.held).padStart(4)} px · shown ${s.height.toFixed(1)} px`);
+      // a note that depends on the value (a series off the chart, say) may add or take a line
+      assert.ok(Math.abs(s.height - s.held) <= 25, `${s.name}: held ${s.held} px, shown ${s.height.toFixed(1)} px`);
+      assert.ok(
+        seen[s.name],
+        `${s.name}: its space was held before its first value (held frames: ${Object.keys(seen)})`,
+      );
+    }
+    // the per-map rows: a held cell per map, each the height of the figure that replaced it
+    const cells = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-map-row]')].map((c) => ({
+        map: c.getAttribute('data-map-row'),
+        figure: c.querySelector('.figure-body, .export-figure').getBoundingClientRect().height,
+      })),
+    );
+    assert.ok(cells.length >= 8, `rows under every map (${cells.length})`);
+    for (const c of cells) {
+      const held = seen[`row-${c.map}`];
+      assert.ok(held, `the ${c.map} row's cell was held before the rows came`);
+      assert.ok(
+        held.some((h) => Math.abs(h - c.figure) <= 25),
+        `${c.map}: held ${held} px, its figure ${c.figure.toFixed(1)} px`,
+      );
+    }
+    log(`per-map rows: ${cells.length} cells held; layout-shift score of the load ${shift.toFixed(4)}`);
+    assert.ok(
+      shift < 0.05,
+      `layout-shift score of the load ${shift.toFixed(4)} (was 0.27 before figures held their space)`,
+    );
+  },
+  { webgpu: false, timeout: 240_000 },
+);
+
+test(
+  'map=hedgehog: the fit’s Cancel button keeps its place on screen (within 2 px) from the first fit step to the end of the fit',
+  async ({ page, appUrl, log }) => {
+    await page.goto(`${appUrl}/?map=hedgehog`);
+    const cancel = page.locator('[data-action="hedgehog-cancel"]');
+    await cancel.waitFor({ timeout: 60_000 });
+    await cancel.scrollIntoViewIfNeeded();
+    // its top on screen (where the pointer goes), every frame, until the fit ends (the button goes)
+    const tops = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const seen = [];
+          const tick = () => {
+            const b = document.querySelector('[data-action="hedgehog-cancel"]');
+            if (!b) return resolve(seen);
+            seen.push(b.getBoundingClientRect().top);
+            requestAnimationFrame(tick);
+          };
+          tick();
+        }),
+    );
+    const spread = Math.max(...tops) - Math.min(...tops);
+    log(
+      `Cancel over ${tops.length} frames of the fit: top ${Math.min(...tops).toFixed(1)}–${Math.max(...tops).toFixed(1)} px`,
+    );
+    assert.ok(tops.length >= 10, `the fit ran for frames (${tops.length})`);
+    assert.ok(spread <= 2, `Cancel moved ${spread.toFixed(1)} px during the fit`);
+    assert.equal(await page.getAttribute('.hedgehog-training', 'data-hedgehog'), 'done');
+  },
+  { webgpu: false, timeout: 120_000 },
+);
