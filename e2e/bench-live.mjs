@@ -106,6 +106,15 @@ function probe() {
     }
   };
   const hasLongtask = observe('longtask', longtasks);
+  // layout shifts on screen (the keyboard step's own 500 ms count too: a figure arriving is no input)
+  const shifts = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) shifts.push({ start: e.startTime, duration: 0, value: e.value });
+    }).observe({ type: 'layout-shift', buffered: true });
+  } catch {
+    // no Layout Instability API: the row stays empty
+  }
   const hasLoaf = observe('long-animation-frame', loafs);
 
   const heatmapId = () => document.querySelector('[data-metric="heatmap-exact"]')?.getAttribute('data-result-id') ?? '';
@@ -248,6 +257,7 @@ function probe() {
       const sum = (xs, k) => xs.reduce((a, e) => a + e[k], 0);
       const lt = within(longtasks);
       const lf = within(loafs);
+      const ls = within(shifts);
       const ops = {};
       for (const [op, m] of Object.entries(s.ops))
         ops[op] = { changed: m.changed || m.first !== null, first: m.first, refined: m.refined };
@@ -257,6 +267,7 @@ function probe() {
         settled: s.settled,
         ops,
         longtask: { count: lt.length, longest: Math.max(0, ...lt.map((e) => e.duration)), total: sum(lt, 'duration') },
+        shift: sum(ls, 'value'),
         loaf: {
           count: lf.length,
           longest: Math.max(0, ...lf.map((e) => e.duration)),
@@ -445,6 +456,8 @@ const metrics = [
   { label: 'long tasks: count', get: (s) => s.longtask.count, count: true },
   { label: 'long tasks: longest', get: (s) => s.longtask.longest },
   { label: 'long tasks: total', get: (s) => s.longtask.total },
+  // older checkouts' probes have no shift field: no sample
+  { label: 'layout-shift score on screen', get: (s) => s.shift, format: (x) => x.toFixed(4) },
   ...(paths.some((p) => infos[p.id]?.loaf)
     ? [
         { label: 'long animation frames: count', get: (s) => s.loaf.count, count: true },
@@ -466,8 +479,16 @@ for (const path of paths) {
 }
 
 const withP90 = paths.some((p) => samples[p.id].length >= 10);
-const cell = (st, k, count) =>
-  st[k] === null ? '—' : count ? (Number.isInteger(st[k]) ? String(st[k]) : st[k].toFixed(1)) : fmt(st[k]);
+const cell = (st, k, count, format) =>
+  st[k] === null
+    ? '—'
+    : format
+      ? format(st[k])
+      : count
+        ? Number.isInteger(st[k])
+          ? String(st[k])
+          : st[k].toFixed(1)
+        : fmt(st[k]);
 const header = [
   'metric',
   ...paths.flatMap((p) => [`${p.id} n`, `${p.id} min`, `${p.id} median`, ...(withP90 ? [`${p.id} p90`] : [])]),
@@ -479,7 +500,8 @@ const rows = metrics
     ...paths.flatMap((p) => {
       const st = table[p.id][m.label];
       const n = st.missing ? `${st.n} (+${st.missing} —)` : String(st.n);
-      return [n, cell(st, 'min', m.count), cell(st, 'median', m.count), ...(withP90 ? [cell(st, 'p90', m.count)] : [])];
+      const c = (k) => cell(st, k, m.count, m.format);
+      return [n, c('min'), c('median'), ...(withP90 ? [c('p90')] : [])];
     }),
   ]);
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
