@@ -142,3 +142,44 @@ test(
   },
   { webgpu: false, timeout: 120_000 },
 );
+
+test(
+  'lecture mode: a step of a slide’s slider leaves its figure where it is (top and height within 1 px, every frame until it is current again)',
+  async ({ page, appUrl, log }) => {
+    // the sparsity slide: an analysis figure, whose status shows while each step recomputes
+    await page.goto(`${appUrl}/?present&step=sparsity&backend=cpu`);
+    await page.waitForSelector('.slide-fig[data-ready="1"]', { timeout: 60_000 });
+    const range = page.locator('.control-strip input[type=range]').first();
+    await range.focus();
+    // the figure's box every frame, from before the step until the figure is current again
+    await page.evaluate(() => {
+      window.__boxes = new Promise((resolve) => {
+        const seen = [];
+        let left = false;
+        const tick = () => {
+          const fig = document.querySelector('.slide-fig');
+          const r = fig.querySelector('.slide-fig-body').getBoundingClientRect();
+          seen.push({ top: r.top, height: r.height, status: !!fig.querySelector('.analysis-status') });
+          const ready = fig.getAttribute('data-ready') === '1';
+          left ||= !ready;
+          if ((left && ready) || seen.length > 600) return resolve(seen);
+          requestAnimationFrame(tick);
+        };
+        tick();
+      });
+    });
+    await page.keyboard.press('ArrowLeft');
+    const boxes = await page.evaluate(() => window.__boxes);
+    const spread = (k) => Math.max(...boxes.map((b) => b[k])) - Math.min(...boxes.map((b) => b[k]));
+    const withStatus = boxes.filter((b) => b.status).length;
+    log(
+      `${boxes.length} frames, ${withStatus} with the status shown: body top spread ${spread('top').toFixed(1)} px, height ${spread('height').toFixed(1)} px`,
+    );
+    assert.ok(
+      !boxes[0].status && withStatus > 0,
+      'the step showed the figure’s status while it recomputed, not before',
+    );
+    assert.ok(spread('top') <= 1 && spread('height') <= 1, 'the figure stayed put');
+  },
+  { webgpu: false, timeout: 120_000 },
+);

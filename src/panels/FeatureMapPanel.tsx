@@ -135,19 +135,18 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
           <h3>{s.lambdaTitle}</h3>
           <p>{s.lambdaText}</p>
           <Formula tex={s.lambdaFormula} />
-          {v && (
-            <p
-              className="note"
-              data-lambda-query={v.lambda.queryNormDropped}
-              data-lambda-both={v.lambda.bothNormsDropped}
-            >
-              {s.lambdaMeasured(
-                fmt(v.lambda.queryNormDropped),
-                fmt(v.lambda.bothNormsDropped),
-                fmt(v.lambda.keyNormSpread),
-              )}
-            </p>
-          )}
+          {/* the sentence is there before its numbers ("…"), so the fold below does not move when they come */}
+          <p
+            className="note"
+            data-lambda-query={v?.lambda.queryNormDropped}
+            data-lambda-both={v?.lambda.bothNormsDropped}
+          >
+            {s.lambdaMeasured(
+              v ? fmt(v.lambda.queryNormDropped) : '…',
+              v ? fmt(v.lambda.bothNormsDropped) : '…',
+              v ? fmt(v.lambda.keyNormSpread) : '…',
+            )}
+          </p>
           <h3>{s.foldTitle}</h3>
           <p>{s.foldText}</p>
           <Formula tex={s.foldFormula} />

@@ -31,18 +31,27 @@ export function sameParams(a: AttentionParams, b: AttentionParams): boolean {
   return (Object.keys(a) as (keyof AttentionParams)[]).every((k) => a[k] === b[k]);
 }
 
-/** The frame of every figure: data-figure / data-ready for tests, a status line while waiting, a stat line under it. */
+/**
+ * The frame of every figure: data-figure / data-ready for tests, a stat line under it. `controls`
+ * (Run, Train) are a row of their own above the figure. `status` (computing, refining, failed) comes
+ * and goes with every step of a slider: it is drawn over the top of the figure, so the figure keeps
+ * its size and place when it goes — in flow, it moved the figure 47 px down and back up on every step.
+ */
 export function Frame(props: {
   kind: string;
   ready: boolean;
+  controls?: ReactNode;
   status?: ReactNode;
   stat?: ReactNode;
   children: ReactNode;
 }) {
   return (
     <div className="slide-fig" data-figure={props.kind} data-ready={props.ready ? '1' : '0'}>
-      {props.status}
-      <div className="slide-fig-body">{props.children}</div>
+      {props.controls}
+      <div className="slide-fig-body">
+        {props.children}
+        {props.status && <div className="slide-fig-status">{props.status}</div>}
+      </div>
       {props.stat && <p className="slide-stat">{props.stat}</p>}
     </div>
   );

@@ -53,7 +53,7 @@ export function SpeedFigure({ step, box }: { step: Step; box: Box }) {
     <Frame
       kind={step.figure}
       ready={state.status === 'done' && current}
-      status={
+      controls={
         <div className="slide-speed-run" data-speed-state={state.status}>
           {running ? (
             <RunStatus state={state} onCancel={cancel} />

@@ -36,7 +36,7 @@ export function TrainingFigure({ step, box }: { step: Step; box: Box }) {
       kind={step.figure}
       // current once the live curves have points (a full comparison takes a while; it keeps drawing)
       ready={status === 'done' || (status !== 'error' && curves.some((c) => c.steps.length > 0))}
-      status={
+      controls={
         <div className="slide-training-run">
           <TrainingButtons lecture />
           <TrainingProgressLine compact />
