@@ -22,8 +22,9 @@ import { ComputeStatus } from './ComputeStatus';
 import { Formula } from '../ui/Formula';
 import { PendingFigure } from '../ui/PendingFigure';
 
-/** Gap between heatmaps (px, matches .heatmaps gap) and the axes' frame around each canvas. */
+/** Gap between heatmaps (px, matches .heatmaps gap: across, and between wrapped rows) and the axes' frame around each canvas. */
 const HEATMAP_GAP = 16;
+const HEATMAP_ROW_GAP = 9.6;
 const HEATMAP_FRAME = 56;
 /** Smallest canvas side worth putting three across (|A − Â| beside A and Â), and two across. */
 const MIN_SIDE_3 = 240;
@@ -43,9 +44,9 @@ const PENDING_ROW_CHART = 325;
 const STATE_EXPORT_HEIGHT = 28;
 
 /** Height of the heatmaps, the numbers above and the toolbar below, at a layout (what the first result fills). */
-export function mainFiguresHeight({ across, size }: { across: 1 | 2 | 3; size: number }): number {
+function mainFiguresHeight({ across, size }: { across: 1 | 2 | 3; size: number }): number {
   const rows = Math.ceil(3 / across);
-  return PENDING_METRICS + rows * (size + PENDING_HEATMAP_EXTRA) + (rows - 1) * 9.6 + PENDING_TOOLBAR;
+  return PENDING_METRICS + rows * (size + PENDING_HEATMAP_EXTRA) + (rows - 1) * HEATMAP_ROW_GAP + PENDING_TOOLBAR;
 }
 
 /**
