@@ -479,16 +479,8 @@ for (const path of paths) {
 }
 
 const withP90 = paths.some((p) => samples[p.id].length >= 10);
-const cell = (st, k, count, format) =>
-  st[k] === null
-    ? '—'
-    : format
-      ? format(st[k])
-      : count
-        ? Number.isInteger(st[k])
-          ? String(st[k])
-          : st[k].toFixed(1)
-        : fmt(st[k]);
+const countFormat = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+const cell = (st, k, m) => (st[k] === null ? '—' : (m.format ?? (m.count ? countFormat : fmt))(st[k]));
 const header = [
   'metric',
   ...paths.flatMap((p) => [`${p.id} n`, `${p.id} min`, `${p.id} median`, ...(withP90 ? [`${p.id} p90`] : [])]),
@@ -500,7 +492,7 @@ const rows = metrics
     ...paths.flatMap((p) => {
       const st = table[p.id][m.label];
       const n = st.missing ? `${st.n} (+${st.missing} —)` : String(st.n);
-      const c = (k) => cell(st, k, m.count, m.format);
+      const c = (k) => cell(st, k, m);
       return [n, c('min'), c('median'), ...(withP90 ? [c('p90')] : [])];
     }),
   ]);

@@ -85,6 +85,11 @@ test(
         seen[s.name],
         `${s.name}: its space was held before its first value (held frames: ${Object.keys(seen)})`,
       );
+      // and held at its own height (the frame as laid out, not only the number it was given)
+      assert.ok(
+        seen[s.name].some((h) => Math.abs(h - s.held) <= 1),
+        `${s.name}: held frames of ${seen[s.name].join(', ')} px, its held height ${s.held} px`,
+      );
     }
     // the per-map rows: a held cell per map, each the height of the figure that replaced it
     const cells = await page.evaluate(() =>
@@ -159,8 +164,8 @@ test(
         const tick = () => {
           const fig = document.querySelector('.slide-fig');
           const r = fig.querySelector('.slide-fig-body').getBoundingClientRect();
-          seen.push({ top: r.top, height: r.height, status: !!fig.querySelector('.analysis-status') });
           const ready = fig.getAttribute('data-ready') === '1';
+          seen.push({ top: r.top, height: r.height, status: !!fig.querySelector('.analysis-status'), ready });
           left ||= !ready;
           if ((left && ready) || seen.length > 600) return resolve(seen);
           requestAnimationFrame(tick);
@@ -179,6 +184,7 @@ test(
       !boxes[0].status && withStatus > 0,
       'the step showed the figure’s status while it recomputed, not before',
     );
+    assert.ok(boxes.at(-1).ready, 'the figure was current again at the last frame recorded');
     assert.ok(spread('top') <= 1 && spread('height') <= 1, 'the figure stayed put');
   },
   { webgpu: false, timeout: 120_000 },

@@ -11,7 +11,7 @@ import type { AnalysisRequest } from '../store/analyses';
 import type { AnalysisEntry } from '../store/store';
 import { AnalysisStatus, isCoarse } from '../ui/analysis';
 import { Figure } from '../ui/Figure';
-import { awaitsFirstValue, FigureSlot } from '../ui/PendingFigure';
+import { AnalysisSlot } from '../ui/PendingFigure';
 
 /** What `useAnalysisRequest` returns. */
 export interface AnalysisHandle<T> {
@@ -47,7 +47,6 @@ export function AnalysisFigure<T>(props: {
 }) {
   const t = useStrings();
   const { analysis: a, title } = props;
-  const v = a.value;
   // a coarse stage's downloads say so in their file name
   const name = isCoarse(a.entry, a.req.key) ? `${props.name}-coarse` : props.name;
   return (
@@ -55,7 +54,7 @@ export function AnalysisFigure<T>(props: {
       <h3>{title}</h3>
       {props.intro}
       {props.status !== false && <AnalysisStatus req={a.req} />}
-      <FigureSlot name={props.name} value={v} pending={awaitsFirstValue(a.entry, v)} height={props.pendingHeight}>
+      <AnalysisSlot name={props.name} analysis={a} height={props.pendingHeight}>
         {(v) => (
           <>
             {props.before?.(v)}
@@ -69,7 +68,7 @@ export function AnalysisFigure<T>(props: {
             {props.after?.(v)}
           </>
         )}
-      </FigureSlot>
+      </AnalysisSlot>
     </>
   );
 }

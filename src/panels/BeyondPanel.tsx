@@ -32,7 +32,7 @@ import { CITED, REFERENCES } from '../i18n/references';
 import { Metric, Panel, withDeferredParams } from './common';
 import { useAnalysisRequest } from '../ui/analysis';
 import { Formula } from '../ui/Formula';
-import { awaitsFirstValue, FigureSlot } from '../ui/PendingFigure';
+import { AnalysisSlot } from '../ui/PendingFigure';
 
 /** Dash of a projection variant (the maps themselves keep their own dash). */
 const VARIANT_DASH = ['5 2', '1 2', '9 3', '3 3 1 3'];
@@ -198,12 +198,7 @@ function BeyondPanelBody({ params }: { params: AttentionParams }) {
         </table>
       </div>
 
-      <FigureSlot
-        name="beyond-metrics"
-        value={sv}
-        pending={awaitsFirstValue(sweeps.entry, sv)}
-        height={BEYOND_METRICS_HEIGHT}
-      >
+      <AnalysisSlot name="beyond-metrics" analysis={sweeps} height={BEYOND_METRICS_HEIGHT}>
         {(sv) => (
           <div className="metrics">
             {best && <Metric name="beyond-best-error" label={s.best(name(best), sv.m)} value={best.current.mean} />}
@@ -217,7 +212,7 @@ function BeyondPanelBody({ params }: { params: AttentionParams }) {
             ))}
           </div>
         )}
-      </FigureSlot>
+      </AnalysisSlot>
 
       <div data-beyond-figure="dim">
         <AnalysisFigure

@@ -20,7 +20,7 @@ import { StateExport } from './StateExport';
 import { ZeroNormalizerNotice } from './StabilizerFigure';
 import { ComputeStatus } from './ComputeStatus';
 import { Formula } from '../ui/Formula';
-import { PendingFigure } from '../ui/PendingFigure';
+import { FigureSlot } from '../ui/PendingFigure';
 
 /** Gap between heatmaps (px, matches .heatmaps gap: across, and between wrapped rows) and the axes' frame around each canvas. */
 const HEATMAP_GAP = 16;
@@ -40,8 +40,6 @@ const PENDING_METRICS = 59;
 const PENDING_HEATMAP_EXTRA = 97;
 const PENDING_TOOLBAR = 64;
 const PENDING_ROW_CHART = 325;
-/** the JSON export line above the row chart (it shows with the result; before it, its space is held with the row chart's) */
-const STATE_EXPORT_HEIGHT = 28;
 
 /** Height of the heatmaps, the numbers above and the toolbar below, at a layout (what the first result fills). */
 function mainFiguresHeight({ across, size }: { across: 1 | 2 | 3; size: number }): number {
@@ -153,9 +151,8 @@ export function MainComparison() {
   const pick = useCallback((row: number) => actions.pinRow(row === pinned ? null : row), [actions, pinned]);
   const m = result?.metrics;
   const limit = fmtInt(viewLimit(backend));
-  // keyed: the same element before and after the first result (the figures replace their held space around it)
   const explainer = (
-    <div key="explainer" className="main-explainer">
+    <div className="main-explainer">
       <p className="lead">{s.lead}</p>
       <Formula tex={s.formula} />
     </div>
@@ -186,21 +183,17 @@ export function MainComparison() {
             </p>
           )}
         </div>
-        {!result ? (
-          <>
-            {/* the first result computes: its figures' space is held (not after an error: the status says why) */}
-            {status !== 'error' && (
-              <PendingFigure name="main-figures" height={figuresHeight}>
-                {status === 'idle' && <p className="note">{s.waiting}</p>}
-              </PendingFigure>
-            )}
-            {explainer}
-            {status !== 'error' && <PendingFigure name="main-row" height={STATE_EXPORT_HEIGHT + PENDING_ROW_CHART} />}
-          </>
-        ) : (
-          <>
-            <ZeroNormalizerNotice rows={result.output.zeroNormalizerRows} n={result.params.n} />
-            <div data-figure-body="main-figures" data-held-height={figuresHeight}>
+        {result && <ZeroNormalizerNotice rows={result.output.zeroNormalizerRows} n={result.params.n} />}
+        {/* until the first result its figures' space is held (not after an error: the status says why) */}
+        <FigureSlot
+          name="main-figures"
+          value={result}
+          pending={status !== 'error'}
+          height={figuresHeight}
+          note={status === 'idle' ? <p className="note">{s.waiting}</p> : null}
+        >
+          {(result) => (
+            <>
               <div className="metrics">
                 <Metric
                   name="rel-error-A"
@@ -301,39 +294,40 @@ export function MainComparison() {
                   {s.noView(limit, backend?.kind === 'webgpu' ? s.onWebgpu : s.onCpu)}
                 </p>
               )}
+            </>
+          )}
+        </FigureSlot>
+        {explainer}
+        <StateExport />
+        {/* the row chart follows the result in a deferred render: its space is held until then */}
+        <FigureSlot name="main-row" value={rowSeries} pending={!later && status !== 'error'} height={PENDING_ROW_CHART}>
+          {(rowSeries) => (
+            <div className="row-chart">
+              <h3>
+                {rowSeries.title}
+                {pinned !== null && (
+                  <button type="button" className="small" onClick={() => actions.pinRow(null)}>
+                    {s.unpin}
+                  </button>
+                )}
+              </h3>
+              <Figure name={`attention-row-${shownRow}`} title={rowSeries.title} params={later!.params}>
+                <LineChart
+                  labels={t.charts}
+                  series={rowSeries.series}
+                  xLabel={s.rowX}
+                  yLabel={s.rowY}
+                  ariaLabel={rowSeries.title}
+                  tableCaption={s.rowTable(shownRow)}
+                  xDomain={rowDomain}
+                  integerX
+                  height={210}
+                  notes={[rowSeries.hoverNote, rowSeries.per > 1 ? s.rowDecimated(rowSeries.per) : null, s.rowHint]}
+                />
+              </Figure>
             </div>
-            {explainer}
-            <StateExport />
-            {/* the row chart follows the result in a deferred render: its space is held until then */}
-            {!later && <PendingFigure name="main-row" height={PENDING_ROW_CHART} />}
-            {rowSeries && (
-              <div className="row-chart" data-figure-body="main-row" data-held-height={PENDING_ROW_CHART}>
-                <h3>
-                  {rowSeries.title}
-                  {pinned !== null && (
-                    <button type="button" className="small" onClick={() => actions.pinRow(null)}>
-                      {s.unpin}
-                    </button>
-                  )}
-                </h3>
-                <Figure name={`attention-row-${shownRow}`} title={rowSeries.title} params={later!.params}>
-                  <LineChart
-                    labels={t.charts}
-                    series={rowSeries.series}
-                    xLabel={s.rowX}
-                    yLabel={s.rowY}
-                    ariaLabel={rowSeries.title}
-                    tableCaption={s.rowTable(shownRow)}
-                    xDomain={rowDomain}
-                    integerX
-                    height={210}
-                    notes={[rowSeries.hoverNote, rowSeries.per > 1 ? s.rowDecimated(rowSeries.per) : null, s.rowHint]}
-                  />
-                </Figure>
-              </div>
-            )}
-          </>
-        )}
+          )}
+        </FigureSlot>
       </div>
     </Panel>
   );

@@ -14,7 +14,7 @@ import { Metric, Panel, withDeferredParams } from './common';
 import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { Figure } from '../ui/Figure';
 import { SpectrumChart } from '../ui/SpectrumChart';
-import { awaitsFirstValue, FigureSlot } from '../ui/PendingFigure';
+import { AnalysisSlot } from '../ui/PendingFigure';
 
 /** The numbers, subtitle and spectrum under the status line (px at the defaults): held until the first spectra. */
 const RANK_HEIGHT = 512;
@@ -77,12 +77,8 @@ function RankPanelBody({ params }: { params: AttentionParams }) {
       ) : (
         <>
           <AnalysisStatus req={spec.req} />
-          <FigureSlot
-            name="singular-values"
-            value={derived && v}
-            pending={awaitsFirstValue(spec.entry, v)}
-            height={RANK_HEIGHT}
-          >
+          {/* `derived` is there whenever the value is (one memo of it) */}
+          <AnalysisSlot name="singular-values" analysis={spec} height={RANK_HEIGHT}>
             {(v) => (
               <>
                 <div
@@ -109,7 +105,7 @@ function RankPanelBody({ params }: { params: AttentionParams }) {
                 )}
               </>
             )}
-          </FigureSlot>
+          </AnalysisSlot>
         </>
       )}
     </Panel>

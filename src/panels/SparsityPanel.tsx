@@ -23,7 +23,7 @@ import { Metric, Panel, withDeferredParams } from './common';
 import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { StabilizerFigure } from './StabilizerFigure';
 import { topKSeries } from '../ui/top-k-series';
-import { awaitsFirstValue, FigureSlot } from '../ui/PendingFigure';
+import { AnalysisSlot } from '../ui/PendingFigure';
 
 const TOP_K_SHOWN = 8;
 
@@ -109,12 +109,7 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
   return (
     <Panel id="sparsity" title={s.title} lead={s.lead} formula={s.formula}>
       {rv && rv.map === 'trig' && <p className="note warn">{s.trigNote}</p>}
-      <FigureSlot
-        name="sparsity-metrics"
-        value={rv}
-        pending={awaitsFirstValue(rowsA.entry, rv)}
-        height={SPARSITY_METRICS_HEIGHT}
-      >
+      <AnalysisSlot name="sparsity-metrics" analysis={rowsA} height={SPARSITY_METRICS_HEIGHT}>
         {(rv) => (
           <div className="metrics">
             <Metric
@@ -146,7 +141,7 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
             )}
           </div>
         )}
-      </FigureSlot>
+      </AnalysisSlot>
       <div className="grid-2">
         <div className="sub">
           <AnalysisFigure
@@ -226,14 +221,9 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
 
       <h3>{t.stab.figureTitle}</h3>
       <AnalysisStatus req={normA.req} />
-      <FigureSlot
-        name="stabilizer-entropy"
-        value={normA.value}
-        pending={awaitsFirstValue(normA.entry, normA.value)}
-        height={STABILIZER_HEIGHT}
-      >
+      <AnalysisSlot name="stabilizer-entropy" analysis={normA} height={STABILIZER_HEIGHT}>
         {(nv) => <StabilizerFigure nv={nv} scale={params.scale} stale={normA.stale} />}
-      </FigureSlot>
+      </AnalysisSlot>
 
       {!denseOk ? (
         <>

@@ -31,9 +31,9 @@ export function PendingFigure({ name, height, children }: { name: string; height
 }
 
 /**
- * What shows a value, or its held space while the value is first computed (`pending`); nothing after
- * an error or a cancel (the status line says why). The shown block carries the height it was held at
- * (data-held-height), so a test can compare the two at the defaults.
+ * What shows a value, or its held space while the value is first computed (`pending`, with an
+ * optional `note` in the frame); nothing after an error or a cancel (the status line says why). The
+ * shown block carries the height it was held at (data-held-height), so a test can compare the two.
  */
 export function FigureSlot<T>(props: {
   name: string;
@@ -41,6 +41,7 @@ export function FigureSlot<T>(props: {
   pending: boolean;
   /** px, measured at the defaults with the shipped fonts */
   height: number;
+  note?: ReactNode;
   children: (v: T) => ReactNode;
 }) {
   if (props.value !== null)
@@ -49,5 +50,24 @@ export function FigureSlot<T>(props: {
         {props.children(props.value)}
       </div>
     );
-  return props.pending ? <PendingFigure name={props.name} height={props.height} /> : null;
+  return props.pending ? (
+    <PendingFigure name={props.name} height={props.height}>
+      {props.note}
+    </PendingFigure>
+  ) : null;
+}
+
+/** FigureSlot of an analysis (a `useAnalysisRequest` handle): held while its first value computes. */
+export function AnalysisSlot<T>(props: {
+  name: string;
+  analysis: { entry: Pick<AnalysisEntry, 'status'> | undefined; value: T | null };
+  height: number;
+  children: (v: T) => ReactNode;
+}) {
+  const { entry, value } = props.analysis;
+  return (
+    <FigureSlot name={props.name} value={value} pending={awaitsFirstValue(entry, value)} height={props.height}>
+      {props.children}
+    </FigureSlot>
+  );
 }
