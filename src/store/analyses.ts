@@ -57,6 +57,12 @@ const PARAM_KEYS: readonly (keyof AttentionParams)[] = [
 /**
  * One request. Its key holds every parameter except those in `ignores` (the ones the analysis
  * sweeps itself, or does not use); sweeps that sample at most `nCap` keys see n only up to it.
+ *
+ * An analysis that ignores the selected map forms its own (the positive map, or every map), and its
+ * payload says so: the worker validates the payload's parameters, and the selected map's own limits
+ * (Taylor features past d = 44) failed sweeps that never form it. The payload must be a function of
+ * the key besides: a panel asks again only when its key changes, so such an error stayed on screen
+ * after the map changed back (a 300-change browser test found it).
  */
 function request<Op extends AnalysisOpName>(
   op: Op,
@@ -67,7 +73,8 @@ function request<Op extends AnalysisOpName>(
 ): AnalysisRequest<Op> {
   const seen = { ...p, n: options.capN ? Math.min(p.n, SWEEP_BUDGET.nCap) : p.n };
   const parts = PARAM_KEYS.filter((k) => !ignores.includes(k)).map((k) => seen[k]);
-  const full = { params: p, ...payload } as AnalysisPayloads[Op];
+  const params: AttentionParams = ignores.includes('featureMap') ? { ...p, featureMap: 'positive' } : p;
+  const full = { params, ...payload } as AnalysisPayloads[Op];
   return {
     op,
     payload: full,
