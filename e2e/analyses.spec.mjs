@@ -4,7 +4,14 @@
 // Run: node e2e/run.mjs analyses
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { afterMStep, analysisKeys, waitAnalysesCurrent, waitForAllAnalyses, waitForAnalysis } from './app-analyses.mjs';
+import {
+  PANEL_ANALYSES,
+  afterMStep,
+  analysisKeys,
+  waitAnalysesCurrent,
+  waitForAllAnalyses,
+  waitForAnalysis,
+} from './app-analyses.mjs';
 import { metric, resultId, settledBox, shotsDir, typeParam, waitForParams, waitForResult } from './app-page.mjs';
 import { test } from './harness.mjs';
 
@@ -313,4 +320,67 @@ test(
     assert.notEqual(after.refined, false, 'then refined');
   },
   { timeout: 120_000 },
+);
+
+test(
+  'a parameter past a limit (Taylor features at d = 64): the analyses of the selected map say they are not computed for these parameters and why, offer no re-run that would fail the same way, keep their previous figures; those that form their own maps compute; the previous main result stays; a valid d computes them all again',
+  async ({ page, appUrl, loadModule, log }) => {
+    const { en } = await loadModule('/src/i18n/en.ts');
+    const { OPS_USING_MAP } = await loadModule('/src/store/hedgehog-fit.ts');
+    const limited = PANEL_ANALYSES.filter((id) => OPS_USING_MAP.has(id));
+    const ownMaps = PANEL_ANALYSES.filter((id) => !OPS_USING_MAP.has(id));
+    assert.ok(limited.length >= 4 && ownMaps.length >= 5, `${limited.join(', ')} | ${ownMaps.join(', ')}`);
+    await page.goto(`${appUrl}/?backend=cpu&n=64&m=16&map=taylor2&d=8`);
+    await waitForResult(page, null);
+    await waitAnalysesCurrent(page);
+    const figuresBefore = await page.locator('[data-figure-body]').count();
+    const before = await page.textContent('[data-result-params]');
+    const keysBefore = await analysisKeys(page);
+
+    await typeParam(page, 'd', 64);
+    await page.waitForFunction(
+      (ids) =>
+        ids.every((id) => document.querySelector(`[data-analysis="${id}"]`)?.getAttribute('data-status') === 'error'),
+      limited,
+      { timeout: 60_000 },
+    );
+    const states = await page.evaluate(
+      (ids) =>
+        ids.map((id) => {
+          const el = document.querySelector(`[data-analysis="${id}"]`);
+          return {
+            id,
+            code: el.querySelector('[role="alert"]')?.getAttribute('data-error-code'),
+            text: el.textContent,
+            buttons: el.querySelectorAll('button').length,
+          };
+        }),
+      limited,
+    );
+    log(`${states[0].id}: “${states[0].text}”`);
+    for (const s of states) {
+      assert.equal(s.code, 'exceeds-limit', `${s.id}: the limit's code`);
+      assert.ok(s.text.startsWith(en.errors.analysisNotComputed), `${s.id} says it is not computed: “${s.text}”`);
+      assert.match(s.text, /taylor2 map has 4161 features at d = 64/, `${s.id} says why`);
+      assert.equal(s.buttons, 0, `${s.id} offers no re-run`);
+    }
+    // the sweeps that form the positive map (or every map that fits) are not the selected map's: they
+    // compute at d = 64 (error vs d sweeps d itself: its key stays)
+    await waitAnalysesCurrent(page, {
+      ids: ownMaps,
+      keys: keysBefore,
+      want: (id) => (id === 'errorVsD' ? 'same' : 'moved'),
+    });
+    assert.equal(await page.locator('[data-figure-body]').count(), figuresBefore, 'every figure stays on screen');
+    await page.waitForFunction(
+      () => document.querySelector('.compute-status')?.getAttribute('data-status') === 'error',
+    );
+    assert.equal(await page.textContent('[data-result-params]'), before, 'the previous main result stays');
+    assert.ok((await page.textContent('.compute-status')).includes(en.errors.codes['exceeds-limit']));
+
+    await typeParam(page, 'd', 16);
+    await waitForParams(page, 'd = 16');
+    await waitAnalysesCurrent(page);
+  },
+  { timeout: 240_000, webgpu: false },
 );

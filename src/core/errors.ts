@@ -28,3 +28,18 @@ export class EngineError extends Error {
 export function isEngineError(e: unknown): e is EngineError {
   return e instanceof Error && (e as { name?: string }).name === 'EngineError' && 'code' in e;
 }
+
+/**
+ * Codes the same request meets again however often it runs: the parameters, the inputs or the
+ * device's limits decide them. Re-running cannot help; changing a parameter can.
+ */
+const DETERMINED: ReadonlySet<string> = new Set<EngineErrorCode>([
+  'invalid-size',
+  'exceeds-limit',
+  'non-finite-input',
+  'shape-mismatch',
+  'non-finite-result',
+]);
+
+/** Whether running the same request again could end otherwise (a lost device, a validation error, a bug). */
+export const retryCanHelp = (code: string): boolean => !DETERMINED.has(code);

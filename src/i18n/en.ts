@@ -242,7 +242,7 @@ export const en = {
     codes: {
       'non-finite-result':
         'The computation overflowed to non-finite values — typical of trigonometric features at large norms (exp(‖x‖²/2) explodes, row sums can reach 0).',
-      'exceeds-limit': 'Too large for this device or backend.',
+      'exceeds-limit': 'Too large: past a limit of this app or of this device.',
       'invalid-size': 'Invalid size.',
       'non-finite-input': 'The inputs contain NaN or infinity.',
       'shape-mismatch': 'Matrices of incompatible shapes.',
@@ -257,6 +257,7 @@ export const en = {
     panelCrashed: (panel: string) =>
       `The “${panel}” panel hit an error while drawing. The rest of the page still works.`,
     analysisFailed: 'This analysis failed:',
+    analysisNotComputed: 'Not computed for these parameters:',
   },
   controls: {
     heading: 'Experiment',

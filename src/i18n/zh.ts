@@ -278,7 +278,7 @@ export const zh: Strings = {
     codes: {
       'non-finite-result':
         '计算结果溢出为非有限值——这是三角函数特征在范数较大时的典型表现（exp(‖x‖²/2) 爆炸，行和可能为 0）。',
-      'exceeds-limit': '规模超出了此设备或后端的上限。',
+      'exceeds-limit': '规模过大：超出了本应用或此设备的上限。',
       'invalid-size': '尺寸无效。',
       'non-finite-input': '输入中含有 NaN 或无穷大。',
       'shape-mismatch': '矩阵形状不匹配。',
@@ -291,6 +291,7 @@ export const zh: Strings = {
     retry: '重试',
     panelCrashed: (panel: string) => `“${panel}”面板在绘制时出错。页面的其余部分仍可正常使用。`,
     analysisFailed: '此项分析失败：',
+    analysisNotComputed: '这组参数下无法计算：',
   },
   controls: {
     heading: '实验设置',

@@ -1,6 +1,7 @@
 /** An analysis run in the worker as the panels and the slides see it: the request hook and its status line. */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { fmtMs } from '../charts/format';
+import { retryCanHelp } from '../core/errors';
 import type { AnalysisOpName, ComputedOn } from '../engine/analysis';
 import { withUpload, type AnalysisRequest } from '../store/analyses';
 import { useController, useStore } from '../store/react';
@@ -155,6 +156,7 @@ export function AnalysisStatus({ req }: { req: AnalysisRequest }) {
   const p = entry.progress;
   const label = refining ? t.analysis.refining(p?.label) : t.analysis.running(p?.label);
   const computedOn = (entry.value as ComputedOn | null)?.computedOn;
+  const retryable = retryCanHelp(entry.error?.code ?? 'internal');
   // a coarse value of this key on screen with no refinement coming (finished, cancelled or failed)
   const coarseNote = entry.status !== 'running' && isCoarse(entry, currentKey) && (
     <span className="note" data-coarse="true" title={t.analysis.coarseOnly}>
@@ -204,13 +206,17 @@ export function AnalysisStatus({ req }: { req: AnalysisRequest }) {
         </div>
       )}
       {entry.status === 'error' && (
-        <div className="progress-row" role="alert">
+        // an error the parameters decide says so and offers no re-run: the same request fails the same way
+        <div className="progress-row" role="alert" data-error-code={entry.error?.code ?? ''}>
           <span className="warn">
-            {t.errors.analysisFailed} <span lang="en">{entry.error?.message}</span>
+            {retryable ? t.errors.analysisFailed : t.errors.analysisNotComputed}{' '}
+            <span lang="en">{entry.error?.message}</span>
           </span>
-          <button type="button" className="small" onClick={rerun}>
-            {t.analysis.rerun}
-          </button>
+          {retryable && (
+            <button type="button" className="small" onClick={rerun} data-action="run">
+              {t.analysis.rerun}
+            </button>
+          )}
           {coarseNote}
         </div>
       )}
