@@ -2,10 +2,12 @@
 // first shows it (its status line says it is refining, data-refining="true") and then refines in
 // place; one whose last full run was fast goes without (store entry `stages` 1: analysis-runs.ts) and
 // never shows 'refining'. Once all are refined, every analysis figure holds the numbers a fresh load
-// of the same URL computes.
+// of the same URL computes. And 300 rapid changes of every kind on the WebGPU path end in the view a
+// fresh load of the final URL computes.
 // Run: node e2e/run.mjs progressive
 import assert from 'node:assert/strict';
 import { afterMStep, analysisKeys, waitAnalysesCurrent } from './app-analyses.mjs';
+import { waitForResult } from './app-page.mjs';
 import { test } from './harness.mjs';
 
 /** Analyses that depend on m and have a coarse stage: a step of m re-runs each, coarse first unless fast. */
@@ -111,4 +113,132 @@ test(
     assert.ok(stages.includes(2), 'some analysis still refines progressively');
   },
   { timeout: 600_000, webgpu: false },
+);
+
+/** The metrics a result or an analysis decides (not the timings, the backend or the beyond panel's own runs), by name. */
+function computedMetrics(page) {
+  return page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll('[data-panel]:not([data-panel="speed"]):not([data-panel="beyond"]) [data-metric]')]
+        .filter((m) => !/^(backend|compute-ms|train-|transfer-)/.test(m.getAttribute('data-metric')))
+        .map((m) => [m.getAttribute('data-metric'), m.getAttribute('data-value')]),
+    ),
+  );
+}
+
+/** The main comparison as drawn: its result's parameters and every canvas's pixels (a hash of each PNG). */
+function mainDrawn(page) {
+  return page.evaluate(() => ({
+    params: document.querySelector('[data-result-params]')?.textContent,
+    canvases: [...document.querySelectorAll('[data-panel="main"] canvas')].map((c) => {
+      const url = c.toDataURL();
+      let h = 0;
+      for (let i = 0; i < url.length; i++) h = (h * 31 + url.charCodeAt(i)) | 0;
+      return `${c.width}×${c.height} ${h}`;
+    }),
+  }));
+}
+
+test(
+  '300 rapid changes (the n, d, m and s sliders, the mask, the feature map, the projection: input events 0–40 ms apart; WebGPU) end in the view a fresh load of the final URL computes: every analysis figure, every computed number, the main comparison drawn',
+  async ({ page, appUrl, newPage, log }) => {
+    const errors = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.goto(`${appUrl}/?n=64&m=32`);
+    await page.waitForSelector('[data-metric="backend"][data-value="webgpu"]', { timeout: 120_000 });
+    await waitAnalysesCurrent(page);
+    // the changes come from the page itself, as the input events a hand makes (a slider's value and its
+    // input event, the checkbox's click, the select's change), 0–40 ms apart: faster than a person, so
+    // changes land while computes, analyses and their refinements of the ones before are in flight
+    const { kinds, seconds } = await page.evaluate(async () => {
+      let seed = 5;
+      const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+      const setValue = (el, value, event) => {
+        Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), 'value').set.call(el, value);
+        el.dispatchEvent(new Event(event, { bubbles: true }));
+      };
+      const kinds = {};
+      const t0 = performance.now();
+      for (let i = 0; i < 300; i++) {
+        const r = rand();
+        let kind;
+        if (r < 0.75) {
+          // m and s most often (the lecturer's sliders), n and d less (a step of n re-draws the inputs)
+          kind = r < 0.35 ? 'm' : r < 0.55 ? 'scale' : r < 0.65 ? 'n' : 'd';
+          const el = document.querySelector(`input[type=range][data-param="${kind}"]`);
+          const step = Number(el.step) || 1;
+          const next = Number(el.value) + (rand() < 0.5 ? -step : step);
+          setValue(el, String(Math.min(Number(el.max), Math.max(Number(el.min), next))), 'input');
+        } else if (r < 0.85) {
+          kind = 'causal';
+          document.querySelector('input[data-param="causal"]').click();
+        } else {
+          kind = r < 0.95 ? 'featureMap' : 'projection';
+          const el = document.querySelector(`select[data-param="${kind}"]`);
+          // (the projection is disabled for the maps that have none)
+          if (el.disabled) continue;
+          const options = [...el.options].filter((o) => !o.disabled).map((o) => o.value);
+          setValue(el, options[Math.floor(rand() * options.length)], 'change');
+        }
+        kinds[kind] = (kinds[kind] ?? 0) + 1;
+        await new Promise((resolve) => setTimeout(resolve, Math.floor(rand() * 40)));
+      }
+      return { kinds, seconds: (performance.now() - t0) / 1000 };
+    });
+    // a slider's newest value reaches the store on the next animation frame (param-controls.tsx)
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    // a last state past a limit (Taylor features at d > 44) shows why it is not computed, not a view
+    // to compare (analyses.spec checks that state): one more change then
+    const last = await page.evaluate(() => window.__performer.getState().params);
+    if (last.featureMap === 'taylor2' && last.d > 44) {
+      await page.selectOption('select[data-param="featureMap"]', 'positive');
+      kinds.featureMap++;
+    }
+    const final = await page.evaluate(() => window.__performer.getState().params);
+    log(
+      `300 changes in ${seconds.toFixed(1)} s (${Object.entries(kinds)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}); final ${JSON.stringify(final)}`,
+    );
+    // the URL is written a moment after the last change; the main comparison and every analysis then settle
+    await page.waitForFunction(
+      (p) =>
+        new URL(location.href).searchParams.get('m') === String(p.m) &&
+        new URL(location.href).searchParams.get('n') === String(p.n),
+      final,
+    );
+    await waitForResult(page, null, 120_000);
+    await waitAnalysesCurrent(page, { timeout: 180_000 });
+    const got = { figures: await figureData(page), metrics: await computedMetrics(page), main: await mainDrawn(page) };
+    assert.deepEqual(
+      await page.evaluate(() => window.__performer.getState().compute.result?.params),
+      final,
+      'the main comparison shows the last parameters',
+    );
+
+    const fresh = await newPage();
+    await fresh.goto(page.url());
+    await fresh.waitForSelector('[data-metric="backend"][data-value="webgpu"]', { timeout: 120_000 });
+    await waitForResult(fresh, null, 120_000);
+    await waitAnalysesCurrent(fresh, { timeout: 180_000 });
+    const want = {
+      figures: await figureData(fresh),
+      metrics: await computedMetrics(fresh),
+      main: await mainDrawn(fresh),
+    };
+    log(
+      `compared: ${Object.keys(want.figures).length} analysis figures, ${Object.keys(want.metrics).length} numbers, ` +
+        `${want.main.canvases.length} canvases (${want.main.params}); console errors ${errors.length}`,
+    );
+    assert.ok(
+      Object.keys(want.figures).length >= 8 && Object.keys(want.metrics).length >= 10,
+      'the views hold figures and numbers',
+    );
+    assert.deepEqual(got.main, want.main, 'the main comparison: parameters and pixels');
+    assert.deepEqual(got.metrics, want.metrics, 'every computed number');
+    assert.deepEqual(Object.keys(got.figures), Object.keys(want.figures));
+    for (const k of Object.keys(want.figures)) assert.deepEqual(got.figures[k], want.figures[k], `figure "${k}"`);
+    assert.deepEqual(errors, [], 'no console error');
+  },
+  { timeout: 600_000 },
 );
