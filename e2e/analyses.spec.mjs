@@ -384,3 +384,26 @@ test(
   },
   { timeout: 240_000, webgpu: false },
 );
+
+test(
+  'cosFormer at d = 1 (φ(q_i) = 0 for every q_i ≤ 0): the main comparison and the rank panel count the same zero-normalizer rows, name the ReLU as the cause, and the rank panel still shows its spectrum',
+  async ({ page, appUrl, loadModule, log }) => {
+    const { en } = await loadModule('/src/i18n/en.ts');
+    await page.goto(`${appUrl}/?backend=cpu&n=64&d=1&m=16&map=cosformer&causal=1`);
+    await waitForResult(page, null);
+    await waitForAnalysis(page, 'spectra');
+    const notes = await page.evaluate(() =>
+      ['main', 'rank'].map((id) => {
+        const el = document.querySelector(`[data-panel="${id}"] [data-zero-normalizer-rows]`);
+        return { rows: Number(el?.getAttribute('data-zero-normalizer-rows')), text: el?.textContent ?? '' };
+      }),
+    );
+    log(`main: ${notes[0].rows} rows; rank: ${notes[1].rows} rows — “${notes[1].text}”`);
+    assert.ok(notes[0].rows > 10, `the main comparison counts zero rows: ${notes[0].rows}`);
+    assert.equal(notes[1].rows, notes[0].rows, 'the rank panel counts the same rows');
+    const want = en.stab.zeroRows(notes[0].rows, 64, 'relu');
+    for (const n of notes) assert.equal(n.text, want, 'the ReLU named as the cause');
+    assert.ok(Number.isFinite(await metric(page, 'rank-performer')), 'the rank of Â is on screen');
+  },
+  { timeout: 120_000, webgpu: false },
+);

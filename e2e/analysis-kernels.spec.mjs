@@ -167,6 +167,10 @@ const OP_CASES = [
   ['spectra', { params: p() }],
   ['spectra', { params: p({ causal: true, n: 33 }) }],
   ['spectra', { params: p({ n: 20, m: 12, featureMap: 'hyperbolic' }) }],
+  // cosFormer at d = 1: the rows of every q_i ≤ 0 have a zero normalizer (the dense Â's NaN rows on the GPU,
+  // 0/0 in the twin; zero rows and their count in the result on both), bidirectional by its core, causal dense
+  ['spectra', { params: p({ d: 1, featureMap: 'cosformer' }) }],
+  ['spectra', { params: p({ d: 1, featureMap: 'cosformer', causal: true, n: 33 }) }],
   ['localTruncation', { params: p({ n: 65 }) }],
   ['localTruncation', { params: p({ causal: true, featureMap: 'trig' }) }],
 ];

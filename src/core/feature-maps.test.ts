@@ -15,6 +15,7 @@ import {
   scaleInputs,
   stabilizerEps,
   usesProjection,
+  zeroNormalizerCause,
 } from './feature-maps';
 import { DEFAULT_PARAMS } from './default-params';
 import { LIMITS } from './limits';
@@ -307,5 +308,15 @@ describe('columnLogSums', () => {
   it('stays finite where the plain sum would overflow', () => {
     const y = { rows: 2, cols: 1, data: new Float32Array([1000, 999]) };
     expect(columnLogSums(y)[0]).toBeCloseTo(1000 + Math.log(1 + Math.exp(-1)), 3);
+  });
+});
+
+describe('zeroNormalizerCause', () => {
+  it('cosFormer’s rows vanish by its ReLU; the ε maps’ by underflow that ε prevents; the others’ by underflow alone', () => {
+    expect(zeroNormalizerCause('cosformer')).toBe('relu');
+    for (const map of ['positive', 'hyperbolic', 'exp'] as const)
+      expect(zeroNormalizerCause(map)).toBe('underflow-eps');
+    for (const map of ['elu1', 'taylor2', 'double-softmax'] as const)
+      expect(zeroNormalizerCause(map)).toBe('underflow');
   });
 });

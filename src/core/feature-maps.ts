@@ -76,6 +76,19 @@ export function featureDim(kind: FeatureMapKind, m: number, d: number): number {
 }
 
 /**
+ * Why a query row of Â can have a normalizer Σ_j φ(q_i)·φ(k_j) of exactly 0 under a map: cosFormer's
+ * ReLU sends every query without a positive coordinate to φ(q_i) = 0 (common at small d: each
+ * coordinate is ≤ 0 half the time); the other maps' features are positive (or signed, trig) and only
+ * vanish when every product underflows float32 at extreme norms — which the stabilizer's ε prevents
+ * for the maps that take it.
+ */
+export type ZeroNormalizerCause = 'relu' | 'underflow' | 'underflow-eps';
+export function zeroNormalizerCause(kind: FeatureMapKind): ZeroNormalizerCause {
+  if (kind === 'cosformer') return 'relu';
+  return FEATURE_MAP_SPECS[kind].eps ? 'underflow-eps' : 'underflow';
+}
+
+/**
  * The maps the feature-map panel shows one query row under, in FEATURE_MAPS order: every map but
  * hedgehog (it needs a fitted W, which its training view shows) whose feature dimension at m
  * projections and head dimension d is within the limit (taylor2's d² grows past it at large d).

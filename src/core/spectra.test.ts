@@ -11,6 +11,7 @@ import {
   householderR,
   lowRankProductCore,
   normalizedQueryFeatures,
+  zeroNormalizerRowsToZero,
 } from './spectra';
 import { singularValues } from './svd';
 import { DEFAULT_PARAMS } from './default-params';
@@ -88,5 +89,27 @@ describe('spectra of the three matrices (Su Jianlin’s rank argument)', () => {
     const a = causalLinearAttentionF64(qf, kf);
     for (let i = 0; i < 96; i++) expect(a[i * 96 + i]).toBeGreaterThan(0);
     expect(numericalRank(singularValues({ rows: 96, cols: 96, data: a }), 1e-12)).toBe(96);
+  });
+});
+
+describe('zero normalizers', () => {
+  const qf = { rows: 3, cols: 2, data: new Float32Array([1, 2, 0, 0, 3, 1]) };
+  const kf = { rows: 2, cols: 2, data: new Float32Array([1, 0, 0, 1]) };
+  it('normalizedQueryFeatures counts the rows whose normalizer is exactly 0: NaN (0/0) by default, zero rows when asked', () => {
+    const nan = normalizedQueryFeatures(qf, kf);
+    expect(nan.zeroNormalizerRows).toBe(1);
+    expect([...nan.data.subarray(2, 4)].every(Number.isNaN)).toBe(true);
+    const zero = normalizedQueryFeatures(qf, kf, 'zero');
+    expect(zero.zeroNormalizerRows).toBe(1);
+    expect([...zero.data]).toEqual([1 / 3, 2 / 3, 0, 0, 3 / 4, 1 / 4]);
+  });
+  it('zeroNormalizerRowsToZero zeroes the rows of NaN (and masked zeros) only: an overflow stays', () => {
+    const a = new Float64Array([0.5, 0.5, 0, NaN, NaN, 0, NaN, 0, Infinity, NaN, 0, 0, 0.1, 0.2, 0.7, 0]);
+    const n = 4;
+    expect(zeroNormalizerRowsToZero(a, n)).toBe(1);
+    expect([...a.subarray(4, 8)]).toEqual([0, 0, 0, 0]);
+    expect([...a.subarray(0, 4)]).toEqual([0.5, 0.5, 0, NaN]); // a NaN beside finite values: not an empty row
+    expect(a[8]).toBe(Infinity); // an overflow
+    expect([...a.subarray(12, 16)]).toEqual([0.1, 0.2, 0.7, 0]);
   });
 });

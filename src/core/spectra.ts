@@ -146,18 +146,56 @@ export function denseProductF64(
   return { rows: n, cols: nc, data: out };
 }
 
-/** D⁻¹Q' (rows of the query features divided by their denominators q'_i·Σ_j k'_j), f64. */
-export function normalizedQueryFeatures(qf: Matrix, kf: Matrix): { rows: number; cols: number; data: Float64Array } {
+/**
+ * D⁻¹Q' (rows of the query features divided by their denominators q'_i·Σ_j k'_j), f64, and how many
+ * denominators are exactly 0: those rows are 0/0 (NaN, the twin of the GPU's dense Â) or, with
+ * `zeroRows: 'zero'`, 0 — as linear attention leaves its output row.
+ */
+export function normalizedQueryFeatures(
+  qf: Matrix,
+  kf: Matrix,
+  zeroRows: 'nan' | 'zero' = 'nan',
+): { rows: number; cols: number; data: Float64Array; zeroNormalizerRows: number } {
   const p = qf.cols;
   const z = new Float64Array(p);
   for (let j = 0; j < kf.rows; j++) for (let r = 0; r < p; r++) z[r]! += kf.data[j * p + r]!;
   const out = new Float64Array(qf.rows * p);
+  let zeroNormalizerRows = 0;
   for (let i = 0; i < qf.rows; i++) {
     let den = 0;
     for (let r = 0; r < p; r++) den += qf.data[i * p + r]! * z[r]!;
+    if (den === 0) {
+      zeroNormalizerRows++;
+      if (zeroRows === 'zero') continue; // the row stays 0, as linear attention leaves its output row
+    }
     for (let r = 0; r < p; r++) out[i * p + r] = qf.data[i * p + r]! / den;
   }
-  return { rows: qf.rows, cols: p, data: out };
+  return { rows: qf.rows, cols: p, data: out, zeroNormalizerRows };
+}
+
+/**
+ * A dense Â (n×n) as the outputs treat it: a row whose normalizer was exactly 0 came out 0/0 — NaN
+ * wherever a product was formed, 0 where the causal mask left it — and becomes a zero row (counted),
+ * in place. A row with any other non-finite entry (±∞, or NaN beside finite values) is left alone:
+ * that is an overflow, not an empty row.
+ */
+export function zeroNormalizerRowsToZero(a: Float32Array | Float64Array, n: number): number {
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const row = a.subarray(i * n, (i + 1) * n);
+    let nan = false;
+    let other = false;
+    for (let j = 0; j < n; j++) {
+      const v = row[j]!;
+      if (Number.isNaN(v)) nan = true;
+      else if (v !== 0) other = true;
+    }
+    if (nan && !other) {
+      row.fill(0);
+      count++;
+    }
+  }
+  return count;
 }
 
 export type SpectrumMatrix = { rows: number; cols: number; data: ArrayLike<number> };

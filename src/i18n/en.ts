@@ -6,6 +6,7 @@
 import type { RejectReason } from '../store/params';
 import { PARAM_RULES, type ParamKey } from '../store/params';
 import type { FeatureMapKind, InputKind, ProjectionKind, Stabilizer } from '../core/types';
+import type { ZeroNormalizerCause } from '../core/feature-maps';
 import { LANGS, PANEL_IDS, PRESENT_STEP_COUNT, THEMES } from '../store/store';
 import { PRESENT_STEP_IDS } from '../store/present-steps';
 import { RANK_TOLERANCES } from '../core/rank';
@@ -672,8 +673,18 @@ export const en = {
     label: 'Stabilizer of the eˣ features',
     names: { shift: 'max shift (exact estimator)', ref: 'shift + ε = 10⁻⁶ (reference)' } as Record<Stabilizer, string>,
     help: 'Subtracting a maximum cancels in Â. Adding ε = 10⁻⁶ after it, as the reference implementation does, does not: at large norms it floods the tiny true features and flattens Â.',
-    zeroRows: (k: number, n: number) =>
-      `${fmtInt(k)} of ${fmtInt(n)} query rows have an all-zero normalizer: every product φ(q_i)·φ(k_j) underflowed float32 (extreme norms, no ε). Those rows of Â and of the output are shown as 0, not as a distribution. Lower s or d, or choose the stabilizer “shift + ε”.`,
+    zeroRows: (k: number, n: number, cause: ZeroNormalizerCause) =>
+      `${fmtInt(k)} of ${fmtInt(n)} query rows have an all-zero normalizer: ${
+        cause === 'relu'
+          ? 'cosFormer’s ReLU maps every query with no positive coordinate to φ(q_i) = 0 (at small d a coordinate is ≤ 0 half the time, so this is common).'
+          : `every product φ(q_i)·φ(k_j) underflowed float32 (extreme norms${cause === 'underflow-eps' ? ', no ε' : ''}).`
+      } Those rows of Â and of the output are shown as 0, not as a distribution. ${
+        cause === 'relu'
+          ? 'Raise d, or choose another map.'
+          : cause === 'underflow-eps'
+            ? 'Lower s or d, or choose the stabilizer “shift + ε”.'
+            : 'Lower s or d.'
+      }`,
     figureTitle: 'Entropy of the Performer’s Â vs norm scale: with and without ε',
     flattenNote:
       'The reference code adds ε = 10⁻⁶ to every positive feature after the max shift; at large norms the true key features (≈ e⁻²⁴ at s = 2, d = 16) fall far below ε, so ε outweighs them all and Â drifts to average pooling (dashed), while the estimator itself (solid) keeps concentrating with softmax.',

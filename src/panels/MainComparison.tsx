@@ -183,7 +183,13 @@ export function MainComparison() {
             </p>
           )}
         </div>
-        {result && <ZeroNormalizerNotice rows={result.output.zeroNormalizerRows} n={result.params.n} />}
+        {result && (
+          <ZeroNormalizerNotice
+            rows={result.output.zeroNormalizerRows}
+            n={result.params.n}
+            map={result.params.featureMap}
+          />
+        )}
         {/* until the first result its figures' space is held (not after an error: the status says why) */}
         <FigureSlot
           name="main-figures"

@@ -15,6 +15,7 @@ import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { Figure } from '../ui/Figure';
 import { SpectrumChart } from '../ui/SpectrumChart';
 import { AnalysisSlot } from '../ui/PendingFigure';
+import { ZeroNormalizerNotice } from './StabilizerFigure';
 
 /** The numbers, subtitle and spectrum under the status line (px at the defaults): held until the first spectra. */
 const RANK_HEIGHT = 512;
@@ -98,6 +99,7 @@ function RankPanelBody({ params }: { params: AttentionParams }) {
                 <Figure name="singular-values" title={s.spectrumTitle}>
                   <SpectrumChart v={v} tol={tol} height={300} dimmed={spec.stale} notes={[s.sizeNote(v.n)]} />
                 </Figure>
+                <ZeroNormalizerNotice rows={v.zeroNormalizerRows} n={v.n} map={v.map} />
                 {v.causal && v.minDiagExact !== null && v.minDiagApprox !== null && (
                   <p className="note" data-triangular="">
                     {s.triangular(fmt(v.minDiagExact), fmt(v.minDiagApprox))}

@@ -9,7 +9,8 @@ import { useStrings } from '../ui/strings';
 import { LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, MAP_COLORS } from '../charts/palette';
 import type { NormSweepResult } from '../store/analyses';
-import type { Stabilizer } from '../core/types';
+import type { FeatureMapKind, Stabilizer } from '../core/types';
+import { zeroNormalizerCause } from '../core/feature-maps';
 
 export const REF_DASH = '6 3';
 
@@ -84,13 +85,13 @@ export function StabilizerFigure({ nv, scale, stale }: { nv: NormSweepResult; sc
   );
 }
 
-/** Main-panel notice: rows of Â whose normalizer is exactly 0 (shown as 0 rows). */
-export function ZeroNormalizerNotice({ rows, n }: { rows: number; n: number }) {
+/** Rows of Â whose normalizer is exactly 0 (shown as 0 rows), and why under this map (main comparison, rank panel). */
+export function ZeroNormalizerNotice({ rows, n, map }: { rows: number; n: number; map: FeatureMapKind }) {
   const t = useStrings();
   if (rows <= 0) return null;
   return (
     <p className="note warn" role="status" data-zero-normalizer-rows={rows}>
-      {t.stab.zeroRows(rows, n)}
+      {t.stab.zeroRows(rows, n, zeroNormalizerCause(map))}
     </p>
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cpuAnalysisBackend, type AnalysisBackend } from '../../core/analysis-backend';
+import { cpuAnalysisBackend, variantFeatures, type AnalysisBackend } from '../../core/analysis-backend';
+import { linearAttention } from '../../core/linear-attention';
 import { DEFAULT_PARAMS } from '../../core/default-params';
 import { exactAttentionF64, spectrumSteps } from '../../core/spectra';
 import { generateInputs } from '../../core/inputs';
@@ -64,5 +65,41 @@ describe('spectra: A’s spectrum remembered by what A depends on', () => {
     expect(causal.exact).not.toEqual(bi.exact);
     expect(causal.minDiagExact).not.toBeNull();
     expect(bi.minDiagExact).toBeNull();
+  });
+});
+
+describe('spectra: rows of Â whose normalizer is exactly 0', () => {
+  // cosFormer at d = 1: φ(q_i) = relu(q_i)·[cos θ_i | sin θ_i] vanishes for every q_i ≤ 0 (about half the rows)
+  it.each([
+    ['bidirectional (Â from its low-rank core)', false],
+    ['causal (dense Â)', true],
+  ])(
+    '%s: cosFormer at d = 1 gives a finite spectrum with those rows as zero rows, as many as the main comparison counts',
+    async (_, causal) => {
+      const p = { ...DEFAULT_PARAMS, n: 64, d: 1, m: 16, featureMap: 'cosformer' as const, causal, seed: 31 };
+      const { ctx } = counting();
+      const r = await spectra({ params: p }, ctx);
+      // the main comparison's rule (linear attention: a normalizer of exactly 0 leaves a zero row, counted)
+      const { q, k, v } = generateInputs(p);
+      const problem = { q, k, causal };
+      const { qf, kf } = variantFeatures(problem, {
+        map: 'cosformer',
+        w: { rows: 0, cols: 1, data: new Float32Array(0) },
+        stabilizer: 'shift',
+      });
+      const { zeroNormalizerRows } = linearAttention(qf, kf, v, causal);
+      expect(zeroNormalizerRows).toBeGreaterThan(10);
+      expect(r.zeroNormalizerRows).toBe(zeroNormalizerRows);
+      for (const s of [r.exact, r.approx, r.scores]) expect(s.every(Number.isFinite)).toBe(true);
+      // zero rows take rank away: at most n − (zero rows) nonzero singular values of Â
+      const nonzero = r.approx.filter((s) => s > 1e-12 * r.approx[0]!).length;
+      expect(nonzero).toBeLessThanOrEqual(p.n - zeroNormalizerRows);
+    },
+  );
+
+  it('none at the defaults', async () => {
+    const { ctx } = counting();
+    const r = await spectra({ params: { ...DEFAULT_PARAMS, n: 64 } }, ctx);
+    expect(r.zeroNormalizerRows).toBe(0);
   });
 });

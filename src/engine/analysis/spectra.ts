@@ -7,7 +7,13 @@ import { fittedMapW } from '../hedgehog-op';
 import { EngineError } from '../../core/errors';
 import { featureDim, scaleInputs } from '../../core/feature-maps';
 import { variantFeatures } from '../../core/analysis-backend';
-import { lowRankProductCore, normalizedQueryFeatures, spectrumSteps, type SpectrumMatrix } from '../../core/spectra';
+import {
+  lowRankProductCore,
+  normalizedQueryFeatures,
+  spectrumSteps,
+  zeroNormalizerRowsToZero,
+  type SpectrumMatrix,
+} from '../../core/spectra';
 import { externalInputs, readExternal } from '../external-inputs';
 import { DENSE_ANALYSIS_MAX_N, backendOf, step, readParams, clampInt } from './helpers';
 import { ByteLru, memoProjection, memoQK, registerAnalysisMemo } from './input-memo';
@@ -68,9 +74,14 @@ export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Pr
     !known || denseApprox ? backendOf(ctx).denseAttention(problem, denseApprox ? variant : undefined) : null;
   pending?.catch(() => undefined); // a failure is thrown by the await below, not reported unhandled
   let approxCore: SpectrumMatrix | null = null;
+  // rows of Â whose normalizer is exactly 0 (cosFormer's ReLU at small d, underflow at extreme norms):
+  // zero rows, as the main comparison shows them, and counted — not a non-finite Â
+  let zeroNormalizerRows = 0;
   if (!denseApprox) {
     const { qf, kf } = variantFeatures(problem, variant);
-    approxCore = lowRankProductCore(normalizedQueryFeatures(qf, kf), kf);
+    const normalized = normalizedQueryFeatures(qf, kf, 'zero');
+    zeroNormalizerRows = normalized.zeroNormalizerRows;
+    approxCore = lowRankProductCore(normalized, kf);
   }
   const scoresM = lowRankProductCore(x, y);
   const side = (m: SpectrumMatrix) => Math.min(m.rows, m.cols);
@@ -110,6 +121,7 @@ export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Pr
     };
     exactSpectra.set(exactKey, exact);
   }
+  if (!approxCore) zeroNormalizerRows = zeroNormalizerRowsToZero(dense!.approx!, n);
   const approxM: SpectrumMatrix = approxCore ?? { rows: n, cols: n, data: dense!.approx! };
   const approx = approxOfCore ?? (await svd('Â', approxM));
   await step(ctx, total, total, 'done');
@@ -127,5 +139,6 @@ export async function spectra(payload: SpectraPayload, ctx: AnalysisContext): Pr
     minDiagApprox: p.causal ? minDiag(approxM.data, n) : null,
     aboveDiagExact: exact.aboveDiag,
     aboveDiagApprox: p.causal ? maxAboveDiag(approxM.data, n) : null,
+    zeroNormalizerRows,
   };
 }

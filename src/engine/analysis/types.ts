@@ -181,6 +181,8 @@ export interface SpectraResult {
   /** causal: max_{i<j} |A_ij| and |Â_ij| (0 for a lower-triangular matrix); null when bidirectional */
   aboveDiagExact: number | null;
   aboveDiagApprox: number | null;
+  /** query rows of Â whose normalizer is exactly 0: zero rows in its spectrum, as in the main comparison */
+  zeroNormalizerRows: number;
 }
 
 export interface MapRowsPayload extends AnalysisPayloadBase {
