@@ -150,6 +150,23 @@ describe('controller', () => {
     expect(store.getState().notices.at(-1)).toMatchObject({ code: 'param-clamped', key: 'm', to: 1024 });
   });
 
+  it('a notice repeated (the same value refused again) is listed once, moved to the end; a different one is its own', () => {
+    const store = createAppStore();
+    const actions = createActions(store);
+    actions.setParam('seed', '1.5');
+    actions.setParam('n', 'lots');
+    actions.setParam('seed', '1.5');
+    actions.setParam('seed', '1.5');
+    actions.setParam('seed', '2.5');
+    const notices = store.getState().notices;
+    expect(notices.map((n) => [n.code, 'key' in n ? n.key : null, 'raw' in n ? n.raw : null])).toEqual([
+      ['param-rejected', 'n', 'lots'],
+      ['param-rejected', 'seed', '1.5'],
+      ['param-rejected', 'seed', '2.5'],
+    ]);
+    expect(new Set(notices.map((n) => n.id)).size).toBe(3);
+  });
+
   it('redrawFeatures changes only the feature seed', () => {
     const store = createAppStore();
     const actions = createActions(store);

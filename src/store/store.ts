@@ -226,9 +226,14 @@ export interface Actions {
 }
 
 export function createActions(store: AppStore): Actions {
+  // the same notice again (a value typed and refused five times) moves to the end instead of stacking
+  // a copy: the list says each thing once, the latest last
   const notify = (n: NoticeInput): void => {
     const notice = { ...n, id: noticeId++ } as Notice;
-    store.setState((s) => ({ notices: [...s.notices, notice].slice(-MAX_NOTICES) }));
+    const same = JSON.stringify(n);
+    store.setState((s) => ({
+      notices: [...s.notices.filter(({ id: _, ...rest }) => JSON.stringify(rest) !== same), notice].slice(-MAX_NOTICES),
+    }));
   };
 
   function apply(values: Partial<Record<ParamKey, unknown>>): Partial<AttentionParams> {
