@@ -404,6 +404,10 @@ test(
     const want = en.stab.zeroRows(notes[0].rows, 64, 'relu');
     for (const n of notes) assert.equal(n.text, want, 'the ReLU named as the cause');
     assert.ok(Number.isFinite(await metric(page, 'rank-performer')), 'the rank of Â is on screen');
+    assert.ok(
+      (await page.locator('[data-figure-body="singular-values"] svg path').count()) > 0,
+      'the spectrum is drawn',
+    );
   },
   { timeout: 120_000, webgpu: false },
 );

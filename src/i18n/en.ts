@@ -152,6 +152,22 @@ const MAP_TEX: Record<FeatureMapKind, string> = {
   hedgehog: String.raw`\phi(x)=\big[\operatorname{softmax}(Wx)\,\|\,\operatorname{softmax}(-Wx)\big],\ W\in\mathbb{R}^{m\times d}\ \text{fitted}`,
 };
 
+/** Why a row of Â has an all-zero normalizer under a map, and what avoids it (stab.zeroRows). */
+const ZERO_ROWS: Record<ZeroNormalizerCause, { why: string; fix: string }> = {
+  relu: {
+    why: 'cosFormer’s ReLU maps every query with no positive coordinate to φ(q_i) = 0 (at small d a coordinate is ≤ 0 half the time, so this is common).',
+    fix: 'Raise d, or choose another map.',
+  },
+  'underflow-eps': {
+    why: 'every product φ(q_i)·φ(k_j) underflowed float32 (extreme norms, no ε).',
+    fix: 'Lower s or d, or choose the stabilizer “shift + ε”.',
+  },
+  underflow: {
+    why: 'every product φ(q_i)·φ(k_j) underflowed float32 (extreme norms).',
+    fix: 'Lower s or d.',
+  },
+};
+
 export const en = {
   app: {
     title: 'Performer, up close',
@@ -674,17 +690,7 @@ export const en = {
     names: { shift: 'max shift (exact estimator)', ref: 'shift + ε = 10⁻⁶ (reference)' } as Record<Stabilizer, string>,
     help: 'Subtracting a maximum cancels in Â. Adding ε = 10⁻⁶ after it, as the reference implementation does, does not: at large norms it floods the tiny true features and flattens Â.',
     zeroRows: (k: number, n: number, cause: ZeroNormalizerCause) =>
-      `${fmtInt(k)} of ${fmtInt(n)} query rows have an all-zero normalizer: ${
-        cause === 'relu'
-          ? 'cosFormer’s ReLU maps every query with no positive coordinate to φ(q_i) = 0 (at small d a coordinate is ≤ 0 half the time, so this is common).'
-          : `every product φ(q_i)·φ(k_j) underflowed float32 (extreme norms${cause === 'underflow-eps' ? ', no ε' : ''}).`
-      } Those rows of Â and of the output are shown as 0, not as a distribution. ${
-        cause === 'relu'
-          ? 'Raise d, or choose another map.'
-          : cause === 'underflow-eps'
-            ? 'Lower s or d, or choose the stabilizer “shift + ε”.'
-            : 'Lower s or d.'
-      }`,
+      `${fmtInt(k)} of ${fmtInt(n)} query rows have an all-zero normalizer: ${ZERO_ROWS[cause].why} Those rows of Â and of the output are shown as 0, not as a distribution. ${ZERO_ROWS[cause].fix}`,
     figureTitle: 'Entropy of the Performer’s Â vs norm scale: with and without ε',
     flattenNote:
       'The reference code adds ε = 10⁻⁶ to every positive feature after the max shift; at large norms the true key features (≈ e⁻²⁴ at s = 2, d = 16) fall far below ε, so ε outweighs them all and Â drifts to average pooling (dashed), while the estimator itself (solid) keeps concentrating with softmax.',

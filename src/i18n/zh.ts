@@ -188,6 +188,22 @@ const MAP_TEX: Record<FeatureMapKind, string> = {
   taylor2: String.raw`\phi(x)=\big[1,\ x,\ \operatorname{vec}(xx^\top)/\sqrt2\big],\ \ \phi(x)^\top\phi(y)=1+x^\top y+\tfrac12(x^\top y)^2\quad(1+d+d^2\text{ 个特征})`,
 };
 
+/** 某种特征映射下 Â 的一行归一化因子为零的原因，以及避免的办法（stab.zeroRows）。 */
+const ZERO_ROWS: Record<ZeroNormalizerCause, { why: string; fix: string }> = {
+  relu: {
+    why: 'cosFormer 的 ReLU 把没有正坐标的查询映射为 φ(q_i) = 0（d 较小时每个坐标有一半的概率 ≤ 0，所以这很常见）。',
+    fix: '请增大 d，或选择其他特征映射。',
+  },
+  'underflow-eps': {
+    why: '所有乘积 φ(q_i)·φ(k_j) 都在 float32 中下溢（范数极大且没有 ε）。',
+    fix: '请减小 s 或 d，或选择稳定化方式“减最大值 + ε”。',
+  },
+  underflow: {
+    why: '所有乘积 φ(q_i)·φ(k_j) 都在 float32 中下溢（范数极大）。',
+    fix: '请减小 s 或 d。',
+  },
+};
+
 export const zh: Strings = {
   app: {
     title: '细看 Performer',
@@ -701,17 +717,7 @@ export const zh: Strings = {
     names: { shift: '减最大值（精确估计量）', ref: '减最大值 + ε = 10⁻⁶（参考实现）' },
     help: '减去最大值在 Â 的行归一化中会完全抵消；像参考实现那样再加上 ε = 10⁻⁶ 则不会：范数较大时它会淹没极小的真实特征，使 Â 变平。',
     zeroRows: (k: number, n: number, cause: ZeroNormalizerCause) =>
-      `${fmtInt(k)} / ${fmtInt(n)} 个查询行的归一化因子全为零：${
-        cause === 'relu'
-          ? 'cosFormer 的 ReLU 把没有正坐标的查询映射为 φ(q_i) = 0（d 较小时每个坐标有一半的概率 ≤ 0，所以这很常见）。'
-          : `所有乘积 φ(q_i)·φ(k_j) 都在 float32 中下溢（范数极大${cause === 'underflow-eps' ? '且没有 ε' : ''}）。`
-      }这些行的 Â 和输出显示为 0，而不是一个概率分布。${
-        cause === 'relu'
-          ? '请增大 d，或选择其他特征映射。'
-          : cause === 'underflow-eps'
-            ? '请减小 s 或 d，或选择稳定化方式“减最大值 + ε”。'
-            : '请减小 s 或 d。'
-      }`,
+      `${fmtInt(k)} / ${fmtInt(n)} 个查询行的归一化因子全为零：${ZERO_ROWS[cause].why}这些行的 Â 和输出显示为 0，而不是一个概率分布。${ZERO_ROWS[cause].fix}`,
     figureTitle: 'Performer 的 Â 的熵随范数尺度的变化：有无 ε',
     flattenNote:
       '参考实现在减去最大值之后给每个正特征加上 ε = 10⁻⁶；范数较大时，真实的键特征（s = 2、d = 16 时约为 e⁻²⁴）远小于 ε，于是 ε 压倒了所有特征，Â 趋向平均池化（虚线），而估计量本身（实线）随 softmax 一起继续集中。',

@@ -59,10 +59,11 @@ const PARAM_KEYS: readonly (keyof AttentionParams)[] = [
  * sweeps itself, or does not use); sweeps that sample at most `nCap` keys see n only up to it.
  *
  * An analysis that ignores the selected map forms its own (the positive map, or every map), and its
- * payload says so: the worker validates the payload's parameters, and the selected map's own limits
- * (Taylor features past d = 44) failed sweeps that never form it. The payload must be a function of
- * the key besides: a panel asks again only when its key changes, so such an error stayed on screen
- * after the map changed back (a 300-change browser test found it).
+ * payload says so. The worker validates the payload's parameters, and the map is the one ignored
+ * parameter whose validity depends on others (Taylor features past d = 44): it failed sweeps that
+ * never form that map, and since a panel asks again only when its key changes, the error stayed on
+ * screen after the map changed back (a 300-change browser test found it). With the positive map, a
+ * payload validates exactly when the parameters its key holds do.
  */
 function request<Op extends AnalysisOpName>(
   op: Op,
