@@ -112,8 +112,19 @@ test(
     // the driver's client asks for the GPU analyses on SwiftShader too (the app's keeps them on the pool)
     const spectra = await page.evaluate(() => window.engineDriver.analyze('spectra', { params: { n: 32 } }));
     assert.equal(spectra.computedOn, 'webgpu', JSON.stringify(spectra));
-    const c = await page.evaluate((pl) => window.engineDriver.analyze('errorVsM', { ...pl, seeds: 6 }, true), payload);
+    // the cancelled run is long (seconds on SwiftShader) so that the abort, sent at its first progress
+    // message, reaches the worker mid-run even on a loaded machine: a 13-step run of 56 ms once ended first
+    const long = {
+      params: { n: 512, d: 32, m: 64 },
+      nCap: 512,
+      seeds: 6,
+      mGrid: [4, 8, 16, 32, 64, 128, 256],
+      rows: 64,
+    };
+    const c = await page.evaluate((pl) => window.engineDriver.analyze('errorVsM', pl, true), long);
     assert.equal(c.code, 'cancelled', JSON.stringify(c));
+    // one progress message per seed and projection, one for the theory curve
+    assert.ok(c.progress < 6 * 2 + 1, `stopped before its last step: ${c.progress} progress messages`);
     assert.equal(c.runMs, null, 'a cancelled run reports no run time');
     const after = await page.evaluate(() => window.engineDriver.compute({}));
     assert.ok(after.ok && after.finite && after.backend.kind === 'webgpu', JSON.stringify(after));
