@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { injectAxe } from './axe.mjs';
+import { typeParam } from './app-page.mjs';
 import { test } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -484,4 +485,66 @@ test(
     assert.equal(shown.length, 3);
   },
   { timeout: 240_000, webgpu: false },
+);
+
+test(
+  'an error embed past the confirm threshold (n = 65,536) offers Compute anyway and Cancel in its own status, and its headline numbers say they are of the last result; a fresh load says they are not computed; in the full page the note stands beside the numbers',
+  async ({ page, appUrl, log }) => {
+    const stale = (name) => page.getAttribute(`[data-metric="${name}"]`, 'data-stale');
+    const value = (name) => page.getAttribute(`[data-metric="${name}"]`, 'data-value');
+    const HEADLINE = ['err-rel-error-A', 'err-rel-error-out', 'err-mean-kl'];
+    await page.goto(`${appUrl}/?embed=error&controls=n,d,m&backend=cpu&${SMALL}`);
+    await page.waitForFunction(() =>
+      document.querySelector('[data-metric="err-rel-error-A"]')?.getAttribute('data-value'),
+    );
+    await page.waitForSelector('.embed-status .compute-status[data-status="ok"]');
+    const before = await Promise.all(HEADLINE.map(value));
+
+    await typeParam(page, 'n', 65536);
+    // the embed's own status says the run waits, with the button that starts it
+    const held = page.locator('.embed-status [data-held]');
+    await held.waitFor({ timeout: 30_000 });
+    assert.match(
+      await held.textContent(),
+      /Not started: this run \(n = 65,536, d = 8, m = 16.*\) is predicted to take about/,
+    );
+    assert.match(await held.textContent(), /The last result stays on screen/);
+    // the numbers stay, dimmed, and the note beside them names the parameters they are of
+    const note = page.locator('[data-panel="error"] [data-result-note="other"]');
+    await note.waitFor();
+    const noteText = await note.textContent();
+    log(`held: ${await held.textContent()} | note: ${noteText}`);
+    assert.match(noteText, /of the last result computed \(n = 64, d = 8, m = 16, .*\), not of the current parameters/);
+    assert.deepEqual(await Promise.all(HEADLINE.map(value)), before, 'the previous numbers stay');
+    assert.deepEqual(await Promise.all(HEADLINE.map(stale)), ['true', 'true', 'true'], 'each is marked stale');
+
+    // Compute anyway runs it with a Cancel in the embed; Cancel stops it and goes back to n = 64
+    await held.locator('[data-action="compute-anyway"]').click();
+    const running = page.locator('.embed-status .compute-status[data-long="true"]');
+    await running.waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('[data-result-note]').count(), 0, 'no note while the run is on its way');
+    await running.locator('[data-action="cancel-compute"]').click();
+    await page.locator('.embed-status [data-cancelled="reverted"]').waitFor({ timeout: 10_000 });
+    assert.equal(await page.inputValue('[data-param-input="n"]'), '64');
+    assert.equal(await page.locator('[data-result-note]').count(), 0, 'the numbers are the current ones again');
+    assert.deepEqual(await Promise.all(HEADLINE.map(stale)), [null, null, null]);
+    assert.deepEqual(await Promise.all(HEADLINE.map(value)), before);
+
+    // a first load past the threshold: nothing to quote, and it says so
+    await page.goto(`${appUrl}/?embed=error&controls=n,d,m&backend=cpu&n=65536&d=8&m=16`);
+    await page.locator('.embed-status [data-held]').waitFor({ timeout: 30_000 });
+    assert.match(await page.textContent('.embed-status [data-held]'), /Nothing has been computed yet/);
+    await page.locator('[data-result-note="none"]').waitFor();
+    assert.match(await page.textContent('[data-result-note="none"]'), /not computed for the current parameters/);
+    assert.deepEqual(await Promise.all(HEADLINE.map(value)), ['', '', '']);
+
+    // the full page: the held status is at the top of the main comparison, the note beside the numbers
+    await page.goto(`${appUrl}/?backend=cpu&${SMALL}`);
+    await page.waitForSelector('#panel-main .compute-status[data-status="ok"]', { timeout: 60_000 });
+    await typeParam(page, 'n', 65536);
+    await page.locator('#panel-main [data-held]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-panel="error"] [data-result-note="other"]').waitFor();
+    assert.deepEqual(await Promise.all(HEADLINE.map(stale)), ['true', 'true', 'true']);
+  },
+  { timeout: 180_000, webgpu: false },
 );

@@ -13,6 +13,7 @@ import { useActions, useController, useStore, useTrainingController } from '../s
 import { PANEL_IDS, type PanelId } from '../store/store';
 import { writeUrl } from '../store/url';
 import { EmbedControls } from './EmbedControls';
+import { ComputeStatus } from '../panels/ComputeStatus';
 import { useStrings } from '../ui/strings';
 import { useComputeProgress } from '../ui/compute-progress';
 
@@ -65,10 +66,23 @@ function Credit({ badge }: { badge: ReactNode }) {
   );
 }
 
-function EmbedStatus({ visible }: { visible: boolean }) {
+/**
+ * Panels that quote the main comparison's result without showing its status themselves (the main
+ * panel does): their embed shows the full compute status — a long run's Cancel, a held run's "Compute
+ * anyway", what a cancel did — or a reader could neither start the run their numbers wait for nor stop it.
+ */
+const QUOTES_RESULT: readonly PanelId[] = ['error'];
+
+function EmbedStatus({ visible, panel }: { visible: boolean; panel: PanelId }) {
   const t = useStrings();
   const c = useStore((s) => s.compute);
   const { showProgress } = useComputeProgress();
+  if (visible && QUOTES_RESULT.includes(panel))
+    return (
+      <div className="embed-status">
+        <ComputeStatus />
+      </div>
+    );
   const text = !visible ? t.embedding.paused : showProgress ? t.embedding.computing : '';
   return (
     <p className="embed-status note" aria-live="polite">
@@ -137,7 +151,7 @@ export function Embed({
         {panel ? (
           <>
             <EmbedControls ids={embedControlsFor(panel, ui.embedControls)} />
-            <EmbedStatus visible={visible} />
+            <EmbedStatus visible={visible} panel={panel} />
             {panels[panel]()}
           </>
         ) : (

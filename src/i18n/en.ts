@@ -389,6 +389,9 @@ export const en = {
     formula: String.raw`\begin{gathered}\operatorname{MSE}_{+}=\tfrac1m\,e^{\|x+y\|^2}\,\mathrm{SM}^2(x,y)\big(1-e^{-\|x+y\|^2}\big) \\ \operatorname{MSE}_{\mathrm{trig}}=\tfrac{1}{2m}\,e^{\|x+y\|^2}\,\mathrm{SM}^{-2}(x,y)\big(1-e^{-\|x-y\|^2}\big)^2\end{gathered}`,
     formulaNote:
       'Lemma 2 of the Performer paper, for one entry SM(x, y) = exp(x·y), with iid ω ~ N(0, I) and inputs x = q/⁴√d, y = k/⁴√d.',
+    resultOf: (params: string) =>
+      `The first three numbers are of the last result computed (${params}), not of the current parameters: their computation has not run (its status is shown above).`,
+    resultNone: 'The first three numbers are not computed for the current parameters (the status is shown above).',
     sweepTitle: 'Error of A vs number of features m',
     sweepNote: (seeds: number, rows: number, n: number) =>
       `Mean over ${seeds} feature seeds (band: min–max), ${rows} query rows against n′ = ${fmtInt(n)} keys; dashed lines are iid projections. Dotted: Lemma 2’s second moments carried through the row normalization to first order (iid features) — an RMS over draws, so heavy tails keep it above the typical run when errors are large. Ring: the current computation.`,
@@ -920,7 +923,7 @@ export const en = {
     estimate: (est: string, elapsed: string) => `about ${est} predicted · ${elapsed} so far`,
     elapsed: (elapsed: string) => `${elapsed} so far`,
     longRun: (params: string, est: string, backend: string) =>
-      `This run (${params}) is predicted to take about ${est} on ${backend}. The figures below stay as they are until it finishes; Cancel stops it.`,
+      `This run (${params}) is predicted to take about ${est} on ${backend}. The last result stays on screen until it finishes; Cancel stops it.`,
     progressLabel: (est: string) => `elapsed time against the predicted ${est}`,
     cancel: 'Cancel',
     cancelledReverted: (params: string, est: string) =>
@@ -929,7 +932,7 @@ export const en = {
       `Cancelled: nothing has been computed for ${params} (predicted about ${est}).`,
     computeAnyway: 'Compute anyway',
     held: (params: string, est: string, backend: string, shown: boolean) =>
-      `Not started: this run (${params}) is predicted to take about ${est} on ${backend}. ${shown ? 'The figures below stay as they are.' : 'Nothing has been computed yet.'}`,
+      `Not started: this run (${params}) is predicted to take about ${est} on ${backend}. ${shown ? 'The last result stays on screen.' : 'Nothing has been computed yet.'}`,
     computedOn: (backend: string, ms: string) => `computed on ${backend} in ${ms}`,
     firstFailed: 'The first computation failed, so there is nothing to show yet.',
     fixHint: 'Change a parameter (a smaller scale s, a smaller d or another feature map) or try again.',

@@ -424,6 +424,9 @@ export const zh: Strings = {
     formula: en.error.formula,
     formulaNote:
       'Performer 论文的引理 2，针对单个元素 SM(x, y) = exp(x·y)，其中 ω ~ N(0, I) 独立同分布，输入 x = q/⁴√d，y = k/⁴√d。',
+    resultOf: (params: string) =>
+      `前三个数值属于上一次算出的结果（${params}），而不是当前参数：当前参数的计算尚未进行（状态见上方）。`,
+    resultNone: '前三个数值尚未按当前参数计算（状态见上方）。',
     sweepTitle: 'A 的误差随随机特征数 m 的变化',
     sweepNote: (seeds: number, rows: number, n: number) =>
       `对 ${seeds} 个特征种子取平均（阴影带：最小值–最大值），${rows} 个查询行对 n′ = ${fmtInt(n)} 个键；虚线为独立同分布投影。点线：把引理 2 的二阶矩按一阶近似传递过行归一化得到的理论值（独立同分布特征）——它是对多次抽样取的均方根，所以在误差较大时，重尾会让它高于典型的单次结果。圆圈：当前这次计算。`,
@@ -946,7 +949,7 @@ export const zh: Strings = {
     estimate: (est: string, elapsed: string) => `预计约 ${est} · 已用 ${elapsed}`,
     elapsed: (elapsed: string) => `已用 ${elapsed}`,
     longRun: (params: string, est: string, backend: string) =>
-      `这次计算（${params}）预计在 ${backend} 上需要约 ${est}。完成之前下方图表保持不变；点击“取消”可停止计算。`,
+      `这次计算（${params}）预计在 ${backend} 上需要约 ${est}。完成之前屏幕上保留上一次的结果；点击“取消”可停止计算。`,
     progressLabel: (est: string) => `已用时间与预计的 ${est} 之比`,
     cancel: '取消',
     cancelledReverted: (params: string, est: string) =>
@@ -954,7 +957,7 @@ export const zh: Strings = {
     cancelledNothing: (params: string, est: string) => `已取消：${params} 尚未计算任何结果（预计约 ${est}）。`,
     computeAnyway: '仍然计算',
     held: (params: string, est: string, backend: string, shown: boolean) =>
-      `尚未开始：这次计算（${params}）预计在 ${backend} 上需要约 ${est}。${shown ? '下方图表保持不变。' : '目前尚未计算任何结果。'}`,
+      `尚未开始：这次计算（${params}）预计在 ${backend} 上需要约 ${est}。${shown ? '屏幕上保留上一次的结果。' : '目前尚未计算任何结果。'}`,
     computedOn: (backend: string, ms: string) => `在 ${backend} 上计算，用时 ${ms}`,
     firstFailed: '首次计算失败，因此暂时没有可显示的结果。',
     fixHint: '请调整参数（更小的尺度 s、更小的 d 或换一种特征映射）后重试。',

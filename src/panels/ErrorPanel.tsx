@@ -15,6 +15,7 @@ import { entryErrorsRequest, errorVsDRequest, errorVsMRequest, normSweepRequest 
 import { useStore } from '../store/react';
 import { AnalysisFigure } from './AnalysisFigure';
 import { Metric, Panel, withDeferredParams } from './common';
+import { useResultOfOtherParams } from './result-of-other-params';
 import { useAnalysisRequest } from '../ui/analysis';
 import { useOtherStabilizerErrorSeries, useStabilizerEntropySeries } from './StabilizerFigure';
 
@@ -27,6 +28,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
   const s = t.error;
   const result = useDeferredValue(useStore((st) => st.compute.result));
   const m = result?.metrics;
+  const otherParams = useResultOfOtherParams();
 
   const sweep = useAnalysisRequest(errorVsMRequest(params));
   const norm = useAnalysisRequest(normSweepRequest(params));
@@ -143,19 +145,15 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
   return (
     <Panel id="error" title={s.title} lead={s.lead} formula={s.formula} formulaNote={s.formulaNote}>
       <div className="metrics">
-        <Metric
-          name="err-rel-error-A"
-          label={t.metrics.relErrorA}
-          hint={t.metrics.relErrorAHint}
-          value={m?.relErrorA}
-        />
-        <Metric
-          name="err-rel-error-out"
-          label={t.metrics.relErrorOut}
-          hint={t.metrics.relErrorOutHint}
-          value={m?.relErrorOut}
-        />
-        <Metric name="err-mean-kl" label={t.metrics.meanKL} hint={t.metrics.meanKLHint} value={m?.meanKL} />
+        {(
+          [
+            ['err-rel-error-A', t.metrics.relErrorA, t.metrics.relErrorAHint, m?.relErrorA],
+            ['err-rel-error-out', t.metrics.relErrorOut, t.metrics.relErrorOutHint, m?.relErrorOut],
+            ['err-mean-kl', t.metrics.meanKL, t.metrics.meanKLHint, m?.meanKL],
+          ] as const
+        ).map(([name, label, hint, value]) => (
+          <Metric key={name} name={name} label={label} hint={hint} value={value} dimmed={otherParams.dimmed} />
+        ))}
         {posOrth && sv && (
           <>
             <Metric
@@ -169,6 +167,11 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
               value={posOrth.mean.at(-1)}
             />
           </>
+        )}
+        {otherParams.note && (
+          <p className="result-note note" data-result-note={otherParams.dimmed ? 'other' : 'none'}>
+            {otherParams.note}
+          </p>
         )}
       </div>
 

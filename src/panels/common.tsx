@@ -63,13 +63,16 @@ export function Metric(props: {
   hint?: string;
   format?: (v: number) => string;
   text?: string;
+  /** the value is of other parameters than the current ones (a note beside says which) */
+  dimmed?: boolean;
 }) {
   const v = props.value;
   const shown = props.text ?? (v === null || v === undefined ? '—' : (props.format ?? fmt)(v));
   return (
     <div
-      className="metric"
+      className={props.dimmed ? 'metric dimmed' : 'metric'}
       data-metric={props.name}
+      data-stale={props.dimmed ? 'true' : undefined}
       data-value={v === null || v === undefined ? '' : String(v)}
       title={props.hint}
     >

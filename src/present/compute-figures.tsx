@@ -13,7 +13,8 @@ import { EXACT_COLOR, heatScale, MAP_COLORS, robustMax } from '../charts/palette
 import { featureDim } from '../core/feature-maps';
 import { FAVOR_M, FAVOR_SEEDS, headStats } from '../core/trained/head-stats';
 import { useActions, useStore } from '../store/react';
-import { chartSize, ComputeNote, Frame, sameParams, useFitSize, type Box } from './figure-frame';
+import { sameParams } from '../core/same-params';
+import { chartSize, ComputeNote, Frame, useFitSize, type Box } from './figure-frame';
 import type { Step } from './story';
 
 export function MatrixFigure({ step, box }: { step: Step; box: Box }) {

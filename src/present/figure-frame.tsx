@@ -6,7 +6,6 @@
 import { useLayoutEffect, useState, type ReactNode, type RefObject } from 'react';
 import { useStrings } from '../ui/strings';
 import { observeResize } from '../charts/useWidth';
-import type { AttentionParams } from '../core/types';
 import { AnalysisStatus, isCoarse, useAnalysisRequest } from '../ui/analysis';
 import { useController, useStore } from '../store/react';
 import type { AnalysisRequest } from '../store/analyses';
@@ -26,10 +25,6 @@ export interface Box {
 const CHART_CHROME = 80;
 /** Widest a line chart is drawn relative to its height (a very wide chart reads badly on a wall). */
 const MAX_ASPECT = 2.3;
-
-export function sameParams(a: AttentionParams, b: AttentionParams): boolean {
-  return (Object.keys(a) as (keyof AttentionParams)[]).every((k) => a[k] === b[k]);
-}
 
 /**
  * The frame of every figure: data-figure / data-ready for tests, a stat line under it. `controls`
