@@ -56,7 +56,10 @@ export interface TrainingProgress {
   done: number;
   total: number;
   elapsedMs: number;
-  /** remaining time: FLOPs left ÷ the measured rate (null before the first steps are timed) */
+  /**
+   * remaining time: FLOPs left ÷ the measured rate (null until a step after the first is timed: the
+   * first compiles the GPU pipelines, so the rate is measured from its end)
+   */
   etaMs: number | null;
   /** measured training throughput, GFLOP/s (null before the first steps) */
   gflops: number | null;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Batch, ParamTensor, StepRecord, TrainConfig } from '../core/train/types';
 import type { TrainingResponse } from './training-protocol';
-import { startTrainingSession, type RunnerDeps, type TrainerLike } from './training-runner';
+import { createLoop, startTrainingSession, type RunnerDeps, type TrainerLike } from './training-runner';
 import { defaultSetup, type TrainingSetup } from './training-setup';
 
 /** A test double of the trainer: the loss falls as 1/step, and it records the order it was stepped in. */
@@ -144,5 +144,85 @@ describe('training runner', () => {
     const last = h.msgs.at(-1);
     expect(last?.type).toBe('error');
     if (last?.type === 'error') expect(last.error.message).toContain('boom');
+  });
+});
+
+describe('training loop clock', () => {
+  /** A loop on a manual clock whose every step takes 10 ms and does 1e6 FLOPs; `onStep(k)` runs inside step k. */
+  function clocked(onStep: (k: number, session: ReturnType<ReturnType<typeof createLoop>['session']>) => void) {
+    let clock = 1_000;
+    const msgs: TrainingResponse[] = [];
+    const loop = createLoop(
+      7,
+      { now: () => clock, yieldNow: () => Promise.resolve(), post: (m) => msgs.push(m), flushMs: 1e9 },
+      10,
+      () => {},
+    );
+    const session = loop.session(Promise.resolve(), async () => []);
+    let k = 0;
+    const trainer = {
+      async step(): Promise<StepRecord> {
+        clock += 10;
+        onStep(++k, session);
+        return { step: k, loss: 1, accuracy: 0, lr: 1e-3, gradNorm: 1 };
+      },
+      params: async () => [],
+      attentionMaps: async () => [],
+      dispose() {},
+    } as TrainerLike;
+    loop.setFlopsTotal(10e6);
+    const wait = (ms: number) => (clock += ms);
+    return { loop, msgs, entries: [{ run: 0, trainer, flops: 1e6 }], wait };
+  }
+  const last = <T extends TrainingResponse['type']>(msgs: TrainingResponse[], type: T) =>
+    msgs.filter((m): m is Extract<TrainingResponse, { type: T }> => m.type === type).at(-1)!;
+
+  it('a run cancelled while stepping reports its rate over the active time counted once (3 steps in 30 ms: 0.1 GFLOP/s)', async () => {
+    const h = clocked((k, s) => k === 3 && s.cancel());
+    h.wait(5_000); // building the trainers is not active time
+    h.loop.begin();
+    expect(await h.loop.stepAll(h.entries, 10)).toBe(false);
+    h.loop.cancelled();
+    const p = last(h.msgs, 'cancelled').progress!;
+    expect(p.done).toBe(3);
+    expect(p.gflops).toBeCloseTo(3e6 / 30 / 1e6, 12);
+  });
+
+  it("each run's first step (where a GPU trainer compiles its pipelines) is not in the rate: two runs at 5 s then 10 ms per step give 0.1 GFLOP/s and the ETA at that rate; none after the first round alone", async () => {
+    const h = clocked((k) => k <= 2 && h.wait(5_000 - 10));
+    const two = [h.entries[0]!, { ...h.entries[0]!, run: 1 }];
+    h.loop.begin();
+    await h.loop.stepAll(two, 1);
+    const first = last(h.msgs, 'steps').progress;
+    expect(first.done).toBe(2);
+    expect(first.gflops).toBeNull();
+    expect(first.etaMs).toBeNull();
+    // the next call's first round is a warm-up again (the transfer runner's phase 2 has new trainers)
+    await h.loop.stepAll(two, 3);
+    const p = last(h.msgs, 'steps').progress;
+    expect(p.done).toBe(8);
+    expect(p.gflops).toBeCloseTo(4e6 / 40 / 1e6, 12);
+    expect(p.etaMs).toBeCloseTo((10e6 - 8e6) / (4e6 / 40), 6);
+  });
+
+  it('a pause is not active time: 4 steps with a 1 s pause between them still run at 0.1 GFLOP/s, and the ETA is the rest at that rate', async () => {
+    let resume: (() => void) | null = null;
+    const h = clocked((k, s) => {
+      if (k === 2) {
+        s.pause();
+        resume = () => s.resume();
+      }
+    });
+    h.loop.begin();
+    const run = h.loop.stepAll(h.entries, 4);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(last(h.msgs, 'paused').progress.gflops).toBeCloseTo(0.1, 12);
+    h.wait(1_000);
+    resume!();
+    expect(await run).toBe(true);
+    const p = last(h.msgs, 'steps').progress;
+    expect(p.done).toBe(4);
+    expect(p.gflops).toBeCloseTo(4e6 / 40 / 1e6, 12);
+    expect(p.etaMs).toBeCloseTo((10e6 - 4e6) / (4e6 / 40), 6);
   });
 });

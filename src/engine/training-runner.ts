@@ -99,15 +99,40 @@ export function createLoop(
   let done = 0;
   let flopsDone = 0;
   let flopsTotal = 0;
+  // the active time: what the rate and the ETA divide by (not the trainers' build, a pause, or after the end)
   let activeMs = 0;
   let activeSince = 0;
+  let clockRunning = false;
+  const clockStart = () => {
+    activeSince = deps.now();
+    clockRunning = true;
+  };
+  const clockStop = () => {
+    if (clockRunning) activeMs += deps.now() - activeSince;
+    clockRunning = false;
+  };
   const t0 = deps.now();
   let buffer: RunStep[] = [];
   let lastFlush = t0;
 
+  // A trainer's first step compiles its GPU pipelines (seconds on a software adapter, for steps of
+  // milliseconds; each attention kind has its own): the first round of steps of every stepAll is left out
+  // of the rate, and so of the ETA, or an ETA of hours would show first and fall for a while.
+  let warmFlops = 0;
+  let warmMs = 0;
+  const activeNow = () => activeMs + (clockRunning ? deps.now() - activeSince : 0);
+  const worked = (flops: number, warmUpMs: number | null = null) => {
+    done++;
+    flopsDone += flops;
+    if (warmUpMs === null) return;
+    warmFlops += flops;
+    warmMs += warmUpMs;
+  };
+
   const progress = (): TrainingProgress => {
-    const active = activeMs + (paused ? 0 : deps.now() - activeSince);
-    const rate = active > 0 && flopsDone > 0 ? flopsDone / active : null; // FLOPs per ms
+    const active = activeNow();
+    const timed = flopsDone - warmFlops;
+    const rate = timed > 0 && active > warmMs ? timed / (active - warmMs) : null; // FLOPs per ms
     return {
       done,
       total,
@@ -132,11 +157,12 @@ export function createLoop(
 
   async function waitWhilePaused(): Promise<void> {
     if (!paused || cancelled) return;
-    activeMs += deps.now() - activeSince;
+    clockStop();
     deps.post({ type: 'paused', id, progress: progress() });
     while (paused && !cancelled) await new Promise<void>((r) => (wake = r));
-    activeSince = deps.now();
-    if (!cancelled) deps.post({ type: 'resumed', id });
+    if (cancelled) return;
+    clockStart();
+    deps.post({ type: 'resumed', id });
   }
 
   const before = async (): Promise<boolean> => {
@@ -152,7 +178,7 @@ export function createLoop(
       flopsTotal = f;
     },
     begin() {
-      activeSince = deps.now();
+      clockStart();
       lastFlush = deps.now();
     },
     async stepAll(entries, steps) {
@@ -162,9 +188,9 @@ export function createLoop(
             flush();
             return false;
           }
+          const t = activeNow();
           const record = await e.trainer.step();
-          done++;
-          flopsDone += e.flops;
+          worked(e.flops, step === 0 ? activeNow() - t : null);
           buffer.push({ run: e.run, record });
           if (deps.now() - lastFlush >= flushMs) flush();
           await deps.yieldNow();
@@ -181,15 +207,15 @@ export function createLoop(
     },
     isCancelled: () => cancelled,
     count(flops) {
-      done++;
-      flopsDone += flops;
+      worked(flops);
     },
     cancelled() {
-      activeMs += paused ? 0 : deps.now() - activeSince;
+      clockStop();
       deps.post({ type: 'cancelled', id, progress: progress() });
       free();
     },
     done(exampleTokens, maps) {
+      clockStop();
       deps.post({ type: 'done', id, progress: progress(), exampleTokens, maps });
     },
     free,
