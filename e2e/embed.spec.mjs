@@ -17,6 +17,16 @@ const PANELS = ['main', 'error', 'sparsity', 'rank', 'feature-maps', 'beyond', '
 const SMALL = 'n=64&d=8&m=16';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** axe-core's violations on the page, as 'rule (nodes)'. */
+async function axeViolations(page) {
+  await injectAxe(page);
+  return page.evaluate(async () =>
+    (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map(
+      (v) => `${v.id} (${v.nodes.length}): ${v.nodes[0]?.target}`,
+    ),
+  );
+}
+
 /** A second static server on 127.0.0.1 (another origin than the app's localhost): path → html. */
 async function foreignSite(pages) {
   const server = createServer((req, res) => {
@@ -517,6 +527,8 @@ test(
     assert.match(noteText, /of the last result computed \(n = 64, d = 8, m = 16, .*\), not of the current parameters/);
     assert.deepEqual(await Promise.all(HEADLINE.map(value)), before, 'the previous numbers stay');
     assert.deepEqual(await Promise.all(HEADLINE.map(stale)), ['true', 'true', 'true'], 'each is marked stale');
+    // dimmed is still legible (axe's contrast rule on the dimmed numbers, the note and the held status)
+    assert.deepEqual(await axeViolations(page), [], 'axe in the held state (light)');
 
     // Compute anyway runs it with a Cancel in the embed; Cancel stops it and goes back to n = 64
     await held.locator('[data-action="compute-anyway"]').click();
@@ -537,6 +549,12 @@ test(
     await page.locator('[data-result-note="none"]').waitFor();
     assert.match(await page.textContent('[data-result-note="none"]'), /not computed for the current parameters/);
     assert.deepEqual(await Promise.all(HEADLINE.map(value)), ['', '', '']);
+    // and dark: the same state, held at a stale result (one quoted at n = 64 first)
+    await page.goto(`${appUrl}/?embed=error&controls=n,d,m&backend=cpu&${SMALL}&theme=dark`);
+    await page.waitForSelector('.embed-status .compute-status[data-status="ok"]', { timeout: 60_000 });
+    await typeParam(page, 'n', 65536);
+    await page.locator('[data-result-note="other"]').waitFor({ timeout: 30_000 });
+    assert.deepEqual(await axeViolations(page), [], 'axe in the held state (dark)');
 
     // the full page: the held status is at the top of the main comparison, the note beside the numbers
     await page.goto(`${appUrl}/?backend=cpu&${SMALL}`);
