@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Batch, ParamTensor, StepRecord, TrainConfig } from '../core/train/types';
 import type { TrainingResponse } from './training-protocol';
-import { createLoop, startTrainingSession, type RunnerDeps, type TrainerLike } from './training-runner';
+import { createLoop, RATE_WINDOW, startTrainingSession, type RunnerDeps, type TrainerLike } from './training-runner';
 import { defaultSetup, type TrainingSetup } from './training-setup';
 
 /** A test double of the trainer: the loss falls as 1/step, and it records the order it was stepped in. */
@@ -203,6 +203,21 @@ describe('training loop clock', () => {
     expect(p.done).toBe(8);
     expect(p.gflops).toBeCloseTo(4e6 / 40 / 1e6, 12);
     expect(p.etaMs).toBeCloseTo((10e6 - 8e6) / (4e6 / 40), 6);
+  });
+
+  it('the rate is the recent one: after a 5 s first step, 4 steps of 100 ms and 25 of 10 ms, 0.1 GFLOP/s (the mean since the warm-up would be 0.045) and the ETA at that rate', async () => {
+    const h = clocked((k) => {
+      if (k === 1) h.wait(5_000 - 10);
+      else if (k <= 5) h.wait(100 - 10);
+    });
+    h.loop.setFlopsTotal(40e6);
+    h.loop.begin();
+    await h.loop.stepAll(h.entries, 30);
+    const p = last(h.msgs, 'steps').progress;
+    expect(p.done).toBe(30);
+    expect(RATE_WINDOW).toBeLessThan(25);
+    expect(p.gflops).toBeCloseTo(0.1, 12);
+    expect(p.etaMs).toBeCloseTo((40e6 - 30e6) / 1e5, 6);
   });
 
   it('a pause is not active time: 4 steps with a 1 s pause between them still run at 0.1 GFLOP/s, and the ETA is the rest at that rate', async () => {

@@ -85,6 +85,9 @@ export interface Loop {
   session(finished: Promise<void>, weights: (run: number) => Promise<ParamTensor[]>): TrainingSession;
 }
 
+/** Timed units (steps or fit steps) the training rate is measured over: the recent rate, not the mean since the start. */
+export const RATE_WINDOW = 16;
+
 export function createLoop(
   id: number,
   deps: Pick<RunnerDeps, 'now' | 'yieldNow' | 'post' | 'flushMs'>,
@@ -117,14 +120,22 @@ export function createLoop(
 
   // A trainer's first step compiles its GPU pipelines (seconds on a software adapter, for steps of
   // milliseconds; each attention kind has its own): the first round of steps of every stepAll is left out
-  // of the rate, and so of the ETA, or an ETA of hours would show first and fall for a while.
+  // of the rate, and so of the ETA, or an ETA of hours would show first and fall for a while. The next
+  // steps are still slower than the steady ones (caches warming), so the rate is the recent one: over the
+  // last RATE_WINDOW timed units, where a rate since the start would trail the steady one for many steps.
   let warmFlops = 0;
   let warmMs = 0;
+  /** after each timed unit: the timed FLOPs and active time so far (cumulative), the last RATE_WINDOW + 1 */
+  const recent: { flops: number; ms: number }[] = [];
   const activeNow = () => activeMs + (clockRunning ? deps.now() - activeSince : 0);
   const worked = (flops: number, warmUpMs: number | null = null) => {
     done++;
     flopsDone += flops;
-    if (warmUpMs === null) return;
+    if (warmUpMs === null) {
+      recent.push({ flops: flopsDone - warmFlops, ms: activeNow() - warmMs });
+      if (recent.length > RATE_WINDOW + 1) recent.shift();
+      return;
+    }
     warmFlops += flops;
     warmMs += warmUpMs;
   };
@@ -132,7 +143,15 @@ export function createLoop(
   const progress = (): TrainingProgress => {
     const active = activeNow();
     const timed = flopsDone - warmFlops;
-    const rate = timed > 0 && active > warmMs ? timed / (active - warmMs) : null; // FLOPs per ms
+    const first = recent[0];
+    const last = recent.at(-1);
+    // FLOPs per ms: over the window once it holds two samples, else since the warm-up
+    const rate =
+      first && last && last.ms > first.ms
+        ? (last.flops - first.flops) / (last.ms - first.ms)
+        : timed > 0 && active > warmMs
+          ? timed / (active - warmMs)
+          : null;
     return {
       done,
       total,
