@@ -57,8 +57,8 @@ export interface TrainingProgress {
   total: number;
   elapsedMs: number;
   /**
-   * remaining time: FLOPs left ÷ the measured rate (null until a step after the first is timed: the
-   * first compiles the GPU pipelines, so the rate is measured from its end)
+   * remaining time: FLOPs left ÷ the measured rate (null until a step after the first round is timed:
+   * a trainer's first step compiles its GPU pipelines, so the rate leaves that round out)
    */
   etaMs: number | null;
   /** measured training throughput, GFLOP/s (null before the first steps) */

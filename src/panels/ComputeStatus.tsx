@@ -4,9 +4,8 @@
  * waiting for "Compute anyway", what a cancel did, and a failed run's explanation — also when it is
  * the first run and nothing is on screen.
  */
-import { useStrings } from '../ui/strings';
+import { paramsText, useStrings } from '../ui/strings';
 import { fmtMs } from '../charts/format';
-import type { AttentionParams } from '../core/types';
 import { useController, useStore } from '../store/react';
 import { useComputeProgress } from '../ui/compute-progress';
 
@@ -16,8 +15,6 @@ export function ComputeStatus() {
   const c = useStore((s) => s.compute);
   const controller = useController();
   const { running, elapsedMs: elapsed, showProgress, showElapsed } = useComputeProgress();
-  const paramsText = (p: AttentionParams) =>
-    t.main.resultParams(p.n, p.d, p.m, t.controls.mapNames[p.featureMap], p.scale, p.causal);
   const shownBackend = c.result?.backend.kind;
 
   return (
@@ -55,7 +52,7 @@ export function ComputeStatus() {
       )}
       {running?.long && (
         <p className="long-run warn" role="status">
-          {f.longRun(paramsText(running.params), f.duration(running.estimateMs), f.backendName[running.backend])}
+          {f.longRun(paramsText(t, running.params), f.duration(running.estimateMs), f.backendName[running.backend])}
         </p>
       )}
       {/* the previous run's line stays until a run shows its progress (no flicker on a short step) */}
@@ -65,7 +62,7 @@ export function ComputeStatus() {
       {c.status === 'held' && c.held && (
         <p className="long-run warn" role="status" data-held="" data-estimate-ms={Math.round(c.held.estimateMs)}>
           {f.held(
-            paramsText(c.held.params),
+            paramsText(t, c.held.params),
             f.duration(c.held.estimateMs),
             f.backendName[c.held.backend],
             c.result !== null,
@@ -83,8 +80,8 @@ export function ComputeStatus() {
       {!running && c.cancelled && (
         <p className="cancelled-note" role="status" data-cancelled={c.cancelled.reverted ? 'reverted' : 'nothing'}>
           {c.cancelled.reverted
-            ? f.cancelledReverted(paramsText(c.cancelled.params), f.duration(c.cancelled.estimateMs))
-            : f.cancelledNothing(paramsText(c.cancelled.params), f.duration(c.cancelled.estimateMs))}{' '}
+            ? f.cancelledReverted(paramsText(t, c.cancelled.params), f.duration(c.cancelled.estimateMs))
+            : f.cancelledNothing(paramsText(t, c.cancelled.params), f.duration(c.cancelled.estimateMs))}{' '}
           {!c.cancelled.reverted && (
             <button
               type="button"

@@ -152,7 +152,14 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
             ['err-mean-kl', t.metrics.meanKL, t.metrics.meanKLHint, m?.meanKL],
           ] as const
         ).map(([name, label, hint, value]) => (
-          <Metric key={name} name={name} label={label} hint={hint} value={value} dimmed={otherParams.dimmed} />
+          <Metric
+            key={name}
+            name={name}
+            label={label}
+            hint={hint}
+            value={value}
+            dimmed={otherParams?.kind === 'other'}
+          />
         ))}
         {posOrth && sv && (
           <>
@@ -168,8 +175,8 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
             />
           </>
         )}
-        {otherParams.note && (
-          <p className="result-note note" data-result-note={otherParams.dimmed ? 'other' : 'none'}>
+        {otherParams && (
+          <p className="result-note note" data-result-note={otherParams.kind}>
             {otherParams.note}
           </p>
         )}

@@ -3,7 +3,7 @@
  * headline error numbers, and the attention row of one query (hovered, pinned or the default).
  */
 import { useCallback, useDeferredValue, useMemo, useRef } from 'react';
-import { useStrings } from '../ui/strings';
+import { paramsText, useStrings } from '../ui/strings';
 import { ColorLegend } from '../charts/ColorLegend';
 import { fmtInt, fmtMs } from '../charts/format';
 import { Heatmap } from '../charts/Heatmap';
@@ -172,14 +172,7 @@ export function MainComparison() {
               data-result-id={result.id}
               data-result-backend={result.backend.kind}
             >
-              {s.resultParams(
-                result.params.n,
-                result.params.d,
-                result.params.m,
-                t.controls.mapNames[result.params.featureMap],
-                result.params.scale,
-                result.params.causal,
-              )}
+              {paramsText(t, result.params)}
             </p>
           )}
         </div>

@@ -8,17 +8,16 @@
  */
 import { sameParams } from '../core/same-params';
 import { useStore } from '../store/react';
-import { useStrings } from '../ui/strings';
+import { paramsText, useStrings } from '../ui/strings';
 
-export function useResultOfOtherParams(): { note: string | null; dimmed: boolean } {
+/** `other`: the numbers are of other parameters (dim them); `none`: there are none; null: they are current. */
+export function useResultOfOtherParams(): { kind: 'other' | 'none'; note: string } | null {
   const t = useStrings();
   const status = useStore((s) => s.compute.status);
   const result = useStore((s) => s.compute.result);
   const params = useStore((s) => s.params);
-  if (status !== 'held' && status !== 'cancelled' && status !== 'error') return { note: null, dimmed: false };
-  if (!result) return { note: t.error.resultNone, dimmed: false };
-  if (sameParams(result.params, params)) return { note: null, dimmed: false };
-  const p = result.params;
-  const shown = t.main.resultParams(p.n, p.d, p.m, t.controls.mapNames[p.featureMap], p.scale, p.causal);
-  return { note: t.error.resultOf(shown), dimmed: true };
+  if (status !== 'held' && status !== 'cancelled' && status !== 'error') return null;
+  if (!result) return { kind: 'none', note: t.error.resultNone };
+  if (sameParams(result.params, params)) return null;
+  return { kind: 'other', note: t.error.resultOf(paramsText(t, result.params)) };
 }
