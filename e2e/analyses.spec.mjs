@@ -411,3 +411,117 @@ test(
   },
   { timeout: 120_000, webgpu: false },
 );
+
+/** The y-axis tick values of a figure's (first) line chart, parsed from their labels (1e+8, 10,000, 1e−4). */
+const yTicks = (page, selector) =>
+  page.evaluate((sel) => {
+    const y = document.querySelectorAll(`${sel} svg g.axis`)[1];
+    return [...(y?.querySelectorAll('.tick text') ?? [])]
+      .map((t) => Number((t.textContent ?? '').replace(/,/g, '').replace(/\u2212/g, '-')))
+      .filter((v) => Number.isFinite(v));
+  }, selector);
+const figureNotes = (page, name) =>
+  page.evaluate(
+    (n) => [...document.querySelectorAll(`[data-figure-body="${n}"] .note`)].map((p) => p.textContent ?? ''),
+    name,
+  );
+
+test(
+  'at the defaults (local inputs, s = 1.5, where FAVOR+ misses A) the error figures take their y-axes from the runs, name the theory curves that leave them and say the sweeps are saturated; trig’s map row gets its own axis instead of setting the others’; the exact truncation’s full window is exactly 0; at s = 0.5 the m and d sweeps need none of those notes',
+  async ({ page, appUrl, loadModule, log }) => {
+    const { en } = await loadModule('/src/i18n/en.ts');
+    const s = en.error;
+    await page.goto(`${appUrl}/?backend=cpu`);
+    await waitForResult(page, null);
+    await waitForAllAnalyses(page);
+
+    // error vs m: Lemma 2's RMS theory is ~1e9 here and set the axis to 1e+8 and beyond; the runs
+    // (positive near 1, trig up to a few hundred) now do
+    const mTicks = await yTicks(page, '[data-figure-body="error-vs-m"]');
+    const mNotes = await figureNotes(page, 'error-vs-m');
+    log(`error vs m: y ticks ${mTicks.join(', ')}`);
+    assert.ok(Math.max(...mTicks) <= 1e4, `the m sweep's axis follows the runs: ticks ${mTicks}`);
+    const theories = ['positive', 'hyperbolic'].map((k) => s.theory(en.names.maps[k]));
+    const offM = mNotes.find((n) => n.startsWith(s.guidesOff('').slice(0, 12)));
+    assert.ok(offM, `the m sweep names the theory curves off its chart: ${mNotes.join(' | ')}`);
+    for (const th of theories) assert.ok(offM.includes(th), `${th} named: ${offM}`);
+    const first = await metric(page, 'sweep-error-first');
+    const last = await metric(page, 'sweep-error-last');
+    const satM = mNotes.find((n) => n.startsWith('At s = 1.5'));
+    assert.ok(satM, `the m sweep says it is saturated: ${mNotes.join(' | ')}`);
+    assert.ok(satM.includes('Lower s to about 0.5'), 'and how to see the 1/√m fall');
+    log(`saturated: ${satM} (m = 4: ${first}, m = 512: ${last})`);
+
+    // error vs d: theory from 6e4 to 9e27, runs 0.8–1.2
+    const dTicks = await yTicks(page, '[data-figure-body="error-vs-d"]');
+    log(`error vs d: y ticks ${dTicks.join(', ')}`);
+    assert.ok(Math.max(...dTicks) <= 10, `the d sweep's axis follows the runs: ticks ${dTicks}`);
+    const dNotes = await figureNotes(page, 'error-vs-d');
+    assert.ok(
+      dNotes.some((n) => n === s.guidesOff(s.theory(en.names.maps.positive))),
+      `the d sweep names its theory off the chart: ${dNotes.join(' | ')}`,
+    );
+    assert.ok(
+      dNotes.some((n) => /^At s = 1\.5 the error is already 0\.\d+ at d = 2 and stays near 1/.test(n)),
+      `the d sweep says it is saturated: ${dNotes.join(' | ')}`,
+    );
+
+    // map rows: trig's Â leaves [0, 1] (about −0.7 to 2.3); the weights' rows share an axis below 1
+    const trigTicks = await yTicks(page, '[data-map-row="trig"]');
+    const posTicks = await yTicks(page, '[data-map-row="positive"]');
+    const eluTicks = await yTicks(page, '[data-map-row="elu1"]');
+    log(`map rows: trig ticks ${trigTicks.join(', ')}; positive ${posTicks.join(', ')}`);
+    assert.ok(Math.max(...trigTicks) > 1, `trig keeps its range: ${trigTicks}`);
+    assert.ok(Math.max(...posTicks) < 1, `positive's row is not on trig's axis: ${posTicks}`);
+    assert.deepEqual(eluTicks, posTicks, 'the rows of attention weights share one axis');
+    const trigNote = await page.locator('[data-map-row="trig"] .note').allTextContents();
+    assert.ok(
+      trigNote.some((n) => n.startsWith('Own y-axis')),
+      `trig's cell says its axis is its own: ${trigNote}`,
+    );
+    assert.equal(
+      await page.locator('[data-map-row="positive"] .note').count(),
+      0,
+      'a weights row carries no such note',
+    );
+
+    // local truncation: T_{n−1}(A) = A, so the exact curve's last point is 0 (not f32 rounding at 1e-7)
+    await page.locator('[data-figure-body="local-truncation"] details.data-table summary').click();
+    const exactRows = await page.evaluate((label) => {
+      const rows = [...document.querySelectorAll('[data-figure-body="local-truncation"] table tbody tr')];
+      return rows
+        .map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent ?? ''))
+        .filter((cells) => cells[0] === label);
+    }, en.sparsity.truncExact);
+    log(
+      `exact truncation, last windows: ${exactRows
+        .slice(-2)
+        .map((r) => r.join(' '))
+        .join(' | ')}`,
+    );
+    assert.ok(exactRows.length > 2, 'the table lists the exact truncation per window');
+    assert.equal(exactRows.at(-1)[1], '256', 'its last row is the full window (all 256 keys)');
+    assert.equal(Number(exactRows.at(-1)[2]), 0, `full window: ${exactRows.at(-1)}`);
+    assert.ok(Number(exactRows.at(-2)[2]) > 0.01, `the window before it still truncates: ${exactRows.at(-2)}`);
+    const tTicks = await yTicks(page, '[data-figure-body="local-truncation"]');
+    log(`local truncation: y ticks ${tTicks.join(', ')}`);
+    assert.ok(Math.min(...tTicks) >= 0.01, `its axis does not reach down to rounding: ${tTicks}`);
+
+    // at s = 0.5 the sweeps have slopes: no saturation note, and the theory stays on the m chart
+    const sweeps = ['errorVsM', 'errorVsD'];
+    const keys = await analysisKeys(page, sweeps);
+    await typeParam(page, 'scale', 0.5);
+    await waitForParams(page, 's = 0.5');
+    await waitAnalysesCurrent(page, { ids: sweeps, keys, want: () => 'moved' });
+    const mNotes2 = await figureNotes(page, 'error-vs-m');
+    const dNotes2 = await figureNotes(page, 'error-vs-d');
+    log(`s = 0.5: m notes ${mNotes2.length}, d notes ${dNotes2.length}`);
+    assert.deepEqual(
+      mNotes2.filter((n) => n.startsWith('At s =') || n.startsWith(s.guidesOff('').slice(0, 12))),
+      [],
+      'no saturation or off-chart note on the m sweep',
+    );
+    assert.ok(!dNotes2.some((n) => n.startsWith('At s =')), 'no saturation note on the d sweep');
+  },
+  { timeout: 240_000, webgpu: false },
+);

@@ -28,3 +28,55 @@ export function logTicks(scale: ScaleContinuousNumeric<number, number>, max: num
   const step = Math.max(1, Math.ceil(pick.length / max));
   return pick.filter((_, i) => i % step === 0);
 }
+
+/** How far past the measurements (a factor, both ways) a guide curve may stretch a measured log axis. */
+export const GUIDE_HEADROOM = 10;
+
+/** A curve drawn for reference (a theory, a bound) that should not set the axis on its own. */
+export interface GuideValues {
+  label: string;
+  y: ArrayLike<number>;
+}
+
+/**
+ * A log y-domain led by the measurements: their extent (finite, positive) padded by ×/÷ 1.5, stretched
+ * by the guide values that lie within `headroom` times of it (values further out do not stretch it). A theory that is an RMS dominated by rare
+ * draws can sit twenty decades above every run; letting it set the axis flattens the measured curves
+ * into one line. Guides that leave the domain are named in `off`, for the figure to say so (the
+ * chart's clip path cuts them at the edge; the data table keeps their values). No measured value:
+ * no domain (the chart takes its own extent).
+ */
+export function measuredLogDomain(
+  measured: Iterable<number>,
+  guides: readonly GuideValues[],
+  headroom = GUIDE_HEADROOM,
+): { domain: [number, number] | undefined; off: string[] } {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of measured)
+    if (Number.isFinite(v) && v > 0) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+  if (!(lo <= hi)) return { domain: undefined, off: [] };
+  const floor = lo / 1.5 / headroom;
+  const ceil = hi * 1.5 * headroom;
+  let dLo = lo / 1.5;
+  let dHi = hi * 1.5;
+  const off: string[] = [];
+  for (const g of guides) {
+    let leaves = false;
+    for (let i = 0; i < g.y.length; i++) {
+      const v = g.y[i]!;
+      if (!(Number.isFinite(v) && v > 0)) continue;
+      if (v > ceil || v < floor) {
+        leaves = true; // drawn to the edge and cut there: stretching the axis toward it would only add empty decades
+        continue;
+      }
+      dLo = Math.min(dLo, v);
+      dHi = Math.max(dHi, v);
+    }
+    if (leaves) off.push(g.label);
+  }
+  return { domain: [dLo, dHi], off };
+}

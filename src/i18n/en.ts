@@ -414,7 +414,14 @@ export const en = {
     entropyPerf: 'positive Â',
     dTitle: 'Error vs head dimension d',
     dNote: (s: number, m: number) =>
-      `Positive features, s = ${s}, m = ${m}: at a fixed entry scale, ‖x+y‖² ≈ 2√d·s² grows with d, and so does the error.`,
+      `Positive features, s = ${s}, m = ${m}: at a fixed entry scale, ‖x+y‖² ≈ 2√d·s² grows with d, and so does the error — until Â misses A altogether and the error levels off near 1.`,
+    guidesOff: (names: string) => `Off the chart (their values are in the data table): ${names}.`,
+    saturatedM: (s: number, lo: string, hi: string, canLower: boolean) =>
+      `At s = ${s} the positive features’ error stays between ${lo} and ${hi} at every m: here the norms set it, not m (Lemma 2’s factor exp(‖x+y‖²)).` +
+      (canLower ? ' Lower s to about 0.5 to see it fall like 1/√m.' : ''),
+    saturatedD: (s: number, first: string, d0: number, canLower: boolean) =>
+      `At s = ${s} the error is already ${first} at d = ${d0} and stays near 1: saturated.` +
+      (canLower ? ' Lower s to about 0.5 to see it grow with d.' : ''),
     xD: 'head dimension d',
     blowTitle: 'Per-entry relative error vs the exact entry',
     blowNote:
@@ -507,6 +514,7 @@ export const en = {
       `Same Q, K and the same W (m = ${m}, ${proj}) for every map that uses a projection.`,
     mapLegend: 'the map’s Â_i (colour of the map)',
     rowStats: (err: string, kl: string, h: string) => `error ${err} · KL ${kl} · entropy ${h}`,
+    rowOwnScale: (lo: string, hi: string) => `Own y-axis: this Â spans ${lo} to ${hi}, outside [0, 1].`,
     lambdaTitle: 'λ-invariance: a per-query factor cancels',
     lambdaText:
       'Multiplying φ(q_i) by any λ(q_i) > 0 leaves Â unchanged, because the same factor appears in the numerator and the row sum. So FAVOR+’s factor exp(−‖q‖²/2) can be dropped for queries — exactly. The exp(−‖k‖²/2) of keys only drops approximately, when key norms barely vary.',

@@ -449,7 +449,14 @@ export const zh: Strings = {
     entropyPerf: '正值 Â',
     dTitle: '误差随头维度 d 的变化',
     dNote: (s: number, m: number) =>
-      `正值特征，s = ${s}，m = ${m}：元素尺度固定时，‖x+y‖² ≈ 2√d·s² 随 d 增长，误差也随之增长。`,
+      `正值特征，s = ${s}，m = ${m}：元素尺度固定时，‖x+y‖² ≈ 2√d·s² 随 d 增长，误差也随之增长——直到 Â 完全偏离 A，误差停在 1 附近。`,
+    guidesOff: (names: string) => `超出图表范围（数值见数据表）：${names}。`,
+    saturatedM: (s: number, lo: string, hi: string, canLower: boolean) =>
+      `s = ${s} 时，正值特征的误差在每个 m 上都介于 ${lo} 与 ${hi} 之间：此处决定误差的是范数，而不是 m（引理 2 中的因子 exp(‖x+y‖²)）。` +
+      (canLower ? '把 s 降到 0.5 左右，就能看到误差按 1/√m 下降。' : ''),
+    saturatedD: (s: number, first: string, d0: number, canLower: boolean) =>
+      `s = ${s} 时，误差在 d = ${d0} 处已达 ${first}，之后一直接近 1：已饱和。` +
+      (canLower ? '把 s 降到 0.5 左右，就能看到它随 d 增长。' : ''),
     xD: '头维度 d',
     blowTitle: '逐元素相对误差与精确元素值的关系',
     blowNote:
@@ -540,6 +547,7 @@ export const zh: Strings = {
     rowsNote: (m: number, proj: string) => `所有使用投影的映射都用同一组 Q、K 和同一个 W（m = ${m}，${proj}）。`,
     mapLegend: '该映射的 Â_i（映射对应的颜色）',
     rowStats: (err: string, kl: string, h: string) => `误差 ${err} · KL ${kl} · 熵 ${h}`,
+    rowOwnScale: (lo: string, hi: string) => `单独的纵轴：这里的 Â 取值 ${lo} 到 ${hi}，超出 [0, 1]。`,
     lambdaTitle: 'λ 不变性：逐查询的因子会被消去',
     lambdaText:
       '把 φ(q_i) 乘以任意 λ(q_i) > 0 都不会改变 Â，因为同一个因子同时出现在分子和行和里。所以对查询而言，FAVOR+ 的因子 exp(−‖q‖²/2) 可以精确地去掉。键的因子 exp(−‖k‖²/2) 只有在键范数变化很小时才能近似地去掉。',

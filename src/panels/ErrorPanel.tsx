@@ -11,6 +11,9 @@ import { MAP_INFO } from '../core/estimators';
 import { fmt } from '../charts/format';
 import { type Series } from '../charts/LineChart';
 import { MAP_COLORS } from '../charts/palette';
+import { measuredLogDomain } from '../charts/log-domain';
+import { saturatedSweep } from './error-saturation';
+import { extent } from '../charts/line-scales';
 import { entryErrorsRequest, errorVsDRequest, errorVsMRequest, normSweepRequest } from '../store/analyses';
 import { useStore } from '../store/react';
 import { AnalysisFigure } from './AnalysisFigure';
@@ -29,6 +32,8 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
   const result = useDeferredValue(useStore((st) => st.compute.result));
   const m = result?.metrics;
   const otherParams = useResultOfOtherParams();
+  // uploaded Q, K fix the norm scale: a saturated sweep cannot be cured by lowering s there
+  const canLowerS = useStore((st) => st.upload.active === null);
 
   const sweep = useAnalysisRequest(errorVsMRequest(params));
   const norm = useAnalysisRequest(normSweepRequest(params));
@@ -66,14 +71,15 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
   }
   const current = result && MAP_INFO[result.params.featureMap].sweeps && m?.relErrorA != null ? m.relErrorA : null;
   const posOrth = sv?.series.find((x) => x.map === 'positive' && x.projection === 'orthogonal-chi');
+  // the Lemma 2 curves are an RMS over draws that can sit decades above every run: the runs set the axis
+  const sweepY = measuredLogDomain(
+    measuredValues(sweepSeries.filter((x) => !x.id.startsWith('theory-'))),
+    sweepSeries.filter((x) => x.id.startsWith('theory-')),
+  );
+  const sweepSaturated = posOrth && saturatedSweep(posOrth.mean) ? extent(posOrth.mean, false) : null;
 
   const nv = norm.value;
   // the theory explodes at large s (an RMS dominated by rare draws): scale the axis to the measurements
-  const normDomain = ((): [number, number] | undefined => {
-    if (!nv) return undefined;
-    const vals = nv.error.flatMap((e) => [...e.lo, ...e.hi]).filter((x) => Number.isFinite(x) && x > 0);
-    return vals.length ? [Math.min(...vals) / 1.5, Math.max(...vals) * 1.5] : undefined;
-  })();
   const stabErrorSeries = useOtherStabilizerErrorSeries(nv, params.stabilizer);
   const normSeries: Series[] = nv
     ? [
@@ -100,6 +106,10 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
         ...stabErrorSeries,
       ]
     : [];
+  const normY = measuredLogDomain(
+    measuredValues(normSeries.filter((x) => !x.id.startsWith('theory-'))),
+    normSeries.filter((x) => x.id.startsWith('theory-')),
+  );
   // softmax, and positive Â with and without the reference ε: how a 1e-6 constant flattens Â
   const entropySeries = useStabilizerEntropySeries(nv);
   const lastScale = nv ? nv.scales.length - 1 : -1;
@@ -127,6 +137,14 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
         },
       ]
     : [];
+  const dY = measuredLogDomain(
+    measuredValues(dSeries.filter((x) => x.id !== 'theory')),
+    dSeries.filter((x) => x.id === 'theory'),
+  );
+  // the first d measured (a sweep's first points can be non-finite only if every draw failed)
+  const dFirst = dv ? dv.mean.findIndex((x) => Number.isFinite(x)) : -1;
+  const dSaturated =
+    dv && saturatedSweep(dv.mean) ? { error: dv.mean[dFirst]!, d: dv.dGrid[dFirst]!, scale: dv.scale } : null;
 
   const bv = blow.value;
   const blowSeries: Series[] = bv
@@ -219,7 +237,12 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
               : [],
           integerX: true,
           height: 300,
-          notes: [s.sweepNote(v.seeds, v.rows, v.n)],
+          yDomain: sweepY.domain,
+          notes: [
+            s.sweepNote(v.seeds, v.rows, v.n),
+            sweepY.off.length ? s.guidesOff(sweepY.off.join(', ')) : null,
+            sweepSaturated ? s.saturatedM(v.scale, fmt(sweepSaturated[0]), fmt(sweepSaturated[1]), canLowerS) : null,
+          ],
         })}
       />
 
@@ -247,9 +270,10 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
               xLabel: s.xScale,
               yLabel: s.yErr,
               yScale: 'log',
-              yDomain: normDomain,
+              yDomain: normY.domain,
               tableCaption: s.tableNorm,
               markers: [{ x: params.scale, label: `s = ${params.scale}` }],
+              notes: [normY.off.length ? s.guidesOff(normY.off.join(', ')) : null],
             })}
           />
         </div>
@@ -296,7 +320,12 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
               integerX: true,
               tableCaption: s.tableD,
               markers: [{ x: params.d, label: `d = ${params.d}` }],
-              notes: [s.dNote(params.scale, params.m)],
+              yDomain: dY.domain,
+              notes: [
+                s.dNote(params.scale, params.m),
+                dY.off.length ? s.guidesOff(dY.off.join(', ')) : null,
+                dSaturated ? s.saturatedD(dSaturated.scale, fmt(dSaturated.error), dSaturated.d, canLowerS) : null,
+              ],
             })}
           />
         </div>
@@ -326,4 +355,12 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
       </div>
     </Panel>
   );
+}
+
+/** Every value a measured series draws (means and bands), for the axis the measurements lead. */
+function measuredValues(series: Series[]): number[] {
+  return series.flatMap((x) => [
+    ...Array.from(x.y),
+    ...(x.band ? [...Array.from(x.band.lo), ...Array.from(x.band.hi)] : []),
+  ]);
 }

@@ -8,6 +8,7 @@ import { useMemo, useRef } from 'react';
 import { useStrings } from '../ui/strings';
 import { decimateMax } from '../charts/decimate';
 import { fmt } from '../charts/format';
+import { extent } from '../charts/line-scales';
 import { Legend } from '../charts/Legend';
 import { LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, MAP_COLORS, MAP_DASH, OKABE_ITO } from '../charts/palette';
@@ -29,6 +30,9 @@ const ROW_PLOT_HEIGHT = 160;
 const ROW_FIGURE_CHROME = 43;
 
 const CURVE_X = Array.from({ length: 221 }, (_, i) => -3 + i * 0.025);
+
+/** f32 rounding allowed around [0, 1] before a row counts as leaving the weights' range */
+const WEIGHT_SLACK = 1e-6;
 
 export const FeatureMapPanel = withDeferredParams('FeatureMapPanel', FeatureMapPanelBody);
 
@@ -70,18 +74,25 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
   const multiples = useMemo(() => {
     if (!v) return [];
     const ex = decimateMax(v.exact);
-    let yMax = 0;
-    for (const m of v.maps) for (const x of m.values) if (Number.isFinite(x)) yMax = Math.max(yMax, x);
-    for (const x of v.exact) yMax = Math.max(yMax, x);
-    return v.maps.map((m) => {
+    // one y-axis for the rows that are attention weights (in [0, 1]), so the maps compare; a row that
+    // leaves [0, 1] (trig's Â, negative and above 1 at large norms) gets its own, or its swings would
+    // set the shared axis and flatten every other row (and softmax's peak) to the baseline
+    const ranges = v.maps.map((m) => extent(m.values, false) ?? ([0, 0] as const));
+    const own = ranges.map(([lo, hi]) => lo < -WEIGHT_SLACK || hi > 1 + WEIGHT_SLACK);
+    let shared = 0;
+    for (const x of v.exact) shared = Math.max(shared, x);
+    ranges.forEach(([, hi], i) => {
+      if (!own[i]) shared = Math.max(shared, hi);
+    });
+    return v.maps.map((m, i) => {
       const ap = decimateMax(m.values);
-      let yMin = 0;
-      for (const x of m.values) if (Number.isFinite(x) && x < yMin) yMin = x;
+      const [lo, hi] = ranges[i]!;
       return {
         m,
         per: ap.per,
-        yMax,
-        yMin,
+        yMax: own[i] ? Math.max(shared, hi) : shared,
+        yMin: own[i] ? Math.min(0, lo) : 0,
+        ownScale: own[i] ? ([lo, hi] as const) : null,
         series: [
           { id: 'exact', label: t.names.exact, color: EXACT_COLOR, width: 1, x: ex.x, y: ex.y },
           { id: m.map, label: t.names.maps[m.map], color: MAP_COLORS[m.map], dash: '5 3', width: 2, x: ap.x, y: ap.y },
@@ -166,7 +177,7 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
       </div>
       <div className="small-multiples">
         {v
-          ? multiples.map(({ m, series, yMax, yMin, per }) => (
+          ? multiples.map(({ m, series, yMax, yMin, per, ownScale }) => (
               <div key={m.map} className="sub" data-map-row={m.map}>
                 <h4>{t.controls.mapNames[m.map]}</h4>
                 <p className="stat-line">{s.rowStats(fmt(m.relError), fmt(m.kl), fmt(m.entropy))}</p>
@@ -188,7 +199,10 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
                     height={ROW_PLOT_HEIGHT}
                     noLegend
                     dimmed={rows.stale}
-                    notes={[per > 1 ? t.main.rowDecimated(per) : null]}
+                    notes={[
+                      per > 1 ? t.main.rowDecimated(per) : null,
+                      ownScale ? s.rowOwnScale(fmt(ownScale[0]), fmt(ownScale[1])) : null,
+                    ]}
                   />
                 </Figure>
               </div>

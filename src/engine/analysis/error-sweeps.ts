@@ -85,7 +85,7 @@ export async function errorVsM(payload: ErrorVsMPayload, ctx: AnalysisContext): 
     return { map, values: mGrid.map((m) => predictedRelError(t, m)) };
   });
   await step(ctx, total, total, 'theory');
-  return { mGrid, n, rows: rows.length, seeds, series, theory };
+  return { mGrid, scale: p.scale, n, rows: rows.length, seeds, series, theory };
 }
 
 export { DEFAULT_SCALES } from './grids';
@@ -161,7 +161,7 @@ export async function errorVsD(payload: ErrorVsDPayload, ctx: AnalysisContext): 
   const n = Math.min(p.n, clampInt(payload.nCap, 16, 2048, 256));
   const rows = evenRows(n, clampInt(payload.rows, 4, 256, 32));
   const dGrid = cleanGrid(payload.dGrid, 1, LIMITS.dMax, [2, 4, 8, 16, 32, 64, 128, 256]);
-  const out: ErrorVsDResult = { dGrid, n, rows: rows.length, seeds, theory: [], ...emptySpread() };
+  const out: ErrorVsDResult = { dGrid, scale: p.scale, n, rows: rows.length, seeds, theory: [], ...emptySpread() };
   // one grid point's problem, W per seed and prediction (drawn on the CPU)
   const point = (di: number) => {
     const pd = { ...p, d: dGrid[di]! };

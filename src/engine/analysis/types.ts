@@ -53,6 +53,8 @@ export interface SpreadSeries {
 }
 export interface ErrorVsMResult {
   mGrid: number[];
+  /** the norm scale s it ran at (a figure held while the next s computes quotes its own) */
+  scale: number;
   n: number;
   rows: number;
   seeds: number;
@@ -88,6 +90,8 @@ export interface ErrorVsDPayload extends AnalysisPayloadBase, SweepBudget {
 }
 export interface ErrorVsDResult extends SpreadSeries {
   dGrid: number[];
+  /** the norm scale s it ran at */
+  scale: number;
   n: number;
   rows: number;
   seeds: number;
