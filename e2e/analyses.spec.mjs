@@ -476,7 +476,7 @@ test(
     assert.deepEqual(eluTicks, posTicks, 'the rows of attention weights share one axis');
     const trigNote = await page.locator('[data-map-row="trig"] .note').allTextContents();
     assert.ok(
-      trigNote.some((n) => n.startsWith('Own y-axis')),
+      trigNote.some((n) => n === en.features.rowOwnScale),
       `trig's cell says its axis is its own: ${trigNote}`,
     );
     assert.equal(

@@ -514,7 +514,7 @@ export const en = {
       `Same Q, K and the same W (m = ${m}, ${proj}) for every map that uses a projection.`,
     mapLegend: 'the map’s Â_i (colour of the map)',
     rowStats: (err: string, kl: string, h: string) => `error ${err} · KL ${kl} · entropy ${h}`,
-    rowOwnScale: (lo: string, hi: string) => `Own y-axis: this Â spans ${lo} to ${hi}, outside [0, 1].`,
+    rowOwnScale: 'Own y-axis: this Â leaves [0, 1].',
     lambdaTitle: 'λ-invariance: a per-query factor cancels',
     lambdaText:
       'Multiplying φ(q_i) by any λ(q_i) > 0 leaves Â unchanged, because the same factor appears in the numerator and the row sum. So FAVOR+’s factor exp(−‖q‖²/2) can be dropped for queries — exactly. The exp(−‖k‖²/2) of keys only drops approximately, when key norms barely vary.',

@@ -547,7 +547,7 @@ export const zh: Strings = {
     rowsNote: (m: number, proj: string) => `所有使用投影的映射都用同一组 Q、K 和同一个 W（m = ${m}，${proj}）。`,
     mapLegend: '该映射的 Â_i（映射对应的颜色）',
     rowStats: (err: string, kl: string, h: string) => `误差 ${err} · KL ${kl} · 熵 ${h}`,
-    rowOwnScale: (lo: string, hi: string) => `单独的纵轴：这里的 Â 取值 ${lo} 到 ${hi}，超出 [0, 1]。`,
+    rowOwnScale: '单独的纵轴：这个 Â 超出 [0, 1]。',
     lambdaTitle: 'λ 不变性：逐查询的因子会被消去',
     lambdaText:
       '把 φ(q_i) 乘以任意 λ(q_i) > 0 都不会改变 Â，因为同一个因子同时出现在分子和行和里。所以对查询而言，FAVOR+ 的因子 exp(−‖q‖²/2) 可以精确地去掉。键的因子 exp(−‖k‖²/2) 只有在键范数变化很小时才能近似地去掉。',

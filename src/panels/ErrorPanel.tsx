@@ -203,7 +203,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
       <AnalysisFigure
         title={s.sweepTitle}
         name="error-vs-m"
-        pendingHeight={484}
+        pendingHeight={550}
         analysis={sweep}
         before={() => (
           <div className="inline-control">
@@ -251,7 +251,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
           <AnalysisFigure
             title={s.normTitle}
             name="error-vs-scale"
-            pendingHeight={379}
+            pendingHeight={403}
             analysis={norm}
             before={(v) => (
               <div className="metrics">
@@ -309,7 +309,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
           <AnalysisFigure
             title={s.dTitle}
             name="error-vs-d"
-            pendingHeight={348}
+            pendingHeight={434}
             analysis={dDep}
             chart={() => ({
               series: dSeries,

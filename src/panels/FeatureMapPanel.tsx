@@ -92,7 +92,7 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
         per: ap.per,
         yMax: own[i] ? Math.max(shared, hi) : shared,
         yMin: own[i] ? Math.min(0, lo) : 0,
-        ownScale: own[i] ? ([lo, hi] as const) : null,
+        ownScale: own[i],
         series: [
           { id: 'exact', label: t.names.exact, color: EXACT_COLOR, width: 1, x: ex.x, y: ex.y },
           { id: m.map, label: t.names.maps[m.map], color: MAP_COLORS[m.map], dash: '5 3', width: 2, x: ap.x, y: ap.y },
@@ -199,10 +199,7 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
                     height={ROW_PLOT_HEIGHT}
                     noLegend
                     dimmed={rows.stale}
-                    notes={[
-                      per > 1 ? t.main.rowDecimated(per) : null,
-                      ownScale ? s.rowOwnScale(fmt(ownScale[0]), fmt(ownScale[1])) : null,
-                    ]}
+                    notes={[per > 1 ? t.main.rowDecimated(per) : null, ownScale ? s.rowOwnScale : null]}
                   />
                 </Figure>
               </div>
