@@ -426,3 +426,99 @@ test(
   },
   { timeout: 60_000, webgpu: false },
 );
+
+/**
+ * The fonts Chromium drew the text of the elements matching `selector` with (DevTools'
+ * CSS.getPlatformFontsForNode, per element: its own text nodes): family, whether it is a web font
+ * (isCustomFont) and how many glyphs it drew.
+ */
+async function fontsDrawn(page, selector) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('DOM.enable');
+    await cdp.send('CSS.enable');
+    const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
+    const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector });
+    const out = [];
+    for (const nodeId of nodeIds) out.push(...(await cdp.send('CSS.getPlatformFontsForNode', { nodeId })).fonts);
+    return out;
+  } finally {
+    await cdp.detach();
+  }
+}
+const cjkFaces = (page) =>
+  page.evaluate(() =>
+    [...document.fonts]
+      .filter((f) => f.family.replace(/"/g, '') === 'Noto Sans SC UI')
+      .map((f) => ({ status: f.status, points: f.unicodeRange.split(',').length })),
+  );
+
+/** CJK characters in the own text nodes of the elements matching `selector` (what fontsDrawn counts). */
+const cjkInText = (page, selector) =>
+  page.evaluate(
+    (sel) =>
+      [...document.querySelectorAll(sel)]
+        .flatMap((el) => [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE))
+        .map((n) => n.textContent.match(/[\u2E80-\u9FFF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF]/gu)?.length ?? 0)
+        .reduce((a, b) => a + b, 0),
+    selector,
+  );
+const describeFonts = (fonts) =>
+  fonts.map((f) => `${f.familyName}${f.isCustomFont ? ' (web)' : ''} ×${f.glyphCount}`).join(', ');
+
+/** Every CJK character of the elements' own text drawn by the bundled face (and only those by it). */
+async function assertHanInBundledFace(page, selector, log) {
+  const fonts = await fontsDrawn(page, selector);
+  const han = await cjkInText(page, selector);
+  log(`${selector}: ${han} CJK characters; ${describeFonts(fonts)}`);
+  assert.ok(han > 0, `${selector} holds CJK text`);
+  const bundled = fonts.filter((f) => f.isCustomFont && f.familyName === 'Noto Sans CJK SC');
+  assert.equal(
+    bundled.reduce((a, f) => a + f.glyphCount, 0),
+    han,
+    `${selector}: every CJK glyph from the bundled face (${describeFonts(fonts)})`,
+  );
+}
+
+test(
+  'Han is drawn in the bundled CJK face, not the machine’s: the Chinese page’s headings, prose, labels and formula text, and the English page’s 苏剑林 (which loads only the small common subset)',
+  async ({ page, appUrl, log }) => {
+    await page.goto(`${appUrl}/?backend=cpu`);
+    await page.waitForSelector('.app-footer');
+    await assertHanInBundledFace(page, '.app-footer li span[translate="no"]', log);
+    const facesEn = await cjkFaces(page);
+    log(`CJK faces on the English page: ${JSON.stringify(facesEn)}`);
+    assert.deepEqual(
+      facesEn.map((f) => f.status).sort(),
+      ['loaded', 'unloaded'],
+      'the common subset loaded, the Chinese UI’s not downloaded',
+    );
+    assert.equal(facesEn.find((f) => f.status === 'loaded').points, 9, 'the loaded one is the 9-character subset');
+
+    await page.goto(`${appUrl}/?backend=cpu&lang=zh`);
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    await page.waitForSelector('#h-error');
+    await page.locator('.katex .cjk_fallback').first().waitFor({ state: 'attached', timeout: 30_000 });
+    assert.deepEqual(
+      (await cjkFaces(page)).map((f) => f.status),
+      ['loaded', 'loaded'],
+      'both subsets loaded on the Chinese page',
+    );
+    // one panel's lead, scrolled on screen (a panel off screen is not laid out: content-visibility)
+    await page.locator('[data-panel="error"] .lead').scrollIntoViewIfNeeded();
+    const formula = page.locator('.katex .cjk_fallback').first();
+    for (const selector of ['h1', '#h-error', '[data-panel="error"] .lead', '.lang-switch'])
+      await assertHanInBundledFace(page, selector, log);
+    // the Han of the first formula that has some (\text{…}), on screen
+    await formula.scrollIntoViewIfNeeded();
+    await page.evaluate(() =>
+      document
+        .querySelector('.katex .cjk_fallback')
+        .closest('.katex')
+        .querySelectorAll('.cjk_fallback')
+        .forEach((el) => el.setAttribute('data-probe-cjk', '')),
+    );
+    await assertHanInBundledFace(page, '[data-probe-cjk]', log);
+  },
+  { timeout: 60_000, webgpu: false },
+);

@@ -3,10 +3,11 @@
  * language: `<html lang>` and the tab title follow it. Each language is named in itself
  * ("English", "中文") so a reader who cannot read the current one still finds theirs.
  */
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useActions, useStore } from '../store/react';
 import { LANGS, type Lang } from '../store/store';
 import { useStrings } from '../ui/strings';
+import { langFontReady } from './fonts';
 
 /** BCP 47 tag for `<html lang>` (zh is Simplified Chinese as written in mainland China). */
 export const HTML_LANG: Record<Lang, string> = { en: 'en', zh: 'zh-CN' };
@@ -17,10 +18,23 @@ export function LanguageSwitch() {
   const t = useStrings().app;
   const lang = useStore((s) => s.ui.lang);
   const actions = useActions();
+  const chosen = useRef<Lang>(lang);
   return (
     <label className="theme-switch lang-switch">
       {t.language}{' '}
-      <select value={lang} data-setting="lang" onChange={(e) => actions.setUi('lang', e.target.value as Lang)}>
+      <select
+        value={lang}
+        data-setting="lang"
+        onChange={(e) => {
+          // the new language's face first (the Chinese subset loads only when asked for): laid out once;
+          // a quicker later choice wins over an earlier one still loading
+          const next = e.target.value as Lang;
+          chosen.current = next;
+          void langFontReady(next).then(() => {
+            if (chosen.current === next) actions.setUi('lang', next);
+          });
+        }}
+      >
         {LANGS.map((l) => (
           <option key={l} value={l} lang={HTML_LANG[l]}>
             {ENDONYMS[l]}

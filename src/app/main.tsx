@@ -17,7 +17,7 @@ import { browserLang, readUrl } from '../store/url';
 import { loadFromUrl, startUrlSync } from '../store/url-sync';
 import { panelBodyRenders, panelsBehind } from '../panels/common';
 import { App } from './App';
-import { uiFontReady } from './fonts';
+import { langFontReady } from './fonts';
 
 // Language: `?lang=` if given, else the browser's (navigator.languages: zh* → zh, else en).
 const defaultLang = browserLang(navigator.languages?.length ? navigator.languages : [navigator.language ?? 'en']);
@@ -62,8 +62,9 @@ startUrlSync(store, window, undefined, defaultLang);
   panelBodyRenders,
 };
 
-// The first render waits for the bundled UI font (or its failure): text is laid out and measured once, in the face it keeps.
-void uiFontReady().then(() =>
+// The first render waits for the bundled UI fonts of its language (or their failure): text is laid out
+// and measured once, in the face it keeps.
+void langFontReady(store.getState().ui.lang).then(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <StoreProvider value={{ store, actions, controller, training }}>
