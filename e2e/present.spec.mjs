@@ -96,17 +96,48 @@ async function figureReady(page) {
   await page.waitForSelector('.slide-fig[data-ready="1"]', { timeout: 120_000 });
 }
 
-/** What does not fit on the slide on screen: the formula wider than its column, the figure taller than its box. */
+/**
+ * What does not fit on the slide on screen: the formula wider than its column, the figure taller than
+ * its box, a line chart's axis title on its tick labels (x title on the x ticks, y title on the y ticks:
+ * the boxes of the drawn text intersect by more than half a pixel both ways), a y title taller than
+ * its chart.
+ */
 async function misfits(page, k) {
   const fit = await page.evaluate(() => {
     const f = document.querySelector('.slide-formula');
     const body = document.querySelector('.slide-fig-body');
-    return { formula: [f.scrollWidth, f.clientWidth], overflow: body.scrollHeight - body.clientHeight };
+    const hit = (a, b) =>
+      Math.min(
+        Math.min(a.right, b.right) - Math.max(a.left, b.left),
+        Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top),
+      );
+    const titles = [...document.querySelectorAll('.slide-fig-body .chart svg > g')].flatMap((g) => {
+      const axes = g.querySelectorAll(':scope > g.axis');
+      const labels = g.querySelectorAll(':scope > text.axis-label');
+      return [0, 1].map((i) => {
+        const title = labels[i]?.getBoundingClientRect();
+        const ticks = [...(axes[i]?.querySelectorAll('.tick text') ?? [])].map((t) => t.getBoundingClientRect());
+        return {
+          axis: i ? 'y' : 'x',
+          text: labels[i]?.textContent,
+          overlap: title ? Math.max(0, ...ticks.map((t) => hit(title, t))) : 0,
+          // the y title must not run above its chart, into the heading over it
+          above: i && title ? Math.max(0, g.ownerSVGElement.getBoundingClientRect().top - title.top) : 0,
+        };
+      });
+    });
+    return { formula: [f.scrollWidth, f.clientWidth], overflow: body.scrollHeight - body.clientHeight, titles };
   });
   const out = [];
   if (fit.formula[0] > fit.formula[1] + 1)
     out.push(`slide ${k}: the formula is wider than its column (${fit.formula[0]} > ${fit.formula[1]} px)`);
   if (fit.overflow > 2) out.push(`slide ${k}: the figure overflows its box by ${fit.overflow}px`);
+  for (const t of fit.titles) {
+    if (t.overlap > 0.5)
+      out.push(`slide ${k}: the ${t.axis}-axis title “${t.text}” lies ${t.overlap.toFixed(1)} px on its tick labels`);
+    if (t.above > 0.5)
+      out.push(`slide ${k}: the y-axis title “${t.text}” runs ${t.above.toFixed(1)} px above its chart`);
+  }
   return out;
 }
 
@@ -314,6 +345,28 @@ test(
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: join(shots, `slide-${STEPS}-fallback-font.png`) });
     assert.deepEqual(wide, [], 'every figure and formula fits its box in the fallback font');
+  },
+  { webgpu: false, timeout: 300_000 },
+);
+
+test(
+  'lecture mode on a 16:9 projector (1280×720, shorter than 1024×768 for its width): every figure, formula and axis title fits on every slide',
+  async ({ page, appUrl, artifacts }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${appUrl}/?present&step=1&backend=cpu`);
+    await waitForStep(page, 1);
+    const wide = [];
+    for (let k = 1; k <= STEPS; k++) {
+      if (k > 1) await press(page, 'ArrowRight', k);
+      await figureReady(page);
+      wide.push(...(await misfits(page, k)));
+      if (k === 10) {
+        const shots = join(artifacts, 'screenshots');
+        mkdirSync(shots, { recursive: true });
+        await page.screenshot({ path: join(shots, 'slide-10-1280x720.png') });
+      }
+    }
+    assert.deepEqual(wide, [], 'every figure, formula and axis title fits at 1280×720');
   },
   { webgpu: false, timeout: 300_000 },
 );

@@ -4,12 +4,13 @@
  * a data-table alternative. React renders the SVG; d3 supplies scales, shapes and axes.
  */
 import { area, line } from 'd3';
-import { memo, useId, useMemo, useState } from 'react';
+import { memo, useId, useMemo, useRef, useState } from 'react';
 import { similarProps } from './similar';
 import { DataTable, type DataTableLabels } from './DataTable';
 import { fmt } from './format';
 import { Legend } from './Legend';
 import { useLineAxes } from './line-axes';
+import { PAGE_ROOM, useMeasureAxisRoom, type AxisRoom } from './axis-room';
 import { allX, allY, extent, makeScale, nearestIndex } from './line-scales';
 import { useMarkerLabels } from './marker-labels';
 import { useHeight, useWidth } from './useWidth';
@@ -80,7 +81,8 @@ export interface LineChartProps {
   labels: LineChartLabels;
 }
 
-const M = { top: 14, right: 16, bottom: 42, left: 58 };
+/** top and right margins; the left and bottom ones are the axis room's (axis-room.ts) */
+const M = { top: 14, right: 16 };
 
 function LineChartImpl(props: LineChartProps) {
   const {
@@ -101,8 +103,11 @@ function LineChartImpl(props: LineChartProps) {
   const clipId = `clip${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const t = props.labels;
 
-  const innerW = Math.max(40, width - M.left - M.right);
-  const innerH = Math.max(40, height - M.top - M.bottom);
+  // left and bottom margins: the page's, or more where the axis fonts are larger (a slide)
+  const [room, setRoom] = useState<AxisRoom>(PAGE_ROOM);
+  const xTitleRef = useRef<SVGTextElement>(null);
+  const innerW = Math.max(40, width - room.left - M.right);
+  const innerH = Math.max(40, height - M.top - room.bottom);
   const xLog = xScale === 'log';
   const yLog = yScale === 'log';
 
@@ -124,6 +129,16 @@ function LineChartImpl(props: LineChartProps) {
   const ys = useMemo(() => makeScale(yScale, [ya, yb], [innerH, 0], true), [yScale, ya, yb, innerH]);
 
   const { xAxisRef, yAxisRef } = useLineAxes(xs, ys, innerW, innerH, xLog, yLog, props.integerX);
+  useMeasureAxisRoom(yAxisRef, xTitleRef, yLabel, innerH + M.top, setRoom, [
+    xs,
+    ys,
+    innerW,
+    innerH,
+    xLog,
+    yLog,
+    props.integerX,
+    yLabel,
+  ]);
 
   // Marker labels are measured once drawn, then placed in rows so nearby lines' labels never overlap.
   const { markerText, placed } = useMarkerLabels(markers, xs, innerW);
@@ -171,13 +186,18 @@ function LineChartImpl(props: LineChartProps) {
 
   const plot = (
     <svg width={width} height={height} role="img" aria-label={ariaLabel}>
-      <g transform={`translate(${M.left},${M.top})`}>
+      <g transform={`translate(${room.left},${M.top})`}>
         <g className="axis" ref={xAxisRef} transform={`translate(0,${innerH})`} />
         <g className="axis" ref={yAxisRef} />
-        <text className="axis-label" x={innerW / 2} y={innerH + 34} textAnchor="middle">
+        <text className="axis-label" ref={xTitleRef} x={innerW / 2} y={innerH + room.xLabelY} textAnchor="middle">
           {xLabel}
         </text>
-        <text className="axis-label" transform={`translate(${-46},${innerH / 2}) rotate(-90)`} textAnchor="middle">
+        <text
+          className="axis-label"
+          transform={`translate(${room.yLabelX},${innerH / 2}) rotate(-90)`}
+          textAnchor="middle"
+          style={room.yTitlePx === null ? undefined : { fontSize: `${room.yTitlePx}px` }}
+        >
           {yLabel}
         </text>
         <defs>
@@ -296,7 +316,7 @@ function LineChartImpl(props: LineChartProps) {
       {hover && readout.length > 0 && (
         <div
           className="tooltip"
-          style={{ left: Math.min(width - 180, M.left + hover.px + 12), top: M.top }}
+          style={{ left: Math.min(width - 180, room.left + hover.px + 12), top: M.top }}
           role="status"
         >
           <div className="tooltip-x">
