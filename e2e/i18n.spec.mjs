@@ -522,3 +522,35 @@ test(
   },
   { timeout: 60_000, webgpu: false },
 );
+
+test(
+  'the language select waits for the Chinese face before switching, shows the pending choice meanwhile, and a quicker second choice wins over the first',
+  async ({ page, appUrl }) => {
+    // the Chinese subset held back 1.5 s, so a choice is still loading when the next one is made
+    await page.route(/cjk-zh[^/]*\.woff2(\?.*)?$/, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    await page.goto(`${appUrl}/?backend=cpu`);
+    await page.waitForSelector('h1');
+    const select = page.locator('.app-header select[data-setting="lang"]');
+
+    await select.selectOption('zh');
+    assert.equal(await select.inputValue(), 'zh', 'the select shows the choice at once');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'en', 'the page waits for the face');
+    await select.selectOption('en');
+    await page.waitForTimeout(2000); // the Chinese face has arrived by now
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'en', 'the later choice (English) wins');
+    assert.equal(await select.inputValue(), 'en');
+    assert.equal(await page.textContent('h1'), 'Performer, up close');
+
+    await select.selectOption('zh');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    assert.equal(await page.textContent('h1'), '细看 Performer');
+    const faces = await page.evaluate(() =>
+      [...document.fonts].filter((f) => f.family.replace(/"/g, '') === 'Noto Sans SC UI').map((f) => f.status),
+    );
+    assert.deepEqual(faces, ['loaded', 'loaded'], 'switched with the Chinese face loaded');
+  },
+  { timeout: 60_000, webgpu: false },
+);

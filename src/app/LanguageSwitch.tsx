@@ -3,7 +3,7 @@
  * language: `<html lang>` and the tab title follow it. Each language is named in itself
  * ("English", "中文") so a reader who cannot read the current one still finds theirs.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useActions, useStore } from '../store/react';
 import { LANGS, type Lang } from '../store/store';
 import { useStrings } from '../ui/strings';
@@ -18,20 +18,26 @@ export function LanguageSwitch() {
   const t = useStrings().app;
   const lang = useStore((s) => s.ui.lang);
   const actions = useActions();
-  const chosen = useRef<Lang>(lang);
+  // the choice whose face is still loading: the select shows it meanwhile; a later choice replaces it
+  const [pending, setPending] = useState<Lang | null>(null);
+  const chosen = useRef<Lang | null>(null);
   return (
     <label className="theme-switch lang-switch">
       {t.language}{' '}
       <select
-        value={lang}
+        value={pending ?? lang}
         data-setting="lang"
         onChange={(e) => {
           // the new language's face first (the Chinese subset loads only when asked for): laid out once;
           // a quicker later choice wins over an earlier one still loading
           const next = e.target.value as Lang;
           chosen.current = next;
+          setPending(next);
           void langFontReady(next).then(() => {
-            if (chosen.current === next) actions.setUi('lang', next);
+            if (chosen.current !== next) return;
+            chosen.current = null;
+            setPending(null);
+            actions.setUi('lang', next);
           });
         }}
       >
