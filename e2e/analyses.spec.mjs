@@ -500,6 +500,11 @@ test(
         .join(' | ')}`,
     );
     assert.ok(exactRows.length > 2, 'the table lists the exact truncation per window');
+    const xs = exactRows.map((r) => Number(r[1].replace(/,/g, '')));
+    assert.ok(
+      xs.every((x, i) => i === 0 || x > xs[i - 1]),
+      `one window per x (keys in the window): ${xs.join(', ')}`,
+    );
     assert.equal(exactRows.at(-1)[1], '256', 'its last row is the full window (all 256 keys)');
     assert.equal(Number(exactRows.at(-1)[2]), 0, `full window: ${exactRows.at(-1)}`);
     assert.ok(Number(exactRows.at(-2)[2]) > 0.01, `the window before it still truncates: ${exactRows.at(-2)}`);

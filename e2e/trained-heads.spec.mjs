@@ -187,7 +187,7 @@ async function checkPanelsFromJson(page, json, v, { n, d }, loadModule, log) {
   }
   // Su's local truncation: the curve the sparsity panel draws
   const lt = await page.evaluate(() => window.__performer.getState().analyses.localTruncation.value);
-  const want = localTruncationCurve({ rows: n, cols: n, data: A }, { rows: n, cols: n, data: B }, windowGrid(n), {
+  const want = localTruncationCurve({ rows: n, cols: n, data: A }, { rows: n, cols: n, data: B }, windowGrid(n, true), {
     rows: n,
     cols: d,
     data: v.data,
@@ -198,8 +198,7 @@ async function checkPanelsFromJson(page, json, v, { n, d }, loadModule, log) {
     'the same windows',
   );
   for (const [t, c] of want.entries()) {
-    // at the full window T_w(A) = A: the error is 0 up to how far the f32 rows' sums are from 1
-    // (~1e-8; the app renormalizes in f64, this curve rounds T_w to f32): agreement to 1e-7 absolute there
+    // at the full window T_w(A) = A: both curves say 0 exactly (local-window.ts keepsEveryKey)
     close(lt.errorApprox[t], c.errorApprox, 1e-4, `local truncation w ${c.w}: Â`, 1e-3);
     close(lt.errorExact[t], c.errorExact, 1e-4, `local truncation w ${c.w}: A`, 1e-3);
     close(lt.errorOut[t], c.errorOutApprox, 1e-4, `local truncation w ${c.w}: output`, 1e-3);

@@ -178,7 +178,7 @@ async function denseKernels(cs: DenseCase) {
     stabilizer: 'shift',
     ...(cs.outputs ? { output: cs.outputs[i] } : {}),
   }));
-  const windows = [...windowGrid(cs.n), Math.max(0, cs.n - 3)];
+  const windows = [...windowGrid(cs.n, true), Math.max(0, cs.n - 3)];
   const errs: Record<string, Err> = {};
   const t0 = performance.now();
   const g = await b.windowStats(problem, variants, windows);
@@ -217,7 +217,8 @@ async function profileDense(which: 'spectra' | 'localTruncation', features: Feat
   const problem = { q: inputs.q, k: inputs.k, causal: p.causal, v: inputs.v };
   const t0 = performance.now();
   if (which === 'spectra') await dense.denseAttention(problem, p.causal ? variant : undefined);
-  else await dense.windowStats(problem, [variant, { ...variant, map: 'elu1', output: false }], windowGrid(p.n));
+  else
+    await dense.windowStats(problem, [variant, { ...variant, map: 'elu1', output: false }], windowGrid(p.n, p.causal));
   const wallMs = performance.now() - t0;
   const passes = dense.lastProfile();
   dense.dispose();

@@ -37,8 +37,18 @@ describe('truncateToWindow', () => {
 
 describe('windowGrid', () => {
   it('doubles from 1 and ends with the full matrix', () => {
-    expect(windowGrid(16)).toEqual([0, 1, 2, 4, 8, 15]);
-    expect(windowGrid(1)).toEqual([0]);
+    expect(windowGrid(16, true)).toEqual([0, 1, 2, 4, 8, 15]);
+    expect(windowGrid(1, true)).toEqual([0]);
+    expect(windowGrid(1, false)).toEqual([0]);
+  });
+
+  it('without the mask stops doubling before a window’s 2w + 1 keys reach n, so no window is drawn at the full one’s x', () => {
+    expect(windowGrid(16, false)).toEqual([0, 1, 2, 4, 15]);
+    const g = windowGrid(256, false);
+    expect(g.slice(-2)).toEqual([64, 255]);
+    for (const w of g.slice(0, -1)) expect(2 * w + 1).toBeLessThan(256);
+    // causal rows hold w + 1 keys: every doubling below n − 1 stays
+    expect(windowGrid(256, true).slice(-3)).toEqual([64, 128, 255]);
   });
 });
 
@@ -48,7 +58,7 @@ describe('localTruncationCurve (Su: truncated linear attention is closer to soft
   const A = exactAttentionMatrix(inputs.q, inputs.k, false);
   const { qf, kf } = performerFeatures(inputs, 'elu1');
   const Ahat = linearAttentionMatrix(qf, kf, false);
-  const curve = localTruncationCurve(A, Ahat, windowGrid(128), inputs.v);
+  const curve = localTruncationCurve(A, Ahat, windowGrid(128, false), inputs.v);
 
   it('the full window reproduces the plain errors, and truncates nothing of the exact A (error exactly 0, not rounding)', () => {
     const full = curve.at(-1)!;
@@ -76,7 +86,7 @@ describe('windowRowStats (the twin of local-window-stats.wgsl)', () => {
       const A = exactAttentionMatrix(inputs.q, inputs.k, causal);
       const { qf, kf } = performerFeatures(inputs, map, 'shift', causal);
       const Ahat = linearAttentionMatrix(qf, kf, causal);
-      const windows = [...windowGrid(37), 3, 0];
+      const windows = [...windowGrid(37, true), 3, 0];
       const want = localTruncationCurve(A, Ahat, windows, inputs.v);
       const got = truncationCurveOf(windowRowStats(A.data, Ahat.data, 37, windows, inputs.v), true);
       expect(got.map((c) => c.w)).toEqual(windows);

@@ -38,10 +38,15 @@ export function truncateToWindow(m: Matrix, w: number): Truncated {
   return { matrix: { rows: n, cols: n, data: out }, degenerateRows };
 }
 
-/** Windows 0, 1, 2, 4, …, up to and including n − 1 (w = n − 1 keeps the whole matrix). */
-export function windowGrid(n: number): number[] {
+/**
+ * Windows 0, 1, 2, 4, …, and n − 1 (which keeps the whole matrix). A row's window holds 2w + 1 keys
+ * (causal: w + 1), the figure's x; without the mask the doubling stops before 2w + 1 reaches n, where
+ * a window holds every key of the middle rows and not of the edge ones, and would be drawn at the
+ * full window's x (n) with another value.
+ */
+export function windowGrid(n: number, causal: boolean): number[] {
   const out = [0];
-  for (let w = 1; w < n - 1; w *= 2) out.push(w);
+  for (let w = 1; w < n - 1 && (causal || 2 * w + 1 < n); w *= 2) out.push(w);
   if (n > 1) out.push(n - 1);
   return out;
 }

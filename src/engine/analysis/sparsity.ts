@@ -128,7 +128,7 @@ export async function localTruncation(
     });
   const ext = readExternal(payload);
   const { inputs } = prepared(p, p.n, ext);
-  const windows = windowGrid(p.n);
+  const windows = windowGrid(p.n, p.causal);
   // one batch: the experiment's map (with the output error through V) and 1 + elu (Su's case: the
   // figure draws only its matrix error, so its output terms are not computed)
   const variants: WindowVariant[] = [
