@@ -442,7 +442,7 @@ test(
     log(`error vs m: y ticks ${mTicks.join(', ')}`);
     assert.ok(Math.max(...mTicks) <= 1e4, `the m sweep's axis follows the runs: ticks ${mTicks}`);
     const theories = ['positive', 'hyperbolic'].map((k) => s.theory(en.names.maps[k]));
-    const offM = mNotes.find((n) => n.startsWith(s.guidesOff('').slice(0, 12)));
+    const offM = mNotes.find((n) => n.startsWith(s.guidesOff([]).slice(0, 12)));
     assert.ok(offM, `the m sweep names the theory curves off its chart: ${mNotes.join(' | ')}`);
     for (const th of theories) assert.ok(offM.includes(th), `${th} named: ${offM}`);
     const first = await metric(page, 'sweep-error-first');
@@ -458,7 +458,7 @@ test(
     assert.ok(Math.max(...dTicks) <= 10, `the d sweep's axis follows the runs: ticks ${dTicks}`);
     const dNotes = await figureNotes(page, 'error-vs-d');
     assert.ok(
-      dNotes.some((n) => n === s.guidesOff(s.theory(en.names.maps.positive))),
+      dNotes.some((n) => n === s.guidesOff([s.theory(en.names.maps.positive)])),
       `the d sweep names its theory off the chart: ${dNotes.join(' | ')}`,
     );
     assert.ok(
@@ -522,7 +522,7 @@ test(
     const dNotes2 = await figureNotes(page, 'error-vs-d');
     log(`s = 0.5: m notes ${mNotes2.length}, d notes ${dNotes2.length}`);
     assert.deepEqual(
-      mNotes2.filter((n) => n.startsWith('At s =') || n.startsWith(s.guidesOff('').slice(0, 12))),
+      mNotes2.filter((n) => n.startsWith('At s =') || n.startsWith(s.guidesOff([]).slice(0, 12))),
       [],
       'no saturation or off-chart note on the m sweep',
     );

@@ -415,7 +415,7 @@ export const en = {
     dTitle: 'Error vs head dimension d',
     dNote: (s: number, m: number) =>
       `Positive features, s = ${s}, m = ${m}: at a fixed entry scale, ‖x+y‖² ≈ 2√d·s² grows with d, and so does the error — until Â misses A altogether and the error levels off near 1.`,
-    guidesOff: (names: string) => `Off the chart (their values are in the data table): ${names}.`,
+    guidesOff: (names: readonly string[]) => `Off the chart (their values are in the data table): ${names.join('; ')}.`,
     saturatedM: (s: number, lo: string, hi: string, canLower: boolean) =>
       `At s = ${s} the positive features’ error stays between ${lo} and ${hi} at every m: here the norms set it, not m (Lemma 2’s factor exp(‖x+y‖²)).` +
       (canLower ? ' Lower s to about 0.5 to see it fall like 1/√m.' : ''),

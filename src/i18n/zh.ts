@@ -450,7 +450,7 @@ export const zh: Strings = {
     dTitle: '误差随头维度 d 的变化',
     dNote: (s: number, m: number) =>
       `正值特征，s = ${s}，m = ${m}：元素尺度固定时，‖x+y‖² ≈ 2√d·s² 随 d 增长，误差也随之增长——直到 Â 完全偏离 A，误差停在 1 附近。`,
-    guidesOff: (names: string) => `超出图表范围（数值见数据表）：${names}。`,
+    guidesOff: (names: readonly string[]) => `超出图表范围（数值见数据表）：${names.join('；')}。`,
     saturatedM: (s: number, lo: string, hi: string, canLower: boolean) =>
       `s = ${s} 时，正值特征的误差在每个 m 上都介于 ${lo} 与 ${hi} 之间：此处决定误差的是范数，而不是 m（引理 2 中的因子 exp(‖x+y‖²)）。` +
       (canLower ? '把 s 降到 0.5 左右，就能看到误差按 1/√m 下降。' : ''),

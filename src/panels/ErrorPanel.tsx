@@ -240,7 +240,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
           yDomain: sweepY.domain,
           notes: [
             s.sweepNote(v.seeds, v.rows, v.n),
-            sweepY.off.length ? s.guidesOff(sweepY.off.join(', ')) : null,
+            sweepY.off.length ? s.guidesOff(sweepY.off) : null,
             sweepSaturated ? s.saturatedM(v.scale, fmt(sweepSaturated[0]), fmt(sweepSaturated[1]), canLowerS) : null,
           ],
         })}
@@ -273,7 +273,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
               yDomain: normY.domain,
               tableCaption: s.tableNorm,
               markers: [{ x: params.scale, label: `s = ${params.scale}` }],
-              notes: [normY.off.length ? s.guidesOff(normY.off.join(', ')) : null],
+              notes: [normY.off.length ? s.guidesOff(normY.off) : null],
             })}
           />
         </div>
@@ -323,7 +323,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
               yDomain: dY.domain,
               notes: [
                 s.dNote(params.scale, params.m),
-                dY.off.length ? s.guidesOff(dY.off.join(', ')) : null,
+                dY.off.length ? s.guidesOff(dY.off) : null,
                 dSaturated ? s.saturatedD(dSaturated.scale, fmt(dSaturated.error), dSaturated.d, canLowerS) : null,
               ],
             })}
