@@ -508,6 +508,10 @@ test(
     assert.equal(exactRows.at(-1)[1], '256', 'its last row is the full window (all 256 keys)');
     assert.equal(Number(exactRows.at(-1)[2]), 0, `full window: ${exactRows.at(-1)}`);
     assert.ok(Number(exactRows.at(-2)[2]) > 0.01, `the window before it still truncates: ${exactRows.at(-2)}`);
+    assert.ok(
+      (await figureNotes(page, 'local-truncation')).includes(en.sparsity.exactFull),
+      'the figure says where the exact curve went',
+    );
     const tTicks = await yTicks(page, '[data-figure-body="local-truncation"]');
     log(`local truncation: y ticks ${tTicks.join(', ')}`);
     assert.ok(Math.min(...tTicks) >= 0.01, `its axis does not reach down to rounding: ${tTicks}`);

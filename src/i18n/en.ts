@@ -461,6 +461,7 @@ export const en = {
     truncExact: 'truncated exact A',
     truncOut: (map: string) => `output error, truncated ${map}`,
     fullLine: 'no truncation',
+    exactFull: 'At the full window the truncated exact A is A itself: its error is 0, below any log axis.',
     localLimit: (limit: string) => `The local-truncation experiment needs the dense n×n matrices: n ≤ ${limit}.`,
     tableHist: 'normalized entropy histogram',
     tableTop: 'top-k mass',

@@ -495,6 +495,7 @@ export const zh: Strings = {
     truncExact: '截断后的精确 A',
     truncOut: (map: string) => tight(`输出误差，截断后的 ${map}`),
     fullLine: '不截断',
+    exactFull: '窗口取满时，截断后的精确 A 就是 A 本身：误差为 0，落在对数坐标轴之外。',
     localLimit: (limit: string) => `局部截断实验需要稠密的 n×n 矩阵：n ≤ ${limit}。`,
     tableHist: '归一化熵直方图',
     tableTop: 'top-k 质量',

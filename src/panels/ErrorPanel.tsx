@@ -13,7 +13,7 @@ import { type Series } from '../charts/LineChart';
 import { MAP_COLORS } from '../charts/palette';
 import { measuredLogDomain } from '../charts/log-domain';
 import { saturatedSweep } from './error-saturation';
-import { extent } from '../charts/line-scales';
+import { allY, extent } from '../charts/line-scales';
 import { entryErrorsRequest, errorVsDRequest, errorVsMRequest, normSweepRequest } from '../store/analyses';
 import { useStore } from '../store/react';
 import { AnalysisFigure } from './AnalysisFigure';
@@ -73,7 +73,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
   const posOrth = sv?.series.find((x) => x.map === 'positive' && x.projection === 'orthogonal-chi');
   // the Lemma 2 curves are an RMS over draws that can sit decades above every run: the runs set the axis
   const sweepY = measuredLogDomain(
-    measuredValues(sweepSeries.filter((x) => !x.id.startsWith('theory-'))),
+    allY(sweepSeries.filter((x) => !x.id.startsWith('theory-'))),
     sweepSeries.filter((x) => x.id.startsWith('theory-')),
   );
   const sweepSaturated = posOrth && saturatedSweep(posOrth.mean) ? extent(posOrth.mean, false) : null;
@@ -107,7 +107,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
       ]
     : [];
   const normY = measuredLogDomain(
-    measuredValues(normSeries.filter((x) => !x.id.startsWith('theory-'))),
+    allY(normSeries.filter((x) => !x.id.startsWith('theory-'))),
     normSeries.filter((x) => x.id.startsWith('theory-')),
   );
   // softmax, and positive Â with and without the reference ε: how a 1e-6 constant flattens Â
@@ -138,7 +138,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
       ]
     : [];
   const dY = measuredLogDomain(
-    measuredValues(dSeries.filter((x) => x.id !== 'theory')),
+    allY(dSeries.filter((x) => x.id !== 'theory')),
     dSeries.filter((x) => x.id === 'theory'),
   );
   // the first d measured (a sweep's first points can be non-finite only if every draw failed)
@@ -355,12 +355,4 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
       </div>
     </Panel>
   );
-}
-
-/** Every value a measured series draws (means and bands), for the axis the measurements lead. */
-function measuredValues(series: Series[]): number[] {
-  return series.flatMap((x) => [
-    ...Array.from(x.y),
-    ...(x.band ? [...Array.from(x.band.lo), ...Array.from(x.band.hi)] : []),
-  ]);
 }
