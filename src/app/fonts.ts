@@ -109,7 +109,7 @@ const canLoad = () => typeof document !== 'undefined' && !!document.fonts && typ
  */
 export function langFontReady(lang: Lang, timeoutMs = 4000): Promise<void> {
   if (!canLoad()) return Promise.resolve();
-  registered();
+  // loading any face registers them all (the other language's too, for its text to find it)
   const all = Promise.all([...BASE, ...BY_LANG[lang]].map(loadFace)).then(() => undefined);
   return Promise.race([all, new Promise<void>((resolve) => setTimeout(resolve, timeoutMs))]);
 }

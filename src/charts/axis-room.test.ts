@@ -31,6 +31,19 @@ describe('axisRoom', () => {
   it('never gives less room than the page, whatever it is told', () => {
     const r = axisRoom(1, 1, 0);
     expect(r).toEqual(PAGE_ROOM);
+    for (const [tick, label, w] of [
+      [0, 0, 0],
+      [8, 9, 5],
+      [11, 12, 80],
+      [30, 6, 0],
+      [6, 30, 200],
+    ] as const) {
+      const q = axisRoom(tick, label, w);
+      expect(q.xLabelY).toBeGreaterThanOrEqual(PAGE_ROOM.xLabelY);
+      expect(q.bottom).toBeGreaterThanOrEqual(PAGE_ROOM.bottom);
+      expect(q.left).toBeGreaterThanOrEqual(PAGE_ROOM.left);
+      expect(q.yLabelX).toBeLessThanOrEqual(PAGE_ROOM.yLabelX);
+    }
   });
 });
 

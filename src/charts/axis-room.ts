@@ -6,6 +6,7 @@
  * measured fonts and the widest y tick label, never below the page's.
  */
 import { useEffect, useRef, type Dispatch, type RefObject, type SetStateAction } from 'react';
+import { canvasTextWidth, drawnTextWidth, fontOf } from './measure-text';
 
 export interface AxisRoom {
   /** baseline of the x title below the axis line */
@@ -57,32 +58,10 @@ export function axisRoom(
   return { xLabelY, yLabelX: -yOff, left, bottom, yTitlePx };
 }
 
-let measureCtx: CanvasRenderingContext2D | null | undefined;
-
-function canvasCtx(): CanvasRenderingContext2D | null {
-  if (measureCtx === undefined)
-    measureCtx = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
-  return measureCtx;
-}
-
-/** A text's width in `font` through a canvas (0 without one: then nothing is shrunk). */
-function textWidth(text: string, font: string): number {
-  const ctx = canvasCtx();
-  if (!ctx) return 0;
-  ctx.font = font;
-  return ctx.measureText(text).width;
-}
-
-/** The widest of `texts` in `font`, through a canvas (no layout of the page), else the elements' own length. */
+/** The widest of the tick labels in `font` (canvas; without one, the elements measure themselves). */
 function widest(texts: SVGTextElement[], font: string): number {
-  canvasCtx();
   let w = 0;
-  for (const t of texts) {
-    if (measureCtx) {
-      measureCtx.font = font;
-      w = Math.max(w, measureCtx.measureText(t.textContent ?? '').width);
-    } else if (typeof t.getComputedTextLength === 'function') w = Math.max(w, t.getComputedTextLength());
-  }
+  for (const t of texts) w = Math.max(w, drawnTextWidth(t, t.textContent ?? '', font));
   return w;
 }
 
@@ -107,17 +86,17 @@ export function useMeasureAxisRoom(
     const title = xTitleRef.current;
     if (!ticks.length || !title || typeof getComputedStyle !== 'function') return;
     if (!fonts.current) {
-      const ts = getComputedStyle(ticks[0]!);
-      const ls = getComputedStyle(title);
       fonts.current = {
-        tick: `${ts.fontStyle} ${ts.fontWeight} ${ts.fontSize} ${ts.fontFamily}`,
-        title: `${ls.fontStyle} ${ls.fontWeight} ${ls.fontSize} ${ls.fontFamily}`,
-        tickPx: parseFloat(ts.fontSize) || 11,
-        labelPx: parseFloat(ls.fontSize) || 12,
+        tick: fontOf(ticks[0]!),
+        title: fontOf(title),
+        tickPx: parseFloat(getComputedStyle(ticks[0]!).fontSize) || 11,
+        labelPx: parseFloat(getComputedStyle(title).fontSize) || 12,
       };
     }
     const f = fonts.current;
-    const next = axisRoom(f.tickPx, f.labelPx, widest(ticks, f.tick), textWidth(yTitle, f.title), yExtent);
+    // without a canvas the title's length is unknown: then it keeps its size
+    const titleLength = canvasTextWidth(yTitle, f.title) ?? 0;
+    const next = axisRoom(f.tickPx, f.labelPx, widest(ticks, f.tick), titleLength, yExtent);
     setRoom((prev) =>
       prev.xLabelY === next.xLabelY &&
       prev.yLabelX === next.yLabelX &&

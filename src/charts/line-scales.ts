@@ -1,6 +1,7 @@
 /**
  * The line chart's domains and scales, pure: the extent of a chart's values (finite, and positive on
- * a log axis), its linear or log scales, and the index of a series' point nearest a hovered x.
+ * a log axis), a log axis led by measurements rather than by reference curves, its linear or log
+ * scales, and the index of a series' point nearest a hovered x.
  * Kept apart from the component so the arithmetic reads (and tests) without React or the DOM.
  */
 import { scaleLinear, scaleLog, type ScaleContinuousNumeric } from 'd3';
@@ -24,6 +25,39 @@ export function extent(values: Iterable<number>, log: boolean): [number, number]
     if (v > hi) hi = v;
   }
   return lo <= hi ? [lo, hi] : null;
+}
+
+/** How far past the measurements (a factor, both ways) a guide curve may stretch a measured log axis. */
+export const GUIDE_HEADROOM = 10;
+
+/** A curve drawn for reference (a theory, a bound) that should not set the axis on its own. */
+export interface GuideValues {
+  label: string;
+  y: ArrayLike<number>;
+}
+
+/**
+ * A log y-domain led by the measurements: their extent (finite, positive) padded by ×/÷ 1.5, stretched
+ * by the guide values that lie within `headroom` times of it (values further out do not stretch it:
+ * drawn to the edge and cut there by the chart's clip path, they would only add empty decades). A
+ * theory that is an RMS dominated by rare draws can sit twenty decades above every run; letting it set
+ * the axis flattens the measured curves into one line. Guides with values outside are named in `off`,
+ * for the figure to say so (the data table keeps their values). No measured value: no domain (the
+ * chart takes its own extent).
+ */
+export function measuredLogDomain(
+  measured: Iterable<number>,
+  guides: readonly GuideValues[],
+  headroom = GUIDE_HEADROOM,
+): { domain: [number, number] | undefined; off: string[] } {
+  const runs = extent(measured, true);
+  if (!runs) return { domain: undefined, off: [] };
+  const [floor, ceil] = [runs[0] / 1.5 / headroom, runs[1] * 1.5 * headroom];
+  const inside = (v: number) => v >= floor && v <= ceil;
+  const kept = guides.flatMap((g) => Array.from(g.y).filter(inside));
+  const [lo, hi] = extent([runs[0] / 1.5, runs[1] * 1.5, ...kept], true)!;
+  const off = guides.filter((g) => Array.from(g.y).some((v) => Number.isFinite(v) && v > 0 && !inside(v)));
+  return { domain: [lo, hi], off: off.map((g) => g.label) };
 }
 
 export function* allY(series: SeriesValues[]): Iterable<number> {

@@ -4,29 +4,16 @@
  */
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { placeLabels, type LabelPlacement } from './label-rows';
+import { drawnTextWidth, fontOf } from './measure-text';
 
 /** Width per character of a marker label before it is measured (11 px text). */
 const LABEL_CHAR_PX = 6.5;
 
-let measureCtx: CanvasRenderingContext2D | null | undefined;
-
-/**
- * A marker label's width in its computed font, through a canvas's measureText: reading an SVG
- * text's getComputedTextLength forces a layout of the page every time a label changes (every step
- * of a slider), measureText does not. The font is read once per chart (`font`); without a 2D
- * canvas the text element measures itself.
- */
+/** A marker label's width in its computed font (read once per chart into `font`), through a canvas. */
 function measureLabel(el: SVGTextElement | null, label: string, font: { current: string | null }): number {
   if (!el) return 0;
-  if (measureCtx === undefined)
-    measureCtx = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
-  if (!measureCtx) return typeof el.getComputedTextLength === 'function' ? el.getComputedTextLength() : 0;
-  if (font.current === null) {
-    const cs = getComputedStyle(el);
-    font.current = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
-  }
-  measureCtx.font = font.current;
-  return measureCtx.measureText(label).width;
+  font.current ??= fontOf(el);
+  return drawnTextWidth(el, label, font.current);
 }
 
 /**

@@ -11,9 +11,8 @@ import { MAP_INFO } from '../core/estimators';
 import { fmt } from '../charts/format';
 import { type Series } from '../charts/LineChart';
 import { MAP_COLORS } from '../charts/palette';
-import { measuredLogDomain } from '../charts/log-domain';
 import { saturatedSweep } from './error-saturation';
-import { allY, extent } from '../charts/line-scales';
+import { allY, extent, measuredLogDomain } from '../charts/line-scales';
 import { entryErrorsRequest, errorVsDRequest, errorVsMRequest, normSweepRequest } from '../store/analyses';
 import { useStore } from '../store/react';
 import { AnalysisFigure } from './AnalysisFigure';
@@ -41,12 +40,15 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
   const blow = useAnalysisRequest(entryErrorsRequest(params));
 
   const [show, setShow] = useState<'both' | 'orthogonal-chi' | 'iid'>('both');
-  const sweepSeries: Series[] = [];
+  // measured runs and Lemma 2's curves apart: the runs set the axis (the theory is an RMS over draws that
+  // can sit decades above every run), the theory is only drawn
+  const sweepRuns: Series[] = [];
+  const sweepTheory: Series[] = [];
   const sv = sweep.value;
   if (sv) {
     for (const se of sv.series) {
       if (show !== 'both' && se.projection !== show) continue;
-      sweepSeries.push({
+      sweepRuns.push({
         id: `${se.map}-${se.projection}`,
         label: s.series(t.names.maps[se.map], t.names.projections[se.projection]),
         color: MAP_COLORS[se.map],
@@ -58,7 +60,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
       });
     }
     for (const th of sv.theory) {
-      sweepSeries.push({
+      sweepTheory.push({
         id: `theory-${th.map}`,
         label: s.theory(t.names.maps[th.map]),
         color: MAP_COLORS[th.map],
@@ -71,51 +73,43 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
   }
   const current = result && MAP_INFO[result.params.featureMap].sweeps && m?.relErrorA != null ? m.relErrorA : null;
   const posOrth = sv?.series.find((x) => x.map === 'positive' && x.projection === 'orthogonal-chi');
-  // the Lemma 2 curves are an RMS over draws that can sit decades above every run: the runs set the axis
-  const sweepY = measuredLogDomain(
-    allY(sweepSeries.filter((x) => !x.id.startsWith('theory-'))),
-    sweepSeries.filter((x) => x.id.startsWith('theory-')),
-  );
+  const sweepY = measuredLogDomain(allY(sweepRuns), sweepTheory);
   const sweepSaturated = posOrth && saturatedSweep(posOrth.mean) ? extent(posOrth.mean, false) : null;
 
   const nv = norm.value;
-  // the theory explodes at large s (an RMS dominated by rare draws): scale the axis to the measurements
   const stabErrorSeries = useOtherStabilizerErrorSeries(nv, params.stabilizer);
-  const normSeries: Series[] = nv
-    ? [
-        ...nv.error.map((e) => ({
-          id: e.map,
-          label: t.names.maps[e.map],
-          color: MAP_COLORS[e.map],
-          x: nv.scales,
-          y: e.mean,
-          band: { lo: e.lo, hi: e.hi },
-          points: true,
-        })),
-        ...nv.theory
-          .filter((th) => th.map === 'positive')
-          .map((th) => ({
-            id: `theory-${th.map}`,
-            label: s.theory(t.names.maps[th.map]),
-            color: MAP_COLORS[th.map],
-            dash: THEORY_DASH,
-            width: 1.2,
-            x: nv.scales,
-            y: th.values,
-          })),
-        ...stabErrorSeries,
-      ]
+  const normErrors: Series[] = nv
+    ? nv.error.map((e) => ({
+        id: e.map,
+        label: t.names.maps[e.map],
+        color: MAP_COLORS[e.map],
+        x: nv.scales,
+        y: e.mean,
+        band: { lo: e.lo, hi: e.hi },
+        points: true,
+      }))
     : [];
-  const normY = measuredLogDomain(
-    allY(normSeries.filter((x) => !x.id.startsWith('theory-'))),
-    normSeries.filter((x) => x.id.startsWith('theory-')),
-  );
+  const normTheory: Series[] = nv
+    ? nv.theory
+        .filter((th) => th.map === 'positive')
+        .map((th) => ({
+          id: `theory-${th.map}`,
+          label: s.theory(t.names.maps[th.map]),
+          color: MAP_COLORS[th.map],
+          dash: THEORY_DASH,
+          width: 1.2,
+          x: nv.scales,
+          y: th.values,
+        }))
+    : [];
+  // the theory explodes at large s (an RMS dominated by rare draws): the runs set the axis
+  const normY = measuredLogDomain(allY([...normErrors, ...stabErrorSeries]), normTheory);
   // softmax, and positive Â with and without the reference ε: how a 1e-6 constant flattens Â
   const entropySeries = useStabilizerEntropySeries(nv);
   const lastScale = nv ? nv.scales.length - 1 : -1;
 
   const dv = dDep.value;
-  const dSeries: Series[] = dv
+  const dRuns: Series[] = dv
     ? [
         {
           id: 'pos',
@@ -126,6 +120,10 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
           band: { lo: dv.lo, hi: dv.hi },
           points: true,
         },
+      ]
+    : [];
+  const dTheory: Series[] = dv
+    ? [
         {
           id: 'theory',
           label: s.theory(t.names.maps.positive),
@@ -137,10 +135,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
         },
       ]
     : [];
-  const dY = measuredLogDomain(
-    allY(dSeries.filter((x) => x.id !== 'theory')),
-    dSeries.filter((x) => x.id === 'theory'),
-  );
+  const dY = measuredLogDomain(allY(dRuns), dTheory);
   // the first d measured (a sweep's first points can be non-finite only if every draw failed)
   const dFirst = dv ? dv.mean.findIndex((x) => Number.isFinite(x)) : -1;
   const dSaturated =
@@ -224,7 +219,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
           </div>
         )}
         chart={(v) => ({
-          series: sweepSeries,
+          series: [...sweepRuns, ...sweepTheory],
           xLabel: s.xM,
           yLabel: s.yErr,
           xScale: 'log',
@@ -266,7 +261,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
               </div>
             )}
             chart={() => ({
-              series: normSeries,
+              series: [...normErrors, ...normTheory, ...stabErrorSeries],
               xLabel: s.xScale,
               yLabel: s.yErr,
               yScale: 'log',
@@ -312,7 +307,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
             pendingHeight={434}
             analysis={dDep}
             chart={() => ({
-              series: dSeries,
+              series: [...dRuns, ...dTheory],
               xLabel: s.xD,
               yLabel: s.yErr,
               xScale: 'log',

@@ -7,8 +7,7 @@
 import type { AttentionParams } from '../core/types';
 import { useStrings } from '../ui/strings';
 import { fmtInt } from '../charts/format';
-import { measuredLogDomain } from '../charts/log-domain';
-import { allY } from '../charts/line-scales';
+import { allY, measuredLogDomain } from '../charts/line-scales';
 import { Histogram } from '../charts/Histogram';
 import { type Series } from '../charts/LineChart';
 import { EXACT_COLOR, MAP_COLORS, MAP_DASH } from '../charts/palette';
@@ -253,7 +252,7 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
             hLines: [{ y: v.errorApprox.at(-1)!, label: s.fullLine, color: perfColor }],
             markers: params.input === 'local' ? [{ x: Math.round(v.inputBand), label: '√n' }] : [],
             // padded like the error figures', so the lowest point does not sit on the axis
-            yDomain: measuredLogDomain([...allY(localSeries), v.errorApprox.at(-1)!], []).domain,
+            yDomain: measuredLogDomain(allY(localSeries), []).domain,
             notes: [v.errorExact.at(-1) === 0 ? s.exactFull : null],
           })}
         />
