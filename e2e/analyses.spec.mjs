@@ -487,6 +487,8 @@ test(
 
     // local truncation: T_{n−1}(A) = A, so the exact curve's last point is 0 (not f32 rounding at 1e-7)
     await page.locator('[data-figure-body="local-truncation"] details.data-table summary').click();
+    // the table's rows are built when it opens (a render after the click): wait for them
+    await page.locator('[data-figure-body="local-truncation"] table tbody tr').first().waitFor();
     const exactRows = await page.evaluate((label) => {
       const rows = [...document.querySelectorAll('[data-figure-body="local-truncation"] table tbody tr')];
       return rows
