@@ -39,7 +39,6 @@ const EXPECTED = [
   'entropy-histogram',
   'top-k-mass',
   'entropy-vs-n',
-  'stabilizer-entropy',
   'local-truncation',
   'singular-values',
   'beyond-metrics',
@@ -114,6 +113,62 @@ test(
     );
   },
   { webgpu: false, timeout: 240_000 },
+);
+
+test(
+  'the entropy against s with and without ε is drawn once per page: in the error panel (the sparsity panel links to it), in the sparsity panel under hide=error (its space held at its height) and in its embed',
+  async ({ page, appUrl, log }) => {
+    const REF = 'positive Â, + ε = 10⁻⁶ (reference code)';
+    const legendsWithRef = () => page.locator('ul.legend li', { hasText: REF }).count();
+    await page.addInitScript(watchLayout);
+    await page.goto(`${appUrl}/?backend=cpu`);
+    await page.locator('[data-panel="sparsity"]').scrollIntoViewIfNeeded();
+    const link = page.locator('[data-panel="sparsity"] [data-stabilizer-elsewhere] a');
+    await link.waitFor({ timeout: 60_000 });
+    const target = (await link.getAttribute('href')).slice(1);
+    // the link names the figure it leads to, and that figure is the error panel's, with the ε series
+    const heading = page.locator(`[data-panel="error"] h3#${target}`);
+    assert.equal(await heading.count(), 1, `#${target} is a heading of the error panel`);
+    assert.equal((await link.textContent()).trim(), (await heading.textContent()).trim());
+    assert.equal(await page.locator('[data-panel="sparsity"] [data-figure="stabilizer"]').count(), 0);
+    await page.locator('[data-panel="error"]').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => !document.querySelector('[data-panel="error"] [data-pending-figure]'), null, {
+      timeout: 120_000,
+    });
+    assert.equal(await legendsWithRef(), 1, 'one legend on the full page names the ε series');
+    await link.click();
+    await page.waitForFunction((id) => Math.abs(document.getElementById(id).getBoundingClientRect().top) < 40, target, {
+      timeout: 5_000,
+    });
+
+    // without the error panel the sparsity panel draws it, its space held first at the height it is shown
+    await page.goto(`${appUrl}/?hide=error&backend=cpu`);
+    await page.locator('[data-panel="sparsity"]').scrollIntoViewIfNeeded();
+    const body = page.locator('[data-figure-body="stabilizer-entropy"]');
+    await body.waitFor({ timeout: 120_000 });
+    await page.locator('[data-figure="stabilizer"] ul.legend').waitFor();
+    const held = Number(await body.getAttribute('data-held-height'));
+    const shown = (await body.boundingBox()).height;
+    const seen = await page.evaluate(() => [...(window.__held['stabilizer-entropy'] ?? [])]);
+    log(`hide=error: stabilizer-entropy held ${held} px (frames ${seen.join(', ')}) · shown ${shown.toFixed(1)} px`);
+    assert.ok(Math.abs(shown - held) <= 25, `held ${held} px, shown ${shown.toFixed(1)} px`);
+    assert.ok(
+      seen.some((h) => Math.abs(h - held) <= 1),
+      `held frames ${seen.join(', ')} px`,
+    );
+    assert.equal(await legendsWithRef(), 1);
+    assert.equal(await page.locator('[data-stabilizer-elsewhere]').count(), 0);
+
+    // the sparsity embed: the figure (or its held frame) and no link out of the frame
+    await page.goto(`${appUrl}/?embed=sparsity&backend=cpu`);
+    await page.locator('[data-panel="sparsity"]').waitFor({ timeout: 60_000 });
+    await page
+      .locator('[data-figure-body="stabilizer-entropy"], [data-pending-figure="stabilizer-entropy"]')
+      .first()
+      .waitFor();
+    assert.equal(await page.locator('[data-stabilizer-elsewhere]').count(), 0);
+  },
+  { webgpu: false, timeout: 180_000 },
 );
 
 test(

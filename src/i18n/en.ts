@@ -438,7 +438,7 @@ export const en = {
   },
   sparsity: {
     title: '2 · Sparsity: softmax can focus; 1 + elu spreads out',
-    lead: 'eˣ stretches score gaps, so softmax rows can concentrate on a few keys. 1 + elu, eˣ’s first-order expansion, lacks that amplification: its rows stay close to average pooling and approach it as n grows (Su Jianlin, “Performer: linearizing attention complexity with random projections”, Scientific Spaces, kexue.fm/archives/8338). The Performer’s positive features estimate eˣ itself, so its Â follows softmax’s concentration — blurred by sampling noise, not flattened — unless a stabilizer constant floods it (figure below). Normalized entropy H/log(#keys) measures it: 1 is average pooling, 0 a single key.',
+    lead: 'eˣ stretches score gaps, so softmax rows can concentrate on a few keys. 1 + elu, eˣ’s first-order expansion, lacks that amplification: its rows stay close to average pooling and approach it as n grows (Su Jianlin, “Performer: linearizing attention complexity with random projections”, Scientific Spaces, kexue.fm/archives/8338). The Performer’s positive features estimate eˣ itself, so its Â follows softmax’s concentration — blurred by sampling noise, not flattened — unless a stabilizer constant floods it (see below). Normalized entropy H/log(#keys) measures it: 1 is average pooling, 0 a single key.',
     formula: String.raw`\bar H=\frac1n\sum_i\frac{-\sum_j A_{ij}\log A_{ij}}{\log(\#\text{keys of } i)},\qquad \text{top-}k\text{ mass}_i=\sum_{j\in\text{top }k}A_{ij}`,
     histTitle: 'Row entropy distribution',
     histNote: (rows: number, n: number) => `${fmtInt(rows)} evenly spaced query rows of n = ${fmtInt(n)}.`,
@@ -704,6 +704,9 @@ export const en = {
     zeroRows: (k: number, n: number, cause: ZeroNormalizerCause) =>
       `${fmtInt(k)} of ${fmtInt(n)} query rows have an all-zero normalizer: ${ZERO_ROWS[cause].why} Those rows of Â and of the output are shown as 0, not as a distribution. ${ZERO_ROWS[cause].fix}`,
     figureTitle: 'Entropy of the Performer’s Â vs norm scale: with and without ε',
+    elsewhere:
+      'How the reference code’s ε = 10⁻⁶ floods the Performer’s Â at large norms — the entropy of Â against s with and without ε — is drawn in panel 1, beside the error against s: ',
+    elsewhereEnd: '.',
     flattenNote:
       'The reference code adds ε = 10⁻⁶ to every positive feature after the max shift; at large norms the true key features (≈ e⁻²⁴ at s = 2, d = 16) fall far below ε, so ε outweighs them all and Â drifts to average pooling (dashed), while the estimator itself (solid) keeps concentrating with softmax.',
     seriesShift: 'positive Â, max shift (the estimator)',

@@ -473,7 +473,7 @@ export const zh: Strings = {
   },
   sparsity: {
     title: '2 · 稀疏性：softmax 能聚焦，1 + elu 会摊平',
-    lead: 'eˣ 会拉大分数之间的差距，所以 softmax 的行可以集中在少数几个键上。1 + elu 是 eˣ 的一阶展开，缺少这种放大作用：它的行接近平均池化，并随 n 增大趋于平均池化（苏剑林，《Performer：用随机投影将 Attention 的复杂度线性化》，科学空间，kexue.fm/archives/8338）。Performer 的正随机特征估计的是 eˣ 本身，所以它的 Â 跟随 softmax 的集中——被采样噪声模糊，而不是被摊平——除非稳定化常数把它淹没（见下图）。归一化熵 H/log(键数) 衡量的就是这一点：1 表示平均池化，0 表示只关注一个键。',
+    lead: 'eˣ 会拉大分数之间的差距，所以 softmax 的行可以集中在少数几个键上。1 + elu 是 eˣ 的一阶展开，缺少这种放大作用：它的行接近平均池化，并随 n 增大趋于平均池化（苏剑林，《Performer：用随机投影将 Attention 的复杂度线性化》，科学空间，kexue.fm/archives/8338）。Performer 的正随机特征估计的是 eˣ 本身，所以它的 Â 跟随 softmax 的集中——被采样噪声模糊，而不是被摊平——除非稳定化常数把它淹没（见下文）。归一化熵 H/log(键数) 衡量的就是这一点：1 表示平均池化，0 表示只关注一个键。',
     formula: String.raw`\bar H=\frac1n\sum_i\frac{-\sum_j A_{ij}\log A_{ij}}{\log(\text{行 }i\text{ 的键数})},\qquad \text{top-}k\text{ 质量}_i=\sum_{j\in\text{top-}k}A_{ij}`,
     histTitle: '行熵的分布',
     histNote: (rows: number, n: number) => `在 n = ${fmtInt(n)} 中均匀间隔地选取 ${fmtInt(rows)} 个查询行。`,
@@ -731,6 +731,9 @@ export const zh: Strings = {
     zeroRows: (k: number, n: number, cause: ZeroNormalizerCause) =>
       `${fmtInt(k)} / ${fmtInt(n)} 个查询行的归一化因子全为零：${ZERO_ROWS[cause].why}这些行的 Â 和输出显示为 0，而不是一个概率分布。${ZERO_ROWS[cause].fix}`,
     figureTitle: 'Performer 的 Â 的熵随范数尺度的变化：有无 ε',
+    elsewhere:
+      '参考代码的 ε = 10⁻⁶ 如何在大范数下淹没并摊平 Performer 的 Â——即有无 ε 时 Â 的熵随 s 的变化——画在第 1 部分，与误差随 s 的变化并列：',
+    elsewhereEnd: '。',
     flattenNote:
       '参考实现在减去最大值之后给每个正特征加上 ε = 10⁻⁶；范数较大时，真实的键特征（s = 2、d = 16 时约为 e⁻²⁴）远小于 ε，于是 ε 压倒了所有特征，Â 趋向平均池化（虚线），而估计量本身（实线）随 softmax 一起继续集中。',
     seriesShift: '正特征 Â，仅减最大值（估计量）',

@@ -28,6 +28,8 @@ export function AnalysisFigure<T>(props: {
   title: string;
   /** the figure's export name */
   name: string;
+  /** the heading's id, for links from elsewhere on the page */
+  id?: string;
   analysis: AnalysisHandle<T>;
   /** shown right under the subtitle, before the status line */
   intro?: ReactNode;
@@ -51,7 +53,7 @@ export function AnalysisFigure<T>(props: {
   const name = isCoarse(a.entry, a.req.key) ? `${props.name}-coarse` : props.name;
   return (
     <>
-      <h3>{title}</h3>
+      <h3 id={props.id}>{title}</h3>
       {props.intro}
       {props.status !== false && <AnalysisStatus req={a.req} />}
       <AnalysisSlot name={props.name} analysis={a} height={props.pendingHeight}>

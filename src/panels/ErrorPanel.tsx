@@ -19,7 +19,7 @@ import { AnalysisFigure } from './AnalysisFigure';
 import { Metric, Panel, withDeferredParams } from './common';
 import { useResultOfOtherParams } from './result-of-other-params';
 import { useAnalysisRequest } from '../ui/analysis';
-import { useOtherStabilizerErrorSeries, useStabilizerEntropySeries } from './StabilizerFigure';
+import { ENTROPY_VS_SCALE_ID, useOtherStabilizerErrorSeries, useStabilizerEntropySeries } from './StabilizerFigure';
 
 const THEORY_DASH = '2 3';
 
@@ -276,6 +276,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
           <AnalysisFigure
             title={s.normEntropyTitle}
             name="entropy-vs-scale"
+            id={ENTROPY_VS_SCALE_ID}
             pendingHeight={488}
             analysis={norm}
             status={false}

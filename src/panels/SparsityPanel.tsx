@@ -1,7 +1,8 @@
 /**
  * Panel 2 — sparsity: how peaked the rows are (normalized entropy histogram and top-k mass for
  * softmax, the current linear map and 1 + elu), how that evolves with n, how the reference
- * implementation's ε flattens the Performer's Â at large norms (entropy vs s, with and without ε),
+ * implementation's ε flattens the Performer's Â at large norms (entropy vs s, with and without ε:
+ * drawn here only where the error panel, which draws it beside the error vs s, is not on the page),
  * and Su's local-truncation experiment.
  */
 import type { AttentionParams } from '../core/types';
@@ -22,7 +23,7 @@ import { mean } from '../core/sweeps';
 import { AnalysisFigure } from './AnalysisFigure';
 import { Metric, Panel, withDeferredParams } from './common';
 import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
-import { StabilizerFigure } from './StabilizerFigure';
+import { StabilizerElsewhere, StabilizerFigure, useErrorPanelOnPage } from './StabilizerFigure';
 import { topKSeries } from '../ui/top-k-series';
 import { AnalysisSlot } from '../ui/PendingFigure';
 
@@ -44,8 +45,9 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
   const nA = useAnalysisRequest(entropyVsNRequest(params));
   const denseOk = params.n <= DENSE_ANALYSIS_MAX_N;
   const localA = useAnalysisRequest(localTruncationRequest(params), denseOk);
-  // the same norm sweep as the error panel's (one request key, one run)
-  const normA = useAnalysisRequest(normSweepRequest(params));
+  // the same norm sweep as the error panel's (one request key, one run), drawn here only without that panel
+  const stabilizerHere = !useErrorPanelOnPage();
+  const normA = useAnalysisRequest(normSweepRequest(params), stabilizerHere);
 
   const rv = rowsA.value;
   // zoom the entropy axis onto the data (at small norm scales every row sits just below 1)
@@ -220,11 +222,17 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
         })}
       />
 
-      <h3>{t.stab.figureTitle}</h3>
-      <AnalysisStatus req={normA.req} />
-      <AnalysisSlot name="stabilizer-entropy" analysis={normA} height={STABILIZER_HEIGHT}>
-        {(nv) => <StabilizerFigure nv={nv} scale={params.scale} stale={normA.stale} />}
-      </AnalysisSlot>
+      {stabilizerHere ? (
+        <>
+          <h3>{t.stab.figureTitle}</h3>
+          <AnalysisStatus req={normA.req} />
+          <AnalysisSlot name="stabilizer-entropy" analysis={normA} height={STABILIZER_HEIGHT}>
+            {(nv) => <StabilizerFigure nv={nv} scale={params.scale} stale={normA.stale} />}
+          </AnalysisSlot>
+        </>
+      ) : (
+        <StabilizerElsewhere />
+      )}
 
       {!denseOk ? (
         <>

@@ -1,8 +1,10 @@
 /**
  * What the stabilizer does, shown where it matters: the entropy of the Performer's Â (positive
  * features) against the norm scale under the faithful max shift and under the reference
- * implementation's ε = 1e-6 (shared by the sparsity and error panels, from the norm sweep), and the
- * main panel's notice when rows of Â have an all-zero normalizer.
+ * implementation's ε = 1e-6 (from the norm sweep), and the main panel's notice when rows of Â have an
+ * all-zero normalizer. The figure is drawn once per page: beside the error against s in the error
+ * panel; the sparsity panel, whose story it also tells, draws it only where the error panel is not on
+ * the page (its embed, `hide=error`) and otherwise links to it.
  */
 import { Figure } from '../ui/Figure';
 import { useStrings } from '../ui/strings';
@@ -11,6 +13,27 @@ import { EXACT_COLOR, MAP_COLORS } from '../charts/palette';
 import type { NormSweepResult } from '../store/analyses';
 import type { FeatureMapKind, Stabilizer } from '../core/types';
 import { zeroNormalizerCause } from '../core/feature-maps';
+import { useStore } from '../store/react';
+
+/** The id of the error panel's entropy-vs-s heading (the sparsity panel links to it). */
+export const ENTROPY_VS_SCALE_ID = 'figure-entropy-vs-scale';
+
+/** Whether the error panel, and with it the entropy-vs-s figure with and without ε, is on this page. */
+export function useErrorPanelOnPage(): boolean {
+  return useStore((s) => s.ui.embed === null && !s.ui.present && !s.ui.hidden.includes('error'));
+}
+
+/** The sparsity panel's pointer to the error panel's entropy-vs-s figure (instead of drawing it a second time). */
+export function StabilizerElsewhere() {
+  const t = useStrings();
+  return (
+    <p className="note" data-stabilizer-elsewhere="">
+      {t.stab.elsewhere}
+      <a href={`#${ENTROPY_VS_SCALE_ID}`}>{t.error.normEntropyTitle}</a>
+      {t.stab.elsewhereEnd}
+    </p>
+  );
+}
 
 export const REF_DASH = '6 3';
 
