@@ -79,11 +79,20 @@ test(
     await page.waitForSelector('[data-analysis="estimatorTiming"][data-status="done"]', { timeout: 180_000 });
     for (const f of FIGURES) {
       const fig = page.locator(`[data-beyond-figure="${f}"]`);
-      assert.equal(
-        (await fig.locator('svg circle').count()) >= count,
-        true,
-        `figure ${f} draws at least one point per estimator`,
+      // each estimator's points carry its symbol: no two legend keys (colour and symbol) alike, even
+      // where two maps share a colour (positive and FAVOR++, 1 + elu and Taylor-2) and a point has no line
+      const key = (els) =>
+        els.map((e) => `${e.getAttribute('data-symbol')} ${e.getAttribute('fill')}/${e.getAttribute('stroke')}`);
+      const plotted = new Set(await fig.locator('svg g[clip-path] path[data-symbol]').evaluateAll(key));
+      const keys = await fig.locator('.legend li path[data-symbol]').evaluateAll(key);
+      assert.equal(new Set(keys).size, count, `figure ${f}: ${count} distinct legend keys (${keys.join(' | ')})`);
+      assert.deepEqual(
+        [...plotted].sort(),
+        [...keys].sort(),
+        `figure ${f}: the points are drawn with the legend's keys`,
       );
+      if (f === 'time')
+        assert.equal(await fig.locator('svg g[clip-path] path[data-symbol]').count(), count, 'one point per estimator');
       const legend = await fig.locator('.legend li').allTextContents();
       assert.equal(legend.length, count, `figure ${f}: one legend entry per estimator (${legend.join(' | ')})`);
       assert.equal(

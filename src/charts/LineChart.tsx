@@ -13,6 +13,8 @@ import { useLineAxes } from './line-axes';
 import { PAGE_ROOM, useMeasureAxisRoom, type AxisRoom } from './axis-room';
 import { allX, allY, extent, makeScale, nearestIndex } from './line-scales';
 import { useMarkerLabels } from './marker-labels';
+import { symbolMark, type SymbolName } from './symbols';
+import { SymbolSwatch } from './SymbolSwatch';
 import { useHeight, useWidth } from './useWidth';
 
 export interface Series {
@@ -28,6 +30,8 @@ export interface Series {
   points?: boolean;
   /** draw no line (points only) */
   noLine?: boolean;
+  /** the points' shape (default a small disc): what tells apart point-only series of one colour */
+  symbol?: SymbolName;
   /** left out of the hover read-out and the table (e.g. a reference curve) */
   quiet?: boolean;
 }
@@ -83,6 +87,9 @@ export interface LineChartProps {
 
 /** top and right margins; the left and bottom ones are the axis room's (axis-room.ts) */
 const M = { top: 14, right: 16 };
+/** symbol areas (px²): a point-only series' marks are its whole drawing; a line's points only mark its samples */
+const POINT_AREA = 56;
+const LINE_POINT_AREA = 30;
 
 function LineChartImpl(props: LineChartProps) {
   const {
@@ -245,7 +252,17 @@ function LineChartImpl(props: LineChartProps) {
             ) : null,
           )}
           {paths.map(({ s, pts }) =>
-            pts.map((i) => <circle key={`p-${s.id}-${i}`} cx={xs(s.x[i]!)} cy={ys(s.y[i]!)} r={2.6} fill={s.color} />),
+            pts.map((i) =>
+              s.symbol ? (
+                <path
+                  key={`p-${s.id}-${i}`}
+                  data-symbol={s.symbol}
+                  {...symbolMark(s.symbol, xs(s.x[i]!), ys(s.y[i]!), s.color, s.noLine ? POINT_AREA : LINE_POINT_AREA)}
+                />
+              ) : (
+                <circle key={`p-${s.id}-${i}`} cx={xs(s.x[i]!)} cy={ys(s.y[i]!)} r={2.6} fill={s.color} />
+              ),
+            ),
           )}
           {dots.map((d) =>
             okX(d.x) && okY(d.y) ? (
@@ -324,7 +341,12 @@ function LineChartImpl(props: LineChartProps) {
           </div>
           {readout.map((r) => (
             <div key={r.s.id}>
-              <span className="swatch-dot" style={{ background: r.s.color }} /> {r.s.label}: {fmt(r.y)}
+              {r.s.symbol ? (
+                <SymbolSwatch symbol={r.s.symbol} color={r.s.color} />
+              ) : (
+                <span className="swatch-dot" style={{ background: r.s.color }} />
+              )}{' '}
+              {r.s.label}: {fmt(r.y)}
               {r.s.band ? ` [${fmt(r.s.band.lo[r.i])}, ${fmt(r.s.band.hi[r.i])}]` : ''}
             </div>
           ))}
@@ -339,6 +361,7 @@ function LineChartImpl(props: LineChartProps) {
             dash: s.dash,
             band: !!s.band,
             points: s.noLine,
+            symbol: s.symbol,
           }))}
         />
       )}

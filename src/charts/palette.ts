@@ -4,7 +4,9 @@
  * (perceptually uniform, monotone in lightness, colour-blind safe) through a 256-entry lookup table.
  */
 import { color as d3color, interpolateViridis } from 'd3';
-import type { FeatureMapKind } from '../core/types';
+import type { FeatureMapKind, ProjectionKind } from '../core/types';
+import type { EstimatorSpec } from '../core/estimators';
+import type { SymbolName } from './symbols';
 import { heatIndexer, NEGATIVE_COLOR } from './heat-colour';
 
 export { NEGATIVE_COLOR };
@@ -51,6 +53,40 @@ export const MAP_DASH: Record<FeatureMapKind, string | undefined> = {
   cosformer: '5 2 1 2',
   hedgehog: '12 3 2 3 2 3',
 };
+
+/**
+ * Each map's point symbol: positive and FAVOR++ share blue, 1 + elu and Taylor-2 orange, so where a
+ * series is only points (no line, no dash) the shape tells them apart. One symbol per map.
+ */
+export const MAP_SYMBOL: Record<FeatureMapKind, SymbolName> = {
+  positive: 'circle',
+  hyperbolic: 'square',
+  trig: 'triangle',
+  relu: 'diamond',
+  elu1: 'cross',
+  exp: 'star',
+  'double-softmax': 'wye',
+  oprf: 'circle-open',
+  taylor2: 'times',
+  cosformer: 'asterisk',
+  hedgehog: 'triangle-open',
+};
+
+/** Positive features under another projection than the experiment's (the beyond panel's variants): outlines in positive's blue, one per projection. */
+export const PROJECTION_SYMBOL: Record<ProjectionKind, SymbolName> = {
+  'orthogonal-chi': 'plus',
+  'orthogonal-sqrtd': 'square-open',
+  iid: 'diamond-open',
+  simplex: 'triangle-open',
+};
+
+/** An estimator's colour and symbol: its map's, and for a projection variant of positive features the projection's symbol. */
+export function estimatorMark(e: EstimatorSpec): { color: string; symbol: SymbolName } {
+  return {
+    color: MAP_COLORS[e.map],
+    symbol: e.id === e.map || e.projection === null ? MAP_SYMBOL[e.map] : PROJECTION_SYMBOL[e.projection],
+  };
+}
 
 export interface HeatScale {
   mode: 'linear' | 'log';

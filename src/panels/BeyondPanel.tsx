@@ -18,7 +18,8 @@ import {
 } from '../core/estimators';
 import { fmtMs } from '../charts/format';
 import { type Series } from '../charts/LineChart';
-import { MAP_COLORS, MAP_DASH } from '../charts/palette';
+import { estimatorMark, MAP_DASH } from '../charts/palette';
+import { SymbolSwatch } from '../charts/SymbolSwatch';
 import {
   beyondSweepsRequest,
   estimatorTimingRequest,
@@ -111,7 +112,7 @@ function BeyondPanelBody({ params }: { params: AttentionParams }) {
     e.id === e.map ? t.names.maps[e.map] : s.variant(t.names.maps[e.map], t.names.projections[e.projection!]);
   const dash = (e: EstimatorSpec) =>
     e.id === e.map ? MAP_DASH[e.map] : VARIANT_DASH[variants.indexOf(e) % VARIANT_DASH.length];
-  const style = (e: EstimatorSpec) => ({ id: e.id, label: name(e), color: MAP_COLORS[e.map], dash: dash(e) });
+  const style = (e: EstimatorSpec) => ({ id: e.id, label: name(e), ...estimatorMark(e), dash: dash(e) });
   const band = (e: BeyondSeries, sp: { lo: number[]; hi: number[] }) =>
     e.family === 'random' ? { lo: sp.lo, hi: sp.hi } : undefined;
 
@@ -177,7 +178,7 @@ function BeyondPanelBody({ params }: { params: AttentionParams }) {
               return (
                 <tr key={e.id} data-estimator={e.id} data-family={e.family}>
                   <th scope="row">
-                    <span className="swatch-dot" style={{ background: MAP_COLORS[e.map] }} /> {name(e)}
+                    <SymbolSwatch {...estimatorMark(e)} /> {name(e)}
                   </th>
                   <td>{s.family[e.family]}</td>
                   <td>
