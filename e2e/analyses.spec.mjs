@@ -86,6 +86,31 @@ test(
     }
     await lang.selectOption('en');
     await page.waitForFunction(() => document.documentElement.lang === 'en');
+    // a formula of several equations wraps them onto lines: none is cut at the column's edge (a
+    // scrollbar under a formula is easy to miss on a phone)
+    const cut = () =>
+      page.$$eval('.formula-parts', (fs) =>
+        fs.map((f) => ({
+          // a part starts a line when it lies below the one before it (parts on one line align on their baselines)
+          lines:
+            1 +
+            [...f.children].filter(
+              (c, i) => i > 0 && c.getBoundingClientRect().top >= f.children[i - 1].getBoundingClientRect().bottom - 1,
+            ).length,
+          parts: f.children.length,
+          cut: [...f.children].filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent.slice(0, 40)),
+        })),
+      );
+    const narrow = await cut();
+    log(
+      `360 wide: ${narrow.length} multi-equation formulas, lines/parts ${narrow.map((f) => `${f.lines}/${f.parts}`).join(' ')}`,
+    );
+    assert.ok(narrow.length >= 4, `multi-equation formulas on the page (${narrow.length})`);
+    for (const f of narrow) assert.deepEqual(f.cut, [], 'no equation cut off at 360 wide');
+    assert.ok(
+      narrow.some((f) => f.lines > 1),
+      'some formula wraps at 360 wide',
+    );
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(400);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -94,6 +119,10 @@ test(
       await page.locator(`[data-panel="${id}"]`).screenshot({ path: join(dir, `${id}-390.png`) });
     await page.screenshot({ path: join(dir, 'app-390-top.png') });
     await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForTimeout(300);
+    const wide = await cut();
+    // the main comparison's three equations stand on one row where there is room
+    assert.equal(wide[0].lines, 1, `the first formula on one line at 1280 wide (${wide[0].lines} lines)`);
 
     // keyboard steps of the m slider (64 ↔ 96): each shows the numbers of the new m, a step back
     // shows the same numbers again, and only the analyses whose key holds m show a new value (errorVsM

@@ -1,7 +1,15 @@
 import katex from 'katex';
 import { memo } from 'react';
+import { formulaParts } from './formula-parts';
 
-/** KaTeX-rendered formula (rendered to HTML+MathML once per tex string; errors show the source). */
+const render = (tex: string, displayMode: boolean) =>
+  katex.renderToString(tex, { displayMode, throwOnError: false, output: 'htmlAndMathml', strict: false });
+
+/**
+ * KaTeX-rendered formula (rendered to HTML+MathML once per tex string; errors show the source). A
+ * display formula of several equations (top-level `\qquad`, formula-parts.ts) is laid out part by part,
+ * so that a narrow column wraps it onto lines instead of cutting it off.
+ */
 export const Formula = memo(function Formula({
   tex,
   inline = false,
@@ -11,18 +19,18 @@ export const Formula = memo(function Formula({
   inline?: boolean;
   label?: string;
 }) {
-  const html = katex.renderToString(tex, {
-    displayMode: !inline,
-    throwOnError: false,
-    output: 'htmlAndMathml',
-    strict: false,
-  });
-  const Tag = inline ? 'span' : 'div';
+  if (inline)
+    return (
+      <span className="formula-inline" aria-label={label} dangerouslySetInnerHTML={{ __html: render(tex, false) }} />
+    );
+  const parts = formulaParts(tex);
+  if (parts.length === 1)
+    return <div className="formula" aria-label={label} dangerouslySetInnerHTML={{ __html: render(tex, true) }} />;
   return (
-    <Tag
-      className={inline ? 'formula-inline' : 'formula'}
-      aria-label={label}
-      dangerouslySetInnerHTML={{ __html: html }}
-    />
+    <div className="formula formula-parts" aria-label={label}>
+      {parts.map((p, i) => (
+        <div key={i} className="formula-part" dangerouslySetInnerHTML={{ __html: render(p, true) }} />
+      ))}
+    </div>
   );
 });
