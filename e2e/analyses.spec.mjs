@@ -107,6 +107,11 @@ test(
     );
     assert.ok(narrow.length >= 4, `multi-equation formulas on the page (${narrow.length})`);
     for (const f of narrow) assert.deepEqual(f.cut, [], 'no equation cut off at 360 wide');
+    // and every other display formula fits too (a size down below 560 px)
+    const wider = await page.$$eval('.formula:not(.formula-parts)', (fs) =>
+      fs.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent.slice(0, 40)),
+    );
+    assert.deepEqual(wider, [], 'no display formula cut off at 360 wide');
     assert.ok(
       narrow.some((f) => f.lines > 1),
       'some formula wraps at 360 wide',

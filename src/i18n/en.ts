@@ -149,7 +149,7 @@ const MAP_TEX: Record<FeatureMapKind, string> = {
   oprf: String.raw`\phi(x)=\tfrac{(1-4A)^{d/4}}{\sqrt m}\,e^{-\|x\|^2/2}\big[e^{A\|\omega_r\|^2+\sqrt{1-4A}\,\omega_r^\top x}\big]_{r=1}^{m},\ \ A=\tfrac{1}{16}\big(1-2\rho-\sqrt{(2\rho+1)^2+8\rho}\big),\ \ \rho=\tfrac{1}{n^2 d}\textstyle\sum_{i,j}\|x_i+y_j\|^2\ \ (\text{causal: }\rho=2/\sqrt d)`,
   taylor2: String.raw`\phi(x)=\big[1,\ x,\ \operatorname{vec}(xx^\top)/\sqrt2\big],\ \ \phi(x)^\top\phi(y)=1+x^\top y+\tfrac12(x^\top y)^2\quad(1+d+d^2\text{ features})`,
   cosformer: String.raw`\phi(x_i)=\big[\operatorname{relu}(x_i)\cos\tfrac{\pi i}{2n},\ \operatorname{relu}(x_i)\sin\tfrac{\pi i}{2n}\big],\ \ \phi(x_i)^\top\phi(y_j)=\operatorname{relu}(x_i)^\top\operatorname{relu}(y_j)\cos\tfrac{\pi(i-j)}{2n}`,
-  hedgehog: String.raw`\phi(x)=\big[\operatorname{softmax}(Wx)\,\|\,\operatorname{softmax}(-Wx)\big],\ W\in\mathbb{R}^{m\times d}\ \text{fitted}`,
+  hedgehog: String.raw`\phi(x)=\big[\operatorname{softmax}(Wx)\,\|\,\operatorname{softmax}(-Wx)\big],\qquad W\in\mathbb{R}^{m\times d}\ \text{fitted}`,
 };
 
 /** Why a row of Â has an all-zero normalizer under a map, and what avoids it (stab.zeroRows). */
@@ -478,7 +478,7 @@ export const en = {
   rank: {
     title: '3 · Rank: what a low-rank factorization cannot hold',
     lead: 'QKᵀ has rank ≤ d, yet exponentiating it entrywise can raise the rank of A up to n. Â = D⁻¹φ(Q)φ(K)ᵀ has rank ≤ m′ whatever n is — so linear attention needs m′ larger than d (Performer used m = 4d). Causal masking changes the picture: a lower-triangular matrix with a nonzero diagonal is invertible, for A and Â alike.',
-    formula: String.raw`\begin{gathered}\operatorname{rank}(QK^\top)\le d,\qquad \operatorname{rank}\big(e^{QK^\top/\sqrt d}\big)\le n,\qquad \operatorname{rank}(\hat A)=\operatorname{rank}\big(D^{-1}\phi(Q)\phi(K)^\top\big)\le m' \\ r_{\text{eff}}=\exp\Big(-\sum_i p_i\log p_i\Big),\quad p_i=\frac{\sigma_i}{\sum_j\sigma_j}\end{gathered}`,
+    formula: String.raw`\operatorname{rank}(QK^\top)\le d,\qquad \operatorname{rank}\big(e^{QK^\top/\sqrt d}\big)\le n,\qquad \operatorname{rank}(\hat A)=\operatorname{rank}\big(D^{-1}\phi(Q)\phi(K)^\top\big)\le m',\qquad r_{\text{eff}}=\exp\Big(-\sum_i p_i\log p_i\Big),\quad p_i=\frac{\sigma_i}{\sum_j\sigma_j}`,
     spectrumTitle: 'Singular values (normalized by σ₁)',
     xIndex: 'index i',
     ySigma: 'σ_i / σ₁',

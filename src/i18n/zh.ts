@@ -184,7 +184,7 @@ const MAP_TEX: Record<FeatureMapKind, string> = {
   exp: String.raw`\phi(x)=e^{Wx}\quad(\text{不含 }\|x\|^2\text{ 项})`,
   'double-softmax': String.raw`\phi_q(q)=\operatorname{softmax}_{\text{特征}}(q),\ \ \phi_k(k)=\operatorname{softmax}_{\text{位置}}(k)\ \ (\text{因果：}\phi_k(k)=e^{k})`,
   oprf: en.names.mapTex.oprf.replace(String.raw`\text{causal: }`, String.raw`\text{因果：}`),
-  hedgehog: String.raw`\phi(x)=\big[\operatorname{softmax}(Wx)\,\|\,\operatorname{softmax}(-Wx)\big],\ W\in\mathbb{R}^{m\times d}\ \text{经拟合}`,
+  hedgehog: String.raw`\phi(x)=\big[\operatorname{softmax}(Wx)\,\|\,\operatorname{softmax}(-Wx)\big],\qquad W\in\mathbb{R}^{m\times d}\ \text{经拟合}`,
   taylor2: String.raw`\phi(x)=\big[1,\ x,\ \operatorname{vec}(xx^\top)/\sqrt2\big],\ \ \phi(x)^\top\phi(y)=1+x^\top y+\tfrac12(x^\top y)^2\quad(1+d+d^2\text{ 个特征})`,
 };
 
