@@ -13,7 +13,7 @@ import { watchCsp } from './csp-watch.mjs';
 import { test } from './harness.mjs';
 
 test(
-  "WebGPU: badge, no CSP violation under the served build's policy (WGSL needs no eval), the defaults have structure, and the heatmaps respond to m, d and causal on the GPU path",
+  "WebGPU: badge, no CSP violation under the served build's policy (WGSL needs no eval), the defaults have structure, and the heatmaps respond to m, d and causal on the GPU path (the causal row chart marks where the mask cuts the row)",
   async ({ page, context, appUrl, artifacts, log }) => {
     // the served production build carries its strict CSP meta (offline.spec.mjs checks the policy)
     const csp = await watchCsp(page, context);
@@ -76,8 +76,27 @@ test(
     await waitForResult(page, before);
 
     // causal: the upper triangle of A is masked
+    const causalMark = page.locator('.row-chart .marker-label', { hasText: 'j = i' });
+    assert.equal(await causalMark.count(), 0, 'no mask marker on the row chart without the mask');
     await page.check('[data-param="causal"]');
     await waitForParams(page, 's = 0.5, causal');
+    // the row chart marks where the mask cuts the row: its line at key j = i (row 128 of 256: between the ticks 100 and 150)
+    await causalMark.waitFor();
+    const markX = Number(
+      await causalMark.locator('xpath=preceding-sibling::*[local-name()="line"]').getAttribute('x1'),
+    );
+    const tickX = async (v) =>
+      (
+        await page
+          .locator('.row-chart .axis .tick', { hasText: new RegExp(`^${v}$`) })
+          .first()
+          .getAttribute('transform')
+      ).match(/translate\(([-\d.]+)/)[1];
+    const [x100, x150] = [Number(await tickX(100)), Number(await tickX(150))];
+    assert.ok(
+      Math.abs(markX - (x100 + (x150 - x100) * 0.56)) < 2,
+      `the mask marker at j = 128 (x ${markX}; ticks 100 at ${x100}, 150 at ${x150})`,
+    );
     for (const which of ['exact', 'approx']) {
       const upper = await heatmapCellText(page, `heatmap-${which}`, 0.98, 0.02); // query 0, last keys: masked
       const lower = await heatmapCellText(page, `heatmap-${which}`, 0.02, 0.98); // last queries, first keys: allowed

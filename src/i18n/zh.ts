@@ -402,6 +402,7 @@ export const zh: Strings = {
         `热力图和逐行统计需要完整的 n×n 矩阵，在 ${backend} 上只在 n ≤ ${limit} 时请求。超过这个规模只比较输出（线性时间）；下方的行图仍显示完整的一行。`,
       ),
     rowTitle: (i: number, pinned: boolean) => `查询行 i = ${fmtInt(i)}${pinned ? '（已固定）' : ''}`,
+    rowCausal: 'j = i：因果掩码去掉其后的所有键',
     rowHint: '鼠标悬停在热力图的某一行上即可预览；单击固定（键盘用回车键）。再次单击已固定的行即可取消固定。',
     rowHover: (i: number, b: number) =>
       `正在预览第 ${fmtInt(i)}–${fmtInt(i + b - 1)} 行（块均值）；单击即可固定并获取完整的一行。`,

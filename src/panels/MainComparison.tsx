@@ -98,7 +98,14 @@ export function MainComparison() {
   const shownRow = hovered ?? pinned ?? (result ? defaultRow(n) : 0);
   const rowPair = later?.output.rows.find((r) => r.index === (pinned ?? defaultRow(rowN))) ?? null;
 
-  const rowSeries = useMemo((): { series: Series[]; per: number; title: string; hoverNote: string | null } | null => {
+  const rowSeries = useMemo((): {
+    series: Series[];
+    per: number;
+    title: string;
+    hoverNote: string | null;
+    /** the row (the block's first) */
+    index: number;
+  } | null => {
     if (!later) return null;
     const view = later.output.view;
     const n = later.params.n;
@@ -129,6 +136,7 @@ export function MainComparison() {
           },
         ],
         per: 1,
+        index: I * view.block,
         title: s.rowTitle(I * view.block, pinned === I * view.block),
         hoverNote: view.block > 1 ? s.rowHover(I * view.block, view.block) : null,
       };
@@ -142,6 +150,7 @@ export function MainComparison() {
         { id: 'approx', label: approxLabel, color: approxColor, dash: '5 3', x: a.x, y: a.y },
       ],
       per: e.per,
+      index: rowPair.index,
       title: s.rowTitle(rowPair.index, pinned === rowPair.index),
       hoverNote: null,
     };
@@ -321,6 +330,8 @@ export function MainComparison() {
                   xDomain={rowDomain}
                   integerX
                   height={210}
+                  // causal: where the row's keys end (every weight past it is 0 by the mask)
+                  markers={later!.params.causal ? [{ x: rowSeries.index, label: s.rowCausal }] : undefined}
                   notes={[rowSeries.hoverNote, rowSeries.per > 1 ? s.rowDecimated(rowSeries.per) : null, s.rowHint]}
                 />
               </Figure>
