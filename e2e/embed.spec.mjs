@@ -240,6 +240,47 @@ test(
 );
 
 test(
+  'narrow embeds (340 px, a blog read on a phone): no panel cuts off a control, formula, table or figure at its edge — what is wider scrolls sideways in its own box, and no formula needs to',
+  async ({ page, appUrl, log }) => {
+    await page.setViewportSize({ width: 340, height: 640 });
+    for (const id of PANELS) {
+      await page.goto(`${appUrl}/?embed=${id}&backend=cpu`);
+      await page.waitForSelector(`[data-embed="${id}"] [data-panel="${id}"]`, { timeout: 60_000 });
+      // the figures that compute on load are drawn (beyond's table and controls are there before its sweeps)
+      if (id !== 'beyond')
+        await page.waitForFunction(() => !document.querySelector('[data-pending-figure]'), null, { timeout: 90_000 });
+      const r = await page.evaluate(() => {
+        const inScroller = (el) => {
+          for (let p = el.parentElement; p; p = p.parentElement)
+            if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return true;
+          return false;
+        };
+        const name = (el) => `${el.tagName.toLowerCase()}${[...el.classList].map((c) => `.${c}`).join('')}`;
+        const panel = document.querySelector('[data-panel]').getBoundingClientRect();
+        return {
+          clipped: [...document.querySelectorAll('[data-panel] *')]
+            .filter((el) => {
+              const b = el.getBoundingClientRect();
+              return b.width > 0 && b.right > panel.right + 1 && !inScroller(el);
+            })
+            .map(name)
+            .slice(0, 6),
+          formulas: [...document.querySelectorAll('.formula:not(.formula-parts), .formula-part')]
+            .filter((f) => f.scrollWidth > f.clientWidth + 1)
+            .map((f) => f.textContent.slice(0, 30)),
+          scrolls: [...document.querySelectorAll('.table-scroll')].filter((t) => t.scrollWidth > t.clientWidth + 1)
+            .length,
+        };
+      });
+      log(`${id}: ${r.scrolls} table(s) scroll sideways`);
+      assert.deepEqual(r.clipped, [], `${id}: cut off at the panel's edge`);
+      assert.deepEqual(r.formulas, [], `${id}: formulas that scroll`);
+    }
+  },
+  { timeout: 240_000 },
+);
+
+test(
   'axe: no violations in any embedded panel, nor in the unknown-panel message (light and dark)',
   async ({ page, appUrl, log }) => {
     for (const [id, extra] of [
