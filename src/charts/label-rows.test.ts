@@ -40,6 +40,14 @@ describe('placeLabels', () => {
     expect(p[0]!.row).toBe(0);
   });
 
+  it('slides a label that fits on neither side of its line back inside the plot (ending at its edge), not past it', () => {
+    // a 230 px label at x = 140 of a 280 px plot: 143 + 230 > 280 and 137 − 230 < 0
+    const [p] = placeLabels([{ x: 140, width: 230 }], 280);
+    expect(p).toEqual({ row: 0, anchor: 'start', textX: 50 });
+    // wider than the plot: from its left edge
+    expect(placeLabels([{ x: 140, width: 300 }], 280)[0]!.textX).toBe(0);
+  });
+
   it('stacks three labels at the same x in three rows', () => {
     const p = placeLabels(
       [
