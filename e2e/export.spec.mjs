@@ -42,6 +42,9 @@ async function inspectSvg(page, text) {
         (p) => /stroke:\s*rgb/.test(p.getAttribute('style') ?? '') && (p.getAttribute('d') ?? '').length > 20,
       ).length,
       texts,
+      textStyles: Object.fromEntries(
+        [...doc.querySelectorAll('text')].map((t) => [t.textContent, t.getAttribute('style') ?? '']),
+      ),
       external: /(?:href|src)="(?!data:|#)/.test(src),
     };
   }, text);
@@ -193,6 +196,14 @@ test('every figure has PNG and SVG buttons (and CSV for its table); the files ho
   );
   for (const l of legend) assert.ok(line.texts.includes(l.trim()), `legend label "${l}" in the SVG`);
   assert.ok(line.texts.includes(sweepTitle), 'title in the SVG');
+  // a marker label keeps its halo in the file (a stroke in the panel's colour drawn under its fill), as on the page
+  const marks = await sweep.locator('.marker-label').allTextContents();
+  assert.ok(marks.length >= 1, 'the current m is marked');
+  for (const mk of marks) {
+    const st = line.textStyles[mk] ?? '';
+    assert.match(st, /paint-order:\s*stroke/, `"${mk}" in the SVG: ${st}`);
+    assert.match(st, /stroke:\s*rgb/, `"${mk}" in the SVG: ${st}`);
+  }
   const linePng = await download(page, sweep.locator('[data-export="png"]'));
   assert.ok(pngSize(linePng.bytes).width === 2 * line.width && linePng.bytes.length > 2_000);
   const lineCsv = (await download(page, sweep.locator('[data-export="csv"]'))).bytes

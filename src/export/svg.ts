@@ -20,6 +20,7 @@ const STYLE_PROPS = [
   'stroke-dasharray',
   'stroke-linecap',
   'stroke-linejoin',
+  'paint-order',
   'opacity',
   'font-family',
   'font-size',
