@@ -85,6 +85,13 @@ test(
 async function figureReady(page) {
   if ((await page.getAttribute('.slide-fig', 'data-figure')) === 'speed') {
     assert.equal(await page.getAttribute('.slide-fig', 'data-ready'), '0', 'the speed slide waits for Run');
+    // meanwhile it draws the FLOP model: 4n²d against 8nm′d, equal at n = 2m′
+    assert.equal(
+      await page.locator('.slide-fig [data-speed-flops] .legend li').count(),
+      2,
+      'the FLOP model before Run',
+    );
+    assert.match(await page.textContent('.slide-fig [data-speed-flops] .marker-label'), /2m′ = \d/);
     await page.click('[data-action="slide-speed-run"]');
     await page.waitForSelector('.slide-speed-run[data-speed-state="running"]', { timeout: 10_000 });
   }

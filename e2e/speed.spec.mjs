@@ -46,9 +46,27 @@ async function open(page, appUrl, extra) {
 }
 
 test(
-  'speed panel on the CPU path: every method measured, metrics set, CSV complete, Cancel does not move as the status text changes and keeps the previous result',
+  'speed panel on the CPU path: before a run the FLOP model (4n²d vs 8nm′d, equal at 2m′); then every method measured, metrics set, CSV complete, Cancel does not move as the status text changes and keeps the previous result',
   async ({ page, appUrl, artifacts, log }) => {
     await open(page, appUrl, '&backend=cpu');
+    // before anything is timed: the FLOP counts at d = 16, m′ = 32, and their crossover n = 2m′ = 64
+    const empty = page.locator('[data-speed-empty]');
+    assert.deepEqual(await empty.locator('.legend li').allTextContents(), ['exact, 4n²d', 'Performer, 8nm′d']);
+    assert.equal((await empty.locator('.marker-label').textContent()).trim(), 'equal FLOPs: n = 2m′ = 64');
+    await empty.locator('.data-table summary').click();
+    await empty.locator('.data-table tbody tr').first().waitFor();
+    const flops = Object.fromEntries(
+      (
+        await empty
+          .locator('.data-table tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)))
+      ).map(([series, n, y]) => [`${series} @ ${n}`, Number(y.replace(/,/g, ''))]),
+    );
+    assert.equal(flops['exact, 4n²d @ 64'], 4 * 64 * 64 * 16);
+    assert.equal(flops['Performer, 8nm′d @ 64'], 8 * 64 * 32 * 16);
+    // (the table shows 3 significant digits)
+    const ratio = flops['exact, 4n²d @ 1,024'] / flops['Performer, 8nm′d @ 1,024'];
+    assert.ok(Math.abs(ratio / (1024 / 64) - 1) < 0.005, `exact / Performer at n = 1,024 is n / 2m′ = 16 (${ratio})`);
     await runOnce(page, 2, 120_000);
     assert.equal(
       await page.getAttribute('[data-speed-timing]', 'data-speed-timing'),

@@ -778,7 +778,8 @@ export const en = {
     costCrossover: (n: string) => `n* ≈ 2m = ${n}`,
     speedRun: (budget: string) => `Run (${budget})`,
     speedRerun: (budget: string) => `Run again (${budget})`,
-    speedIdle: 'Press Run to time exact, Performer and dummy attention on this machine, n = 64 and up.',
+    speedIdle:
+      'The FLOPs, counted: equal at n = 2m′. Press Run to time exact, Performer and dummy attention on this machine, n = 64 and up.',
     speedStat: (cross: string, exact: string, perf: string, backend: string) =>
       `measured crossover ${cross}; exact ${exact} GFLOP/s, Performer ${perf} GFLOP/s at their largest n (${backend})`,
     speedStale: 'd or m changed: run again for these values.',
@@ -999,6 +1000,14 @@ export const en = {
       'layer-performer': 'layer with Performer attention',
       'layer-dummy': 'layer with dummy attention',
     } as Record<string, string>,
+    flopTitle: 'Before a run: the FLOP model',
+    yFlops: 'FLOPs per head',
+    flopExact: 'exact, 4n²d',
+    flopPerformer: 'Performer, 8nm′d',
+    markEqual: (n: string) => `equal FLOPs: n = 2m′ = ${n}`,
+    flopNote: (d: number, m: number) =>
+      `Counted, not measured: one head at d = ${d}, m′ = ${m} (a multiply-add counts 2). Exact attention’s FLOPs grow as n², the Performer’s as n, and they are equal at n = 2m′. Run times both on this device: the measured crossover moves with each method’s speed per FLOP.`,
+    tableFlops: 'FLOPs per method and n',
     modelExact: 'FLOP model, exact (4n²d at its measured rate)',
     modelPerformer: 'FLOP model, Performer (8nm′d at its measured rate)',
     timeTitle: 'Time per attention head vs sequence length n (log-log)',

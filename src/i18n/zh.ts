@@ -805,7 +805,8 @@ export const zh: Strings = {
     costCrossover: (n: string) => `交叉点 n* ≈ 2m = ${n}`,
     speedRun: (budget: string) => `运行（${budget}）`,
     speedRerun: (budget: string) => `再次运行（${budget}）`,
-    speedIdle: '按“运行”在本机上为精确注意力、Performer 和伪注意力计时，n 从 64 起。',
+    speedIdle:
+      '浮点运算数的计数：二者在 n = 2m′ 处相等。按“运行”在本机上为精确注意力、Performer 和伪注意力计时，n 从 64 起。',
     speedStat: (cross: string, exact: string, perf: string, backend: string) =>
       `实测交叉点 ${cross}；精确 ${exact} GFLOP/s，Performer ${perf} GFLOP/s（各自最大 n，${backend}）`,
     speedStale: 'd 或 m 已改变：请为新值再次运行。',
@@ -1024,6 +1025,14 @@ export const zh: Strings = {
       'layer-performer': '使用 Performer 注意力的层',
       'layer-dummy': '使用伪注意力的层',
     } as Record<string, string>,
+    flopTitle: '运行之前：浮点运算模型',
+    yFlops: '每个头的浮点运算数',
+    flopExact: '精确，4n²d',
+    flopPerformer: 'Performer，8nm′d',
+    markEqual: (n: string) => `浮点运算数相等：n = 2m′ = ${n}`,
+    flopNote: (d: number, m: number) =>
+      `这是计数而非测量：一个注意力头，d = ${d}，m′ = ${m}（一次乘加计为 2）。精确注意力的浮点运算数随 n² 增长，Performer 的随 n 增长，二者在 n = 2m′ 处相等。按“运行”即在本设备上为两者计时：实测的交叉点会随各方法每次浮点运算的速度而移动。`,
+    tableFlops: '各方法在各 n 下的浮点运算数',
     modelExact: '浮点运算模型，精确（4n²d，按其实测速率）',
     modelPerformer: '浮点运算模型，Performer（8nm′d，按其实测速率）',
     timeTitle: '单个注意力头的时间与序列长度 n（双对数）',

@@ -13,7 +13,8 @@ import { tableCsv } from '../export/csv';
 import { downloadBlob } from '../export/download';
 import { useStore } from '../store/react';
 import { Metric, Panel, withDeferredParams } from './common';
-import { SpeedCharts } from '../ui/speed/SpeedCharts';
+import { SpeedCharts, SpeedFlopChart } from '../ui/speed/SpeedCharts';
+import { Figure } from '../ui/Figure';
 import { SpeedLayer } from './SpeedLayer';
 import { RESULT_COLUMNS, resultRows, speedView } from '../ui/speed/speed-view';
 import { crossoverText, RunStatus } from '../ui/speed/SpeedRunStatus';
@@ -106,9 +107,13 @@ function SpeedPanelBody({ params }: { params: AttentionParams }) {
         {state.status === 'done' && r && <p className="note took">{s.took(fmtMs(r.elapsedMs), fmtMs(r.budgetMs))}</p>}
       </div>
       {!shown || !view ? (
-        <p className="note" data-speed-empty="">
-          {s.idle}
-        </p>
+        <div data-speed-empty="">
+          <p className="note">{s.idle}</p>
+          <h3>{s.flopTitle}</h3>
+          <Figure name="speed-flops" title={s.flopTitle}>
+            <SpeedFlopChart d={params.d} m={params.m} height={300} />
+          </Figure>
+        </div>
       ) : (
         <div
           data-speed-result={live ? 'live' : 'done'}

@@ -7,7 +7,7 @@
 import { useMemo } from 'react';
 import { useStrings } from '../ui/strings';
 import { fmt } from '../charts/format';
-import { SpeedTimeChart } from '../ui/speed/SpeedCharts';
+import { SpeedFlopChart, SpeedTimeChart } from '../ui/speed/SpeedCharts';
 import { crossoverText, RunStatus } from '../ui/speed/SpeedRunStatus';
 import { speedView } from '../ui/speed/speed-view';
 import { shownResult, useSpeedRun } from '../ui/speed/useSpeedRun';
@@ -81,7 +81,14 @@ export function SpeedFigure({ step, box }: { step: Step; box: Box }) {
         <div className="slide-chart">
           <SpeedTimeChart result={shown} view={view} dimmed={!current} height={height} fill notes={[]} model={false} />
         </div>
-      ) : null}
+      ) : (
+        // before a run the FLOP counts and their crossover, so the slide argues before it measures
+        !running && (
+          <div className="slide-chart" data-speed-flops="">
+            <SpeedFlopChart d={params.d} m={params.m} height={height} fill notes={[]} />
+          </div>
+        )
+      )}
     </Frame>
   );
 }

@@ -7,7 +7,14 @@ import { useStrings } from '../strings';
 import { fmtInt } from '../../charts/format';
 import { LineChart, type Marker, type Series } from '../../charts/LineChart';
 import { EXACT_COLOR, OKABE_ITO } from '../../charts/palette';
-import type { SpeedMethod, SpeedPoint, SpeedResult } from '../../core/speed-model';
+import {
+  attentionFlops,
+  predictedCrossover,
+  sweepLengths,
+  type SpeedMethod,
+  type SpeedPoint,
+  type SpeedResult,
+} from '../../core/speed-model';
 import { Figure } from '../Figure';
 import type { SpeedView } from './speed-view';
 
@@ -125,6 +132,62 @@ export function SpeedTimeChart({
       fill={fill}
       dimmed={dimmed}
       notes={notes ?? [s.sweepNote(result.d, result.m)]}
+    />
+  );
+}
+
+/** The sweep's widest range of n (64 … 65,536): the FLOP model's x axis before any run. */
+const FLOP_NS = sweepLengths(16);
+
+/**
+ * Before any run: the FLOP counts themselves — 4n²d for exact attention, 8nm′d for the Performer,
+ * per head, log-log — and their equal-FLOP crossover n = 2m′: what the measured times should follow,
+ * so the panel and the lecture's slide show the argument before anything is timed.
+ */
+export function SpeedFlopChart({
+  d,
+  m,
+  height,
+  fill,
+  notes,
+}: {
+  d: number;
+  /** m′ (positive features: m) */
+  m: number;
+  height: number;
+  fill?: boolean;
+  notes?: (string | null)[];
+}) {
+  const t = useStrings();
+  const s = t.speed;
+  const curve = (method: 'exact' | 'performer-bidirectional') => FLOP_NS.map((n) => attentionFlops(method, n, d, m));
+  const series: Series[] = [
+    { id: 'exact', label: s.flopExact, ...METHOD_STYLE.exact, x: FLOP_NS, y: curve('exact') },
+    {
+      id: 'performer-bidirectional',
+      label: s.flopPerformer,
+      ...METHOD_STYLE['performer-bidirectional'],
+      x: FLOP_NS,
+      y: curve('performer-bidirectional'),
+    },
+  ];
+  const equal = predictedCrossover(m);
+  return (
+    <LineChart
+      labels={t.charts}
+      series={series}
+      xLabel={s.xN}
+      yLabel={s.yFlops}
+      xScale="log"
+      yScale="log"
+      integerX
+      xDomain={[45, FLOP_NS[FLOP_NS.length - 1]! * 1.4]}
+      markers={[{ x: equal, label: s.markEqual(fmtInt(equal)), color: OKABE_ITO.grey }]}
+      ariaLabel={s.flopTitle}
+      tableCaption={s.tableFlops}
+      height={height}
+      fill={fill}
+      notes={notes ?? [s.flopNote(d, m)]}
     />
   );
 }
