@@ -47,7 +47,7 @@ test(
 );
 
 test(
-  'causal mode: the feature-map panel states the causal OPRF (a fixed A) and the causal double softmax',
+  'causal mode: the feature-map panel states the causal OPRF (a fixed A) and the causal double softmax, and every map’s row marks j = i, where the mask cuts it',
   async ({ page, appUrl, log }) => {
     const d = 16;
     await page.goto(`${appUrl}/?backend=cpu&n=128&d=${d}&map=oprf&causal=1`);
@@ -61,6 +61,11 @@ test(
     log(`causal oprf: A = ${a.toFixed(4)} (expected ${expected.toFixed(4)})`);
     assert.ok(Math.abs(a - expected) < 1e-9, `A = ${a}, expected ${expected}`);
     assert.match(await note.textContent(), /Causal mode/);
+    // each map's row of Â is cut by the mask at its query: a marker at j = i in every small multiple
+    await page.locator('[data-map-row]').first().waitFor({ timeout: 60_000 });
+    const rows = await page.locator('[data-map-row]').count();
+    const marked = await page.locator('[data-map-row] .marker-label', { hasText: /^j = i$/ }).count();
+    assert.ok(rows >= 8 && marked === rows, `${marked} of ${rows} map rows marked at j = i`);
     await page.goto(`${appUrl}/?backend=cpu&n=128&d=${d}&map=double-softmax&causal=1`);
     await idleWithResult(page);
     await page.locator('[data-note="double-softmax-causal"]').waitFor({ timeout: 60_000 });

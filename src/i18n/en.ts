@@ -367,6 +367,7 @@ export const en = {
       `Heatmaps and per-row statistics need the full n×n matrices, which are requested up to n = ${limit} on ${backend}. Above that only the outputs are compared (in linear time); the row chart below still shows one full row.`,
     rowTitle: (i: number, pinned: boolean) => `Query row i = ${fmtInt(i)}${pinned ? ' (pinned)' : ''}`,
     rowCausal: 'j = i: the mask drops every key after it',
+    rowCausalShort: 'j = i',
     rowHint:
       'Hover a heatmap row to preview it; click to pin (Enter with the keyboard). Click the pinned row again to unpin.',
     rowHover: (i: number, b: number) =>

@@ -403,6 +403,7 @@ export const zh: Strings = {
       ),
     rowTitle: (i: number, pinned: boolean) => `查询行 i = ${fmtInt(i)}${pinned ? '（已固定）' : ''}`,
     rowCausal: 'j = i：因果掩码去掉其后的所有键',
+    rowCausalShort: 'j = i',
     rowHint: '鼠标悬停在热力图的某一行上即可预览；单击固定（键盘用回车键）。再次单击已固定的行即可取消固定。',
     rowHover: (i: number, b: number) =>
       `正在预览第 ${fmtInt(i)}–${fmtInt(i + b - 1)} 行（块均值）；单击即可固定并获取完整的一行。`,

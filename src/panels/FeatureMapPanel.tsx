@@ -197,6 +197,8 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
                     yDomain={[yMin, yMax * 1.05 || 1]}
                     integerX
                     height={ROW_PLOT_HEIGHT}
+                    // causal: where the mask cuts the row (the main row chart says it in words)
+                    markers={v.causal ? [{ x: v.row, label: t.main.rowCausalShort }] : undefined}
                     noLegend
                     dimmed={rows.stale}
                     notes={[per > 1 ? t.main.rowDecimated(per) : null, ownScale ? s.rowOwnScale : null]}
