@@ -249,3 +249,21 @@ test(
   },
   { timeout: 120_000 },
 );
+
+test(
+  'n = 1 and n = 2: the heatmaps and the row chart label whole positions, each once (fractional ticks printed as integers read 0 0 0 1 1 1)',
+  async ({ page, appUrl, log }) => {
+    for (const n of [1, 2]) {
+      await page.goto(`${appUrl}/?backend=cpu&n=${n}`);
+      await waitForResult(page, null, 60_000);
+      await page.locator('.row-chart .axis .tick').first().waitFor({ timeout: 30_000 });
+      const axes = await page.$$eval('[data-metric^="heatmap-"] .axis, .row-chart .axis', (gs) =>
+        gs.map((g) => [...g.querySelectorAll('.tick text')].map((t) => t.textContent)),
+      );
+      log(`n = ${n}: ${axes.map((a) => a.join(' ')).join(' | ')}`);
+      assert.ok(axes.length >= 7, `three heatmaps' two axes and the row chart's (${axes.length})`);
+      for (const labels of axes) assert.equal(new Set(labels).size, labels.length, `repeated tick labels: ${labels}`);
+    }
+  },
+  { webgpu: false, timeout: 90_000 },
+);

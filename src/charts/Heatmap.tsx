@@ -5,6 +5,7 @@
  * alternative lists the matrix further averaged to at most 16×16 blocks.
  */
 import { axisBottom, axisLeft, scaleLinear, select } from 'd3';
+import { integerTicks } from './line-axes';
 import {
   memo,
   useEffect,
@@ -88,12 +89,12 @@ export const Heatmap = memo(function Heatmap(props: HeatmapProps) {
     const ticks = size < 220 ? 3 : 5;
     select(xAxis.current).call(
       axisBottom(pos)
-        .ticks(ticks)
+        .tickValues(integerTicks(pos, ticks))
         .tickFormat((v) => fmtInt(v as number)),
     );
     select(yAxis.current).call(
       axisLeft(pos)
-        .ticks(ticks)
+        .tickValues(integerTicks(pos, ticks))
         .tickFormat((v) => fmtInt(v as number)),
     );
   }, [pos, size]);

@@ -4,11 +4,21 @@
  * values (logTicks). Redrawn only when a scale or the size changes (the chart keeps its scales
  * while the domains' numbers stay).
  */
-import { axisBottom, axisLeft, select } from 'd3';
+import { axisBottom, axisLeft, format, select } from 'd3';
 import { useEffect, useRef } from 'react';
 import { fmt } from './format';
 import type { Scale } from './line-scales';
 import { logTicks } from './log-domain';
+
+/**
+ * A linear axis's ticks that are whole numbers: over a short domain (n = 1 or 2: positions 0 … 1)
+ * d3's ticks fall between the integers, and an integer format printed them as 0 0 0 1 1 1.
+ */
+export function integerTicks(scale: { ticks(count: number): number[] }, count: number): number[] {
+  return scale.ticks(count).filter(Number.isInteger);
+}
+
+const INTEGER = format('~d');
 
 export function useLineAxes(
   xs: Scale,
@@ -26,7 +36,8 @@ export function useLineAxes(
     const ticksX = Math.max(2, Math.min(8, Math.floor(innerW / 70)));
     const xa = axisBottom(xs);
     if (xLog) xa.tickValues(logTicks(xs, ticksX)).tickFormat((v) => fmt(v as number));
-    else xa.ticks(ticksX, integerX ? '~d' : '~g');
+    else if (integerX) xa.tickValues(integerTicks(xs, ticksX)).tickFormat((v) => INTEGER(v as number));
+    else xa.ticks(ticksX, '~g');
     select(xAxisRef.current).call(xa);
     const ticksY = Math.max(2, Math.min(7, Math.floor(innerH / 40)));
     const ya = axisLeft(ys);
