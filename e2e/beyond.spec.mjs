@@ -136,12 +136,20 @@ test(
 );
 
 test(
-  'the full page lists "beyond" among the panels, and the Chinese page titles it in Chinese',
+  'the full page lists "beyond" among the panels, and the Chinese page titles it in Chinese; its estimator table shows every row (no scroll inside the page)',
   async ({ page, appUrl, artifacts }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${appUrl}/?backend=cpu&lang=zh&hide=main,error,sparsity,rank,feature-maps&n=256`);
     await page.waitForSelector('[data-panel="beyond"]', { timeout: 60_000 });
     assert.equal(await page.textContent('#h-beyond'), '超越 Performer');
+    const box = await page.locator('table[data-estimators]').evaluate((t) => {
+      const w = t.parentElement;
+      return { rows: t.querySelectorAll('tbody tr').length, scroll: w.scrollHeight, client: w.clientHeight };
+    });
+    assert.ok(
+      box.rows >= 9 && box.scroll <= box.client + 1,
+      `all ${box.rows} rows shown: ${box.scroll} px in ${box.client}`,
+    );
     await page.waitForSelector('[data-analysis="beyondSweeps"][data-status="done"]', { timeout: 180_000 });
     await page.waitForSelector('[data-analysis="estimatorTiming"][data-status="done"]', { timeout: 180_000 });
     const dir = join(artifacts, 'screenshots');

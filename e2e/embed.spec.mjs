@@ -269,8 +269,9 @@ test(
           formulas: [...document.querySelectorAll('.formula:not(.formula-parts), .formula-part')]
             .filter((f) => f.scrollWidth > f.clientWidth + 1)
             .map((f) => f.textContent.slice(0, 30)),
-          scrolls: [...document.querySelectorAll('.table-scroll')].filter((t) => t.scrollWidth > t.clientWidth + 1)
-            .length,
+          scrolls: [...document.querySelectorAll('.table-scroll, .table-wide')].filter(
+            (t) => t.scrollWidth > t.clientWidth + 1,
+          ).length,
         };
       });
       log(`${id}: ${r.scrolls} table(s) scroll sideways`);

@@ -161,7 +161,7 @@ function BeyondPanelBody({ params }: { params: AttentionParams }) {
         {s.learnedNote}
       </p>
       <h3 ref={ref}>{s.mapsTitle}</h3>
-      <div className="table-scroll">
+      <div className="table-wide">
         <table className="beyond-maps" data-estimators={set.length}>
           <thead>
             <tr>

@@ -150,7 +150,7 @@ function HedgehogTrainingBody({ params }: { params: AttentionParams }) {
             <Metric name="hedgehog-final-loss" label={s.metricLoss} value={fit.finalLoss} />
           </div>
           <h4>{s.tableTitle(ev.featureDim)}</h4>
-          <div className="table-scroll">
+          <div className="table-wide">
             <table className="hedgehog-table" data-hedgehog-table>
               <thead>
                 <tr>
