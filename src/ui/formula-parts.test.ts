@@ -33,25 +33,3 @@ describe('formulaParts', () => {
     ]);
   });
 });
-
-describe('formulaParts on every formula the app shows', () => {
-  it('splits none into a part KaTeX cannot render (a \\left … \\right or a group cut in two)', async () => {
-    const katex = (await import('katex')).default;
-    const { STRINGS } = await import('../i18n');
-    const { STORY } = await import('../present/story');
-    const texts: string[] = STORY.map((s) => s.tex);
-    const walk = (v: unknown): void => {
-      if (typeof v === 'string') texts.push(v);
-      else if (v && typeof v === 'object') Object.values(v).forEach(walk);
-    };
-    walk(STRINGS);
-    const split = texts.filter((t) => formulaParts(t).length > 1);
-    expect(split.length).toBeGreaterThanOrEqual(8);
-    for (const tex of split)
-      for (const part of formulaParts(tex))
-        expect(
-          () => katex.renderToString(part, { displayMode: true, throwOnError: true, strict: false }),
-          part,
-        ).not.toThrow();
-  });
-});
