@@ -257,12 +257,23 @@ test(
       await page.goto(`${appUrl}/?backend=cpu&n=${n}`);
       await waitForResult(page, null, 60_000);
       await page.locator('.row-chart .axis .tick').first().waitFor({ timeout: 30_000 });
-      const axes = await page.$$eval('[data-metric^="heatmap-"] .axis, .row-chart .axis', (gs) =>
-        gs.map((g) => [...g.querySelectorAll('.tick text')].map((t) => t.textContent)),
-      );
+      // the axes of positions: both of each heatmap, the row chart's x axis (its first; its y axis holds weights)
+      const labelsOf = (gs) => gs.map((g) => [...g.querySelectorAll('.tick text')].map((t) => t.textContent));
+      const axes = [
+        ...(await page.$$eval('[data-metric^="heatmap-"] .axis', labelsOf)),
+        ...(await page.$$eval('.row-chart .axis', labelsOf)).slice(0, 1),
+      ];
       log(`n = ${n}: ${axes.map((a) => a.join(' ')).join(' | ')}`);
-      assert.ok(axes.length >= 7, `three heatmaps' two axes and the row chart's (${axes.length})`);
-      for (const labels of axes) assert.equal(new Set(labels).size, labels.length, `repeated tick labels: ${labels}`);
+      assert.equal(axes.length, 7, `three heatmaps' two axes and the row chart's x axis (${axes.length})`);
+      for (const labels of axes) {
+        assert.equal(new Set(labels).size, labels.length, `repeated tick labels: ${labels}`);
+        assert.deepEqual(
+          labels,
+          labels.filter((l) => /^\d+$/.test(l)),
+          `whole positions only: ${labels}`,
+        );
+        assert.ok(labels.length >= 2 && Number(labels.at(-1)) <= n, `positions 0 … ${n}: ${labels}`);
+      }
     }
   },
   { webgpu: false, timeout: 90_000 },

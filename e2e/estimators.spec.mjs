@@ -66,6 +66,20 @@ test(
     const rows = await page.locator('[data-map-row]').count();
     const marked = await page.locator('[data-map-row] .marker-label', { hasText: /^j = i$/ }).count();
     assert.ok(rows >= 8 && marked === rows, `${marked} of ${rows} map rows marked at j = i`);
+    // at the row's own position: its line is i / (n − 1) of the plot's width (the clip rect), in every cell
+    const i = Number(
+      (await page.locator('[data-map-row]').first().locator('xpath=preceding::h3[1]').textContent()).match(
+        /i = (\d+)/,
+      )[1],
+    );
+    const at = await page.locator('[data-map-row]').evaluateAll((cells) =>
+      cells.map((c) => {
+        const line = c.querySelector('.marker-label').previousElementSibling;
+        return Number(line.getAttribute('x1')) / Number(c.querySelector('clipPath rect').getAttribute('width'));
+      }),
+    );
+    for (const f of at)
+      assert.ok(Math.abs(f - i / 127) < 0.005, `marker at ${f.toFixed(4)} of the plot, row ${i} of 0 … 127`);
     await page.goto(`${appUrl}/?backend=cpu&n=128&d=${d}&map=double-softmax&causal=1`);
     await idleWithResult(page);
     await page.locator('[data-note="double-softmax-causal"]').waitFor({ timeout: 60_000 });

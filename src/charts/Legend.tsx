@@ -4,7 +4,7 @@
  * with symbols. Drawn under line charts and histograms, and by panels that show one legend for
  * several charts.
  */
-import { symbolMark, type SymbolName } from './symbols';
+import { SYMBOL_AREA, symbolMark, type SymbolName } from './symbols';
 
 export interface LegendItem {
   id: string;
@@ -27,7 +27,10 @@ export function Legend({ items }: { items: LegendItem[] }) {
               <line x1={0} x2={28} y1={6} y2={6} stroke={it.color} strokeWidth={2} strokeDasharray={it.dash} />
             )}
             {it.symbol ? (
-              <path data-symbol={it.symbol} {...symbolMark(it.symbol, 14, 6, it.color, it.points ? 48 : 30)} />
+              <path
+                data-symbol={it.symbol}
+                {...symbolMark(it.symbol, 14, 6, it.color, it.points ? SYMBOL_AREA.key : SYMBOL_AREA.line)}
+              />
             ) : (
               it.points && <circle cx={14} cy={6} r={3} fill={it.color} />
             )}

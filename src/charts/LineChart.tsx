@@ -13,7 +13,7 @@ import { useLineAxes } from './line-axes';
 import { PAGE_ROOM, useMeasureAxisRoom, type AxisRoom } from './axis-room';
 import { allX, allY, extent, makeScale, nearestIndex } from './line-scales';
 import { useMarkerLabels } from './marker-labels';
-import { symbolMark, type SymbolName } from './symbols';
+import { SYMBOL_AREA, symbolMark, type SymbolName } from './symbols';
 import { SymbolSwatch } from './SymbolSwatch';
 import { useHeight, useWidth } from './useWidth';
 
@@ -87,9 +87,6 @@ export interface LineChartProps {
 
 /** top and right margins; the left and bottom ones are the axis room's (axis-room.ts) */
 const M = { top: 14, right: 16 };
-/** symbol areas (px²): a point-only series' marks are its whole drawing; a line's points only mark its samples */
-const POINT_AREA = 56;
-const LINE_POINT_AREA = 30;
 
 function LineChartImpl(props: LineChartProps) {
   const {
@@ -257,7 +254,13 @@ function LineChartImpl(props: LineChartProps) {
                 <path
                   key={`p-${s.id}-${i}`}
                   data-symbol={s.symbol}
-                  {...symbolMark(s.symbol, xs(s.x[i]!), ys(s.y[i]!), s.color, s.noLine ? POINT_AREA : LINE_POINT_AREA)}
+                  {...symbolMark(
+                    s.symbol,
+                    xs(s.x[i]!),
+                    ys(s.y[i]!),
+                    s.color,
+                    s.noLine ? SYMBOL_AREA.point : SYMBOL_AREA.line,
+                  )}
                 />
               ) : (
                 <circle key={`p-${s.id}-${i}`} cx={xs(s.x[i]!)} cy={ys(s.y[i]!)} r={2.6} fill={s.color} />

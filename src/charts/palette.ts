@@ -84,7 +84,7 @@ export const PROJECTION_SYMBOL: Record<ProjectionKind, SymbolName> = {
 export function estimatorMark(e: EstimatorSpec): { color: string; symbol: SymbolName } {
   return {
     color: MAP_COLORS[e.map],
-    symbol: e.id === e.map || e.projection === null ? MAP_SYMBOL[e.map] : PROJECTION_SYMBOL[e.projection],
+    symbol: e.id === e.map ? MAP_SYMBOL[e.map] : PROJECTION_SYMBOL[e.projection!],
   };
 }
 

@@ -13,13 +13,13 @@ describe('symbols', () => {
   });
 
   it('fill symbols are filled in the colour, stroke symbols outlined in it', () => {
-    expect(symbolMark('square', 3, 4, '#123456')).toMatchObject({
+    expect(symbolMark('square', 3, 4, '#123456', 40)).toMatchObject({
       fill: '#123456',
       stroke: 'none',
       transform: 'translate(3,4)',
     });
-    expect(symbolMark('times', 0, 0, '#123456')).toMatchObject({ fill: 'none', stroke: '#123456' });
-    expect(symbolMark('circle-open', 0, 0, 'red')).toMatchObject({ fill: 'none', stroke: 'red' });
+    expect(symbolMark('times', 0, 0, '#123456', 40)).toMatchObject({ fill: 'none', stroke: '#123456' });
+    expect(symbolMark('circle-open', 0, 0, 'red', 40)).toMatchObject({ fill: 'none', stroke: 'red' });
   });
 
   it('every feature map has its own symbol', () => {

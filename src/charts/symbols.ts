@@ -42,9 +42,21 @@ const SYMBOLS = {
 export type SymbolName = keyof typeof SYMBOLS;
 export const SYMBOL_NAMES = Object.keys(SYMBOLS) as SymbolName[];
 
+/**
+ * Symbol areas (px²): a point-only series' marks (its whole drawing), a line's points (they only mark
+ * its samples), a key beside a label (legend, read-out, table).
+ */
+export const SYMBOL_AREA = { point: 56, line: 30, key: 48 } as const;
+
+/** Paths by symbol and area: a series draws one path at every point of every render. */
+const paths = new Map<string, string>();
+
 /** A symbol's path centred on (0, 0), of `area` px² (d3's size). */
 export function symbolPath(name: SymbolName, area: number): string {
-  return symbol(SYMBOLS[name].type, area)()!;
+  const key = `${name} ${area}`;
+  let d = paths.get(key);
+  if (d === undefined) paths.set(key, (d = symbol(SYMBOLS[name].type, area)()!));
+  return d;
 }
 
 /** SVG attributes of a symbol at (x, y): a filled shape, or an outline of the colour (stroke symbols). */
@@ -53,7 +65,7 @@ export function symbolMark(
   x: number,
   y: number,
   color: string,
-  area = 40,
+  area: number,
 ): { d: string; transform: string; fill: string; stroke: string; strokeWidth: number } {
   const fill = SYMBOLS[name].fill;
   return {

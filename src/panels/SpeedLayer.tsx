@@ -11,7 +11,7 @@ import { EXACT_COLOR, OKABE_ITO } from '../charts/palette';
 import { LAYER_METHODS, type SpeedMethod, type SpeedPoint, type SpeedResult } from '../core/speed-model';
 import { Metric } from './common';
 import { Figure } from '../ui/Figure';
-import { METHOD_STYLE, methodSeries } from '../ui/speed/SpeedCharts';
+import { METHOD_STYLE, methodSeries, nAxis } from '../ui/speed/SpeedCharts';
 import type { SpeedView } from '../ui/speed/speed-view';
 
 const PART_KEYS = ['projections', 'attention', 'ffn'] as const;
@@ -80,7 +80,7 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
   if (!cfg) return <p className="note">{s.notRun}</p>;
   const layerN = result.points.filter((p) => p.method.startsWith('layer-')).map((p) => p.n);
   const lm = view.layerModel;
-  const xDomain: [number, number] = [45, Math.max(128, lm?.top ?? 0, ...layerN) * 1.4];
+  const axis = nAxis(s.xN, Math.max(lm?.top ?? 0, ...layerN));
   // the dotted model curves, of time (ms) or of the ratio to the dummy layer
   const modelSeries = (y: 'ms' | 'ratio'): Series[] => {
     if (!lm) return [];
@@ -158,12 +158,9 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
               series={[...methodSeries(LAYER_METHODS, view.by, label, (p) => p.medianMs), ...modelSeries('ms')]}
               markers={halfMarkers}
               notes={lm ? [s.layerModelNote] : []}
-              xLabel={s.xN}
+              {...axis}
               yLabel={s.yMs}
-              xScale="log"
               yScale="log"
-              integerX
-              xDomain={xDomain}
               ariaLabel={s.layerTimeTitle}
               tableCaption={s.tableLayer}
               height={280}
@@ -178,13 +175,10 @@ export function SpeedLayer({ result, view, dimmed }: { result: SpeedResult; view
               labels={t.charts}
               series={[...ratioSeries, ...modelSeries('ratio')]}
               markers={halfMarkers}
-              xLabel={s.xN}
+              {...axis}
               yLabel={s.yRatio}
-              xScale="log"
               yScale="log"
-              integerX
               hLines={[{ y: 1, label: s.methods['layer-dummy']! }]}
-              xDomain={xDomain}
               ariaLabel={s.layerRatioTitle}
               tableCaption={s.tableRatio}
               height={280}

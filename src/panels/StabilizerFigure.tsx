@@ -20,7 +20,7 @@ export const ENTROPY_VS_SCALE_ID = 'figure-entropy-vs-scale';
 
 /** Whether the error panel, and with it the entropy-vs-s figure with and without ε, is on this page. */
 export function useErrorPanelOnPage(): boolean {
-  return useStore((s) => s.ui.embed === null && !s.ui.present && !s.ui.hidden.includes('error'));
+  return useStore((s) => s.ui.embed === null && !s.ui.hidden.includes('error'));
 }
 
 /** The sparsity panel's pointer to the error panel's entropy-vs-s figure (instead of drawing it a second time). */

@@ -5,7 +5,7 @@
  */
 import { useStrings } from '../strings';
 import { fmtInt } from '../../charts/format';
-import { LineChart, type Marker, type Series } from '../../charts/LineChart';
+import { LineChart, type LineChartProps, type Marker, type Series } from '../../charts/LineChart';
 import { EXACT_COLOR, OKABE_ITO } from '../../charts/palette';
 import {
   attentionFlops,
@@ -119,12 +119,9 @@ export function SpeedTimeChart({
     <LineChart
       labels={t.charts}
       series={timeSeries}
-      xLabel={s.xN}
+      {...nAxis(s.xN, top)}
       yLabel={s.yMs}
-      xScale="log"
       yScale="log"
-      integerX
-      xDomain={attentionDomain(result)}
       markers={markers}
       ariaLabel={s.timeTitle}
       tableCaption={s.tableTime}
@@ -176,12 +173,9 @@ export function SpeedFlopChart({
     <LineChart
       labels={t.charts}
       series={series}
-      xLabel={s.xN}
+      {...nAxis(s.xN, FLOP_NS[FLOP_NS.length - 1]!)}
       yLabel={s.yFlops}
-      xScale="log"
       yScale="log"
-      integerX
-      xDomain={[45, FLOP_NS[FLOP_NS.length - 1]! * 1.4]}
       markers={[{ x: equal, label: s.markEqual(fmtInt(equal)), color: OKABE_ITO.grey }]}
       ariaLabel={s.flopTitle}
       tableCaption={s.tableFlops}
@@ -197,9 +191,12 @@ function attentionTop(result: SpeedResult): number {
   return Math.max(64, ...result.points.filter((p) => !p.method.startsWith('layer-')).map((p) => p.n));
 }
 
-/** A little room around 2^6 … the largest n, so end points are not drawn on the axes. */
-function attentionDomain(result: SpeedResult): [number, number] {
-  return [45, Math.max(128, attentionTop(result)) * 1.4];
+/**
+ * The n axis every speed figure shares: log, whole n, 2^6 … `top` with a little room around it, so
+ * end points are not drawn on the axes.
+ */
+export function nAxis(xLabel: string, top: number): Pick<LineChartProps, 'xLabel' | 'xScale' | 'integerX' | 'xDomain'> {
+  return { xLabel, xScale: 'log', integerX: true, xDomain: [45, Math.max(128, top) * 1.4] };
 }
 
 export function SpeedCharts({ result, view, dimmed }: { result: SpeedResult; view: SpeedView; dimmed: boolean }) {
@@ -207,7 +204,7 @@ export function SpeedCharts({ result, view, dimmed }: { result: SpeedResult; vie
   const s = t.speed;
   const label = (m: SpeedMethod) => s.methods[m] ?? m;
   const cpu = result.backend === 'cpu';
-  const xDomain = attentionDomain(result);
+  const axis = nAxis(s.xN, attentionTop(result));
   return (
     <>
       <h3>{s.timeTitle}</h3>
@@ -221,12 +218,9 @@ export function SpeedCharts({ result, view, dimmed }: { result: SpeedResult; vie
             <LineChart
               labels={t.charts}
               series={methodSeries(ATT, view.by, label, (p) => p.bytes)}
-              xLabel={s.xN}
+              {...axis}
               yLabel={s.yBytes}
-              xScale="log"
               yScale="log"
-              integerX
-              xDomain={xDomain}
               ariaLabel={cpu ? s.bytesTitleCpu : s.bytesTitle}
               tableCaption={s.tableBytes}
               height={260}
@@ -240,12 +234,9 @@ export function SpeedCharts({ result, view, dimmed }: { result: SpeedResult; vie
             <LineChart
               labels={t.charts}
               series={methodSeries(ATT.slice(0, 3), view.by, label, (p) => p.gflops)}
-              xLabel={s.xN}
+              {...axis}
               yLabel={s.yGflops}
-              xScale="log"
               yScale="linear"
-              integerX
-              xDomain={xDomain}
               ariaLabel={s.gflopsTitle}
               tableCaption={s.tableGflops}
               height={260}
