@@ -446,14 +446,29 @@ test(
   { timeout: 120_000, webgpu: false },
 );
 
-/** The y-axis tick values of a figure's (first) line chart, parsed from their labels (1e+8, 10,000, 1e−4). */
-const yTicks = (page, selector) =>
-  page.evaluate((sel) => {
-    const y = document.querySelectorAll(`${sel} svg g.axis`)[1];
-    return [...(y?.querySelectorAll('.tick text') ?? [])]
-      .map((t) => Number((t.textContent ?? '').replace(/,/g, '').replace(/\u2212/g, '-')))
-      .filter((v) => Number.isFinite(v));
-  }, selector);
+/**
+ * The tick labels of a figure's (first) line chart's axis (0: x, 1: y) as a reader reads them: the
+ * text, the raised exponent (a <tspan>, or null) and the value they spell (10,000; 0.01; 10 with
+ * exponent −4; 2×10 with exponent −5).
+ */
+const tickLabels = (page, selector, axis) =>
+  page.evaluate(
+    ({ sel, i }) => {
+      const g = document.querySelectorAll(`${sel} svg g.axis`)[i];
+      return [...(g?.querySelectorAll('.tick text') ?? [])].map((t) => {
+        const exp = t.querySelector('tspan')?.textContent ?? null;
+        const base = exp === null ? (t.textContent ?? '') : (t.firstChild?.textContent ?? '');
+        const num = (x) => Number(x.replace(/,/g, '').replace(/\u2212/g, '-'));
+        const [mant, ten] = base.split('×');
+        const value = exp === null ? num(base) : (ten === undefined ? 1 : num(mant)) * 10 ** num(exp);
+        return { base, exp, value };
+      });
+    },
+    { sel: selector, i: axis },
+  );
+/** The y-axis tick values of a figure's (first) line chart, parsed from their labels. */
+const yTicks = async (page, selector) =>
+  (await tickLabels(page, selector, 1)).map((t) => t.value).filter((v) => Number.isFinite(v));
 const figureNotes = (page, name) =>
   page.evaluate(
     (n) => [...document.querySelectorAll(`[data-figure-body="${n}"] .note`)].map((p) => p.textContent ?? ''),
@@ -499,6 +514,25 @@ test(
       dNotes.some((n) => /^At s = 1\.5 the error is already 0\.\d+ at d = 2 and stays near 1/.test(n)),
       `the d sweep says it is saturated: ${dNotes.join(' | ')}`,
     );
+
+    // per-entry error: x from ~1e-8 to 0.3, y from 1 to ~1e7 — each axis in one notation, powers of ten
+    for (const [axis, name] of [
+      [0, 'x'],
+      [1, 'y'],
+    ]) {
+      const labels = await tickLabels(page, '[data-figure-body="entry-error"]', axis);
+      log(`entry error, ${name} ticks: ${labels.map((l) => (l.exp ? `${l.base}^${l.exp}` : l.base)).join(', ')}`);
+      assert.ok(labels.length >= 3, `${name}: ${labels.length} ticks`);
+      assert.ok(
+        labels.every((l) => l.base === '10' && /^\u2212?\d+$/.test(l.exp ?? '')),
+        `every ${name} tick is a power of ten with a raised exponent, none in e-notation or decimals beside them: ${JSON.stringify(labels)}`,
+      );
+      const values = labels.map((l) => l.value);
+      assert.ok(
+        values.every((v, i) => i === 0 || v > values[i - 1]),
+        `${name} ticks increase: ${values}`,
+      );
+    }
 
     // map rows: trig's Â leaves [0, 1] (about −0.7 to 2.3); the weights' rows share an axis below 1
     const trigTicks = await yTicks(page, '[data-map-row="trig"]');

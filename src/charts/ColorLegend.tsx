@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { colorTicks } from './color-ticks';
 import { fmt } from './format';
 import { NEGATIVE_COLOR, type HeatScale } from './palette';
 
@@ -35,19 +36,15 @@ export function ColorLegend({
     }
     ctx.putImageData(img, 0, 0);
   }, [scale]);
-  const ticks =
-    scale.mode === 'log'
-      ? Array.from({ length: 5 }, (_, k) => scale.lo * (scale.hi / scale.lo) ** (k / 4))
-      : Array.from({ length: 5 }, (_, k) => (scale.hi * k) / 4);
+  const ticks = colorTicks(scale);
   return (
     <figure className="color-legend" style={{ width }}>
       <figcaption>{label}</figcaption>
       <canvas ref={ref} width={256} height={1} style={{ width, height: 12 }} aria-hidden="true" />
       <div className="color-ticks" aria-hidden="true">
-        {ticks.map((t, k) => (
-          <span key={k} style={{ left: `${(k / 4) * 100}%` }}>
-            {k === 0 && scale.mode === 'log' ? '≤' : ''}
-            {fmt(t, 2)}
+        {ticks.map((t) => (
+          <span key={t.text} className={`align-${t.align}`} style={{ left: `${t.pos * 100}%` }}>
+            {t.text}
           </span>
         ))}
       </div>

@@ -12,7 +12,7 @@ export function fmt(v: number | null | undefined, digits: 2 | 3 = 3): string {
   if (v === null || v === undefined || Number.isNaN(v)) return '—';
   if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
   const a = Math.abs(v);
-  if (a !== 0 && (a < 1e-3 || a >= 1e6)) return exp(v).replace('-', '−');
+  if (a !== 0 && (a < 1e-3 || a >= 1e6)) return exp(v).replace(/-/g, '−');
   if (a >= 1000) return int(Math.round(v)).replace('-', '−');
   return (digits === 2 ? f2 : f3)(v).replace('-', '−');
 }
@@ -29,4 +29,40 @@ export function fmtPct(v: number | null | undefined): string {
 export function fmtMs(v: number | null | undefined): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return '—';
   return v < 10 ? `${v.toFixed(1)} ms` : v < 10_000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`;
+}
+
+const SUPERSCRIPT: Readonly<Record<string, string>> = {
+  '-': '⁻',
+  '0': '⁰',
+  '1': '¹',
+  '2': '²',
+  '3': '³',
+  '4': '⁴',
+  '5': '⁵',
+  '6': '⁶',
+  '7': '⁷',
+  '8': '⁸',
+  '9': '⁹',
+};
+
+const superscript = (k: number): string => [...String(k)].map((c) => SUPERSCRIPT[c]).join('');
+
+/** A power of ten as prose writes it (10⁻⁶, as the page's text does), anything else as `fmt`. */
+export function fmtPow10(v: number): string {
+  if (!(v > 0) || !Number.isFinite(v)) return fmt(v);
+  const k = Math.round(Math.log10(v));
+  if (Math.abs(v / 10 ** k - 1) > 1e-9) return fmt(v);
+  return `10${superscript(k)}`;
+}
+
+/** A positive number in scientific notation as prose writes it, to 2 significant digits: 9.4×10⁻⁵, 10⁻³. */
+export function fmtSci(v: number): string {
+  if (!(v > 0) || !Number.isFinite(v)) return fmt(v);
+  let k = Math.floor(Math.log10(v) + 1e-9);
+  let mant = Number((v / 10 ** k).toPrecision(2));
+  if (mant >= 10) {
+    mant /= 10;
+    k += 1;
+  }
+  return mant === 1 ? `10${superscript(k)}` : `${mant}×10${superscript(k)}`;
 }

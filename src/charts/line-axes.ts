@@ -4,11 +4,11 @@
  * values (logTicks). Redrawn only when a scale or the size changes (the chart keeps its scales
  * while the domains' numbers stay).
  */
-import { axisBottom, axisLeft, format, select } from 'd3';
+import { axisBottom, axisLeft, format, select, type Axis } from 'd3';
 import { useEffect, useRef } from 'react';
 import { fmt } from './format';
 import type { Scale } from './line-scales';
-import { logTicks } from './log-domain';
+import { logTickLabels, logTicks } from './log-domain';
 
 /**
  * A linear axis's ticks that are whole numbers: over a short domain (n = 1 or 2: positions 0 … 1)
@@ -19,6 +19,25 @@ export function integerTicks(scale: { ticks(count: number): number[] }, count: n
 }
 
 const INTEGER = format('~d');
+
+/**
+ * Puts a log axis's ticks on `axis` and returns what draws their labels once the axis is drawn:
+ * d3 writes each label's base, this adds the exponent (if any) as a raised, smaller <tspan> — d3's
+ * next redraw of a tick replaces its text and with it the tspan.
+ */
+function logAxis(axis: Axis<number>, scale: Scale, count: number, digits: 2 | 3): (g: SVGGElement) => void {
+  const ticks = logTicks(scale, count);
+  const labels = new Map(logTickLabels(ticks, (v) => fmt(v, digits)).map((l, i) => [ticks[i]!, l]));
+  axis.tickValues(ticks).tickFormat((v) => labels.get(v as number)?.base ?? fmt(v as number, digits));
+  return (g) => {
+    select(g)
+      .selectAll<SVGTextElement, number>('.tick text')
+      .each(function (v) {
+        const exp = labels.get(v)?.exp;
+        if (exp) select(this).append('tspan').attr('class', 'tick-exp').attr('dy', '-0.45em').text(exp);
+      });
+  };
+}
 
 export function useLineAxes(
   xs: Scale,
@@ -34,16 +53,18 @@ export function useLineAxes(
   useEffect(() => {
     if (!xAxisRef.current || !yAxisRef.current) return;
     const ticksX = Math.max(2, Math.min(8, Math.floor(innerW / 70)));
-    const xa = axisBottom(xs);
-    if (xLog) xa.tickValues(logTicks(xs, ticksX)).tickFormat((v) => fmt(v as number));
-    else if (integerX) xa.tickValues(integerTicks(xs, ticksX)).tickFormat((v) => INTEGER(v as number));
-    else xa.ticks(ticksX, '~g');
+    const xa = axisBottom<number>(xs);
+    const xExp = xLog ? logAxis(xa, xs, ticksX, 3) : null;
+    if (!xLog && integerX) xa.tickValues(integerTicks(xs, ticksX)).tickFormat((v) => INTEGER(v));
+    else if (!xLog) xa.ticks(ticksX, '~g');
     select(xAxisRef.current).call(xa);
+    xExp?.(xAxisRef.current);
     const ticksY = Math.max(2, Math.min(7, Math.floor(innerH / 40)));
-    const ya = axisLeft(ys);
-    if (yLog) ya.tickValues(logTicks(ys, ticksY)).tickFormat((v) => fmt(v as number, 2));
-    else ya.ticks(ticksY).tickFormat((v) => fmt(v as number));
+    const ya = axisLeft<number>(ys);
+    const yExp = yLog ? logAxis(ya, ys, ticksY, 2) : null;
+    if (!yLog) ya.ticks(ticksY).tickFormat((v) => fmt(v));
     select(yAxisRef.current).call(ya);
+    yExp?.(yAxisRef.current);
   }, [xs, ys, innerW, innerH, xLog, yLog, integerX]);
   return { xAxisRef, yAxisRef };
 }

@@ -1,7 +1,7 @@
 import { scaleLog } from 'd3';
 import { describe, expect, it } from 'vitest';
 import { fmt } from './format';
-import { logTicks, MIN_LOG_SPAN, widenLogDomain } from './log-domain';
+import { logTickLabels, logTicks, MIN_LOG_SPAN, widenLogDomain } from './log-domain';
 
 describe('widenLogDomain', () => {
   it('widens a narrow domain geometrically around its centre to span MIN_LOG_SPAN', () => {
@@ -36,5 +36,29 @@ describe('logTicks on a widened domain', () => {
   it('prefers powers of ten when the domain holds two of them', () => {
     const s = scaleLog().domain([0.3, 20000]).range([200, 0]);
     expect(logTicks(s, 6)).toEqual([1, 10, 100, 1000, 10000]);
+  });
+});
+
+describe('logTickLabels', () => {
+  const text = (ticks: number[]) =>
+    logTickLabels(ticks, (v) => fmt(v)).map((l) => (l.exp ? `${l.base}^${l.exp}` : l.base));
+
+  it('keeps decimal labels where every tick reads as a decimal (0.001 … 100,000)', () => {
+    expect(text([0.001, 0.1, 10, 1000, 100000])).toEqual(['0.001', '0.1', '10', '1,000', '100,000']);
+  });
+
+  it('writes every tick of an axis as a power of ten once one tick would need an exponent (no 1e−7 beside 0.001)', () => {
+    expect(text([1e-7, 1e-5, 0.001, 0.1])).toEqual(['10^−7', '10^−5', '10^−3', '10^−1']);
+    const s = scaleLog().domain([3e-8, 0.5]).range([0, 400]);
+    expect(text(logTicks(s, 5))).toEqual(['10^−6', '10^−4', '10^−2']);
+    expect(text([1, 100, 10000, 1e6])).toEqual(['10^0', '10^2', '10^4', '10^6']);
+  });
+
+  it('writes a 1-2-5 tick among powers as mantissa × 10^k (with the minus sign, not a hyphen)', () => {
+    expect(text([2e-5, 5e-5, 1e-4])).toEqual(['2×10^−5', '5×10^−5', '10^−4']);
+  });
+
+  it('rounds ticks a float error away from a power (1e-7 · (1 ∓ 2⁻⁵²)) to that power', () => {
+    expect(text([1e-7 * (1 - 2 ** -52), 1e-6 * (1 + 2 ** -52)])).toEqual(['10^−7', '10^−6']);
   });
 });

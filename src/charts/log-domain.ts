@@ -28,3 +28,32 @@ export function logTicks(scale: ScaleContinuousNumeric<number, number>, max: num
   const step = Math.max(1, Math.ceil(pick.length / max));
   return pick.filter((_, i) => i % step === 0);
 }
+
+/** A log axis's tick label: `base` as text, and where set an exponent drawn raised after it. */
+export interface LogTickLabel {
+  base: string;
+  exp: string | null;
+}
+
+/** Values that `fmt` writes in decimal notation (it switches to 1e−4, 1e+6 outside). */
+const DECIMAL_LO = 1e-3;
+const DECIMAL_HI = 1e6;
+
+/**
+ * The labels of a log axis's ticks, one notation per axis. Where every tick reads well as a decimal
+ * (0.001 … 100,000) they are `format`'s; where any does not, every tick is written as a power of ten
+ * (10⁻⁷ 10⁻⁵ 10⁻³ 10⁻¹, not 1e−7 1e−5 0.001 0.1 — two notations on one axis read as two scales) and
+ * a 1-2-5 value as 2×10⁻⁵. The exponent is separate so the chart can raise it with the UI face's own
+ * digits (the bundled Inter subset has no superscript digits).
+ */
+export function logTickLabels(ticks: readonly number[], format: (v: number) => string): LogTickLabel[] {
+  const decimal = ticks.every((t) => !(t > 0) || (t >= DECIMAL_LO * (1 - 1e-9) && t < DECIMAL_HI));
+  if (decimal) return ticks.map((t) => ({ base: format(t), exp: null }));
+  return ticks.map((t) => {
+    if (!(t > 0) || !Number.isFinite(t)) return { base: format(t), exp: null };
+    const k = Math.floor(Math.log10(t) + 1e-9);
+    const mant = Math.round((t / 10 ** k) * 100) / 100;
+    const exp = String(k).replace('-', '\u2212');
+    return { base: mant === 1 ? '10' : `${format(mant)}×10`, exp };
+  });
+}
