@@ -26,6 +26,13 @@ export const OKABE_ITO = {
 /** "exact" is drawn in the text colour (var(--fg)), so it stays visible in both themes. */
 export const EXACT_COLOR = 'var(--fg)';
 
+/**
+ * Okabe–Ito's yellow on the dark theme; on the light one a darker yellow (#B5A200, styles.css
+ * --series-yellow): #F0E442 on the light panel has a contrast of 1.2:1, a line or an asterisk in it
+ * all but vanishes (worse on a projector); #B5A200 has 2.4:1, Okabe–Ito orange's 2.1:1.
+ */
+export const SERIES_YELLOW = 'var(--series-yellow)';
+
 export const MAP_COLORS: Record<FeatureMapKind, string> = {
   positive: OKABE_ITO.blue,
   hyperbolic: OKABE_ITO.green,
@@ -36,7 +43,7 @@ export const MAP_COLORS: Record<FeatureMapKind, string> = {
   'double-softmax': OKABE_ITO.grey,
   oprf: OKABE_ITO.blue,
   taylor2: OKABE_ITO.orange,
-  cosformer: OKABE_ITO.yellow,
+  cosformer: SERIES_YELLOW,
   hedgehog: '#8c564b',
 };
 
