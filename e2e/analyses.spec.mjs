@@ -476,7 +476,7 @@ const figureNotes = (page, name) =>
   );
 
 test(
-  'at the defaults (local inputs, s = 1.5, where FAVOR+ misses A) the error figures take their y-axes from the runs, name the theory curves that leave them and say the sweeps are saturated; trig’s map row gets its own axis instead of setting the others’; the exact truncation’s full window is exactly 0; at s = 0.5 the m and d sweeps need none of those notes',
+  'at the defaults (local inputs, s = 1.5, where FAVOR+ misses A) the error figures take their y-axes from the runs, name the theory curves that leave them and say the sweeps are saturated; trig’s map row gets its own axis instead of setting the others’; the per-entry figure writes its axes and its note in powers of ten (one notation per axis); the exact truncation’s full window is exactly 0; at s = 0.5 the m and d sweeps need none of those notes',
   async ({ page, appUrl, loadModule, log }) => {
     const { en } = await loadModule('/src/i18n/en.ts');
     const s = en.error;
@@ -533,6 +533,12 @@ test(
         `${name} ticks increase: ${values}`,
       );
     }
+
+    // … and its note writes trig's ~10⁷ as the axis does, not 8.8e+6
+    const blow = (await figureNotes(page, 'entry-error')).find((n) => n.startsWith('At the smallest exact entries'));
+    log(`entry error note: ${blow}`);
+    assert.ok(blow && /is \d(\.\d+)?×10[⁰¹²³⁴⁵⁶⁷⁸⁹]+ for trig/.test(blow), `trig's error in ×10ⁿ: ${blow}`);
+    assert.ok(!/\de[+−-]\d/.test(blow), `no e-notation in the note: ${blow}`);
 
     // map rows: trig's Â leaves [0, 1] (about −0.7 to 2.3); the weights' rows share an axis below 1
     const trigTicks = await yTicks(page, '[data-map-row="trig"]');

@@ -7,7 +7,7 @@ import { area, line } from 'd3';
 import { memo, useId, useMemo, useRef, useState } from 'react';
 import { similarProps } from './similar';
 import { DataTable, type DataTableLabels } from './DataTable';
-import { fmt } from './format';
+import { fmtText } from './format';
 import { Legend } from './Legend';
 import { useLineAxes } from './line-axes';
 import { PAGE_ROOM, useMeasureAxisRoom, type AxisRoom } from './axis-room';
@@ -340,7 +340,7 @@ function LineChartImpl(props: LineChartProps) {
           role="status"
         >
           <div className="tooltip-x">
-            {xLabel}: {fmt(readout[0]!.x)}
+            {xLabel}: {fmtText(readout[0]!.x)}
           </div>
           {readout.map((r) => (
             <div key={r.s.id}>
@@ -349,8 +349,8 @@ function LineChartImpl(props: LineChartProps) {
               ) : (
                 <span className="swatch-dot" style={{ background: r.s.color }} />
               )}{' '}
-              {r.s.label}: {fmt(r.y)}
-              {r.s.band ? ` [${fmt(r.s.band.lo[r.i])}, ${fmt(r.s.band.hi[r.i])}]` : ''}
+              {r.s.label}: {fmtText(r.y)}
+              {r.s.band ? ` [${fmtText(r.s.band.lo[r.i])}, ${fmtText(r.s.band.hi[r.i])}]` : ''}
             </div>
           ))}
         </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmt, fmtPow10, fmtSci } from './format';
+import { fmt, fmtPow10, fmtSci, fmtText } from './format';
 
 describe('fmt', () => {
   it('writes every minus of an exponent form with the minus sign (−1e−6, not −1e-6)', () => {
@@ -34,5 +34,20 @@ describe('fmtSci', () => {
 
   it('carries a mantissa that rounds to 10 into the exponent (9.96e-5 → 10⁻⁴, not 10×10⁻⁵)', () => {
     expect(fmtSci(9.96e-5)).toBe('10⁻⁴');
+  });
+});
+
+describe('fmtText', () => {
+  it('writes what fmt would put in e-notation as mantissa × a power of ten, to the same 3 significant digits', () => {
+    expect(fmt(8.8e6)).toBe('8.8e+6');
+    expect(fmtText(8.8e6)).toBe('8.8×10⁶');
+    expect(fmtText(1.234e9)).toBe('1.23×10⁹');
+    expect(fmtText(-2e-7)).toBe('−2×10⁻⁷');
+    expect(fmtText(1e-4)).toBe('10⁻⁴');
+  });
+
+  it('is fmt everywhere else (0.001 … 999,999, zero, non-finite)', () => {
+    for (const v of [0, 0.001, 0.5, 1.06, 961, 12345, 999999, -3.5, NaN, Infinity, null])
+      expect(fmtText(v)).toBe(fmt(v));
   });
 });

@@ -55,14 +55,30 @@ export function fmtPow10(v: number): string {
   return `10${superscript(k)}`;
 }
 
-/** A positive number in scientific notation as prose writes it, to 2 significant digits: 9.4×10⁻⁵, 10⁻³. */
-export function fmtSci(v: number): string {
-  if (!(v > 0) || !Number.isFinite(v)) return fmt(v);
-  let k = Math.floor(Math.log10(v) + 1e-9);
-  let mant = Number((v / 10 ** k).toPrecision(2));
+/** a > 0 as mantissa×10^k to `precision` significant digits (trailing zeros dropped), a bare power where the mantissa is 1. */
+function sci(a: number, precision: number): string {
+  let k = Math.floor(Math.log10(a) + 1e-9);
+  let mant = Number((a / 10 ** k).toPrecision(precision));
   if (mant >= 10) {
     mant /= 10;
     k += 1;
   }
   return mant === 1 ? `10${superscript(k)}` : `${mant}×10${superscript(k)}`;
+}
+
+/** A positive number in scientific notation as prose writes it, to 2 significant digits: 9.4×10⁻⁵, 10⁻³. */
+export function fmtSci(v: number): string {
+  if (!(v > 0) || !Number.isFinite(v)) return fmt(v);
+  return sci(v, 2);
+}
+
+/**
+ * `fmt` for prose and headline numbers: where `fmt` would write an exponent form (8.8e+6, 1e−7), the
+ * notation of the page's text and its axes (8.8×10⁶, 10⁻⁷); `fmt` everywhere else. Tables keep `fmt`.
+ */
+export function fmtText(v: number | null | undefined, digits: 2 | 3 = 3): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return fmt(v);
+  const a = Math.abs(v);
+  if (a === 0 || (a >= 1e-3 && a < 1e6)) return fmt(v, digits);
+  return `${v < 0 ? '−' : ''}${sci(a, digits)}`;
 }

@@ -8,7 +8,7 @@ import type { AttentionParams } from '../core/types';
 import { useDeferredValue, useState } from 'react';
 import { useStrings } from '../ui/strings';
 import { MAP_INFO } from '../core/estimators';
-import { fmt } from '../charts/format';
+import { fmtText } from '../charts/format';
 import { type Series } from '../charts/LineChart';
 import { MAP_COLORS } from '../charts/palette';
 import { saturatedSweep } from './error-saturation';
@@ -236,7 +236,9 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
           notes: [
             s.sweepNote(v.seeds, v.rows, v.n),
             sweepY.off.length ? s.guidesOff(sweepY.off) : null,
-            sweepSaturated ? s.saturatedM(v.scale, fmt(sweepSaturated[0]), fmt(sweepSaturated[1]), canLowerS) : null,
+            sweepSaturated
+              ? s.saturatedM(v.scale, fmtText(sweepSaturated[0]), fmtText(sweepSaturated[1]), canLowerS)
+              : null,
           ],
         })}
       />
@@ -320,7 +322,7 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
               notes: [
                 s.dNote(params.scale, params.m),
                 dY.off.length ? s.guidesOff(dY.off) : null,
-                dSaturated ? s.saturatedD(dSaturated.scale, fmt(dSaturated.error), dSaturated.d, canLowerS) : null,
+                dSaturated ? s.saturatedD(dSaturated.scale, fmtText(dSaturated.error), dSaturated.d, canLowerS) : null,
               ],
             })}
           />
@@ -341,8 +343,8 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
               notes: [
                 s.blowNote,
                 s.blowSmallest(
-                  fmt(v.trig.median.find((x) => Number.isFinite(x))),
-                  fmt(v.positive.median.find((x) => Number.isFinite(x))),
+                  fmtText(v.trig.median.find((x) => Number.isFinite(x))),
+                  fmtText(v.positive.median.find((x) => Number.isFinite(x))),
                 ),
               ],
             })}

@@ -7,7 +7,7 @@ import type { AttentionParams } from '../core/types';
 import { useMemo, useRef } from 'react';
 import { useStrings } from '../ui/strings';
 import { decimateMax } from '../charts/decimate';
-import { fmt } from '../charts/format';
+import { fmtText } from '../charts/format';
 import { extent } from '../charts/line-scales';
 import { Legend } from '../charts/Legend';
 import { LineChart, type Series } from '../charts/LineChart';
@@ -122,8 +122,8 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
           {params.featureMap === 'oprf' && v && (
             <p className="note" data-note="oprf" data-oprf-a={v.oprf.a}>
               {v.causal
-                ? t.estimators.oprfCausalNote(fmt(v.oprf.rho), fmt(v.oprf.a))
-                : t.estimators.oprfNote(fmt(v.oprf.rho), fmt(v.oprf.a))}
+                ? t.estimators.oprfCausalNote(fmtText(v.oprf.rho), fmtText(v.oprf.a))
+                : t.estimators.oprfNote(fmtText(v.oprf.rho), fmtText(v.oprf.a))}
             </p>
           )}
           {params.featureMap === 'double-softmax' && params.causal && (
@@ -153,9 +153,9 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
             data-lambda-both={v?.lambda.bothNormsDropped}
           >
             {s.lambdaMeasured(
-              v ? fmt(v.lambda.queryNormDropped) : '…',
-              v ? fmt(v.lambda.bothNormsDropped) : '…',
-              v ? fmt(v.lambda.keyNormSpread) : '…',
+              v ? fmtText(v.lambda.queryNormDropped) : '…',
+              v ? fmtText(v.lambda.bothNormsDropped) : '…',
+              v ? fmtText(v.lambda.keyNormSpread) : '…',
             )}
           </p>
           <h3>{s.foldTitle}</h3>
@@ -180,7 +180,7 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
           ? multiples.map(({ m, series, yMax, yMin, per, ownScale }) => (
               <div key={m.map} className="sub" data-map-row={m.map}>
                 <h4>{t.controls.mapNames[m.map]}</h4>
-                <p className="stat-line">{s.rowStats(fmt(m.relError), fmt(m.kl), fmt(m.entropy))}</p>
+                <p className="stat-line">{s.rowStats(fmtText(m.relError), fmtText(m.kl), fmtText(m.entropy))}</p>
                 <Figure
                   name={`row-${v.row}-${m.map}`}
                   title={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v.row)}`}

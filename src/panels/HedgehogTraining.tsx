@@ -7,7 +7,7 @@
 import type { AttentionParams } from '../core/types';
 import { useMemo } from 'react';
 import { useStrings } from '../ui/strings';
-import { fmt, fmtMs } from '../charts/format';
+import { fmt, fmtMs, fmtText } from '../charts/format';
 import { LineChart, type Series } from '../charts/LineChart';
 import { MAP_COLORS } from '../charts/palette';
 import { HEDGEHOG_FIT } from '../core/hedgehog';
@@ -128,7 +128,7 @@ function HedgehogTrainingBody({ params }: { params: AttentionParams }) {
             height={200}
             noLegend
             hLines={fit ? [{ y: fit.lossFloor, label: s.lossFloor }] : undefined}
-            notes={[fit ? s.lossFloorNote(fmt(fit.lossFloor), fmt(fit.finalLoss - fit.lossFloor)) : null]}
+            notes={[fit ? s.lossFloorNote(fmtText(fit.lossFloor), fmtText(fit.finalLoss - fit.lossFloor)) : null]}
           />
         </Figure>
       </div>

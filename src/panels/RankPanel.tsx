@@ -6,7 +6,7 @@
 import type { AttentionParams } from '../core/types';
 import { useId, useMemo } from 'react';
 import { useStrings } from '../ui/strings';
-import { fmt, fmtInt, fmtPow10 } from '../charts/format';
+import { fmtInt, fmtPow10, fmtText } from '../charts/format';
 import { effectiveRank, numericalRank, RANK_TOLERANCES } from '../core/rank';
 import { DENSE_ANALYSIS_MAX_N, spectraRequest } from '../store/analyses';
 import { useActions, useStore } from '../store/react';
@@ -102,7 +102,7 @@ function RankPanelBody({ params }: { params: AttentionParams }) {
                 <ZeroNormalizerNotice rows={v.zeroNormalizerRows} n={v.n} map={v.map} />
                 {v.causal && v.minDiagExact !== null && v.minDiagApprox !== null && (
                   <p className="note" data-triangular="">
-                    {s.triangular(fmt(v.minDiagExact), fmt(v.minDiagApprox))}
+                    {s.triangular(fmtText(v.minDiagExact), fmtText(v.minDiagApprox))}
                   </p>
                 )}
               </>

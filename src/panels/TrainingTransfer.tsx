@@ -9,7 +9,7 @@
  */
 import { useMemo, useState } from 'react';
 import { ExportFigure } from '../charts/ExportFigure';
-import { fmt, fmtPct } from '../charts/format';
+import { fmtPct, fmtText } from '../charts/format';
 import { LineChart, type Series } from '../charts/LineChart';
 import { tableCsv } from '../export/csv';
 import { downloadBlob } from '../export/download';
@@ -224,7 +224,7 @@ export function TrainingTransfer({ setup }: { setup: TrainingSetup }) {
                 data-head={h.head}
                 data-value={h.entropy}
               >
-                {tx.head(h.layer + 1, h.head + 1, fmt(h.entropy), fmt(h.uniform), fmt(h.top))}
+                {tx.head(h.layer + 1, h.head + 1, fmtText(h.entropy), fmtText(h.uniform), fmtText(h.top))}
               </li>
             ))}
           </ul>
@@ -250,7 +250,7 @@ export function TrainingTransfer({ setup }: { setup: TrainingSetup }) {
           data-before={f.before.mean}
           data-value={f.after.mean}
         >
-          {tx.fitDone(kindName(f.kind, t), f.steps, fmt(f.before.mean), fmt(f.after.mean))}
+          {tx.fitDone(kindName(f.kind, t), f.steps, fmtText(f.before.mean), fmtText(f.after.mean))}
         </p>
       ))}
       {report && <p className="note">{tx.why}</p>}

@@ -7,7 +7,8 @@ import type { AttentionParams } from '../core/types';
 import { useStore } from '../store/react';
 import { EmbedButton } from '../ui/EmbedDialog';
 import { PanelBoundary } from '../ui/PanelBoundary';
-import { fmt } from '../charts/format';
+import { fmtText } from '../charts/format';
+import { SciText } from '../ui/SciText';
 import type { PanelId } from '../store/store';
 import { holdsPanels, nextShown, PANEL_HOLD_MS, type ShownParams } from '../store/panel-params';
 import { Formula } from '../ui/Formula';
@@ -67,7 +68,7 @@ export function Metric(props: {
   dimmed?: boolean;
 }) {
   const v = props.value;
-  const shown = props.text ?? (v === null || v === undefined ? '—' : (props.format ?? fmt)(v));
+  const shown = props.text ?? (v === null || v === undefined ? '—' : (props.format ?? fmtText)(v));
   return (
     <div
       className={props.dimmed ? 'metric dimmed' : 'metric'}
@@ -76,7 +77,9 @@ export function Metric(props: {
       data-value={v === null || v === undefined ? '' : String(v)}
       title={props.hint}
     >
-      <div className="metric-value">{shown}</div>
+      <div className="metric-value">
+        <SciText text={shown} />
+      </div>
       <div className="metric-label">{props.label}</div>
     </div>
   );

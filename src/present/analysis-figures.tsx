@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import { useStrings } from '../ui/strings';
 import { decimateMax } from '../charts/decimate';
-import { fmt, fmtInt, fmtPow10 } from '../charts/format';
+import { fmt, fmtInt, fmtPow10, fmtText } from '../charts/format';
 import { LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, MAP_COLORS, MAP_DASH, OKABE_ITO } from '../charts/palette';
 import { elu1, expCurve } from '../core/feature-maps';
@@ -109,7 +109,7 @@ export function MapsFigure({ step, box }: { step: Step; box: Box }) {
     const ex = decimateMax(v.exact);
     const series: Series[] = [{ id: 'exact', label: t.names.exact, color: EXACT_COLOR, x: ex.x, y: ex.y }];
     const keys = v.causal ? v.row + 1 : v.n;
-    const stats: string[] = [p.mapStat(t.names.exact, fmt(normalizedEntropy(rowEntropy(v.exact), keys)))];
+    const stats: string[] = [p.mapStat(t.names.exact, fmtText(normalizedEntropy(rowEntropy(v.exact), keys)))];
     for (const k of ['positive', 'elu1'] as const) {
       const mr = v.maps.find((x) => x.map === k);
       if (!mr) continue;
@@ -122,7 +122,7 @@ export function MapsFigure({ step, box }: { step: Step; box: Box }) {
         x: d.x,
         y: d.y,
       });
-      stats.push(p.mapStat(t.names.maps[k], fmt(mr.entropy)));
+      stats.push(p.mapStat(t.names.maps[k], fmtText(mr.entropy)));
     }
     return { series, stats };
   }, [v, t, p]);
@@ -177,8 +177,8 @@ export function SparsityFigure({ step, box }: { step: Step; box: Box }) {
   const series: Series[] = rv ? topKSeries(rv, t) : [];
   const stat = rv
     ? [
-        `${t.names.exact} ${fmt(mean(rv.exact))}`,
-        `${t.names.maps[rv.map]} ${fmt(mean(rv.performer))}`,
+        `${t.names.exact} ${fmtText(mean(rv.exact))}`,
+        `${t.names.maps[rv.map]} ${fmtText(mean(rv.performer))}`,
         `${t.names.maps.elu1} ${fmt(mean(rv.elu1))}`,
       ].join(' · ')
     : null;

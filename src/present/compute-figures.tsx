@@ -6,7 +6,7 @@
 import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { useStrings } from '../ui/strings';
 import { ColorLegend } from '../charts/ColorLegend';
-import { fmt, fmtInt, fmtMs } from '../charts/format';
+import { fmtInt, fmtMs, fmtText } from '../charts/format';
 import { Heatmap } from '../charts/Heatmap';
 import { LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, heatScale, MAP_COLORS, robustMax } from '../charts/palette';
@@ -50,9 +50,9 @@ export function MatrixFigure({ step, box }: { step: Step; box: Box }) {
   if (result) {
     if (step.id === 'quadratic') stat = p.statScores(fmtInt(n), fmtInt(n * n));
     else if (step.figure === 'head') stat = <HeadFacts error={m?.relErrorA} m={result.params.m} />;
-    else if (!both) stat = p.statEntropy(fmt(m?.entropyExact));
-    else if (result.params.causal) stat = p.statCausal(fmt(m?.relErrorA));
-    else stat = p.statError(fmt(m?.relErrorA), result.params.m);
+    else if (!both) stat = p.statEntropy(fmtText(m?.entropyExact));
+    else if (result.params.causal) stat = p.statCausal(fmtText(m?.relErrorA));
+    else stat = p.statError(fmtText(m?.relErrorA), result.params.m);
   }
   const legend = result && (
     <ColorLegend
@@ -147,11 +147,11 @@ function HeadFacts({ error, m }: { error: number | null | undefined; m: number }
       data-favor-error={stats.favorError.join(',')}
     >
       {p.headStat({
-        entropy: fmt(stats.entropy, 2),
-        uniform: fmt(stats.entropyUniform, 2),
-        error: fmt(error, 2),
+        entropy: fmtText(stats.entropy, 2),
+        uniform: fmtText(stats.entropyUniform, 2),
+        error: fmtText(error, 2),
         m,
-        errors: stats.favorError.map((e) => fmt(e, 2)).join(' / '),
+        errors: stats.favorError.map((e) => fmtText(e, 2)).join(' / '),
         ms: FAVOR_M.join(' / '),
         draws: FAVOR_SEEDS,
       })}

@@ -6,7 +6,7 @@
  */
 import { useMemo } from 'react';
 import { useStrings } from '../ui/strings';
-import { fmt } from '../charts/format';
+import { fmtText } from '../charts/format';
 import { SpeedFlopChart, SpeedTimeChart } from '../ui/speed/SpeedCharts';
 import { crossoverText, RunStatus } from '../ui/speed/SpeedRunStatus';
 import { speedView } from '../ui/speed/speed-view';
@@ -41,8 +41,8 @@ export function SpeedFigure({ step, box }: { step: Step; box: Box }) {
       ? current
         ? p.speedStat(
             cross?.text ?? '—',
-            fmt(view.rate.exact),
-            fmt(view.rate.bidir),
+            fmtText(view.rate.exact),
+            fmtText(view.rate.bidir),
             shown.backend === 'webgpu' ? 'WebGPU' : 'CPU',
           )
         : p.speedStale
