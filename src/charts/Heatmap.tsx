@@ -17,7 +17,7 @@ import {
   type PointerEvent,
 } from 'react';
 import { DataTable, type DataTableLabels } from './DataTable';
-import { fmt, fmtInt } from './format';
+import { fmtInt, fmtText } from './format';
 import { paintHeatmap } from './heat-painter';
 import type { HeatScale } from './palette';
 
@@ -200,7 +200,7 @@ export const Heatmap = memo(function Heatmap(props: HeatmapProps) {
                 i {range(tip.I)}, j {range(tip.J)}
               </div>
               <div>
-                <strong>{fmt(tipValue)}</strong> {block > 1 ? t.blockMean(block) : ''}
+                <strong>{fmtText(tipValue)}</strong> {block > 1 ? t.blockMean(block) : ''}
               </div>
             </div>
           )}
