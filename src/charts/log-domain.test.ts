@@ -62,3 +62,22 @@ describe('logTickLabels', () => {
     expect(text([1e-7 * (1 - 2 ** -52), 1e-6 * (1 + 2 ** -52)])).toEqual(['10^−7', '10^−6']);
   });
 });
+
+describe('logTicks over a short span', () => {
+  it('labels 1-2-5 values where fewer than three powers of ten are in range and all of them fit', () => {
+    const s = scaleLog().domain([0.8, 50]).range([240, 0]);
+    expect(logTicks(s, 6)).toEqual([1, 2, 5, 10, 20, 50]);
+    const m = scaleLog().domain([4, 512]).range([0, 600]);
+    expect(logTicks(m, 8)).toEqual([5, 10, 20, 50, 100, 200, 500]);
+  });
+
+  it('falls back to the two powers of ten where the 1-2-5 values would not fit', () => {
+    const s = scaleLog().domain([0.8, 50]).range([120, 0]);
+    expect(logTicks(s, 3)).toEqual([1, 10]);
+  });
+
+  it('keeps powers of ten over three decades or more', () => {
+    const t = scaleLog().domain([0.5, 2000]).range([0, 600]);
+    expect(logTicks(t, 8)).toEqual([1, 10, 100, 1000]);
+  });
+});

@@ -18,12 +18,24 @@ export function widenLogDomain(lo: number, hi: number): [number, number] {
   return [centre / half, centre * half];
 }
 
-/** Tick values of a log axis: powers of ten when at least two are in range, else 1-2-5 values; at most `max`. */
+/**
+ * Tick values of a log axis, at most `max`: the powers of ten where three or more are in range; over
+ * a shorter span the 1-2-5 values where all of them fit (0.8 … 50: 1 2 5 10 20 50, not just 1 and 10),
+ * else the powers of ten if there are two, else every value d3 offers, thinned.
+ */
 export function logTicks(scale: ScaleContinuousNumeric<number, number>, max: number): number[] {
   const all = scale.ticks(max);
   const mant = (t: number) => t / 10 ** Math.floor(Math.log10(t) + 1e-9);
   const decades = all.filter((t) => Math.abs(mant(t) - 1) < 1e-6);
-  let pick = decades.length >= 2 ? decades : all.filter((t) => [1, 2, 5].some((m) => Math.abs(mant(t) - m) < 1e-6));
+  const oneTwoFive = all.filter((t) => [1, 2, 5].some((m) => Math.abs(mant(t) - m) < 1e-6));
+  let pick =
+    decades.length >= 3
+      ? decades
+      : oneTwoFive.length >= 2 && oneTwoFive.length <= max
+        ? oneTwoFive
+        : decades.length >= 2
+          ? decades
+          : oneTwoFive;
   if (pick.length < 2) pick = all;
   const step = Math.max(1, Math.ceil(pick.length / max));
   return pick.filter((_, i) => i % step === 0);
