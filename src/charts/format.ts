@@ -55,15 +55,24 @@ export function fmtPow10(v: number): string {
   return `10${superscript(k)}`;
 }
 
-/** a > 0 as mantissa×10^k to `precision` significant digits (trailing zeros dropped), a bare power where the mantissa is 1. */
-function sci(a: number, precision: number): string {
-  let k = Math.floor(Math.log10(a) + 1e-9);
-  let mant = Number((a / 10 ** k).toPrecision(precision));
-  if (mant >= 10) {
-    mant /= 10;
-    k += 1;
+/**
+ * a > 0 as mantissa × 10^exponent, the mantissa in [1, 10) rounded to `precision` significant digits
+ * (one that rounds to 10 carries into the exponent; a float a hair below a power counts as that power).
+ */
+export function sciParts(a: number, precision: number): { mantissa: number; exponent: number } {
+  let exponent = Math.floor(Math.log10(a) + 1e-9);
+  let mantissa = Number((a / 10 ** exponent).toPrecision(precision));
+  if (mantissa >= 10) {
+    mantissa /= 10;
+    exponent += 1;
   }
-  return mant === 1 ? `10${superscript(k)}` : `${mant}×10${superscript(k)}`;
+  return { mantissa, exponent };
+}
+
+/** a > 0 as mantissa×10^k (trailing zeros dropped), a bare power where the mantissa is 1. */
+function sci(a: number, precision: number): string {
+  const { mantissa, exponent } = sciParts(a, precision);
+  return mantissa === 1 ? `10${superscript(exponent)}` : `${mantissa}×10${superscript(exponent)}`;
 }
 
 /** A positive number in scientific notation as prose writes it, to 2 significant digits: 9.4×10⁻⁵, 10⁻³. */

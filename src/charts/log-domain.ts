@@ -5,6 +5,7 @@
  * around its centre until it spans a factor of `MIN_LOG_SPAN`, which always holds a 1-2-5 value.
  */
 import type { ScaleContinuousNumeric } from 'd3';
+import { sciParts } from './format';
 
 /** Smallest hi/lo ratio of a log axis: ×/÷ 2 around the geometric centre. */
 export const MIN_LOG_SPAN = 4;
@@ -63,9 +64,7 @@ export function logTickLabels(ticks: readonly number[], format: (v: number) => s
   if (decimal) return ticks.map((t) => ({ base: format(t), exp: null }));
   return ticks.map((t) => {
     if (!(t > 0) || !Number.isFinite(t)) return { base: format(t), exp: null };
-    const k = Math.floor(Math.log10(t) + 1e-9);
-    const mant = Math.round((t / 10 ** k) * 100) / 100;
-    const exp = String(k).replace('-', '\u2212');
-    return { base: mant === 1 ? '10' : `${format(mant)}×10`, exp };
+    const { mantissa, exponent } = sciParts(t, 3);
+    return { base: mantissa === 1 ? '10' : `${format(mantissa)}×10`, exp: String(exponent).replace('-', '\u2212') };
   });
 }
