@@ -35,6 +35,12 @@ async function shot(
   page.on('pageerror', (e) => console.error(name, 'page error:', e));
   await page.goto(url);
   await page.waitForSelector(until, { timeout: 600_000 });
+  // the panels above the element keep settling (analyses arriving) after the run: let them, then
+  // bring the element into view, or the capture is of the box where the element was measured
+  await page.waitForFunction(() => !document.querySelector('[data-analysis][data-status="running"]'), null, {
+    timeout: 120_000,
+  });
+  if (el) await page.locator(el).scrollIntoViewIfNeeded();
   await page.waitForTimeout(800);
   const target = el ? page.locator(el) : page;
   await target.screenshot({ path: join(out, `${name}.png`), ...(el ? {} : { fullPage: true }) });
