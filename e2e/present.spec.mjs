@@ -169,7 +169,8 @@ const inputs = (page) =>
  * head's Q, K (recomputed here from the bundle), and the measured line is head-stats' for that head.
  */
 async function assertHeadShown(page, sel, mods, k) {
-  const { bundledHeads, bundleShape, BUNDLES } = mods.bundles;
+  const { bundleShape, BUNDLES } = mods.bundles;
+  const { bundledHeads } = mods.weights;
   const shape = bundleShape(sel.model);
   const causal = BUNDLES[sel.model].config.model.causal;
   await page.waitForFunction(
@@ -233,6 +234,7 @@ async function assertHeadShown(page, sel, mods, k) {
 
 const headModules = async (loadModule) => ({
   bundles: await loadModule('/src/core/trained/bundles.ts'),
+  weights: await loadModule('/src/core/trained/bundle-weights.ts'),
   exact: await loadModule('/src/core/exact-attention.ts'),
   stats: await loadModule('/src/core/trained/head-stats.ts'),
   format: await loadModule('/src/charts/format.ts'),

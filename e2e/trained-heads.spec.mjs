@@ -49,7 +49,7 @@ test('GPU forward pass: Q, K, V of every head of both bundled models match the C
 
   // the app on WebGPU: the head in force comes from the engine's WGSL forward pass (the engine
   // worker's `heads` request), and every head of that pass is the CPU twin's within APP_RTOL
-  const { bundledHeads } = await loadModule('/src/core/trained/bundles.ts');
+  const { bundledHeads } = await loadModule('/src/core/trained/bundle-weights.ts');
   const t0 = Date.now();
   await page.goto(
     `${appUrl}/?input=trained&model=grammar&layer=1&head=1&example=3&m=32&hide=error,sparsity,rank,feature-maps,beyond,speed,training`,
@@ -258,7 +258,8 @@ async function settledOn(page, want) {
 test(
   'input=trained: the comparison computes on the head, the picker shows every head, a click changes head= and the figures, the JSON’s A_exact is softmax(QKᵀ/√d) of the twin’s head and its errors of A and of the output are the shown ones, every panel analysis (the beyond panel’s sweep included) runs on it, each panel’s numbers (errors, KL, entropies, ranks, local truncation, the feature-map row) recomputed from the JSON are the shown ones, and typed grammar text puts the twin’s head on those tokens in force (a bad word: refused at the box, head kept)',
   async ({ page, appUrl, artifacts, loadModule, log }) => {
-    const { bundledHeads, bundleShape } = await loadModule('/src/core/trained/bundles.ts');
+    const { bundleShape } = await loadModule('/src/core/trained/bundles.ts');
+    const { bundledHeads, selectionHeads } = await loadModule('/src/core/trained/bundle-weights.ts');
     const shape = bundleShape('mqar');
     await page.goto(`${appUrl}/?backend=cpu&input=trained&model=mqar&layer=0&head=0&m=32`);
     await settled(page, 0);
@@ -419,7 +420,7 @@ test(
     await page.waitForFunction((t) => new URLSearchParams(location.search).get('text') === t, canonical);
     const tokens = seq.selectionTokens({ model: 'grammar', example: 0, text: canonical });
     const tn = tokens.length;
-    const th = seq.selectionHeads({ model: 'grammar', example: 0, text: canonical })[0][0];
+    const th = selectionHeads({ model: 'grammar', example: 0, text: canonical })[0][0];
     const typedA = await page.evaluate(() => {
       const s = window.__performer.getState();
       return {

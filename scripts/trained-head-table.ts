@@ -6,7 +6,8 @@
  */
 import { DEFAULT_PARAMS } from '../src/core/default-params';
 import { generateInputs } from '../src/core/inputs';
-import { BUNDLES, bundledHeads } from '../src/core/trained/bundles';
+import { bundledHeads } from '../src/core/trained/bundle-weights';
+import { BUNDLES } from '../src/core/trained/bundles';
 import { TRAINED_MODELS } from '../src/core/trained/configs';
 import { headStats } from '../src/core/trained/head-stats';
 import { entryRms } from '../src/core/upload-check';

@@ -1,7 +1,8 @@
 // In-page driver for e2e/trained-heads.spec.mjs: Q, K, V of every head of a bundled model on one of
 // its examples, from the GPU forward pass (src/gpu/train/trained-heads.ts) and from the CPU twin
 // (src/core/trained/heads.ts), compared entry by entry.
-import { BUNDLES, bundledParams } from '../../src/core/trained/bundles';
+import { bundledParams } from '../../src/core/trained/bundle-weights';
+import { BUNDLES } from '../../src/core/trained/bundles';
 import type { TrainedModelId } from '../../src/core/trained/configs';
 import { exampleTokens, headInputs } from '../../src/core/trained/heads';
 import { acquireGpu, type GpuContext } from '../../src/gpu/device';

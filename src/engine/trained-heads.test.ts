@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bundledHeads } from '../core/trained/bundles';
+import { bundledHeads } from '../core/trained/bundle-weights';
 import { exampleTokens } from '../core/trained/heads';
 import { BUNDLES } from '../core/trained/bundles';
 import { computeHeads } from './trained-heads';

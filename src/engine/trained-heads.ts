@@ -7,7 +7,8 @@
  * the store keeps the head in force and says why.
  */
 import { EngineError } from '../core/errors';
-import { BUNDLES, bundledParams, modelHeads, tokensProblem } from '../core/trained/bundles';
+import { bundledParams, modelHeads } from '../core/trained/bundle-weights';
+import { BUNDLES, tokensProblem } from '../core/trained/bundles';
 import { isTrainedModelId } from '../core/trained/configs';
 import type { GpuContext } from '../gpu/device';
 import { gpuHeadInputs } from '../gpu/train/trained-heads';

@@ -2,18 +2,21 @@ import katex from 'katex';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain JS module shared with the browser test (no types)
 import { gaussian, npy } from '../../e2e/upload-files.mjs';
-import { BUNDLES, bundledHeads, bundleShape } from '../core/trained/bundles';
+import { bundledHeads, modelHeads } from '../core/trained/bundle-weights';
+import { BUNDLES, bundleShape } from '../core/trained/bundles';
 import { en } from '../i18n/en';
 import { zh } from '../i18n/zh';
 import { invalidKeys } from '../store/params';
 import { createActions, createAppStore, initialState, PRESENT_STEP_COUNT } from '../store/store';
-import { modelHeads } from '../core/trained/bundles';
-import { selectTrained, setHeadsSource } from '../store/trained';
+import { selectTrained, setCpuHeads, setHeadsSource } from '../store/trained';
 import { createUploadActions } from '../store/upload';
 import { loadFromUrl } from '../store/url-sync';
 import { writeUrl } from '../store/url';
 import { applyStep, setUploadAside } from './scene';
 import { HEAD_PARAMS, SLIDE_LIMITS, STORY, stepAt, type Step, type StepId } from './story';
+
+// no engine here: selectTrained runs the CPU twin in place (the page always has the engine)
+setCpuHeads(modelHeads);
 
 function setup(seeds = { seed: 7, featureSeed: 9 }) {
   const store = createAppStore(initialState(seeds));

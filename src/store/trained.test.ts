@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../core/errors';
-import { bundledHeads, modelHeads } from '../core/trained/bundles';
+import { bundledHeads, modelHeads } from '../core/trained/bundle-weights';
 import { selectionText } from '../core/trained/sequence';
 import type { HeadsRequest, HeadsResult } from '../engine/protocol';
 import { buildRequest } from './compute-request';
@@ -11,12 +11,16 @@ import {
   parseTrained,
   selectionTokens,
   selectTrained,
+  setCpuHeads,
   setHeadsSource,
   validTrained,
 } from './trained';
 import { createUploadActions } from './upload';
 import { loadFromUrl } from './url-sync';
 import { readUrl, writeUrl } from './url';
+
+// no engine here: selectTrained runs the CPU twin in place (the page always has the engine)
+setCpuHeads(modelHeads);
 
 function setup() {
   const store = createAppStore();

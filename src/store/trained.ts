@@ -12,7 +12,8 @@
  */
 import { isEngineError } from '../core/errors';
 import { detokenize, TEXT_MAX_CHARS, type TokenizeProblem } from '../core/train/tasks/text-words';
-import { BUNDLES, bundleShape, modelHeads } from '../core/trained/bundles';
+import { BUNDLES, bundleShape } from '../core/trained/bundles';
+import type { HeadInputs } from '../core/trained/heads';
 import { isTrainedModelId, TRAINED_MODELS, type TrainedModelId, type TrainedSelection } from '../core/trained/configs';
 import { EXAMPLE_COUNT } from '../core/trained/heads';
 import { selectionTokens, tokenizeFor } from '../core/trained/sequence';
@@ -149,6 +150,16 @@ export function setHeadsSource(store: AppStore, source: HeadsSource | null): voi
   else sources.delete(store);
 }
 
+/**
+ * The CPU twin that runs here, synchronously, for a store with no engine wired (unit tests:
+ * `setCpuHeads(modelHeads)` from core/trained/bundle-weights.ts). Injected rather than imported: the
+ * page always has the engine, and importing the twin would put the models' weights in its bundle.
+ */
+let cpuHeads: ((model: TrainedModelId, tokens: Int32Array) => HeadInputs[][]) | null = null;
+export function setCpuHeads(fn: typeof cpuHeads): void {
+  cpuHeads = fn;
+}
+
 /** The tokens selection `sel` runs its model on (its typed text, else its example). */
 export { selectionTokens };
 
@@ -187,8 +198,17 @@ export function selectTrained(
   if (pending && JSON.stringify(pending.selection) === JSON.stringify(sel)) return true; // already on its way
   const heads = sources.get(store);
   if (!heads) {
+    if (!cpuHeads) {
+      actions.notify({
+        level: 'error',
+        code: 'trained-failed',
+        message: 'no engine to run the trained model',
+        errorCode: 'internal',
+      });
+      return false;
+    }
     const t0 = performance.now();
-    const cpu = modelHeads(sel.model, tokens);
+    const cpu = cpuHeads(sel.model, tokens);
     applyHead(
       store,
       sel,

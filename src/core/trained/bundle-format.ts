@@ -33,8 +33,6 @@ export interface TrainedBundle {
   evalLoss: number;
   evalAccuracy: number;
   tensors: BundleTensor[];
-  /** base64 of the f16 weights */
-  data: string;
   log: BundleLog;
 }
 
@@ -111,8 +109,12 @@ export function encodeParams(params: readonly ParamTensor[]): { tensors: BundleT
   };
 }
 
-/** The bundle's parameters as f32 tensors (each entry the f16 value, exactly representable in f32). */
-export function decodeParams(bundle: Pick<TrainedBundle, 'tensors' | 'data'>): ParamTensor[] {
+/**
+ * The bundle's parameters as f32 tensors (each entry the f16 value, exactly representable in f32):
+ * its `tensors` and `data`, the base64 of the f16 weights (a generated module exports them as
+ * WEIGHTS, beside its BUNDLE).
+ */
+export function decodeParams(bundle: { tensors: readonly BundleTensor[]; data: string }): ParamTensor[] {
   const bytes = fromBase64(bundle.data);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let o = 0;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BUNDLES, bundledHeads } from './bundles';
+import { bundledHeads, selectionHeads } from './bundle-weights';
+import { BUNDLES } from './bundles';
 import { EXAMPLE_COUNT, exampleTokens } from './heads';
-import { hasTokenizer, selectionHeads, selectionText, selectionTokens, tokenizeFor, tokenLabels } from './sequence';
+import { hasTokenizer, selectionText, selectionTokens, tokenizeFor, tokenLabels } from './sequence';
 
 const grammarTask = BUNDLES.grammar.config.task;
 

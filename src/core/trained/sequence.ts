@@ -4,9 +4,9 @@
  * words: its tokens are keys, values, blanks and queries of the task, shown as such.
  */
 import { detokenize, tokenize, type TokenizeResult } from '../train/tasks/text-words';
-import { BUNDLES, bundleShape, modelHeads } from './bundles';
+import { BUNDLES, bundleShape } from './bundles';
 import type { TrainedModelId, TrainedSelection } from './configs';
-import { exampleTokens, type HeadInputs } from './heads';
+import { exampleTokens } from './heads';
 
 /** Whether model `id` reads typed text (its task is the grammar's language). */
 export function hasTokenizer(id: TrainedModelId): boolean {
@@ -25,11 +25,6 @@ export function selectionTokens(sel: Pick<TrainedSelection, 'model' | 'example' 
   if (!r) throw new RangeError(`trained: ${sel.model} has no tokenizer`);
   if (!r.ok) throw new RangeError(`trained: the text does not tokenize (${r.problems.map((p) => p.kind).join(', ')})`);
   return r.ids;
-}
-
-/** [layer][head] Q, K, V of the selection's model on the selection's sequence. */
-export function selectionHeads(sel: Pick<TrainedSelection, 'model' | 'example' | 'text'>): HeadInputs[][] {
-  return modelHeads(sel.model, selectionTokens(sel));
 }
 
 /** The selection's sequence written as its model's text (grammar), for a text box; null for MQAR. */
