@@ -119,7 +119,7 @@ test(
 );
 
 test(
-  'single-file build: one index.html that computes from file:// with no network, says which backend, no console error',
+  'single-file build: one index.html that computes from file:// with no network, says which backend, switches to Chinese offline, no console error',
   async ({ page, context, artifacts, log }) => {
     const outDir = await buildSingle(artifacts);
     assert.deepEqual(readdirSync(outDir), ['index.html'], 'the build writes exactly one file');
@@ -140,6 +140,13 @@ test(
     const k = await katexRendered(page);
     assert.ok(k.formulas >= 3 && k.fonts >= 1, `KaTeX renders with its inlined fonts (${JSON.stringify(k)})`);
     assert.equal(await page.$('#file-notice'), null, 'the single file has no "serve this folder" notice');
+    // Chinese, a chunk of its own in the served build, is inlined here: the switch works offline
+    await page.selectOption('[data-setting="lang"]', 'zh');
+    await page.waitForFunction(() => document.documentElement.lang.startsWith('zh'), null, { timeout: 20_000 });
+    await page.waitForFunction(() => /[\u4e00-\u9fff]/.test(document.querySelector('h1')?.textContent ?? ''), null, {
+      timeout: 20_000,
+    });
+    log(`in Chinese: ${await page.textContent('h1')}`);
 
     assert.deepEqual(await w.violations(), [], 'no CSP violation');
     assert.deepEqual(w.consoleErrors, [], 'no console error');

@@ -8,6 +8,7 @@ import { useActions, useStore } from '../store/react';
 import { LANGS, type Lang } from '../store/store';
 import { useStrings } from '../ui/strings';
 import { langFontReady } from './fonts';
+import { loadStrings } from '../i18n';
 
 /** BCP 47 tag for `<html lang>` (zh is Simplified Chinese as written in mainland China). */
 export const HTML_LANG: Record<Lang, string> = { en: 'en', zh: 'zh-CN' };
@@ -28,17 +29,25 @@ export function LanguageSwitch() {
         value={pending ?? lang}
         data-setting="lang"
         onChange={(e) => {
-          // the new language's face first (the Chinese subset loads only when asked for): laid out once;
-          // a quicker later choice wins over an earlier one still loading
+          // the new language's strings and face first (Chinese loads only when asked for): laid out
+          // once; a quicker later choice wins over an earlier one still loading; strings that cannot
+          // load (offline, a blocked chunk) leave the language as it was
           const next = e.target.value as Lang;
           chosen.current = next;
           setPending(next);
-          void langFontReady(next).then(() => {
-            if (chosen.current !== next) return;
-            chosen.current = null;
-            setPending(null);
-            actions.setUi('lang', next);
-          });
+          void Promise.all([loadStrings(next), langFontReady(next)]).then(
+            () => {
+              if (chosen.current !== next) return;
+              chosen.current = null;
+              setPending(null);
+              actions.setUi('lang', next);
+            },
+            () => {
+              if (chosen.current !== next) return;
+              chosen.current = null;
+              setPending(null);
+            },
+          );
         }}
       >
         {LANGS.map((l) => (

@@ -18,6 +18,7 @@ import { loadFromUrl, startUrlSync } from '../store/url-sync';
 import { panelBodyRenders, panelsBehind } from '../panels/common';
 import { App } from './App';
 import { langFontReady } from './fonts';
+import { loadStrings } from '../i18n';
 
 // Language: `?lang=` if given, else the browser's (navigator.languages: zh* → zh, else en).
 const defaultLang = browserLang(navigator.languages?.length ? navigator.languages : [navigator.language ?? 'en']);
@@ -62,9 +63,10 @@ startUrlSync(store, window, undefined, defaultLang);
   panelBodyRenders,
 };
 
-// The first render waits for the bundled UI fonts of its language (or their failure): text is laid out
-// and measured once, in the face it keeps.
-void langFontReady(store.getState().ui.lang).then(() =>
+// The first render waits for its language's strings and bundled UI fonts (or their failure: then
+// English, or the system's faces): text is laid out and measured once, in the words and face it keeps.
+const lang = store.getState().ui.lang;
+void Promise.all([loadStrings(lang).catch(() => undefined), langFontReady(lang)]).then(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <StoreProvider value={{ store, actions, controller, training }}>

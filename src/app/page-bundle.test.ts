@@ -1,8 +1,9 @@
 /**
  * What the page's own bundle carries: the modules reachable from src/app/main.tsx by static,
- * non-type imports (workers, started by `new URL(…)`, are bundles of their own). The bundled
- * models' weights (~110 kB of base64, a fifth of the page's gzipped script) are for the engine
- * worker's forward pass; the page reads only the models' configs.
+ * non-type imports (workers, started by `new URL(…)`, and dynamic imports are chunks of their own).
+ * The bundled models' weights (~110 kB of base64, a fifth of the page's gzipped script) are for the
+ * engine worker's forward pass; the page reads only the models' configs. The Chinese strings load
+ * when Chinese is asked for.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -59,6 +60,11 @@ describe('the page bundle', () => {
       expect(Object.keys(b)).not.toContain('data');
       expect(JSON.stringify(b).length).toBeLessThan(20_000);
     }
+  });
+
+  it('does not carry the Chinese strings (i18n/zh.ts, training-zh.ts): they load when Chinese is first asked for', () => {
+    expect([...page].filter((f) => /^i18n\/.*zh\.ts$/.test(f))).toEqual([]);
+    expect(page.has('i18n/en.ts')).toBe(true);
   });
 
   it('the engine worker does carry them', () => {

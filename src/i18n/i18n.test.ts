@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { en } from './en';
 import { zh } from './zh';
-import { STRINGS } from '.';
+import { loadedStrings, loadStrings } from '.';
 
 /**
  * Latin words that may stay untranslated: math symbols and operators, units, proper names, the
@@ -96,9 +96,10 @@ const SAMPLE_ARGS = [3, 5, 7, 11, 13, 17];
 describe('zh strings', () => {
   const all = leaves(en, zh);
 
-  it('both languages are registered', () => {
-    expect(STRINGS.en).toBe(en);
-    expect(STRINGS.zh).toBe(zh);
+  it('both languages are registered: English loaded with the page, Chinese loaded when asked for', async () => {
+    expect(loadedStrings('en')).toBe(en);
+    expect(await loadStrings('zh')).toBe(zh);
+    expect(loadedStrings('zh')).toBe(zh);
   });
 
   it('every key of en exists in zh with the same type (functions are functions of the same arity)', () => {

@@ -5,14 +5,15 @@ import { formulaParts } from '../ui/formula-parts';
 describe('formulaParts on every formula the app shows', () => {
   it('splits none into a part KaTeX cannot render (a \\left … \\right or a group cut in two)', async () => {
     const katex = (await import('katex')).default;
-    const { STRINGS } = await import('../i18n');
+    const { en } = await import('../i18n/en');
+    const { zh } = await import('../i18n/zh');
     const { STORY } = await import('./story');
     const texts: string[] = STORY.map((s) => s.tex);
     const walk = (v: unknown): void => {
       if (typeof v === 'string') texts.push(v);
       else if (v && typeof v === 'object') Object.values(v).forEach(walk);
     };
-    walk(STRINGS);
+    walk({ en, zh });
     const split = texts.filter((t) => formulaParts(t).length > 1);
     expect(split.length).toBeGreaterThanOrEqual(8);
     for (const tex of split)
