@@ -114,6 +114,21 @@ describe('selectTrained', () => {
     expect(req.params.d).toBe(head.q.cols);
   });
 
+  it('with neither an engine nor a CPU twin given, a selection is refused with a notice and changes nothing', () => {
+    const { store, actions } = setup();
+    const before = store.getState();
+    setCpuHeads(null);
+    try {
+      expect(selectTrained(store, actions, DEFAULT_TRAINED)).toBe(false);
+    } finally {
+      setCpuHeads(modelHeads);
+    }
+    const s = store.getState();
+    expect(s.upload).toBe(before.upload);
+    expect(s.params).toBe(before.params);
+    expect(s.notices.map((n) => n.code)).toEqual(['trained-failed']);
+  });
+
   it('a selection outside the model posts a notice and changes nothing', () => {
     const { store, actions } = setup();
     selectTrained(store, actions, DEFAULT_TRAINED);

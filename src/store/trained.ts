@@ -13,9 +13,8 @@
 import { isEngineError } from '../core/errors';
 import { detokenize, TEXT_MAX_CHARS, type TokenizeProblem } from '../core/train/tasks/text-words';
 import { BUNDLES, bundleShape } from '../core/trained/bundles';
-import type { HeadInputs } from '../core/trained/heads';
 import { isTrainedModelId, TRAINED_MODELS, type TrainedModelId, type TrainedSelection } from '../core/trained/configs';
-import { EXAMPLE_COUNT } from '../core/trained/heads';
+import { EXAMPLE_COUNT, type HeadInputs } from '../core/trained/heads';
 import { selectionTokens, tokenizeFor } from '../core/trained/sequence';
 import { entryRms } from '../core/upload-check';
 import type { Matrix } from '../core/types';
@@ -171,7 +170,7 @@ const sameTokens = (a: Int32Array, b: Int32Array) => a.length === b.length && a.
  * force stays until the answer arrives, an answer for an older selection is dropped (the latest
  * wins), a failure posts a notice and keeps the head in force. A head of the forward pass already
  * in force (same model and tokens) applies at once; without an engine (unit tests) the CPU twin
- * runs here. The state of before — generated inputs or an upload's `before` — is kept, so
+ * given to `setCpuHeads` runs here, and without that the selection is refused with a notice. The state of before — generated inputs or an upload's `before` — is kept, so
  * removing the head restores it.
  */
 export function selectTrained(
