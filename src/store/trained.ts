@@ -170,8 +170,9 @@ const sameTokens = (a: Int32Array, b: Int32Array) => a.length === b.length && a.
  * force stays until the answer arrives, an answer for an older selection is dropped (the latest
  * wins), a failure posts a notice and keeps the head in force. A head of the forward pass already
  * in force (same model and tokens) applies at once; without an engine (unit tests) the CPU twin
- * given to `setCpuHeads` runs here, and without that the selection is refused with a notice. The state of before — generated inputs or an upload's `before` — is kept, so
- * removing the head restores it.
+ * given to `setCpuHeads` runs here, and without that the selection is refused with a notice. The
+ * state of before — generated inputs or an upload's `before` — is kept, so removing the head
+ * restores it.
  */
 export function selectTrained(
   store: AppStore,
