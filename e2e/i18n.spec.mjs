@@ -554,3 +554,29 @@ test(
   },
   { timeout: 60_000, webgpu: false },
 );
+
+test(
+  'Chinese strings that cannot load (offline, a blocked chunk) leave the page in English with a notice: from the select, and from lang=zh on load',
+  async ({ page, appUrl }) => {
+    // the Chinese strings are a chunk of their own (src/i18n/index.ts): refuse it
+    await page.route(/\/assets\/zh-[^/]*\.js(\?.*)?$/, (route) => route.abort());
+    await page.goto(`${appUrl}/?backend=cpu`);
+    await page.waitForSelector('h1');
+    const select = page.locator('.app-header select[data-setting="lang"]');
+    await select.selectOption('zh');
+    const notice = page.locator('.notices', { hasText: 'could not be loaded' });
+    await notice.waitFor({ timeout: 20_000 });
+    assert.match(await notice.textContent(), /中文 could not be loaded \(is the page offline\?\)/);
+    assert.equal(await select.inputValue(), 'en', 'the select goes back to the language in force');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+    assert.equal(await page.textContent('h1'), 'Performer, up close');
+
+    await page.goto(`${appUrl}/?lang=zh&backend=cpu`);
+    await page.waitForSelector('h1');
+    assert.equal(await page.textContent('h1'), 'Performer, up close', 'the page renders in English');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+    assert.match(await page.locator('.notices').textContent(), /中文 could not be loaded/);
+    assert.equal(await select.inputValue(), 'en');
+  },
+  { timeout: 60_000, webgpu: false },
+);

@@ -22,7 +22,7 @@ import { useActions, useStore } from '../store/react';
 import { PANEL_IDS, THEMES, type Notice, type PanelId } from '../store/store';
 import { AllPanelsHidden, Embed } from './Embed';
 import { EmbedButton } from '../ui/EmbedDialog';
-import { LanguageSwitch, useDocumentLanguage } from './LanguageSwitch';
+import { ENDONYMS, LanguageSwitch, useDocumentLanguage } from './LanguageSwitch';
 import { SiteFooter } from './SiteFooter';
 import { useHashLanding } from './hash-landing';
 import { useStrings } from '../ui/strings';
@@ -104,6 +104,8 @@ function noticeText(t: ReturnType<typeof useStrings>, n: Notice): string {
       return t.notices.clamped(n.key, n.raw, n.to);
     case 'backend-changed':
       return t.notices.backendChanged(n.why);
+    case 'lang-unavailable':
+      return t.notices.langUnavailable(ENDONYMS[n.lang]);
     case 'upload-not-in-link':
       return t.upload.notInLink;
     case 'upload-locked':

@@ -13,7 +13,7 @@ import { loadStrings } from '../i18n';
 /** BCP 47 tag for `<html lang>` (zh is Simplified Chinese as written in mainland China). */
 export const HTML_LANG: Record<Lang, string> = { en: 'en', zh: 'zh-CN' };
 
-const ENDONYMS: Record<Lang, string> = { en: 'English', zh: '中文' };
+export const ENDONYMS: Record<Lang, string> = { en: 'English', zh: '中文' };
 
 export function LanguageSwitch() {
   const t = useStrings().app;
@@ -46,6 +46,7 @@ export function LanguageSwitch() {
               if (chosen.current !== next) return;
               chosen.current = null;
               setPending(null);
+              actions.notify({ level: 'error', code: 'lang-unavailable', lang: next });
             },
           );
         }}

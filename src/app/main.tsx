@@ -64,9 +64,14 @@ startUrlSync(store, window, undefined, defaultLang);
 };
 
 // The first render waits for its language's strings and bundled UI fonts (or their failure: then
-// English, or the system's faces): text is laid out and measured once, in the words and face it keeps.
+// English, with a notice, or the system's faces): text is laid out and measured once, in the words
+// and face it keeps.
 const lang = store.getState().ui.lang;
-void Promise.all([loadStrings(lang).catch(() => undefined), langFontReady(lang)]).then(() =>
+const stringsReady = loadStrings(lang).catch(() => {
+  actions.setUi('lang', 'en');
+  actions.notify({ level: 'error', code: 'lang-unavailable', lang });
+});
+void Promise.all([stringsReady, langFontReady(lang)]).then(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <StoreProvider value={{ store, actions, controller, training }}>

@@ -253,6 +253,8 @@ export const en = {
     clamped: (key: ParamKey, raw: string, to: number) =>
       `${PARAM_NAMES[key]} = ${raw} is outside the allowed range (${ruleText(key).replace(/^must be /, '')}); using ${fmt(to)}.`,
     backendChanged: (why: string) => `The compute backend changed: ${why}.`,
+    langUnavailable: (name: string) =>
+      `${name} could not be loaded (is the page offline?); the page stays in the language it had.`,
   },
   errors: {
     title: 'The last computation failed; the previous result stays on screen.',

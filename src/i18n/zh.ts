@@ -289,6 +289,7 @@ export const zh: Strings = {
     clamped: (key: ParamKey, raw: string, to: number) =>
       `${PARAM_NAMES[key]} = ${raw} 超出允许范围（${allowed(key)}），改用 ${fmt(to)}。`,
     backendChanged: (why: string) => `计算后端已切换：${backendReason(why)}。`,
+    langUnavailable: (name: string) => `无法加载界面语言「${name}」（可能已离线），页面仍保持原来的语言。`,
   },
   errors: {
     title: '上一次计算失败，屏幕上保留的是之前的结果。',

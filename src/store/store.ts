@@ -132,6 +132,8 @@ export type Notice =
   | { id: number; level: 'warning'; code: 'param-clamped'; key: ParamKey; raw: string; to: number }
   | { id: number; level: 'warning'; code: 'backend-changed'; why: string }
   | { id: number; level: 'warning'; code: 'upload-not-in-link' }
+  /** a language's strings could not be loaded (offline, a blocked chunk): the page keeps its language */
+  | { id: number; level: 'error'; code: 'lang-unavailable'; lang: Lang }
   /** input=trained: the forward pass of a selection failed (the head in force stays) */
   | { id: number; level: 'error'; code: 'trained-failed'; message: string; errorCode: string }
   /** `trained`: what is in force is a trained head (input=trained), not uploaded files */
