@@ -15,6 +15,15 @@ export const HTML_LANG: Record<Lang, string> = { en: 'en', zh: 'zh-CN' };
 
 export const ENDONYMS: Record<Lang, string> = { en: 'English', zh: '中文' };
 
+/**
+ * Resolves when `lang` can be shown: its strings (Chinese loads only when asked for) and its bundled
+ * faces (those resolve on failure too, the system's faces taking over); rejects when its strings
+ * cannot load (offline, a blocked chunk).
+ */
+export function languageReady(lang: Lang): Promise<void> {
+  return Promise.all([loadStrings(lang), langFontReady(lang)]).then(() => undefined);
+}
+
 export function LanguageSwitch() {
   const t = useStrings().app;
   const lang = useStore((s) => s.ui.lang);
@@ -29,26 +38,22 @@ export function LanguageSwitch() {
         value={pending ?? lang}
         data-setting="lang"
         onChange={(e) => {
-          // the new language's strings and face first (Chinese loads only when asked for): laid out
-          // once; a quicker later choice wins over an earlier one still loading; strings that cannot
-          // load (offline, a blocked chunk) leave the language as it was
+          // laid out once, in the new language's words and face; a quicker later choice wins over an
+          // earlier one still loading; strings that cannot load leave the language as it was
           const next = e.target.value as Lang;
           chosen.current = next;
           setPending(next);
-          void Promise.all([loadStrings(next), langFontReady(next)]).then(
-            () => {
-              if (chosen.current !== next) return;
-              chosen.current = null;
-              setPending(null);
-              actions.setUi('lang', next);
-            },
-            () => {
-              if (chosen.current !== next) return;
-              chosen.current = null;
-              setPending(null);
-              actions.notify({ level: 'error', code: 'lang-unavailable', lang: next });
-            },
+          void languageReady(next).then(
+            () => settle(true),
+            () => settle(false),
           );
+          function settle(ready: boolean) {
+            if (chosen.current !== next) return;
+            chosen.current = null;
+            setPending(null);
+            if (ready) actions.setUi('lang', next);
+            else actions.notify({ level: 'error', code: 'lang-unavailable', lang: next });
+          }
         }}
       >
         {LANGS.map((l) => (

@@ -17,8 +17,7 @@ import { browserLang, readUrl } from '../store/url';
 import { loadFromUrl, startUrlSync } from '../store/url-sync';
 import { panelBodyRenders, panelsBehind } from '../panels/common';
 import { App } from './App';
-import { langFontReady } from './fonts';
-import { loadStrings } from '../i18n';
+import { languageReady } from './LanguageSwitch';
 
 // Language: `?lang=` if given, else the browser's (navigator.languages: zh* → zh, else en).
 const defaultLang = browserLang(navigator.languages?.length ? navigator.languages : [navigator.language ?? 'en']);
@@ -63,20 +62,21 @@ startUrlSync(store, window, undefined, defaultLang);
   panelBodyRenders,
 };
 
-// The first render waits for its language's strings and bundled UI fonts (or their failure: then
-// English, with a notice, or the system's faces): text is laid out and measured once, in the words
-// and face it keeps.
+// The first render waits for its language (languageReady: strings and bundled faces): text is laid
+// out and measured once, in the words and face it keeps. Strings that cannot load: English, with a notice.
 const lang = store.getState().ui.lang;
-const stringsReady = loadStrings(lang).catch(() => {
-  actions.setUi('lang', 'en');
-  actions.notify({ level: 'error', code: 'lang-unavailable', lang });
-});
-void Promise.all([stringsReady, langFontReady(lang)]).then(() =>
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <StoreProvider value={{ store, actions, controller, training }}>
-        <App />
-      </StoreProvider>
-    </StrictMode>,
-  ),
-);
+void languageReady(lang)
+  .catch(() => {
+    actions.setUi('lang', 'en');
+    actions.notify({ level: 'error', code: 'lang-unavailable', lang });
+    return languageReady('en');
+  })
+  .then(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <StoreProvider value={{ store, actions, controller, training }}>
+          <App />
+        </StoreProvider>
+      </StrictMode>,
+    ),
+  );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmt, fmtPow10, fmtSci, fmtText } from './format';
+import { fmt, fmtSci, fmtText } from './format';
 
 describe('fmt', () => {
   it('writes every minus of an exponent form with the minus sign (−1e−6, not −1e-6)', () => {
@@ -9,27 +9,24 @@ describe('fmt', () => {
   });
 });
 
-describe('fmtPow10', () => {
-  it('writes a power of ten with a superscript exponent, as the prose does', () => {
-    expect(fmtPow10(1e-6)).toBe('10⁻⁶');
-    expect(fmtPow10(1e-10)).toBe('10⁻¹⁰');
-    expect(fmtPow10(1000)).toBe('10³');
-    expect(fmtPow10(1)).toBe('10⁰');
-  });
-
-  it('leaves any other number to fmt', () => {
-    expect(fmtPow10(2e-6)).toBe(fmt(2e-6));
-    expect(fmtPow10(0)).toBe('0');
-    expect(fmtPow10(-1e-6)).toBe(fmt(-1e-6));
-  });
-});
-
 describe('fmtSci', () => {
   it('writes mantissa × a power of ten to two significant digits, a bare power where the mantissa is 1', () => {
     expect(fmtSci(9.38e-5)).toBe('9.4×10⁻⁵');
     expect(fmtSci(0.001)).toBe('10⁻³');
     expect(fmtSci(0.938)).toBe('9.4×10⁻¹');
     expect(fmtSci(2.5e7)).toBe('2.5×10⁷');
+  });
+
+  it('writes a power of ten as a bare power with a superscript exponent, as the prose does (τ = 10⁻⁶)', () => {
+    expect(fmtSci(1e-6)).toBe('10⁻⁶');
+    expect(fmtSci(1e-10)).toBe('10⁻¹⁰');
+    expect(fmtSci(1000)).toBe('10³');
+    expect(fmtSci(1)).toBe('10⁰');
+  });
+
+  it('leaves zero and negative numbers to fmt', () => {
+    expect(fmtSci(0)).toBe('0');
+    expect(fmtSci(-1e-6)).toBe(fmt(-1e-6));
   });
 
   it('carries a mantissa that rounds to 10 into the exponent (9.96e-5 → 10⁻⁴, not 10×10⁻⁵)', () => {

@@ -7,12 +7,17 @@ const f2 = format('.2~r');
 const exp = format('.2~e');
 const int = format(',d');
 
+/** Whether `fmt` writes |v| = `a` in decimal notation (0 and 0.001 … 999,999); outside, an exponent form. */
+export function writesDecimal(a: number): boolean {
+  return a === 0 || (a >= 1e-3 && a < 1e6);
+}
+
 /** Compact, readable: 3 significant digits, exponent for very small/large values, ∞ and — for non-finite. */
 export function fmt(v: number | null | undefined, digits: 2 | 3 = 3): string {
   if (v === null || v === undefined || Number.isNaN(v)) return '—';
   if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
   const a = Math.abs(v);
-  if (a !== 0 && (a < 1e-3 || a >= 1e6)) return exp(v).replace(/-/g, '−');
+  if (!writesDecimal(a)) return exp(v).replace(/-/g, '−');
   if (a >= 1000) return int(Math.round(v)).replace('-', '−');
   return (digits === 2 ? f2 : f3)(v).replace('-', '−');
 }
@@ -31,29 +36,12 @@ export function fmtMs(v: number | null | undefined): string {
   return v < 10 ? `${v.toFixed(1)} ms` : v < 10_000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`;
 }
 
-const SUPERSCRIPT: Readonly<Record<string, string>> = {
-  '-': '⁻',
-  '0': '⁰',
-  '1': '¹',
-  '2': '²',
-  '3': '³',
-  '4': '⁴',
-  '5': '⁵',
-  '6': '⁶',
-  '7': '⁷',
-  '8': '⁸',
-  '9': '⁹',
-};
+/** The superscript minus and digits, and the plain characters they raise (U+2212 for the minus). */
+export const SUPERSCRIPT_CHARS = '⁻⁰¹²³⁴⁵⁶⁷⁸⁹';
+export const PLAIN_CHARS = '−0123456789';
 
-const superscript = (k: number): string => [...String(k)].map((c) => SUPERSCRIPT[c]).join('');
-
-/** A power of ten as prose writes it (10⁻⁶, as the page's text does), anything else as `fmt`. */
-export function fmtPow10(v: number): string {
-  if (!(v > 0) || !Number.isFinite(v)) return fmt(v);
-  const k = Math.round(Math.log10(v));
-  if (Math.abs(v / 10 ** k - 1) > 1e-9) return fmt(v);
-  return `10${superscript(k)}`;
-}
+const superscript = (k: number): string =>
+  [...String(k).replace('-', '−')].map((c) => SUPERSCRIPT_CHARS[PLAIN_CHARS.indexOf(c)]).join('');
 
 /**
  * a > 0 as mantissa × 10^exponent, the mantissa in [1, 10) rounded to `precision` significant digits
@@ -75,7 +63,7 @@ function sci(a: number, precision: number): string {
   return mantissa === 1 ? `10${superscript(exponent)}` : `${mantissa}×10${superscript(exponent)}`;
 }
 
-/** A positive number in scientific notation as prose writes it, to 2 significant digits: 9.4×10⁻⁵, 10⁻³. */
+/** A positive number in scientific notation as prose writes it, to 2 significant digits: 9.4×10⁻⁵, 10⁻³ (τ = 10⁻⁶). */
 export function fmtSci(v: number): string {
   if (!(v > 0) || !Number.isFinite(v)) return fmt(v);
   return sci(v, 2);
@@ -88,6 +76,6 @@ export function fmtSci(v: number): string {
 export function fmtText(v: number | null | undefined, digits: 2 | 3 = 3): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return fmt(v);
   const a = Math.abs(v);
-  if (a === 0 || (a >= 1e-3 && a < 1e6)) return fmt(v, digits);
+  if (writesDecimal(a)) return fmt(v, digits);
   return `${v < 0 ? '−' : ''}${sci(a, digits)}`;
 }

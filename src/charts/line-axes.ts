@@ -28,7 +28,7 @@ const INTEGER = format('~d');
 function logAxis(axis: Axis<number>, scale: Scale, count: number, digits: 2 | 3): (g: SVGGElement) => void {
   const ticks = logTicks(scale, count);
   const labels = new Map(logTickLabels(ticks, (v) => fmt(v, digits)).map((l, i) => [ticks[i]!, l]));
-  axis.tickValues(ticks).tickFormat((v) => labels.get(v as number)?.base ?? fmt(v as number, digits));
+  axis.tickValues(ticks).tickFormat((v) => labels.get(v as number)!.base);
   return (g) => {
     select(g)
       .selectAll<SVGTextElement, number>('.tick text')
@@ -54,9 +54,10 @@ export function useLineAxes(
     if (!xAxisRef.current || !yAxisRef.current) return;
     const ticksX = Math.max(2, Math.min(8, Math.floor(innerW / 70)));
     const xa = axisBottom<number>(xs);
-    const xExp = xLog ? logAxis(xa, xs, ticksX, 3) : null;
-    if (!xLog && integerX) xa.tickValues(integerTicks(xs, ticksX)).tickFormat((v) => INTEGER(v));
-    else if (!xLog) xa.ticks(ticksX, '~g');
+    let xExp: ((g: SVGGElement) => void) | null = null;
+    if (xLog) xExp = logAxis(xa, xs, ticksX, 3);
+    else if (integerX) xa.tickValues(integerTicks(xs, ticksX)).tickFormat((v) => INTEGER(v));
+    else xa.ticks(ticksX, '~g');
     select(xAxisRef.current).call(xa);
     xExp?.(xAxisRef.current);
     const ticksY = Math.max(2, Math.min(7, Math.floor(innerH / 40)));

@@ -5,7 +5,7 @@
  * around its centre until it spans a factor of `MIN_LOG_SPAN`, which always holds a 1-2-5 value.
  */
 import type { ScaleContinuousNumeric } from 'd3';
-import { sciParts } from './format';
+import { sciParts, writesDecimal } from './format';
 
 /** Smallest hi/lo ratio of a log axis: ×/÷ 2 around the geometric centre. */
 export const MIN_LOG_SPAN = 4;
@@ -48,10 +48,6 @@ export interface LogTickLabel {
   exp: string | null;
 }
 
-/** Values that `fmt` writes in decimal notation (it switches to 1e−4, 1e+6 outside). */
-const DECIMAL_LO = 1e-3;
-const DECIMAL_HI = 1e6;
-
 /**
  * The labels of a log axis's ticks, one notation per axis. Where every tick reads well as a decimal
  * (0.001 … 100,000) they are `format`'s; where any does not, every tick is written as a power of ten
@@ -60,7 +56,7 @@ const DECIMAL_HI = 1e6;
  * digits (the bundled Inter subset has no superscript digits).
  */
 export function logTickLabels(ticks: readonly number[], format: (v: number) => string): LogTickLabel[] {
-  const decimal = ticks.every((t) => !(t > 0) || (t >= DECIMAL_LO * (1 - 1e-9) && t < DECIMAL_HI));
+  const decimal = ticks.every((t) => !(t > 0) || writesDecimal(t));
   if (decimal) return ticks.map((t) => ({ base: format(t), exp: null }));
   return ticks.map((t) => {
     if (!(t > 0) || !Number.isFinite(t)) return { base: format(t), exp: null };

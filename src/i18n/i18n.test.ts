@@ -98,6 +98,7 @@ describe('zh strings', () => {
 
   it('both languages are registered: English loaded with the page, Chinese loaded when asked for', async () => {
     expect(loadedStrings('en')).toBe(en);
+    expect(loadedStrings('zh')).toBeUndefined();
     expect(await loadStrings('zh')).toBe(zh);
     expect(loadedStrings('zh')).toBe(zh);
   });

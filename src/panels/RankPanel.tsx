@@ -6,7 +6,7 @@
 import type { AttentionParams } from '../core/types';
 import { useId, useMemo } from 'react';
 import { useStrings } from '../ui/strings';
-import { fmtInt, fmtPow10, fmtText } from '../charts/format';
+import { fmtInt, fmtSci, fmtText } from '../charts/format';
 import { effectiveRank, numericalRank, RANK_TOLERANCES } from '../core/rank';
 import { DENSE_ANALYSIS_MAX_N, spectraRequest } from '../store/analyses';
 import { useActions, useStore } from '../store/react';
@@ -56,7 +56,7 @@ function RankPanelBody({ params }: { params: AttentionParams }) {
         >
           {RANK_TOLERANCES.map((x) => (
             <option key={x} value={x}>
-              {fmtPow10(x)}
+              {fmtSci(x)}
             </option>
           ))}
         </select>

@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import { useStrings } from '../ui/strings';
 import { decimateMax } from '../charts/decimate';
-import { fmt, fmtInt, fmtPow10, fmtText } from '../charts/format';
+import { fmt, fmtInt, fmtSci, fmtText } from '../charts/format';
 import { LineChart, type Series } from '../charts/LineChart';
 import { EXACT_COLOR, MAP_COLORS, MAP_DASH, OKABE_ITO } from '../charts/palette';
 import { elu1, expCurve } from '../core/feature-maps';
@@ -224,7 +224,7 @@ export function SpectraFigure({ step, box }: { step: Step; box: Box }) {
           ? t.present.spectraStat(
               fmtInt(numericalRank(v.exact, tol)),
               fmtInt(numericalRank(v.approx, tol)),
-              fmtPow10(tol),
+              fmtSci(tol),
             )
           : null
       }

@@ -3,9 +3,9 @@
  * digits: the bundled Inter subset has no superscript digits, and in a headline number's size and
  * weight the system font's glyphs stand out. Text without superscripts passes through.
  */
-const SUP = '⁻⁰¹²³⁴⁵⁶⁷⁸⁹';
-const PLAIN = '−0123456789';
-const RUN = new RegExp(`([${SUP}]+)`);
+import { PLAIN_CHARS, SUPERSCRIPT_CHARS } from '../charts/format';
+
+const RUN = new RegExp(`([${SUPERSCRIPT_CHARS}]+)`);
 
 export function SciText({ text }: { text: string }) {
   const parts = text.split(RUN);
@@ -15,7 +15,7 @@ export function SciText({ text }: { text: string }) {
       {parts.map((p, i) =>
         i % 2 ? (
           <sup key={i} className="sci-exp">
-            {[...p].map((c) => PLAIN[SUP.indexOf(c)]).join('')}
+            {[...p].map((c) => PLAIN_CHARS[SUPERSCRIPT_CHARS.indexOf(c)]).join('')}
           </sup>
         ) : (
           p

@@ -1,7 +1,7 @@
 /** The singular value spectra figure of the rank panel and the rank slide. */
 import { useMemo } from 'react';
 import { LineChart, type Series } from '../charts/LineChart';
-import { fmtPow10 } from '../charts/format';
+import { fmtSci } from '../charts/format';
 import { EXACT_COLOR, MAP_COLORS, OKABE_ITO } from '../charts/palette';
 import type { SpectraResult } from '../store/analyses';
 import { useStrings } from './strings';
@@ -71,7 +71,7 @@ export function SpectrumChart({
         { x: v.d, label: s.lineD(v.d), color: OKABE_ITO.green },
         { x: v.mPrime, label: s.lineM(v.mPrime), color: MAP_COLORS[v.map] },
       ]}
-      hLines={[{ y: tol, label: `τ = ${fmtPow10(tol)}` }]}
+      hLines={[{ y: tol, label: `τ = ${fmtSci(tol)}` }]}
       height={height}
       fill={fill}
       dimmed={dimmed}
