@@ -28,7 +28,9 @@ async function download(page, target) {
 /** Parses an SVG document in the page and returns what the checks need. */
 async function inspectSvg(page, text) {
   return page.evaluate((src) => {
-    const doc = new DOMParser().parseFromString(src, 'image/svg+xml');
+    // parsed without its @font-face <style>: a parsed <style> falls under the page's CSP (style-src-elem),
+    // which reports it, though nothing of it is applied; the faces are checked on the text itself
+    const doc = new DOMParser().parseFromString(src.replace(/<style>[\s\S]*?<\/style>/g, ''), 'image/svg+xml');
     const root = doc.documentElement;
     const texts = [...doc.querySelectorAll('text')].map((t) => t.textContent);
     return {
@@ -45,29 +47,36 @@ async function inspectSvg(page, text) {
       textStyles: Object.fromEntries(
         [...doc.querySelectorAll('text')].map((t) => [t.textContent, t.getAttribute('style') ?? '']),
       ),
-      external: /(?:href|src)="(?!data:|#)/.test(src),
+      external: /(?:href|src)="(?!data:|#)/.test(src) || /url\((?!data:|#)/.test(src),
     };
   }, text);
 }
 
 /** Distinct colours in the middle third of a PNG, decoded by the browser (a drawn heatmap has many). */
 async function pngColours(page, bytes) {
+  const { width, height, rgba } = await pngPixels(page, bytes);
+  const px = Buffer.from(rgba, 'base64');
+  const set = new Set();
+  for (let y = Math.floor(height / 3); y < Math.floor((2 * height) / 3); y++)
+    for (let x = Math.floor(width / 3); x < Math.floor((2 * width) / 3); x++) {
+      const i = 4 * (y * width + x);
+      set.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]);
+    }
+  return set.size;
+}
+
+/** A PNG file's pixels, decoded by the browser (without fetch(): the app's CSP, connect-src 'self', rightly refuses data: fetches); RGBA as base64. */
+async function pngPixels(page, bytes) {
   return page.evaluate(async (b64) => {
-    // decoded without fetch(): the app's CSP (connect-src 'self') rightly refuses data: fetches
     const blob = new Blob([Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0))], { type: 'image/png' });
     const bmp = await createImageBitmap(blob);
     const c = new OffscreenCanvas(bmp.width, bmp.height);
     const ctx = c.getContext('2d');
     ctx.drawImage(bmp, 0, 0);
-    const { data } = ctx.getImageData(
-      Math.floor(bmp.width / 3),
-      Math.floor(bmp.height / 3),
-      Math.floor(bmp.width / 3),
-      Math.floor(bmp.height / 3),
-    );
-    const set = new Set();
-    for (let i = 0; i < data.length; i += 4) set.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
-    return set.size;
+    const px = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
+    let bin = '';
+    for (let i = 0; i < px.length; i += 0x8000) bin += String.fromCharCode(...px.subarray(i, i + 0x8000));
+    return { width: bmp.width, height: bmp.height, rgba: btoa(bin) };
   }, bytes.toString('base64'));
 }
 
@@ -535,4 +544,107 @@ test('state JSON for every map × stabilizer × mask: the error of A recomputed 
   );
   assert.equal(rows.length, maps.length * stabs.length * 2);
   assert.deepEqual(bad, [], 'the error of A from the file is the one on screen');
+});
+
+/**
+ * `svg` drawn as an <img> on a canvas at `scale`, as a reference: drawn once (which starts loading its
+ * embedded faces), then again half a second later; RGBA bytes as base64.
+ */
+async function renderSvg(page, svg, scale) {
+  return page.evaluate(
+    async ([src, k]) => {
+      const img = new Image();
+      img.src = URL.createObjectURL(new Blob([src], { type: 'image/svg+xml' }));
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = Math.round(img.naturalWidth * k);
+      c.height = Math.round(img.naturalHeight * k);
+      const ctx = c.getContext('2d');
+      ctx.drawImage(img, 0, 0, c.width, c.height);
+      await new Promise((r) => setTimeout(r, 500));
+      ctx.clearRect(0, 0, c.width, c.height);
+      ctx.drawImage(img, 0, 0, c.width, c.height);
+      const px = ctx.getImageData(0, 0, c.width, c.height).data;
+      let bin = '';
+      for (let i = 0; i < px.length; i += 0x8000) bin += String.fromCharCode(...px.subarray(i, i + 0x8000));
+      return { width: c.width, height: c.height, rgba: btoa(bin) };
+    },
+    [svg, scale],
+  );
+}
+
+/** Pixels whose colour differs by more than 24 in a channel between two renders of one size. */
+function differingPixels(a, b) {
+  assert.deepEqual([a.width, a.height], [b.width, b.height], 'renders of one size');
+  const x = Buffer.from(a.rgba, 'base64');
+  const y = Buffer.from(b.rgba, 'base64');
+  let n = 0;
+  for (let i = 0; i < x.length; i += 4) if (Math.max(...[0, 1, 2].map((c) => Math.abs(x[i + c] - y[i + c]))) > 24) n++;
+  return n;
+}
+
+test('an exported figure carries the page’s faces: outside the page its Latin, Greek and Chinese text is drawn in them, in the SVG and in the PNG from its first export', async ({
+  page,
+  appUrl,
+  log,
+}) => {
+  // Chinese: the spectrum's title, legend and axis labels mix Han, Latin and Greek (σ₁); CI's machine
+  // has no CJK font, so without the embedded face the Han characters would be drawn as empty boxes
+  await page.goto(`${appUrl}/${QUERY}&lang=zh`);
+  await page.waitForSelector('[data-analysis="spectra"][data-status="done"]', { timeout: 120_000 });
+  const figure = page.locator('#panel-rank .export-figure').first();
+  // the PNG first: no image of this page has loaded the faces yet (they load when an image is first
+  // drawn, and an image drawn at once showed no text in them at all)
+  const png = await download(page, figure.locator('[data-export="png"]'));
+  const svg = (await download(page, figure.locator('[data-export="svg"]'))).bytes.toString('utf8');
+  const info = await inspectSvg(page, svg);
+  assert.equal(info.error, null, `SVG parses: ${info.error}`);
+  assert.equal(info.external, false, 'SVG references nothing outside itself');
+  const text = info.texts.join('');
+  assert.match(text, /\p{Script=Han}/u, 'the Chinese figure has Han text');
+  assert.match(text, /\p{Script=Greek}/u, 'and Greek text');
+  const rules = [
+    ...svg.matchAll(
+      /@font-face\{font-family:"([^"]+)";src:url\(data:font\/woff2;base64,([A-Za-z0-9+/=]+)\)[^}]*unicode-range:([^}]+)\}/g,
+    ),
+  ];
+  const faces = rules.map((r) => `${r[1]} ${r[3].slice(0, 11)}`);
+  log(`embedded faces: ${faces.join('; ')} (${(svg.length / 1024).toFixed(0)} kB SVG)`);
+  assert.ok(
+    rules.some((r) => r[1] === 'Inter Variable' && r[3].startsWith('U+0000-00FF')),
+    `Inter's Latin face embedded: ${faces}`,
+  );
+  assert.ok(
+    rules.some((r) => r[1] === 'Inter Variable' && r[3].startsWith('U+0370')),
+    `Inter's Greek face embedded: ${faces}`,
+  );
+  assert.ok(
+    rules.some((r) => r[1] === 'Noto Sans SC UI'),
+    `the bundled CJK face embedded: ${faces}`,
+  );
+  // a font file, not a stub: woff2's signature 'wOF2' in each
+  for (const r of rules) assert.equal(Buffer.from(r[2].slice(0, 8), 'base64').subarray(0, 4).toString(), 'wOF2');
+
+  // outside the page (an <img>, where the page's fonts do not reach) the faces are used: the render
+  // differs from the same SVG without them — as a whole, and the Han title on its own
+  const stripped = svg.replace(/<defs><style>[\s\S]*?<\/style><\/defs>/, '');
+  assert.notEqual(stripped, svg);
+  const withFaces = await renderSvg(page, svg, 2);
+  const without = await renderSvg(page, stripped, 2);
+  const diff = differingPixels(withFaces, without);
+  const titleOnly = (s) =>
+    s.replace(/(<\/title>(?:<defs>[\s\S]*?<\/defs>)?<rect[^>]*\/><text[^>]*>[^<]*<\/text>)[\s\S]*<\/svg>$/, '$1</svg>');
+  const hanDiff = differingPixels(
+    await renderSvg(page, titleOnly(svg), 2),
+    await renderSvg(page, titleOnly(stripped), 2),
+  );
+  log(`pixels that change without the embedded faces: figure ${diff}, its Chinese title alone ${hanDiff}`);
+  assert.ok(diff > 500, `the figure's text is drawn in the embedded faces (${diff} pixels differ)`);
+  assert.ok(hanDiff > 100, `the Chinese title is drawn in the embedded CJK face (${hanDiff} pixels differ)`);
+
+  // the first PNG is the figure drawn with its faces loaded
+  const pngPx = await pngPixels(page, png.bytes);
+  const fromPng = { with: differingPixels(pngPx, withFaces), without: differingPixels(pngPx, without) };
+  log(`PNG vs the SVG drawn with / without the faces: ${fromPng.with} / ${fromPng.without} pixels differ`);
+  assert.ok(fromPng.with * 20 < diff, 'the PNG is the figure drawn in the embedded faces');
 });

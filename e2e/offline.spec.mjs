@@ -147,6 +147,19 @@ test(
       timeout: 20_000,
     });
     log(`in Chinese: ${await page.textContent('h1')}`);
+    // an exported figure carries the page's faces here too: the single file's faces are data: URLs
+    // already (its CSP allows no fetch), embedded as they are
+    const figure = page.locator('#panel-error .export-figure').first();
+    const [dl] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      figure.locator('[data-export="svg"]').click(),
+    ]);
+    const svg = readFileSync(await dl.path(), 'utf8');
+    const faces = [...svg.matchAll(/@font-face\{font-family:"([^"]+)";src:url\(data:font\/woff2;base64,/g)].map(
+      (m) => m[1],
+    );
+    log(`exported SVG: ${(svg.length / 1024).toFixed(0)} kB, faces ${faces.join(', ')}`);
+    assert.ok(faces.includes('Inter Variable') && faces.includes('Noto Sans SC UI'), `faces embedded: ${faces}`);
 
     assert.deepEqual(await w.violations(), [], 'no CSP violation');
     assert.deepEqual(w.consoleErrors, [], 'no console error');

@@ -24,18 +24,14 @@ import cjkCommonUrl from './fonts/cjk-common.woff2?url';
 import cjkZhUrl from './fonts/cjk-zh.woff2?url';
 import { CJK_SUBSETS } from './cjk-subset';
 import type { Lang } from '../store/store';
+import { setExportFaces, type ExportFace } from '../export/fonts';
 
 /** The family name CSS uses (`--font` in styles.css starts with it). */
 export const UI_FAMILY = 'Inter Variable';
 /** The bundled CJK subset's family (second in `--font`, before any system font). */
 export const UI_CJK_FAMILY = 'Noto Sans SC UI';
 
-interface FaceSpec {
-  family: string;
-  url: string;
-  weight: string;
-  unicodeRange: string;
-}
+type FaceSpec = ExportFace;
 
 /** Unicode ranges of the two Inter subsets, as @fontsource declares them. */
 const BASE: readonly FaceSpec[] = [
@@ -60,6 +56,9 @@ const BY_LANG: Readonly<Record<Lang, readonly FaceSpec[]>> = {
   en: [],
   zh: [{ family: UI_CJK_FAMILY, url: cjkZhUrl, weight: '400', unicodeRange: CJK_SUBSETS.zh.unicodeRange }],
 };
+
+// an exported figure carries the faces its text uses, so it reads as on the page (src/export/fonts.ts)
+setExportFaces([...BASE, ...Object.values(BY_LANG).flat()]);
 
 let faces: Map<string, FontFace> | null = null;
 const loads = new Map<string, Promise<void>>();

@@ -7,7 +7,7 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { tableCsv, type Cell } from '../export/csv';
 import { downloadBlob } from '../export/download';
-import { composeFigureSvg } from '../export/svg';
+import { composeFigureSvg, withEmbeddedFonts } from '../export/svg';
 import { svgToPng } from '../export/png';
 
 export interface ExportLabels {
@@ -68,15 +68,17 @@ export function ExportFigure({ title, fileName, labels, extras, table = true, ch
         return;
       }
       if (!body.current) throw new Error('the figure is not on the page');
-      const composed = composeFigureSvg(
-        body.current,
-        title,
-        (extras?.() ?? []).filter((e): e is Element => e !== null),
+      const composed = await withEmbeddedFonts(
+        composeFigureSvg(
+          body.current,
+          title,
+          (extras?.() ?? []).filter((e): e is Element => e !== null),
+        ),
       );
       const blob =
         kind === 'svg'
           ? new Blob([`<?xml version="1.0" encoding="UTF-8"?>\n${composed.svg}`], { type: 'image/svg+xml' })
-          : await svgToPng(composed.svg, composed.width, composed.height, 2);
+          : await svgToPng(composed, 2);
       downloadBlob(blob, fileName(kind));
     } catch (e) {
       setError(labels.failed(e instanceof Error ? e.message : String(e)));

@@ -4,9 +4,10 @@
  * outside the page and in both themes), canvas layers (heatmaps, colour bars) as <image> data URLs
  * upscaled without smoothing, the legend's HTML labels as <text>, and the figure's title on top.
  * Everything is placed where it sits on screen (getBoundingClientRect), so any chart composed of
- * SVG, canvas and legend HTML exports without chart-specific code. Nothing is fetched: the result
- * has no external references.
+ * SVG, canvas and legend HTML exports without chart-specific code. The result has no external
+ * references: `withEmbeddedFonts` adds the page's bundled faces its text uses (src/export/fonts.ts).
  */
+import { embeddedFonts, type FaceProbe } from './fonts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -43,6 +44,8 @@ export interface ComposedSvg {
   svg: string;
   width: number;
   height: number;
+  /** one character per embedded face (withEmbeddedFonts), for the PNG to wait until each is drawn */
+  probes?: readonly FaceProbe[];
 }
 
 function visible(el: Element, r: DOMRect): boolean {
@@ -194,6 +197,11 @@ function layers(root: Element, box: Box): string[] {
   return out;
 }
 
+/** The opening tag of an exported document of `width` × `height` (user units = CSS px). */
+export function svgRootTag(width: number, height: number): string {
+  return `<svg xmlns="${SVG_NS}" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`;
+}
+
 function pageBackground(): string {
   for (const el of [document.body, document.documentElement]) {
     const bg = getComputedStyle(el).backgroundColor;
@@ -235,11 +243,27 @@ export function composeFigureSvg(root: Element, title: string, extras: readonly 
   width = Math.ceil(width + 2 * PAD);
   const height = Math.ceil(y - 12 + PAD);
   const svg =
-    `<svg xmlns="${SVG_NS}" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    svgRootTag(width, height) +
     `<title>${escapeXml(title)}</title>` +
     `<rect width="100%" height="100%" fill="${escapeXml(pageBackground())}"/>` +
     `<text x="${PAD}" y="${PAD + TITLE_SIZE}" style="${escapeXml(`font-family:${family};font-size:${TITLE_SIZE}px;font-weight:600;fill:${fg}`)}">${escapeXml(title)}</text>` +
     parts.join('') +
     `</svg>`;
   return { svg, width, height };
+}
+
+/**
+ * `composed` with the bundled faces its text uses embedded as an @font-face <style> (fonts.ts), so a
+ * viewer — and the <img> the PNG is drawn from — shows the page's typeface, not its own fallback.
+ */
+export async function withEmbeddedFonts(composed: ComposedSvg): Promise<ComposedSvg> {
+  const text = new DOMParser().parseFromString(composed.svg, 'image/svg+xml').documentElement.textContent ?? '';
+  const { css, probes } = await embeddedFonts(composed.svg, text);
+  if (!css) return composed;
+  const at = composed.svg.indexOf('</title>') + '</title>'.length;
+  return {
+    ...composed,
+    svg: `${composed.svg.slice(0, at)}<defs><style>${css}</style></defs>${composed.svg.slice(at)}`,
+    probes,
+  };
 }
