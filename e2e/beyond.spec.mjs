@@ -159,6 +159,82 @@ test(
   { timeout: 400_000, webgpu: false },
 );
 
+/** The estimator table's layout: per row, where its cells are (page px), and how the table scrolls. */
+async function tableLayout(page) {
+  return page.locator('table[data-estimators]').evaluate((t) => {
+    const box = (el) => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width };
+    };
+    const wrap = t.parentElement;
+    return {
+      display: getComputedStyle(t).display,
+      sideways: wrap.scrollWidth - wrap.clientWidth,
+      width: wrap.clientWidth,
+      headerShown: t.querySelector('thead').getBoundingClientRect().height > 2,
+      rows: [...t.querySelectorAll('tbody tr')].map((tr) => ({
+        id: tr.getAttribute('data-estimator'),
+        row: box(tr),
+        name: box(tr.querySelector('th')),
+        kind: box(tr.querySelector('.est-kind')),
+        formula: box(tr.querySelector('.est-formula')),
+        source: box(tr.querySelector('.est-source')),
+        dimLabel: getComputedStyle(tr.querySelector('.est-dim'), '::before').content,
+      })),
+    };
+  });
+}
+
+test(
+  'the estimator table on a phone (embed, 340 px) stacks each row — name and source, then kind and m′, then the formula at full width — with no sideways scroll, and stays a table with its headers to assistive technology; on a wide page it is a table',
+  async ({ page, appUrl, log }) => {
+    await page.setViewportSize({ width: 340, height: 700 });
+    await page.goto(`${appUrl}/?embed=beyond&backend=cpu`);
+    await page.waitForSelector('table[data-estimators] .est-formula .katex', { timeout: 60_000 });
+    const narrow = await tableLayout(page);
+    assert.ok(narrow.rows.length >= 9, `${narrow.rows.length} estimators`);
+    assert.ok(
+      narrow.sideways <= 1,
+      `the table does not scroll sideways (${narrow.sideways} px more than its ${narrow.width})`,
+    );
+    assert.equal(narrow.headerShown, false, 'the header row is not drawn above stacked rows');
+    for (const r of narrow.rows) {
+      assert.ok(Math.abs(r.source.top - r.name.top) < 4, `${r.id}: the source beside the name`);
+      assert.ok(r.kind.top >= r.name.bottom - 1, `${r.id}: kind under the name`);
+      assert.ok(r.formula.top >= r.kind.bottom - 1, `${r.id}: the formula under kind and m′`);
+      assert.ok(
+        r.formula.width >= r.row.width - 1,
+        `${r.id}: the formula at the row's full width (${r.formula.width} of ${r.row.width})`,
+      );
+      assert.match(r.dimLabel, /m′ = /, `${r.id}: m′ labelled in the stacked row`);
+    }
+    // the accessibility tree still holds a table: 5 column headers, a row header per estimator
+    const cdp = await page.context().newCDPSession(page);
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    const roles = (role) => nodes.filter((n) => !n.ignored && n.role?.value === role).length;
+    const ax = { table: roles('table'), columnheader: roles('columnheader'), rowheader: roles('rowheader') };
+    log(
+      `340 px: ${narrow.rows.length} stacked rows in ${narrow.width} px, no sideways scroll; accessibility tree ${JSON.stringify(ax)}`,
+    );
+    assert.ok(ax.table >= 1, 'a table in the accessibility tree');
+    assert.equal(ax.columnheader, 5, 'its five column headers');
+    assert.equal(ax.rowheader, narrow.rows.length, 'a row header per estimator');
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForFunction(
+      () => getComputedStyle(document.querySelector('table[data-estimators]')).display === 'table',
+    );
+    const wide = await tableLayout(page);
+    assert.equal(wide.headerShown, true, 'the header row drawn');
+    for (const r of wide.rows)
+      assert.ok(
+        r.formula.left >= r.kind.right - 1 && r.formula.top < r.name.bottom,
+        `${r.id}: on a wide page the formula is a column beside the kind`,
+      );
+  },
+  { timeout: 120_000, webgpu: false },
+);
+
 test(
   'WebGPU path (SwiftShader): the estimators are timed through the engine worker on the WGSL kernels; every estimator gets a time and an error of A',
   async ({ page, appUrl, newPage, log }) => {

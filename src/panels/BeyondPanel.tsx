@@ -161,35 +161,42 @@ function BeyondPanelBody({ params }: { params: AttentionParams }) {
         {s.learnedNote}
       </p>
       <h3 ref={ref}>{s.mapsTitle}</h3>
-      <div className="table-wide">
-        <table className="beyond-maps" data-estimators={set.length}>
-          <thead>
-            <tr>
-              <th scope="col">{s.colMap}</th>
-              <th scope="col">{s.colKind}</th>
-              <th scope="col">{s.colFormula}</th>
-              <th scope="col">{s.colDim}</th>
-              <th scope="col">{s.colSource}</th>
+      {/* a narrow column (a phone, a blog's iframe) stacks each row: name, kind, m′ and source on a line,
+          the formula under them at full width (styles.css, a container query); the explicit roles keep
+          the table a table to assistive technology when its parts are displayed as blocks */}
+      <div className="table-wide estimators-wide">
+        <table className="beyond-maps" data-estimators={set.length} role="table">
+          <thead role="rowgroup">
+            <tr role="row">
+              {[s.colMap, s.colKind, s.colFormula, s.colDim, s.colSource].map((label) => (
+                <th key={label} scope="col" role="columnheader">
+                  {label}
+                </th>
+              ))}
             </tr>
           </thead>
-          <tbody>
+          <tbody role="rowgroup">
             {set.map((e) => {
               const cite = e.id === e.map ? MAP_INFO[e.map].cite : PROJECTION_INFO[e.projection!].cite;
               return (
-                <tr key={e.id} data-estimator={e.id} data-family={e.family}>
-                  <th scope="row">
+                <tr key={e.id} data-estimator={e.id} data-family={e.family} role="row">
+                  <th scope="row" role="rowheader">
                     <SymbolSwatch {...estimatorMark(e)} /> {name(e)}
                   </th>
-                  <td>{s.family[e.family]}</td>
-                  <td>
+                  <td role="cell" className="est-kind">
+                    {s.family[e.family]}
+                  </td>
+                  <td role="cell" className="est-formula">
                     {e.id === e.map ? (
                       <Formula inline tex={t.names.mapTex[e.map]} />
                     ) : (
                       s.projectionRow(t.names.projections[e.projection!])
                     )}
                   </td>
-                  <td>{estimatorDim(e, params.m, params.d)}</td>
-                  <td>
+                  <td role="cell" className="est-dim" data-label={s.colDim}>
+                    {estimatorDim(e, params.m, params.d)}
+                  </td>
+                  <td role="cell" className="est-source">
                     <a href={`#beyond-ref-${cite}`}>[{cites.indexOf(cite) + 1}]</a>
                   </td>
                 </tr>
