@@ -3,7 +3,7 @@
  * non-type imports (workers, started by `new URL(…)`, and dynamic imports are chunks of their own).
  * The bundled models' weights (~110 kB of base64, a fifth of the page's gzipped script) are for the
  * engine worker's forward pass; the page reads only the models' configs. The Chinese strings load
- * when Chinese is asked for.
+ * when Chinese is asked for. KaTeX (~235 kB) is not in it: the formulas are prerendered.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -62,9 +62,18 @@ describe('the page bundle', () => {
     }
   });
 
-  it('does not carry the Chinese strings (i18n/zh.ts, training-zh.ts): they load when Chinese is first asked for', () => {
+  it('does not carry the Chinese strings (i18n/zh.ts, training-zh.ts) or their formulas: they load when Chinese is first asked for', () => {
     expect([...page].filter((f) => /^i18n\/.*zh\.ts$/.test(f))).toEqual([]);
     expect(page.has('i18n/en.ts')).toBe(true);
+  });
+
+  it('does not carry KaTeX: the formulas are prerendered (i18n/formulas.ts), KaTeX is only imported dynamically', () => {
+    const katexImports = [...page].filter((f) =>
+      /^\s*(?:import|export)\s+(?!type\s)[^;]*?from\s*['"]katex['"]/m.test(readFileSync(join(SRC, f), 'utf8')),
+    );
+    expect(katexImports).toEqual([]);
+    expect(page.has('i18n/formulas-generated-en.ts')).toBe(true);
+    expect(readFileSync(join(SRC, 'ui', 'Formula.tsx'), 'utf8')).toMatch(/import\('katex'\)/);
   });
 
   it('the engine worker does carry them', () => {

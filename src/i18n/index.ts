@@ -5,12 +5,18 @@
  */
 import type { Lang } from '../store/store';
 import { en, type Strings } from './en';
+import { addFormulas } from './formulas';
 
 export type { Strings };
 export { en };
 
 const loaders: Readonly<Record<Exclude<Lang, 'en'>, () => Promise<Strings>>> = {
-  zh: () => import('./zh').then((m) => m.zh),
+  // the strings and the formulas only they have (prerendered, ./formulas.ts)
+  zh: () =>
+    Promise.all([import('./zh'), import('./formulas-generated-zh')]).then(([m, f]) => {
+      addFormulas(f.FORMULAS_ZH);
+      return m.zh;
+    }),
 };
 
 const loaded: Partial<Record<Lang, Strings>> = { en };

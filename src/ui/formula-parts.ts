@@ -50,3 +50,9 @@ export function formulaParts(tex: string): string[] {
   if (pending) merged.push(pending.trim());
   return merged.length ? merged : [tex];
 }
+
+/** What a display formula is rendered as: the whole TeX when it has one part, else its parts. */
+export function displayPieces(tex: string): string[] {
+  const parts = formulaParts(tex);
+  return parts.length === 1 ? [tex] : parts;
+}
