@@ -13,7 +13,7 @@
  * the figure, without the strip, is drawn for the file.
  */
 import type { FaceProbe } from './fonts';
-import { svgRootTag, type ComposedSvg } from './svg';
+import { escapeXml, svgRootTag, type ComposedSvg } from './svg';
 
 /** Probe strip: one cell per face, each probe a 20 px character. */
 const CELL = 32;
@@ -41,10 +41,6 @@ async function svgImage(svg: string): Promise<HTMLImageElement> {
   } finally {
     URL.revokeObjectURL(url);
   }
-}
-
-function escapeXml(s: string): string {
-  return s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 }
 
 /** `c` with a probe strip below its figure: black probe characters on white, one cell each. */

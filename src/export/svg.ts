@@ -54,7 +54,7 @@ function visible(el: Element, r: DOMRect): boolean {
   return cs.display !== 'none' && cs.visibility !== 'hidden';
 }
 
-function escapeXml(s: string): string {
+export function escapeXml(s: string): string {
   return s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 }
 

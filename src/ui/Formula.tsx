@@ -36,7 +36,7 @@ function html(tex: string, displayMode: boolean): { html: string; lazy: boolean 
   const pre = prerenderedFormula(tex, displayMode);
   if (pre !== undefined) return { html: pre, lazy: false };
   if (katex) return { html: katex.renderToString(tex, katexOptions(displayMode)), lazy: true };
-  loadKatex();
+  loadKatex(); // from render, not an effect: idempotent (one shared load), and so on a server render too
   return null;
 }
 
