@@ -4,7 +4,7 @@
  * its text fell back to whatever sans-serif the viewer had (other widths than on the page, and on a
  * machine without CJK fonts, Chinese labels as empty boxes). An export therefore carries, as data:
  * URLs in an @font-face <style>, each face its text uses: a face is embedded when the SVG names its
- * family and holds a character in its unicode-range (Inter's latin subset ≈ 64 kB as base64, the
+ * family and holds a visible character in its unicode-range (Inter's latin subset ≈ 64 kB as base64, the
  * Greek one ≈ 25 kB, the Chinese UI subset ≈ 260 kB).
  *
  * Which faces exist is the app's knowledge (src/app/fonts.ts); it hands them here with
