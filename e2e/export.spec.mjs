@@ -80,6 +80,15 @@ async function pngPixels(page, bytes) {
   }, bytes.toString('base64'));
 }
 
+/** The texts an exported SVG draws above its figure: the title, then the caption's lines. */
+function headLines(svg) {
+  const head = /<\/title>(?:<defs>[\s\S]*?<\/defs>)?<rect[^>]*\/>((?:<text[^>]*>[^<]*<\/text>)+)/.exec(svg);
+  assert.ok(head, 'title and caption texts before the figure');
+  return [...head[1].matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) =>
+    m[1].replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'),
+  );
+}
+
 function pngSize(bytes) {
   assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
@@ -170,6 +179,16 @@ test('every figure has PNG and SVG buttons (and CSV for its table); the files ho
     `heatmap and colour bar embedded as PNG images: ${hm.images}`,
   );
   assert.ok(hm.texts.includes('key j') && hm.texts.includes('query i'), 'axis labels are in the SVG');
+  // the title, then the caption with the parameters the figure shows (those of the file name), wrapped
+  // at its commas to the figure's width rather than widening it
+  const head = headLines(hmSvg.bytes.toString('utf8'));
+  assert.equal(head[0], 'Exact A (softmax)');
+  assert.equal(
+    head.slice(1).join(' '),
+    'Performer, up close · n = 96, d = 16, m = 48, φ: positive, s = 1, causal',
+    'the parameter caption under the title',
+  );
+  log(`heatmap caption in ${head.length - 1} line(s): ${head.slice(1).join(' | ')}`);
   const hmPng = await download(page, exact.locator('[data-export="png"]'));
   assert.match(hmPng.name, /\.png$/);
   const size = pngSize(hmPng.bytes);
@@ -603,6 +622,11 @@ test('an exported figure carries the page’s faces: outside the page its Latin,
   const text = info.texts.join('');
   assert.match(text, /\p{Script=Han}/u, 'the Chinese figure has Han text');
   assert.match(text, /\p{Script=Greek}/u, 'and Greek text');
+  assert.equal(
+    headLines(svg).slice(1).join(''),
+    '细看 Performer · n = 96，d = 16，m = 48，φ：正值，s = 1，因果',
+    'the caption in Chinese',
+  );
   const rules = [
     ...svg.matchAll(
       /@font-face\{font-family:"([^"]+)";src:url\(data:font\/woff2;base64,([A-Za-z0-9+/=]+)\)[^}]*unicode-range:([^}]+)\}/g,

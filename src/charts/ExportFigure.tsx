@@ -46,12 +46,14 @@ export interface ExportFigureProps {
   labels: ExportLabels;
   /** more elements drawn below the figure in PNG / SVG (e.g. a colour bar shared by several heatmaps) */
   extras?: () => (Element | null)[];
+  /** a line under the title in PNG / SVG (the parameters the figure shows), read when a file is saved */
+  caption?: () => string;
   /** the figure has a data table (CSV button) */
   table?: boolean;
   children: ReactNode;
 }
 
-export function ExportFigure({ title, fileName, labels, extras, table = true, children }: ExportFigureProps) {
+export function ExportFigure({ title, fileName, labels, extras, caption, table = true, children }: ExportFigureProps) {
   const body = useRef<HTMLDivElement>(null);
   const tableRef = useRef<ExportTable | null>(null);
   const [busy, setBusy] = useState<ExportKind | null>(null);
@@ -73,6 +75,7 @@ export function ExportFigure({ title, fileName, labels, extras, table = true, ch
           body.current,
           title,
           (extras?.() ?? []).filter((e): e is Element => e !== null),
+          caption?.(),
         ),
       );
       const blob =

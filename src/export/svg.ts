@@ -39,6 +39,7 @@ const TEXT = '.legend li, .color-legend figcaption, .color-ticks span, .neg-key,
 
 const PAD = 12;
 const TITLE_SIZE = 14;
+const CAPTION_SIZE = 11;
 
 export interface ComposedSvg {
   svg: string;
@@ -218,35 +219,72 @@ function textWidth(text: string, font: string): number {
 }
 
 /**
- * `root` and then each of `extras` (stacked below it, e.g. the colour bar shared by three heatmaps)
- * as one SVG document with `title` on top and the page's background behind.
+ * `text` in lines no wider than `max` (by `measure`), broken after its separators (', ', the full-width
+ * comma U+FF0C of Chinese, ' · ');
+ * a piece wider than `max` stands on a line of its own.
  */
-export function composeFigureSvg(root: Element, title: string, extras: readonly Element[] = []): ComposedSvg {
+export function wrapAtSeparators(text: string, max: number, measure: (t: string) => number): string[] {
+  const pieces = text.split(/(?<=, |\uFF0C| · )/);
+  const lines: string[] = [];
+  let line = '';
+  for (const piece of pieces) {
+    if (line && measure((line + piece).trimEnd()) > max) {
+      lines.push(line.trimEnd());
+      line = '';
+    }
+    line += piece;
+  }
+  if (line) lines.push(line.trimEnd());
+  return lines;
+}
+
+/**
+ * `root` and then each of `extras` (stacked below it, e.g. the colour bar shared by three heatmaps)
+ * as one SVG document with `title` on top, `caption` (the parameters) in a smaller, muted line
+ * under it, and the page's background behind.
+ */
+export function composeFigureSvg(
+  root: Element,
+  title: string,
+  extras: readonly Element[] = [],
+  caption?: string,
+): ComposedSvg {
   const bodyCs = getComputedStyle(document.body);
   const fg = bodyCs.color;
+  const muted = bodyCs.getPropertyValue('--muted').trim() || fg;
   const family = bodyCs.fontFamily;
   const titleFont = `600 ${TITLE_SIZE}px ${family}`;
-  const top = PAD + TITLE_SIZE + 10;
-  const parts: string[] = [];
-  let y = top;
-  let width = textWidth(title, titleFont);
-  for (const block of [root, ...extras]) {
+  const blocks = [root, ...extras].flatMap((block) => {
     const box = new Box();
     const drawn = layers(block, box);
-    if (box.empty) continue;
+    return box.empty ? [] : [{ box, drawn }];
+  });
+  let width = Math.max(textWidth(title, titleFont), ...blocks.map((b) => b.box.right - b.box.left));
+  // the caption wraps at its separators to the figure's width, rather than widening a narrow figure
+  const lines = caption ? wrapAtSeparators(caption, width, (t) => textWidth(t, `${CAPTION_SIZE}px ${family}`)) : [];
+  for (const l of lines) width = Math.max(width, textWidth(l, `${CAPTION_SIZE}px ${family}`));
+  const captionTop = PAD + TITLE_SIZE + 5;
+  const top = (lines.length ? captionTop + lines.length * (CAPTION_SIZE + 4) - 4 : PAD + TITLE_SIZE) + 10;
+  const parts: string[] = [];
+  let y = top;
+  for (const { box, drawn } of blocks) {
     parts.push(
       `<g transform="translate(${(PAD - box.left).toFixed(1)},${(y - box.top).toFixed(1)})">${drawn.join('')}</g>`,
     );
     y += box.bottom - box.top + 12;
-    width = Math.max(width, box.right - box.left);
   }
   width = Math.ceil(width + 2 * PAD);
   const height = Math.ceil(y - 12 + PAD);
+  const text = (at: number, size: number, weight: number, fill: string, body: string) =>
+    `<text x="${PAD}" y="${at}" style="${escapeXml(`font-family:${family};font-size:${size}px;font-weight:${weight};fill:${fill}`)}">${escapeXml(body)}</text>`;
   const svg =
     svgRootTag(width, height) +
     `<title>${escapeXml(title)}</title>` +
     `<rect width="100%" height="100%" fill="${escapeXml(pageBackground())}"/>` +
-    `<text x="${PAD}" y="${PAD + TITLE_SIZE}" style="${escapeXml(`font-family:${family};font-size:${TITLE_SIZE}px;font-weight:600;fill:${fg}`)}">${escapeXml(title)}</text>` +
+    text(PAD + TITLE_SIZE, TITLE_SIZE, 600, fg, title) +
+    lines
+      .map((l, i) => text(captionTop + CAPTION_SIZE + i * (CAPTION_SIZE + 4), CAPTION_SIZE, 400, muted, l))
+      .join('') +
     parts.join('') +
     `</svg>`;
   return { svg, width, height };

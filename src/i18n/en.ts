@@ -29,6 +29,16 @@ export interface HeadStatFacts {
   draws: number;
 }
 
+/** What an exported figure's caption states: the parameters of its file name (src/export/filename.ts), the map by name. */
+export interface ExportCaption {
+  n: number;
+  d: number;
+  m: number;
+  map: string;
+  scale: number;
+  causal: boolean;
+}
+
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(bytes < 1048576 ? 2 : 1)} MiB`;
 
 const PARAM_NAMES: Record<ParamKey, string> = {
@@ -598,6 +608,8 @@ export const en = {
     svgAria: (title: string) => `Download SVG of ${title}`,
     csvAria: (title: string) => `Download CSV of the data of ${title}`,
     failed: (message: string) => `Export failed: ${message}`,
+    caption: (p: ExportCaption) =>
+      `Performer, up close · n = ${fmtInt(p.n)}, d = ${fmtInt(p.d)}, m = ${fmtInt(p.m)}, φ: ${p.map}, s = ${fmt(p.scale)}${p.causal ? ', causal' : ''}`,
     json: 'Download state (JSON)',
     jsonBusy: 'Preparing JSON…',
     jsonHint: 'Parameters, Q, K, V, W, exact A, Â, both outputs and the numbers above, as one JSON file.',

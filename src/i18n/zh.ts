@@ -14,7 +14,7 @@ import { RANK_TOLERANCES } from '../core/rank';
 import { URL_KEYS } from '../store/url';
 import { EMBED_CONTROL_IDS } from '../store/embed';
 import { fmt, fmtInt } from '../charts/format';
-import { en, type HeadStatFacts, type Strings } from './en';
+import { en, type ExportCaption, type HeadStatFacts, type Strings } from './en';
 import type { UploadProblem } from '../core/upload-check';
 import type { MapFamily } from '../core/estimators';
 import { trainingZh } from './training-zh';
@@ -630,6 +630,8 @@ export const zh: Strings = {
     svgAria: (title: string) => `下载「${title}」的 SVG 矢量图`,
     csvAria: (title: string) => `下载「${title}」的数据，格式 CSV`,
     failed: (message: string) => `导出失败：${message}`,
+    caption: (p: ExportCaption) =>
+      `细看 Performer · n = ${fmtInt(p.n)}，d = ${fmtInt(p.d)}，m = ${fmtInt(p.m)}，φ：${p.map}，s = ${fmt(p.scale)}${p.causal ? '，因果' : ''}`,
     json: '下载当前状态（JSON）',
     jsonBusy: '正在生成 JSON…',
     jsonHint: '参数、Q、K、V、W、精确的 A、Â、两种输出以及上方的各项指标，合为一个 JSON 文件。',

@@ -1,7 +1,8 @@
 /**
  * The panels' figure wrapper: PNG / SVG / CSV download buttons (src/charts/ExportFigure.tsx) with
  * this language's labels and a file name that says what the figure is (`name`, an ASCII id that
- * does not change with the language) and the parameters it shows.
+ * does not change with the language) and the parameters it shows; the image states them too, in a
+ * caption under its title (a figure pasted into slides or a post keeps what it was computed at).
  */
 import type { ReactNode } from 'react';
 import { useStrings } from './strings';
@@ -18,14 +19,19 @@ export function Figure(props: {
   extras?: () => (Element | null)[];
   children: ReactNode;
 }) {
-  const labels = useStrings().export;
+  const t = useStrings();
   // read when a file is saved, not subscribed: a parameter change does not re-render every figure
   const store = useAppStore();
+  const params = () => props.params ?? store.getState().params;
   return (
     <ExportFigure
       title={props.title}
-      labels={labels}
-      fileName={(ext) => exportFileName(props.name, props.params ?? store.getState().params, ext)}
+      labels={t.export}
+      fileName={(ext) => exportFileName(props.name, params(), ext)}
+      caption={() => {
+        const p = params();
+        return t.export.caption({ ...p, map: t.names.maps[p.featureMap] });
+      }}
       extras={props.extras}
     >
       {props.children}
