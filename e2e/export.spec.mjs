@@ -672,3 +672,74 @@ test('an exported figure carries the page’s faces: outside the page its Latin,
   log(`PNG vs the SVG drawn with / without the faces: ${fromPng.with} / ${fromPng.without} pixels differ`);
   assert.ok(fromPng.with * 20 < diff, 'the PNG is the figure drawn in the embedded faces');
 });
+
+test('a figure whose series run off the plot (clipped there) exports at its own height, not grown by the hidden geometry', async ({
+  page,
+  appUrl,
+  log,
+}) => {
+  // causal, n = 256: the theory lines of error vs m lie far above the plotted range and are clipped
+  await page.goto(`${appUrl}/?backend=cpu&causal=1`);
+  await page.waitForSelector('[data-analysis="errorVsM"][data-status="done"]', { timeout: 120_000 });
+  const figure = page.locator('#panel-error .export-figure').first();
+  const onPage = await figure.evaluate((f) => {
+    const body = f.querySelector(':scope > div:not(.export-toolbar)');
+    const svg = body.querySelector('.chart svg');
+    const plot = svg.getBoundingClientRect();
+    const bb = svg.getBBox();
+    return { body: body.getBoundingClientRect().height, svgTop: plot.top, geometryTop: plot.top + bb.y };
+  });
+  const file = await download(page, figure.locator('[data-export="svg"]'));
+  const svg = file.bytes.toString('utf8');
+  const height = Number(/<svg[^>]* height="(\d+)"/.exec(svg)[1]);
+  const head = headLines(svg).length; // title and caption lines above the figure
+  log(
+    `figure on the page ${onPage.body.toFixed(0)} px tall; its series' geometry reaches ${(onPage.svgTop - onPage.geometryTop).toFixed(0)} px above the chart (clipped); SVG ${height} px with ${head} head line(s)`,
+  );
+  assert.ok(onPage.svgTop - onPage.geometryTop > 50, 'the case at hand: geometry clipped far above the plot');
+  // the figure, its title and caption lines and the margins; nothing for the clipped geometry
+  assert.ok(
+    height <= onPage.body + 14 + 10 + head * 15 + 2 * 12 + 8,
+    `SVG ${height} px for a ${onPage.body} px figure`,
+  );
+});
+
+test('Chinese text that wraps on the page (no spaces to break at) is exported line by line, every line inside the image', async ({
+  page,
+  appUrl,
+  log,
+}) => {
+  // the exact heatmap's figure is narrow; its colour bar's Chinese caption wraps onto several lines
+  await page.goto(`${appUrl}/${QUERY}&lang=zh`);
+  await page.waitForSelector('[data-metric="heatmap-exact"][data-result-id]:not([data-result-id=""])', {
+    timeout: 60_000,
+  });
+  const figure = page.locator('.export-figure', { has: page.locator('[data-metric="heatmap-exact"]') });
+  const svg = (await download(page, figure.locator('[data-export="svg"]'))).bytes.toString('utf8');
+  const r = await page.evaluate((src) => {
+    // laid out in the page (its own faces; the file's embedded ones left out: the page's CSP refuses a parsed <style>)
+    const doc = new DOMParser().parseFromString(src.replace(/<style>[\s\S]*?<\/style>/g, ''), 'image/svg+xml');
+    const root = document.importNode(doc.documentElement, true);
+    document.body.append(root);
+    const box = root.getBoundingClientRect();
+    const texts = [...root.querySelectorAll('text')].map((t) => {
+      const b = t.getBoundingClientRect();
+      return { text: t.textContent, left: b.left - box.left, right: b.right - box.left };
+    });
+    root.remove();
+    return { width: box.width, texts };
+  }, svg);
+  const outside = r.texts.filter((t) => t.right > r.width + 0.5 || t.left < -0.5).map((t) => t.text);
+  const caption = (await page.locator('#panel-main .color-legend figcaption').first().textContent()).trim();
+  const lines = r.texts.filter((t) => /[\u4e00-\u9fff]/.test(t.text) && caption.includes(t.text)).map((t) => t.text);
+  log(
+    `exported ${r.texts.length} texts in ${r.width} px; the colour bar's caption in ${lines.length} lines: ${lines.join(' | ')}`,
+  );
+  assert.deepEqual(outside, [], 'texts past the image edge');
+  assert.ok(lines.length >= 2, `the wrapped caption exported as lines (${lines.length})`);
+  assert.equal(
+    lines.join('').replace(/\s/g, ''),
+    caption.replace(/\s/g, ''),
+    'the lines are the whole caption, in order',
+  );
+});

@@ -101,12 +101,19 @@ class Box {
   }
 }
 
+/**
+ * What a line may break between: a word, or a single CJK character — Chinese has no spaces, and a run
+ * measured as one word spanning two lines was exported as one line running past the image's edge.
+ */
+const TOKENS =
+  /[\u2E80-\u9FFF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF]|[^\s\u2E80-\u9FFF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF]+/g;
+
 /** Lines of a text node as laid out on the page (wrapped text gives one line per line box). */
 function lineRuns(node: Text): { text: string; left: number; top: number; width: number; height: number }[] {
   const src = node.data;
   const lines: { start: number; end: number; left: number; top: number; right: number; bottom: number }[] = [];
   const range = document.createRange();
-  for (const m of src.matchAll(/\S+/g)) {
+  for (const m of src.matchAll(TOKENS)) {
     range.setStart(node, m.index);
     range.setEnd(node, m.index + m[0].length);
     const r = range.getBoundingClientRect();
@@ -175,9 +182,13 @@ function layers(root: Element, box: Box): string[] {
         `<image x="${x}" y="${y}" width="${r.width.toFixed(1)}" height="${r.height.toFixed(1)}" preserveAspectRatio="none" style="image-rendering:pixelated" xlink:href="${canvasImage(el, r.width, r.height)}"/>`,
       );
     } else if (el instanceof SVGSVGElement) {
-      // labels may overflow the <svg> box (overflow: visible); the export keeps them
-      const bb = el.getBBox();
-      if (bb.width > 0 && bb.height > 0) box.add(r.left + bb.x, r.top + bb.y, bb.width, bb.height);
+      // labels may overflow the <svg> box (overflow: visible); the export keeps them. Only what is
+      // drawn counts: getBBox() would also take in a series' geometry clipped off the plot (a theory
+      // line far above the axis), which grew the image by hundreds of empty pixels
+      for (const t of el.querySelectorAll('text')) {
+        const tr = t.getBoundingClientRect();
+        if (visible(t, tr)) box.add(tr.left, tr.top, tr.width, tr.height);
+      }
       const clone = el.cloneNode(true) as SVGSVGElement;
       inlineStyles(el, clone);
       for (const attr of ['role', 'aria-label', 'aria-hidden', 'tabindex']) clone.removeAttribute(attr);
