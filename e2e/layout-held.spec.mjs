@@ -209,6 +209,10 @@ test(
     // the sparsity slide: an analysis figure, whose status shows while each step recomputes
     await page.goto(`${appUrl}/?present&step=sparsity&backend=cpu`);
     await page.waitForSelector('.slide-fig[data-ready="1"]', { timeout: 60_000 });
+    // settled: a figure is ready at its first (coarse) version and shows its status while it refines
+    await page.waitForFunction(() => !document.querySelector('.slide-fig .analysis-status'), null, {
+      timeout: 60_000,
+    });
     const range = page.locator('.control-strip input[type=range]').first();
     await range.focus();
     // the figure's box every frame, from before the step until the figure is current again
