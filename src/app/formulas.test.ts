@@ -14,6 +14,8 @@ import { katexOptions } from '../i18n/formulas';
 import { FORMULAS_EN } from '../i18n/formulas-generated-en';
 import { FORMULAS_ZH } from '../i18n/formulas-generated-zh';
 import { formulaUses, type FormulaUse } from './formula-sources';
+import { STORY } from '../present/story';
+import { displayPieces } from '../ui/formula-parts';
 
 function render(uses: Map<string, FormulaUse>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -59,6 +61,7 @@ describe('prerendered formulas', () => {
     expect([...enUses.values()].filter((u) => en.main.formula.includes(u.tex))).toHaveLength(3);
     expect(enUses.has(`i:${en.names.mapTex.positive}`)).toBe(true);
     expect([...enUses.values()].some((u) => u.tex.includes('\\operatorname{softmax}'))).toBe(true);
+    for (const step of STORY) for (const piece of displayPieces(step.tex)) expect(enUses.has(`d:${piece}`)).toBe(true);
     expect([...zhUses.values()].some((u) => /\p{Script=Han}/u.test(u.tex))).toBe(true);
   });
 

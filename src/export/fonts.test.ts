@@ -47,9 +47,12 @@ describe('probeChar', () => {
 });
 
 describe('facesFor', () => {
-  it('takes the faces whose family the SVG names and that draw some of its text', () => {
-    expect(facesFor(ALL, FAMILIES, 'error 10−3')).toEqual([LATIN]);
-    expect(facesFor(ALL, FAMILIES, '奇异值（除以 σ₁ 归一化）')).toEqual([GREEK, CJK]);
+  it('takes the faces whose family the SVG names and that draw some of its text, each with the character it draws', () => {
+    expect(facesFor(ALL, FAMILIES, 'error 10−3')).toEqual([{ face: LATIN, char: 'e' }]);
+    expect(facesFor(ALL, FAMILIES, '奇异值（除以 σ₁ 归一化）')).toEqual([
+      { face: GREEK, char: 'σ' },
+      { face: CJK, char: '奇' },
+    ]);
   });
   it('takes none of a family the SVG does not name', () => {
     expect(facesFor(ALL, 'font-family:serif', 'error σ 奇')).toEqual([]);

@@ -43,10 +43,20 @@ export function parseUnicodeRange(range: string): [number, number][] {
   return out;
 }
 
-/** The faces of `list` whose family `families` (the SVG's font-family values) names and that draw a character of `text`. */
-export function facesFor(list: readonly ExportFace[], families: string, text: string): ExportFace[] {
+/**
+ * The faces of `list` whose family `families` (the SVG's font-family values) names and that draw a
+ * character of `text`, each with that character (its probe, png.ts).
+ */
+export function facesFor(
+  list: readonly ExportFace[],
+  families: string,
+  text: string,
+): { face: ExportFace; char: string }[] {
   const named = families.toLowerCase();
-  return list.filter((f) => named.includes(f.family.toLowerCase()) && probeChar(f, text) !== null);
+  return list.flatMap((face) => {
+    const char = named.includes(face.family.toLowerCase()) ? probeChar(face, text) : null;
+    return char === null ? [] : [{ face, char }];
+  });
 }
 
 /** Bytes as base64, in chunks (String.fromCharCode over a whole font would overflow the call stack). */
@@ -110,11 +120,8 @@ export function probeChar(face: ExportFace, text: string): string | null {
  */
 export async function embeddedFonts(families: string, text: string): Promise<{ css: string; probes: FaceProbe[] }> {
   const wanted = facesFor(faces, families, text);
-  const srcs = await Promise.all(wanted.map((f) => faceDataUrl(f.url)));
-  const used = wanted.flatMap((f, i) => {
-    const char = probeChar(f, text);
-    return srcs[i] && char ? [{ face: f, src: srcs[i], char }] : [];
-  });
+  const srcs = await Promise.all(wanted.map((w) => faceDataUrl(w.face.url)));
+  const used = wanted.flatMap((w, i) => (srcs[i] ? [{ ...w, src: srcs[i] }] : []));
   return {
     css: used.map((u) => fontFaceRule(u.face, u.src)).join(''),
     probes: used.map((u) => ({ family: u.face.family, char: u.char })),

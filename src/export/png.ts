@@ -45,8 +45,9 @@ async function svgImage(svg: string): Promise<HTMLImageElement> {
 
 /** `c` with a probe strip below its figure: black probe characters on white, one cell each. */
 export function withProbeStrip(c: ComposedSvg, probes: readonly FaceProbe[]): string {
+  const width = Math.max(c.width, probes.length * CELL);
   const strip =
-    `<rect x="0" y="${c.height}" width="${Math.max(c.width, probes.length * CELL)}" height="${CELL}" fill="#fff"/>` +
+    `<rect x="0" y="${c.height}" width="${width}" height="${CELL}" fill="#fff"/>` +
     probes
       .map(
         (p, i) =>
@@ -54,7 +55,7 @@ export function withProbeStrip(c: ComposedSvg, probes: readonly FaceProbe[]): st
       )
       .join('');
   const body = c.svg.slice(c.svg.indexOf('>') + 1, c.svg.lastIndexOf('</svg>'));
-  return `${svgRootTag(Math.max(c.width, probes.length * CELL), c.height + CELL)}${body}${strip}</svg>`;
+  return `${svgRootTag(width, c.height + CELL)}${body}${strip}</svg>`;
 }
 
 /** Redraws the probe strip of `img` until each cell has ink, or the block period has passed. */

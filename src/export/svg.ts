@@ -222,11 +222,14 @@ function pageBackground(): string {
   return '#ffffff';
 }
 
+let measureCtx: CanvasRenderingContext2D | null | undefined;
+
+/** `text`'s width in `font`, measured in one canvas context kept for the page (the caption's wrap measures often). */
 function textWidth(text: string, font: string): number {
-  const ctx = document.createElement('canvas').getContext('2d');
-  if (!ctx) return text.length * TITLE_SIZE * 0.6;
-  ctx.font = font;
-  return ctx.measureText(text).width;
+  if (measureCtx === undefined) measureCtx = document.createElement('canvas').getContext('2d');
+  if (!measureCtx) return text.length * TITLE_SIZE * 0.6;
+  measureCtx.font = font;
+  return measureCtx.measureText(text).width;
 }
 
 /**
@@ -272,8 +275,9 @@ export function composeFigureSvg(
   });
   let width = Math.max(textWidth(title, titleFont), ...blocks.map((b) => b.box.right - b.box.left));
   // the caption wraps at its separators to the figure's width, rather than widening a narrow figure
-  const lines = caption ? wrapAtSeparators(caption, width, (t) => textWidth(t, `${CAPTION_SIZE}px ${family}`)) : [];
-  for (const l of lines) width = Math.max(width, textWidth(l, `${CAPTION_SIZE}px ${family}`));
+  const captionWidth = (t: string) => textWidth(t, `${CAPTION_SIZE}px ${family}`);
+  const lines = caption ? wrapAtSeparators(caption, width, captionWidth) : [];
+  for (const l of lines) width = Math.max(width, captionWidth(l));
   const captionTop = PAD + TITLE_SIZE + 5;
   const top = (lines.length ? captionTop + lines.length * (CAPTION_SIZE + 4) - 4 : PAD + TITLE_SIZE) + 10;
   const parts: string[] = [];

@@ -9,7 +9,7 @@ import { Formula } from './Formula';
 const markup = (tex: string, inline = false) => renderToStaticMarkup(createElement(Formula, { tex, inline }));
 
 describe('Formula', () => {
-  it('shows a prerendered formula as its HTML, with no KaTeX on the page', () => {
+  it('shows a prerendered formula as the table’s HTML, not marked as rendered on the page (and the table holds display parts too)', () => {
     const tex = en.rank.formula.split('\\qquad')[0]!.trim();
     expect(prerenderedFormula(tex, true)).toBeDefined();
     const html = markup(en.names.mapTex.positive, true);
