@@ -185,8 +185,32 @@ async function tableLayout(page) {
   });
 }
 
+/**
+ * How the estimator table's formulas are broken into lines: per formula, its parts (an inline block per
+ * equation, or the whole formula) and whether each wraps inside (a KaTeX break unit starting left of
+ * the one before it), and on how many lines the parts lie.
+ */
+async function formulaLines(page) {
+  return page.locator('table[data-estimators] .est-formula').evaluateAll((cells) =>
+    cells
+      .filter((c) => c.querySelector('.katex'))
+      .map((c) => {
+        const parts = [...c.querySelectorAll('.formula-inline-part')];
+        const units = parts.length ? parts : [c.querySelector('.formula-inline')];
+        const startsLeftOfPrevious = (els) =>
+          els.some((el, i) => i > 0 && el.getBoundingClientRect().left < els[i - 1].getBoundingClientRect().left - 0.5);
+        return {
+          id: c.closest('tr').getAttribute('data-estimator'),
+          parts: units.length,
+          wrapped: units.map((u) => startsLeftOfPrevious([...u.querySelectorAll('.katex-html > .katex-base')])),
+          lines: 1 + units.filter((u, i) => i > 0 && startsLeftOfPrevious([units[i - 1], u])).length,
+        };
+      }),
+  );
+}
+
 test(
-  'the estimator table on a phone (embed, 340 px) stacks each row — name and source, then kind and m′, then the formula at full width — with no sideways scroll, and stays a table with its headers to assistive technology; on a wide page it is a table',
+  'the estimator table on a phone (embed, 340 px) stacks each row — name and source, then kind and m′, then the formula at full width — with no sideways scroll, and stays a table with its headers to assistive technology; on a wide page it is a table whose formulas break lines between equations, never inside one',
   async ({ page, appUrl, log }) => {
     await page.setViewportSize({ width: 340, height: 700 });
     await page.goto(`${appUrl}/?embed=beyond&backend=cpu`);
@@ -231,6 +255,20 @@ test(
         r.formula.left >= r.kind.right - 1 && r.formula.top < r.name.bottom,
         `${r.id}: on a wide page the formula is a column beside the kind`,
       );
+
+    // where a formula needs two lines, they break between its equations (FAVOR++'s φ, A and ρ), not
+    // inside one (not after the `=` of ρ = …, KaTeX's own break)
+    for (const width of [1280, 1000]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(100);
+      const lines = await formulaLines(page);
+      log(`${width} px: ${lines.map((f) => `${f.id} ${f.parts} parts on ${f.lines} line(s)`).join(', ')}`);
+      for (const f of lines)
+        assert.deepEqual(f.wrapped, Array(f.parts).fill(false), `${width} px, ${f.id}: no equation broken inside`);
+      const oprf = lines.find((f) => f.id === 'oprf');
+      assert.equal(oprf.parts, 4, "FAVOR++'s formula set as its 3 equations and the causal remark");
+      if (width === 1000) assert.ok(oprf.lines >= 2, `at ${width} px FAVOR++'s formula takes ${oprf.lines} lines`);
+    }
   },
   { timeout: 120_000, webgpu: false },
 );

@@ -1,13 +1,13 @@
 /**
  * Every formula the interface can show, per language, as `Formula` renders it (src/ui/Formula.tsx):
- * a display formula as its pieces (formula-parts.ts), the feature maps' TeX also inline (the
+ * a display formula as its pieces (formula-parts.ts), the feature maps' TeX also as inline pieces (the
  * estimators' table). What src/app/formulas.test.ts prerenders into src/i18n/formulas-generated-*.ts.
  * Not part of the page: it reads both languages' strings and the lecture.
  */
 import type { Strings } from '../i18n/en';
 import { formulaKey } from '../i18n/formulas';
 import { STORY } from '../present/story';
-import { displayPieces } from '../ui/formula-parts';
+import { displayPieces, inlineParts } from '../ui/formula-parts';
 
 export interface FormulaUse {
   tex: string;
@@ -32,6 +32,7 @@ export function formulaUses(strings: Strings, withLecture: boolean): Map<string,
   const uses = new Map<string, FormulaUse>();
   for (const t of texts)
     for (const piece of displayPieces(t)) uses.set(formulaKey(piece, true), { tex: piece, displayMode: true });
-  for (const t of Object.values(strings.names.mapTex)) uses.set(formulaKey(t, false), { tex: t, displayMode: false });
+  for (const t of Object.values(strings.names.mapTex))
+    for (const piece of inlineParts(t)) uses.set(formulaKey(piece, false), { tex: piece, displayMode: false });
   return uses;
 }

@@ -1,6 +1,6 @@
-import { memo, useSyncExternalStore } from 'react';
+import { Fragment, memo, useSyncExternalStore } from 'react';
 import { katexOptions, prerenderedFormula } from '../i18n/formulas';
-import { displayPieces } from './formula-parts';
+import { displayPieces, inlineParts } from './formula-parts';
 
 type Katex = (typeof import('katex'))['default'];
 
@@ -75,7 +75,7 @@ function Rendered({
  * A formula as KaTeX renders it (HTML+MathML; errors show the source), from the prerendered table
  * (src/i18n/formulas.ts). A display formula of several equations (top-level `\qquad`,
  * formula-parts.ts) is laid out part by part, so that a narrow column wraps it onto lines instead of
- * cutting it off.
+ * cutting it off; an inline one (separated by `\ \ `, `\quad`) so that its lines break between them.
  */
 export const Formula = memo(function Formula({
   tex,
@@ -86,7 +86,21 @@ export const Formula = memo(function Formula({
   inline?: boolean;
   label?: string;
 }) {
-  if (inline) return <Rendered tex={tex} displayMode={false} className="formula-inline" label={label} />;
+  if (inline) {
+    const parts = inlineParts(tex);
+    if (parts.length === 1) return <Rendered tex={tex} displayMode={false} className="formula-inline" label={label} />;
+    // each part an inline block: whole on a line where it fits, wrapped inside where it alone does not
+    return (
+      <span className="formula-inline formula-inline-parts" aria-label={label}>
+        {parts.map((p, i) => (
+          <Fragment key={i}>
+            {i > 0 && <wbr />}
+            <Rendered tex={p} displayMode={false} className="formula-inline-part" />
+          </Fragment>
+        ))}
+      </span>
+    );
+  }
   const pieces = displayPieces(tex);
   if (pieces.length === 1) return <Rendered tex={tex} displayMode className="formula" label={label} />;
   return (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formulaParts } from './formula-parts';
+import { formulaParts, inlineParts } from './formula-parts';
 
 describe('formulaParts', () => {
   it('splits a display formula at its top-level \\qquad', () => {
@@ -31,5 +31,34 @@ describe('formulaParts', () => {
       String.raw`4n^2d\quad\text{vs}\quad 8nmd`,
       String.raw`\Rightarrow\ n_\times=2m`,
     ]);
+  });
+});
+
+describe('inlineParts', () => {
+  it('cuts an inline formula after each top-level \\ \\ , \\quad and \\qquad, each kept at the end of its part', () => {
+    expect(inlineParts(String.raw`a=b,\ \ c=\tfrac{1}{2}\ \ (\text{x})`)).toEqual([
+      String.raw`a=b,\ \ `,
+      String.raw`c=\tfrac{1}{2}\ \ `,
+      String.raw`(\text{x})`,
+    ]);
+    expect(inlineParts(String.raw`\phi(x)=e^{Wx}\quad(\text{no terms})`)).toEqual([
+      String.raw`\phi(x)=e^{Wx}\quad`,
+      String.raw`(\text{no terms})`,
+    ]);
+    expect(inlineParts(String.raw`a,\qquad b`)).toEqual([String.raw`a,\qquad`, ' b']);
+  });
+
+  it('leaves single spaces, separators inside braces and longer control words alone', () => {
+    for (const tex of [
+      String.raw`\big[1,\ x,\ \operatorname{vec}(xx^\top)\big]`,
+      String.raw`\text{a}_{x\ \ y\quad z}`,
+      String.raw`a\quadx b`,
+    ])
+      expect(inlineParts(tex)).toEqual([tex]);
+  });
+
+  it('joins its parts back into the formula (nothing lost or added)', () => {
+    const tex = String.raw`\phi(x)=[1,\ x],\ \ \phi(x)^\top\phi(y)=1+x^\top y\quad(1+d+d^2\text{ features})`;
+    expect(inlineParts(tex).join('')).toBe(tex);
   });
 });

@@ -24,6 +24,16 @@ describe('Formula', () => {
     expect(html).toContain('<annotation encoding="application/x-tex">A=\\operatorname{softmax}');
   });
 
+  it('sets an inline formula of several equations as inline blocks, one per equation, with a break between, each prerendered', () => {
+    const html = markup(en.names.mapTex.oprf, true);
+    expect(html.startsWith('<span class="formula-inline formula-inline-parts">')).toBe(true);
+    // φ(x) = …, A = …, ρ = … and the causal remark
+    expect(html.match(/class="formula-inline-part"/g)).toHaveLength(4);
+    expect(html.match(/<wbr\/>/g)).toHaveLength(3);
+    expect(html).not.toContain('data-formula-lazy');
+    expect(html).toContain('<annotation encoding="application/x-tex">\\rho=\\tfrac{1}{n^2 d}');
+  });
+
   it('shows a formula without prerendered HTML as its TeX while KaTeX loads, then as KaTeX renders it', async () => {
     const tex = String.raw`\sqrt{\pi}\ne\tfrac{355}{113}`;
     expect(prerenderedFormula(tex, true)).toBeUndefined();
