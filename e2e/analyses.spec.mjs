@@ -12,7 +12,16 @@ import {
   waitForAllAnalyses,
   waitForAnalysis,
 } from './app-analyses.mjs';
-import { metric, resultId, settledBox, shotsDir, typeParam, waitForParams, waitForResult } from './app-page.mjs';
+import {
+  markerLabelBoxes,
+  metric,
+  resultId,
+  settledBox,
+  shotsDir,
+  typeParam,
+  waitForParams,
+  waitForResult,
+} from './app-page.mjs';
 import { test } from './harness.mjs';
 
 const PANELS = ['main', 'error', 'sparsity', 'rank', 'feature-maps'];
@@ -48,6 +57,19 @@ test(
     assert.ok(rankP <= mPrime, `rank(Â) ${rankP} > m′ ${mPrime}`);
     assert.ok(rankA > mPrime, `rank(A) ${rankA} should exceed m′ ${mPrime}`);
     assert.ok((await metric(page, 'rank-scores')) <= 16);
+    // the spectrum's d and m′ labels sit where its curves start (σ₁, the top edge): each on a box of
+    // the panel's colour, so a curve does not show through between its glyphs
+    const labels = await markerLabelBoxes(page, '#panel-rank');
+    log(`rank marker labels: ${JSON.stringify(labels)}`);
+    assert.deepEqual(
+      labels.map((l) => l.text),
+      ['d = 16', 'm′ = 64'],
+    );
+    for (const l of labels) {
+      assert.ok(l.covers, `${l.text}: its box covers the text`);
+      assert.equal(l.fill, l.bg, `${l.text}: the box has the panel's colour`);
+      assert.ok(l.opacity >= 0.8, `${l.text}: the box hides what runs under it (opacity ${l.opacity})`);
+    }
 
     // screenshots of every panel at 1280×800
     for (const id of PANELS)

@@ -79,3 +79,44 @@ export async function typeParam(page, param, value) {
   await input.fill(String(value));
   await input.press('Enter');
 }
+
+/**
+ * The labels of the vertical marker lines in the charts under `scope` (a selector): per label its
+ * text, whether a label box lies under it covering all of its text, the box's fill and opacity, and the
+ * background the chart is drawn on (its nearest ancestor's with one).
+ */
+export async function markerLabelBoxes(page, scope) {
+  return page.locator(`${scope} svg text.marker-label`).evaluateAll((all) =>
+    all
+      .filter((t) => {
+        const line = t.parentElement.querySelector(':scope > line');
+        return !!line && line.getAttribute('x1') === line.getAttribute('x2'); // a vertical marker's, not a level's
+      })
+      .map((t) => {
+        const box = t.previousElementSibling?.matches('rect.marker-label-bg') ? t.previousElementSibling : null;
+        const tb = t.getBBox();
+        const bb = box?.getBBox();
+        let bg = 'none';
+        for (let el = t.closest('svg'); el; el = el.parentElement) {
+          const c = getComputedStyle(el).backgroundColor;
+          if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') {
+            bg = c;
+            break;
+          }
+        }
+        const cs = box && getComputedStyle(box);
+        return {
+          text: t.textContent,
+          covers:
+            !!bb &&
+            bb.x <= tb.x + 0.5 &&
+            bb.y <= tb.y + 0.5 &&
+            bb.x + bb.width >= tb.x + tb.width - 0.5 &&
+            bb.y + bb.height >= tb.y + tb.height - 0.5,
+          fill: cs?.fill ?? null,
+          opacity: cs ? Number(cs.opacity) : 0,
+          bg,
+        };
+      }),
+  );
+}

@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { markerLabelBoxes } from './app-page.mjs';
 import { injectAxe } from './axe.mjs';
 import { test } from './harness.mjs';
 
@@ -305,6 +306,17 @@ test(
       );
       for (const [sel, px] of sizes) if (px !== null) assert.ok(px >= 20, `slide ${k}: ${sel} font ${px}px ≥ 20px`);
       wide.push(...(await misfits(page, k)));
+      // a marker's label lies on a box of the slide's background (slides have no panels), in both themes
+      for (const theme of drawn.kind === 'spectra' ? ['light', 'dark'] : ['light']) {
+        await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+        const labels = await markerLabelBoxes(page, '.slide-fig');
+        if (drawn.kind === 'spectra') assert.equal(labels.length, 2, `slide ${k}: the spectra's d and m′ labels`);
+        for (const l of labels) {
+          assert.ok(l.covers, `slide ${k}, ${l.text}: its box covers the text`);
+          assert.equal(l.fill, l.bg, `slide ${k} (${theme}), ${l.text}: the box has the slide's background`);
+        }
+      }
+      await page.evaluate(() => delete document.documentElement.dataset.theme);
       log(`slide ${k} ${drawn.kind}: ${JSON.stringify(sizes.map(([, px]) => px))} px`);
       if (SHOT_STEPS.includes(k)) {
         await page.waitForTimeout(300);

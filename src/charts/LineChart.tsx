@@ -145,7 +145,7 @@ function LineChartImpl(props: LineChartProps) {
   ]);
 
   // Marker labels are measured once drawn, then placed in rows so nearby lines' labels never overlap.
-  const { markerText, placed } = useMarkerLabels(markers, xs, innerW);
+  const { markerText, placed, fontPx } = useMarkerLabels(markers, xs, innerW);
 
   const okX = (v: number) => Number.isFinite(v) && (!xLog || v > 0);
   const okY = (v: number) => Number.isFinite(v) && (!yLog || v > 0);
@@ -287,6 +287,18 @@ function LineChartImpl(props: LineChartProps) {
                 stroke={mk.color ?? 'var(--muted)'}
                 strokeDasharray="3 3"
               />
+              {placed[i] && (
+                // a box in the panel's colour under the text (its font's ascent and descent, about
+                // 1 and 0.27 em): the curves run along the plot's top edge (a spectrum starts at σ₁),
+                // and a halo alone lets them show between the glyphs
+                <rect
+                  className="marker-label-bg"
+                  x={(placed[i].anchor === 'end' ? placed[i].textX - placed[i].width : placed[i].textX) - 2}
+                  y={10 + placed[i].row * 14 - fontPx - 0.5}
+                  width={placed[i].width + 4}
+                  height={1.27 * fontPx + 1}
+                />
+              )}
               <text
                 ref={(el) => {
                   markerText.current[i] = el;
