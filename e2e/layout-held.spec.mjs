@@ -248,3 +248,61 @@ test(
   },
   { webgpu: false, timeout: 120_000 },
 );
+
+test(
+  'a step at a large n (8,192 on the CPU worker) whose run shows its progress, Cancel and the long-run note moves nothing on the page: the status line keeps its height and the figures under it their place, every frame of the run',
+  async ({ page, appUrl, log }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${appUrl}/?backend=cpu&n=8192`);
+    const idle = () =>
+      page.waitForFunction(
+        () =>
+          !!document.querySelector('[data-result-params]') &&
+          document.querySelector('#panel-main .compute-status')?.getAttribute('data-status') === 'ok',
+        null,
+        { timeout: 90_000 },
+      );
+    await idle();
+    const slider = page.locator('[data-param="m"]').first();
+    await slider.focus();
+    // every frame from the key press until the new result is shown: the status line's height, the
+    // figures' tops under it, what the status shows, and the layout shifts (no input excluded)
+    await page.evaluate(() => {
+      const rec = (window.__run = { frames: [], shift: 0, done: false });
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) rec.shift += e.value;
+      }).observe({ type: 'layout-shift' });
+      const before = document.querySelector('[data-result-params]').getAttribute('data-result-id');
+      const tick = () => {
+        const params = document.querySelector('[data-result-params]');
+        rec.frames.push({
+          line: document.querySelector('#panel-main .status-line').getBoundingClientRect().height,
+          tops: [...document.querySelectorAll('#panel-main .figure-body')].map((f) => f.getBoundingClientRect().top),
+          note: !!document.querySelector('#panel-main .compute-status .long-run'),
+          cancel: !!document.querySelector('#panel-main [data-action="cancel-compute"]'),
+        });
+        if (params.getAttribute('data-result-id') !== before) rec.done = true;
+        else requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => window.__run.done, null, { timeout: 90_000 });
+    await page.waitForTimeout(300); // the shifts of the result's own frame
+    const run = await page.evaluate(() => window.__run);
+    const first = run.frames[0];
+    const moved = Math.max(...run.frames.flatMap((f) => f.tops.map((t, i) => Math.abs(t - first.tops[i]))));
+    const lines = run.frames.map((f) => f.line);
+    log(
+      `${run.frames.length} frames; note in ${run.frames.filter((f) => f.note).length}, Cancel in ${run.frames.filter((f) => f.cancel).length}; status line ${Math.min(...lines).toFixed(1)}–${Math.max(...lines).toFixed(1)} px; figures moved ≤ ${moved.toFixed(1)} px; layout shift ${run.shift.toFixed(4)}`,
+    );
+    assert.ok(
+      run.frames.some((f) => f.note && f.cancel),
+      'the run was long: its note and Cancel were shown (else this machine is too fast for n = 8,192)',
+    );
+    assert.ok(Math.max(...lines) - Math.min(...lines) <= 0.5, 'the status line kept its height');
+    assert.ok(moved <= 0.5, `the figures under the status line stayed put (moved ${moved.toFixed(1)} px)`);
+    assert.ok(run.shift < 0.001, `no layout shift (${run.shift.toFixed(4)})`);
+  },
+  { webgpu: false, timeout: 180_000 },
+);

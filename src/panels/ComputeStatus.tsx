@@ -4,10 +4,20 @@
  * waiting for "Compute anyway", what a cancel did, and a failed run's explanation — also when it is
  * the first run and nothing is on screen.
  */
+import type { ReactNode } from 'react';
 import { paramsText, useStrings } from '../ui/strings';
 import { fmtMs } from '../charts/format';
 import { useController, useStore } from '../store/react';
 import { useComputeProgress } from '../ui/compute-progress';
+
+/** A small button of the status that acts on the compute (`data-action` names what it does). */
+function ActionButton({ action, onClick, children }: { action: string; onClick: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className="small" data-action={action} onClick={onClick}>
+      {children}
+    </button>
+  );
+}
 
 export function ComputeStatus() {
   const t = useStrings();
@@ -18,46 +28,49 @@ export function ComputeStatus() {
   const shownBackend = c.result?.backend.kind;
 
   return (
-    <div className="compute-status" data-status={c.status} data-long={running?.long ? 'true' : undefined}>
+    <div
+      className="compute-status"
+      data-status={c.status}
+      data-long={running?.long ? 'true' : undefined}
+      data-progress={running && showProgress ? '' : undefined}
+    >
+      {/* the last run's line: hidden by a run's progress, which is drawn over it in a status line
+          (styles.css) — so the line keeps its width and the text beside it does not re-wrap */}
+      {c.result && c.latencyMs !== null && shownBackend && (
+        <span className="computed-in">{f.computedOn(f.backendName[shownBackend], fmtMs(c.latencyMs))}</span>
+      )}
       {running && showProgress && (
-        <div className="progress-row">
-          <span className="spinner" aria-hidden="true" />
-          <span role="status">{f.computingOn(f.backendName[running.backend])}</span>
-          {showElapsed && (
-            <>
-              {running.long && (
-                <progress
-                  max={1}
-                  value={Math.min(0.99, elapsed / running.estimateMs)}
-                  aria-label={f.progressLabel(f.duration(running.estimateMs))}
-                />
-              )}
-              {/* before the ticking time, so Cancel stays where the pointer is */}
-              <button
-                type="button"
-                className="small"
-                data-action="cancel-compute"
-                onClick={() => controller.cancelCompute()}
-              >
-                {f.cancel}
-              </button>
-              <span className="elapsed" data-estimate-ms={Math.round(running.estimateMs)} aria-hidden="true">
-                {running.long
-                  ? f.estimate(f.duration(running.estimateMs), f.duration(elapsed))
-                  : f.elapsed(f.duration(elapsed))}
-              </span>
-            </>
+        <div className="run-status">
+          <div className="progress-row">
+            <span className="spinner" aria-hidden="true" />
+            <span role="status">{f.computingOn(f.backendName[running.backend])}</span>
+            {showElapsed && (
+              <>
+                {running.long && (
+                  <progress
+                    max={1}
+                    value={Math.min(0.99, elapsed / running.estimateMs)}
+                    aria-label={f.progressLabel(f.duration(running.estimateMs))}
+                  />
+                )}
+                {/* before the ticking time, so Cancel stays where the pointer is */}
+                <ActionButton action="cancel-compute" onClick={() => controller.cancelCompute()}>
+                  {f.cancel}
+                </ActionButton>
+                <span className="elapsed" data-estimate-ms={Math.round(running.estimateMs)} aria-hidden="true">
+                  {running.long
+                    ? f.estimate(f.duration(running.estimateMs), f.duration(elapsed))
+                    : f.elapsed(f.duration(elapsed))}
+                </span>
+              </>
+            )}
+          </div>
+          {running.long && (
+            <p className="long-run warn" role="status">
+              {f.longRun(paramsText(t, running.params), f.duration(running.estimateMs), f.backendName[running.backend])}
+            </p>
           )}
         </div>
-      )}
-      {running?.long && (
-        <p className="long-run warn" role="status">
-          {f.longRun(paramsText(t, running.params), f.duration(running.estimateMs), f.backendName[running.backend])}
-        </p>
-      )}
-      {/* the previous run's line stays until a run shows its progress (no flicker on a short step) */}
-      {!showProgress && c.result && c.latencyMs !== null && shownBackend && (
-        <span className="computed-in">{f.computedOn(f.backendName[shownBackend], fmtMs(c.latencyMs))}</span>
       )}
       {c.status === 'held' && c.held && (
         <p className="long-run warn" role="status" data-held="" data-estimate-ms={Math.round(c.held.estimateMs)}>
@@ -67,14 +80,9 @@ export function ComputeStatus() {
             f.backendName[c.held.backend],
             c.result !== null,
           )}{' '}
-          <button
-            type="button"
-            className="small"
-            data-action="compute-anyway"
-            onClick={() => controller.computeAnyway()}
-          >
+          <ActionButton action="compute-anyway" onClick={() => controller.computeAnyway()}>
             {f.computeAnyway}
-          </button>
+          </ActionButton>
         </p>
       )}
       {!running && c.cancelled && (
@@ -83,14 +91,9 @@ export function ComputeStatus() {
             ? f.cancelledReverted(paramsText(t, c.cancelled.params), f.duration(c.cancelled.estimateMs))
             : f.cancelledNothing(paramsText(t, c.cancelled.params), f.duration(c.cancelled.estimateMs))}{' '}
           {!c.cancelled.reverted && (
-            <button
-              type="button"
-              className="small"
-              data-action="compute-anyway"
-              onClick={() => controller.computeAnyway()}
-            >
+            <ActionButton action="compute-anyway" onClick={() => controller.computeAnyway()}>
               {f.computeAnyway}
-            </button>
+            </ActionButton>
           )}
         </p>
       )}
