@@ -23,7 +23,8 @@
 //                                              step by step in one browser; DIR's paths are tagged @base.
 //                                              DIR needs node_modules where Vite finds them, e.g.
 //                                              git worktree add node_modules/.cache/base <commit>)
-//   --query k=v&…: URL parameters for both paths (e.g. --query map=elu1)
+//   --query k=v&…: URL parameters for both paths (e.g. --query map=elu1; n=4096: no heatmaps above
+//                  their limit, so "heatmap redrawn" is then the main result's line shown)
 //   --rounds R: R fresh page loads per path, --steps steps on each; --warmup W: unrecorded steps
 //   first; --paths cpu,webgpu: which paths; --attribution: an unminified build, and for every long
 //   animation frame ≥ 50 ms in a step its scripts (invoker, function, source, duration) — what to
@@ -117,7 +118,11 @@ function probe() {
   }
   const hasLoaf = observe('long-animation-frame', loafs);
 
-  const heatmapId = () => document.querySelector('[data-metric="heatmap-exact"]')?.getAttribute('data-result-id') ?? '';
+  // above the heatmap limit (n > 1,024 on the CPU) there is no heatmap: the main result's line instead
+  const heatmapId = () =>
+    (
+      document.querySelector('[data-metric="heatmap-exact"]') ?? document.querySelector('[data-result-params]')
+    )?.getAttribute('data-result-id') ?? '';
   const computing = () => document.querySelector('.compute-status')?.getAttribute('data-status') === 'computing';
   /** op → what its (first) status element says */
   const analyses = () => {
