@@ -580,3 +580,59 @@ test(
   },
   { timeout: 60_000, webgpu: false },
 );
+
+/**
+ * The controls' selects under `scope`: per select, the room its chosen option's text has (its box
+ * less padding and Chromium's arrow, 20 px) and each option's text width in its font, measured through
+ * a canvas (a select's own text cannot be measured).
+ */
+async function selectRoom(page, scope) {
+  await page.evaluate(() => document.fonts.ready);
+  return page.locator(`${scope} select`).evaluateAll((selects) => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    return selects.map((s) => {
+      const cs = getComputedStyle(s);
+      ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      return {
+        name: s.getAttribute('data-param') ?? s.id,
+        room: s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20,
+        options: [...s.options].map((o) => ({ text: o.text, width: ctx.measureText(o.text).width })),
+      };
+    });
+  });
+}
+
+test(
+  'no select of the controls cuts off a choice: every option of the sidebar’s selects fits their box at 1280 and 390 px, in English and Chinese; a map’s or projection’s full name, with its source, stands under its select',
+  async ({ page, appUrl, log }) => {
+    for (const lang of ['en', 'zh'])
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(`${appUrl}/?backend=cpu&lang=${lang}`);
+        await page.waitForSelector('.sidebar select[data-param="featureMap"]');
+        const selects = await selectRoom(page, '.sidebar');
+        assert.ok(selects.length >= 4, `the sidebar's selects (${selects.length})`);
+        for (const s of selects) {
+          const widest = Math.max(...s.options.map((o) => o.width));
+          log(`${lang} ${width} px: ${s.name} widest option ${widest.toFixed(0)} of ${s.room.toFixed(0)} px`);
+          for (const o of s.options)
+            assert.ok(
+              o.width <= s.room,
+              `${lang}, ${width} px, ${s.name}: “${o.text}” ${o.width.toFixed(0)} > ${s.room} px`,
+            );
+        }
+      }
+    // the option reads short; the full name stands under the select
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${appUrl}/?backend=cpu&map=oprf`);
+    const row = page.locator('.sidebar .control', { has: page.locator('select[data-param="featureMap"]') });
+    assert.equal(await row.locator('select option:checked').textContent(), 'FAVOR++ (optimal positive)');
+    assert.equal(await row.locator('.help').textContent(), 'FAVOR++: optimal positive RF (Likhosherstov et al. 2022)');
+    const proj = page.locator('.sidebar .control', { has: page.locator('select[data-param="projection"]') });
+    assert.equal(await proj.locator('.help').textContent(), 'Orthogonal, χ-distributed norms (paper default)');
+    // a name that fits whole needs no line under it
+    await page.selectOption('.sidebar select[data-param="featureMap"]', 'positive');
+    await row.locator('.help').waitFor({ state: 'detached' });
+  },
+  { webgpu: false, timeout: 120_000 },
+);

@@ -5,8 +5,8 @@
  * the mouse wheel, so the strip never captures the page's scrolling.
  */
 import { useId } from 'react';
-import { FEATURE_MAPS, INPUT_KINDS, PROJECTIONS } from '../core/types';
-import { Row, Select, StopSlider, TypedNumber } from '../controls/Controls';
+import { INPUT_KINDS } from '../core/types';
+import { MapSelect, ProjectionSelect, Row, Select, StopSlider, TypedNumber } from '../controls/Controls';
 import type { EmbedControlId } from '../store/embed';
 import { D_STOPS, M_STOPS, N_STOPS, SCALE_RANGE } from '../store/params';
 import { useStore } from '../store/react';
@@ -56,9 +56,9 @@ function EmbedControl({ id }: { id: EmbedControlId }) {
     case 'scale':
       return <ScaleControl />;
     case 'map':
-      return <Select param="featureMap" label={t.featureMap} options={FEATURE_MAPS} names={t.mapNames} />;
+      return <MapSelect />;
     case 'proj':
-      return <Select param="projection" label={t.projection} options={PROJECTIONS} names={t.projNames} />;
+      return <ProjectionSelect />;
     case 'input':
       return <Select param="input" label={t.input} options={INPUT_KINDS} names={t.inputNames} />;
     case 'causal':

@@ -112,21 +112,26 @@ export function Select<K extends 'featureMap' | 'projection' | 'input' | 'stabil
   label,
   options,
   names,
+  fullNames,
   disabled,
   help,
 }: {
   param: K;
   label: string;
   options: readonly AttentionParams[K][];
+  /** what each option reads (short enough for the select: a chosen option's text is not wrapped) */
   names: Record<string, string>;
+  /** the full name of each option, shown under the select where it says more than the option */
+  fullNames?: Record<string, string>;
   disabled?: boolean;
   help?: ReactNode;
 }) {
   const id = useId();
   const value = useStore((s) => s.params[param]);
   const actions = useActions();
+  const full = fullNames?.[value as string];
   return (
-    <Row label={label} htmlFor={id} help={help}>
+    <Row label={label} htmlFor={id} help={full && full !== names[value as string] ? full : help}>
       <select
         id={id}
         value={value as string}
@@ -184,8 +189,8 @@ export function Controls() {
         stops={D_STOPS}
       />
       <StopSlider param="m" label={t.m} help={proj ? t.mHelp(fmtInt(mp)) : t.noProjection} stops={M_STOPS} />
-      <Select param="featureMap" label={t.featureMap} options={FEATURE_MAPS} names={t.mapNames} />
-      <Select param="projection" label={t.projection} options={PROJECTIONS} names={t.projNames} disabled={!proj} />
+      <MapSelect />
+      <ProjectionSelect disabled={!proj} />
       <InputSelect />
       <StabilizerSelect />
       <Row
@@ -232,6 +237,35 @@ export function Controls() {
         {t.reset}
       </button>
     </form>
+  );
+}
+
+/** The feature map: each option by a name that fits the select, the chosen one's full name (its source) under it. */
+export function MapSelect() {
+  const t = useStrings().controls;
+  return (
+    <Select
+      param="featureMap"
+      label={t.featureMap}
+      options={FEATURE_MAPS}
+      names={t.mapChoices}
+      fullNames={t.mapNames}
+    />
+  );
+}
+
+/** The projection W, named as MapSelect names the maps. */
+export function ProjectionSelect({ disabled }: { disabled?: boolean }) {
+  const t = useStrings().controls;
+  return (
+    <Select
+      param="projection"
+      label={t.projection}
+      options={PROJECTIONS}
+      names={t.projChoices}
+      fullNames={t.projNames}
+      disabled={disabled}
+    />
   );
 }
 

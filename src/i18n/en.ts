@@ -113,6 +113,24 @@ const MAP_NAMES: Record<FeatureMapKind, string> = {
   hedgehog: 'Hedgehog (learned, fitted in the browser)',
 };
 
+/**
+ * The maps as the select lists them: a chosen option is drawn in the select's box, cut at its edge
+ * (about 28 characters in the sidebar), so the full name, with its source, is shown under it.
+ */
+const MAP_CHOICES: Record<FeatureMapKind, string> = {
+  positive: 'Positive (FAVOR+)',
+  hyperbolic: 'Hyperbolic positive',
+  trig: 'Trigonometric (sin, cos)',
+  relu: 'ReLU (Performer-ReLU)',
+  elu1: '1 + elu (linear transformer)',
+  exp: 'eˣ without norm terms',
+  'double-softmax': 'Double softmax',
+  oprf: 'FAVOR++ (optimal positive)',
+  taylor2: 'Second-order Taylor',
+  cosformer: 'cosFormer (ReLU · cos)',
+  hedgehog: 'Hedgehog (learned)',
+};
+
 const MAP_SHORT: Record<FeatureMapKind, string> = {
   positive: 'positive',
   hyperbolic: 'hyperbolic',
@@ -132,6 +150,14 @@ const PROJ_NAMES: Record<ProjectionKind, string> = {
   'orthogonal-sqrtd': 'Orthogonal, norms √d (regularized)',
   iid: 'iid Gaussian',
   simplex: 'Simplex, χ-distributed norms (Reid et al. 2023)',
+};
+
+/** The projections as the select lists them (as MAP_CHOICES: the full name under the select). */
+const PROJ_CHOICES: Record<ProjectionKind, string> = {
+  'orthogonal-chi': 'Orthogonal (paper default)',
+  'orthogonal-sqrtd': 'Orthogonal, norms √d',
+  iid: 'iid Gaussian',
+  simplex: 'Simplex (Reid et al. 2023)',
 };
 
 const PROJ_SHORT: Record<ProjectionKind, string> = {
@@ -311,7 +337,9 @@ export const en = {
     structuredAction: (s: number) => `use s = ${s}`,
     reset: 'Reset all',
     mapNames: MAP_NAMES,
+    mapChoices: MAP_CHOICES,
     projNames: PROJ_NAMES,
+    projChoices: PROJ_CHOICES,
     inputNames: INPUT_NAMES,
     noProjection: 'no projection for this map',
   },

@@ -41,7 +41,7 @@ function textProblemsEn(problems: readonly TokenizeProblem[]): string {
 }
 
 export const trainedEn = {
-  inputOption: 'Trained head (a bundled model)',
+  inputOption: 'Trained head (bundled)',
   heading: 'Trained heads',
   model: 'Model',
   example: 'Sequence',

@@ -157,11 +157,33 @@ const MAP_SHORT: Record<FeatureMapKind, string> = {
   hedgehog: 'Hedgehog（学习）',
 };
 
+/** 下拉框中的映射名称（完整名称及出处显示在下拉框下方）。 */
+const MAP_CHOICES: Record<FeatureMapKind, string> = {
+  positive: '正随机特征（FAVOR+）',
+  hyperbolic: '双曲正随机特征',
+  trig: '三角函数特征（sin, cos）',
+  relu: 'ReLU（Performer-ReLU）',
+  elu1: '1 + elu（线性 Transformer）',
+  exp: 'eˣ，不含范数项',
+  'double-softmax': '双重 softmax',
+  oprf: 'FAVOR++（最优正特征）',
+  taylor2: '二阶泰勒展开',
+  cosformer: 'cosFormer（ReLU 加余弦）',
+  hedgehog: 'Hedgehog（可学习）',
+};
+
 const PROJ_NAMES: Record<ProjectionKind, string> = {
   'orthogonal-chi': '正交，范数服从 χ 分布（论文默认）',
   'orthogonal-sqrtd': '正交，范数取 √d（正则化）',
   iid: '独立同分布高斯',
   simplex: '单纯形，范数服从 χ 分布（Reid 等，2023）',
+};
+
+const PROJ_CHOICES: Record<ProjectionKind, string> = {
+  'orthogonal-chi': '正交（论文默认）',
+  'orthogonal-sqrtd': '正交，范数 √d',
+  iid: '独立同分布高斯',
+  simplex: '单纯形（Reid 等，2023）',
 };
 
 const PROJ_SHORT: Record<ProjectionKind, string> = {
@@ -334,7 +356,9 @@ export const zh: Strings = {
     structuredAction: (s: number) => `改用 s = ${s}`,
     reset: '全部重置',
     mapNames: MAP_NAMES,
+    mapChoices: MAP_CHOICES,
     projNames: PROJ_NAMES,
+    projChoices: PROJ_CHOICES,
     inputNames: INPUT_NAMES,
     noProjection: '此映射不使用投影',
   },
@@ -731,7 +755,7 @@ export const zh: Strings = {
   },
   stab: {
     label: 'eˣ 特征的稳定化方式',
-    names: { shift: '减最大值（精确估计量）', ref: '减最大值 + ε = 10⁻⁶（参考实现）' },
+    names: { shift: '减最大值（精确估计量）', ref: '减最大值 + ε = 10⁻⁶（参考）' },
     help: '减去最大值在 Â 的行归一化中会完全抵消；像参考实现那样再加上 ε = 10⁻⁶ 则不会：范数较大时它会淹没极小的真实特征，使 Â 变平。',
     zeroRows: (k: number, n: number, cause: ZeroNormalizerCause) =>
       `${fmtInt(k)} / ${fmtInt(n)} 个查询行的归一化因子全为零：${ZERO_ROWS[cause].why}这些行的 Â 和输出显示为 0，而不是一个概率分布。${ZERO_ROWS[cause].fix}`,
