@@ -74,7 +74,7 @@ test(
     );
     const at = await page.locator('[data-map-row]').evaluateAll((cells) =>
       cells.map((c) => {
-        const line = c.querySelector('.marker-label').previousElementSibling;
+        const line = c.querySelector('.marker-label').parentElement.querySelector(':scope > line');
         return Number(line.getAttribute('x1')) / Number(c.querySelector('clipPath rect').getAttribute('width'));
       }),
     );

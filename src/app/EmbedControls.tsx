@@ -26,7 +26,7 @@ function ScaleControl() {
       <TypedNumber
         param="scale"
         value={scale}
-        label={t.controls.typed(`${t.controls.scale} (${SCALE_RANGE.min}–${SCALE_RANGE.max})`)}
+        label={t.controls.typedRange(t.controls.scale, SCALE_RANGE.min, SCALE_RANGE.max)}
         width={5}
       />
     </Row>

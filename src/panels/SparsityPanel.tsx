@@ -123,7 +123,7 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
             />
             <Metric
               name="sparsity-entropy-performer"
-              label={`${t.metrics.entropyPerformer} (${rvMap})`}
+              label={t.metrics.entropyPerformerOf(rvMap)}
               hint={t.metrics.entropyHint}
               value={mean(rv.performer)}
             />
