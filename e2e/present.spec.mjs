@@ -246,7 +246,7 @@ const uiFaces = (page) =>
   page.evaluate(() => [...document.fonts].filter((f) => f.family.includes('Inter') && f.status === 'loaded').length);
 
 test(
-  'lecture mode: every slide applies its scene (src/present/story.ts) and shows a computed figure — the trained-head slide the bundled head (its A, head-stats’ entropy; the head control switches it), every other slide generated inputs; body text ≥ 20 px at 1024×768; axe finds no violations',
+  'lecture mode: every slide applies its scene (src/present/story.ts) and shows a computed figure — the trained-head slide the bundled head (its A, head-stats’ entropy; the head control switches it), every other slide generated inputs; body text ≥ 20 px at 1024×768; marker labels on a box of the slide’s background; before a run the learning slide’s accuracy chart marks MQAR’s chance (1/32); axe finds no violations',
   async ({ page, appUrl, artifacts, loadModule, log }) => {
     const { STORY } = await loadModule('/src/present/story.ts');
     const mods = await headModules(loadModule);
@@ -317,6 +317,30 @@ test(
         }
       }
       await page.evaluate(() => delete document.documentElement.dataset.theme);
+      if (drawn.kind === 'training') {
+        // before a run the accuracy chart already marks where a model starts: MQAR's chance, 1/32
+        const chance = await page.evaluate(() => {
+          const label = [...document.querySelectorAll('.slide-fig .marker-label')].find((t) =>
+            /chance/.test(t.textContent),
+          );
+          if (!label) return null;
+          const y = Number(label.parentElement.querySelector('line').getAttribute('y1'));
+          const tick = (v) =>
+            Number(
+              // the y axis: the one not moved to the plot's bottom
+              [...document.querySelectorAll('.slide-fig .axis:not([transform]) .tick')]
+                .find((t) => t.textContent === v)
+                .getAttribute('transform')
+                .match(/translate\(0,([-\d.]+)\)/)[1],
+            );
+          // px from where 1/32 falls between the ticks 0 and 0.2 (d3 draws ticks half a pixel off)
+          const at = tick('0') + ((tick('0.2') - tick('0')) * (1 / 32)) / 0.2;
+          return { text: label.textContent, off: Math.abs(y - at) };
+        });
+        assert.ok(chance, `slide ${k}: the accuracy chart's chance line`);
+        assert.equal(chance.text, 'chance: a random value, 1/32');
+        assert.ok(chance.off <= 1, `slide ${k}: the line at 1/32 of the axis (${chance.off.toFixed(2)} px off)`);
+      }
       log(`slide ${k} ${drawn.kind}: ${JSON.stringify(sizes.map(([, px]) => px))} px`);
       if (SHOT_STEPS.includes(k)) {
         await page.waitForTimeout(300);

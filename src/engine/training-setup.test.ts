@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { defaultSetup, lectureSetup, runSpecs, trainConfig, type TrainingSetup } from './training-setup';
+import {
+  chanceAccuracy,
+  defaultSetup,
+  lectureSetup,
+  MQAR_VOCAB,
+  runSpecs,
+  trainConfig,
+  type TrainingSetup,
+} from './training-setup';
 import { parseSetup, writeSetup } from './training-setup-url';
 
 const base = defaultSetup('webgpu');
@@ -39,5 +47,13 @@ describe('lectureSetup', () => {
     expect(cpu.kinds).toEqual(defaultSetup('cpu').kinds);
     expect(parseSetup(writeSetup(cpu), defaultSetup('cpu')).problems).toEqual([]);
     expect(lectureSetup('webgpu')).toEqual(defaultSetup('webgpu'));
+  });
+});
+
+describe('chanceAccuracy', () => {
+  it("is MQAR's random-value guess at the panel's vocabulary, and no line for the text tasks", () => {
+    expect(MQAR_VOCAB).toBe(64);
+    expect(chanceAccuracy('mqar')).toBe(1 / 32);
+    for (const task of ['lm', 'mlm', 'local'] as const) expect(chanceAccuracy(task)).toBeNull();
   });
 });

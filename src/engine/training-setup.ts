@@ -8,7 +8,7 @@
 import type { ProjectionKind } from '../core/types';
 import type { AttentionSpec, ShortConv, TaskConfig, TrainConfig, TrainFeatureMap } from '../core/train/types';
 import { defaultTrainConfig, suggestedLr } from '../core/train/train-defaults';
-import { TEXT_VOCAB } from '../core/train/tasks/index';
+import { mqarChance, TEXT_VOCAB } from '../core/train/tasks/index';
 import type { TrainKind, TrainTask } from './training-kinds';
 
 export * from './training-kinds';
@@ -73,6 +73,14 @@ export const LR_RANGE = [1e-5, 1] as const;
 
 /** MQAR vocabulary: the core's default (Zoology's 8192 learns too slowly in a browser). */
 export const MQAR_VOCAB = defaultTrainConfig('mqar').task.vocab;
+
+/**
+ * The accuracy charts' chance line: MQAR's random-value guess (1/32 at the default vocabulary); none
+ * for the text tasks, whose floor is the corpus's token frequencies rather than a uniform guess.
+ */
+export function chanceAccuracy(task: TrainTask): number | null {
+  return task === 'mqar' ? mqarChance(MQAR_VOCAB) : null;
+}
 
 /**
  * The default comparison per backend: the core's default MQAR model (src/core/train/train-defaults.ts:

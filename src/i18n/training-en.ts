@@ -115,6 +115,8 @@ export const trainingEn = {
   step: 'step',
   loss: 'loss (cross-entropy, nats)',
   accuracy: 'accuracy',
+  /** the accuracy charts' chance line (MQAR: one value token in `values`) */
+  chance: (values: number) => `chance: a random value, 1/${values}`,
   band: 'band: seeds’ min to max',
   metricLoss: (name: string) => `${name}: loss`,
   metricAcc: (name: string) => `${name}: accuracy`,

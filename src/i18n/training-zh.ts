@@ -107,6 +107,7 @@ export const trainingZh: typeof trainingEn = {
   step: '步',
   loss: '损失（交叉熵，奈特）',
   accuracy: '准确率',
+  chance: (values: number) => `随机取值的准确率：1/${values}`,
   band: '带：各种子的最小到最大',
   metricLoss: (name: string) => `${name}：损失`,
   metricAcc: (name: string) => `${name}：准确率`,

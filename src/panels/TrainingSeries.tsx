@@ -7,7 +7,7 @@
 import { ExportFigure } from '../charts/ExportFigure';
 import { fmtPct } from '../charts/format';
 import { LineChart, type Series } from '../charts/LineChart';
-import type { TrainKind } from '../engine/training-setup';
+import { chanceAccuracy, type TrainKind } from '../engine/training-setup';
 import { useStore, useTrainingController } from '../store/react';
 import { isTraining } from '../store/training';
 import { seriesRecords, type ComparisonRecord, type SeriesKind } from '../store/training-series';
@@ -38,6 +38,8 @@ function SweepChart({ records, kind }: { records: ComparisonRecord[]; kind: 'pai
     };
   });
   const title = kind === 'pairs' ? tt.pairsChart : tt.mChart;
+  const tasks = new Set(records.map((r) => r.setup.task));
+  const chance = tasks.size === 1 ? chanceAccuracy([...tasks][0]!) : null;
   return (
     <ExportFigure
       title={title}
@@ -52,6 +54,7 @@ function SweepChart({ records, kind }: { records: ComparisonRecord[]; kind: 'pai
         ariaLabel={title}
         xScale="log"
         yDomain={[0, 1]}
+        hLines={chance === null ? undefined : [{ y: chance, label: tt.chance(Math.round(1 / chance)) }]}
         integerX
         height={220}
         tableCaption={title}

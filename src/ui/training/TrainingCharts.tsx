@@ -6,7 +6,7 @@
 import { memo, useMemo } from 'react';
 import { ExportFigure } from '../../charts/ExportFigure';
 import { LineChart, type Series } from '../../charts/LineChart';
-import type { TrainingSetup } from '../../engine/training-setup';
+import { chanceAccuracy, type TrainingSetup } from '../../engine/training-setup';
 import type { Band, KindGroup } from '../../store/training-summary';
 import { useStrings } from '../strings';
 import { kindColor, kindDash, kindName } from './kinds';
@@ -59,8 +59,24 @@ export const TrainingCharts = memo(function TrainingCharts(props: {
   const loss = series((g) => g.loss);
   const acc = series((g) => g.accuracy);
   const maxStep = Math.max(1, props.setup?.steps ?? 1);
-  const charts: { key: string; title: string; series: Series[]; y: string; yDomain?: [number, number] }[] = [
-    { key: 'accuracy', title: tt.accChart, series: acc, y: tt.accuracy, yDomain: [0, 1] },
+  // where accuracy starts from: with it the empty chart before a run already says what to expect
+  const chance = props.setup ? chanceAccuracy(props.setup.task) : null;
+  const charts: {
+    key: string;
+    title: string;
+    series: Series[];
+    y: string;
+    yDomain?: [number, number];
+    hLines?: { y: number; label: string }[];
+  }[] = [
+    {
+      key: 'accuracy',
+      title: tt.accChart,
+      series: acc,
+      y: tt.accuracy,
+      yDomain: [0, 1],
+      hLines: chance === null ? undefined : [{ y: chance, label: tt.chance(Math.round(1 / chance)) }],
+    },
   ];
   if (props.only !== 'accuracy') charts.unshift({ key: 'loss', title: tt.lossChart, series: loss, y: tt.loss });
   const chart = (c: (typeof charts)[number]) => (
@@ -71,6 +87,7 @@ export const TrainingCharts = memo(function TrainingCharts(props: {
       ariaLabel={c.title}
       xDomain={[0, maxStep]}
       yDomain={c.yDomain}
+      hLines={c.hLines}
       integerX
       height={props.height ?? 240}
       fill={props.fill}

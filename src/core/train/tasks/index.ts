@@ -8,6 +8,7 @@ import { mqarBatch } from './mqar';
 import { textBatch } from './text';
 
 export { TEXT_VOCAB, MASK_TOKEN } from './text';
+export { mqarChance } from './mqar';
 
 export function makeBatch(task: TaskConfig, batch: number, seed: number, index: number): Batch {
   return task.kind === 'mqar' ? mqarBatch(task, batch, seed, index) : textBatch(task, batch, seed, index);

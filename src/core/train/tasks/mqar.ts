@@ -18,6 +18,14 @@
 import { createRng, deriveSeed } from '../../rng';
 import type { Batch, TaskConfig } from '../types';
 
+/**
+ * The accuracy of guessing a random value token at every query (values are uniform over the
+ * V − ⌊V/2⌋ value tokens): the floor a model that has learned only "the answer is a value" sits on.
+ */
+export function mqarChance(vocab: number): number {
+  return 1 / (vocab - Math.floor(vocab / 2));
+}
+
 export function validateMqar(task: TaskConfig): void {
   const K = task.pairs;
   const V = task.vocab;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../rng';
 import type { TaskConfig } from '../types';
-import { makeBatch, MASK_TOKEN, TEXT_VOCAB } from './index';
+import { makeBatch, MASK_TOKEN, mqarChance, TEXT_VOCAB } from './index';
 import { grammarTokens } from './text';
 
 const mqar: TaskConfig = { kind: 'mqar', pairs: 4, seqLen: 20, vocab: 32, maskRate: 0 };
@@ -83,5 +83,27 @@ describe('grammar text', () => {
     }
     expect(n / mlm.mask.length).toBeGreaterThan(0.1);
     expect(n / mlm.mask.length).toBeLessThan(0.2);
+  });
+});
+
+describe('mqarChance', () => {
+  it('is the accuracy of guessing a uniform value token: 1/32 at V = 64, and what such guesses score on MQAR batches', () => {
+    expect(mqarChance(64)).toBe(1 / 32);
+    expect(mqarChance(33)).toBe(1 / 17); // values are [⌊V/2⌋, V)
+    const task: TaskConfig = { kind: 'mqar', pairs: 8, seqLen: 32, vocab: 64, maskRate: 0 };
+    const rng = createRng(11);
+    let hits = 0;
+    let queries = 0;
+    for (let index = 0; index < 40; index++) {
+      const b = makeBatch(task, 16, 3, index);
+      for (let p = 0; p < b.tokens.length; p++) {
+        if (!b.mask[p]) continue;
+        expect(b.targets[p]).toBeGreaterThanOrEqual(32); // every target is a value token
+        queries++;
+        if (32 + Math.floor(rng.uniform() * 32) === b.targets[p]) hits++;
+      }
+    }
+    // 5,120 guesses: the rate within 4 standard deviations (0.0098) of 1/32
+    expect(Math.abs(hits / queries - mqarChance(64))).toBeLessThan(0.0098);
   });
 });
