@@ -603,7 +603,7 @@ async function selectRoom(page, scope) {
 }
 
 test(
-  'no select of the controls cuts off a choice: every option of the sidebar’s selects fits their box at 1280 and 390 px, in English and Chinese; a map’s or projection’s full name, with its source, stands under its select',
+  'no select of the controls cuts off a choice: every option of the sidebar’s selects fits their box at 1280 and 390 px, in English and Chinese; a map’s or projection’s full name, with its source, stands under its select (an embed’s: its tooltip only)',
   async ({ page, appUrl, log }) => {
     for (const lang of ['en', 'zh'])
       for (const width of [1280, 390]) {
@@ -630,9 +630,29 @@ test(
     assert.equal(await row.locator('.help').textContent(), 'FAVOR++: optimal positive RF (Likhosherstov et al. 2022)');
     const proj = page.locator('.sidebar .control', { has: page.locator('select[data-param="projection"]') });
     assert.equal(await proj.locator('.help').textContent(), 'Orthogonal, χ-distributed norms (paper default)');
+    assert.equal(
+      await row.locator('select').getAttribute('title'),
+      'FAVOR++: optimal positive RF (Likhosherstov et al. 2022)',
+      'the full name is the select’s tooltip too',
+    );
     // a name that fits whole needs no line under it
     await page.selectOption('.sidebar select[data-param="featureMap"]', 'positive');
     await row.locator('.help').waitFor({ state: 'detached' });
+    // an embed's strip keeps one line per control: the full name is the tooltip only, and the
+    // options fit its selects at a phone's width
+    await page.setViewportSize({ width: 340, height: 700 });
+    await page.goto(`${appUrl}/?backend=cpu&embed=beyond`);
+    const embedProj = page.locator('.embed-controls .control', {
+      has: page.locator('select[data-param="projection"]'),
+    });
+    await embedProj.waitFor();
+    assert.equal(await embedProj.locator('.help').count(), 0, 'no line under the embed’s select');
+    assert.equal(
+      await embedProj.locator('select').getAttribute('title'),
+      'Orthogonal, χ-distributed norms (paper default)',
+    );
+    for (const s of await selectRoom(page, '.embed-controls'))
+      for (const o of s.options) assert.ok(o.width <= s.room, `embed, 340 px, ${s.name}: “${o.text}” > ${s.room} px`);
   },
   { webgpu: false, timeout: 120_000 },
 );

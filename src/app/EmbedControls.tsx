@@ -56,9 +56,9 @@ function EmbedControl({ id }: { id: EmbedControlId }) {
     case 'scale':
       return <ScaleControl />;
     case 'map':
-      return <MapSelect />;
+      return <MapSelect compact />;
     case 'proj':
-      return <ProjectionSelect />;
+      return <ProjectionSelect compact />;
     case 'input':
       return <Select param="input" label={t.input} options={INPUT_KINDS} names={t.inputNames} />;
     case 'causal':

@@ -113,6 +113,7 @@ export function Select<K extends 'featureMap' | 'projection' | 'input' | 'stabil
   options,
   names,
   fullNames,
+  compact,
   disabled,
   help,
 }: {
@@ -121,8 +122,12 @@ export function Select<K extends 'featureMap' | 'projection' | 'input' | 'stabil
   options: readonly AttentionParams[K][];
   /** what each option reads (short enough for the select: a chosen option's text is not wrapped) */
   names: Record<string, string>;
-  /** the full name of each option, shown under the select where it says more than the option */
+  /**
+   * the full name of each option: the select's tooltip, and shown under it where it says more than
+   * the option (not `compact`: an embed's strip of controls keeps one line per control)
+   */
   fullNames?: Record<string, string>;
+  compact?: boolean;
   disabled?: boolean;
   help?: ReactNode;
 }) {
@@ -130,10 +135,12 @@ export function Select<K extends 'featureMap' | 'projection' | 'input' | 'stabil
   const value = useStore((s) => s.params[param]);
   const actions = useActions();
   const full = fullNames?.[value as string];
+  const under = !compact && full && full !== names[value as string] ? full : help;
   return (
-    <Row label={label} htmlFor={id} help={full && full !== names[value as string] ? full : help}>
+    <Row label={label} htmlFor={id} help={under}>
       <select
         id={id}
+        title={full}
         value={value as string}
         data-param={param}
         disabled={disabled}
@@ -240,8 +247,11 @@ export function Controls() {
   );
 }
 
-/** The feature map: each option by a name that fits the select, the chosen one's full name (its source) under it. */
-export function MapSelect() {
+/**
+ * The feature map: each option by a name that fits the select, the chosen one's full name (its
+ * source) its tooltip and, unless `compact` (an embed's strip), under it.
+ */
+export function MapSelect({ compact }: { compact?: boolean }) {
   const t = useStrings().controls;
   return (
     <Select
@@ -250,12 +260,13 @@ export function MapSelect() {
       options={FEATURE_MAPS}
       names={t.mapChoices}
       fullNames={t.mapNames}
+      compact={compact}
     />
   );
 }
 
 /** The projection W, named as MapSelect names the maps. */
-export function ProjectionSelect({ disabled }: { disabled?: boolean }) {
+export function ProjectionSelect({ disabled, compact }: { disabled?: boolean; compact?: boolean }) {
   const t = useStrings().controls;
   return (
     <Select
@@ -264,6 +275,7 @@ export function ProjectionSelect({ disabled }: { disabled?: boolean }) {
       options={PROJECTIONS}
       names={t.projChoices}
       fullNames={t.projNames}
+      compact={compact}
       disabled={disabled}
     />
   );
