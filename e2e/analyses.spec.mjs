@@ -27,7 +27,7 @@ import { test } from './harness.mjs';
 const PANELS = ['main', 'error', 'sparsity', 'rank', 'feature-maps'];
 
 test(
-  'analyses: sweeps, rank and entropy behave as the theory says; slider steps show the new m and re-run only what depends on it; trig overtakes positive at s = 1.25; n > 512 shows block means; panels at both sizes',
+  'analyses: sweeps, rank and entropy behave as the theory says; slider steps show the new m and re-run only what depends on it; trig overtakes positive at s = 1.25; n > 512 shows block means; the spectrum’s d and m′ labels lie on boxes of the panel’s colour; panels at both sizes',
   async ({ page, appUrl, artifacts, log }) => {
     const dir = shotsDir(artifacts);
     // Gaussian inputs at s = 0.5: the regime where FAVOR+ converges and the theory's trends show

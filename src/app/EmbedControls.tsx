@@ -6,7 +6,7 @@
  */
 import { useId } from 'react';
 import { INPUT_KINDS } from '../core/types';
-import { MapSelect, ProjectionSelect, Row, Select, StopSlider, TypedNumber } from '../controls/Controls';
+import { NamedSelect, Row, Select, StopSlider, TypedNumber } from '../controls/Controls';
 import type { EmbedControlId } from '../store/embed';
 import { D_STOPS, M_STOPS, N_STOPS, SCALE_RANGE } from '../store/params';
 import { useStore } from '../store/react';
@@ -56,9 +56,9 @@ function EmbedControl({ id }: { id: EmbedControlId }) {
     case 'scale':
       return <ScaleControl />;
     case 'map':
-      return <MapSelect compact />;
+      return <NamedSelect param="featureMap" compact />;
     case 'proj':
-      return <ProjectionSelect compact />;
+      return <NamedSelect param="projection" compact />;
     case 'input':
       return <Select param="input" label={t.input} options={INPUT_KINDS} names={t.inputNames} />;
     case 'causal':

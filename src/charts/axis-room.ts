@@ -6,7 +6,8 @@
  * measured fonts and the widest y tick label, never below the page's.
  */
 import { useEffect, useRef, type Dispatch, type RefObject, type SetStateAction } from 'react';
-import { canvasTextWidth, drawnTextWidth, fontOf } from './measure-text';
+import { canvasTextWidth } from '../export/text-width';
+import { drawnTextWidth, fontOf } from './measure-text';
 
 export interface AxisRoom {
   /** baseline of the x title below the axis line */

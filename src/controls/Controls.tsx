@@ -196,8 +196,8 @@ export function Controls() {
         stops={D_STOPS}
       />
       <StopSlider param="m" label={t.m} help={proj ? t.mHelp(fmtInt(mp)) : t.noProjection} stops={M_STOPS} />
-      <MapSelect />
-      <ProjectionSelect disabled={!proj} />
+      <NamedSelect param="featureMap" />
+      <NamedSelect param="projection" disabled={!proj} />
       <InputSelect />
       <StabilizerSelect />
       <Row
@@ -248,33 +248,27 @@ export function Controls() {
 }
 
 /**
- * The feature map: each option by a name that fits the select, the chosen one's full name (its
- * source) its tooltip and, unless `compact` (an embed's strip), under it.
+ * The feature map or the projection W: each option by a name that fits the select, the chosen one's
+ * full name (its source) its tooltip and, unless `compact` (an embed's strip), under it.
  */
-export function MapSelect({ compact }: { compact?: boolean }) {
+export function NamedSelect({
+  param,
+  compact,
+  disabled,
+}: {
+  param: 'featureMap' | 'projection';
+  compact?: boolean;
+  disabled?: boolean;
+}) {
   const t = useStrings().controls;
+  const map = param === 'featureMap';
   return (
     <Select
-      param="featureMap"
-      label={t.featureMap}
-      options={FEATURE_MAPS}
-      names={t.mapChoices}
-      fullNames={t.mapNames}
-      compact={compact}
-    />
-  );
-}
-
-/** The projection W, named as MapSelect names the maps. */
-export function ProjectionSelect({ disabled, compact }: { disabled?: boolean; compact?: boolean }) {
-  const t = useStrings().controls;
-  return (
-    <Select
-      param="projection"
-      label={t.projection}
-      options={PROJECTIONS}
-      names={t.projChoices}
-      fullNames={t.projNames}
+      param={param}
+      label={map ? t.featureMap : t.projection}
+      options={map ? FEATURE_MAPS : PROJECTIONS}
+      names={map ? t.mapChoices : t.projChoices}
+      fullNames={map ? t.mapNames : t.projNames}
       compact={compact}
       disabled={disabled}
     />

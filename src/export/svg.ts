@@ -8,6 +8,7 @@
  * references: `withEmbeddedFonts` adds the page's bundled faces its text uses (src/export/fonts.ts).
  */
 import { embeddedFonts, type FaceProbe } from './fonts';
+import { canvasTextWidth } from './text-width';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -222,14 +223,9 @@ function pageBackground(): string {
   return '#ffffff';
 }
 
-let measureCtx: CanvasRenderingContext2D | null | undefined;
-
-/** `text`'s width in `font`, measured in one canvas context kept for the page (the caption's wrap measures often). */
+/** `text`'s width in `font` (the page's kept canvas; without one, an estimate from its length). */
 function textWidth(text: string, font: string): number {
-  if (measureCtx === undefined) measureCtx = document.createElement('canvas').getContext('2d');
-  if (!measureCtx) return text.length * TITLE_SIZE * 0.6;
-  measureCtx.font = font;
-  return measureCtx.measureText(text).width;
+  return canvasTextWidth(text, font) ?? text.length * TITLE_SIZE * 0.6;
 }
 
 /**

@@ -7,12 +7,12 @@
 import { ExportFigure } from '../charts/ExportFigure';
 import { fmtPct } from '../charts/format';
 import { LineChart, type Series } from '../charts/LineChart';
-import { chanceAccuracy, type TrainKind } from '../engine/training-setup';
+import type { TrainKind } from '../engine/training-setup';
 import { useStore, useTrainingController } from '../store/react';
 import { isTraining } from '../store/training';
 import { seriesRecords, type ComparisonRecord, type SeriesKind } from '../store/training-series';
 import { kindColor, kindDash, kindName } from '../ui/training/kinds';
-import { trainingFileName } from '../ui/training/TrainingCharts';
+import { chanceLines, trainingFileName } from '../ui/training/TrainingCharts';
 import { useStrings } from '../ui/strings';
 
 function SweepChart({ records, kind }: { records: ComparisonRecord[]; kind: 'pairs' | 'm' }) {
@@ -39,7 +39,7 @@ function SweepChart({ records, kind }: { records: ComparisonRecord[]; kind: 'pai
   });
   const title = kind === 'pairs' ? tt.pairsChart : tt.mChart;
   const tasks = new Set(records.map((r) => r.setup.task));
-  const chance = tasks.size === 1 ? chanceAccuracy([...tasks][0]!) : null;
+  const chance = chanceLines(tasks.size === 1 ? [...tasks][0]! : null, t);
   return (
     <ExportFigure
       title={title}
@@ -54,7 +54,7 @@ function SweepChart({ records, kind }: { records: ComparisonRecord[]; kind: 'pai
         ariaLabel={title}
         xScale="log"
         yDomain={[0, 1]}
-        hLines={chance === null ? undefined : [{ y: chance, label: tt.chance(Math.round(1 / chance)) }]}
+        hLines={chance}
         integerX
         height={220}
         tableCaption={title}

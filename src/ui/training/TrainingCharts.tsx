@@ -6,9 +6,9 @@
 import { memo, useMemo } from 'react';
 import { ExportFigure } from '../../charts/ExportFigure';
 import { LineChart, type Series } from '../../charts/LineChart';
-import { chanceAccuracy, type TrainingSetup } from '../../engine/training-setup';
+import { chanceAccuracy, type TrainingSetup, type TrainTask } from '../../engine/training-setup';
 import type { Band, KindGroup } from '../../store/training-summary';
-import { useStrings } from '../strings';
+import { useStrings, type Strings } from '../strings';
 import { kindColor, kindDash, kindName } from './kinds';
 
 /** At most this many points per drawn curve (every k-th step, the last one always kept). */
@@ -26,6 +26,15 @@ export function trainingFileName(setup: TrainingSetup | null, what: string, ext:
   const s = setup;
   const tail = s ? `-${s.task}-${s.kinds.join('-')}-d${s.dModel}-L${s.seqLen}-${s.steps}steps` : '';
   return `performer-training-${what}${tail}.${ext}`;
+}
+
+/**
+ * An accuracy chart's chance line for `task` (none for the text tasks): with it the empty chart before
+ * a run already says where every model starts.
+ */
+export function chanceLines(task: TrainTask | null, t: Strings): { y: number; label: string }[] | undefined {
+  const chance = task === null ? null : chanceAccuracy(task);
+  return chance === null ? undefined : [{ y: chance, label: t.training.chance(Math.round(1 / chance)) }];
 }
 
 export const TrainingCharts = memo(function TrainingCharts(props: {
@@ -59,8 +68,6 @@ export const TrainingCharts = memo(function TrainingCharts(props: {
   const loss = series((g) => g.loss);
   const acc = series((g) => g.accuracy);
   const maxStep = Math.max(1, props.setup?.steps ?? 1);
-  // where accuracy starts from: with it the empty chart before a run already says what to expect
-  const chance = props.setup ? chanceAccuracy(props.setup.task) : null;
   const charts: {
     key: string;
     title: string;
@@ -75,7 +82,7 @@ export const TrainingCharts = memo(function TrainingCharts(props: {
       series: acc,
       y: tt.accuracy,
       yDomain: [0, 1],
-      hLines: chance === null ? undefined : [{ y: chance, label: tt.chance(Math.round(1 / chance)) }],
+      hLines: chanceLines(props.setup?.task ?? null, t),
     },
   ];
   if (props.only !== 'accuracy') charts.unshift({ key: 'loss', title: tt.lossChart, series: loss, y: tt.loss });
