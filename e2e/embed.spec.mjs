@@ -289,6 +289,7 @@ test(
       ...PANELS.map((p) => [p, '']),
       ['bogus', ''],
       ['error', '&theme=dark'],
+      ['error', '&figure=error-vs-m'],
       ['bogus', '&theme=dark'],
     ]) {
       await page.goto(`${appUrl}/?embed=${id}&${SMALL}&embedId=a11y${extra}`);
@@ -421,6 +422,184 @@ test(
     } finally {
       await site.close();
     }
+  },
+  { timeout: 180_000, webgpu: false },
+);
+
+test(
+  'one figure alone (figure=): the dialog offers each figure of a panel; pasted, the frame shows that figure with its own status line and none of the panel’s text, runs only its analysis, and is a fraction of the panel’s height; a figure of another panel gets a notice and the whole panel',
+  async ({ page, appUrl, context, log }) => {
+    // the whole error panel's height in a 640-px frame (its figures' space is held before their values)
+    await page.setViewportSize({ width: 640, height: 900 });
+    await page.goto(`${appUrl}/?embed=error&${SMALL}&backend=cpu`);
+    await page.waitForSelector('[data-embed="error"] [data-panel="error"]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-analysis]').length >= 4);
+    const wholeHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${appUrl}/?${SMALL}`);
+    await page.locator('[data-action="open-embed"][data-embed-for="error"]').click();
+    const dialog = page.locator('dialog[data-embed-dialog]');
+    await dialog.waitFor();
+    const choice = dialog.locator('[data-embed-figure-choice]');
+    assert.deepEqual(
+      await choice.locator('option').evaluateAll((os) => os.map((o) => o.value)),
+      ['', 'error-vs-m', 'error-vs-scale', 'entropy-vs-scale', 'error-vs-d', 'entry-error'],
+      'the whole panel, then each of its figures',
+    );
+    const snippetSrc = async () => {
+      const snippet = await dialog.locator('[data-embed-snippet]').inputValue();
+      return { snippet, src: new URL(snippet.match(/src="([^"]+)"/)[1].replaceAll('&amp;', '&')) };
+    };
+    assert.equal((await snippetSrc()).src.searchParams.get('figure'), null, 'the whole panel by default');
+    // the entropy figure: on the page it shares the error-vs-scale figure's status line (status={false})
+    await choice.selectOption('entropy-vs-scale');
+    const title = 'Entropy of A and of the Performer’s Â vs norm scale s';
+    assert.equal(await choice.locator('option:checked').textContent(), title);
+    await dialog.locator('[data-embed-frame-id]').fill('one-fig');
+    const { snippet, src } = await snippetSrc();
+    assert.equal(src.searchParams.get('figure'), 'entropy-vs-scale');
+    assert.equal(src.searchParams.get('embed'), 'error');
+    assert.ok(
+      snippet.includes(`title="Performer, up close: Approximation error — ${title}`),
+      'the frame is titled by its figure',
+    );
+    assert.ok(snippet.includes('height="900"'), 'a figure-sized first height');
+    // another panel: its figures (or none) — the choice does not carry over
+    await dialog.locator('[data-embed-panel]').selectOption('rank');
+    assert.equal(await dialog.locator('[data-embed-figure-choice]').count(), 0, 'rank is one figure');
+    assert.equal((await snippetSrc()).src.searchParams.get('figure'), null);
+    await dialog.locator('[data-embed-panel]').selectOption('error');
+    assert.equal(await choice.inputValue(), '', 'back to the whole panel');
+    await page.keyboard.press('Escape');
+
+    const site = await foreignSite({
+      '/one.html': `<!doctype html><html lang="en"><head><title>one figure</title></head><body style="width:640px"><h1>A post</h1>${snippet}</body></html>`,
+    });
+    try {
+      const p2 = await context.newPage();
+      await p2.goto(`${site.url}/one.html`);
+      const frame = await frameFor(p2, 'one-fig');
+      await settled(frame);
+      const view = await frame.evaluate(() => ({
+        figure: document.querySelector('[data-embed-figure]')?.getAttribute('data-embed-figure'),
+        h3: [...document.querySelectorAll('main h3')].map((h) => h.textContent),
+        charts: [...document.querySelectorAll('[data-export-figure]')].map((f) => f.getAttribute('data-export-figure')),
+        statuses: [...document.querySelectorAll('[data-analysis]')].map((e) => e.getAttribute('data-analysis')),
+        lead: [...document.querySelectorAll('[data-panel] :is(.lead, .formula, [data-metric])')].map((e) =>
+          e.outerHTML.slice(0, 120),
+        ),
+        analyses: Object.keys(window.__performer.getState().analyses),
+        h1: document.querySelector('h1').textContent,
+      }));
+      log(`one figure: ${JSON.stringify(view)}`);
+      assert.equal(view.figure, 'entropy-vs-scale');
+      assert.deepEqual(view.h3, [title], 'its title, no other figure’s');
+      assert.deepEqual(view.charts, [title], 'one chart');
+      assert.deepEqual(view.statuses, ['normSweep'], 'its own status line');
+      assert.deepEqual(view.lead, [], 'no lead, formula or headline number of the panel');
+      assert.deepEqual(view.analyses, ['normSweep'], 'only its analysis ran');
+      assert.ok(view.h1.endsWith(`— ${title}`), 'the heading names the figure');
+      const h = await waitSized(p2, frame, 'one-fig');
+      log(`one figure: frame ${h.frameHeight} px; the whole panel ${wholeHeight} px`);
+      assert.ok(h.frameHeight < 0.4 * wholeHeight, `${h.frameHeight} px is not a fraction of ${wholeHeight} px`);
+      await p2.close();
+    } finally {
+      await site.close();
+    }
+
+    // a figure the panel does not have: a notice, and the whole panel
+    for (const q of ['embed=rank&figure=error-vs-m', 'embed=error&figure=bogus', 'figure=error-vs-m']) {
+      await page.goto(`${appUrl}/?${q}&${SMALL}&backend=cpu`);
+      await page.waitForSelector('[data-notice="param-rejected"]');
+      assert.match(await page.textContent('[data-notice="param-rejected"]'), /figure/, q);
+      assert.equal(await page.locator('[data-embed-figure=""], .app:not(.embed)').count(), 1, `${q}: the whole panel`);
+    }
+  },
+  { timeout: 180_000, webgpu: false },
+);
+
+/** Each figure an embed can show alone (src/store/embed.ts EMBED_FIGURES) and the analyses it draws. */
+const FIGURE_OPS = {
+  error: {
+    'error-vs-m': ['errorVsM'],
+    'error-vs-scale': ['normSweep'],
+    'entropy-vs-scale': ['normSweep'],
+    'error-vs-d': ['errorVsD'],
+    'entry-error': ['entryErrors'],
+  },
+  sparsity: {
+    'entropy-histogram': ['rowEntropies'],
+    'top-k-mass': ['rowEntropies'],
+    'entropy-vs-n': ['entropyVsN'],
+    'local-truncation': ['localTruncation'],
+  },
+  'feature-maps': { 'feature-map-curves': [], 'map-rows': ['mapRows'] },
+  beyond: {
+    'beyond-error-vs-dim': ['beyondSweeps'],
+    'beyond-error-vs-scale': ['beyondSweeps'],
+    'beyond-error-vs-time': ['estimatorTiming'],
+  },
+};
+
+test(
+  'every figure a panel offers alone: the dialog lists exactly these, and each embed shows one figure title and asks only for the analyses that figure draws; on a phone in Chinese the longest title stays inside the dialog and the snippet’s Chinese frame title is set in the bundled Han face',
+  async ({ page, appUrl, log }) => {
+    await page.goto(`${appUrl}/?${SMALL}&backend=cpu`);
+    await page.click('header [data-action="open-embed"]');
+    const dialog = page.locator('dialog[data-embed-dialog]');
+    await dialog.waitFor();
+    for (const panel of PANELS) {
+      await dialog.locator('[data-embed-panel]').selectOption(panel);
+      const offered = await dialog
+        .locator('[data-embed-figure-choice] option')
+        .evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
+      assert.deepEqual(offered, Object.keys(FIGURE_OPS[panel] ?? {}), `${panel}: the figures offered`);
+    }
+    for (const [panel, figures] of Object.entries(FIGURE_OPS))
+      for (const [figure, ops] of Object.entries(figures)) {
+        await page.goto(`${appUrl}/?embed=${panel}&figure=${figure}&${SMALL}&backend=cpu`);
+        await page.waitForSelector(`[data-embed-figure="${figure}"] [data-panel="${panel}"] h3`);
+        // requests go out when the panel body mounts; give its effects a moment, then read what was asked for
+        await sleep(500);
+        const view = await page.evaluate(() => ({
+          h3: [...document.querySelectorAll('[data-panel] h3')].map((h) => h.textContent),
+          analyses: Object.keys(window.__performer.getState().analyses).sort(),
+          // (a figure's own numbers, as error vs s's at the largest s, are part of it)
+          prose: document.querySelectorAll('[data-panel] :is(.lead, .formula)').length,
+        }));
+        log(`${panel}/${figure}: ${JSON.stringify(view)}`);
+        assert.equal(view.h3.length, 1, `${figure}: one figure title`);
+        assert.deepEqual(view.analyses, ops, `${figure}: the analyses asked for`);
+        assert.equal(view.prose, 0, `${figure}: no lead or formula of the panel`);
+      }
+    // a phone, in Chinese: the longest figure title stays inside the dialog (cut in its box, whole on hover),
+    // and the snippet's Chinese frame title is set in the bundled Han face, not boxes
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${appUrl}/?${SMALL}&backend=cpu&lang=zh`);
+    await page.locator('[data-action="open-embed"][data-embed-for="sparsity"]').click();
+    await dialog.locator('[data-embed-figure-choice]').selectOption('local-truncation');
+    const fit = await page.evaluate(() => {
+      const sel = document.querySelector('[data-embed-figure-choice]');
+      const d = document.querySelector('dialog[data-embed-dialog]');
+      const snippet = document.querySelector('[data-embed-snippet]');
+      return {
+        right: sel.getBoundingClientRect().right,
+        inner: d.getBoundingClientRect().right - parseFloat(getComputedStyle(d).paddingRight),
+        tooltip: sel.title,
+        chosen: sel.selectedOptions[0].textContent,
+        hanFace: getComputedStyle(snippet).fontFamily.split(',')[0].replace(/["']/g, ''),
+        han: /近距离看/.test(snippet.value),
+      };
+    });
+    log(`zh dialog at 390 px: ${JSON.stringify(fit)}`);
+    assert.ok(
+      fit.right <= fit.inner + 0.5,
+      `the figure select ends at ${fit.right} px, past the dialog's ${fit.inner}`,
+    );
+    assert.equal(fit.tooltip, fit.chosen, 'its tooltip is the whole title');
+    assert.ok(fit.han, 'the snippet carries the Chinese frame title');
+    assert.equal(fit.hanFace, 'Noto Sans SC UI', 'the snippet is set in the bundled Han face first');
   },
   { timeout: 180_000, webgpu: false },
 );

@@ -1,5 +1,6 @@
 /**
- * The page as an embedded figure (`?embed=<panel>`): one panel inside a <main> landmark with an h1,
+ * The page as an embedded figure (`?embed=<panel>`, or one of its figures alone with `&figure=<id>`):
+ * one panel inside a <main> landmark with an h1,
  * a compact control strip, a status line and a credit linking to the full app with the same state.
  * It sizes its frame and listens to its parent through src/embed/bridge.ts, and computes only while
  * on screen (controller.setActive). `embed=<unknown>` names the valid panels instead of falling back;
@@ -10,12 +11,13 @@ import { startEmbedBridge } from '../embed/bridge';
 import { fullAppHref } from '../embed/snippet';
 import { embedControlsFor } from '../store/embed';
 import { useActions, useController, useStore, useTrainingController } from '../store/react';
-import { PANEL_IDS, type PanelId } from '../store/store';
+import { defaultRow, PANEL_IDS, type PanelId } from '../store/store';
 import { writeUrl } from '../store/url';
 import { EmbedControls } from './EmbedControls';
 import { ComputeStatus } from '../panels/ComputeStatus';
 import { useStrings } from '../ui/strings';
 import { useComputeProgress } from '../ui/compute-progress';
+import { figureTitle, useFigureFocus } from '../ui/figure-focus';
 
 function hrefWith(change: (q: URLSearchParams) => void): string {
   const url = new URL(window.location.href);
@@ -77,7 +79,10 @@ function EmbedStatus({ visible, panel }: { visible: boolean; panel: PanelId }) {
   const t = useStrings();
   const c = useStore((s) => s.compute);
   const { showProgress } = useComputeProgress();
-  if (visible && QUOTES_RESULT.includes(panel))
+  // one figure alone quotes no headline number (its figure's own status line says what it runs)
+  const figure = useFigureFocus();
+  const quotes = QUOTES_RESULT.includes(panel) && figure === null;
+  if (visible && quotes)
     return (
       <div className="embed-status">
         <ComputeStatus />
@@ -133,20 +138,29 @@ export function Embed({
   const hasResult = useStore((s) => s.compute.result !== null);
   const visible = useEmbedBridge();
   const panel = ui.embed;
+  const figure = useFigureFocus();
+  const n = useStore((s) => s.params.n);
+  const heading = panel
+    ? `${t.app.title}: ${t.embedding.panelNames[panel]}${figure ? ` — ${figureTitle(t, figure, n, ui.pinnedRow ?? defaultRow(n))}` : ''}`
+    : t.app.title;
   // the page around an embed: no margins, no scrollbars (styles.css html.embed-page)
   useLayoutEffect(() => {
     document.documentElement.classList.add('embed-page');
     return () => document.documentElement.classList.remove('embed-page');
   }, []);
   return (
-    <div className="app embed" data-embed={panel ?? ''}>
+    <div
+      className={figure ? 'app embed embed-figure' : 'app embed'}
+      data-embed={panel ?? ''}
+      data-embed-figure={figure ?? ''}
+    >
       <main
         className="embed-main"
         data-active={visible ? '1' : '0'}
         data-status={status}
         data-has-result={hasResult ? '1' : '0'}
       >
-        <h1 className="sr-only">{panel ? `${t.app.title}: ${t.embedding.panelNames[panel]}` : t.app.title}</h1>
+        <h1 className="sr-only">{heading}</h1>
         {notices}
         {panel ? (
           <>

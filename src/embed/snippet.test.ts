@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readUrl, writeUrl } from '../store/url';
 import { initialState } from '../store/store';
-import { buildSnippet, embedSrc, fullAppHref, SNIPPET_SCRIPT } from './snippet';
+import { buildSnippet, embedSrc, FIGURE_INITIAL_HEIGHT, fullAppHref, INITIAL_HEIGHT, SNIPPET_SCRIPT } from './snippet';
 
 const PAGE = 'https://example.org/performer/index.html?n=64&embed=main#x';
 
@@ -61,6 +61,19 @@ describe('embed snippet', () => {
     expect(html).toContain(SNIPPET_SCRIPT);
   });
 
+  it('names one figure of the panel with figure= (none for the whole panel) and starts it at a figure’s height', () => {
+    const src = new URL(embedSrc({ ...spec, figure: 'error-vs-d' }));
+    expect(src.searchParams.get('figure')).toBe('error-vs-d');
+    expect(readUrl(src.search).ui).toMatchObject({ embed: 'error', embedFigure: 'error-vs-d' });
+    expect(new URL(embedSrc({ ...spec, figure: null })).searchParams.get('figure')).toBeNull();
+    // a figure= of the embedded state (an embed's own link) does not leak into another panel's snippet
+    const fromEmbed = { ...spec, stateSearch: '?embed=error&figure=error-vs-d', panel: 'rank' as const };
+    expect(new URL(embedSrc(fromEmbed)).searchParams.get('figure')).toBeNull();
+    expect(buildSnippet({ ...spec, figure: 'error-vs-d' }, 't')).toContain(`height="${FIGURE_INITIAL_HEIGHT}"`);
+    expect(buildSnippet(spec, 't')).toContain(`height="${INITIAL_HEIGHT.error}"`);
+    expect(FIGURE_INITIAL_HEIGHT).toBeLessThan(INITIAL_HEIGHT.error / 2);
+  });
+
   it('keeps the script at 15 lines or fewer', () => {
     expect(SNIPPET_SCRIPT.split('\n').length).toBeLessThanOrEqual(15);
   });
@@ -93,6 +106,7 @@ describe('embed snippet', () => {
     expect(fullAppHref('https://h.org/app/?n=64&embed=rank&controls=m&embedId=f&m=8#top')).toBe(
       'https://h.org/app/?n=64&m=8',
     );
+    expect(fullAppHref('https://h.org/app/?embed=error&figure=error-vs-m&m=8')).toBe('https://h.org/app/?m=8');
   });
 });
 

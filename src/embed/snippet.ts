@@ -4,14 +4,14 @@
  * The script trusts a message only if it comes from the frame's own window (event.source), from the
  * origin of the frame's src (event.origin), and has exactly the documented shape.
  */
-import { writeEmbedControls, type EmbedControlId } from '../store/embed';
+import { writeEmbedControls, type EmbedControlId, type EmbedFigureId } from '../store/embed';
 import type { PanelId } from '../store/store';
 
 /** URL keys that belong to the embed (or to other page modes), not to the experiment's state. */
-const EMBED_KEYS = ['embed', 'controls', 'embedId'] as const;
+const EMBED_KEYS = ['embed', 'controls', 'embedId', 'figure'] as const;
 const PAGE_MODE_KEYS = ['hide', 'present', 'step'] as const;
 
-/** The full app with the same state: `href` without embed, controls and embedId. */
+/** The full app with the same state: `href` without embed, controls, embedId and figure. */
 export function fullAppHref(href: string): string {
   const url = new URL(href);
   for (const k of EMBED_KEYS) url.searchParams.delete(k);
@@ -28,6 +28,8 @@ export interface EmbedSpec {
   /** null: the panel's default controls */
   controls: readonly EmbedControlId[] | null;
   id: string;
+  /** one figure of the panel alone (null or absent: the whole panel) */
+  figure?: EmbedFigureId | null;
 }
 
 export function embedSrc(spec: EmbedSpec): string {
@@ -37,6 +39,7 @@ export function embedSrc(spec: EmbedSpec): string {
   q.set('embed', spec.panel);
   if (spec.controls !== null) q.set('controls', writeEmbedControls(spec.controls));
   q.set('embedId', spec.id);
+  if (spec.figure) q.set('figure', spec.figure);
   url.search = q.toString();
   url.hash = '';
   return url.toString();
@@ -53,6 +56,9 @@ export const INITIAL_HEIGHT: { readonly [P in PanelId]: number } = {
   beyond: 2600,
   training: 1900,
 };
+
+/** Height before the first resize message of a one-figure embed (a figure, its notes and the controls). */
+export const FIGURE_INITIAL_HEIGHT = 900;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;', "'": '&#39;' };
 export function escapeAttr(s: string): string {
@@ -82,5 +88,6 @@ export function iframeHtml(src: string, id: string, title: string, height: numbe
 }
 
 export function buildSnippet(spec: EmbedSpec, title: string): string {
-  return `${iframeHtml(embedSrc(spec), spec.id, title, INITIAL_HEIGHT[spec.panel])}\n${SNIPPET_SCRIPT}\n`;
+  const height = spec.figure ? FIGURE_INITIAL_HEIGHT : INITIAL_HEIGHT[spec.panel];
+  return `${iframeHtml(embedSrc(spec), spec.id, title, height)}\n${SNIPPET_SCRIPT}\n`;
 }

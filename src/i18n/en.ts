@@ -583,7 +583,10 @@ export const en = {
     dialogTitle: 'Embed a figure in your page',
     dialogLead:
       'Paste this HTML into your page. The frame loads when a reader scrolls near it, computes only while it is on screen, and sizes itself to its content; the script accepts size messages only from the explainer’s origin. The figure starts with the settings you see now.',
-    panel: 'Figure',
+    panel: 'Panel',
+    figure: 'Figure',
+    wholePanel: 'The whole panel (every figure, with its text)',
+    figureHint: 'One figure alone: without the panel’s text and other figures; only its analysis runs.',
     controls: 'Controls shown with the figure',
     controlsHint: 'none ticked: the figure alone',
     frameId: 'Frame id',

@@ -601,7 +601,10 @@ export const zh: Strings = {
     dialogTitle: '把图嵌入你的网页',
     dialogLead:
       '把这段 HTML 粘贴到你的网页中。读者滚动到附近时框架才加载，只在出现在屏幕上时计算，并自动调整为内容的高度；脚本只接受来自本解释器源（origin）的尺寸消息。图的初始设置就是你现在看到的设置。',
-    panel: '图',
+    panel: '面板',
+    figure: '图',
+    wholePanel: '整个面板（所有图及文字）',
+    figureHint: '单独一幅图：不含面板的文字和其他图，只运行这幅图的分析。',
     controls: '随图显示的控件',
     controlsHint: '都不勾选：只显示图',
     frameId: '框架 id',

@@ -12,6 +12,7 @@ import type { AnalysisEntry } from '../store/store';
 import { AnalysisStatus, isCoarse } from '../ui/analysis';
 import { Figure } from '../ui/Figure';
 import { AnalysisSlot } from '../ui/PendingFigure';
+import { useFigureFocus } from '../ui/figure-focus';
 
 /** What `useAnalysisRequest` returns. */
 export interface AnalysisHandle<T> {
@@ -33,7 +34,7 @@ export function AnalysisFigure<T>(props: {
   analysis: AnalysisHandle<T>;
   /** shown right under the subtitle, before the status line */
   intro?: ReactNode;
-  /** false when another figure above already shows this analysis' status */
+  /** false when another figure above already shows this analysis' status (a one-figure embed shows it anyway) */
   status?: boolean;
   /** a line chart of the value … */
   chart?: (v: T) => ChartSpec;
@@ -48,14 +49,18 @@ export function AnalysisFigure<T>(props: {
   pendingHeight: number;
 }) {
   const t = useStrings();
+  const focus = useFigureFocus();
   const { analysis: a, title } = props;
+  // a one-figure embed of another figure of this panel
+  if (focus !== null && focus !== props.name) return null;
   // a coarse stage's downloads say so in their file name
   const name = isCoarse(a.entry, a.req.key) ? `${props.name}-coarse` : props.name;
   return (
     <>
       <h3 id={props.id}>{title}</h3>
       {props.intro}
-      {props.status !== false && <AnalysisStatus req={a.req} />}
+      {/* alone in an embed, a figure shows its analysis' status even where a figure above shows it on the page */}
+      {(props.status !== false || focus !== null) && <AnalysisStatus req={a.req} />}
       <AnalysisSlot name={props.name} analysis={a} height={props.pendingHeight}>
         {(v) => (
           <>

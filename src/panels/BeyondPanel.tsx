@@ -32,6 +32,7 @@ import { AnalysisFigure } from './AnalysisFigure';
 import { CITED, REFERENCES } from '../i18n/references';
 import { Metric, Panel, withDeferredParams } from './common';
 import { useAnalysisRequest } from '../ui/analysis';
+import { PanelOnly, useFigureFocus, useShowsFigure } from '../ui/figure-focus';
 import { Formula } from '../ui/Formula';
 import { AnalysisSlot } from '../ui/PendingFigure';
 
@@ -103,9 +104,19 @@ function BeyondPanelBody({ params }: { params: AttentionParams }) {
   const cites = citationsOf(set);
 
   const [ref, seen] = useSeen<HTMLHeadingElement>();
-  const sweeps = useAnalysisRequest(beyondSweepsRequest(params), seen);
+  // a one-figure embed (no table to watch: its figure is all there is) asks only for that figure's analysis
+  const shows = useShowsFigure();
+  const focus = useFigureFocus();
+  const go = seen || focus !== null;
+  const sweeps = useAnalysisRequest(
+    beyondSweepsRequest(params),
+    go && (shows('beyond-error-vs-dim') || shows('beyond-error-vs-scale')),
+  );
   const backendKey = !backend ? 'pending' : backend.kind === 'webgpu' ? `webgpu:${backend.adapter}` : 'cpu';
-  const timing = useAnalysisRequest(estimatorTimingRequest(params, backendKey), seen && backend !== null);
+  const timing = useAnalysisRequest(
+    estimatorTimingRequest(params, backendKey),
+    go && backend !== null && shows('beyond-error-vs-time'),
+  );
 
   const variants = set.filter((e) => e.id !== e.map);
   const name = (e: EstimatorSpec) =>
@@ -157,70 +168,72 @@ function BeyondPanelBody({ params }: { params: AttentionParams }) {
 
   return (
     <Panel id="beyond" title={s.title} lead={s.lead}>
-      <p className="note" data-beyond-learned="">
-        {s.learnedNote}
-      </p>
-      <h3 ref={ref}>{s.mapsTitle}</h3>
-      {/* a narrow column (a phone, a blog's iframe) stacks each row: name, kind, m′ and source on a line,
-          the formula under them at full width (styles.css, a container query); the explicit roles keep
-          the table a table to assistive technology when its parts are displayed as blocks */}
-      <div className="table-wide estimators-wide">
-        <table className="beyond-maps" data-estimators={set.length} role="table">
-          <thead role="rowgroup">
-            <tr role="row">
-              {[s.colMap, s.colKind, s.colFormula, s.colDim, s.colSource].map((label) => (
-                <th key={label} scope="col" role="columnheader">
-                  {label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody role="rowgroup">
-            {set.map((e) => {
-              const cite = e.id === e.map ? MAP_INFO[e.map].cite : PROJECTION_INFO[e.projection!].cite;
-              return (
-                <tr key={e.id} data-estimator={e.id} data-family={e.family} role="row">
-                  <th scope="row" role="rowheader">
-                    <SymbolSwatch {...estimatorMark(e)} /> {name(e)}
+      <PanelOnly>
+        <p className="note" data-beyond-learned="">
+          {s.learnedNote}
+        </p>
+        <h3 ref={ref}>{s.mapsTitle}</h3>
+        {/* a narrow column (a phone, a blog's iframe) stacks each row: name, kind, m′ and source on a line,
+            the formula under them at full width (styles.css, a container query); the explicit roles keep
+            the table a table to assistive technology when its parts are displayed as blocks */}
+        <div className="table-wide estimators-wide">
+          <table className="beyond-maps" data-estimators={set.length} role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                {[s.colMap, s.colKind, s.colFormula, s.colDim, s.colSource].map((label) => (
+                  <th key={label} scope="col" role="columnheader">
+                    {label}
                   </th>
-                  <td role="cell" className="est-kind">
-                    {s.family[e.family]}
-                  </td>
-                  <td role="cell" className="est-formula">
-                    {e.id === e.map ? (
-                      <Formula inline tex={t.names.mapTex[e.map]} />
-                    ) : (
-                      s.projectionRow(t.names.projections[e.projection!])
-                    )}
-                  </td>
-                  <td role="cell" className="est-dim" data-label={s.colDim}>
-                    {estimatorDim(e, params.m, params.d)}
-                  </td>
-                  <td role="cell" className="est-source">
-                    <a href={`#beyond-ref-${cite}`}>[{cites.indexOf(cite) + 1}]</a>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+                ))}
+              </tr>
+            </thead>
+            <tbody role="rowgroup">
+              {set.map((e) => {
+                const cite = e.id === e.map ? MAP_INFO[e.map].cite : PROJECTION_INFO[e.projection!].cite;
+                return (
+                  <tr key={e.id} data-estimator={e.id} data-family={e.family} role="row">
+                    <th scope="row" role="rowheader">
+                      <SymbolSwatch {...estimatorMark(e)} /> {name(e)}
+                    </th>
+                    <td role="cell" className="est-kind">
+                      {s.family[e.family]}
+                    </td>
+                    <td role="cell" className="est-formula">
+                      {e.id === e.map ? (
+                        <Formula inline tex={t.names.mapTex[e.map]} />
+                      ) : (
+                        s.projectionRow(t.names.projections[e.projection!])
+                      )}
+                    </td>
+                    <td role="cell" className="est-dim" data-label={s.colDim}>
+                      {estimatorDim(e, params.m, params.d)}
+                    </td>
+                    <td role="cell" className="est-source">
+                      <a href={`#beyond-ref-${cite}`}>[{cites.indexOf(cite) + 1}]</a>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
 
-      <AnalysisSlot name="beyond-metrics" analysis={sweeps} height={BEYOND_METRICS_HEIGHT}>
-        {(sv) => (
-          <div className="metrics">
-            {best && <Metric name="beyond-best-error" label={s.best(name(best), sv.m)} value={best.current.mean} />}
-            {sv.estimators.map((e) => (
-              <Metric
-                key={e.id}
-                name={`beyond-error-${e.id}`}
-                label={s.errorAt(name(e))}
-                value={Number.isFinite(e.current.mean) ? e.current.mean : null}
-              />
-            ))}
-          </div>
-        )}
-      </AnalysisSlot>
+        <AnalysisSlot name="beyond-metrics" analysis={sweeps} height={BEYOND_METRICS_HEIGHT}>
+          {(sv) => (
+            <div className="metrics">
+              {best && <Metric name="beyond-best-error" label={s.best(name(best), sv.m)} value={best.current.mean} />}
+              {sv.estimators.map((e) => (
+                <Metric
+                  key={e.id}
+                  name={`beyond-error-${e.id}`}
+                  label={s.errorAt(name(e))}
+                  value={Number.isFinite(e.current.mean) ? e.current.mean : null}
+                />
+              ))}
+            </div>
+          )}
+        </AnalysisSlot>
+      </PanelOnly>
 
       <div data-beyond-figure="dim">
         <AnalysisFigure
@@ -301,30 +314,32 @@ function BeyondPanelBody({ params }: { params: AttentionParams }) {
         />
       </div>
 
-      <h3>{s.refsHeading}</h3>
-      <ol className="citations" data-beyond-refs="">
-        {cites.map((k) => {
-          const r = REFERENCES[CITED[k]];
-          return (
-            // bibliographic facts (authors, titles, venues) stay as published
-            <li key={k} id={`beyond-ref-${k}`} data-cite={k} translate="no">
-              <span>{r.who}</span>
-              {r.title && (
-                <>
-                  {', '}
-                  <cite lang="en" translate="no">
-                    “{r.title}”
-                  </cite>
-                </>
-              )}
-              {', '}
-              {r.venue}
-              {', '}
-              <a href={r.href}>{r.link ?? r.title}</a>
-            </li>
-          );
-        })}
-      </ol>
+      <PanelOnly>
+        <h3>{s.refsHeading}</h3>
+        <ol className="citations" data-beyond-refs="">
+          {cites.map((k) => {
+            const r = REFERENCES[CITED[k]];
+            return (
+              // bibliographic facts (authors, titles, venues) stay as published
+              <li key={k} id={`beyond-ref-${k}`} data-cite={k} translate="no">
+                <span>{r.who}</span>
+                {r.title && (
+                  <>
+                    {', '}
+                    <cite lang="en" translate="no">
+                      “{r.title}”
+                    </cite>
+                  </>
+                )}
+                {', '}
+                {r.venue}
+                {', '}
+                <a href={r.href}>{r.link ?? r.title}</a>
+              </li>
+            );
+          })}
+        </ol>
+      </PanelOnly>
     </Panel>
   );
 }

@@ -19,6 +19,7 @@ import { AnalysisFigure } from './AnalysisFigure';
 import { Metric, Panel, withDeferredParams } from './common';
 import { useResultOfOtherParams } from './result-of-other-params';
 import { useAnalysisRequest } from '../ui/analysis';
+import { PanelOnly, useShowsFigure } from '../ui/figure-focus';
 import { ENTROPY_VS_SCALE_ID, useOtherStabilizerErrorSeries, useStabilizerEntropySeries } from './StabilizerFigure';
 
 const THEORY_DASH = '2 3';
@@ -34,10 +35,12 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
   // uploaded Q, K fix the norm scale: a saturated sweep cannot be cured by lowering s there
   const canLowerS = useStore((st) => st.upload.active === null);
 
-  const sweep = useAnalysisRequest(errorVsMRequest(params));
-  const norm = useAnalysisRequest(normSweepRequest(params));
-  const dDep = useAnalysisRequest(errorVsDRequest(params));
-  const blow = useAnalysisRequest(entryErrorsRequest(params));
+  // a one-figure embed asks only for its figure's analysis
+  const shows = useShowsFigure();
+  const sweep = useAnalysisRequest(errorVsMRequest(params), shows('error-vs-m'));
+  const norm = useAnalysisRequest(normSweepRequest(params), shows('error-vs-scale') || shows('entropy-vs-scale'));
+  const dDep = useAnalysisRequest(errorVsDRequest(params), shows('error-vs-d'));
+  const blow = useAnalysisRequest(entryErrorsRequest(params), shows('entry-error'));
 
   const [show, setShow] = useState<'both' | 'orthogonal-chi' | 'iid'>('both');
   // measured runs and Lemma 2's curves apart: the runs set the axis (the theory is an RMS over draws that
@@ -157,43 +160,45 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
 
   return (
     <Panel id="error" title={s.title} lead={s.lead} formula={s.formula} formulaNote={s.formulaNote}>
-      <div className="metrics">
-        {(
-          [
-            ['err-rel-error-A', t.metrics.relErrorA, t.metrics.relErrorAHint, m?.relErrorA],
-            ['err-rel-error-out', t.metrics.relErrorOut, t.metrics.relErrorOutHint, m?.relErrorOut],
-            ['err-mean-kl', t.metrics.meanKL, t.metrics.meanKLHint, m?.meanKL],
-          ] as const
-        ).map(([name, label, hint, value]) => (
-          <Metric
-            key={name}
-            name={name}
-            label={label}
-            hint={hint}
-            value={value}
-            dimmed={otherParams?.kind === 'other'}
-          />
-        ))}
-        {posOrth && sv && (
-          <>
+      <PanelOnly>
+        <div className="metrics">
+          {(
+            [
+              ['err-rel-error-A', t.metrics.relErrorA, t.metrics.relErrorAHint, m?.relErrorA],
+              ['err-rel-error-out', t.metrics.relErrorOut, t.metrics.relErrorOutHint, m?.relErrorOut],
+              ['err-mean-kl', t.metrics.meanKL, t.metrics.meanKLHint, m?.meanKL],
+            ] as const
+          ).map(([name, label, hint, value]) => (
             <Metric
-              name="sweep-error-first"
-              label={`${t.names.maps.positive}, m = ${sv.mGrid[0]}`}
-              value={posOrth.mean[0]}
+              key={name}
+              name={name}
+              label={label}
+              hint={hint}
+              value={value}
+              dimmed={otherParams?.kind === 'other'}
             />
-            <Metric
-              name="sweep-error-last"
-              label={`${t.names.maps.positive}, m = ${sv.mGrid.at(-1)}`}
-              value={posOrth.mean.at(-1)}
-            />
-          </>
-        )}
-        {otherParams && (
-          <p className="result-note note" data-result-note={otherParams.kind}>
-            {otherParams.note}
-          </p>
-        )}
-      </div>
+          ))}
+          {posOrth && sv && (
+            <>
+              <Metric
+                name="sweep-error-first"
+                label={`${t.names.maps.positive}, m = ${sv.mGrid[0]}`}
+                value={posOrth.mean[0]}
+              />
+              <Metric
+                name="sweep-error-last"
+                label={`${t.names.maps.positive}, m = ${sv.mGrid.at(-1)}`}
+                value={posOrth.mean.at(-1)}
+              />
+            </>
+          )}
+          {otherParams && (
+            <p className="result-note note" data-result-note={otherParams.kind}>
+              {otherParams.note}
+            </p>
+          )}
+        </div>
+      </PanelOnly>
 
       <AnalysisFigure
         title={s.sweepTitle}

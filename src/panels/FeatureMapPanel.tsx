@@ -24,6 +24,7 @@ import { Figure } from '../ui/Figure';
 import { Formula } from '../ui/Formula';
 import { HedgehogTraining } from './HedgehogTraining';
 import { awaitsFirstValue, PendingFigure } from '../ui/PendingFigure';
+import { FigureOnly, PanelOnly, useShowsFigure } from '../ui/figure-focus';
 
 /** A per-map row chart's plot height, and what its figure adds (toolbar, axis gaps; no legend: px, measured). */
 const ROW_PLOT_HEIGHT = 160;
@@ -41,7 +42,9 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
   const s = t.features;
   const pinned = useStore((st) => st.ui.pinnedRow);
   const row = pinned ?? defaultRow(params.n);
-  const rows = useAnalysisRequest(mapRowsRequest(params, row));
+  // a one-figure embed of the curves asks for no row
+  const shows = useShowsFigure();
+  const rows = useAnalysisRequest(mapRowsRequest(params, row), shows('map-rows'));
   const v = rows.value;
   const legendRef = useRef<HTMLDivElement>(null);
 
@@ -104,120 +107,128 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
   return (
     <Panel id="feature-maps" title={s.title} lead={s.lead} formula={t.names.mapTex[params.featureMap]}>
       <div className="grid-2">
-        <div className="sub">
-          <h3>{s.curvesTitle}</h3>
-          <Figure name="feature-map-curves" title={s.curvesTitle}>
-            <LineChart
-              labels={t.charts}
-              series={curves}
-              xLabel={s.xX}
-              yLabel={s.yF}
-              ariaLabel={s.curvesTitle}
-              tableCaption={s.tableCurves}
-              yDomain={[-0.5, 4]}
-              height={240}
-            />
-          </Figure>
-          <p className="note">{t.estimators.taylorNote}</p>
-          {params.featureMap === 'oprf' && v && (
-            <p className="note" data-note="oprf" data-oprf-a={v.oprf.a}>
-              {v.causal
-                ? t.estimators.oprfCausalNote(fmtText(v.oprf.rho), fmtText(v.oprf.a))
-                : t.estimators.oprfNote(fmtText(v.oprf.rho), fmtText(v.oprf.a))}
-            </p>
-          )}
-          {params.featureMap === 'double-softmax' && params.causal && (
-            <p className="note" data-note="double-softmax-causal">
-              {t.estimators.dsCausalNote}
-            </p>
-          )}
-          {params.causal && params.stabilizer === 'ref' && FEATURE_MAP_SPECS[params.featureMap].eps && (
-            <p className="note" data-note="ref-causal">
-              {t.stab.causalNote}
-            </p>
-          )}
-          {params.featureMap === 'cosformer' && (
-            <p className="note" data-note="cosformer">
-              {t.estimators.cosformerNote}
-            </p>
-          )}
-        </div>
-        <div className="sub">
-          <h3>{s.lambdaTitle}</h3>
-          <p>{s.lambdaText}</p>
-          <Formula tex={s.lambdaFormula} />
-          {/* the sentence is there before its numbers ("…"), so the fold below does not move when they come */}
-          <p
-            className="note"
-            data-lambda-query={v?.lambda.queryNormDropped}
-            data-lambda-both={v?.lambda.bothNormsDropped}
-          >
-            {s.lambdaMeasured(
-              v ? fmtText(v.lambda.queryNormDropped) : '…',
-              v ? fmtText(v.lambda.bothNormsDropped) : '…',
-              v ? fmtText(v.lambda.keyNormSpread) : '…',
+        <FigureOnly id="feature-map-curves">
+          <div className="sub">
+            <h3>{s.curvesTitle}</h3>
+            <Figure name="feature-map-curves" title={s.curvesTitle}>
+              <LineChart
+                labels={t.charts}
+                series={curves}
+                xLabel={s.xX}
+                yLabel={s.yF}
+                ariaLabel={s.curvesTitle}
+                tableCaption={s.tableCurves}
+                yDomain={[-0.5, 4]}
+                height={240}
+              />
+            </Figure>
+            <p className="note">{t.estimators.taylorNote}</p>
+            {params.featureMap === 'oprf' && v && (
+              <p className="note" data-note="oprf" data-oprf-a={v.oprf.a}>
+                {v.causal
+                  ? t.estimators.oprfCausalNote(fmtText(v.oprf.rho), fmtText(v.oprf.a))
+                  : t.estimators.oprfNote(fmtText(v.oprf.rho), fmtText(v.oprf.a))}
+              </p>
             )}
-          </p>
-          <h3>{s.foldTitle}</h3>
-          <p>{s.foldText}</p>
-          <Formula tex={s.foldFormula} />
+            {params.featureMap === 'double-softmax' && params.causal && (
+              <p className="note" data-note="double-softmax-causal">
+                {t.estimators.dsCausalNote}
+              </p>
+            )}
+            {params.causal && params.stabilizer === 'ref' && FEATURE_MAP_SPECS[params.featureMap].eps && (
+              <p className="note" data-note="ref-causal">
+                {t.stab.causalNote}
+              </p>
+            )}
+            {params.featureMap === 'cosformer' && (
+              <p className="note" data-note="cosformer">
+                {t.estimators.cosformerNote}
+              </p>
+            )}
+          </div>
+        </FigureOnly>
+        <PanelOnly>
+          <div className="sub">
+            <h3>{s.lambdaTitle}</h3>
+            <p>{s.lambdaText}</p>
+            <Formula tex={s.lambdaFormula} />
+            {/* the sentence is there before its numbers ("…"), so the fold below does not move when they come */}
+            <p
+              className="note"
+              data-lambda-query={v?.lambda.queryNormDropped}
+              data-lambda-both={v?.lambda.bothNormsDropped}
+            >
+              {s.lambdaMeasured(
+                v ? fmtText(v.lambda.queryNormDropped) : '…',
+                v ? fmtText(v.lambda.bothNormsDropped) : '…',
+                v ? fmtText(v.lambda.keyNormSpread) : '…',
+              )}
+            </p>
+            <h3>{s.foldTitle}</h3>
+            <p>{s.foldText}</p>
+            <Formula tex={s.foldFormula} />
+          </div>
+        </PanelOnly>
+      </div>
+
+      <FigureOnly id="map-rows">
+        <h3>{s.rowsTitle(row)}</h3>
+        <AnalysisStatus req={rows.req} />
+        <p className="note">{s.rowsNote(params.m, t.names.projections[params.projection])}</p>
+        <div ref={legendRef}>
+          <Legend
+            items={[
+              { id: 'exact', label: t.names.exact, color: EXACT_COLOR },
+              { id: 'map', label: s.mapLegend, color: OKABE_ITO.grey, dash: '5 3' },
+            ]}
+          />
         </div>
-      </div>
+        <div className="small-multiples">
+          {v
+            ? multiples.map(({ m, series, yMax, yMin, per, ownScale }) => (
+                <div key={m.map} className="sub" data-map-row={m.map}>
+                  <h4>{t.controls.mapNames[m.map]}</h4>
+                  <p className="stat-line">{s.rowStats(fmtText(m.relError), fmtText(m.kl), fmtText(m.entropy))}</p>
+                  <Figure
+                    name={`row-${v.row}-${m.map}`}
+                    title={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v.row)}`}
+                    extras={() => [legendRef.current]}
+                  >
+                    <LineChart
+                      labels={t.charts}
+                      series={series}
+                      xLabel={t.main.rowX}
+                      yLabel={t.main.rowY}
+                      ariaLabel={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v.row)}`}
+                      tableCaption={`${s.tableRows}: ${t.names.maps[m.map]}`}
+                      xDomain={[0, Math.max(1, v.n - 1)]}
+                      yDomain={[yMin, yMax * 1.05 || 1]}
+                      integerX
+                      height={ROW_PLOT_HEIGHT}
+                      // causal: where the mask cuts the row (the main row chart says it in words)
+                      markers={v.causal ? [{ x: v.row, label: t.main.rowCausalShort }] : undefined}
+                      noLegend
+                      dimmed={rows.stale}
+                      notes={[per > 1 ? t.main.rowDecimated(per) : null, ownScale ? s.rowOwnScale : null]}
+                    />
+                  </Figure>
+                </div>
+              ))
+            : // the first row computes: each map's cell holds its place (same title, an empty stat line and frame)
+              awaitsFirstValue(rows.entry, v) &&
+              rowComparisonMaps(params.m, params.d).map((map) => (
+                <div key={map} className="sub" data-map-row-pending={map}>
+                  <h4>{t.controls.mapNames[map]}</h4>
+                  <p className="stat-line">{'\u00a0'}</p>
+                  <PendingFigure name={`row-${map}`} height={ROW_PLOT_HEIGHT + ROW_FIGURE_CHROME} />
+                </div>
+              ))}
+        </div>
+      </FigureOnly>
 
-      <h3>{s.rowsTitle(row)}</h3>
-      <AnalysisStatus req={rows.req} />
-      <p className="note">{s.rowsNote(params.m, t.names.projections[params.projection])}</p>
-      <div ref={legendRef}>
-        <Legend
-          items={[
-            { id: 'exact', label: t.names.exact, color: EXACT_COLOR },
-            { id: 'map', label: s.mapLegend, color: OKABE_ITO.grey, dash: '5 3' },
-          ]}
-        />
-      </div>
-      <div className="small-multiples">
-        {v
-          ? multiples.map(({ m, series, yMax, yMin, per, ownScale }) => (
-              <div key={m.map} className="sub" data-map-row={m.map}>
-                <h4>{t.controls.mapNames[m.map]}</h4>
-                <p className="stat-line">{s.rowStats(fmtText(m.relError), fmtText(m.kl), fmtText(m.entropy))}</p>
-                <Figure
-                  name={`row-${v.row}-${m.map}`}
-                  title={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v.row)}`}
-                  extras={() => [legendRef.current]}
-                >
-                  <LineChart
-                    labels={t.charts}
-                    series={series}
-                    xLabel={t.main.rowX}
-                    yLabel={t.main.rowY}
-                    ariaLabel={`${t.controls.mapNames[m.map]}: ${s.rowsTitle(v.row)}`}
-                    tableCaption={`${s.tableRows}: ${t.names.maps[m.map]}`}
-                    xDomain={[0, Math.max(1, v.n - 1)]}
-                    yDomain={[yMin, yMax * 1.05 || 1]}
-                    integerX
-                    height={ROW_PLOT_HEIGHT}
-                    // causal: where the mask cuts the row (the main row chart says it in words)
-                    markers={v.causal ? [{ x: v.row, label: t.main.rowCausalShort }] : undefined}
-                    noLegend
-                    dimmed={rows.stale}
-                    notes={[per > 1 ? t.main.rowDecimated(per) : null, ownScale ? s.rowOwnScale : null]}
-                  />
-                </Figure>
-              </div>
-            ))
-          : // the first row computes: each map's cell holds its place (same title, an empty stat line and frame)
-            awaitsFirstValue(rows.entry, v) &&
-            rowComparisonMaps(params.m, params.d).map((map) => (
-              <div key={map} className="sub" data-map-row-pending={map}>
-                <h4>{t.controls.mapNames[map]}</h4>
-                <p className="stat-line">{'\u00a0'}</p>
-                <PendingFigure name={`row-${map}`} height={ROW_PLOT_HEIGHT + ROW_FIGURE_CHROME} />
-              </div>
-            ))}
-      </div>
-
-      <HedgehogTraining />
+      <PanelOnly>
+        <HedgehogTraining />
+      </PanelOnly>
     </Panel>
   );
 }

@@ -26,6 +26,7 @@ import { AnalysisStatus, useAnalysisRequest } from '../ui/analysis';
 import { StabilizerElsewhere, StabilizerFigure, useErrorPanelOnPage } from './StabilizerFigure';
 import { topKSeries } from '../ui/top-k-series';
 import { AnalysisSlot } from '../ui/PendingFigure';
+import { FigureOnly, PanelOnly, useFigureFocus, useShowsFigure } from '../ui/figure-focus';
 
 const TOP_K_SHOWN = 8;
 
@@ -41,12 +42,15 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
   const mapName = t.names.maps[params.featureMap];
   const perfColor = MAP_COLORS[params.featureMap];
 
-  const rowsA = useAnalysisRequest(rowEntropiesRequest(params));
-  const nA = useAnalysisRequest(entropyVsNRequest(params));
+  // a one-figure embed asks only for its figure's analysis
+  const shows = useShowsFigure();
+  const wholePanel = useFigureFocus() === null;
+  const rowsA = useAnalysisRequest(rowEntropiesRequest(params), shows('entropy-histogram') || shows('top-k-mass'));
+  const nA = useAnalysisRequest(entropyVsNRequest(params), shows('entropy-vs-n'));
   const denseOk = params.n <= DENSE_ANALYSIS_MAX_N;
-  const localA = useAnalysisRequest(localTruncationRequest(params), denseOk);
+  const localA = useAnalysisRequest(localTruncationRequest(params), denseOk && shows('local-truncation'));
   // the same norm sweep as the error panel's (one request key, one run), drawn here only without that panel
-  const stabilizerHere = !useErrorPanelOnPage();
+  const stabilizerHere = !useErrorPanelOnPage() && wholePanel;
   const normA = useAnalysisRequest(normSweepRequest(params), stabilizerHere);
 
   const rv = rowsA.value;
@@ -112,39 +116,41 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
   return (
     <Panel id="sparsity" title={s.title} lead={s.lead} formula={s.formula}>
       {rv && rv.map === 'trig' && <p className="note warn">{s.trigNote}</p>}
-      <AnalysisSlot name="sparsity-metrics" analysis={rowsA} height={SPARSITY_METRICS_HEIGHT}>
-        {(rv) => (
-          <div className="metrics">
-            <Metric
-              name="sparsity-entropy-exact"
-              label={t.metrics.entropyExact}
-              hint={t.metrics.entropyHint}
-              value={mean(rv.exact)}
-            />
-            <Metric
-              name="sparsity-entropy-performer"
-              label={t.metrics.entropyPerformerOf(rvMap)}
-              hint={t.metrics.entropyHint}
-              value={mean(rv.performer)}
-            />
-            <Metric name="entropy-elu1" label={s.entropyElu} hint={t.metrics.entropyHint} value={mean(rv.elu1)} />
-            {topIdx >= 0 && (
-              <>
-                <Metric
-                  name="top8-exact"
-                  label={s.topMass(rv.topK.k[topIdx]!, s.exact)}
-                  value={rv.topK.exact[topIdx]}
-                />
-                <Metric
-                  name="top8-performer"
-                  label={s.topMass(rv.topK.k[topIdx]!, rvMap)}
-                  value={rv.topK.performer[topIdx]}
-                />
-              </>
-            )}
-          </div>
-        )}
-      </AnalysisSlot>
+      <PanelOnly>
+        <AnalysisSlot name="sparsity-metrics" analysis={rowsA} height={SPARSITY_METRICS_HEIGHT}>
+          {(rv) => (
+            <div className="metrics">
+              <Metric
+                name="sparsity-entropy-exact"
+                label={t.metrics.entropyExact}
+                hint={t.metrics.entropyHint}
+                value={mean(rv.exact)}
+              />
+              <Metric
+                name="sparsity-entropy-performer"
+                label={t.metrics.entropyPerformerOf(rvMap)}
+                hint={t.metrics.entropyHint}
+                value={mean(rv.performer)}
+              />
+              <Metric name="entropy-elu1" label={s.entropyElu} hint={t.metrics.entropyHint} value={mean(rv.elu1)} />
+              {topIdx >= 0 && (
+                <>
+                  <Metric
+                    name="top8-exact"
+                    label={s.topMass(rv.topK.k[topIdx]!, s.exact)}
+                    value={rv.topK.exact[topIdx]}
+                  />
+                  <Metric
+                    name="top8-performer"
+                    label={s.topMass(rv.topK.k[topIdx]!, rvMap)}
+                    value={rv.topK.performer[topIdx]}
+                  />
+                </>
+              )}
+            </div>
+          )}
+        </AnalysisSlot>
+      </PanelOnly>
       <div className="grid-2">
         <div className="sub">
           <AnalysisFigure
@@ -231,17 +237,19 @@ function SparsityPanelBody({ params }: { params: AttentionParams }) {
           </AnalysisSlot>
         </>
       ) : (
-        <StabilizerElsewhere />
+        <PanelOnly>
+          <StabilizerElsewhere />
+        </PanelOnly>
       )}
 
       {!denseOk ? (
-        <>
+        <FigureOnly id="local-truncation">
           <h3>{s.localTitle}</h3>
           <p className="note">{s.localNote(lvMap)}</p>
           <p className="note warn" data-limit="local">
             {s.localLimit(fmtInt(DENSE_ANALYSIS_MAX_N))}
           </p>
-        </>
+        </FigureOnly>
       ) : (
         <AnalysisFigure
           title={s.localTitle}

@@ -12,6 +12,7 @@ import { SciText } from '../ui/SciText';
 import type { PanelId } from '../store/store';
 import { holdsPanels, nextShown, PANEL_HOLD_MS, type ShownParams } from '../store/panel-params';
 import { Formula } from '../ui/Formula';
+import { PanelOnly } from '../ui/figure-focus';
 
 /**
  * Each panel's height before it has rendered once (content-visibility: auto skips a panel off screen;
@@ -49,9 +50,11 @@ export function Panel(props: {
     >
       <EmbedButton panel={props.id} />
       <h2 id={`h-${props.id}`}>{props.title}</h2>
-      <p className="lead">{props.lead}</p>
-      {props.formula && <Formula tex={props.formula} />}
-      {props.formulaNote && <p className="note">{props.formulaNote}</p>}
+      <PanelOnly>
+        <p className="lead">{props.lead}</p>
+        {props.formula && <Formula tex={props.formula} />}
+        {props.formulaNote && <p className="note">{props.formulaNote}</p>}
+      </PanelOnly>
       <PanelBoundary name={props.title}>{props.children}</PanelBoundary>
     </section>
   );

@@ -1,7 +1,58 @@
 import { describe, expect, it } from 'vitest';
-import { EMBED_CONTROL_IDS, isEmbedId, parseEmbedControls, parseSetMessage, resizeMessage, SET_MESSAGE } from './embed';
+import {
+  EMBED_CONTROL_IDS,
+  EMBED_FIGURES,
+  embedFiguresOf,
+  isEmbedId,
+  parseEmbedControls,
+  parseEmbedFigure,
+  parseSetMessage,
+  resizeMessage,
+  SET_MESSAGE,
+} from './embed';
+import { PANEL_IDS } from './store';
 import { initialState } from './store';
 import { readUrl, writeUrl } from './url';
+
+describe('figure= in the URL: one figure of the embedded panel alone', () => {
+  it('reads a figure of the embedded panel, and writes it back', () => {
+    expect(readUrl('?embed=error&figure=error-vs-d').ui).toEqual({ embed: 'error', embedFigure: 'error-vs-d' });
+    const s = initialState({}, { embed: 'beyond', embedFigure: 'beyond-error-vs-time' });
+    expect(readUrl(writeUrl(s)).ui).toMatchObject({ embed: 'beyond', embedFigure: 'beyond-error-vs-time' });
+    // every listed figure of every panel round-trips
+    for (const [panel, figures] of Object.entries(EMBED_FIGURES))
+      for (const f of figures) expect(readUrl(`?embed=${panel}&figure=${f}`).ui.embedFigure, f).toBe(f);
+  });
+
+  it('rejects a figure of another panel, an unknown one and one without embed= with a notice (the whole panel stays)', () => {
+    for (const q of [
+      'embed=rank&figure=error-vs-m',
+      'embed=error&figure=top-k-mass',
+      'embed=error&figure=',
+      'figure=error-vs-m',
+      'embed=error&figure=__proto__',
+      'embed=bogus&figure=error-vs-m',
+    ]) {
+      const r = readUrl(`?${q}`);
+      expect(r.ui.embedFigure, q).toBeUndefined();
+      expect(r.notices, q).toMatchObject([{ code: 'param-rejected', key: 'figure', reason: 'not-an-option' }]);
+    }
+  });
+
+  it('lists figures only for panels of several, each id once across panels', () => {
+    expect(embedFiguresOf('rank')).toEqual([]);
+    expect(embedFiguresOf('main')).toEqual([]);
+    const all = PANEL_IDS.flatMap((p) => embedFiguresOf(p));
+    expect(new Set(all).size).toBe(all.length);
+    expect(parseEmbedFigure(null, 'error-vs-m')).toBeNull();
+    expect(parseEmbedFigure('error', 'error-vs-m')).toBe('error-vs-m');
+    expect(parseEmbedFigure('sparsity', 'error-vs-m')).toBeNull();
+  });
+
+  it('writes no figure= without an embed (the full page has no figure focus)', () => {
+    expect(writeUrl(initialState({}, { embedFigure: 'error-vs-m' }))).not.toContain('figure=');
+  });
+});
 
 describe('controls= and embedId= in the URL', () => {
   it('reads a chosen list, none, and the panel default when absent', () => {

@@ -34,6 +34,32 @@ export const DEFAULT_EMBED_CONTROLS: { readonly [P in PanelId]: readonly EmbedCo
   training: [],
 };
 
+/**
+ * The figures an embed can show alone (`figure=`), per panel: a blog post that discusses one figure
+ * embeds that figure — its title, status, chart and notes, with the controls — without the panel's
+ * other figures and prose (an error embed is ~3,000 px tall; one of its figures ~500). Only the named
+ * figure's analysis runs. The ids are the figures' export names (their PNG / SVG / CSV file names).
+ */
+export const EMBED_FIGURES = {
+  error: ['error-vs-m', 'error-vs-scale', 'entropy-vs-scale', 'error-vs-d', 'entry-error'],
+  sparsity: ['entropy-histogram', 'top-k-mass', 'entropy-vs-n', 'local-truncation'],
+  'feature-maps': ['feature-map-curves', 'map-rows'],
+  beyond: ['beyond-error-vs-dim', 'beyond-error-vs-scale', 'beyond-error-vs-time'],
+} as const satisfies Partial<Record<PanelId, readonly string[]>>;
+export type EmbedFigurePanel = keyof typeof EMBED_FIGURES;
+export type EmbedFigureId = (typeof EMBED_FIGURES)[EmbedFigurePanel][number];
+
+/** The figures `panel` can show alone ([] for a panel of one figure). */
+export function embedFiguresOf(panel: PanelId): readonly EmbedFigureId[] {
+  return Object.prototype.hasOwnProperty.call(EMBED_FIGURES, panel) ? EMBED_FIGURES[panel as EmbedFigurePanel] : [];
+}
+
+/** `figure=` for an embed of `panel`: the figure's id if that panel has it, else null. */
+export function parseEmbedFigure(panel: PanelId | null, raw: string): EmbedFigureId | null {
+  if (panel === null) return null;
+  return embedFiguresOf(panel).find((f) => f === raw) ?? null;
+}
+
 export function embedControlsFor(panel: PanelId, chosen: readonly EmbedControlId[] | null): readonly EmbedControlId[] {
   return chosen ?? DEFAULT_EMBED_CONTROLS[panel];
 }

@@ -13,7 +13,7 @@ import type { ComputeResult } from '../engine/protocol';
 import type { AnalysisOpName, AnalysisResults } from '../engine/analysis';
 import { DEFAULT_RANK_TOL, RANK_TOLERANCES } from '../core/rank';
 import { coerceParam, DEFAULT_PARAMS, type ParamKey, type RejectReason } from './params';
-import type { EmbedControlId } from './embed';
+import type { EmbedControlId, EmbedFigureId } from './embed';
 import { EMPTY_UPLOAD, isUploadLocked, type UploadState } from './upload-state';
 import { INITIAL_TRAINING, type TrainingState } from './training';
 
@@ -43,6 +43,8 @@ export interface UiState {
   embedControls: EmbedControlId[] | null;
   /** embed: the frame's name in its messages (`embedId=`) */
   embedId: string | null;
+  /** embed: one figure of the panel shown alone (`figure=`; null: the whole panel) */
+  embedFigure: EmbedFigureId | null;
   /** `embed=` named no panel: the raw value, so the page can say so instead of falling back */
   embedUnknown: string | null;
   /** lecture mode (`?present`): full-viewport slides instead of the page */
@@ -181,6 +183,7 @@ export function initialState(params: Partial<AttentionParams> = {}, ui: Partial<
       hidden: [],
       embedControls: null,
       embedId: null,
+      embedFigure: null,
       embedUnknown: null,
       present: false,
       step: 1,

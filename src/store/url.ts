@@ -9,7 +9,7 @@ import type { AttentionParams } from '../core/types';
 import { RANK_TOLERANCES } from '../core/rank';
 import { DEFAULT_PARAMS, parseParam, type ParamKey } from './params';
 import { parseStep } from './present-steps';
-import { isEmbedId, parseEmbedControls, writeEmbedControls } from './embed';
+import { isEmbedId, parseEmbedControls, parseEmbedFigure, writeEmbedControls } from './embed';
 import { defaultSetup, type TrainingSetup } from '../engine/training-setup';
 import { parseSetup, writeSetup } from '../engine/training-setup-url';
 import type { TrainingState } from './training';
@@ -142,6 +142,13 @@ export function readUrl(search: string): UrlState {
     if (isEmbedId(embedId)) out.ui.embedId = embedId;
     else out.notices.push(reject('embedId', embedId, 'not-an-option'));
   }
+  const figure = q.get('figure');
+  if (figure !== null) {
+    // one figure of the embedded panel; anything else (no embed, a figure of another panel) shows the whole panel and says why
+    const id = parseEmbedFigure(out.ui.embed ?? null, figure);
+    if (id) out.ui.embedFigure = id;
+    else out.notices.push(reject('figure', figure, 'not-an-option'));
+  }
   const hide = q.get('hide');
   if (hide !== null) {
     const ids = hide.split(',').filter(Boolean);
@@ -213,6 +220,7 @@ export function writeUrl(
   setOrDelete('embed', ui.embed ?? ui.embedUnknown);
   setOrDelete('controls', ui.embedControls === null ? null : writeEmbedControls(ui.embedControls));
   setOrDelete('embedId', ui.embedId);
+  setOrDelete('figure', ui.embed ? ui.embedFigure : null);
   setOrDelete('hide', ui.hidden.length ? ui.hidden.join(',') : null);
   setOrDelete('present', ui.present ? '1' : null);
   setOrDelete('step', ui.present ? String(ui.step) : null);

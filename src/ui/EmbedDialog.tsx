@@ -1,29 +1,42 @@
 /**
- * "Embed" button and its dialog: pick a figure, the controls shown with it and a frame id, and get
+ * "Embed" button and its dialog: pick a panel (or one of its figures alone), the controls shown with it and a frame id, and get
  * the <iframe> + sizing script for the current state (src/embed/snippet.ts), with a copy button
  * (navigator.clipboard, else the snippet is selected for Ctrl+C). A native modal <dialog>: focus
  * moves into it, Esc closes it, focus returns to the button.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { buildSnippet, embedSrc } from '../embed/snippet';
-import { DEFAULT_EMBED_CONTROLS, EMBED_CONTROL_IDS, isEmbedId, type EmbedControlId } from '../store/embed';
+import {
+  DEFAULT_EMBED_CONTROLS,
+  EMBED_CONTROL_IDS,
+  embedFiguresOf,
+  isEmbedId,
+  type EmbedControlId,
+  type EmbedFigureId,
+} from '../store/embed';
 import { useStore } from '../store/react';
-import { PANEL_IDS, type PanelId } from '../store/store';
+import { defaultRow, PANEL_IDS, type PanelId } from '../store/store';
 import { writeUrl } from '../store/url';
 import { useStrings } from './strings';
+import { figureTitle } from './figure-focus';
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 function EmbedDialog({ initialPanel, onClose }: { initialPanel: PanelId; onClose: () => void }) {
-  const t = useStrings().embedding;
+  const strings = useStrings();
+  const t = strings.embedding;
   const ref = useRef<HTMLDialogElement>(null);
   const area = useRef<HTMLTextAreaElement>(null);
   const uid = useId();
   const params = useStore((s) => s.params);
   const ui = useStore((s) => s.ui);
   const [panel, setPanel] = useState<PanelId>(initialPanel);
+  /** one figure of the panel alone, or null: the whole panel */
+  const [figure, setFigure] = useState<EmbedFigureId | null>(null);
+  const figures = embedFiguresOf(panel);
+  const titleOf = (f: EmbedFigureId) => figureTitle(strings, f, params.n, ui.pinnedRow ?? defaultRow(params.n));
   const [controls, setControls] = useState<readonly EmbedControlId[]>(DEFAULT_EMBED_CONTROLS[initialPanel]);
   const [idText, setIdText] = useState(`performer-${initialPanel}`);
   const [lastValidId, setLastValidId] = useState(idText);
@@ -46,14 +59,17 @@ function EmbedDialog({ initialPanel, onClose }: { initialPanel: PanelId; onClose
       panel,
       controls: sameList(controls, DEFAULT_EMBED_CONTROLS[panel]) ? null : controls,
       id: lastValidId,
+      figure,
     }),
-    [params, ui, panel, controls, lastValidId],
+    [params, ui, panel, controls, lastValidId, figure],
   );
-  const snippet = buildSnippet(spec, t.frameTitle(t.panelNames[panel] ?? panel));
+  const panelName = t.panelNames[panel] ?? panel;
+  const snippet = buildSnippet(spec, t.frameTitle(figure ? `${panelName} — ${titleOf(figure)}` : panelName));
   useEffect(() => setCopyState(''), [snippet]);
 
   const choosePanel = (p: PanelId) => {
     setPanel(p);
+    setFigure(null);
     setControls(DEFAULT_EMBED_CONTROLS[p]);
     if (idText === `performer-${panel}`) setIdText(`performer-${p}`);
   };
@@ -88,6 +104,32 @@ function EmbedDialog({ initialPanel, onClose }: { initialPanel: PanelId; onClose
             </option>
           ))}
         </select>
+        {figures.length > 0 && (
+          <>
+            <label htmlFor={`${uid}-figure`}>{t.figure}</label>
+            <div>
+              <select
+                id={`${uid}-figure`}
+                value={figure ?? ''}
+                // a long title is cut in the box: the whole of it on hover
+                title={figure ? titleOf(figure) : t.wholePanel}
+                aria-describedby={`${uid}-figure-help`}
+                data-embed-figure-choice=""
+                onChange={(e) => setFigure(figures.find((f) => f === e.target.value) ?? null)}
+              >
+                <option value="">{t.wholePanel}</option>
+                {figures.map((f) => (
+                  <option key={f} value={f}>
+                    {titleOf(f)}
+                  </option>
+                ))}
+              </select>
+              <div id={`${uid}-figure-help`} className="note">
+                {t.figureHint}
+              </div>
+            </div>
+          </>
+        )}
         <label htmlFor={`${uid}-id`}>{t.frameId}</label>
         <div>
           <input

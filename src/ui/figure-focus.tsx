@@ -1,0 +1,56 @@
+/**
+ * An embed of one figure (`?embed=<panel>&figure=<id>`, src/store/embed.ts EMBED_FIGURES): the panel
+ * renders that figure alone — no lead, formula, headline numbers or other figures — and asks only
+ * for the analyses it draws. `AnalysisFigure` filters itself by its name; the rest of a panel marks
+ * its blocks with `PanelOnly` (prose and numbers of the whole panel) or `FigureOnly` (a figure drawn
+ * without AnalysisFigure), and passes `shows(id)` as its analysis requests' `enabled`.
+ */
+import { useCallback, type ReactNode } from 'react';
+import type { EmbedFigureId } from '../store/embed';
+import { useStore } from '../store/react';
+import type { Strings } from './strings';
+
+/** The figure shown alone, or null (the whole panel, and always on the full page). */
+export function useFigureFocus(): EmbedFigureId | null {
+  return useStore((s) => (s.ui.embed ? s.ui.embedFigure : null));
+}
+
+/** Whether a figure is shown: every one without a focus, else only the focused one. */
+export function useShowsFigure(): (id: EmbedFigureId) => boolean {
+  const focus = useFigureFocus();
+  return useCallback((id: EmbedFigureId) => focus === null || focus === id, [focus]);
+}
+
+/** What belongs to the whole panel (its prose, its headline numbers): not in a one-figure embed. */
+export function PanelOnly({ children }: { children: ReactNode }) {
+  return useFigureFocus() === null ? children : null;
+}
+
+/** A figure drawn without AnalysisFigure: shown unless another figure is focused. */
+export function FigureOnly({ id, children }: { id: EmbedFigureId; children: ReactNode }) {
+  return useShowsFigure()(id) ? children : null;
+}
+
+/**
+ * A figure's title as its panel draws it (the same strings), for the embed dialog's list, an
+ * embed's heading and its frame's title; `n` and `row` fill the titles that name them.
+ */
+export function figureTitle(t: Strings, id: EmbedFigureId, n: number, row: number): string {
+  const titles: Record<EmbedFigureId, string> = {
+    'error-vs-m': t.error.sweepTitle,
+    'error-vs-scale': t.error.normTitle,
+    'entropy-vs-scale': t.error.normEntropyTitle,
+    'error-vs-d': t.error.dTitle,
+    'entry-error': t.error.blowTitle,
+    'entropy-histogram': t.sparsity.histTitle,
+    'top-k-mass': t.sparsity.topTitle,
+    'entropy-vs-n': t.sparsity.nTitle,
+    'local-truncation': t.sparsity.localTitle,
+    'feature-map-curves': t.features.curvesTitle,
+    'map-rows': t.features.rowsTitle(row),
+    'beyond-error-vs-dim': t.beyond.dimTitle,
+    'beyond-error-vs-scale': t.beyond.scaleTitle,
+    'beyond-error-vs-time': t.beyond.timeTitle(n),
+  };
+  return titles[id];
+}
