@@ -153,7 +153,7 @@ export const STORY: readonly Step[] = [
     figure: 'sparsity',
     params: scene({ input: 'clustered', scale: 1.5, m: 128 }),
     controls: ['scale', 'n'],
-    tex: tex`\frac{H(A_i)}{\log n}=-\frac{1}{\log n}\sum_j A_{ij}\log A_{ij}\qquad (1 = \text{average pooling})`,
+    tex: tex`\frac{H(A_i)}{\log n}=-\frac{1}{\log n}\sum_j A_{ij}\log A_{ij}\in[0,1],\qquad 1\iff A_{ij}=\tfrac1n`,
     sources: ['su'],
   },
   {
