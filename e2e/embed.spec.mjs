@@ -165,6 +165,7 @@ test(
       assert.equal(cq.get('embedId'), null);
       assert.equal(cq.get('m'), '32');
       assert.equal(cq.get('scale'), '0.8');
+      assert.equal(new URL(credit.href).hash, '#panel-error', 'it lands on the panel the frame showed');
 
       // wheel over a frame scrolls the post, not the frame. Up to three tries: on a loaded machine the
       // post was once moved by something else between the read and the wheel (scrollY 6016 → 4352,
@@ -427,7 +428,7 @@ test(
 );
 
 test(
-  'one figure alone (figure=): the dialog offers each figure of a panel; pasted, the frame shows that figure with its own status line and none of the panel’s text, runs only its analysis, and is a fraction of the panel’s height; a figure of another panel gets a notice and the whole panel',
+  'one figure alone (figure=): the dialog offers each figure of a panel; pasted, the frame shows that figure with its own status line and none of the panel’s text, runs only its analysis, and is a fraction of the panel’s height; its credit opens the full page at that figure; a figure of another panel gets a notice and the whole panel',
   async ({ page, appUrl, context, log }) => {
     // the whole error panel's height in a 640-px frame (its figures' space is held before their values)
     await page.setViewportSize({ width: 640, height: 900 });
@@ -503,7 +504,24 @@ test(
       const h = await waitSized(p2, frame, 'one-fig');
       log(`one figure: frame ${h.frameHeight} px; the whole panel ${wholeHeight} px`);
       assert.ok(h.frameHeight < 0.4 * wholeHeight, `${h.frameHeight} px is not a fraction of ${wholeHeight} px`);
+      // its credit opens the full explainer on that figure, in its panel
+      const credit = await frame.$eval('a[data-embed-credit]', (a) => a.href);
+      assert.equal(new URL(credit).hash, '#figure-entropy-vs-scale');
+      assert.equal(new URL(credit).searchParams.get('figure'), null);
       await p2.close();
+      const full = await context.newPage();
+      await full.setViewportSize({ width: 1280, height: 800 });
+      await full.goto(credit.replace('?', '?backend=cpu&'));
+      const heading = full.locator('#figure-entropy-vs-scale');
+      await heading.waitFor();
+      // the landing ends once the heading has stayed at the top (src/app/hash-landing.ts)
+      await full.waitForFunction(
+        () => Math.abs(document.getElementById('figure-entropy-vs-scale').getBoundingClientRect().top) < 40,
+        null,
+        { timeout: 20_000 },
+      );
+      assert.equal(await heading.textContent(), title, 'the full page, at the embedded figure');
+      await full.close();
     } finally {
       await site.close();
     }

@@ -17,7 +17,7 @@ import { EmbedControls } from './EmbedControls';
 import { ComputeStatus } from '../panels/ComputeStatus';
 import { useStrings } from '../ui/strings';
 import { useComputeProgress } from '../ui/compute-progress';
-import { figureTitle, useFigureFocus } from '../ui/figure-focus';
+import { figureAnchor, figureTitle, useFigureFocus } from '../ui/figure-focus';
 
 function hrefWith(change: (q: URLSearchParams) => void): string {
   const url = new URL(window.location.href);
@@ -54,9 +54,12 @@ function Credit({ badge }: { badge: ReactNode }) {
   const t = useStrings().embedding;
   const params = useStore((s) => s.params);
   const ui = useStore((s) => s.ui);
+  // lands on what the frame showed: its figure, or its panel
+  const anchor = ui.embed ? (ui.embedFigure ? figureAnchor(ui.embedFigure) : `panel-${ui.embed}`) : undefined;
   const href = useMemo(
-    () => fullAppHref(new URL(writeUrl({ params, ui }, window.location.search), window.location.href).toString()),
-    [params, ui],
+    () =>
+      fullAppHref(new URL(writeUrl({ params, ui }, window.location.search), window.location.href).toString(), anchor),
+    [params, ui, anchor],
   );
   return (
     <footer className="embed-credit note">

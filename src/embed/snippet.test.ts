@@ -107,6 +107,10 @@ describe('embed snippet', () => {
       'https://h.org/app/?n=64&m=8',
     );
     expect(fullAppHref('https://h.org/app/?embed=error&figure=error-vs-m&m=8')).toBe('https://h.org/app/?m=8');
+    // landing on what the frame showed
+    expect(fullAppHref('https://h.org/app/?embed=error&figure=error-vs-m&m=8#x', 'figure-error-vs-m')).toBe(
+      'https://h.org/app/?m=8#figure-error-vs-m',
+    );
   });
 });
 

@@ -11,11 +11,14 @@ import type { PanelId } from '../store/store';
 const EMBED_KEYS = ['embed', 'controls', 'embedId', 'figure'] as const;
 const PAGE_MODE_KEYS = ['hide', 'present', 'step'] as const;
 
-/** The full app with the same state: `href` without embed, controls, embedId and figure. */
-export function fullAppHref(href: string): string {
+/**
+ * The full app with the same state: `href` without embed, controls, embedId and figure, landing on
+ * `anchor` (the embedded panel's or figure's heading id) where given.
+ */
+export function fullAppHref(href: string, anchor?: string): string {
   const url = new URL(href);
   for (const k of EMBED_KEYS) url.searchParams.delete(k);
-  url.hash = '';
+  url.hash = anchor ? `#${anchor}` : '';
   return url.toString();
 }
 

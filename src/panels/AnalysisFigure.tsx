@@ -12,7 +12,8 @@ import type { AnalysisEntry } from '../store/store';
 import { AnalysisStatus, isCoarse } from '../ui/analysis';
 import { Figure } from '../ui/Figure';
 import { AnalysisSlot } from '../ui/PendingFigure';
-import { useFigureFocus } from '../ui/figure-focus';
+import { figureAnchor, useFigureFocus } from '../ui/figure-focus';
+import type { EmbedFigureId } from '../store/embed';
 
 /** What `useAnalysisRequest` returns. */
 export interface AnalysisHandle<T> {
@@ -27,9 +28,9 @@ export type ChartSpec = Omit<LineChartProps, 'labels' | 'ariaLabel' | 'dimmed'>;
 
 export function AnalysisFigure<T>(props: {
   title: string;
-  /** the figure's export name */
-  name: string;
-  /** the heading's id, for links from elsewhere on the page */
+  /** the figure's export name, which also names it in a one-figure embed (`figure=`) */
+  name: EmbedFigureId;
+  /** the heading's id, for links from elsewhere on the page (default: figureAnchor(name)) */
   id?: string;
   analysis: AnalysisHandle<T>;
   /** shown right under the subtitle, before the status line */
@@ -57,7 +58,7 @@ export function AnalysisFigure<T>(props: {
   const name = isCoarse(a.entry, a.req.key) ? `${props.name}-coarse` : props.name;
   return (
     <>
-      <h3 id={props.id}>{title}</h3>
+      <h3 id={props.id ?? figureAnchor(props.name)}>{title}</h3>
       {props.intro}
       {/* alone in an embed, a figure shows its analysis' status even where a figure above shows it on the page */}
       {(props.status !== false || focus !== null) && <AnalysisStatus req={a.req} />}

@@ -20,7 +20,7 @@ import { Metric, Panel, withDeferredParams } from './common';
 import { useResultOfOtherParams } from './result-of-other-params';
 import { useAnalysisRequest } from '../ui/analysis';
 import { PanelOnly, useShowsFigure } from '../ui/figure-focus';
-import { ENTROPY_VS_SCALE_ID, useOtherStabilizerErrorSeries, useStabilizerEntropySeries } from './StabilizerFigure';
+import { useOtherStabilizerErrorSeries, useStabilizerEntropySeries } from './StabilizerFigure';
 
 const THEORY_DASH = '2 3';
 
@@ -283,7 +283,6 @@ function ErrorPanelBody({ params }: { params: AttentionParams }) {
           <AnalysisFigure
             title={s.normEntropyTitle}
             name="entropy-vs-scale"
-            id={ENTROPY_VS_SCALE_ID}
             pendingHeight={488}
             analysis={norm}
             status={false}

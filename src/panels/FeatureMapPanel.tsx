@@ -24,7 +24,7 @@ import { Figure } from '../ui/Figure';
 import { Formula } from '../ui/Formula';
 import { HedgehogTraining } from './HedgehogTraining';
 import { awaitsFirstValue, PendingFigure } from '../ui/PendingFigure';
-import { FigureOnly, PanelOnly, useShowsFigure } from '../ui/figure-focus';
+import { figureAnchor, FigureOnly, PanelOnly, useShowsFigure } from '../ui/figure-focus';
 
 /** A per-map row chart's plot height, and what its figure adds (toolbar, axis gaps; no legend: px, measured). */
 const ROW_PLOT_HEIGHT = 160;
@@ -109,7 +109,7 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
       <div className="grid-2">
         <FigureOnly id="feature-map-curves">
           <div className="sub">
-            <h3>{s.curvesTitle}</h3>
+            <h3 id={figureAnchor('feature-map-curves')}>{s.curvesTitle}</h3>
             <Figure name="feature-map-curves" title={s.curvesTitle}>
               <LineChart
                 labels={t.charts}
@@ -172,7 +172,7 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
       </div>
 
       <FigureOnly id="map-rows">
-        <h3>{s.rowsTitle(row)}</h3>
+        <h3 id={figureAnchor('map-rows')}>{s.rowsTitle(row)}</h3>
         <AnalysisStatus req={rows.req} />
         <p className="note">{s.rowsNote(params.m, t.names.projections[params.projection])}</p>
         <div ref={legendRef}>

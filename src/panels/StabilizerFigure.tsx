@@ -14,9 +14,10 @@ import type { NormSweepResult } from '../store/analyses';
 import type { FeatureMapKind, Stabilizer } from '../core/types';
 import { zeroNormalizerCause } from '../core/feature-maps';
 import { useStore } from '../store/react';
+import { figureAnchor } from '../ui/figure-focus';
 
 /** The id of the error panel's entropy-vs-s heading (the sparsity panel links to it). */
-export const ENTROPY_VS_SCALE_ID = 'figure-entropy-vs-scale';
+export const ENTROPY_VS_SCALE_ID = figureAnchor('entropy-vs-scale');
 
 /** Whether the error panel, and with it the entropy-vs-s figure with and without ε, is on this page. */
 export function useErrorPanelOnPage(): boolean {

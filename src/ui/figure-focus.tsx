@@ -10,6 +10,11 @@ import type { EmbedFigureId } from '../store/embed';
 import { useStore } from '../store/react';
 import type { Strings } from './strings';
 
+/** The id of a figure's heading on the full page: an embed's credit links there (`#figure-<id>`). */
+export function figureAnchor(id: EmbedFigureId): string {
+  return `figure-${id}`;
+}
+
 /** The figure shown alone, or null (the whole panel, and always on the full page). */
 export function useFigureFocus(): EmbedFigureId | null {
   return useStore((s) => (s.ui.embed ? s.ui.embedFigure : null));
