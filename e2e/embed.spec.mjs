@@ -165,7 +165,9 @@ test(
       assert.equal(cq.get('embedId'), null);
       assert.equal(cq.get('m'), '32');
       assert.equal(cq.get('scale'), '0.8');
-      assert.equal(new URL(credit.href).hash, '#panel-error', 'it lands on the panel the frame showed');
+      assert.equal(new URL(credit.href).hash, '#figure-error-vs-m', 'it lands on the figure the frame showed');
+      const rankCredit = await results['fig-rank'].frame.$eval('a[data-embed-credit]', (a) => a.href);
+      assert.equal(new URL(rankCredit).hash, '#panel-rank', 'a panel embed’s lands on its panel');
 
       // wheel over a frame scrolls the post, not the frame. Up to three tries: on a loaded machine the
       // post was once moved by something else between the read and the wheel (scrollY 6016 → 4352,
