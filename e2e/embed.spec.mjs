@@ -539,6 +539,10 @@ test(
   { timeout: 180_000, webgpu: false },
 );
 
+/** The controls of a figure embed without controls=: its panel's, or its own (src/store/embed.ts FIGURE_CONTROLS). */
+const PANEL_CONTROLS = { error: 'm,scale,d,map', sparsity: 'n,scale,input,map', beyond: 'n,m,scale,proj' };
+const OWN_CONTROLS = { 'feature-map-curves': 'map', 'map-rows': 'n,m,scale' };
+
 /** Each figure an embed can show alone (src/store/embed.ts EMBED_FIGURES) and the analyses it draws. */
 const FIGURE_OPS = {
   error: {
@@ -563,7 +567,7 @@ const FIGURE_OPS = {
 };
 
 test(
-  'every figure a panel offers alone: the dialog lists exactly these, and each embed shows one figure title and asks only for the analyses that figure draws; on a phone in Chinese the longest title stays inside the dialog and the snippet’s Chinese frame title is set in the bundled Han face',
+  'every figure a panel offers alone: the dialog lists exactly these, and each embed shows one figure title, asks only for the analyses that figure draws and shows the controls that change it (chosen with the figure in the dialog, unless changed by hand); on a phone in Chinese the longest title stays inside the dialog and the snippet’s Chinese frame title is set in the bundled Han face',
   async ({ page, appUrl, log }) => {
     await page.goto(`${appUrl}/?${SMALL}&backend=cpu`);
     await page.click('header [data-action="open-embed"]');
@@ -587,12 +591,38 @@ test(
           analyses: Object.keys(window.__performer.getState().analyses).sort(),
           // (a figure's own numbers, as error vs s's at the largest s, are part of it)
           prose: document.querySelectorAll('[data-panel] :is(.lead, .formula)').length,
+          controls: document.querySelector('[data-embed-controls]')?.getAttribute('data-embed-controls'),
         }));
         log(`${panel}/${figure}: ${JSON.stringify(view)}`);
         assert.equal(view.h3.length, 1, `${figure}: one figure title`);
         assert.deepEqual(view.analyses, ops, `${figure}: the analyses asked for`);
         assert.equal(view.prose, 0, `${figure}: no lead or formula of the panel`);
+        assert.equal(view.controls, OWN_CONTROLS[figure] ?? PANEL_CONTROLS[panel], `${figure}: its controls`);
       }
+    // the dialog: a figure with controls of its own brings them (and the snippet leaves them to the default),
+    // unless the controls were changed by hand
+    await page.goto(`${appUrl}/?${SMALL}&backend=cpu`);
+    await page.locator('[data-action="open-embed"][data-embed-for="feature-maps"]').click();
+    const ticked = () =>
+      dialog.locator('[data-embed-control]').evaluateAll((cs) =>
+        cs
+          .filter((c) => c.checked)
+          .map((c) => c.dataset.embedControl)
+          .join(','),
+      );
+    const controlsParam = async () =>
+      new URL(
+        (await dialog.locator('[data-embed-snippet]').inputValue()).match(/src="([^"]+)"/)[1].replaceAll('&amp;', '&'),
+      ).searchParams.get('controls');
+    assert.equal(await ticked(), 'm,scale,map');
+    await dialog.locator('[data-embed-figure-choice]').selectOption('feature-map-curves');
+    assert.equal(await ticked(), 'map', 'the curves bring their one control');
+    assert.equal(await controlsParam(), null, 'the snippet leaves them to the figure’s default');
+    await dialog.locator('[data-embed-control="seed"]').check();
+    await dialog.locator('[data-embed-figure-choice]').selectOption('map-rows');
+    assert.equal(await ticked(), 'map,seed', 'controls changed by hand stay');
+    assert.equal(await controlsParam(), 'map,seed');
+    await page.keyboard.press('Escape');
     // a phone, in Chinese: the longest figure title stays inside the dialog (cut in its box, whole on hover),
     // and the snippet's Chinese frame title is set in the bundled Han face, not boxes
     await page.setViewportSize({ width: 390, height: 844 });

@@ -167,7 +167,7 @@ export function Embed({
         {notices}
         {panel ? (
           <>
-            <EmbedControls ids={embedControlsFor(panel, ui.embedControls)} />
+            <EmbedControls ids={embedControlsFor(panel, ui.embedControls, figure)} />
             <EmbedStatus visible={visible} panel={panel} />
             {panels[panel]()}
           </>

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  defaultEmbedControls,
+  DEFAULT_EMBED_CONTROLS,
   EMBED_CONTROL_IDS,
+  embedControlsFor,
   EMBED_FIGURES,
   embedFiguresOf,
   isEmbedId,
@@ -47,6 +50,16 @@ describe('figure= in the URL: one figure of the embedded panel alone', () => {
     expect(parseEmbedFigure(null, 'error-vs-m')).toBeNull();
     expect(parseEmbedFigure('error', 'error-vs-m')).toBe('error-vs-m');
     expect(parseEmbedFigure('sparsity', 'error-vs-m')).toBeNull();
+  });
+
+  it('shows a figure the controls that change it: its own where they differ from its panel’s, else the panel’s; controls= wins', () => {
+    expect(defaultEmbedControls('feature-maps', 'feature-map-curves')).toEqual(['map']);
+    expect(defaultEmbedControls('feature-maps', 'map-rows')).toEqual(['n', 'm', 'scale']);
+    expect(defaultEmbedControls('feature-maps')).toEqual(DEFAULT_EMBED_CONTROLS['feature-maps']);
+    expect(defaultEmbedControls('error', 'error-vs-d')).toEqual(DEFAULT_EMBED_CONTROLS.error);
+    const ui = readUrl('?embed=feature-maps&figure=feature-map-curves').ui;
+    expect(embedControlsFor(ui.embed!, ui.embedControls ?? null, ui.embedFigure)).toEqual(['map']);
+    expect(embedControlsFor('feature-maps', ['seed'], 'feature-map-curves')).toEqual(['seed']);
   });
 
   it('writes no figure= without an embed (the full page has no figure focus)', () => {

@@ -60,8 +60,27 @@ export function parseEmbedFigure(panel: PanelId | null, raw: string): EmbedFigur
   return embedFiguresOf(panel).find((f) => f === raw) ?? null;
 }
 
-export function embedControlsFor(panel: PanelId, chosen: readonly EmbedControlId[] | null): readonly EmbedControlId[] {
-  return chosen ?? DEFAULT_EMBED_CONTROLS[panel];
+/**
+ * Figures whose parameters differ from their panel's: the scalar curves are fixed functions (only
+ * the map's notes change), and the per-map rows show every map at once. Their defaults are the
+ * controls that change them, so no slider of an embed moves nothing.
+ */
+const FIGURE_CONTROLS: Partial<Record<EmbedFigureId, readonly EmbedControlId[]>> = {
+  'feature-map-curves': ['map'],
+  'map-rows': ['n', 'm', 'scale'],
+};
+
+/** The controls shown when the URL has no `controls=`: the figure's where it has its own, else the panel's. */
+export function defaultEmbedControls(panel: PanelId, figure: EmbedFigureId | null = null): readonly EmbedControlId[] {
+  return (figure && FIGURE_CONTROLS[figure]) || DEFAULT_EMBED_CONTROLS[panel];
+}
+
+export function embedControlsFor(
+  panel: PanelId,
+  chosen: readonly EmbedControlId[] | null,
+  figure: EmbedFigureId | null = null,
+): readonly EmbedControlId[] {
+  return chosen ?? defaultEmbedControls(panel, figure);
 }
 
 /** `controls=none` → []; `controls=m,scale` → ['m', 'scale'] (deduplicated, in the given order); else null. */

@@ -7,7 +7,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { buildSnippet, embedSrc } from '../embed/snippet';
 import {
-  DEFAULT_EMBED_CONTROLS,
+  defaultEmbedControls,
   EMBED_CONTROL_IDS,
   embedFiguresOf,
   isEmbedId,
@@ -37,7 +37,7 @@ function EmbedDialog({ initialPanel, onClose }: { initialPanel: PanelId; onClose
   const [figure, setFigure] = useState<EmbedFigureId | null>(null);
   const figures = embedFiguresOf(panel);
   const titleOf = (f: EmbedFigureId) => figureTitle(strings, f, params.n, ui.pinnedRow ?? defaultRow(params.n));
-  const [controls, setControls] = useState<readonly EmbedControlId[]>(DEFAULT_EMBED_CONTROLS[initialPanel]);
+  const [controls, setControls] = useState<readonly EmbedControlId[]>(defaultEmbedControls(initialPanel));
   const [idText, setIdText] = useState(`performer-${initialPanel}`);
   const [lastValidId, setLastValidId] = useState(idText);
   const [copyState, setCopyState] = useState<'' | 'copied' | 'selected'>('');
@@ -57,7 +57,7 @@ function EmbedDialog({ initialPanel, onClose }: { initialPanel: PanelId; onClose
       pageHref: window.location.href,
       stateSearch: writeUrl({ params, ui }, window.location.search),
       panel,
-      controls: sameList(controls, DEFAULT_EMBED_CONTROLS[panel]) ? null : controls,
+      controls: sameList(controls, defaultEmbedControls(panel, figure)) ? null : controls,
       id: lastValidId,
       figure,
     }),
@@ -70,8 +70,13 @@ function EmbedDialog({ initialPanel, onClose }: { initialPanel: PanelId; onClose
   const choosePanel = (p: PanelId) => {
     setPanel(p);
     setFigure(null);
-    setControls(DEFAULT_EMBED_CONTROLS[p]);
+    setControls(defaultEmbedControls(p));
     if (idText === `performer-${panel}`) setIdText(`performer-${p}`);
+  };
+  // a figure with controls of its own brings them, unless the controls were already changed by hand
+  const chooseFigure = (f: EmbedFigureId | null) => {
+    if (sameList(controls, defaultEmbedControls(panel, figure))) setControls(defaultEmbedControls(panel, f));
+    setFigure(f);
   };
   const toggle = (c: EmbedControlId, on: boolean) =>
     setControls((cur) => EMBED_CONTROL_IDS.filter((x) => (x === c ? on : cur.includes(x))));
@@ -115,7 +120,7 @@ function EmbedDialog({ initialPanel, onClose }: { initialPanel: PanelId; onClose
                 title={figure ? titleOf(figure) : t.wholePanel}
                 aria-describedby={`${uid}-figure-help`}
                 data-embed-figure-choice=""
-                onChange={(e) => setFigure(figures.find((f) => f === e.target.value) ?? null)}
+                onChange={(e) => chooseFigure(figures.find((f) => f === e.target.value) ?? null)}
               >
                 <option value="">{t.wholePanel}</option>
                 {figures.map((f) => (
