@@ -567,11 +567,51 @@ const FIGURE_OPS = {
 };
 
 test(
-  'every figure a panel offers alone: the dialog lists exactly these, and each embed shows one figure title, asks only for the analyses that figure draws and shows the controls that change it (chosen with the figure in the dialog, unless changed by hand); on a phone in Chinese the longest title stays inside the dialog and the snippet’s Chinese frame title is set in the bundled Han face',
+  'every figure a panel offers alone: its own Embed button beside its downloads opens the dialog on it; the dialog lists exactly these, and each embed shows one figure title, asks only for the analyses that figure draws and shows the controls that change it (chosen with the figure in the dialog, unless changed by hand); on a phone in Chinese the longest title stays inside the dialog and the snippet’s Chinese frame title is set in the bundled Han face',
   async ({ page, appUrl, log }) => {
     await page.goto(`${appUrl}/?${SMALL}&backend=cpu`);
-    await page.click('header [data-action="open-embed"]');
     const dialog = page.locator('dialog[data-embed-dialog]');
+    // a figure's own Embed button, beside its downloads, opens the dialog on that figure alone
+    const own = page.locator('[data-embed-figure-for="error-vs-d"]');
+    await own.scrollIntoViewIfNeeded({ timeout: 60_000 });
+    assert.equal(await own.getAttribute('aria-label'), 'Embed “Error vs head dimension d” in a web page');
+    await own.click();
+    await dialog.waitFor();
+    const opened = {
+      panel: await dialog.locator('[data-embed-panel]').inputValue(),
+      figure: await dialog.locator('[data-embed-figure-choice]').inputValue(),
+      id: await dialog.locator('[data-embed-frame-id]').inputValue(),
+      src: (await dialog.locator('[data-embed-snippet]').inputValue()).match(/src="([^"]+)"/)[1],
+    };
+    log(`opened from the figure: ${JSON.stringify(opened)}`);
+    assert.deepEqual(
+      [opened.panel, opened.figure, opened.id],
+      ['error', 'error-vs-d', 'performer-error-vs-d'],
+      'its panel, the figure chosen, a frame id named for it',
+    );
+    assert.match(opened.src.replaceAll('&amp;', '&'), /[?&]figure=error-vs-d(&|$)/);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute('data-embed-figure-for')),
+      'error-vs-d',
+      'focus returns to the figure’s button',
+    );
+    // the downloads and the button share one row: the button sits level with PNG / SVG / CSV
+    const row = await page.evaluate(() => {
+      const b = document.querySelector('[data-embed-figure-for="error-vs-d"]').getBoundingClientRect();
+      const png =
+        b &&
+        document
+          .querySelector('[data-embed-figure-for="error-vs-d"]')
+          .closest('.export-toolbar')
+          .querySelector('[data-export="png"]')
+          .getBoundingClientRect();
+      return { dy: Math.abs(b.top - png.top), dh: Math.abs(b.height - png.height) };
+    });
+    assert.ok(row.dy <= 1 && row.dh <= 1, `the Embed button is out of line with the downloads: ${JSON.stringify(row)}`);
+
+    await page.click('header [data-action="open-embed"]');
     await dialog.waitFor();
     for (const panel of PANELS) {
       await dialog.locator('[data-embed-panel]').selectOption(panel);

@@ -50,10 +50,21 @@ export interface ExportFigureProps {
   caption?: () => string;
   /** the figure has a data table (CSV button) */
   table?: boolean;
+  /** more actions on the figure, beside the downloads (outside their group: e.g. embedding it) */
+  actions?: ReactNode;
   children: ReactNode;
 }
 
-export function ExportFigure({ title, fileName, labels, extras, caption, table = true, children }: ExportFigureProps) {
+export function ExportFigure({
+  title,
+  fileName,
+  labels,
+  extras,
+  caption,
+  table = true,
+  actions,
+  children,
+}: ExportFigureProps) {
   const body = useRef<HTMLDivElement>(null);
   const tableRef = useRef<ExportTable | null>(null);
   const [busy, setBusy] = useState<ExportKind | null>(null);
@@ -92,24 +103,35 @@ export function ExportFigure({ title, fileName, labels, extras, caption, table =
 
   const kinds: ExportKind[] = table ? ['png', 'svg', 'csv'] : ['png', 'svg'];
   const aria = { png: labels.pngAria, svg: labels.svgAria, csv: labels.csvAria };
+  const downloads = kinds.map((k) => (
+    <button
+      key={k}
+      type="button"
+      className="small"
+      data-export={k}
+      aria-label={aria[k](title)}
+      title={aria[k](title)}
+      disabled={busy !== null}
+      onClick={() => void run(k)}
+    >
+      {labels[k]}
+    </button>
+  ));
   return (
     <div className="export-figure" data-export-figure={title}>
-      <div className="export-toolbar" role="group" aria-label={labels.toolbar(title)}>
-        {kinds.map((k) => (
-          <button
-            key={k}
-            type="button"
-            className="small"
-            data-export={k}
-            aria-label={aria[k](title)}
-            title={aria[k](title)}
-            disabled={busy !== null}
-            onClick={() => void run(k)}
-          >
-            {labels[k]}
-          </button>
-        ))}
-      </div>
+      {/* the row over the figure: its downloads (one labelled group) and, outside that group, other actions */}
+      {actions ? (
+        <div className="export-toolbar">
+          <div className="export-downloads" role="group" aria-label={labels.toolbar(title)}>
+            {downloads}
+          </div>
+          {actions}
+        </div>
+      ) : (
+        <div className="export-toolbar" role="group" aria-label={labels.toolbar(title)}>
+          {downloads}
+        </div>
+      )}
       <TableSlot.Provider value={tableRef}>
         <div ref={body}>{children}</div>
       </TableSlot.Provider>

@@ -66,7 +66,7 @@ export function AnalysisFigure<T>(props: {
         {(v) => (
           <>
             {props.before?.(v)}
-            <Figure name={name} title={title}>
+            <Figure name={name} title={title} embed={props.name}>
               {props.chart ? (
                 <LineChart labels={t.charts} ariaLabel={title} dimmed={a.stale} {...props.chart(v)} />
               ) : (

@@ -110,7 +110,7 @@ function FeatureMapPanelBody({ params }: { params: AttentionParams }) {
         <FigureOnly id="feature-map-curves">
           <div className="sub">
             <h3 id={figureAnchor('feature-map-curves')}>{s.curvesTitle}</h3>
-            <Figure name="feature-map-curves" title={s.curvesTitle}>
+            <Figure name="feature-map-curves" title={s.curvesTitle} embed="feature-map-curves">
               <LineChart
                 labels={t.charts}
                 series={curves}

@@ -54,6 +54,12 @@ export function embedFiguresOf(panel: PanelId): readonly EmbedFigureId[] {
   return Object.prototype.hasOwnProperty.call(EMBED_FIGURES, panel) ? EMBED_FIGURES[panel as EmbedFigurePanel] : [];
 }
 
+/** The panel a figure belongs to. */
+export function panelOfFigure(figure: EmbedFigureId): EmbedFigurePanel {
+  const panels = Object.keys(EMBED_FIGURES) as EmbedFigurePanel[];
+  return panels.find((p) => (EMBED_FIGURES[p] as readonly string[]).includes(figure))!;
+}
+
 /** `figure=` for an embed of `panel`: the figure's id if that panel has it, else null. */
 export function parseEmbedFigure(panel: PanelId | null, raw: string): EmbedFigureId | null {
   if (panel === null) return null;

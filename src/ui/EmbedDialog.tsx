@@ -11,6 +11,7 @@ import {
   EMBED_CONTROL_IDS,
   embedFiguresOf,
   isEmbedId,
+  panelOfFigure,
   type EmbedControlId,
   type EmbedFigureId,
 } from '../store/embed';
@@ -24,7 +25,18 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-function EmbedDialog({ initialPanel, onClose }: { initialPanel: PanelId; onClose: () => void }) {
+/** The frame id the dialog proposes: named for what it shows. */
+const autoId = (panel: PanelId, figure: EmbedFigureId | null) => `performer-${figure ?? panel}`;
+
+function EmbedDialog({
+  initialPanel,
+  initialFigure,
+  onClose,
+}: {
+  initialPanel: PanelId;
+  initialFigure: EmbedFigureId | null;
+  onClose: () => void;
+}) {
   const strings = useStrings();
   const t = strings.embedding;
   const ref = useRef<HTMLDialogElement>(null);
@@ -34,11 +46,13 @@ function EmbedDialog({ initialPanel, onClose }: { initialPanel: PanelId; onClose
   const ui = useStore((s) => s.ui);
   const [panel, setPanel] = useState<PanelId>(initialPanel);
   /** one figure of the panel alone, or null: the whole panel */
-  const [figure, setFigure] = useState<EmbedFigureId | null>(null);
+  const [figure, setFigure] = useState<EmbedFigureId | null>(initialFigure);
   const figures = embedFiguresOf(panel);
   const titleOf = (f: EmbedFigureId) => figureTitle(strings, f, params.n, ui.pinnedRow ?? defaultRow(params.n));
-  const [controls, setControls] = useState<readonly EmbedControlId[]>(defaultEmbedControls(initialPanel));
-  const [idText, setIdText] = useState(`performer-${initialPanel}`);
+  const [controls, setControls] = useState<readonly EmbedControlId[]>(
+    defaultEmbedControls(initialPanel, initialFigure),
+  );
+  const [idText, setIdText] = useState(autoId(initialPanel, initialFigure));
   const [lastValidId, setLastValidId] = useState(idText);
   const [copyState, setCopyState] = useState<'' | 'copied' | 'selected'>('');
 
@@ -71,11 +85,12 @@ function EmbedDialog({ initialPanel, onClose }: { initialPanel: PanelId; onClose
     setPanel(p);
     setFigure(null);
     setControls(defaultEmbedControls(p));
-    if (idText === `performer-${panel}`) setIdText(`performer-${p}`);
+    if (idText === autoId(panel, figure)) setIdText(autoId(p, null));
   };
   // a figure with controls of its own brings them, unless the controls were already changed by hand
   const chooseFigure = (f: EmbedFigureId | null) => {
     if (sameList(controls, defaultEmbedControls(panel, figure))) setControls(defaultEmbedControls(panel, f));
+    if (idText === autoId(panel, figure)) setIdText(autoId(panel, f));
     setFigure(f);
   };
   const toggle = (c: EmbedControlId, on: boolean) =>
@@ -195,14 +210,25 @@ function EmbedDialog({ initialPanel, onClose }: { initialPanel: PanelId; onClose
   );
 }
 
-/** Opens the embed dialog for `panel` (the page header's button: the main comparison). Hidden inside embeds. */
-export function EmbedButton({ panel }: { panel?: PanelId }) {
-  const t = useStrings().embedding;
+/**
+ * Opens the embed dialog for `panel` (the page header's button: the main comparison), or for one
+ * figure alone (a figure's button beside its downloads: its panel, that figure chosen). Hidden inside embeds.
+ */
+export function EmbedButton({ panel: panelProp, figure }: { panel?: PanelId; figure?: EmbedFigureId }) {
+  const strings = useStrings();
+  const t = strings.embedding;
   const inEmbed = useStore((s) => s.ui.embed !== null || s.ui.embedUnknown !== null);
+  const n = useStore((s) => s.params.n);
+  const row = useStore((s) => s.ui.pinnedRow ?? defaultRow(s.params.n));
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   if (inEmbed) return null;
-  const hint = panel ? t.openHint(t.panelNames[panel] ?? panel) : t.openHintAll;
+  const panel = figure ? panelOfFigure(figure) : panelProp;
+  const hint = figure
+    ? t.openHint(figureTitle(strings, figure, n, row))
+    : panel
+      ? t.openHint(t.panelNames[panel] ?? panel)
+      : t.openHintAll;
   return (
     <>
       <button
@@ -213,7 +239,9 @@ export function EmbedButton({ panel }: { panel?: PanelId }) {
         title={hint}
         aria-label={panel ? hint : undefined}
         data-action="open-embed"
-        data-embed-for={panel ?? ''}
+        // a panel's button (or the header's, ''); a figure's is named by data-embed-figure-for
+        data-embed-for={figure ? undefined : (panel ?? '')}
+        data-embed-figure-for={figure}
         onClick={() => setOpen(true)}
       >
         {t.open}
@@ -221,6 +249,7 @@ export function EmbedButton({ panel }: { panel?: PanelId }) {
       {open && (
         <EmbedDialog
           initialPanel={panel ?? 'main'}
+          initialFigure={figure ?? null}
           onClose={() => {
             setOpen(false);
             button.current?.focus();

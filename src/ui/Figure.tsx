@@ -10,6 +10,8 @@ import { ExportFigure } from '../charts/ExportFigure';
 import type { AttentionParams } from '../core/types';
 import { exportFileName } from '../export/filename';
 import { useAppStore } from '../store/react';
+import type { EmbedFigureId } from '../store/embed';
+import { EmbedButton } from './EmbedDialog';
 
 export function Figure(props: {
   name: string;
@@ -17,6 +19,8 @@ export function Figure(props: {
   /** the parameters the figure shows (default: the current ones) */
   params?: AttentionParams;
   extras?: () => (Element | null)[];
+  /** the figure can be embedded alone (`figure=`): an Embed button beside its downloads opens the dialog on it */
+  embed?: EmbedFigureId;
   children: ReactNode;
 }) {
   const t = useStrings();
@@ -33,6 +37,7 @@ export function Figure(props: {
         return t.export.caption({ ...p, map: t.names.maps[p.featureMap] });
       }}
       extras={props.extras}
+      actions={props.embed ? <EmbedButton figure={props.embed} /> : undefined}
     >
       {props.children}
     </ExportFigure>
