@@ -540,11 +540,18 @@ test(
 );
 
 /** The controls of a figure embed without controls=: its panel's, or its own (src/store/embed.ts FIGURE_CONTROLS). */
-const PANEL_CONTROLS = { error: 'm,scale,d,map', sparsity: 'n,scale,input,map', beyond: 'n,m,scale,proj' };
+const PANEL_CONTROLS = {
+  main: 'n,m,scale,map',
+  error: 'm,scale,d,map',
+  sparsity: 'n,scale,input,map',
+  beyond: 'n,m,scale,proj',
+};
 const OWN_CONTROLS = { 'feature-map-curves': 'map', 'map-rows': 'n,m,scale' };
 
 /** Each figure an embed can show alone (src/store/embed.ts EMBED_FIGURES) and the analyses it draws. */
 const FIGURE_OPS = {
+  // the main panel's figures draw the main comparison's result, no analysis
+  main: { heatmaps: [], 'attention-row': [] },
   error: {
     'error-vs-m': ['errorVsM'],
     'error-vs-scale': ['normSweep'],
@@ -623,7 +630,24 @@ test(
     for (const [panel, figures] of Object.entries(FIGURE_OPS))
       for (const [figure, ops] of Object.entries(figures)) {
         await page.goto(`${appUrl}/?embed=${panel}&figure=${figure}&${SMALL}&backend=cpu`);
-        await page.waitForSelector(`[data-embed-figure="${figure}"] [data-panel="${panel}"] h3`);
+        if (panel === 'main') {
+          // the heatmaps (no title of their own: the panel's) or the row chart, drawn from the result
+          const part = { heatmaps: '.heatmaps canvas', 'attention-row': '.row-chart svg' }[figure];
+          await page.waitForSelector(`[data-embed-figure="${figure}"] [data-panel="main"] ${part}`);
+          const parts = await page.evaluate(() =>
+            ['.heatmaps', '.row-chart', '.metrics', '.main-explainer', '.state-export'].map(
+              (sel) => document.querySelectorAll(`[data-panel] ${sel}`).length,
+            ),
+          );
+          log(`main/${figure}: heatmaps, row chart, numbers, explainer, JSON export ${parts.join(', ')}`);
+          assert.deepEqual(parts, figure === 'heatmaps' ? [1, 0, 0, 0, 0] : [0, 1, 0, 0, 0], `main/${figure}`);
+          if (figure === 'attention-row')
+            assert.doesNotMatch(
+              await page.textContent('.row-chart'),
+              /Hover a heatmap row/,
+              'alone, the row chart does not point at heatmaps it is without',
+            );
+        } else await page.waitForSelector(`[data-embed-figure="${figure}"] [data-panel="${panel}"] h3`);
         // requests go out when the panel body mounts; give its effects a moment, then read what was asked for
         await sleep(500);
         const view = await page.evaluate(() => ({
@@ -634,7 +658,7 @@ test(
           controls: document.querySelector('[data-embed-controls]')?.getAttribute('data-embed-controls'),
         }));
         log(`${panel}/${figure}: ${JSON.stringify(view)}`);
-        assert.equal(view.h3.length, 1, `${figure}: one figure title`);
+        assert.equal(view.h3.length, panel === 'main' && figure === 'heatmaps' ? 0 : 1, `${figure}: one figure title`);
         assert.deepEqual(view.analyses, ops, `${figure}: the analyses asked for`);
         assert.equal(view.prose, 0, `${figure}: no lead or formula of the panel`);
         assert.equal(view.controls, OWN_CONTROLS[figure] ?? PANEL_CONTROLS[panel], `${figure}: its controls`);

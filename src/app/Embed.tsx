@@ -11,13 +11,13 @@ import { startEmbedBridge } from '../embed/bridge';
 import { fullAppHref } from '../embed/snippet';
 import { embedControlsFor } from '../store/embed';
 import { useActions, useController, useStore, useTrainingController } from '../store/react';
-import { defaultRow, PANEL_IDS, type PanelId } from '../store/store';
+import { PANEL_IDS, type PanelId } from '../store/store';
 import { writeUrl } from '../store/url';
 import { EmbedControls } from './EmbedControls';
 import { ComputeStatus } from '../panels/ComputeStatus';
 import { useStrings } from '../ui/strings';
 import { useComputeProgress } from '../ui/compute-progress';
-import { figureAnchor, figureTitle, useFigureFocus } from '../ui/figure-focus';
+import { figureAnchor, useFigureFocus, useFigureTitles } from '../ui/figure-focus';
 
 function hrefWith(change: (q: URLSearchParams) => void): string {
   const url = new URL(window.location.href);
@@ -142,9 +142,9 @@ export function Embed({
   const visible = useEmbedBridge();
   const panel = ui.embed;
   const figure = useFigureFocus();
-  const n = useStore((s) => s.params.n);
+  const titleOf = useFigureTitles();
   const heading = panel
-    ? `${t.app.title}: ${t.embedding.panelNames[panel]}${figure ? ` — ${figureTitle(t, figure, n, ui.pinnedRow ?? defaultRow(n))}` : ''}`
+    ? `${t.app.title}: ${t.embedding.panelNames[panel]}${figure ? ` — ${titleOf(figure)}` : ''}`
     : t.app.title;
   // the page around an embed: no margins, no scrollbars (styles.css html.embed-page)
   useLayoutEffect(() => {

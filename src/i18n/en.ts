@@ -397,6 +397,7 @@ export const en = {
     exact: 'Exact A (softmax)',
     approx: (map: string) => `Â (${map})`,
     diff: '|A − Â|',
+    heatmapsTitle: (exact: string, approx: string, diff: string) => `${exact}, ${approx} and ${diff}`,
     colour: 'attention weight (shared scale)',
     colourClipped: 'attention weight (shared scale; top 0.5% drawn in the top colour)',
     colourNegative: 'negative entry (trig features)',

@@ -416,6 +416,7 @@ export const zh: Strings = {
     exact: '精确 A（softmax）',
     approx: (map: string) => `Â（${map}）`,
     diff: '|A − Â|',
+    heatmapsTitle: (exact: string, approx: string, diff: string) => `${exact}、${approx} 与 ${diff}`,
     colour: '注意力权重（统一色标）',
     colourClipped: '注意力权重（统一色标；最大的 0.5% 用色标顶端的颜色绘制）',
     colourNegative: '负值元素（三角函数特征）',

@@ -44,7 +44,8 @@ describe('figure= in the URL: one figure of the embedded panel alone', () => {
 
   it('lists figures only for panels of several, each id once across panels', () => {
     expect(embedFiguresOf('rank')).toEqual([]);
-    expect(embedFiguresOf('main')).toEqual([]);
+    expect(embedFiguresOf('speed')).toEqual([]);
+    expect(embedFiguresOf('main')).toEqual(['heatmaps', 'attention-row']);
     const all = PANEL_IDS.flatMap((p) => embedFiguresOf(p));
     expect(new Set(all).size).toBe(all.length);
     expect(parseEmbedFigure(null, 'error-vs-m')).toBeNull();

@@ -38,9 +38,11 @@ export const DEFAULT_EMBED_CONTROLS: { readonly [P in PanelId]: readonly EmbedCo
  * The figures an embed can show alone (`figure=`), per panel: a blog post that discusses one figure
  * embeds that figure — its title, status, chart and notes, with the controls — without the panel's
  * other figures and prose (an error embed is ~3,000 px tall; one of its figures ~500). Only the named
- * figure's analysis runs. The ids are the figures' export names (their PNG / SVG / CSV file names).
+ * figure's analysis runs. The ids are the figures' export names (their PNG / SVG / CSV file names;
+ * the main panel's: its three heatmaps together, and its query row).
  */
 export const EMBED_FIGURES = {
+  main: ['heatmaps', 'attention-row'],
   error: ['error-vs-m', 'error-vs-scale', 'entropy-vs-scale', 'error-vs-d', 'entry-error'],
   sparsity: ['entropy-histogram', 'top-k-mass', 'entropy-vs-n', 'local-truncation'],
   'feature-maps': ['feature-map-curves', 'map-rows'],

@@ -16,10 +16,10 @@ import {
   type EmbedFigureId,
 } from '../store/embed';
 import { useStore } from '../store/react';
-import { defaultRow, PANEL_IDS, type PanelId } from '../store/store';
+import { PANEL_IDS, type PanelId } from '../store/store';
 import { writeUrl } from '../store/url';
 import { useStrings } from './strings';
-import { figureTitle } from './figure-focus';
+import { useFigureTitles } from './figure-focus';
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -48,7 +48,7 @@ function EmbedDialog({
   /** one figure of the panel alone, or null: the whole panel */
   const [figure, setFigure] = useState<EmbedFigureId | null>(initialFigure);
   const figures = embedFiguresOf(panel);
-  const titleOf = (f: EmbedFigureId) => figureTitle(strings, f, params.n, ui.pinnedRow ?? defaultRow(params.n));
+  const titleOf = useFigureTitles();
   const [controls, setControls] = useState<readonly EmbedControlId[]>(
     defaultEmbedControls(initialPanel, initialFigure),
   );
@@ -218,17 +218,12 @@ export function EmbedButton({ panel: panelProp, figure }: { panel?: PanelId; fig
   const strings = useStrings();
   const t = strings.embedding;
   const inEmbed = useStore((s) => s.ui.embed !== null || s.ui.embedUnknown !== null);
-  const n = useStore((s) => s.params.n);
-  const row = useStore((s) => s.ui.pinnedRow ?? defaultRow(s.params.n));
+  const titleOf = useFigureTitles();
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   if (inEmbed) return null;
   const panel = figure ? panelOfFigure(figure) : panelProp;
-  const hint = figure
-    ? t.openHint(figureTitle(strings, figure, n, row))
-    : panel
-      ? t.openHint(t.panelNames[panel] ?? panel)
-      : t.openHintAll;
+  const hint = figure ? t.openHint(titleOf(figure)) : panel ? t.openHint(t.panelNames[panel] ?? panel) : t.openHintAll;
   return (
     <>
       <button

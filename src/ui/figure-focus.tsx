@@ -8,7 +8,9 @@
 import { useCallback, type ReactNode } from 'react';
 import type { EmbedFigureId } from '../store/embed';
 import { useStore } from '../store/react';
-import type { Strings } from './strings';
+import { defaultRow } from '../store/store';
+import { useStrings, type Strings } from './strings';
+import type { FeatureMapKind } from '../core/types';
 
 /** The id of a figure's heading on the full page: an embed's credit links there (`#figure-<id>`). */
 export function figureAnchor(id: EmbedFigureId): string {
@@ -38,10 +40,17 @@ export function FigureOnly({ id, children }: { id: EmbedFigureId; children: Reac
 
 /**
  * A figure's title as its panel draws it (the same strings), for the embed dialog's list, an
- * embed's heading and its frame's title; `n` and `row` fill the titles that name them.
+ * embed's heading and its frame's title; `n`, the map and the query row fill the titles that name them.
  */
-export function figureTitle(t: Strings, id: EmbedFigureId, n: number, row: number): string {
+export function figureTitle(
+  t: Strings,
+  id: EmbedFigureId,
+  at: { n: number; map: FeatureMapKind; row: number },
+): string {
+  const { n, row } = at;
   const titles: Record<EmbedFigureId, string> = {
+    heatmaps: t.main.heatmapsTitle(t.main.exact, t.main.approx(t.names.maps[at.map]), t.main.diff),
+    'attention-row': t.main.rowTitle(row, false),
     'error-vs-m': t.error.sweepTitle,
     'error-vs-scale': t.error.normTitle,
     'entropy-vs-scale': t.error.normEntropyTitle,
@@ -58,4 +67,13 @@ export function figureTitle(t: Strings, id: EmbedFigureId, n: number, row: numbe
     'beyond-error-vs-time': t.beyond.timeTitle(n),
   };
   return titles[id];
+}
+
+/** Figure titles at the current parameters (the query row shown, the map's name). */
+export function useFigureTitles(): (id: EmbedFigureId) => string {
+  const t = useStrings();
+  const n = useStore((s) => s.params.n);
+  const map = useStore((s) => s.params.featureMap);
+  const row = useStore((s) => s.ui.pinnedRow ?? defaultRow(s.params.n));
+  return useCallback((id: EmbedFigureId) => figureTitle(t, id, { n, map, row }), [t, n, map, row]);
 }
