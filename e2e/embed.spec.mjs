@@ -63,7 +63,9 @@ async function settled(frameOrPage, timeout = 120_000) {
     await frameOrPage.waitForFunction(
       () => {
         const main = document.querySelector('main.embed-main');
-        if (!main || main.dataset.hasResult !== '1' || main.dataset.status === 'computing') return false;
+        if (!main || main.dataset.status === 'computing') return false;
+        // the main comparison's result, where the embed shows it (an analysis figure's embed does not compute it)
+        if (main.dataset.showsResult !== '0' && main.dataset.hasResult !== '1') return false;
         return [...document.querySelectorAll('.analysis-status')].every(
           (e) => e.getAttribute('data-status') === 'done',
         );
@@ -114,7 +116,7 @@ async function waitSized(page, frame, id, timeout = 20_000) {
 const param = (frame, key) => frame.evaluate((k) => window.__performer.getState().params[k], key);
 
 test(
-  'example post on another origin: both frames end as tall as their content, take only well-formed messages, never capture scrolling',
+  'example post on another origin: both frames end as tall as their content, take only well-formed messages, never capture scrolling; only the frame that draws the main result computes it',
   async ({ page, appUrl, artifacts, log }) => {
     const site = await foreignSite({ '/post.html': examplePost(appUrl) });
     try {
@@ -148,6 +150,11 @@ test(
         log(`${id}: width ${width} px, frame height ${h.frameHeight} px, content scrollHeight ${h.scrollHeight} px`);
       }
       assert.notEqual(results['fig-error'].width, results['fig-rank'].width, 'the two embeds have different widths');
+      // error vs m draws the current result (its ring); the rank panel never does, and does not compute it
+      const computed = async (id) =>
+        results[id].frame.evaluate(() => window.__performer.getState().compute.result !== null);
+      assert.equal(await computed('fig-error'), true);
+      assert.equal(await computed('fig-rank'), false, 'the rank embed computed the main comparison');
       mkdirSync(join(artifacts, 'screenshots'), { recursive: true });
       await page.screenshot({ path: join(artifacts, 'screenshots', 'embed-example.png'), fullPage: true });
 
@@ -430,7 +437,7 @@ test(
 );
 
 test(
-  'one figure alone (figure=): the dialog offers each figure of a panel; pasted, the frame shows that figure with its own status line and none of the panel’s text, runs only its analysis, and is a fraction of the panel’s height; its credit opens the full page at that figure; a figure of another panel gets a notice and the whole panel',
+  'one figure alone (figure=): the dialog offers each figure of a panel; pasted, the frame shows that figure with its own status line and none of the panel’s text, runs only its analysis (not the main comparison), and is a fraction of the panel’s height; its credit opens the full page at that figure; a figure of another panel gets a notice and the whole panel',
   async ({ page, appUrl, context, log }) => {
     // the whole error panel's height in a 640-px frame (its figures' space is held before their values)
     await page.setViewportSize({ width: 640, height: 900 });
@@ -493,6 +500,8 @@ test(
           e.outerHTML.slice(0, 120),
         ),
         analyses: Object.keys(window.__performer.getState().analyses),
+        compute: window.__performer.getState().compute.status,
+        result: window.__performer.getState().compute.result !== null,
         h1: document.querySelector('h1').textContent,
       }));
       log(`one figure: ${JSON.stringify(view)}`);
@@ -502,6 +511,7 @@ test(
       assert.deepEqual(view.statuses, ['normSweep'], 'its own status line');
       assert.deepEqual(view.lead, [], 'no lead, formula or headline number of the panel');
       assert.deepEqual(view.analyses, ['normSweep'], 'only its analysis ran');
+      assert.deepEqual([view.compute, view.result], ['idle', false], 'no main comparison: nothing here draws it');
       assert.ok(view.h1.endsWith(`— ${title}`), 'the heading names the figure');
       const h = await waitSized(p2, frame, 'one-fig');
       log(`one figure: frame ${h.frameHeight} px; the whole panel ${wholeHeight} px`);

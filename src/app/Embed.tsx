@@ -9,7 +9,7 @@
 import { useEffect, useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
 import { startEmbedBridge } from '../embed/bridge';
 import { fullAppHref } from '../embed/snippet';
-import { embedControlsFor } from '../store/embed';
+import { embedControlsFor, showsMainResult } from '../store/embed';
 import { useActions, useController, useStore, useTrainingController } from '../store/react';
 import { PANEL_IDS, type PanelId } from '../store/store';
 import { writeUrl } from '../store/url';
@@ -162,6 +162,7 @@ export function Embed({
         data-active={visible ? '1' : '0'}
         data-status={status}
         data-has-result={hasResult ? '1' : '0'}
+        data-shows-result={showsMainResult(panel, figure) ? '1' : '0'}
       >
         <h1 className="sr-only">{heading}</h1>
         {notices}

@@ -54,6 +54,8 @@ export function createComputeLoop(deps: {
   life: Lifecycle;
   /** True when compute must wait (map=hedgehog without its fitted W); called before each run. */
   waitForFit: () => boolean;
+  /** False where nothing on the page shows the result (an embed of an analysis figure): runs stay due, unsent. */
+  shown?: () => boolean;
 }): ComputeLoop {
   const { store, engine, rates, life } = deps;
   let ready = false;
@@ -81,6 +83,13 @@ export function createComputeLoop(deps: {
     if (life.disposed) return;
     // map=hedgehog: the fit starts at once (even while a compute is in flight); compute waits for it
     if (deps.waitForFit()) return;
+    if (deps.shown?.() === false) {
+      dirty = true;
+      // the Hedgehog fit it waited for is done: nothing computes after it here
+      const c = store.getState().compute;
+      if (c.status === 'computing' && !inFlight) store.setState({ compute: { ...c, status: 'idle' } });
+      return;
+    }
     if (!ready || !life.active) {
       dirty = true;
       return;

@@ -457,3 +457,60 @@ describe('controller.setActive (embeds compute only while on screen)', () => {
     expect(analyses.length).toBe(1);
   });
 });
+
+describe('controller in an embed: the main comparison is computed only where something shows it', () => {
+  const embedded = (ui: Partial<ReturnType<typeof initialState>['ui']>, params = {}) => {
+    const store = createAppStore(initialState(params, ui));
+    const fake = fakeEngine();
+    const c = createController(store, fake.engine);
+    return { store, c, ...fake };
+  };
+
+  it('computes for the page, the main panel, the error panel and its error-vs-m figure', async () => {
+    for (const ui of [
+      {},
+      { embed: 'main' as const },
+      { embed: 'main' as const, embedFigure: 'attention-row' as const },
+      { embed: 'error' as const },
+      { embed: 'error' as const, embedFigure: 'error-vs-m' as const },
+    ]) {
+      const { calls } = embedded(ui);
+      await tick();
+      expect(calls.length, JSON.stringify(ui)).toBe(1);
+    }
+  });
+
+  it('sends no compute for a panel or figure that never draws its result, before or after a change, while its analyses run', async () => {
+    for (const ui of [
+      { embed: 'rank' as const },
+      { embed: 'sparsity' as const },
+      { embed: 'error' as const, embedFigure: 'entropy-vs-scale' as const },
+      { embed: 'beyond' as const, embedFigure: 'beyond-error-vs-dim' as const },
+    ]) {
+      const { store, c, calls, analyses } = embedded(ui);
+      await tick();
+      createActions(store).setParam('m', 32);
+      c.setActive(false);
+      c.setActive(true);
+      c.requestAnalysis('spectra', { params: store.getState().params }, 'k1');
+      await tick();
+      expect(calls.length, JSON.stringify(ui)).toBe(0);
+      expect(store.getState().compute.status, JSON.stringify(ui)).toBe('idle');
+      expect(analyses.map((a) => a.op)).toEqual(['spectra']);
+    }
+  });
+
+  it('map=hedgehog there: the fit still runs (its analyses wait for it), and once fitted nothing stays "computing"', async () => {
+    const { store, calls, analyses } = embedded({ embed: 'rank' }, { featureMap: 'hedgehog' });
+    await tick();
+    const fit = analyses.find((a) => a.op === 'hedgehogFit');
+    expect(fit).toBeDefined();
+    expect(store.getState().compute.status).toBe('computing'); // the fit, shown as the page's work
+    fit!.resolve({ w: new Float32Array(4), losses: [] });
+    await tick();
+    await tick();
+    expect(store.getState().analyses.hedgehogFit?.status).toBe('done');
+    expect(store.getState().compute.status).toBe('idle');
+    expect(calls.length).toBe(0);
+  });
+});

@@ -17,6 +17,7 @@ import { watchBackend } from './backend-watch';
 import { createComputeLoop } from './compute-loop';
 import { buildRequest } from './compute-request';
 import { createHedgehogGate } from './hedgehog-gate';
+import { showsMainResult } from './embed';
 import { HEDGEHOG_ID } from './hedgehog-fit';
 import type { Lifecycle } from './lifecycle';
 import { createActions, type AppStore } from './store';
@@ -70,7 +71,18 @@ export function createController(store: AppStore, engine: EngineLike): Controlle
   const life: Lifecycle = { disposed: false, active: true };
 
   // The loop, the gate and the analyses call each other; each is built before any of them runs.
-  const compute = createComputeLoop({ store, engine, rates, life, waitForFit: () => fit.waitForFit() });
+  const compute = createComputeLoop({
+    store,
+    engine,
+    rates,
+    life,
+    waitForFit: () => fit.waitForFit(),
+    // an embed of a figure that does not draw the main result does not compute it
+    shown: () => {
+      const ui = store.getState().ui;
+      return showsMainResult(ui.embed, ui.embedFigure);
+    },
+  });
   const fit = createHedgehogGate({
     store,
     compute,

@@ -56,6 +56,18 @@ export function embedFiguresOf(panel: PanelId): readonly EmbedFigureId[] {
   return Object.prototype.hasOwnProperty.call(EMBED_FIGURES, panel) ? EMBED_FIGURES[panel as EmbedFigurePanel] : [];
 }
 
+/**
+ * Whether the page shows the main comparison's result: everywhere but in an embed of a panel that
+ * never draws it (rank, sparsity, feature maps, beyond, speed, training) or of a figure that does
+ * not (every error figure but error vs m, whose ring is the current result). Such an embed computes
+ * its analyses only: the main comparison would be work no reader sees (at the defaults it costs a
+ * rank embed twenty times its spectra).
+ */
+export function showsMainResult(panel: PanelId | null, figure: EmbedFigureId | null): boolean {
+  if (panel === null || panel === 'main') return true;
+  return panel === 'error' && (figure === null || figure === 'error-vs-m');
+}
+
 /** The panel a figure belongs to. */
 export function panelOfFigure(figure: EmbedFigureId): EmbedFigurePanel {
   const panels = Object.keys(EMBED_FIGURES) as EmbedFigurePanel[];
