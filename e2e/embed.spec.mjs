@@ -542,7 +542,12 @@ test(
     for (const q of ['embed=rank&figure=error-vs-m', 'embed=error&figure=bogus', 'figure=error-vs-m']) {
       await page.goto(`${appUrl}/?${q}&${SMALL}&backend=cpu`);
       await page.waitForSelector('[data-notice="param-rejected"]');
-      assert.match(await page.textContent('[data-notice="param-rejected"]'), /figure/, q);
+      // it names the key and what it takes: each panel's figures
+      assert.match(
+        await page.textContent('[data-notice="param-rejected"]'),
+        /figure = “[^”]*”.*error: error-vs-m, error-vs-scale.*showing the whole panel/,
+        q,
+      );
       assert.equal(await page.locator('[data-embed-figure=""], .app:not(.embed)').count(), 1, `${q}: the whole panel`);
     }
   },

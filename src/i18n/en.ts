@@ -11,7 +11,7 @@ import { LANGS, PANEL_IDS, PRESENT_STEP_COUNT, THEMES } from '../store/store';
 import { PRESENT_STEP_IDS } from '../store/present-steps';
 import { RANK_TOLERANCES } from '../core/rank';
 import { URL_KEYS } from '../store/url';
-import { EMBED_CONTROL_IDS } from '../store/embed';
+import { EMBED_CONTROL_IDS, EMBED_FIGURES } from '../store/embed';
 import { fmt, fmtInt } from '../charts/format';
 import type { UploadNote, UploadProblem, UploadSlot } from '../core/upload-check';
 import type { MapFamily } from '../core/estimators';
@@ -64,6 +64,9 @@ const OTHER_RULES: Record<string, string> = {
   hide: `must be a comma-separated list of ${PANEL_IDS.join(', ')}`,
   controls: `must be none or a comma-separated list of ${EMBED_CONTROL_IDS.join(', ')}`,
   embedId: 'must be 1–64 letters, digits, - or _',
+  figure: `must be, with embed=, one of that panel's figures (${Object.entries(EMBED_FIGURES)
+    .map(([panel, figures]) => `${panel}: ${figures.join(', ')}`)
+    .join('; ')}); showing the whole panel`,
   query: 'the query string is too long',
   present: 'must be present, 1 or 0',
   step: `must be a slide number from 1 to ${PRESENT_STEP_COUNT} or a slide name (${PRESENT_STEP_IDS.join(', ')}); showing slide 1`,

@@ -12,7 +12,7 @@ import { LANGS, PANEL_IDS, THEMES } from '../store/store';
 import { PRESENT_STEP_COUNT, PRESENT_STEP_IDS } from '../store/present-steps';
 import { RANK_TOLERANCES } from '../core/rank';
 import { URL_KEYS } from '../store/url';
-import { EMBED_CONTROL_IDS } from '../store/embed';
+import { EMBED_CONTROL_IDS, EMBED_FIGURES } from '../store/embed';
 import { fmt, fmtInt } from '../charts/format';
 import { en, type ExportCaption, type HeadStatFacts, type Strings } from './en';
 import type { UploadProblem } from '../core/upload-check';
@@ -51,6 +51,9 @@ const OTHER_RULES: Record<string, string> = {
   hide: `必须是由 ${PANEL_IDS.join('、')} 组成的逗号分隔列表`,
   controls: `必须是 none，或由 ${EMBED_CONTROL_IDS.join('、')} 组成的逗号分隔列表`,
   embedId: '必须是 1–64 个字母、数字、- 或 _',
+  figure: `必须与 embed= 同用，是该面板的图之一（${Object.entries(EMBED_FIGURES)
+    .map(([panel, figures]) => `${panel}：${figures.join('、')}`)
+    .join('；')}）；显示整个面板`,
   query: '查询字符串过长',
   step: `必须是 1 到 ${PRESENT_STEP_COUNT} 的幻灯片编号或幻灯片名（${PRESENT_STEP_IDS.join('、')}）；显示第 1 张`,
 };
