@@ -103,35 +103,28 @@ export function ExportFigure({
 
   const kinds: ExportKind[] = table ? ['png', 'svg', 'csv'] : ['png', 'svg'];
   const aria = { png: labels.pngAria, svg: labels.svgAria, csv: labels.csvAria };
-  const downloads = kinds.map((k) => (
-    <button
-      key={k}
-      type="button"
-      className="small"
-      data-export={k}
-      aria-label={aria[k](title)}
-      title={aria[k](title)}
-      disabled={busy !== null}
-      onClick={() => void run(k)}
-    >
-      {labels[k]}
-    </button>
-  ));
   return (
     <div className="export-figure" data-export-figure={title}>
       {/* the row over the figure: its downloads (one labelled group) and, outside that group, other actions */}
-      {actions ? (
-        <div className="export-toolbar">
-          <div className="export-downloads" role="group" aria-label={labels.toolbar(title)}>
-            {downloads}
-          </div>
-          {actions}
+      <div className="export-toolbar">
+        <div className="export-downloads" role="group" aria-label={labels.toolbar(title)}>
+          {kinds.map((k) => (
+            <button
+              key={k}
+              type="button"
+              className="small"
+              data-export={k}
+              aria-label={aria[k](title)}
+              title={aria[k](title)}
+              disabled={busy !== null}
+              onClick={() => void run(k)}
+            >
+              {labels[k]}
+            </button>
+          ))}
         </div>
-      ) : (
-        <div className="export-toolbar" role="group" aria-label={labels.toolbar(title)}>
-          {downloads}
-        </div>
-      )}
+        {actions}
+      </div>
       <TableSlot.Provider value={tableRef}>
         <div ref={body}>{children}</div>
       </TableSlot.Provider>
