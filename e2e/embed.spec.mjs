@@ -437,7 +437,7 @@ test(
 );
 
 test(
-  'one figure alone (figure=): the dialog offers each figure of a panel; pasted, the frame shows that figure with its own status line and none of the panel’s text, runs only its analysis (not the main comparison), and is a fraction of the panel’s height; its credit opens the full page at that figure; a figure of another panel gets a notice and the whole panel',
+  'one figure alone (figure=): the dialog offers each figure of a panel; pasted, the frame shows that figure with its own status line and none of the panel’s text, runs only its analysis (not the main comparison), and is a fraction of the panel’s height; its credit opens the full page at that figure (the main panel’s figures too, drawn after the first render); a figure of another panel gets a notice and the whole panel',
   async ({ page, appUrl, context, log }) => {
     // the whole error panel's height in a 640-px frame (its figures' space is held before their values)
     await page.setViewportSize({ width: 640, height: 900 });
@@ -533,6 +533,19 @@ test(
         { timeout: 20_000 },
       );
       assert.equal(await heading.textContent(), title, 'the full page, at the embedded figure');
+      // the main panel's figures are drawn from the result, which comes after the first render: their
+      // link targets are there from the start, so a credit (or any link) to them lands too
+      for (const id of ['figure-heatmaps', 'figure-attention-row']) {
+        await full.goto(`${appUrl}/?backend=cpu&${SMALL}#${id}`);
+        await full.waitForFunction(
+          (i) => {
+            const el = document.getElementById(i);
+            return el && Math.abs(el.getBoundingClientRect().top) < 40 && el.querySelector('canvas, svg');
+          },
+          id,
+          { timeout: 20_000 },
+        );
+      }
       await full.close();
     } finally {
       await site.close();

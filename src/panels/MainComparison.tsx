@@ -195,173 +195,178 @@ export function MainComparison() {
           />
         )}
         <FigureOnly id="heatmaps">
-          {/* until the first result its figures' space is held (not after an error: the status says why) */}
-          <FigureSlot
-            name="main-figures"
-            value={result}
-            pending={status !== 'error'}
-            height={figuresHeight}
-            note={status === 'idle' ? <p className="note">{s.waiting}</p> : null}
-          >
-            {(result) => (
-              <>
-                <PanelOnly>
-                  <div className="metrics">
-                    <Metric
-                      name="rel-error-A"
-                      label={t.metrics.relErrorA}
-                      hint={t.metrics.relErrorAHint}
-                      value={m?.relErrorA}
-                    />
-                    <Metric
-                      name="rel-error-out"
-                      label={t.metrics.relErrorOut}
-                      hint={t.metrics.relErrorOutHint}
-                      value={m?.relErrorOut}
-                    />
-                    <Metric name="mean-kl" label={t.metrics.meanKL} hint={t.metrics.meanKLHint} value={m?.meanKL} />
-                    <Metric
-                      name="entropy-exact"
-                      label={t.metrics.entropyExact}
-                      hint={t.metrics.entropyHint}
-                      value={m?.entropyExact}
-                    />
-                    <Metric
-                      name="entropy-performer"
-                      label={t.metrics.entropyPerformer}
-                      hint={t.metrics.entropyHint}
-                      value={m?.entropyApprox}
-                    />
-                    <Metric name="compute-ms" label={t.metrics.time} value={latency} format={fmtMs} />
-                  </div>
-                </PanelOnly>
-                {view ? (
-                  <>
-                    <div className={`heatmaps across-${across}`}>
-                      {(
-                        [
-                          ['exact', s.exact, view.exact],
-                          ['approx', s.approx(mapName), view.approx],
-                          ['diff', s.diff, view.absDiff],
-                        ] as const
-                      ).map(([key, title, data]) => (
-                        <Figure
-                          key={key}
-                          name={`A-${key}`}
-                          title={title}
-                          params={result.params}
-                          extras={() => [legendRef.current]}
-                        >
-                          <Heatmap
-                            labels={t.charts}
-                            metric={`heatmap-${key}`}
+          {/* the link target of #figure-heatmaps (an embed's credit): there from the first render, before the result */}
+          <div id={figureAnchor('heatmaps')}>
+            {/* until the first result its figures' space is held (not after an error: the status says why) */}
+            <FigureSlot
+              name="main-figures"
+              value={result}
+              pending={status !== 'error'}
+              height={figuresHeight}
+              note={status === 'idle' ? <p className="note">{s.waiting}</p> : null}
+            >
+              {(result) => (
+                <>
+                  <PanelOnly>
+                    <div className="metrics">
+                      <Metric
+                        name="rel-error-A"
+                        label={t.metrics.relErrorA}
+                        hint={t.metrics.relErrorAHint}
+                        value={m?.relErrorA}
+                      />
+                      <Metric
+                        name="rel-error-out"
+                        label={t.metrics.relErrorOut}
+                        hint={t.metrics.relErrorOutHint}
+                        value={m?.relErrorOut}
+                      />
+                      <Metric name="mean-kl" label={t.metrics.meanKL} hint={t.metrics.meanKLHint} value={m?.meanKL} />
+                      <Metric
+                        name="entropy-exact"
+                        label={t.metrics.entropyExact}
+                        hint={t.metrics.entropyHint}
+                        value={m?.entropyExact}
+                      />
+                      <Metric
+                        name="entropy-performer"
+                        label={t.metrics.entropyPerformer}
+                        hint={t.metrics.entropyHint}
+                        value={m?.entropyApprox}
+                      />
+                      <Metric name="compute-ms" label={t.metrics.time} value={latency} format={fmtMs} />
+                    </div>
+                  </PanelOnly>
+                  {view ? (
+                    <>
+                      <div className={`heatmaps across-${across}`}>
+                        {(
+                          [
+                            ['exact', s.exact, view.exact],
+                            ['approx', s.approx(mapName), view.approx],
+                            ['diff', s.diff, view.absDiff],
+                          ] as const
+                        ).map(([key, title, data]) => (
+                          <Figure
+                            key={key}
+                            name={`A-${key}`}
                             title={title}
-                            data={data}
-                            cells={view.cells}
-                            block={view.block}
-                            n={n}
+                            params={result.params}
+                            extras={() => [legendRef.current]}
+                          >
+                            <Heatmap
+                              labels={t.charts}
+                              metric={`heatmap-${key}`}
+                              title={title}
+                              data={data}
+                              cells={view.cells}
+                              block={view.block}
+                              n={n}
+                              scale={scale}
+                              size={size}
+                              pinnedRow={pinned}
+                              hoveredRow={hovered}
+                              onHoverRow={actions.hoverRow}
+                              onPickRow={pick}
+                              resultId={result.id}
+                            />
+                          </Figure>
+                        ))}
+                      </div>
+                      <div className="heatmap-toolbar">
+                        <div ref={legendRef}>
+                          <ColorLegend
+                            labels={t.charts}
                             scale={scale}
-                            size={size}
-                            pinnedRow={pinned}
-                            hoveredRow={hovered}
-                            onHoverRow={actions.hoverRow}
-                            onPickRow={pick}
-                            resultId={result.id}
+                            label={clipped ? s.colourClipped : s.colour}
+                            negativeLabel={hasNegative ? s.colourNegative : undefined}
+                            width={Math.min(280, width - 20)}
                           />
-                        </Figure>
-                      ))}
-                    </div>
-                    <div className="heatmap-toolbar">
-                      <div ref={legendRef}>
-                        <ColorLegend
-                          labels={t.charts}
-                          scale={scale}
-                          label={clipped ? s.colourClipped : s.colour}
-                          negativeLabel={hasNegative ? s.colourNegative : undefined}
-                          width={Math.min(280, width - 20)}
-                        />
+                        </div>
+                        <div className="segmented" role="group" aria-label={s.colour}>
+                          <button
+                            type="button"
+                            aria-pressed={colorMode === 'linear'}
+                            onClick={() => actions.setUi('colorScale', 'linear')}
+                          >
+                            {s.scaleLinear}
+                          </button>
+                          <button
+                            type="button"
+                            aria-pressed={colorMode === 'log'}
+                            onClick={() => actions.setUi('colorScale', 'log')}
+                          >
+                            {s.scaleLog}
+                          </button>
+                        </div>
+                        <p className="note block-note" data-block={view.block}>
+                          {view.block > 1 ? s.blockNote(view.block, view.cells) : s.fullRes}
+                        </p>
                       </div>
-                      <div className="segmented" role="group" aria-label={s.colour}>
-                        <button
-                          type="button"
-                          aria-pressed={colorMode === 'linear'}
-                          onClick={() => actions.setUi('colorScale', 'linear')}
-                        >
-                          {s.scaleLinear}
-                        </button>
-                        <button
-                          type="button"
-                          aria-pressed={colorMode === 'log'}
-                          onClick={() => actions.setUi('colorScale', 'log')}
-                        >
-                          {s.scaleLog}
-                        </button>
-                      </div>
-                      <p className="note block-note" data-block={view.block}>
-                        {view.block > 1 ? s.blockNote(view.block, view.cells) : s.fullRes}
-                      </p>
-                    </div>
-                  </>
-                ) : (
-                  <p className="note warn" data-no-view="">
-                    {s.noView(limit, backend?.kind === 'webgpu' ? s.onWebgpu : s.onCpu)}
-                  </p>
-                )}
-              </>
-            )}
-          </FigureSlot>
+                    </>
+                  ) : (
+                    <p className="note warn" data-no-view="">
+                      {s.noView(limit, backend?.kind === 'webgpu' ? s.onWebgpu : s.onCpu)}
+                    </p>
+                  )}
+                </>
+              )}
+            </FigureSlot>
+          </div>
         </FigureOnly>
         <PanelOnly>
           {explainer}
           <StateExport />
         </PanelOnly>
         <FigureOnly id="attention-row">
-          {/* the row chart follows the result in a deferred render: its space is held until then */}
-          <FigureSlot
-            name="main-row"
-            value={rowSeries}
-            pending={!later && status !== 'error'}
-            height={PENDING_ROW_CHART}
-          >
-            {(rowSeries) => (
-              <div className="row-chart">
-                <h3 id={figureAnchor('attention-row')}>
-                  {rowSeries.title}
-                  {pinned !== null && (
-                    <button type="button" className="small" onClick={() => actions.pinRow(null)}>
-                      {s.unpin}
-                    </button>
-                  )}
-                </h3>
-                <Figure
-                  name={`attention-row-${shownRow}`}
-                  title={rowSeries.title}
-                  params={later!.params}
-                  embed="attention-row"
-                >
-                  <LineChart
-                    labels={t.charts}
-                    series={rowSeries.series}
-                    xLabel={s.rowX}
-                    yLabel={s.rowY}
-                    ariaLabel={rowSeries.title}
-                    tableCaption={s.rowTable(shownRow)}
-                    xDomain={rowDomain}
-                    integerX
-                    height={210}
-                    // causal: where the row's keys end (every weight past it is 0 by the mask)
-                    markers={later!.params.causal ? [{ x: rowSeries.index, label: s.rowCausal }] : undefined}
-                    notes={[
-                      rowSeries.hoverNote,
-                      rowSeries.per > 1 ? s.rowDecimated(rowSeries.per) : null,
-                      // alone in an embed there is no heatmap to hover or click
-                      rowAlone ? null : s.rowHint,
-                    ]}
-                  />
-                </Figure>
-              </div>
-            )}
-          </FigureSlot>
+          <div id={figureAnchor('attention-row')}>
+            {/* the row chart follows the result in a deferred render: its space is held until then */}
+            <FigureSlot
+              name="main-row"
+              value={rowSeries}
+              pending={!later && status !== 'error'}
+              height={PENDING_ROW_CHART}
+            >
+              {(rowSeries) => (
+                <div className="row-chart">
+                  <h3>
+                    {rowSeries.title}
+                    {pinned !== null && (
+                      <button type="button" className="small" onClick={() => actions.pinRow(null)}>
+                        {s.unpin}
+                      </button>
+                    )}
+                  </h3>
+                  <Figure
+                    name={`attention-row-${shownRow}`}
+                    title={rowSeries.title}
+                    params={later!.params}
+                    embed="attention-row"
+                  >
+                    <LineChart
+                      labels={t.charts}
+                      series={rowSeries.series}
+                      xLabel={s.rowX}
+                      yLabel={s.rowY}
+                      ariaLabel={rowSeries.title}
+                      tableCaption={s.rowTable(shownRow)}
+                      xDomain={rowDomain}
+                      integerX
+                      height={210}
+                      // causal: where the row's keys end (every weight past it is 0 by the mask)
+                      markers={later!.params.causal ? [{ x: rowSeries.index, label: s.rowCausal }] : undefined}
+                      notes={[
+                        rowSeries.hoverNote,
+                        rowSeries.per > 1 ? s.rowDecimated(rowSeries.per) : null,
+                        // alone in an embed there is no heatmap to hover or click
+                        rowAlone ? null : s.rowHint,
+                      ]}
+                    />
+                  </Figure>
+                </div>
+              )}
+            </FigureSlot>
+          </div>
         </FigureOnly>
       </div>
     </Panel>
