@@ -17,7 +17,7 @@ import { EmbedControls } from './EmbedControls';
 import { ComputeStatus } from '../panels/ComputeStatus';
 import { useStrings } from '../ui/strings';
 import { useComputeProgress } from '../ui/compute-progress';
-import { figureAnchor, useFigureFocus, useFigureTitles } from '../ui/figure-focus';
+import { figureAnchor, panelAnchor, useEmbedName, useFigureFocus } from '../ui/figure-focus';
 
 function hrefWith(change: (q: URLSearchParams) => void): string {
   const url = new URL(window.location.href);
@@ -55,7 +55,7 @@ function Credit({ badge }: { badge: ReactNode }) {
   const params = useStore((s) => s.params);
   const ui = useStore((s) => s.ui);
   // lands on what the frame showed: its figure, or its panel
-  const anchor = ui.embed ? (ui.embedFigure ? figureAnchor(ui.embedFigure) : `panel-${ui.embed}`) : undefined;
+  const anchor = ui.embed ? (ui.embedFigure ? figureAnchor(ui.embedFigure) : panelAnchor(ui.embed)) : undefined;
   const href = useMemo(
     () =>
       fullAppHref(new URL(writeUrl({ params, ui }, window.location.search), window.location.href).toString(), anchor),
@@ -142,10 +142,8 @@ export function Embed({
   const visible = useEmbedBridge();
   const panel = ui.embed;
   const figure = useFigureFocus();
-  const titleOf = useFigureTitles();
-  const heading = panel
-    ? `${t.app.title}: ${t.embedding.panelNames[panel]}${figure ? ` — ${titleOf(figure)}` : ''}`
-    : t.app.title;
+  const embedName = useEmbedName();
+  const heading = panel ? `${t.app.title}: ${embedName(panel, figure)}` : t.app.title;
   // the page around an embed: no margins, no scrollbars (styles.css html.embed-page)
   useLayoutEffect(() => {
     document.documentElement.classList.add('embed-page');

@@ -12,7 +12,7 @@ import { SciText } from '../ui/SciText';
 import type { PanelId } from '../store/store';
 import { holdsPanels, nextShown, PANEL_HOLD_MS, type ShownParams } from '../store/panel-params';
 import { Formula } from '../ui/Formula';
-import { PanelOnly } from '../ui/figure-focus';
+import { panelAnchor, PanelOnly } from '../ui/figure-focus';
 
 /**
  * Each panel's height before it has rendered once (content-visibility: auto skips a panel off screen;
@@ -43,7 +43,7 @@ export function Panel(props: {
   return (
     <section
       className="panel"
-      id={`panel-${props.id}`}
+      id={panelAnchor(props.id)}
       data-panel={props.id}
       aria-labelledby={`h-${props.id}`}
       style={guess ? { containIntrinsicSize: `auto ${guess}px` } : undefined}

@@ -57,15 +57,22 @@ export function embedFiguresOf(panel: PanelId): readonly EmbedFigureId[] {
 }
 
 /**
- * Whether the page shows the main comparison's result: everywhere but in an embed of a panel that
- * never draws it (rank, sparsity, feature maps, beyond, speed, training) or of a figure that does
- * not (every error figure but error vs m, whose ring is the current result). Such an embed computes
- * its analyses only: the main comparison would be work no reader sees (at the defaults it costs a
- * rank embed twenty times its spectra).
+ * What draws the main comparison's result: these panels whole (the error panel quotes its numbers),
+ * and these figures alone (error vs m's ring is the current result).
+ */
+const DRAWS_MAIN_RESULT: { panels: readonly PanelId[]; figures: readonly EmbedFigureId[] } = {
+  panels: ['main', 'error'],
+  figures: ['heatmaps', 'attention-row', 'error-vs-m'],
+};
+
+/**
+ * Whether the page shows the main comparison's result: everywhere but in an embed of a panel or a
+ * figure that never draws it. Such an embed computes its analyses only: the main comparison would be
+ * work no reader sees (at the defaults 22 ms a step, against a rank embed's 5 ms of spectra).
  */
 export function showsMainResult(panel: PanelId | null, figure: EmbedFigureId | null): boolean {
-  if (panel === null || panel === 'main') return true;
-  return panel === 'error' && (figure === null || figure === 'error-vs-m');
+  if (panel === null) return true;
+  return figure === null ? DRAWS_MAIN_RESULT.panels.includes(panel) : DRAWS_MAIN_RESULT.figures.includes(figure);
 }
 
 /** The panel a figure belongs to. */

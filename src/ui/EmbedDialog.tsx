@@ -19,7 +19,7 @@ import { useStore } from '../store/react';
 import { PANEL_IDS, type PanelId } from '../store/store';
 import { writeUrl } from '../store/url';
 import { useStrings } from './strings';
-import { useFigureTitles } from './figure-focus';
+import { useEmbedName, useFigureTitles } from './figure-focus';
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -37,8 +37,7 @@ function EmbedDialog({
   initialFigure: EmbedFigureId | null;
   onClose: () => void;
 }) {
-  const strings = useStrings();
-  const t = strings.embedding;
+  const t = useStrings().embedding;
   const ref = useRef<HTMLDialogElement>(null);
   const area = useRef<HTMLTextAreaElement>(null);
   const uid = useId();
@@ -77,8 +76,8 @@ function EmbedDialog({
     }),
     [params, ui, panel, controls, lastValidId, figure],
   );
-  const panelName = t.panelNames[panel] ?? panel;
-  const snippet = buildSnippet(spec, t.frameTitle(figure ? `${panelName} — ${titleOf(figure)}` : panelName));
+  const embedName = useEmbedName();
+  const snippet = buildSnippet(spec, t.frameTitle(embedName(panel, figure)));
   useEffect(() => setCopyState(''), [snippet]);
 
   const choosePanel = (p: PanelId) => {
@@ -215,8 +214,7 @@ function EmbedDialog({
  * figure alone (a figure's button beside its downloads: its panel, that figure chosen). Hidden inside embeds.
  */
 export function EmbedButton({ panel: panelProp, figure }: { panel?: PanelId; figure?: EmbedFigureId }) {
-  const strings = useStrings();
-  const t = strings.embedding;
+  const t = useStrings().embedding;
   const inEmbed = useStore((s) => s.ui.embed !== null || s.ui.embedUnknown !== null);
   const titleOf = useFigureTitles();
   const [open, setOpen] = useState(false);

@@ -8,7 +8,7 @@
 import { useCallback, type ReactNode } from 'react';
 import type { EmbedFigureId } from '../store/embed';
 import { useStore } from '../store/react';
-import { defaultRow } from '../store/store';
+import { defaultRow, type PanelId } from '../store/store';
 import { useStrings, type Strings } from './strings';
 import type { FeatureMapKind } from '../core/types';
 
@@ -38,36 +38,35 @@ export function FigureOnly({ id, children }: { id: EmbedFigureId; children: Reac
   return useShowsFigure()(id) ? children : null;
 }
 
-/**
- * A figure's title as its panel draws it (the same strings), for the embed dialog's list, an
- * embed's heading and its frame's title; `n`, the map and the query row fill the titles that name them.
- */
-export function figureTitle(
-  t: Strings,
-  id: EmbedFigureId,
-  at: { n: number; map: FeatureMapKind; row: number },
-): string {
-  const { n, row } = at;
-  const titles: Record<EmbedFigureId, string> = {
-    heatmaps: t.main.heatmapsTitle(t.main.exact, t.main.approx(t.names.maps[at.map]), t.main.diff),
-    'attention-row': t.main.rowTitle(row, false),
-    'error-vs-m': t.error.sweepTitle,
-    'error-vs-scale': t.error.normTitle,
-    'entropy-vs-scale': t.error.normEntropyTitle,
-    'error-vs-d': t.error.dTitle,
-    'entry-error': t.error.blowTitle,
-    'entropy-histogram': t.sparsity.histTitle,
-    'top-k-mass': t.sparsity.topTitle,
-    'entropy-vs-n': t.sparsity.nTitle,
-    'local-truncation': t.sparsity.localTitle,
-    'feature-map-curves': t.features.curvesTitle,
-    'map-rows': t.features.rowsTitle(row),
-    'beyond-error-vs-dim': t.beyond.dimTitle,
-    'beyond-error-vs-scale': t.beyond.scaleTitle,
-    'beyond-error-vs-time': t.beyond.timeTitle(n),
-  };
-  return titles[id];
+/** Where a title names them: the sequence length, the map's name and the query row shown. */
+interface TitleAt {
+  n: number;
+  map: FeatureMapKind;
+  row: number;
 }
+
+/**
+ * Each figure's title as its panel draws it (the same strings), for the embed dialog's list, an
+ * embed's heading and its frame's title.
+ */
+const TITLES: Record<EmbedFigureId, (t: Strings, at: TitleAt) => string> = {
+  heatmaps: (t, at) => t.main.heatmapsTitle(t.main.exact, t.main.approx(t.names.maps[at.map]), t.main.diff),
+  'attention-row': (t, at) => t.main.rowTitle(at.row, false),
+  'error-vs-m': (t) => t.error.sweepTitle,
+  'error-vs-scale': (t) => t.error.normTitle,
+  'entropy-vs-scale': (t) => t.error.normEntropyTitle,
+  'error-vs-d': (t) => t.error.dTitle,
+  'entry-error': (t) => t.error.blowTitle,
+  'entropy-histogram': (t) => t.sparsity.histTitle,
+  'top-k-mass': (t) => t.sparsity.topTitle,
+  'entropy-vs-n': (t) => t.sparsity.nTitle,
+  'local-truncation': (t) => t.sparsity.localTitle,
+  'feature-map-curves': (t) => t.features.curvesTitle,
+  'map-rows': (t, at) => t.features.rowsTitle(at.row),
+  'beyond-error-vs-dim': (t) => t.beyond.dimTitle,
+  'beyond-error-vs-scale': (t) => t.beyond.scaleTitle,
+  'beyond-error-vs-time': (t, at) => t.beyond.timeTitle(at.n),
+};
 
 /** Figure titles at the current parameters (the query row shown, the map's name). */
 export function useFigureTitles(): (id: EmbedFigureId) => string {
@@ -75,5 +74,26 @@ export function useFigureTitles(): (id: EmbedFigureId) => string {
   const n = useStore((s) => s.params.n);
   const map = useStore((s) => s.params.featureMap);
   const row = useStore((s) => s.ui.pinnedRow ?? defaultRow(s.params.n));
-  return useCallback((id: EmbedFigureId) => figureTitle(t, id, { n, map, row }), [t, n, map, row]);
+  return useCallback((id: EmbedFigureId) => TITLES[id](t, { n, map, row }), [t, n, map, row]);
+}
+
+/**
+ * What an embed shows, as its heading and its frame's title say it: the panel's name, and the
+ * figure's title when it shows one figure alone.
+ */
+export function useEmbedName(): (panel: PanelId, figure: EmbedFigureId | null) => string {
+  const names = useStrings().embedding.panelNames;
+  const titleOf = useFigureTitles();
+  return useCallback(
+    (panel: PanelId, figure: EmbedFigureId | null) => {
+      const name = names[panel] ?? panel;
+      return figure ? `${name} — ${titleOf(figure)}` : name;
+    },
+    [names, titleOf],
+  );
+}
+
+/** The id of a panel's section: a link (an embed's credit, a lecture note) lands there (`#panel-<id>`). */
+export function panelAnchor(id: PanelId): string {
+  return `panel-${id}`;
 }
